@@ -1,0 +1,199 @@
+import Foundation
+import Glibc
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import CombineSchedulers
+import OpenCombineShim
+
+/// Prints the numbers issue targets are checked against; see README "Performance".
+enum NimbusBenchmark {
+    /// Queries typed one key at a time, in the scripts people search in.
+    static let typing = [
+        "seoul", "서울", "ソウル", "sao paulo", "são", "new york", "york", "mexico city", "東京", "北京",
+        "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
+    ]
+
+    static func main() {
+        let args = CommandLine.arguments
+        func value(_ flag: String) -> String? {
+            args.firstIndex(of: flag).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
+        }
+        let nimbus = value("--nimbus") ?? siblingExecutable("nimbus")
+        let large = value("--large") ?? CityCatalog.largeTierURL(environment: ProcessInfo.processInfo.environment).path
+        let runs = Int(value("--runs") ?? "") ?? 15
+
+        var table = Table()
+        do {
+            let catalog = try CityCatalog.bundled()
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
+            searchLatency(catalog, into: &table)
+        } catch {
+            table.row("bundled catalogue", "error: \(error)")
+        }
+        if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
+            searchLatency(catalog, into: &table)
+        } else {
+            table.section("In-process search, cities1000 tier")
+            table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
+        }
+
+        table.section("Process start to first complete frame (\(runs) runs, median)")
+        if FileManager.default.isExecutableFile(atPath: nimbus) {
+            firstFrameFake(nimbus: nimbus, runs: runs, into: &table)
+        } else {
+            table.row("nimbus", "not built at \(nimbus)")
+        }
+
+        let names = writeCityNames()
+        let query = "seoul"
+        table.section("Real programs in a pseudo-terminal 80×24 (\(runs) runs each, median)")
+        let nimbusPTY = ptyRun(label: "nimbus", argv: [nimbus], typeAfterStart: "/" + query,
+                               ready: "GeoNames", runs: runs)
+        let fzfPath = ["/usr/bin/fzf", "/usr/local/bin/fzf"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let fzfPTY = fzfPath.map {
+            ptyRun(label: "fzf", argv: ["/bin/sh", "-c", "exec \($0) < '\(names)'"], typeAfterStart: query,
+                   ready: "34006/34006", runs: runs)
+        }
+        table.header("", "nimbus", "fzf")
+        table.row("time to first frame", ms(nimbusPTY.firstFrame), fzfPTY.map { ms($0.firstFrame) } ?? "fzf not installed")
+        table.row("keystroke → settled screen, p50", ms(nimbusPTY.keyP50), fzfPTY.map { ms($0.keyP50) } ?? "-")
+        table.row("keystroke → settled screen, max", ms(nimbusPTY.keyMax), fzfPTY.map { ms($0.keyMax) } ?? "-")
+        table.row("peak RSS", mb(nimbusPTY.peakRSS), fzfPTY.map { mb($0.peakRSS) } ?? "-")
+        if let f = fzfPTY {
+            table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
+            table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
+        }
+        table.section("This benchmark process")
+        table.row("peak RSS (catalogues loaded)", mb(peakRSS(RUSAGE_SELF)))
+        print(table.render())
+    }
+
+    // MARK: In-process search
+
+    static func searchLatency(_ catalog: CityCatalog, into table: inout Table) {
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
+            l10n: L10n.bundled(.en), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+        let query = PassthroughSubject<String, Never>()
+        var latest: CityListState?
+        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
+                                                      rowOpened: Empty().eraseToAnyPublisher()))
+        let keep = output.state.sink { latest = $0 }
+        var searchOnly: [Double] = []
+        var perKey: [Double] = []
+        for round in 0..<12 {
+            for word in typing {
+                var typed = ""
+                for ch in word {
+                    typed.append(ch)
+                    let t0 = now()
+                    _ = catalog.search(typed)
+                    let t1 = now()
+                    query.send(typed)
+                    for row in latest?.rows.prefix(20) ?? [] { _ = row.name.count }
+                    let t2 = now()
+                    if round > 1 { searchOnly.append(t1 - t0); perKey.append(t2 - t1) }
+                }
+                query.send("")
+            }
+        }
+        keep.cancel()
+        table.header("", "p50", "p99", "max")
+        table.row("search only", ms(pct(searchOnly, 50)), ms(pct(searchOnly, 99)), ms(searchOnly.max() ?? 0))
+        table.row("view model: search + 20 rows", ms(pct(perKey, 50)), ms(pct(perKey, 99)), ms(perKey.max() ?? 0))
+    }
+
+    // MARK: First frame on the fake terminal
+
+    static func firstFrameFake(nimbus: String, runs: Int, into table: inout Table) {
+        let tape = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-first-frame.tape")
+        try? "Size 80x24\nExpect \"GeoNames\"\n".write(to: tape, atomically: true, encoding: .utf8)
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: nimbus)
+            process.arguments = ["tape", tape.path]
+            process.standardOutput = FileHandle.nullDevice
+            let t0 = now()
+            guard (try? process.run()) != nil else { break }
+            process.waitUntilExit()
+            times.append(now() - t0)
+        }
+        table.row("FakeTerminal: `nimbus tape` start → frame checked → exit", ms(pct(times, 50)))
+    }
+
+    // MARK: Pseudo-terminal runs
+
+    struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyMax = 0.0, peakRSS = 0 }
+
+    static func ptyRun(label: String, argv: [String], typeAfterStart: String, ready: String, runs: Int) -> PTYResult {
+        var firsts: [Double] = [], keys: [Double] = [], rss = 0
+        for _ in 0..<runs {
+            guard let r = PTYSession.run(argv: argv, ready: ready, keys: Array(typeAfterStart).map { String($0) }) else { continue }
+            firsts.append(r.firstFrame)
+            keys += r.keyLatencies
+            rss = max(rss, r.peakRSS)
+        }
+        return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyMax: keys.max() ?? 0, peakRSS: rss)
+    }
+
+    static func writeCityNames() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-city-names.txt").path
+        guard let catalog = try? CityCatalog.bundled() else { return path }
+        var text = ""
+        for i in 0..<catalog.cityCount { text += catalog.city(CityRef(Int32(i))).name + "\n" }
+        try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    // MARK: Helpers
+
+    static func siblingExecutable(_ name: String) -> String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    static func pct(_ xs: [Double], _ p: Double) -> Double {
+        guard !xs.isEmpty else { return .nan }
+        let sorted = xs.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p / 100).rounded()))]
+    }
+
+    static func ms(_ s: Double) -> String { s.isNaN ? "n/a" : String(format: "%.3f ms", s * 1000) }
+    static func mb(_ kb: Int) -> String { String(format: "%.1f MB", Double(kb) / 1024) }
+    static func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f", a / b) }
+
+    static func peakRSS(_ who: __rusage_who) -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(who.rawValue), &usage)
+        return usage.ru_maxrss
+    }
+}
+
+/// Column-aligned text table.
+struct Table {
+    private var lines: [[String]] = []
+    mutating func section(_ title: String) { lines.append(["", ""]); lines.append(["## " + title]) }
+    mutating func header(_ cells: String...) { lines.append(cells) }
+    mutating func row(_ cells: String...) { lines.append(cells) }
+    func render() -> String {
+        let widths = lines.filter { $0.count > 1 }.reduce(into: [Int]()) { w, row in
+            for (i, c) in row.enumerated() {
+                if i >= w.count { w.append(0) }
+                w[i] = max(w[i], c.count)
+            }
+        }
+        return lines.map { row in
+            row.count == 1 ? row[0] : row.enumerated().map { i, c in
+                i == row.count - 1 ? c : c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

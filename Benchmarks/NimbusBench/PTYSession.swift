@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+
+/// Runs a program in a pseudo-terminal, times its first frame and each keystroke until the screen settles.
+enum PTYSession {
+    struct Result { let firstFrame: Double; let keyLatencies: [Double]; let peakRSS: Int }
+
+    /// How long the output must stay quiet for the screen to count as settled.
+    static let quiet = 0.05
+
+    static func run(argv: [String], ready: String, keys: [String]) -> Result? {
+        var master: Int32 = 0
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        var env = ProcessInfo.processInfo.environment
+        env["TERM"] = "xterm-256color"
+        env["LANG"] = "C.UTF-8"
+        env.removeValue(forKey: "NIMBUS_LANG")
+        env.removeValue(forKey: "LC_ALL")
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+
+        let start = NimbusBenchmark.now()
+        let pid = forkpty(&master, nil, nil, &size)
+        if pid == 0 {
+            execve(cArgs[0]!, cArgs, cEnv)
+            _exit(127)
+        }
+        guard pid > 0 else { return nil }
+        defer { close(master) }
+
+        var output = [UInt8]()
+        guard waitFor(ready, fd: master, output: &output, timeout: 5) else {
+            kill(pid, SIGKILL); var s: Int32 = 0; waitpid(pid, &s, 0)
+            return nil
+        }
+        let firstFrame = NimbusBenchmark.now() - start
+        _ = settle(fd: master) // let the first frame finish
+
+        var latencies: [Double] = []
+        for key in keys {
+            let sent = NimbusBenchmark.now()
+            _ = key.withCString { write(master, $0, strlen($0)) }
+            if let last = settle(fd: master) { latencies.append(max(0, last - sent)) }
+        }
+        _ = "\u{03}".withCString { write(master, $0, 1) } // Ctrl-C
+        _ = settle(fd: master)
+        var status: Int32 = 0
+        var usage = rusage()
+        if wait4(pid, &status, WNOHANG, &usage) == 0 {
+            kill(pid, SIGTERM)
+            wait4(pid, &status, 0, &usage)
+        }
+        return Result(firstFrame: firstFrame, keyLatencies: latencies, peakRSS: usage.ru_maxrss)
+    }
+
+    /// Reads until `text` appears in the output (as UTF-8 bytes).
+    private static func waitFor(_ text: String, fd: Int32, output: inout [UInt8], timeout: Double) -> Bool {
+        let needle = Array(text.utf8)
+        let deadline = NimbusBenchmark.now() + timeout
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while NimbusBenchmark.now() < deadline {
+            guard poll(fd, timeout: deadline - NimbusBenchmark.now()) else { continue }
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { return false }
+            output += buffer[0..<n]
+            if contains(output, needle) { return true }
+        }
+        return false
+    }
+
+    /// Reads until the output has been quiet for `quiet` seconds; returns when the last byte arrived.
+    private static func settle(fd: Int32) -> Double? {
+        var last: Double?
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let hardStop = NimbusBenchmark.now() + 3
+        while NimbusBenchmark.now() < hardStop, poll(fd, timeout: quiet) {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            last = NimbusBenchmark.now()
+        }
+        return last
+    }
+
+    private static func poll(_ fd: Int32, timeout: Double) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return Glibc.poll(&p, 1, Int32(max(0, timeout * 1000))) > 0
+    }
+
+    private static func contains(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard needle.count <= hay.count else { return false }
+        let from = max(0, hay.count - 65536 - needle.count)
+        var i = from
+        while i + needle.count <= hay.count {
+            if hay[i] == needle[0], Array(hay[i..<(i + needle.count)]) == needle { return true }
+            i += 1
+        }
+        return false
+    }
+}

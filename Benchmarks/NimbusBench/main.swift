@@ -1,0 +1,4 @@
+import Foundation
+
+// Entry point: see Benchmark.swift.
+NimbusBenchmark.main()

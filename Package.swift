@@ -1,0 +1,52 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Nimbus",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "nimbus", targets: ["nimbus"]),
+        .executable(name: "nimbus-bench", targets: ["NimbusBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
+        .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
+        .target(name: "NimbusApp", dependencies: [
+            "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
+        .target(name: "NimbusUI", dependencies: ["NimbusTerminal", "NimbusPresentation"]),
+        .target(name: "NimbusTerminal"),
+        .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
+        .systemLibrary(name: "CNCursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "NimbusPresentation", dependencies: [
+            "NimbusDomain", "NimbusLocalization",
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
+        .target(name: "NimbusData", dependencies: ["NimbusDomain", "NimbusResources"]),
+        .target(name: "NimbusDomain", dependencies: [
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
+        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
+        .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
+        .target(name: "TestSupport", dependencies: [
+            "NimbusTerminal",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ], path: "Sources/TestSupport"),
+        .executableTarget(name: "NimbusBench", dependencies: ["NimbusApp", "NimbusData", "NimbusDomain", "NimbusTerminal"], path: "Benchmarks/NimbusBench"),
+        .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain", "TestSupport"]),
+        .testTarget(name: "NimbusDataTests", dependencies: ["NimbusData", "TestSupport"]),
+        .testTarget(name: "NimbusPresentationTests", dependencies: [
+            "NimbusPresentation", "TestSupport",
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
+        .testTarget(name: "NimbusTerminalTests", dependencies: ["NimbusTerminal", "TestSupport"]),
+        .testTarget(name: "NimbusAppTests", dependencies: ["NimbusApp", "TestSupport"], exclude: []),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import NimbusCurses
+import NimbusData
+@preconcurrency import CombineSchedulers
+
+/// The version `nimbus --version` prints.
+public let nimbusVersion = "0.1.0"
+
+/// Options shared by the app and by tapes (`Args` lines).
+public struct CLIOptions: ParsableArguments {
+    public enum Tier: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case standard, large
+    }
+
+    @Option(help: ArgumentHelp(
+        "City catalogue: 'standard' (bundled, ~34k cities with population ≥ 15,000) or 'large' (~130k, population ≥ 1,000; generate it first with scripts/build-resources.py --tier 1000).",
+        valueName: "tier"))
+    public var tier: Tier = .standard
+
+    @Option(help: ArgumentHelp("Load the city catalogue from this file instead.", valueName: "path"))
+    public var catalog: String?
+
+    public init() {}
+
+    func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
+                       colors: Bool) -> AppDIContainer.Configuration {
+        let choice: CatalogChoice
+        if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
+        else { choice = tier == .large ? .large : .bundled }
+        return .init(environment: environment, catalog: choice, scheduler: scheduler, colors: colors)
+    }
+}
+
+/// `nimbus`: the command line.
+public struct NimbusCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "nimbus",
+        abstract: "Search 34,000 cities by any of their names, in your terminal.",
+        discussion: """
+        Keys: 1-5 or Tab switch tabs, / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
+        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
+        """,
+        version: nimbusVersion,
+        subcommands: [Run.self, TapeCommand.self],
+        defaultSubcommand: Run.self
+    )
+
+    public init() {}
+}
+
+/// Runs the app in the terminal.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run Nimbus (the default).")
+
+    @OptionGroup var options: CLIOptions
+
+    func run() throws {
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = options.configuration(
+            environment: environment, scheduler: DispatchQueue.main.eraseToAnyScheduler(), colors: true)
+        // Load everything that can fail before the terminal switches to full screen.
+        let container: AppDIContainer
+        do {
+            container = try AppDIContainer(configuration: configuration)
+        } catch let error as CityCatalogError {
+            throw ValidationError(error.message)
+        }
+        let backend = NCursesBackend()
+        try backend.start()
+        if !backend.supportsColor { container.useMonochrome() }
+        LiveRunner(backend: backend).run { AppCoordinator(container: container) }
+    }
+}
+
+/// Runs tapes headless.
+struct TapeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tape",
+        abstract: "Play scripted UI tests headless on a fake terminal with a virtual clock.",
+        discussion: "Snapshots are read from __snapshots__/ beside each tape; NIMBUS_RECORD=1 writes them instead.")
+
+    @Argument(help: "Tape files.") var files: [String]
+
+    func run() throws {
+        var failed = 0
+        let environment = ProcessInfo.processInfo.environment
+        for path in files {
+            let url = URL(fileURLWithPath: path)
+            let runner = TapeRunner(
+                snapshotDirectory: url.deletingLastPathComponent().appendingPathComponent("__snapshots__"),
+                record: environment["NIMBUS_RECORD"] == "1",
+                baseEnvironment: TapeEnvironment.base(from: environment))
+            do {
+                let source = try String(contentsOf: url, encoding: .utf8)
+                try runner.run(try Tape(name: url.lastPathComponent, source: source))
+                print("ok    \(path)")
+            } catch {
+                failed += 1
+                print("FAIL  \(path)\n\(error)")
+            }
+        }
+        print("\(files.count - failed) passed, \(failed) failed")
+        if failed > 0 { throw ExitCode.failure }
+    }
+}
+
+/// The environment tapes start from: only what makes runs reproducible.
+public enum TapeEnvironment {
+    public static func base(from environment: [String: String]) -> [String: String] {
+        var base: [String: String] = [:]
+        for name in ["HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "TMPDIR"] {
+            if let v = environment[name] { base[name] = v }
+        }
+        return base
+    }
+}

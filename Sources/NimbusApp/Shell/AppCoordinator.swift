@@ -1,0 +1,155 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+import NimbusUI
+
+/// Owns the tabs, the global keys and the frame around the active screen.
+public final class AppCoordinator {
+    /// The smallest terminal the app lays out in; below it a notice is shown instead.
+    public static let minimumSize = Size(cols: 40, rows: 10)
+
+    private let container: AppDIContainer
+    private let navigator = TabNavigator()
+    private var children: [AnyObject] = []
+    private var showingHelp = false
+    private let l10n: L10n
+    private let theme: Theme
+
+    /// Set when the user asked to quit.
+    public private(set) var quitRequested = false
+    /// Called whenever the frame needs drawing again.
+    public var onNeedsDisplay: (() -> Void)?
+    /// Called for Ctrl-L.
+    public var onRedrawRequested: (() -> Void)?
+
+    public init(container: AppDIContainer) {
+        self.container = container
+        self.l10n = container.l10n
+        self.theme = container.theme
+        navigator.onChange = { [weak self] in self?.onNeedsDisplay?() }
+    }
+
+    public func start() {
+        let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
+        cities.start(title: l10n[.tabCities])
+        children.append(cities)
+    }
+
+    // MARK: Keys
+
+    /// Dispatches a key in phases: always-global keys, the help overlay, the screen's text field,
+    /// global commands, the screen, then the screen's fallbacks.
+    public func handle(_ key: Key) {
+        switch key {
+        case .ctrl("c"):
+            quitRequested = true
+            return
+        case .ctrl("l"):
+            onRedrawRequested?()
+            return
+        default:
+            break
+        }
+        if showingHelp {
+            if key == .char("?") || key == .escape || key == .char("q") || key == .enter {
+                showingHelp = false
+                onNeedsDisplay?()
+            }
+            return
+        }
+        guard let screen = navigator.top else { return }
+        if screen.capturesText {
+            if screen.handle(key) { return }
+            handleTabKeys(key)
+            return
+        }
+        if handleGlobal(key) { return }
+        if screen.handle(key) { return }
+        if key == .escape || key == .backspace { navigator.pop() }
+    }
+
+    private func handleGlobal(_ key: Key) -> Bool {
+        switch key {
+        case .char("q"):
+            quitRequested = true
+            return true
+        case .char("?"):
+            showingHelp = true
+            onNeedsDisplay?()
+            return true
+        case .char(let c) where c.isASCII && c.isNumber:
+            guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
+            navigator.select(n - 1)
+            return true
+        default:
+            return handleTabKeys(key)
+        }
+    }
+
+    @discardableResult
+    private func handleTabKeys(_ key: Key) -> Bool {
+        switch key {
+        case .tab: navigator.selectNext(1); return true
+        case .backTab: navigator.selectNext(-1); return true
+        default: return false
+        }
+    }
+
+    // MARK: Drawing
+
+    /// Draws the whole frame for a terminal of `size`.
+    public func render(size: Size) -> ScreenBuffer {
+        let canvas = Canvas(size: size)
+        let p = canvas.painter()
+        if size.cols < Self.minimumSize.cols || size.rows < Self.minimumSize.rows {
+            drawTooSmall(p, size: size)
+            return canvas.buffer
+        }
+        TabBar.draw(p.sub(Rect(x: 0, y: 0, width: size.cols, height: 1)),
+                    titles: navigator.tabs.map(\.title), active: navigator.active,
+                    activeStyle: theme.tabActive, style: theme.tabBar)
+        let body = p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2))
+        navigator.top?.draw(body, theme: theme)
+        var hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
+        if navigator.tabs.count > 1, navigator.top?.capturesText == false {
+            hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
+        }
+        StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
+                       hints: hints, right: container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+        if showingHelp { drawHelp(p) }
+        return canvas.buffer
+    }
+
+    private func drawTooSmall(_ p: Painter, size: Size) {
+        let lines = [
+            l10n[.tooSmall],
+            l10n.format(.tooSmallDetail, String(Self.minimumSize.cols), String(Self.minimumSize.rows),
+                        String(size.cols), String(size.rows)),
+        ]
+        let top = max(0, (size.rows - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < size.rows {
+            let shown = DisplayWidth.truncate(line, to: size.cols)
+            p.text(shown, x: max(0, (size.cols - DisplayWidth.of(shown)) / 2), y: top + i, style: theme.warning)
+        }
+    }
+
+    private func drawHelp(_ p: Painter) {
+        let tabs = navigator.tabs.count > 1 ? [
+            KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
+            KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
+        ] : []
+        let global = tabs + [
+            KeyHint("?", l10n[.helpKeyHelp]),
+            KeyHint("q", l10n[.helpKeyQuit]),
+            KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
+            KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),
+        ]
+        let screen = navigator.top?.help ?? []
+        let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0
+        func line(_ h: KeyHint) -> String { DisplayWidth.pad(h.key, to: keyWidth) + "  " + h.label }
+        var lines = [l10n[.helpSectionScreen]] + screen.map(line)
+        lines += [""] + [l10n[.helpSectionGlobal]] + global.map(line)
+        lines += ["", l10n[.helpClose]]
+        Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+    }
+}

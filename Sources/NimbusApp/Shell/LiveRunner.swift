@@ -1,0 +1,146 @@
+import Foundation
+import NimbusCurses
+import NimbusTerminal
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the app on the real terminal: stdin and signals as dispatch sources on the main queue.
+final class LiveRunner {
+    private let backend: NCursesBackend
+    private let renderer: Renderer
+    private var coordinator: AppCoordinator!
+    private var parser = KeyParser()
+    private var sources: [DispatchSourceProtocol] = []
+    private var escapeTimer: DispatchWorkItem?
+    private var drawScheduled = false
+    private var restored = false
+
+    init(backend: NCursesBackend) {
+        self.backend = backend
+        self.renderer = Renderer(backend: backend)
+    }
+
+    /// Starts the app with a container built once the terminal is up, and never returns.
+    func run(makeCoordinator: () -> AppCoordinator) -> Never {
+        coordinator = makeCoordinator()
+        coordinator.onNeedsDisplay = { [weak self] in self?.setNeedsDraw() }
+        coordinator.onRedrawRequested = { [weak self] in
+            self?.renderer.invalidate()
+            self?.backend.clearAll()
+            self?.setNeedsDraw()
+        }
+        coordinator.start()
+        draw()
+        listenToStdin()
+        listenToSignals()
+        dispatchMain()
+    }
+
+    // MARK: Drawing
+
+    private func setNeedsDraw() {
+        guard !drawScheduled else { return }
+        drawScheduled = true
+        DispatchQueue.main.async { [weak self] in self?.draw() }
+    }
+
+    private func draw() {
+        drawScheduled = false
+        renderer.render(coordinator.render(size: backend.size))
+    }
+
+    // MARK: Input
+
+    private func listenToStdin() {
+        // stdin stays blocking: on a terminal it shares its file status with stdout, and ncurses
+        // does not retry writes that fail with EAGAIN. The source only fires when bytes are waiting,
+        // so the single read below never blocks.
+        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        source.setEventHandler { [weak self] in self?.readInput() }
+        source.resume()
+        sources.append(source)
+    }
+
+    private func readInput() {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var keys: [Key] = []
+        let n = read(STDIN_FILENO, &bytes, bytes.count)
+        if n > 0 {
+            keys = parser.feed(Array(bytes[0..<n]))
+        } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
+            exit(status: 0) // stdin closed: the terminal went away
+        }
+        deliver(keys)
+        escapeTimer?.cancel()
+        if parser.hasPendingEscape {
+            let item = DispatchWorkItem { [weak self] in
+                guard let self else { return }
+                self.deliver(self.parser.flushPending())
+            }
+            escapeTimer = item
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(25), execute: item)
+        }
+    }
+
+    private func deliver(_ keys: [Key]) {
+        for key in keys {
+            coordinator.handle(key)
+            if coordinator.quitRequested { exit(status: 0) }
+        }
+        if !keys.isEmpty { setNeedsDraw() }
+    }
+
+    // MARK: Signals
+
+    private func listenToSignals() {
+        let handlers: [(Int32, () -> Void)] = [
+            (SIGWINCH, { [weak self] in self?.resized() }),
+            (SIGINT, { [weak self] in self?.exit(status: 130) }),
+            (SIGTERM, { [weak self] in self?.exit(status: 143) }),
+            (SIGHUP, { [weak self] in self?.exit(status: 129) }),
+            (SIGTSTP, { [weak self] in self?.suspend() }),
+            (SIGCONT, { [weak self] in self?.resumed() }),
+        ]
+        for (sig, handler) in handlers {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func resized() {
+        backend.updateSize()
+        renderer.invalidate()
+        draw()
+    }
+
+    private func suspend() {
+        backend.suspend()
+        // Stop for real: the default action of SIGTSTP, restored just for this signal.
+        signal(SIGTSTP, SIG_DFL)
+        raise(SIGTSTP)
+        signal(SIGTSTP, SIG_IGN)
+    }
+
+    private func resumed() {
+        backend.resume()
+        backend.updateSize()
+        renderer.invalidate()
+        draw()
+    }
+
+    /// Restores the terminal and exits; every way out goes through here.
+    func exit(status: Int32) -> Never {
+        restore()
+        Glibc.exit(status)
+    }
+
+    func restore() {
+        guard !restored else { return }
+        restored = true
+        backend.stop()
+    }
+}

@@ -1,0 +1,46 @@
+import NimbusUI
+
+/// Tabs, each with its own stack of screens; switching tabs keeps every stack as it was.
+final class TabNavigator {
+    struct Tab {
+        let title: String
+        var stack: [Screen]
+    }
+
+    private(set) var tabs: [Tab] = []
+    private(set) var active = 0
+    var onChange: (() -> Void)?
+
+    func addTab(title: String, root: Screen) {
+        tabs.append(Tab(title: title, stack: []))
+        push(root, onTab: tabs.count - 1)
+    }
+
+    var top: Screen? { tabs.indices.contains(active) ? tabs[active].stack.last : nil }
+
+    func select(_ index: Int) {
+        guard tabs.indices.contains(index), index != active else { return }
+        active = index
+        onChange?()
+    }
+
+    func selectNext(_ step: Int) {
+        guard !tabs.isEmpty else { return }
+        select(((active + step) % tabs.count + tabs.count) % tabs.count)
+    }
+
+    func push(_ screen: Screen, onTab index: Int) {
+        screen.onNeedsDisplay = { [weak self] in self?.onChange?() }
+        tabs[index].stack.append(screen)
+        onChange?()
+    }
+
+    /// Pops the active tab's top screen; the root stays. Returns false when there was nothing to pop.
+    @discardableResult
+    func pop() -> Bool {
+        guard tabs.indices.contains(active), tabs[active].stack.count > 1 else { return false }
+        tabs[active].stack.removeLast()
+        onChange?()
+        return true
+    }
+}

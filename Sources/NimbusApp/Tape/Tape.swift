@@ -1,0 +1,138 @@
+import Foundation
+import NimbusTerminal
+
+/// A scripted UI test: one command a line (see DESIGN §7).
+public struct Tape: Equatable {
+    public enum Command: Equatable {
+        case size(Size)
+        case env(String, String)
+        case args([String])
+        case type(String)
+        case press(Key, count: Int)
+        case wait(milliseconds: Int)
+        case expect(String)
+        case expectNot(String)
+        case resize(Size)
+        case snapshot(String)
+        case restart
+        case expectExit
+    }
+
+    public struct Line: Equatable {
+        public let number: Int
+        public let text: String
+        public let command: Command
+    }
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let line: Int
+        public let text: String
+        public let reason: String
+        public var description: String { "line \(line): \(reason)\n  \(text)" }
+    }
+
+    public let name: String
+    public let lines: [Line]
+
+    public init(name: String, source: String) throws {
+        self.name = name
+        var lines: [Line] = []
+        for (i, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let text = Self.stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            do {
+                lines.append(Line(number: i + 1, text: String(raw), command: try Self.parse(text)))
+            } catch let reason as Reason {
+                throw ParseError(line: i + 1, text: String(raw), reason: reason.text)
+            }
+        }
+        self.lines = lines
+    }
+
+    /// Removes a `# comment` that is not inside quotes.
+    static func stripComment(_ line: String) -> String {
+        var inQuotes = false
+        var escaped = false
+        for (i, c) in zip(line.indices, line) {
+            if escaped { escaped = false; continue }
+            if c == "\\" { escaped = true; continue }
+            if c == "\"" { inQuotes.toggle() }
+            if c == "#", !inQuotes { return String(line[..<i]) }
+        }
+        return line
+    }
+
+    static func parse(_ text: String) throws -> Command {
+        let word = text.prefix { !$0.isWhitespace }
+        let rest = text.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        switch word.lowercased() {
+        case "size": return .size(try size(rest))
+        case "resize": return .resize(try size(rest))
+        case "env":
+            guard let eq = rest.firstIndex(of: "="), eq != rest.startIndex else { throw Reason("expected Env NAME=value") }
+            return .env(String(rest[..<eq]), String(rest[rest.index(after: eq)...]))
+        case "args": return .args(try words(rest))
+        case "type": return .type(try quoted(rest))
+        case "press":
+            let parts = rest.split(separator: " ").map(String.init)
+            guard let name = parts.first, let key = Key(name: name) else { throw Reason("unknown key \"\(rest)\"") }
+            let count = parts.count > 1 ? Int(parts[1]) : 1
+            guard let count, count >= 1, parts.count <= 2 else { throw Reason("expected Press KEY [COUNT]") }
+            return .press(key, count: count)
+        case "wait":
+            guard rest.hasSuffix("ms"), let ms = Int(rest.dropLast(2)), ms >= 0 else {
+                if rest.hasSuffix("s"), let s = Int(rest.dropLast()), s >= 0 { return .wait(milliseconds: s * 1000) }
+                throw Reason("expected Wait 300ms or Wait 2s")
+            }
+            return .wait(milliseconds: ms)
+        case "expect": return .expect(try quoted(rest))
+        case "expectnot": return .expectNot(try quoted(rest))
+        case "snapshot":
+            guard !rest.isEmpty, rest.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw Reason("expected Snapshot NAME (letters, digits, - and _)")
+            }
+            return .snapshot(rest)
+        case "restart": return .restart
+        case "expectexit": return .expectExit
+        default: throw Reason("unknown command \"\(word)\"")
+        }
+    }
+
+    static func size(_ s: String) throws -> Size {
+        let parts = s.lowercased().split(separator: "x")
+        guard parts.count == 2, let c = Int(parts[0]), let r = Int(parts[1]), c >= 1, r >= 1, c <= 1000, r <= 1000 else {
+            throw Reason("expected a size like 80x24")
+        }
+        return Size(cols: c, rows: r)
+    }
+
+    static func quoted(_ s: String) throws -> String {
+        guard s.count >= 2, s.first == "\"", s.last == "\"" else { throw Reason("expected a \"quoted\" string") }
+        var out = ""
+        var chars = Array(s.dropFirst().dropLast())[...]
+        while let c = chars.popFirst() {
+            guard c == "\\", let e = chars.popFirst() else { out.append(c); continue }
+            switch e {
+            case "n": out.append("\n")
+            case "t": out.append("\t")
+            case "e": out.append("\u{1B}")
+            case "x":
+                let hex = String(chars.prefix(2))
+                guard hex.count == 2, let v = UInt8(hex, radix: 16) else { throw Reason("expected two hex digits after \\x") }
+                chars = chars.dropFirst(2)
+                out.unicodeScalars.append(Unicode.Scalar(v))
+            default: out.append(e)
+            }
+        }
+        return out
+    }
+
+    static func words(_ s: String) throws -> [String] {
+        s.split(separator: " ").map(String.init)
+    }
+}
+
+struct Reason: Error {
+    let text: String
+    init(_ text: String) { self.text = text }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import NimbusTerminal
+@preconcurrency import CombineSchedulers
+
+/// Plays tapes headless: a `FakeTerminal` for the screen and a virtual clock for every timer.
+public final class TapeRunner {
+    public struct Failure: Error, CustomStringConvertible {
+        public let tape: String
+        public let line: Int
+        public let text: String
+        public let reason: String
+        public let screen: String
+
+        public var description: String {
+            let width = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { DisplayWidth.of(String($0)) }.max() ?? 0
+            let border = "+" + String(repeating: "-", count: width) + "+"
+            let body = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "|" + DisplayWidth.pad(String($0), to: width) + "|" }.joined(separator: "\n")
+            return "\(tape):\(line): \(text.trimmingCharacters(in: .whitespaces))\n  \(reason)\nscreen:\n\(border)\n\(body)\n\(border)"
+        }
+    }
+
+    /// Where `Snapshot NAME` files live, and whether to write them instead of comparing.
+    public let snapshotDirectory: URL
+    public let record: Bool
+    /// Environment every tape starts from (its `Env` lines are added on top).
+    public let baseEnvironment: [String: String]
+
+    public init(snapshotDirectory: URL, record: Bool, baseEnvironment: [String: String]) {
+        self.snapshotDirectory = snapshotDirectory
+        self.record = record
+        self.baseEnvironment = baseEnvironment
+    }
+
+    /// Runs every line of `tape`; throws a `Failure` at the first line that does not hold.
+    public func run(_ tape: Tape) throws {
+        let session = Session(environment: baseEnvironment)
+        for line in tape.lines {
+            do {
+                try session.perform(line.command, snapshots: snapshotDirectory, record: record)
+            } catch let reason as Reason {
+                throw Failure(tape: tape.name, line: line.number, text: line.text, reason: reason.text,
+                              screen: session.screenText)
+            } catch {
+                throw Failure(tape: tape.name, line: line.number, text: line.text, reason: "\(error)",
+                              screen: session.screenText)
+            }
+        }
+    }
+}
+
+/// One run of the app inside a tape.
+private final class Session {
+    private var size = Size(cols: 80, rows: 24)
+    private var environment: [String: String]
+    private var arguments: [String] = []
+    private let scheduler = DispatchQueue.test
+    private var terminal: FakeTerminal?
+    private var renderer: Renderer?
+    private var coordinator: AppCoordinator?
+    private var parser = KeyParser()
+    private var exited = false
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    var screenText: String { terminal?.screenText() ?? "(the app has not started)" }
+
+    func perform(_ command: Tape.Command, snapshots: URL, record: Bool) throws {
+        switch command {
+        case .size(let s):
+            guard coordinator == nil else { throw Reason("Size must come before the app starts; use Resize") }
+            size = s
+        case .env(let name, let value):
+            guard coordinator == nil else { throw Reason("Env must come before the app starts (or after Restart)") }
+            environment[name] = value
+        case .args(let args):
+            guard coordinator == nil else { throw Reason("Args must come before the app starts (or after Restart)") }
+            arguments = args
+        case .restart:
+            coordinator = nil
+            terminal = nil
+            renderer = nil
+            exited = false
+        case .type(let text):
+            try started()
+            try feed(Array(text.utf8))
+            deliver(parser.flushPending())
+        case .press(let key, let count):
+            try started()
+            for _ in 0..<count { deliver([key]) }
+        case .wait(let ms):
+            try started()
+            scheduler.advance(by: .milliseconds(ms))
+            draw()
+        case .resize(let s):
+            try started()
+            size = s
+            terminal?.size = s
+            renderer?.invalidate()
+            draw()
+        case .expect(let text):
+            try started()
+            try expect(text)
+        case .expectNot(let text):
+            try started()
+            settle()
+            if screenText.contains(text) { throw Reason("expected the screen not to contain \"\(text)\"") }
+        case .snapshot(let name):
+            try started()
+            settle()
+            try snapshot(name, directory: snapshots, record: record)
+        case .expectExit:
+            guard exited else { throw Reason("expected the app to have quit") }
+        }
+    }
+
+    private func started() throws {
+        if exited { throw Reason("the app has quit; only ExpectExit or Restart can follow") }
+        if coordinator != nil { return }
+        let terminal = FakeTerminal(size: size)
+        let configuration = try CLIOptions.parse(arguments).configuration(
+            environment: environment, scheduler: scheduler.eraseToAnyScheduler(), colors: terminal.supportsColor)
+        let container = try AppDIContainer(configuration: configuration)
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        self.terminal = terminal
+        self.renderer = Renderer(backend: terminal)
+        self.coordinator = coordinator
+        settle()
+    }
+
+    private func feed(_ bytes: [UInt8]) throws {
+        deliver(parser.feed(bytes))
+    }
+
+    private func deliver(_ keys: [Key]) {
+        guard let coordinator else { return }
+        for key in keys where !exited {
+            coordinator.handle(key)
+            if coordinator.quitRequested { exited = true }
+            scheduler.advance()
+        }
+        if !exited { draw() }
+    }
+
+    private func settle() {
+        scheduler.advance()
+        draw()
+    }
+
+    private func draw() {
+        guard let coordinator, let renderer else { return }
+        renderer.render(coordinator.render(size: size))
+    }
+
+    /// Passes as soon as the text shows; virtual time moves on in 10 ms steps for up to 5 s.
+    private func expect(_ text: String) throws {
+        settle()
+        var waited = 0
+        while !screenText.contains(text) {
+            guard waited < 5000 else { throw Reason("expected the screen to contain \"\(text)\" (waited 5 s of virtual time)") }
+            scheduler.advance(by: .milliseconds(10))
+            waited += 10
+            draw()
+        }
+    }
+
+    private func snapshot(_ name: String, directory: URL, record: Bool) throws {
+        let url = directory.appendingPathComponent("\(name).txt")
+        let actual = screenText + "\n"
+        if record {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try actual.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+            throw Reason("no snapshot \(url.path); run with NIMBUS_RECORD=1 to record it")
+        }
+        if expected != actual {
+            throw Reason("snapshot \(name) differs:\n" + LineDiff.describe(expected: expected, actual: actual))
+        }
+    }
+}
+
+/// A short line-by-line difference for failure messages.
+enum LineDiff {
+    static func describe(expected: String, actual: String) -> String {
+        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        var out: [String] = []
+        for i in 0..<max(e.count, a.count) {
+            let l = i < e.count ? String(e[i]) : "∅"
+            let r = i < a.count ? String(a[i]) : "∅"
+            if l != r {
+                out.append("  line \(i + 1):\n    - \(l)\n    + \(r)")
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,329 @@
+import Foundation
+import NimbusDomain
+import NimbusResources
+
+/// Why a city catalogue could not be opened.
+public enum CityCatalogError: Error, Equatable, Sendable {
+    /// No file at this path.
+    case missing(String)
+    /// The file exists but could not be read.
+    case unreadable(String)
+    /// The file is not a valid catalogue (bad magic, version, counts or section bounds).
+    case corrupt(String)
+
+    /// A one-line explanation for the terminal.
+    public var message: String {
+        switch self {
+        case .missing(let path):
+            return "city catalogue not found: \(path) (build it with scripts/build-resources.py)"
+        case .unreadable(let path):
+            return "city catalogue could not be read: \(path)"
+        case .corrupt(let reason):
+            return "city catalogue is damaged: \(reason) (rebuild it with scripts/build-resources.py)"
+        }
+    }
+}
+
+/// The city catalogue, memory-mapped and read in place ("NMBC" format, see `scripts/build-resources.py`).
+///
+/// Opening validates the header and section bounds only, so it costs microseconds whatever the size;
+/// every later read is bounds-checked, so a damaged file yields wrong answers at worst, never a crash.
+/// Search marks the postings of each query word's prefix range in a bitset over cities, intersects
+/// the bitsets and walks the result in index order, which is population order.
+public final class CityCatalog: CityRepository, @unchecked Sendable {
+    /// The bundled catalogue's file name.
+    public static let bundledName = "cities15000"
+    /// The optional large tier's file name, looked up under `$XDG_DATA_HOME/nimbus/`.
+    public static let largeTierFileName = "cities1000.bin"
+
+    public let cityCount: Int
+    /// Where the catalogue was loaded from.
+    public let url: URL
+
+    // Immutable after init; `base` points into `data`, which is never mutated and lives as long as `self`.
+    private let data: Data
+    private let base: UnsafeRawPointer
+    private let layout: CatalogLayout
+
+    private let lock = NSLock()
+    private let scratch: SearchScratch
+
+    /// Opens the catalogue at `url`.
+    public init(contentsOf url: URL) throws {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw CityCatalogError.missing(path) }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            throw CityCatalogError.unreadable(path)
+        }
+        // Checked before taking a pointer: files this small may be stored inline, without stable storage.
+        guard data.count >= CatalogLayout.headerSize else {
+            throw CityCatalogError.corrupt("file of \(data.count) bytes is shorter than the header")
+        }
+        let base = data.withUnsafeBytes { UnsafeRawPointer($0.baseAddress!) }
+        self.layout = try CatalogLayout(base: base, size: data.count)
+        self.data = data
+        self.base = base
+        self.url = url
+        self.cityCount = layout.cityCount
+        self.scratch = SearchScratch(cityCount: layout.cityCount)
+    }
+
+    /// The catalogue shipped with the app (GeoNames cities with 15,000 or more inhabitants).
+    public static func bundled() throws -> CityCatalog {
+        guard let url = NimbusResources.url(forResource: bundledName, withExtension: "bin") else {
+            throw CityCatalogError.missing("\(bundledName).bin (bundle resource)")
+        }
+        return try CityCatalog(contentsOf: url)
+    }
+
+    /// Where the optional large tier lives: `$XDG_DATA_HOME/nimbus/cities1000.bin`, by default under `~/.local/share`.
+    public static func largeTierURL(environment: [String: String]) -> URL {
+        let dataHome: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            dataHome = URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(".local", isDirectory: true)
+                .appendingPathComponent("share", isDirectory: true)
+        }
+        return dataHome.appendingPathComponent("nimbus", isDirectory: true)
+            .appendingPathComponent(largeTierFileName, isDirectory: false)
+    }
+
+    // MARK: - CityRepository
+
+    public func search(_ query: String) -> CityMatches {
+        lock.lock()
+        defer { lock.unlock() }
+        NameFolding.fold(query, into: &scratch.query)
+        if scratch.query.count == 0 {
+            return CityMatches(query: query, refs: (0..<Int32(cityCount)).map(CityRef.init))
+        }
+        let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
+            scratch.first.withUnsafeMutableBufferPointer { first -> Bool in
+                scratch.other.withUnsafeMutableBufferPointer { other -> Bool in
+                    for index in 0..<scratch.query.count {
+                        let range = scratch.query.range(index)
+                        let prefix = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(queryBytes)[range])
+                        let target = index == 0 ? first : other
+                        clear(target)
+                        guard mark(prefix: prefix, into: target) else { return false }
+                        if index > 0 {
+                            var any: UInt64 = 0
+                            for word in 0..<first.count {
+                                first[word] &= other[word]
+                                any |= first[word]
+                            }
+                            if any == 0 { return false }
+                        }
+                    }
+                    return true
+                }
+            }
+        }
+        guard found else { return CityMatches(query: query, refs: []) }
+        return CityMatches(query: query, refs: scratch.first.withUnsafeBufferPointer(refs(in:)))
+    }
+
+    public func city(_ ref: CityRef) -> City {
+        let index = Int(ref.index)
+        precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
+        let record = layout.cities + index * CatalogLayout.recordSize
+        let country = [byte(record + 16), byte(record + 17)]
+        let names = self.names(at: index)
+        return City(
+            id: Int(u32(record)),
+            name: names.first ?? "",
+            countryCode: String(decoding: country, as: UTF8.self),
+            latitude: Double(Int32(bitPattern: u32(record + 4))) / 100_000,
+            longitude: Double(Int32(bitPattern: u32(record + 8))) / 100_000,
+            population: Int(u32(record + 12)),
+            timeZone: timeZone(Int(u16(record + 18))),
+            alternateNames: Array(names.dropFirst()))
+    }
+
+    public func matchedName(_ ref: CityRef, query: String) -> String? {
+        let index = Int(ref.index)
+        guard index >= 0 && index < cityCount else { return nil }
+        var queryTokens = FoldedTokens()
+        NameFolding.fold(query, into: &queryTokens)
+        guard queryTokens.count > 0 else { return nil }
+        let names = self.names(at: index)
+        guard let canonical = names.first else { return nil }
+        var nameTokens = FoldedTokens()
+        func matches(_ name: String) -> Bool {
+            NameFolding.fold(name, into: &nameTokens)
+            return (0..<queryTokens.count).allSatisfy { q in
+                let prefix = queryTokens.token(q)
+                return (0..<nameTokens.count).contains { nameTokens.token($0).starts(with: prefix) }
+            }
+        }
+        if matches(canonical) { return nil }
+        // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
+        var best: String?
+        var bestLength = Int.max
+        for name in names.dropFirst() where matches(name) {
+            let length = name.unicodeScalars.count
+            if length < bestLength {
+                best = name
+                bestLength = length
+            }
+        }
+        return best
+    }
+
+    // MARK: - Lookups beyond the protocol
+
+    /// The position of the city with this GeoNames id, if the catalogue has it.
+    public func ref(forID id: Int) -> CityRef? {
+        guard let wanted = UInt32(exactly: id) else { return nil }
+        for index in 0..<cityCount where u32(layout.cities + index * CatalogLayout.recordSize) == wanted {
+            return CityRef(Int32(index))
+        }
+        return nil
+    }
+
+    /// All names of the city at `index`: the canonical name first, then its alternates.
+    func names(at index: Int) -> [String] {
+        let record = layout.cities + index * CatalogLayout.recordSize
+        let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
+                                   in: layout.names, size: layout.namesSize)
+        let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        return bytes.split(separator: 0x1F, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the token table lists `token` (folded UTF-8) for the city at `index`.
+    func indexContains(token: [UInt8], cityIndex index: Int) -> Bool {
+        token.withUnsafeBytes { prefix in
+            let lower = lowerBound(prefix, exact: true)
+            guard lower < layout.tokenCount, comparePrefix(lower, prefix, exact: true) == 0 else { return false }
+            let postings = postingRange(lower..<(lower + 1))
+            var lo = postings.lowerBound, hi = postings.upperBound
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let value = Int(u32(layout.postings + mid * 4))
+                if value == index { return true }
+                if value < index { lo = mid + 1 } else { hi = mid }
+            }
+            return false
+        }
+    }
+
+    // MARK: - Search internals
+
+    private func clear(_ words: UnsafeMutableBufferPointer<UInt64>) {
+        guard let start = words.baseAddress else { return }
+        start.update(repeating: 0, count: words.count)
+    }
+
+    /// Marks every city with a token starting with `prefix`; false when there is none.
+    private func mark(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        let lower = lowerBound(prefix, exact: false)
+        var lo = lower, hi = layout.tokenCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if comparePrefix(mid, prefix, exact: false) > 0 { hi = mid } else { lo = mid + 1 }
+        }
+        let postings = postingRange(lower..<lo)
+        guard !postings.isEmpty else { return false }
+        let count = UInt32(truncatingIfNeeded: cityCount)
+        var pointer = base + layout.postings + postings.lowerBound * 4
+        for _ in postings {
+            let city = UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self))
+            if city < count { words[Int(city >> 6)] |= 1 &<< UInt64(city & 63) }
+            pointer += 4
+        }
+        return true
+    }
+
+    private func refs(in words: UnsafeBufferPointer<UInt64>) -> [CityRef] {
+        var total = 0
+        for word in words { total &+= word.nonzeroBitCount }
+        var refs: [CityRef] = []
+        refs.reserveCapacity(total)
+        for (wordIndex, value) in words.enumerated() {
+            var word = value
+            while word != 0 {
+                refs.append(CityRef(Int32(truncatingIfNeeded: wordIndex << 6 | word.trailingZeroBitCount)))
+                word &= word &- 1
+            }
+        }
+        return refs
+    }
+
+    /// The first token that is not below `prefix` (with `exact`, ordinary byte order; otherwise tokens
+    /// starting with `prefix` compare equal to it).
+    private func lowerBound(_ prefix: UnsafeRawBufferPointer, exact: Bool) -> Int {
+        var lo = 0, hi = layout.tokenCount
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if comparePrefix(mid, prefix, exact: exact) < 0 { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// Compares token `index` with `prefix`: 0 when the token starts with it (or, with `exact`, equals it).
+    private func comparePrefix(_ index: Int, _ prefix: UnsafeRawBufferPointer, exact: Bool) -> Int {
+        let token = tokenRange(index)
+        let common = min(token.count, prefix.count)
+        if common > 0, let prefixStart = prefix.baseAddress {
+            let order = memcmp(base + token.lowerBound, prefixStart, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        if token.count < prefix.count { return -1 }
+        if exact && token.count > prefix.count { return 1 }
+        return 0
+    }
+
+    /// Absolute byte range of token `index`; empty when the table is damaged.
+    private func tokenRange(_ index: Int) -> Range<Int> {
+        let entry = layout.tokenOffsets + index * 4
+        let start = Int(u32(entry)), end = Int(u32(entry + 4))
+        guard start <= end, end <= layout.tokenBlobSize else { return layout.tokenBlob..<layout.tokenBlob }
+        return (layout.tokenBlob + start)..<(layout.tokenBlob + end)
+    }
+
+    /// Indices into the postings array for the tokens in `tokens`; empty when the table is damaged.
+    private func postingRange(_ tokens: Range<Int>) -> Range<Int> {
+        guard !tokens.isEmpty else { return 0..<0 }
+        let start = Int(u32(layout.postingStarts + tokens.lowerBound * 4))
+        let end = Int(u32(layout.postingStarts + tokens.upperBound * 4))
+        guard start <= end, end <= layout.postingCount else { return 0..<0 }
+        return start..<end
+    }
+
+    private func timeZone(_ index: Int) -> String {
+        guard index < layout.timeZoneCount else { return "" }
+        let entry = layout.timeZoneOffsets + index * 4
+        let range = layout.clamped(start: Int(u32(entry)), length: Int(u32(entry + 4)) - Int(u32(entry)),
+                                   in: layout.timeZoneBlob, size: layout.timeZoneBlobSize)
+        return String(decoding: UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count),
+                      as: UTF8.self)
+    }
+
+    private func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: offset, as: UInt8.self) }
+    private func u16(_ offset: Int) -> UInt16 {
+        UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+    private func u32(_ offset: Int) -> UInt32 {
+        UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+}
+
+/// Reusable per-catalogue search buffers; only touched while holding the catalogue's lock.
+private final class SearchScratch {
+    var query = FoldedTokens()
+    var first: [UInt64]
+    var other: [UInt64]
+
+    init(cityCount: Int) {
+        let words = (cityCount + 63) / 64
+        first = [UInt64](repeating: 0, count: words)
+        other = [UInt64](repeating: 0, count: words)
+    }
+}

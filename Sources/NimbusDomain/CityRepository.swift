@@ -1,0 +1,30 @@
+import Foundation
+
+/// Read access to the city catalogue.
+///
+/// Search is synchronous and fast (well under a millisecond at 34k cities); callers choose the queue.
+public protocol CityRepository: Sendable {
+    /// Number of cities in the catalogue.
+    var cityCount: Int { get }
+    /// Cities whose names contain, for every word of `query`, a word starting with it
+    /// (case- and accent-insensitive, any script). An empty query matches every city.
+    func search(_ query: String) -> CityMatches
+    /// The city at a position of the catalogue.
+    func city(_ ref: CityRef) -> City
+    /// The name of `ref` that matched `query`, or nil when the canonical name matched.
+    func matchedName(_ ref: CityRef, query: String) -> String?
+}
+
+/// Finds cities by any of their names.
+public struct SearchCitiesUseCase: Sendable {
+    private let repository: CityRepository
+    public init(repository: CityRepository) { self.repository = repository }
+
+    public func execute(query: String) -> CityMatches {
+        repository.search(query.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    public func hit(_ ref: CityRef, query: String) -> CitySearchHit {
+        CitySearchHit(city: repository.city(ref), matchedName: repository.matchedName(ref, query: query))
+    }
+}

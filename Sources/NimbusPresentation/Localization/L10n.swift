@@ -1,0 +1,176 @@
+import Foundation
+import NimbusLocalization
+
+/// Localised strings of one language, loaded from `Localization/<lang>.lproj/Localizable.strings`.
+public struct L10n: Sendable {
+    public let language: Language
+    private let table: [String: String]
+    private let fallback: [String: String]
+
+    public init(language: Language, table: [String: String], fallback: [String: String] = [:]) {
+        self.language = language
+        self.table = table
+        self.fallback = fallback
+    }
+
+    /// Loads the bundled strings for `language`, falling back to English for any missing key.
+    public static func bundled(_ language: Language) -> L10n {
+        let english = (try? StringsFile.load(language: .en)) ?? [:]
+        let table = language == .en ? english : ((try? StringsFile.load(language: language)) ?? [:])
+        return L10n(language: language, table: table, fallback: english)
+    }
+
+    public subscript(_ key: L10nKey) -> String {
+        table[key.rawValue] ?? fallback[key.rawValue] ?? key.rawValue
+    }
+
+    /// The string for `key` with its `%@` (or positional `%1$@`) placeholders replaced by `args`.
+    public func format(_ key: L10nKey, _ args: String...) -> String {
+        StringsFile.substitute(self[key], args)
+    }
+
+    public var locale: Locale { language.locale }
+
+    /// Groups digits the way the language does ("10,349,312").
+    public func number(_ n: Int) -> String {
+        NumberFormatting.grouped(n, locale: locale)
+    }
+}
+
+enum NumberFormatting {
+    private static let cache = NSCache<NSString, NumberFormatter>()
+
+    static func grouped(_ n: Int, locale: Locale) -> String {
+        let key = locale.identifier as NSString
+        let formatter: NumberFormatter
+        if let cached = cache.object(forKey: key) {
+            formatter = cached
+        } else {
+            formatter = NumberFormatter()
+            formatter.locale = locale
+            formatter.numberStyle = .decimal
+            cache.setObject(formatter, forKey: key)
+        }
+        return formatter.string(from: NSNumber(value: n)) ?? String(n)
+    }
+}
+
+/// Parser for the `"key" = "value";` format of `.strings` files.
+public enum StringsFile {
+    public enum ParseError: Error, Equatable {
+        case missingFile(String)
+        case syntax(line: Int)
+    }
+
+    public static func load(language: Language) throws -> [String: String] {
+        guard let url = LocalizationFiles.stringsURL(language: language.rawValue) else {
+            throw ParseError.missingFile("\(language.rawValue).lproj/Localizable.strings")
+        }
+        return try parse(String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// Parses the text of a strings file; comments (`/* */`, `//`) and blank lines are skipped.
+    public static func parse(_ text: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        var chars = Array(text.unicodeScalars)[...]
+        var line = 1
+
+        func skipSpaceAndComments() {
+            while let c = chars.first {
+                if c == "\n" { line += 1; chars.removeFirst() }
+                else if c == " " || c == "\t" || c == "\r" { chars.removeFirst() }
+                else if c == "/", chars.dropFirst().first == "*" {
+                    chars.removeFirst(2)
+                    while !chars.isEmpty, !(chars.first == "*" && chars.dropFirst().first == "/") {
+                        if chars.first == "\n" { line += 1 }
+                        chars.removeFirst()
+                    }
+                    chars = chars.dropFirst(2)
+                } else if c == "/", chars.dropFirst().first == "/" {
+                    while let d = chars.first, d != "\n" { chars.removeFirst() }
+                } else { return }
+            }
+        }
+        func quoted() throws -> String {
+            guard chars.first == "\"" else { throw ParseError.syntax(line: line) }
+            chars.removeFirst()
+            var out = String.UnicodeScalarView()
+            while let c = chars.first {
+                chars.removeFirst()
+                switch c {
+                case "\"": return String(out)
+                case "\\":
+                    guard let e = chars.first else { throw ParseError.syntax(line: line) }
+                    chars.removeFirst()
+                    switch e {
+                    case "n": out.append("\n")
+                    case "t": out.append("\t")
+                    default: out.append(e)
+                    }
+                case "\n": throw ParseError.syntax(line: line)
+                default: out.append(c)
+                }
+            }
+            throw ParseError.syntax(line: line)
+        }
+        func expect(_ s: Unicode.Scalar) throws {
+            skipSpaceAndComments()
+            guard chars.first == s else { throw ParseError.syntax(line: line) }
+            chars.removeFirst()
+        }
+
+        while true {
+            skipSpaceAndComments()
+            if chars.isEmpty { break }
+            let key = try quoted()
+            try expect("=")
+            skipSpaceAndComments()
+            let value = try quoted()
+            try expect(";")
+            result[key] = value
+        }
+        return result
+    }
+
+    /// The placeholders of a format string, in order (`%@`, `%1$@`, `%d`).
+    public static func placeholders(_ format: String) -> [String] {
+        var found: [String] = []
+        var scalars = Array(format.unicodeScalars)[...]
+        while let c = scalars.first {
+            scalars.removeFirst()
+            guard c == "%" else { continue }
+            var spec = "%"
+            while let d = scalars.first, d.properties.numericType != nil || d == "$" {
+                spec.unicodeScalars.append(d); scalars.removeFirst()
+            }
+            if let d = scalars.first { spec.unicodeScalars.append(d); scalars.removeFirst() }
+            if spec != "%%" { found.append(spec) }
+        }
+        return found
+    }
+
+    static func substitute(_ format: String, _ args: [String]) -> String {
+        var out = ""
+        var next = 0
+        var scalars = Array(format.unicodeScalars)[...]
+        while let c = scalars.first {
+            scalars.removeFirst()
+            guard c == "%" else { out.unicodeScalars.append(c); continue }
+            if scalars.first == "%" { scalars.removeFirst(); out.append("%"); continue }
+            var digits = ""
+            var probe = scalars
+            while let d = probe.first, ("0"..."9").contains(d) { digits.unicodeScalars.append(d); probe.removeFirst() }
+            if !digits.isEmpty, probe.first == "$", probe.dropFirst().first == "@", let n = Int(digits), n >= 1 {
+                scalars = probe.dropFirst(2)
+                out += n <= args.count ? args[n - 1] : ""
+            } else if scalars.first == "@" {
+                scalars.removeFirst()
+                out += next < args.count ? args[next] : ""
+                next += 1
+            } else {
+                out.append("%")
+            }
+        }
+        return out
+    }
+}

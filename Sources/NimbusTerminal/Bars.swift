@@ -1,0 +1,111 @@
+/// A row of numbered tabs: " 1 Cities  2 Movies ".
+public enum TabBar {
+    public static func draw(_ p: Painter, titles: [String], active: Int, activeStyle: Style, style: Style) {
+        guard p.width > 0, p.height > 0 else { return }
+        p.fill(Rect(x: 0, y: 0, width: p.width, height: 1), style: style)
+        guard !titles.isEmpty else { return }
+        var labels = titles.enumerated().map { " \($0.offset + 1) \(DisplayWidth.sanitize($0.element)) " }
+        if labels.reduce(0, { $0 + DisplayWidth.of($1) }) > p.width {
+            // Share the width evenly; titles shrink with "…", then disappear leaving the numbers.
+            let budget = p.width / titles.count
+            labels = titles.enumerated().map { i, title in
+                let number = " \(i + 1) "
+                let room = budget - number.count - 1
+                if room >= 2 {
+                    return number + DisplayWidth.truncate(DisplayWidth.sanitize(title), to: room) + " "
+                }
+                return budget >= number.count ? number : "\(i + 1)"
+            }
+        }
+        // When even the compact labels overflow, start late enough that the active tab shows.
+        var first = 0
+        let widths = labels.map { DisplayWidth.of($0) }
+        if active >= 0 && active < labels.count {
+            while first < active && widths[first...active].reduce(0, +) > p.width { first += 1 }
+        }
+        var x = 0
+        for i in first..<labels.count {
+            if x >= p.width { break }
+            x += p.text(labels[i], x: x, y: 0, style: i == active ? activeStyle : style)
+        }
+    }
+}
+
+/// Key hints on the left, status text right-aligned; both truncated so they never overlap.
+public enum StatusBar {
+    public static func draw(_ p: Painter, hints: [(key: String, label: String)], right: String, style: Style,
+                            keyStyle: Style) {
+        guard p.width > 0, p.height > 0 else { return }
+        p.fill(Rect(x: 0, y: 0, width: p.width, height: 1), style: style)
+        let pieces = hints.map { (key: DisplayWidth.sanitize($0.key), label: DisplayWidth.sanitize($0.label)) }
+        let hintWidths = pieces.map { 1 + DisplayWidth.of($0.key) + 1 + DisplayWidth.of($0.label) + 1 }
+        let hintsTotal = hintWidths.reduce(0, +)
+        let rightText = DisplayWidth.sanitize(right)
+        let rightFull = DisplayWidth.of(rightText)
+        // The right text gets whatever the hints leave, but never less than half the bar.
+        let rightCols = min(rightFull, max(p.width - hintsTotal - 1, p.width / 2))
+        var leftCols = p.width
+        if rightCols > 0 {
+            let shown = DisplayWidth.truncate(rightText, to: rightCols)
+            let w = DisplayWidth.of(shown)
+            p.text(shown, x: p.width - w, y: 0, style: style)
+            leftCols = p.width - w - 1
+        }
+        guard leftCols > 0 else { return }
+        let left = p.sub(Rect(x: 0, y: 0, width: leftCols, height: 1))
+        var x = 0
+        for (i, piece) in pieces.enumerated() {
+            guard x + hintWidths[i] <= leftCols else { break }
+            x += 1
+            x += left.text(piece.key, x: x, y: 0, style: keyStyle)
+            x += 1
+            x += left.text(piece.label, x: x, y: 0, style: style)
+            x += 1
+        }
+    }
+}
+
+/// A centred, bordered box sized to its content and clipped to the painter.
+public enum Overlay {
+    public static func draw(_ p: Painter, title: String, lines: [String], style: Style, borderStyle: Style) {
+        guard p.width > 0, p.height > 0 else { return }
+        let title = DisplayWidth.sanitize(title)
+        let lines = lines.map { DisplayWidth.sanitize($0) }
+        let titleCols = title.isEmpty ? 0 : DisplayWidth.of(title) + 4
+        let contentCols = max(titleCols, lines.map { DisplayWidth.of($0) + 2 }.max() ?? 0)
+        let boxW = min(p.width, contentCols + 2)
+        let boxH = min(p.height, lines.count + 2)
+        let box = p.sub(Rect(x: (p.width - boxW) / 2, y: (p.height - boxH) / 2, width: boxW, height: boxH))
+        box.fill(style: style)
+        guard boxW >= 2, boxH >= 2 else {
+            if let first = lines.first { box.text(first, x: 0, y: 0, style: style) }
+            return
+        }
+        let inner = boxW - 2
+        let hline = String(repeating: "─", count: inner)
+        box.text("┌" + hline + "┐", x: 0, y: 0, style: borderStyle)
+        for y in 1..<(boxH - 1) {
+            box.text("│", x: 0, y: y, style: borderStyle)
+            box.text("│", x: boxW - 1, y: y, style: borderStyle)
+        }
+        box.text("└" + hline + "┘", x: 0, y: boxH - 1, style: borderStyle)
+        if !title.isEmpty && inner >= 3 {
+            let t = " " + DisplayWidth.truncate(title, to: inner - 3) + " "
+            box.text(t, x: 2, y: 0, style: borderStyle)
+        }
+        let body = box.sub(Rect(x: 2, y: 1, width: max(0, boxW - 4), height: boxH - 2))
+        for (i, line) in lines.enumerated() where i < body.height {
+            body.text(DisplayWidth.truncate(line, to: body.width), x: 0, y: i, style: style)
+        }
+    }
+}
+
+/// Braille spinner frames.
+public struct Spinner {
+    public static let frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+    public static func frame(_ tick: Int) -> String {
+        let n = frames.count
+        return frames[((tick % n) + n) % n]
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Terminal column widths of text, measured per grapheme.
+///
+/// Wide (East Asian Wide/Fullwidth) and zero-width scalars come from a built-in table so results
+/// do not depend on the process locale; other scalars fall back to `wcwidth` under a UTF-8 `LC_CTYPE`.
+public enum DisplayWidth {
+    /// Columns of a whole string, grapheme by grapheme (the same for every canonically equivalent form, so no NFC pass).
+    public static func of(_ s: String) -> Int {
+        if let ascii = asciiWidth(s) { return ascii }
+        var total = 0
+        for ch in s { total += of(ch) }
+        return total
+    }
+
+    /// Columns of one grapheme: 0 for controls and lone combining marks, 2 for wide glyphs and emoji sequences.
+    public static func of(_ c: Character) -> Int {
+        let scalars = c.unicodeScalars
+        var iterator = scalars.makeIterator()
+        guard let first = iterator.next() else { return 0 }
+        let base = scalarWidth(first)
+        guard let second = iterator.next() else { return base }
+        if base == 0 && isControl(first.value) { return 0 }
+        // Multi-scalar grapheme: emoji presentation and ZWJ / modifier sequences are wide.
+        let emojiBase = first.properties.isEmoji
+        var next: Unicode.Scalar? = second
+        var textPresentation = false
+        while let s = next {
+            switch s.value {
+            case 0xFE0F, 0x200D, 0x1F3FB...0x1F3FF, 0x20E3:
+                if emojiBase && !textPresentation { return 2 }
+            case 0xFE0E:
+                textPresentation = true
+            case 0x1F1E6...0x1F1FF:
+                if (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }
+            default:
+                break
+            }
+            next = iterator.next()
+        }
+        return base
+    }
+
+    /// Cuts `s` to at most `cols` columns, ending with "…" when anything was cut.
+    public static func truncate(_ s: String, to cols: Int, ellipsis: Bool = true) -> String {
+        guard cols > 0 else { return "" }
+        let text = nfc(s)
+        if let ascii = asciiWidth(text), ascii <= cols { return text }
+        let limit = ellipsis ? cols - 1 : cols
+        var out = ""
+        var used = 0
+        var cutAt: String.Index? = nil
+        var index = text.startIndex
+        var total = 0
+        // Single pass: remember where the limit was exceeded, keep measuring to see if a cut is needed at all.
+        while index < text.endIndex {
+            let ch = text[index]
+            let w = of(ch)
+            total += w
+            if total > cols { break }
+            if cutAt == nil {
+                if used + w <= limit {
+                    used += w
+                } else {
+                    cutAt = index
+                }
+            }
+            index = text.index(after: index)
+        }
+        if total <= cols { return text }
+        let end = cutAt ?? index
+        out = String(text[text.startIndex..<end])
+        if ellipsis { out.append("…") }
+        return out
+    }
+
+    /// Truncates or pads `s` with spaces to exactly `cols` columns.
+    public static func pad(_ s: String, to cols: Int) -> String {
+        guard cols > 0 else { return "" }
+        let t = truncate(s, to: cols)
+        let w = of(t)
+        return w < cols ? t + String(repeating: " ", count: cols - w) : t
+    }
+
+    /// Removes C0/C1 controls, DEL, escape sequences (CSI, OSC, DCS…) and bidi overrides; returns NFC text.
+    public static func sanitize(_ s: String) -> String {
+        let (clean, needsNFC) = stripControls(s)
+        return needsNFC ? nfc(clean) : clean
+    }
+
+    /// `sanitize` without the NFC pass; also reports whether NFC could change the result.
+    static func stripControls(_ s: String) -> (String, needsNFC: Bool) {
+        enum State { case ground, esc, csi, string, stringEsc }
+        var state = State.ground
+        var out = String.UnicodeScalarView()
+        var changed = false
+        var onlyLow = true
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            var reprocess = true
+            while reprocess {
+                reprocess = false
+                switch state {
+                case .ground:
+                    switch v {
+                    case 0x1B: state = .esc; changed = true
+                    case 0x9B: state = .csi; changed = true
+                    case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string; changed = true
+                    case 0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
+                        changed = true
+                    default:
+                        if v >= 0x300 { onlyLow = false }
+                        out.append(scalar)
+                    }
+                case .esc:
+                    switch v {
+                    case 0x5B: state = .csi                         // [
+                    case 0x5D, 0x50, 0x58, 0x5E, 0x5F: state = .string // ] P X ^ _
+                    case 0x1B: state = .esc
+                    case 0x20...0x2F: state = .esc                  // intermediates, e.g. ESC ( B
+                    case 0x30...0x7E: state = .ground
+                    default: state = .ground; reprocess = true
+                    }
+                case .csi:
+                    switch v {
+                    case 0x40...0x7E: state = .ground
+                    case 0x20...0x3F: break
+                    default: state = .ground; reprocess = true
+                    }
+                case .string:
+                    switch v {
+                    case 0x07, 0x9C: state = .ground
+                    case 0x1B: state = .stringEsc
+                    default: break
+                    }
+                case .stringEsc:
+                    if v == 0x5C { state = .ground } else { state = .esc; reprocess = true }
+                }
+            }
+        }
+        return (changed ? String(out) : s, !onlyLow)
+    }
+
+    // MARK: - Internals
+
+    /// NFC form; strings made only of scalars below U+0300 are already NFC.
+    static func nfc(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0xCC }) { return s } // every scalar < U+0300
+        return s.precomposedStringWithCanonicalMapping
+    }
+
+    /// Width of a pure-ASCII string (controls count 0), or nil when the string has non-ASCII bytes.
+    static func asciiWidth(_ s: String) -> Int? {
+        var n = 0
+        for b in s.utf8 {
+            if b >= 0x80 { return nil }
+            if b >= 0x20 && b != 0x7F { n += 1 }
+        }
+        return n
+    }
+
+    static func isControl(_ v: UInt32) -> Bool {
+        v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0)
+    }
+
+    /// Width of one scalar: table first, then `wcwidth`, then 1.
+    static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if isControl(v) { return 0 }
+        if v < 0x300 { return 1 }
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) || v == 0x200B { return 0 }
+        if isWide(v) { return 2 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        if utf8LocaleReady {
+            let w = Int(c_wcwidth(Int32(bitPattern: v)))
+            if w >= 0 { return min(w, 2) }
+        }
+        return 1
+    }
+
+    private static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+        0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+        0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+        0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
+
+    static func isWide(_ v: UInt32) -> Bool {
+        if v < 0x1100 { return false }
+        for r in wideRanges {
+            if v < r.lowerBound { return false }
+            if v <= r.upperBound { return true }
+        }
+        return false
+    }
+
+    /// `wcwidth` only knows non-ASCII under a UTF-8 `LC_CTYPE`; switch to C.UTF-8 once if needed.
+    private static let utf8LocaleReady: Bool = {
+        if codesetIsUTF8() { return true }
+        if setlocale(LC_CTYPE, "C.UTF-8") != nil || setlocale(LC_CTYPE, "C.utf8") != nil {
+            return codesetIsUTF8()
+        }
+        return false
+    }()
+
+    static func codesetIsUTF8() -> Bool {
+        guard let cs = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: cs).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+}
+
+/// `wcwidth` is hidden behind `_XOPEN_SOURCE` in the platform module map; bind the C symbol directly.
+@_silgen_name("wcwidth")
+private func c_wcwidth(_ c: Int32) -> Int32

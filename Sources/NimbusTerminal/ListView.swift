@@ -1,0 +1,72 @@
+/// Selection and scroll position of a list.
+public struct ListState: Equatable, Sendable {
+    public var count: Int
+    public var selection: Int
+    /// Index of the first visible row.
+    public var offset: Int
+
+    public init(count: Int = 0) {
+        self.count = max(0, count)
+        self.selection = 0
+        self.offset = 0
+    }
+
+    /// Changes the item count, clamping selection and offset.
+    public mutating func setCount(_ n: Int) {
+        count = max(0, n)
+        selection = Self.clamp(selection, count)
+        offset = Self.clamp(offset, count)
+    }
+
+    public mutating func select(_ i: Int) {
+        selection = Self.clamp(i, count)
+    }
+
+    /// Moves the selection for up/down/k/j, page keys and home/end/g/G; returns true when the key is a list key.
+    public mutating func handle(_ key: Key, pageSize: Int) -> Bool {
+        let page = max(1, pageSize)
+        switch key {
+        case .up, .char("k"): select(selection - 1)
+        case .down, .char("j"): select(selection + 1)
+        case .pageUp: select(selection - page)
+        case .pageDown: select(selection + page)
+        case .home, .char("g"): select(0)
+        case .end, .char("G"): select(count - 1)
+        default: return false
+        }
+        scrollToSelection(pageSize: page)
+        return true
+    }
+
+    /// Adjusts `offset` so the selection is within the `pageSize` visible rows and no rows are wasted at the end.
+    public mutating func scrollToSelection(pageSize: Int) {
+        let page = max(1, pageSize)
+        if selection < offset { offset = selection }
+        if selection >= offset + page { offset = selection - page + 1 }
+        offset = min(offset, max(0, count - page))
+        offset = max(0, offset)
+    }
+
+    private static func clamp(_ i: Int, _ count: Int) -> Int {
+        count == 0 ? 0 : min(max(i, 0), count - 1)
+    }
+}
+
+/// Draws the visible rows of a list.
+public struct ListView {
+    /// Calls `row(index, rowPainter, isSelected)` for each visible row; the selected row is filled with `selectedStyle` first.
+    public static func draw(_ p: Painter, state: inout ListState, selectedStyle: Style,
+                            row: (Int, Painter, Bool) -> Void) {
+        state.setCount(state.count)
+        guard p.height > 0 else { return }
+        state.scrollToSelection(pageSize: p.height)
+        let end = min(state.count, state.offset + p.height)
+        guard state.offset < end else { return }
+        for i in state.offset..<end {
+            let rp = p.sub(Rect(x: 0, y: i - state.offset, width: p.width, height: 1))
+            let selected = i == state.selection
+            if selected { rp.fill(style: selectedStyle) }
+            row(i, rp, selected)
+        }
+    }
+}

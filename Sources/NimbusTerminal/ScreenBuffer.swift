@@ -1,0 +1,145 @@
+/// One terminal cell: a grapheme, its column width and style.
+public struct Cell: Equatable, Sendable {
+    /// The grapheme; "" for the right half of a wide glyph.
+    public var text: String
+    /// 0 for the right half of a wide glyph, otherwise 1 or 2.
+    public var width: UInt8
+    public var style: Style
+
+    public init(text: String, width: UInt8, style: Style = .plain) {
+        self.text = text
+        self.width = width
+        self.style = style
+    }
+
+    public static let blank = Cell(text: " ", width: 1, style: .plain)
+
+    /// A space in `style`.
+    public static func space(_ style: Style) -> Cell { Cell(text: " ", width: 1, style: style) }
+
+    /// The right half of a wide glyph.
+    public static func continuation(_ style: Style) -> Cell { Cell(text: "", width: 0, style: style) }
+
+    public var isContinuation: Bool { width == 0 }
+}
+
+/// A frame of terminal cells, rendered by widgets and diffed by `Renderer`.
+public struct ScreenBuffer: Equatable, Sendable {
+    public let size: Size
+    /// Hardware cursor position; nil hides it.
+    public var cursor: Point?
+    private(set) var cells: [Cell]
+
+    public init(size: Size) {
+        let s = Size(cols: max(0, size.cols), rows: max(0, size.rows))
+        self.size = s
+        self.cursor = nil
+        self.cells = Array(repeating: .blank, count: s.cols * s.rows)
+    }
+
+    public var bounds: Rect { Rect(size: size) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        guard x >= 0, y >= 0, x < size.cols, y < size.rows else { return .blank }
+        return cells[y * size.cols + x]
+    }
+
+    /// Labelled form of the cell subscript: `buffer[x: 3, y: 1]`.
+    public subscript(x x: Int, y y: Int) -> Cell { self[x, y] }
+
+    /// Writes the graphemes of `text` from column `x`, clipped to the buffer and `clip`.
+    ///
+    /// Returns the columns advanced from `x` (stopping at the clip's right edge); 0 when row `y` is clipped.
+    /// A wide glyph that would straddle an edge becomes a single space; controls and lone combining marks are skipped.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        guard !area.isEmpty, y >= area.y, y < area.maxY else { return 0 }
+        var col = x
+        for ch in DisplayWidth.nfc(text) {
+            if col >= area.maxX { break }
+            let w = DisplayWidth.of(ch)
+            if w == 0 { continue }
+            if col + w <= area.x { col += w; continue }
+            if w == 2 && (col < area.x || col + 1 >= area.maxX) {
+                let inside = col < area.x ? col + 1 : col
+                setCell(inside, y, .space(style))
+            } else if w == 2 {
+                setCell(col, y, Cell(text: String(ch), width: 2, style: style))
+            } else {
+                setCell(col, y, Cell(text: String(ch), width: 1, style: style))
+            }
+            col += w
+        }
+        return min(col, area.maxX) - x
+    }
+
+    /// Fills `rect` (clipped to the buffer) with `ch`; a wide `ch` is drawn every two columns.
+    public mutating func fill(_ rect: Rect, with ch: Character = " ", style: Style = .plain) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        var w = DisplayWidth.of(ch)
+        let glyph = w == 0 ? " " : String(ch)
+        if w == 0 { w = 1 }
+        for y in area.y..<area.maxY {
+            var x = area.x
+            while x < area.maxX {
+                if w == 2 && x + 1 >= area.maxX {
+                    setCell(x, y, .space(style))
+                } else {
+                    setCell(x, y, Cell(text: glyph, width: UInt8(w), style: style))
+                }
+                x += w
+            }
+        }
+    }
+
+    /// Plain text of every row, exactly `cols` columns wide; a wide glyph appears once.
+    public func lines() -> [String] {
+        guard size.cols > 0 else { return Array(repeating: "", count: size.rows) }
+        return (0..<size.rows).map { y in
+            var line = ""
+            for x in 0..<size.cols { line += cells[y * size.cols + x].text }
+            return line
+        }
+    }
+
+    /// Rows joined with "\n", trailing spaces trimmed.
+    public func text() -> String {
+        lines().map { line in
+            var l = Substring(line)
+            while l.last == " " { l.removeLast() }
+            return String(l)
+        }.joined(separator: "\n")
+    }
+
+    /// Stores one cell (width 1 or 2) at (x, y), blanking any wide glyph it partly overwrites.
+    /// A wide cell at the last column becomes a space. Out-of-range writes are ignored.
+    mutating func setCell(_ x: Int, _ y: Int, _ cell: Cell) {
+        guard x >= 0, y >= 0, x < size.cols, y < size.rows, cell.width > 0 else { return }
+        var cell = cell
+        if cell.width == 2 && x + 1 >= size.cols { cell = .space(cell.style) }
+        detach(x, y)
+        if cell.width == 2 { detach(x + 1, y) }
+        let i = y * size.cols + x
+        cells[i] = cell
+        if cell.width == 2 { cells[i + 1] = .continuation(cell.style) }
+    }
+
+    /// Blanks both halves of a wide glyph that covers (x, y).
+    private mutating func detach(_ x: Int, _ y: Int) {
+        guard x >= 0, x < size.cols else { return }
+        let i = y * size.cols + x
+        let c = cells[i]
+        if c.width == 0, x > 0 {
+            cells[i - 1] = .space(cells[i - 1].style)
+            cells[i] = .space(c.style)
+        } else if c.width == 2, x + 1 < size.cols {
+            cells[i] = .space(c.style)
+            cells[i + 1] = .space(cells[i + 1].style)
+        }
+    }
+
+    /// Raw cell storage, row-major (for renderers and tests).
+    public var allCells: [Cell] { cells }
+}

@@ -1,0 +1,25 @@
+/// One cell to write at (x, y).
+public struct CellChange: Equatable, Sendable {
+    public let x: Int
+    public let y: Int
+    public let cell: Cell
+
+    public init(x: Int, y: Int, cell: Cell) {
+        self.x = x
+        self.y = y
+        self.cell = cell
+    }
+}
+
+/// Where frames end up: a real terminal (`NCursesBackend`) or memory (`FakeTerminal`).
+public protocol TerminalBackend: AnyObject {
+    var size: Size { get }
+    var supportsColor: Bool { get }
+    /// Writes cells; a wide cell also covers the next column.
+    func draw(_ changes: [CellChange])
+    /// Moves the hardware cursor, or hides it when nil.
+    func setCursor(_ p: Point?)
+    func flush()
+    /// Clears the screen so the next frame repaints everything (Ctrl-L).
+    func clearAll()
+}

@@ -1,0 +1,196 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// The Cities tab's root: a search field over a list of matching cities.
+public final class CityListScreen: Screen {
+    private enum Focus { case list, field }
+
+    private let l10n: L10n
+    private let queryChanged = PassthroughSubject<String, Never>()
+    private let rowOpened = PassthroughSubject<Int, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+
+    private var state: CityListState?
+    private var field = TextFieldState()
+    private var list = ListState()
+    private var focus = Focus.list
+    private var lastPageSize = 10
+
+    public var onNeedsDisplay: (() -> Void)?
+
+    public init(viewModel: CityListViewModel, l10n: L10n, onRoute: @escaping (CityListRoute) -> Void) {
+        self.l10n = l10n
+        let output = viewModel.transform(input: .init(
+            queryChanged: queryChanged.eraseToAnyPublisher(),
+            rowOpened: rowOpened.eraseToAnyPublisher()
+        ))
+        output.state
+            .sink { [weak self] state in self?.apply(state) }
+            .store(in: &cancellables)
+        output.route
+            .sink { onRoute($0) }
+            .store(in: &cancellables)
+        queryChanged.send("")
+    }
+
+    private func apply(_ new: CityListState) {
+        let queryChanged = state?.query != new.query
+        state = new
+        list.setCount(new.rows.count)
+        if queryChanged { list.select(0) }
+        onNeedsDisplay?()
+    }
+
+    // MARK: Screen
+
+    public var capturesText: Bool { focus == .field }
+
+    public var hints: [KeyHint] {
+        switch focus {
+        case .list:
+            return [KeyHint("/", l10n[.hintSearch]), KeyHint("↑↓", l10n[.hintMove]),
+                    KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+        case .field:
+            return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
+                    KeyHint("Ctrl-C", l10n[.hintQuit])]
+        }
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("/", l10n[.helpKeySearch]),
+         KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
+         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
+         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
+         KeyHint("Esc", l10n[.helpKeyFieldEsc])]
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        switch focus {
+        case .field: return handleField(key)
+        case .list: return handleList(key)
+        }
+    }
+
+    private func handleField(_ key: Key) -> Bool {
+        if key == .down {
+            focus = .list
+            onNeedsDisplay?()
+            return true
+        }
+        switch field.handle(key) {
+        case .changed:
+            queryChanged.send(field.text)
+        case .submitted:
+            focus = .list
+        case .cancelled:
+            if field.text.isEmpty {
+                focus = .list
+            } else {
+                field = TextFieldState()
+                queryChanged.send("")
+            }
+        case .unchanged:
+            break
+        case .ignored:
+            return false
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    private func handleList(_ key: Key) -> Bool {
+        if key == .char("/") {
+            focus = .field
+            onNeedsDisplay?()
+            return true
+        }
+        if list.handle(key, pageSize: lastPageSize) {
+            onNeedsDisplay?()
+            return true
+        }
+        return false
+    }
+
+    // MARK: Drawing
+
+    public func draw(_ p: Painter, theme: Theme) {
+        p.hideCursor()
+        guard p.height > 0, p.width > 0 else { return }
+        drawSearchLine(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), theme: theme)
+        guard p.height > 2 else { return }
+        let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
+        guard let state else { return }
+        if let message = state.emptyMessage {
+            let line = DisplayWidth.truncate(message, to: body.width)
+            body.text(line, x: max(0, (body.width - DisplayWidth.of(line)) / 2), y: min(1, body.height - 1), style: theme.dim)
+            return
+        }
+        let columns = Columns(width: body.width)
+        drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
+        let listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
+        lastPageSize = max(1, listArea.height)
+        ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
+            self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
+        }
+    }
+
+    private func drawSearchLine(_ p: Painter, theme: Theme) {
+        let summary = state.map { " \($0.summary) " } ?? ""
+        let summaryWidth = DisplayWidth.of(summary)
+        let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
+        TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
+                       prompt: l10n[.citiesSearchPrompt], placeholder: l10n[.citiesSearchPlaceholder],
+                       focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
+                       placeholderStyle: theme.placeholder)
+        if fieldWidth < p.width {
+            p.text(summary, x: fieldWidth, y: 0, style: theme.dim)
+        }
+    }
+
+    /// Column layout: name takes what the country and population columns leave.
+    private struct Columns {
+        let name: Int, country: Int, population: Int
+        init(width: Int) {
+            population = width >= 50 ? 12 : 0
+            country = width >= 36 ? min(26, width / 4) : 0
+            name = max(0, width - population - country - 3)
+        }
+    }
+
+    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+        let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
+        p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: columns.name + 2), x: 0, y: 0, style: style)
+        if columns.country > 0 {
+            p.text(DisplayWidth.pad(l10n[.citiesColumnCountry], to: columns.country), x: columns.name + 2, y: 0, style: style)
+        }
+        if columns.population > 0 {
+            let title = DisplayWidth.truncate(l10n[.citiesColumnPopulation], to: columns.population)
+            let pad = String(repeating: " ", count: max(0, columns.population - DisplayWidth.of(title)))
+            p.text(pad + title, x: columns.name + 2 + columns.country, y: 0, style: style)
+        }
+    }
+
+    private func drawRow(_ row: CityRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+        let base = selected ? theme.selection : theme.text
+        if selected { p.text("›", x: 0, y: 0, style: base) }
+        var x = 2
+        let name = DisplayWidth.truncate(row.name, to: columns.name)
+        x += p.text(name, x: x, y: 0, style: base)
+        if let matched = row.matchedName, columns.name - (x - 2) > 3 {
+            let extra = DisplayWidth.truncate(" " + l10n.format(.citiesMatched, matched), to: columns.name - (x - 2))
+            p.text(extra, x: x, y: 0, style: selected ? base : theme.dim)
+        }
+        if columns.country > 0 {
+            p.text(DisplayWidth.truncate(row.country, to: columns.country - 1), x: columns.name + 2, y: 0,
+                   style: selected ? base : theme.text)
+        }
+        if columns.population > 0 {
+            let pop = DisplayWidth.truncate(row.population, to: columns.population)
+            p.text(pop, x: columns.name + 2 + columns.country + columns.population - DisplayWidth.of(pop), y: 0,
+                   style: selected ? base : theme.dim)
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import NimbusTerminal
+
+/// A key and what it does, for the status bar and the help overlay.
+public struct KeyHint: Equatable, Sendable {
+    public let key: String
+    public let label: String
+    public init(_ key: String, _ label: String) {
+        self.key = key
+        self.label = label
+    }
+}
+
+/// One screen of a tab's navigation stack.
+///
+/// A screen draws its view model's latest state and forwards keys to the view model's inputs.
+public protocol Screen: AnyObject {
+    /// Draws the screen into the area between the tab bar and the status bar.
+    func draw(_ painter: Painter, theme: Theme)
+    /// Handles a key the app did not take; returns false when the screen has no use for it.
+    func handle(_ key: Key) -> Bool
+    /// True while a text field has focus: printable keys (`q`, digits) are then text, not commands.
+    var capturesText: Bool { get }
+    /// The main keys of the screen, for the status bar.
+    var hints: [KeyHint] { get }
+    /// Every key of the screen, for the help overlay.
+    var help: [KeyHint] { get }
+    /// Called by the screen whenever it needs to be drawn again.
+    var onNeedsDisplay: (() -> Void)? { get set }
+}

@@ -1,0 +1,52 @@
+import NimbusTerminal
+
+/// The styles of every element; a monochrome theme keeps everything readable without colour.
+public struct Theme: Sendable {
+    public var text: Style
+    public var dim: Style
+    public var accent: Style
+    public var selection: Style
+    public var tabBar: Style
+    public var tabActive: Style
+    public var statusBar: Style
+    public var statusKey: Style
+    public var field: Style
+    public var placeholder: Style
+    public var overlay: Style
+    public var overlayBorder: Style
+    public var warning: Style
+
+    /// 256-colour theme.
+    public static let color = Theme(
+        text: .plain,
+        dim: Style(fg: .index(244)),
+        accent: Style(fg: .index(75), bold: true),
+        selection: Style(fg: .white, bg: .index(24), bold: true),
+        tabBar: Style(fg: .index(250), bg: .index(236)),
+        tabActive: Style(fg: .black, bg: .index(75), bold: true),
+        statusBar: Style(fg: .index(250), bg: .index(236)),
+        statusKey: Style(fg: .index(75), bg: .index(236), bold: true),
+        field: .plain,
+        placeholder: Style(fg: .index(244)),
+        overlay: Style(fg: .white, bg: .index(235)),
+        overlayBorder: Style(fg: .index(75), bg: .index(235)),
+        warning: Style(fg: .yellow, bold: true)
+    )
+
+    /// No colour at all (`NO_COLOR`, or a terminal without colours): reverse video and bold carry the meaning.
+    public static let monochrome = Theme(
+        text: .plain,
+        dim: Style(dim: true),
+        accent: Style(bold: true),
+        selection: Style(reverse: true),
+        tabBar: .plain,
+        tabActive: Style(bold: true, reverse: true),
+        statusBar: Style(reverse: true),
+        statusKey: Style(bold: true, reverse: true),
+        field: .plain,
+        placeholder: Style(dim: true),
+        overlay: .plain,
+        overlayBorder: Style(bold: true),
+        warning: Style(bold: true)
+    )
+}

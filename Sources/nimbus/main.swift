@@ -1,0 +1,3 @@
+import NimbusApp
+
+NimbusCommand.main()

@@ -1,0 +1,57 @@
+import XCTest
+import CombineSchedulers
+import NimbusTerminal
+@testable import NimbusApp
+
+final class AppCoordinatorTests: XCTestCase {
+    private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
+        let scheduler = DispatchQueue.test
+        let container = try AppDIContainer(configuration: .init(
+            environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        scheduler.advance()
+        return (coordinator, scheduler)
+    }
+
+    func testEverySizeFromOneByOneTo500By200Draws() throws {
+        let (coordinator, scheduler) = try makeCoordinator(["NIMBUS_LANG": "ko"])
+        coordinator.handle(.char("/"))
+        for c in "서울" { coordinator.handle(.char(c)) }
+        scheduler.advance()
+        var sizes: [Size] = [Size(cols: 500, rows: 200), Size(cols: 1, rows: 1), Size(cols: 2, rows: 1), Size(cols: 1, rows: 2)]
+        for cols in stride(from: 1, through: 120, by: 7) {
+            for rows in stride(from: 1, through: 40, by: 3) { sizes.append(Size(cols: cols, rows: rows)) }
+        }
+        let terminal = FakeTerminal(size: Size(cols: 80, rows: 24))
+        let renderer = Renderer(backend: terminal)
+        for size in sizes {
+            let frame = coordinator.render(size: size)
+            XCTAssertEqual(frame.size, size)
+            terminal.size = size
+            renderer.render(frame)
+            XCTAssertEqual(terminal.screenText(), frame.text(), "size \(size)")
+        }
+        coordinator.handle(.char("?"))
+        for size in sizes { _ = coordinator.render(size: size) }
+    }
+
+    func testDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
+        let (coordinator, _) = try makeCoordinator()
+        coordinator.handle(.char("9"))
+        XCTAssertFalse(coordinator.quitRequested)
+        coordinator.handle(.char("/"))
+        coordinator.handle(.char("q"))
+        XCTAssertFalse(coordinator.quitRequested, "q inside the search field is text")
+        coordinator.handle(.enter)
+        coordinator.handle(.char("q"))
+        XCTAssertTrue(coordinator.quitRequested)
+    }
+
+    func testCtrlCQuitsFromAnywhere() throws {
+        let (coordinator, _) = try makeCoordinator()
+        coordinator.handle(.char("?"))
+        coordinator.handle(.ctrl("c"))
+        XCTAssertTrue(coordinator.quitRequested)
+    }
+}

@@ -1,0 +1,92 @@
+import XCTest
+import NimbusTerminal
+@testable import NimbusApp
+
+/// Plays every `Tests/Tapes/*.tape` through the headless runner.
+final class TapeTests: XCTestCase {
+    private static let tapesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tapes")
+
+    private func runner(record: Bool = false) throws -> TapeRunner {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tapes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        return TapeRunner(
+            snapshotDirectory: Self.tapesDirectory.appendingPathComponent("__snapshots__"),
+            record: record || ProcessInfo.processInfo.environment["NIMBUS_RECORD"] == "1",
+            baseEnvironment: ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                              "XDG_CACHE_HOME": home.appendingPathComponent("cache").path])
+    }
+
+    func testEveryTapePasses() throws {
+        let files = try FileManager.default.contentsOfDirectory(at: Self.tapesDirectory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "tape" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        XCTAssertGreaterThanOrEqual(files.count, 8, "tapes are missing from \(Self.tapesDirectory.path)")
+        let runner = try runner()
+        for file in files {
+            let tape = try Tape(name: file.lastPathComponent, source: String(contentsOf: file, encoding: .utf8))
+            do {
+                try runner.run(tape)
+            } catch {
+                XCTFail("\(error)")
+            }
+        }
+    }
+
+    func testAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
+        let tape = try Tape(name: "failing.tape", source: "Size 40x10\nPress /\nType \"seoul\"\nExpect \"Atlantis\"\n")
+        XCTAssertThrowsError(try runner().run(tape)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("failing.tape:4: Expect \"Atlantis\""), message)
+            XCTAssertTrue(message.contains("expected the screen to contain \"Atlantis\""), message)
+            XCTAssertTrue(message.contains("|Search: seoul"), message)
+        }
+    }
+
+    func testAMismatchedSnapshotShowsTheDifferingLines() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-snap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "not the screen\n".write(to: directory.appendingPathComponent("x.txt"), atomically: true, encoding: .utf8)
+        let runner = TapeRunner(snapshotDirectory: directory, record: false, baseEnvironment: [:])
+        XCTAssertThrowsError(try runner.run(Tape(name: "s.tape", source: "Size 40x10\nSnapshot x"))) { error in
+            XCTAssertTrue("\(error)".contains("- not the screen"), "\(error)")
+        }
+    }
+
+    func testParseErrorsNameTheLine() {
+        XCTAssertThrowsError(try Tape(name: "t", source: "Size 80x24\nPress Hyper-Q\n")) { error in
+            XCTAssertEqual((error as? Tape.ParseError)?.line, 2)
+        }
+        XCTAssertThrowsError(try Tape(name: "t", source: "Size eighty\n")) { error in
+            XCTAssertEqual((error as? Tape.ParseError)?.reason, "expected a size like 80x24")
+        }
+        XCTAssertThrowsError(try Tape(name: "t", source: "Type seoul\n"))
+        XCTAssertThrowsError(try Tape(name: "t", source: "Dance\n"))
+    }
+
+    func testTapeSyntax() throws {
+        let tape = try Tape(name: "t", source: """
+        Size 100x30   # comment
+        Env NIMBUS_LANG=ko
+        Type "a#b\\"c\\x41"
+        Press Down 3
+        Wait 300ms
+        Wait 2s
+        Expect "Seoul"
+        """)
+        XCTAssertEqual(tape.lines.map(\.command), [
+            .size(Size(cols: 100, rows: 30)), .env("NIMBUS_LANG", "ko"), .type("a#b\"cA"),
+            .press(.down, count: 3), .wait(milliseconds: 300), .wait(milliseconds: 2000), .expect("Seoul"),
+        ])
+    }
+
+    func testAHugePasteIsTakenQuicklyAndBounded() throws {
+        let paste = "\u{1B}[200~" + String(repeating: "서울 seoul ", count: 1250) + "\u{1B}[201~"
+        let tape = try Tape(name: "paste.tape", source: "Size 80x24\nPress /\nType \"\(paste)\"\nExpect \"Search: \"\n")
+        let start = Date()
+        try runner().run(tape)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a 10,000-character paste must not stall input")
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import NimbusDomain
+import XCTest
+@testable import NimbusData
+
+final class CityCatalogTests: XCTestCase {
+    private static let shared: CityCatalog? = try? CityCatalog.bundled()
+
+    private func catalog(file: StaticString = #filePath, line: UInt = #line) throws -> CityCatalog {
+        try XCTUnwrap(Self.shared, "the bundled catalogue failed to load", file: file, line: line)
+    }
+
+    private func names(_ query: String, limit: Int = 5) throws -> [String] {
+        let catalog = try catalog()
+        return catalog.search(query).refs.prefix(limit).map { catalog.city($0).name }
+    }
+
+    private func ids(_ query: String) throws -> [Int] {
+        let catalog = try catalog()
+        return catalog.search(query).refs.map { catalog.city($0).id }
+    }
+
+    // MARK: - Search
+
+    func testHangulFindsSeoulFirst() throws {
+        XCTAssertEqual(try names("서울").first, "Seoul")
+    }
+
+    func testKatakanaFindsSeoul() throws {
+        XCTAssertEqual(try names("ソウル").first, "Seoul")
+    }
+
+    func testLatinIsCaseInsensitive() throws {
+        XCTAssertEqual(try names("seoul").first, "Seoul")
+        XCTAssertEqual(try names("SEOUL").first, "Seoul")
+        XCTAssertEqual(try ids("seoul"), try ids("SEOUL"))
+    }
+
+    func testAccentsAreIgnoredBothWays() throws {
+        XCTAssertEqual(try names("sao paulo").first, "São Paulo")
+        XCTAssertEqual(try names("São").first, "São Paulo")
+        XCTAssertEqual(try names("reykjavik").first, "Reykjavík")
+    }
+
+    func testEveryWordMustMatch() throws {
+        XCTAssertEqual(try names("new york").first, "New York City")
+        let york = try ids("york")
+        XCTAssertTrue(york.contains(5_128_581), "New York City")
+        XCTAssertTrue(york.contains(2_633_352), "York, England")
+        // Word order does not matter, and a word prefix is enough.
+        XCTAssertEqual(try ids("york new"), try ids("new york"))
+        XCTAssertEqual(try names("ne yor").first, "New York City")
+    }
+
+    func testResultsAreInPopulationOrder() throws {
+        let catalog = try catalog()
+        let refs = catalog.search("s").refs
+        XCTAssertGreaterThan(refs.count, 1_000)
+        XCTAssertEqual(refs, refs.sorted())
+        XCTAssertEqual(Set(refs).count, refs.count)
+        let populations = refs.prefix(200).map { catalog.city($0).population }
+        XCTAssertEqual(populations, populations.sorted(by: >))
+    }
+
+    func testEmptyQueryReturnsEveryCityMostPopulousFirst() throws {
+        let catalog = try catalog()
+        XCTAssertGreaterThan(catalog.cityCount, 30_000)
+        for query in ["", "   ", "!?"] {
+            let all = catalog.search(query)
+            XCTAssertEqual(all.count, catalog.cityCount, query)
+            XCTAssertEqual(all.query, query)
+            XCTAssertEqual(all.refs.first, CityRef(0))
+            XCTAssertEqual(all.refs.last, CityRef(Int32(catalog.cityCount - 1)))
+        }
+        XCTAssertEqual(catalog.city(CityRef(0)).name, "Shanghai")
+        XCTAssertGreaterThanOrEqual(catalog.city(CityRef(0)).population, catalog.city(CityRef(1)).population)
+    }
+
+    func testNonsenseFindsNothing() throws {
+        XCTAssertEqual(try ids("xqzvwq"), [])
+        XCTAssertEqual(try ids("seoul xqzvwq"), [])
+    }
+
+    func testSearchGivesTheSameAnswerFromManyThreads() throws {
+        let catalog = try catalog()
+        let queries = ["서울", "new york", "s", "paris", "lon", "sao paulo"]
+        let expected = queries.map { catalog.search($0) }
+        let mismatches = Mismatches()
+        DispatchQueue.concurrentPerform(iterations: 48) { iteration in
+            let index = iteration % queries.count
+            if catalog.search(queries[index]) != expected[index] { mismatches.increment() }
+        }
+        XCTAssertEqual(mismatches.count, 0)
+    }
+
+    // MARK: - Records and matched names
+
+    func testCityDecodesEveryField() throws {
+        let catalog = try catalog()
+        let ref = try XCTUnwrap(catalog.ref(forID: 1_835_848))
+        let seoul = catalog.city(ref)
+        XCTAssertEqual(seoul.id, 1_835_848)
+        XCTAssertEqual(seoul.name, "Seoul")
+        XCTAssertEqual(seoul.countryCode, "KR")
+        XCTAssertEqual(seoul.timeZone, "Asia/Seoul")
+        XCTAssertEqual(seoul.latitude, 37.566, accuracy: 1e-9)
+        XCTAssertEqual(seoul.longitude, 126.9784, accuracy: 1e-9)
+        XCTAssertEqual(seoul.population, 10_349_312)
+        XCTAssertTrue(seoul.alternateNames.contains("서울특별시"))
+        XCTAssertTrue(seoul.alternateNames.contains("ソウル"))
+        XCTAssertFalse(seoul.alternateNames.contains("Seoul"), "the canonical name is not repeated")
+        XCTAssertNil(catalog.ref(forID: 1))
+    }
+
+    func testMatchedName() throws {
+        let catalog = try catalog()
+        let seoul = try XCTUnwrap(catalog.search("서울").refs.first)
+        XCTAssertEqual(catalog.matchedName(seoul, query: "서울"), "서울")
+        XCTAssertEqual(catalog.matchedName(seoul, query: "서울특"), "서울특별시")
+        XCTAssertEqual(catalog.matchedName(seoul, query: "ソウル"), "ソウル")
+        XCTAssertNil(catalog.matchedName(seoul, query: "seoul"))
+        XCTAssertNil(catalog.matchedName(seoul, query: "SEO"))
+        XCTAssertNil(catalog.matchedName(seoul, query: "paris"))
+        let saoPaulo = try XCTUnwrap(catalog.search("sao paulo").refs.first)
+        XCTAssertNil(catalog.matchedName(saoPaulo, query: "sao paulo"))
+    }
+
+    // MARK: - Folding
+
+    func testFoldingExamples() {
+        XCTAssertEqual(NameFolding.tokens("São Paulo"), ["sao", "paulo"])
+        XCTAssertEqual(NameFolding.tokens("Straße"), ["strasse"])
+        XCTAssertEqual(NameFolding.tokens("Łódź, Øresund; Đà Nẵng"), ["lodz", "oresund", "da", "nang"])
+        XCTAssertEqual(NameFolding.tokens("Æbeltoft Œuvre İstanbul ıspir"), ["aebeltoft", "oeuvre", "istanbul", "ispir"])
+        XCTAssertEqual(NameFolding.tokens("ΑΘΗΝΑΣ αθηνας"), ["αθηνασ", "αθηνασ"])
+        XCTAssertEqual(NameFolding.tokens("서울특별시"), ["서울특별시"])
+        XCTAssertEqual(NameFolding.tokens("アンドラ・ラ・ヴェリャ"), ["アンドラ", "ラ", "ヴェリャ"])
+        XCTAssertEqual(NameFolding.tokens("ｓｅｏｕｌ"), ["seoul"], "full-width letters fold by NFKD")
+        XCTAssertEqual(NameFolding.tokens("Saint-Denis d'Oléron"), ["saint", "denis", "d", "oleron"])
+        XCTAssertEqual(NameFolding.tokens(" \t—"), [])
+    }
+
+    /// Swift folding must agree with the script's: every token of every name is indexed for its city.
+    func testFoldingMatchesTheIndexForEveryNameInTheCatalogue() throws {
+        let catalog = try catalog()
+        var checked = 0
+        var failures: [String] = []
+        for index in 0..<catalog.cityCount {
+            for name in catalog.names(at: index) {
+                for token in NameFolding.tokens(name) {
+                    checked += 1
+                    if !catalog.indexContains(token: Array(token.utf8), cityIndex: index), failures.count < 20 {
+                        failures.append("city \(index) name \(name.debugDescription) token \(token.debugDescription)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 500_000)
+        XCTAssertEqual(failures, [])
+    }
+
+    // MARK: - Damaged and missing files
+
+    func testMissingFile() {
+        let path = NSTemporaryDirectory() + "/no-such-catalogue-\(UUID().uuidString).bin"
+        XCTAssertThrowsError(try CityCatalog(contentsOf: URL(fileURLWithPath: path))) { error in
+            XCTAssertEqual(error as? CityCatalogError, .missing(path))
+        }
+    }
+
+    func testDamagedFilesAreReportedAsCorrupt() throws {
+        let original = try Data(contentsOf: try catalog().url)
+        var badMagic = original
+        badMagic[0] = UInt8(ascii: "X")
+        var badSection = original
+        badSection.replaceSubrange(60..<64, with: [0xF0, 0xFF, 0xFF, 0x00])  // token blob offset past the end
+        var badTable = original
+        badTable.replaceSubrange(16..<20, with: [0x05, 0x00, 0x00, 0x00])  // token count disagrees with its tables
+        let cases: [(String, Data)] = [
+            ("empty", Data()),
+            ("tiny", Data([0x4E, 0x4D])),
+            ("garbage", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })),
+            ("truncated", original.prefix(original.count / 2)),
+            ("header only", original.prefix(72)),
+            ("bad magic", badMagic),
+            ("bad section", badSection),
+            ("bad table", badTable),
+        ]
+        for (label, bytes) in cases {
+            let url = try temporaryFile(bytes)
+            defer { try? FileManager.default.removeItem(at: url) }
+            XCTAssertThrowsError(try CityCatalog(contentsOf: url), label) { error in
+                guard case .corrupt = error as? CityCatalogError else {
+                    return XCTFail("\(label): expected .corrupt, got \(error)")
+                }
+            }
+        }
+    }
+
+    func testAnIntactCopyLoadsFromAnyPath() throws {
+        let original = try Data(contentsOf: try catalog().url)
+        let url = try temporaryFile(original)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let copy = try CityCatalog(contentsOf: url)
+        XCTAssertEqual(copy.cityCount, try catalog().cityCount)
+        XCTAssertEqual(copy.search("서울").refs.first.map { copy.city($0).name }, "Seoul")
+    }
+
+    func testLargeTierURL() {
+        XCTAssertEqual(CityCatalog.largeTierURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"]).path,
+                       "/data/nimbus/cities1000.bin")
+        XCTAssertEqual(CityCatalog.largeTierURL(environment: ["HOME": "/home/u"]).path,
+                       "/home/u/.local/share/nimbus/cities1000.bin")
+        XCTAssertEqual(CityCatalog.largeTierURL(environment: ["XDG_DATA_HOME": "", "HOME": "/home/u"]).path,
+                       "/home/u/.local/share/nimbus/cities1000.bin")
+    }
+
+    private func temporaryFile(_ data: Data) throws -> URL {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("nimbus-catalog-test-\(UUID().uuidString).bin")
+        try data.write(to: url)
+        return url
+    }
+}
+
+/// A counter that threads may bump concurrently.
+private final class Mismatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}

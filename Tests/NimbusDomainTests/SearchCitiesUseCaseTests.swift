@@ -1,0 +1,32 @@
+import XCTest
+@testable import NimbusDomain
+
+private final class RecordingRepository: CityRepository, @unchecked Sendable {
+    var queries: [String] = []
+    let city = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 10,
+                    timeZone: "Asia/Seoul", alternateNames: ["서울"])
+    var cityCount: Int { 1 }
+    func search(_ query: String) -> CityMatches {
+        queries.append(query)
+        return CityMatches(query: query, refs: [CityRef(0)])
+    }
+    func city(_ ref: CityRef) -> City { city }
+    func matchedName(_ ref: CityRef, query: String) -> String? { query == "서울" ? "서울" : nil }
+}
+
+final class SearchCitiesUseCaseTests: XCTestCase {
+    func testQueriesAreTrimmedBeforeSearching() {
+        let repository = RecordingRepository()
+        let useCase = SearchCitiesUseCase(repository: repository)
+        XCTAssertEqual(useCase.execute(query: "  서울 \n").query, "서울")
+        XCTAssertEqual(useCase.execute(query: "   ").query, "")
+        XCTAssertEqual(repository.queries, ["서울", ""])
+    }
+
+    func testAHitCarriesTheNameThatMatched() {
+        let useCase = SearchCitiesUseCase(repository: RecordingRepository())
+        XCTAssertEqual(useCase.hit(CityRef(0), query: "서울").matchedName, "서울")
+        XCTAssertNil(useCase.hit(CityRef(0), query: "seoul").matchedName)
+        XCTAssertEqual(useCase.hit(CityRef(0), query: "seoul").city.name, "Seoul")
+    }
+}

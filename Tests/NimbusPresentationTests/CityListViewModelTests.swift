@@ -1,0 +1,130 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// An in-memory catalogue: most populous first, word-prefix search over every name.
+final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
+    let cities: [City]
+    private(set) var searches: [String] = []
+
+    init(_ cities: [City]) { self.cities = cities.sorted { $0.population > $1.population } }
+
+    var cityCount: Int { cities.count }
+
+    func search(_ query: String) -> CityMatches {
+        searches.append(query)
+        let words = query.lowercased().split(separator: " ")
+        let refs = cities.indices.filter { i in
+            let tokens = ([cities[i].name] + cities[i].alternateNames).flatMap { $0.lowercased().split(separator: " ") }
+            return words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
+        }
+        return CityMatches(query: query, refs: refs.map { CityRef(Int32($0)) })
+    }
+
+    func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
+
+    func matchedName(_ ref: CityRef, query: String) -> String? {
+        let city = cities[Int(ref.index)]
+        let q = query.lowercased()
+        if q.isEmpty || city.name.lowercased().split(separator: " ").contains(where: { $0.hasPrefix(q) }) { return nil }
+        return city.alternateNames.first { $0.lowercased().hasPrefix(q) }
+    }
+}
+
+extension City {
+    static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                            population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+    static let saoPaulo = City(id: 3448439, name: "São Paulo", countryCode: "BR", latitude: -23.5475, longitude: -46.63611,
+                               population: 12_400_232, timeZone: "America/Sao_Paulo", alternateNames: ["sao paulo", "상파울루"])
+    static let busan = City(id: 1838524, name: "Busan", countryCode: "KR", latitude: 35.1028, longitude: 129.0403,
+                            population: 3_678_555, timeZone: "Asia/Seoul", alternateNames: ["부산"])
+    static let seogwipo = City(id: 1846266, name: "Seogwipo", countryCode: "KR", latitude: 33.2536, longitude: 126.5600,
+                               population: 155_691, timeZone: "Asia/Seoul", alternateNames: ["서귀포"])
+}
+
+final class CityListViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var repository: InMemoryCityRepository!
+    private var query: PassthroughSubject<String, Never>!
+    private var opened: PassthroughSubject<Int, Never>!
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        repository = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
+        query = PassthroughSubject()
+        opened = PassthroughSubject()
+    }
+
+    private func makeOutput(_ language: Language = .en) -> CityListViewModel.Output {
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount,
+            l10n: L10n.bundled(language), scheduler: scheduler.eraseToAnyScheduler())
+        return viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
+                                                rowOpened: opened.eraseToAnyPublisher()))
+    }
+
+    func testNothingIsEmittedBeforeTheFirstQuery() {
+        let state = TestObserver(makeOutput().state)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertTrue(state.values.isEmpty)
+        XCTAssertEqual(repository.searches, [])
+    }
+
+    func testEmptyQueryListsEveryCityMostPopulousFirst() {
+        let state = TestObserver(makeOutput().state)
+        query.send("")
+        XCTAssertTrue(state.values.isEmpty, "state is delivered on the scheduler, not synchronously")
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(\.summary), ["4 cities"])
+        XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
+        XCTAssertEqual(state.last?.rows[0], CityRow(cityID: 3448439, name: "São Paulo", matchedName: nil,
+                                                    country: "Brazil", population: "12,400,232"))
+        XCTAssertNil(state.last?.emptyMessage)
+    }
+
+    func testTypingNarrowsTheListAndRepeatsAreDropped() {
+        let state = TestObserver(makeOutput().state)
+        for q in ["", "s", "se", "se", "seo"] { query.send(q) }
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(\.query), ["", "s", "se", "seo"])
+        XCTAssertEqual(state.values.map(\.summary), ["4 cities", "3 of 4 cities", "2 of 4 cities", "2 of 4 cities"])
+        XCTAssertEqual(state.values.map { $0.rows.prefix(5).map(\.name) },
+                       [["São Paulo", "Seoul", "Busan", "Seogwipo"], ["São Paulo", "Seoul", "Seogwipo"],
+                        ["Seoul", "Seogwipo"], ["Seoul", "Seogwipo"]])
+        XCTAssertEqual(repository.searches, ["", "s", "se", "seo"])
+    }
+
+    func testAMatchOnAnAlternateNameIsShownBesideTheName() {
+        let state = TestObserver(makeOutput(.ko).state)
+        query.send("서울")
+        scheduler.advance()
+        XCTAssertEqual(state.values.count, 1)
+        XCTAssertEqual(state.last?.rows.prefix(5), [
+            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "대한민국", population: "10,349,312"),
+        ])
+        XCTAssertEqual(state.last?.summary, "도시 1개 / 전체 4개")
+    }
+
+    func testNoMatchGivesAnEmptyMessage() {
+        let state = TestObserver(makeOutput().state)
+        query.send("zzz")
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(\.emptyMessage), ["No city matches “zzz”"])
+        XCTAssertEqual(state.values.map(\.rows.count), [0])
+    }
+
+    func testOpeningARowRoutesToThatCity() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        query.send("se")
+        scheduler.advance()
+        opened.send(1)
+        opened.send(7)
+        XCTAssertEqual(state.values.count, 1)
+        XCTAssertEqual(route.values, [.showDetail(.seogwipo)])
+    }
+}

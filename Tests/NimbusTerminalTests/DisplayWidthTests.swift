@@ -1,0 +1,105 @@
+import XCTest
+@testable import NimbusTerminal
+
+final class DisplayWidthTests: XCTestCase {
+    func testASCII() {
+        XCTAssertEqual(DisplayWidth.of("hello"), 5)
+        XCTAssertEqual(DisplayWidth.of(""), 0)
+        XCTAssertEqual(DisplayWidth.of(Character("a")), 1)
+        XCTAssertEqual(DisplayWidth.of("a\tb\u{1B}"), 2, "controls have no width")
+    }
+
+    func testHangulKanaCJK() {
+        XCTAssertEqual(DisplayWidth.of("서울"), 4)
+        XCTAssertEqual(DisplayWidth.of("ソウル"), 6)
+        XCTAssertEqual(DisplayWidth.of("東京"), 4)
+        XCTAssertEqual(DisplayWidth.of("北京市"), 6)
+        XCTAssertEqual(DisplayWidth.of("ｱ"), 1, "halfwidth katakana is narrow")
+        XCTAssertEqual(DisplayWidth.of("Ａ"), 2, "fullwidth latin is wide")
+        XCTAssertEqual(DisplayWidth.of("ㄱ"), 2, "compatibility jamo is wide")
+        XCTAssertEqual(DisplayWidth.of("Seoul 서울"), 10)
+    }
+
+    func testConjoiningJamoFormOneWideGrapheme() {
+        let decomposed = "\u{1109}\u{1165}" // ᄉ + ᅥ = 서
+        XCTAssertEqual(decomposed.count, 1)
+        XCTAssertEqual(DisplayWidth.of(decomposed), 2)
+    }
+
+    func testCombiningMarks() {
+        XCTAssertEqual(DisplayWidth.of("e\u{301}"), 1)
+        XCTAssertEqual(DisplayWidth.of("e\u{301}"), DisplayWidth.of("é"))
+        XCTAssertEqual(DisplayWidth.of(Character("\u{301}")), 0)
+        XCTAssertEqual(DisplayWidth.of("Zürich"), 6)
+        XCTAssertEqual(DisplayWidth.of("Zu\u{308}rich"), 6)
+    }
+
+    func testEmoji() {
+        XCTAssertEqual(DisplayWidth.of("😀"), 2)
+        XCTAssertEqual(DisplayWidth.of("👍🏽"), 2, "skin-tone modifier sequence")
+        XCTAssertEqual(DisplayWidth.of("👨‍👩‍👧"), 2, "ZWJ sequence")
+        XCTAssertEqual(DisplayWidth.of("🇰🇷"), 2, "flag")
+        XCTAssertEqual(DisplayWidth.of("☀\u{FE0F}"), 2, "emoji presentation selector")
+        XCTAssertEqual(DisplayWidth.of("⛅"), 2)
+    }
+
+    func testControlCharacters() {
+        XCTAssertEqual(DisplayWidth.of(Character("\n")), 0)
+        XCTAssertEqual(DisplayWidth.of(Character("\r\n")), 0)
+        XCTAssertEqual(DisplayWidth.of(Character("\u{7F}")), 0)
+        XCTAssertEqual(DisplayWidth.of(Character("\u{85}")), 0)
+    }
+
+    func testTruncateByColumns() {
+        XCTAssertEqual(DisplayWidth.truncate("hello", to: 10), "hello")
+        XCTAssertEqual(DisplayWidth.truncate("hello", to: 5), "hello")
+        XCTAssertEqual(DisplayWidth.truncate("hello world", to: 5), "hell…")
+        XCTAssertEqual(DisplayWidth.truncate("hello world", to: 5, ellipsis: false), "hello")
+        XCTAssertEqual(DisplayWidth.truncate("hello", to: 0), "")
+        XCTAssertEqual(DisplayWidth.truncate("hello", to: -3), "")
+        XCTAssertEqual(DisplayWidth.truncate("hello", to: 1), "…")
+    }
+
+    func testTruncateAtWideGlyphBoundary() {
+        XCTAssertEqual(DisplayWidth.truncate("서울특별시", to: 10), "서울특별시")
+        XCTAssertEqual(DisplayWidth.truncate("서울특별시", to: 9), "서울특별…")
+        XCTAssertEqual(DisplayWidth.truncate("서울특별시", to: 6), "서울…")
+        XCTAssertEqual(DisplayWidth.truncate("서울특별시", to: 4), "서…")
+        XCTAssertEqual(DisplayWidth.truncate("서울특별시", to: 5, ellipsis: false), "서울")
+        XCTAssertEqual(DisplayWidth.truncate("서울", to: 2), "…")
+    }
+
+    func testTruncateNeverExceedsWidth() {
+        let samples = ["서울특별시 Seoul", "ソウル東京", "e\u{301}e\u{301}e\u{301}abc", "👨‍👩‍👧x😀y", "abc", "a서b울c", ""]
+        for s in samples {
+            for cols in 0...20 {
+                for ellipsis in [true, false] {
+                    let t = DisplayWidth.truncate(s, to: cols, ellipsis: ellipsis)
+                    XCTAssertLessThanOrEqual(DisplayWidth.of(t), max(0, cols), "\(s) → \(t) at \(cols)")
+                    if DisplayWidth.of(s) > cols && cols > 0 && ellipsis {
+                        XCTAssertTrue(t.hasSuffix("…"), "\(s) at \(cols) → \(t)")
+                        XCTAssertGreaterThanOrEqual(DisplayWidth.of(t), cols - 1, "uses the room it has")
+                    }
+                }
+                let padded = DisplayWidth.pad(s, to: cols)
+                XCTAssertEqual(DisplayWidth.of(padded), max(0, cols), "pad \(s) to \(cols) → \(padded)")
+            }
+        }
+    }
+
+    func testTruncateResultIsNFC() {
+        XCTAssertEqual(DisplayWidth.truncate("e\u{301}", to: 5).unicodeScalars.count, 1)
+    }
+
+    func testSanitize() {
+        XCTAssertEqual(DisplayWidth.sanitize("plain"), "plain")
+        XCTAssertEqual(DisplayWidth.sanitize("a\u{1B}[31mred\u{1B}[0m"), "ared")
+        XCTAssertEqual(DisplayWidth.sanitize("x\u{1B}]0;title\u{07}y"), "xy")
+        XCTAssertEqual(DisplayWidth.sanitize("x\u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\y"), "xlinky")
+        XCTAssertEqual(DisplayWidth.sanitize("a\u{0}b\u{7F}c\u{9B}2Jd\u{85}e\n\tf"), "abcdef")
+        XCTAssertEqual(DisplayWidth.sanitize("\u{1B}(Bok"), "ok")
+        XCTAssertEqual(DisplayWidth.sanitize("e\u{301}"), "é")
+        XCTAssertEqual(DisplayWidth.sanitize("서울"), "서울")
+        XCTAssertEqual(DisplayWidth.sanitize("a\u{202E}b"), "ab", "bidi override dropped")
+    }
+}

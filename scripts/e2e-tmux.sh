@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
+# the exit status, and that the terminal is restored afterwards.
+set -euo pipefail
+bin=$(realpath "${1:-.build/debug/nimbus}")
+[ -x "$bin" ] || { echo "e2e: no binary at $bin" >&2; exit 1; }
+
+work=$(mktemp -d)
+sock="nimbus-e2e-$$"
+export LC_ALL=C.UTF-8
+t() { tmux -u -L "$sock" "$@"; }
+cleanup() { t kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+passed=0
+failed=0
+check() { # name, condition-command...
+  local name=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok    $name"
+  else failed=$((failed + 1)); echo "FAIL  $name"; echo "----- screen -----"; cat "$work/screen"; echo "------------------"; fi
+}
+capture() { t capture-pane -p -t e2e > "$work/screen"; }
+# Waits up to 5 s for the pane to show a text.
+wait_for() {
+  for _ in $(seq 50); do capture; grep -qF -- "$1" "$work/screen" && return 0; sleep 0.1; done
+  return 1
+}
+# stty -a prints "-icanon" for a raw terminal and "icanon" for a restored one.
+restored() { grep -qE '(^| )icanon( |$)' "$1" && grep -qE '(^| )echo( |$)' "$1"; }
+shows() { grep -qF -- "$1" "$work/screen"; }
+
+# The pane runs nimbus, then records its exit status and the terminal modes left behind.
+t new-session -d -s e2e -x 80 -y 24 \
+  "env -u LANG -u LC_ALL NIMBUS_LANG=ko TERM=tmux-256color '$bin'; echo \$? > '$work/status'; stty -a > '$work/stty'; sleep 30"
+
+check "starts and draws the Korean UI" wait_for "도시"
+t send-keys -t e2e /
+t send-keys -t e2e -l "서울"
+check "Korean query finds Seoul, with the matched name" wait_for "› Seoul “서울”"
+check "one result, counted in Korean" shows "도시 1개 / 전체 34,006개"
+check "country name in Korean" shows "대한민국"
+t send-keys -t e2e BSpace
+check "shorter query, more cities" wait_for "검색: 서 "
+t send-keys -t e2e Enter Down Down
+sleep 0.3; capture
+check "selection moved to the third row" bash -c "sed -n 6p '$work/screen' | grep -q '^› '"
+t resize-window -t e2e -x 30 -y 8
+check "tiny terminal shows the notice" wait_for "터미널이 너무 작습니다"
+t resize-window -t e2e -x 80 -y 24
+check "enlarged again, the list and selection are back" bash -c "sleep 0.3; tmux -u -L '$sock' capture-pane -p -t e2e | sed -n 6p | grep -q '^› '"
+t send-keys -t e2e q
+for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+check "exit status 0" test "$(cat "$work/status" 2>/dev/null)" = 0
+check "terminal restored: echo and canonical mode on" restored "$work/stty"
+
+# Ctrl-C from inside the search field quits too, and SIGTERM restores the terminal.
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL TERM=tmux-256color '$bin'; echo \$? > '$work/status2'; stty -a > '$work/stty2'; sleep 30"
+check "English UI starts" wait_for "Cities"
+t send-keys -t e2e / q C-c
+for _ in $(seq 50); do [ -s "$work/stty2" ] && break; sleep 0.1; done
+check "Ctrl-C in the search field quits with status 0" test "$(cat "$work/status2" 2>/dev/null)" = 0
+check "terminal restored after Ctrl-C" restored "$work/stty2"
+
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid3; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status3'; stty -a > '$work/stty3'; sleep 30"
+check "started for SIGTERM" wait_for "Cities"
+kill -TERM "$(cat "$work/pid3")"
+for _ in $(seq 50); do [ -s "$work/stty3" ] && break; sleep 0.1; done
+check "SIGTERM exits with 143" test "$(cat "$work/status3" 2>/dev/null)" = 143
+check "terminal restored after SIGTERM" restored "$work/stty3"
+
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

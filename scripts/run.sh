@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds Nimbus (release) and starts it. Arguments go to nimbus.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build -c release --product nimbus
+exec .build/release/nimbus "$@"
