@@ -155,7 +155,15 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         let names = self.names(at: index)
         guard let canonical = names.first else { return nil }
         var nameTokens = FoldedTokens()
+        // An ASCII query can only match names with Latin letters (or forms that fold to them):
+        // skipping the rest (Cyrillic, Arabic, CJK, …) without folding them keeps rows cheap.
+        // Likewise a Hangul or kana query only matches names written in them.
+        let asciiQuery = queryTokens.bytes.allSatisfy { $0 < 0x80 }
+        let keptQuery = !asciiQuery && String(decoding: queryTokens.bytes, as: UTF8.self).unicodeScalars
+            .allSatisfy { NameFolding.isKept($0.value) }
         func matches(_ name: String) -> Bool {
+            if asciiQuery, !name.unicodeScalars.contains(where: NameFolding.mayFoldToASCII) { return false }
+            if keptQuery, !name.unicodeScalars.contains(where: { NameFolding.isKept($0.value) }) { return false }
             NameFolding.fold(name, into: &nameTokens)
             return (0..<queryTokens.count).allSatisfy { q in
                 let prefix = queryTokens.token(q)

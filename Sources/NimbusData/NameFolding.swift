@@ -17,6 +17,7 @@ public enum NameFolding {
     /// Folds `text` into `buffer`, replacing its contents; reuses the buffer's storage.
     static func fold(_ text: String, into buffer: inout FoldedTokens) {
         buffer.removeAll()
+        memo.withTable { table in
         for scalar in text.unicodeScalars {
             let value = scalar.value
             if value < 0x80 {
@@ -29,24 +30,51 @@ public enum NameFolding {
             } else if isKept(value) {
                 buffer.append(scalar: scalar)
             } else {
-                for decomposed in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
-                    if decomposed.properties.generalCategory == .nonspacingMark { continue }
-                    if decomposed.value < 0x80 {
-                        buffer.append(scalar: Unicode.Scalar(UInt8(decomposed.value)).lowercasedASCII)
-                        continue
-                    }
-                    for lower in decomposed.properties.lowercaseMapping.unicodeScalars {
-                        if lower.properties.generalCategory == .nonspacingMark { continue }
-                        if let replacement = special(lower) {
-                            for byte in replacement.utf8 { buffer.append(byte: byte) }
-                        } else {
-                            buffer.append(scalar: lower)
-                        }
-                    }
+                let folded: [Unicode.Scalar]
+                if let hit = table[value] {
+                    folded = hit
+                } else {
+                    folded = foldScalar(scalar)
+                    table[value] = folded
+                }
+                for f in folded { buffer.append(scalar: f) }
+            }
+        }
+        }
+        buffer.endToken()
+    }
+
+    /// Folding a non-ASCII scalar goes through Foundation's decomposition, which costs microseconds;
+    /// names repeat the same few hundred scalars, so each is folded once per process.
+    private static let memo = ScalarMemo()
+
+    /// What one non-ASCII, non-kept scalar folds to (possibly nothing, possibly several scalars).
+    static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
+        var out: [Unicode.Scalar] = []
+        for decomposed in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if decomposed.properties.generalCategory == .nonspacingMark { continue }
+            if decomposed.value < 0x80 {
+                out.append(decomposed.lowercasedASCII)
+                continue
+            }
+            for lower in decomposed.properties.lowercaseMapping.unicodeScalars {
+                if lower.properties.generalCategory == .nonspacingMark { continue }
+                if let replacement = special(lower) {
+                    out += replacement.unicodeScalars
+                } else {
+                    out.append(lower)
                 }
             }
         }
-        buffer.endToken()
+        return out
+    }
+
+    /// False for scalars whose fold can contain no ASCII letter or digit (non-Latin scripts).
+    static func mayFoldToASCII(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x250 || (0x1D00...0x1EFF).contains(v) || (0x2070...0x24FF).contains(v)
+            || (0x3371...0x33FF).contains(v) || (0xFB00...0xFB06).contains(v) || (0xFF10...0xFF5A).contains(v)
+            || (0x1D400...0x1D7FF).contains(v) || (0x1F100...0x1F1FF).contains(v)
     }
 
     static func isKept(_ value: UInt32) -> Bool {
@@ -83,6 +111,19 @@ public enum NameFolding {
         case "ς": return "σ"
         default: return nil
         }
+    }
+}
+
+/// A thread-safe memo of `NameFolding.foldScalar`.
+private final class ScalarMemo: @unchecked Sendable {
+    private var table: [UInt32: [Unicode.Scalar]] = [:]
+    private let lock = NSLock()
+
+    /// Runs `body` with the table locked: one lock per folded name, not one per scalar.
+    func withTable<T>(_ body: (inout [UInt32: [Unicode.Scalar]]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&table)
     }
 }
 

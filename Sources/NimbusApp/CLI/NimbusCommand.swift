@@ -61,7 +61,7 @@ struct Run: ParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let configuration = options.configuration(
-            environment: environment, scheduler: DispatchQueue.main.eraseToAnyScheduler(), colors: true)
+            environment: environment, scheduler: MainScheduler.live, colors: true)
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {

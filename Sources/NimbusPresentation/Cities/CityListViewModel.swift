@@ -17,21 +17,43 @@ public struct CityRow: Equatable, Sendable {
 /// and only the visible rows are ever shown.
 public struct CityRows: Equatable, Sendable {
     private let matches: CityMatches
-    private let format: @Sendable (CityRef) -> CityRow
+    private let cache: RowCache
 
     init(matches: CityMatches, format: @escaping @Sendable (CityRef) -> CityRow) {
         self.matches = matches
-        self.format = format
+        self.cache = RowCache(format: format)
     }
 
     public var count: Int { matches.count }
-    public subscript(_ i: Int) -> CityRow { format(matches.refs[i]) }
+    /// The row at `i`, formatted once and kept for redraws and scrolling back.
+    public subscript(_ i: Int) -> CityRow { cache.row(matches.refs[i]) }
     public func ref(at i: Int) -> CityRef { matches.refs[i] }
 
     /// The first `n` rows, formatted (for tests and snapshots).
     public func prefix(_ n: Int) -> [CityRow] { (0..<min(n, count)).map { self[$0] } }
 
     public static func == (l: CityRows, r: CityRows) -> Bool { l.matches == r.matches }
+}
+
+/// Formatted rows of one result list; only rows that were shown are ever formatted.
+private final class RowCache: @unchecked Sendable {
+    private let format: @Sendable (CityRef) -> CityRow
+    private var rows: [CityRef: CityRow] = [:]
+    private let lock = NSLock()
+
+    init(format: @escaping @Sendable (CityRef) -> CityRow) { self.format = format }
+
+    func row(_ ref: CityRef) -> CityRow {
+        lock.lock()
+        if let hit = rows[ref] { lock.unlock(); return hit }
+        lock.unlock()
+        let row = format(ref)
+        lock.lock()
+        if rows.count > 4096 { rows.removeAll(keepingCapacity: true) }
+        rows[ref] = row
+        lock.unlock()
+        return row
+    }
 }
 
 /// What the city list screen shows.
