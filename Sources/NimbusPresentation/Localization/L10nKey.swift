@@ -3,7 +3,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case appName = "app.name"
     case tabCities = "tab.cities"
     case citiesSearchPrompt = "cities.search.prompt"
-    case citiesSearchPlaceholder = "cities.search.placeholder"
+    case citiesSearchHint = "cities.search.hint"
     case citiesSummaryAll = "cities.summary.all"
     case citiesSummaryMatches = "cities.summary.matches"
     case citiesEmpty = "cities.empty"

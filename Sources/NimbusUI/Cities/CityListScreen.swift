@@ -142,7 +142,7 @@ public final class CityListScreen: Screen {
         let summaryWidth = DisplayWidth.of(summary)
         let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
-                       prompt: l10n[.citiesSearchPrompt], placeholder: l10n[.citiesSearchPlaceholder],
+                       prompt: l10n[.citiesSearchPrompt], placeholder: l10n[.citiesSearchHint],
                        focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
                        placeholderStyle: theme.placeholder)
         if fieldWidth < p.width {
