@@ -76,7 +76,7 @@ enum NimbusBenchmark {
     static func searchLatency(_ catalog: CityCatalog, into table: inout Table) {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
-            l10n: L10n.bundled(.en), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+            l10n: L10n.bundled(.en), countries: CountryNames(locale: Language.en.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
         let query = PassthroughSubject<String, Never>()
         var latest: CityListState?
         let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),

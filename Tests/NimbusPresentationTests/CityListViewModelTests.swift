@@ -61,7 +61,7 @@ final class CityListViewModelTests: XCTestCase {
     private func makeOutput(_ language: Language = .en) -> CityListViewModel.Output {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount,
-            l10n: L10n.bundled(language), scheduler: scheduler.eraseToAnyScheduler())
+            l10n: L10n.bundled(language), countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler())
         return viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
                                                 rowOpened: opened.eraseToAnyPublisher()))
     }

@@ -38,7 +38,7 @@ public struct NimbusCommand: ParsableCommand {
         commandName: "nimbus",
         abstract: "Search 34,000 cities by any of their names, in your terminal.",
         discussion: """
-        Keys: 1-5 or Tab switch tabs, / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
         """,
         version: nimbusVersion,
@@ -56,9 +56,6 @@ struct Run: ParsableCommand {
     @OptionGroup var options: CLIOptions
 
     func run() throws {
-        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
-            throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
-        }
         let environment = ProcessInfo.processInfo.environment
         let configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
@@ -68,6 +65,9 @@ struct Run: ParsableCommand {
             container = try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
             throw ValidationError(error.message)
+        }
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
         let backend = NCursesBackend()
         try backend.start()

@@ -29,6 +29,12 @@ public final class AppCoordinator {
         navigator.onChange = { [weak self] in self?.onNeedsDisplay?() }
     }
 
+    /// Background warm-up of the container's services (see `AppDIContainer.warmUp`).
+    public var warmUp: @Sendable () -> Void {
+        let container = self.container
+        return { container.warmUp() }
+    }
+
     public func start() {
         let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])

@@ -36,6 +36,8 @@ public final class AppDIContainer {
     public let l10n: L10n
     public private(set) var theme: Theme
     public let cityRepository: CityRepository
+    /// Country names in the UI language, shared by every screen that shows them.
+    public let countryNames: CountryNames
 
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
@@ -43,10 +45,23 @@ public final class AppDIContainer {
         l10n = L10n.bundled(Language.resolve(environment: configuration.environment))
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         theme = configuration.colors && !noColor ? .color : .monochrome
+        countryNames = CountryNames(locale: l10n.locale)
         switch configuration.catalog {
         case .bundled: cityRepository = try CityCatalog.bundled()
         case .large: cityRepository = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
         case .file(let url): cityRepository = try CityCatalog(contentsOf: url)
+        }
+    }
+
+    /// One-off work the first keystrokes would otherwise pay for: folding tables for the scripts
+    /// of the largest cities' names, and their country names. Safe to run on any queue.
+    public func warmUp() {
+        let cities = cityRepository
+        for query in ["a", "e", "s", "서", "ソ", "東"] {
+            for ref in cities.search(query).refs.prefix(40) {
+                _ = cities.matchedName(ref, query: query)
+                _ = countryNames.name(cities.city(ref).countryCode)
+            }
         }
     }
 
@@ -59,18 +74,21 @@ public final class AppDIContainer {
     }
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
-        CitiesSceneDIContainer(cities: cityRepository, l10n: l10n, scheduler: configuration.scheduler)
+        CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
+                               scheduler: configuration.scheduler)
     }
 }
 
 /// Makes the Cities tab's use cases, view models and screens.
 final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let cities: CityRepository
+    private let countries: CountryNames
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
 
-    init(cities: CityRepository, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
         self.cities = cities
+        self.countries = countries
         self.l10n = l10n
         self.scheduler = scheduler
     }
@@ -80,7 +98,8 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     }
 
     func makeCityListViewModel() -> CityListViewModel {
-        CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n, scheduler: scheduler)
+        CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
+                          countries: countries, scheduler: scheduler)
     }
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {

@@ -32,6 +32,7 @@ final class LiveRunner {
         }
         coordinator.start()
         draw()
+        warmUp()
         listenToStdin()
         listenToSignals()
         dispatchMain()
@@ -48,6 +49,13 @@ final class LiveRunner {
     private func draw() {
         drawScheduled = false
         renderer.render(coordinator.render(size: backend.size))
+    }
+
+    /// After the first frame, does in the background the one-off work the first keystrokes would
+    /// otherwise pay for (folding tables for names in other scripts).
+    private func warmUp() {
+        let warm = coordinator.warmUp
+        DispatchQueue.global(qos: .utility).async { warm() }
     }
 
     // MARK: Input
@@ -88,7 +96,9 @@ final class LiveRunner {
             coordinator.handle(key)
             if coordinator.quitRequested { exit(status: 0) }
         }
-        if !keys.isEmpty { setNeedsDraw() }
+        // Draw now rather than on the next turn of the main queue: a keystroke's frame goes out
+        // without waiting for a queue hop (~0.2 ms here).
+        if !keys.isEmpty { draw() }
     }
 
     // MARK: Signals

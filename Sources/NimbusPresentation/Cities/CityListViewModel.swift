@@ -92,11 +92,12 @@ public final class CityListViewModel {
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let totalCount: Int
 
-    public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+    public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
+                scheduler: AnySchedulerOf<DispatchQueue>) {
         self.search = search
         self.totalCount = totalCount
         self.l10n = l10n
-        self.countries = CountryNames(locale: l10n.locale)
+        self.countries = countries
         self.scheduler = scheduler
     }
 
