@@ -20,33 +20,42 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
-        .target(name: "NimbusUI", dependencies: ["NimbusTerminal", "NimbusPresentation"]),
+        .target(name: "NimbusUI", dependencies: [
+            "NimbusTerminal", "NimbusPresentation",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
         .target(name: "NimbusTerminal"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
         .systemLibrary(name: "CNCursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .target(name: "NimbusPresentation", dependencies: [
             "NimbusDomain", "NimbusLocalization",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusData", dependencies: ["NimbusDomain", "NimbusResources"]),
-        .target(name: "NimbusDomain", dependencies: [
-            .product(name: "OpenCombineShim", package: "OpenCombine"),
-        ]),
+        .target(name: "NimbusDomain"),
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ], path: "Sources/TestSupport"),
-        .executableTarget(name: "NimbusBench", dependencies: ["NimbusApp", "NimbusData", "NimbusDomain", "NimbusTerminal"], path: "Benchmarks/NimbusBench"),
-        .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain", "TestSupport"]),
+        .executableTarget(name: "NimbusBench", dependencies: [
+            "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ], path: "Benchmarks/NimbusBench"),
+        .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
         .testTarget(name: "NimbusDataTests", dependencies: ["NimbusData", "TestSupport"]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             "NimbusPresentation", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .testTarget(name: "NimbusTerminalTests", dependencies: ["NimbusTerminal", "TestSupport"]),
-        .testTarget(name: "NimbusAppTests", dependencies: ["NimbusApp", "TestSupport"], exclude: []),
+        .testTarget(name: "NimbusAppTests", dependencies: [
+            "NimbusApp", "NimbusTerminal", "TestSupport",
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
     ],
     swiftLanguageModes: [.v5]
 )

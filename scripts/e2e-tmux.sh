@@ -70,5 +70,31 @@ for _ in $(seq 50); do [ -s "$work/stty3" ] && break; sleep 0.1; done
 check "SIGTERM exits with 143" test "$(cat "$work/status3" 2>/dev/null)" = 143
 check "terminal restored after SIGTERM" restored "$work/stty3"
 
+# Ctrl-Z under an interactive shell: the job stops with the terminal given back, fg redraws it.
+t respawn-pane -k -t e2e "env -u LANG -u LC_ALL PS1='$ ' TERM=tmux-256color bash --norc --noprofile -i"
+sleep 0.5
+t send-keys -t e2e "'$bin'" Enter
+check "started under bash" wait_for "GeoNames"
+t send-keys -t e2e C-z
+check "Ctrl-Z stops the job and gives the shell back" wait_for "Stopped"
+t send-keys -t e2e "stty -a > '$work/stty5'" Enter
+for _ in $(seq 50); do [ -s "$work/stty5" ] && break; sleep 0.1; done
+check "terminal usable while suspended" restored "$work/stty5"
+t send-keys -t e2e clear Enter
+t send-keys -t e2e fg Enter
+check "fg redraws the whole screen" wait_for "GeoNames"
+t send-keys -t e2e q
+t send-keys -t e2e "echo status=\$?" Enter
+check "quits with 0 after resuming" wait_for "status=0"
+
+# A crash (here SIGSEGV from outside) still leaves the terminal usable.
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid4; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status4'; stty -a > '$work/stty4'; sleep 30"
+check "started for SIGSEGV" wait_for "Cities"
+kill -SEGV "$(cat "$work/pid4")"
+for _ in $(seq 50); do [ -s "$work/stty4" ] && break; sleep 0.1; done
+check "SIGSEGV kills it with 139" test "$(cat "$work/status4" 2>/dev/null)" = 139
+check "terminal restored after a crash" restored "$work/stty4"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

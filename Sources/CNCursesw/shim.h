@@ -136,4 +136,14 @@ static inline void nimbus_write_raw(const char *s) {
     }
 }
 
+
+/* Crash guard (see CrashGuard.swift): the escape sequences that undo curses' screen modes,
+   written with one async-signal-safe write(2). */
+#include <unistd.h>
+static inline void nimbus_write_terminal_reset(void) {
+    static const char reset[] = "\033[?2004l\033[0m\033[?25h\033[?1049l\r\n";
+    ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
+    (void)ignored;
+}
+
 #endif

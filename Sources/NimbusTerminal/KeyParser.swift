@@ -224,6 +224,17 @@ public struct KeyParser {
 
     // MARK: - Bracketed paste
 
+    /// Ends a paste whose end marker never came (the app calls this after a pause in input), so
+    /// keys such as Ctrl-C work again; what arrived so far is delivered as the paste.
+    public mutating func endUnterminatedPaste() -> [Key] {
+        guard state == .paste else { return [] }
+        for p in KeyParser.pasteEnd[0..<pasteMatch] { appendPaste(p) }
+        pasteMatch = 0
+        var keys: [Key] = []
+        finishPaste(&keys)
+        return keys
+    }
+
     private mutating func pasteStep(_ b: UInt8, _ keys: inout [Key]) {
         let end = KeyParser.pasteEnd
         if b == end[pasteMatch] {

@@ -32,8 +32,10 @@ final class AppCoordinatorTests: XCTestCase {
             renderer.render(frame)
             XCTAssertEqual(terminal.screenText(), frame.text(), "size \(size)")
         }
+        coordinator.handle(.enter)
         coordinator.handle(.char("?"))
-        for size in sizes { _ = coordinator.render(size: size) }
+        XCTAssertTrue(coordinator.render(size: Size(cols: 80, rows: 24)).text().contains("단축키"))
+        for size in sizes { XCTAssertEqual(coordinator.render(size: size).size, size) }
     }
 
     func testDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
@@ -52,6 +54,22 @@ final class AppCoordinatorTests: XCTestCase {
         let (coordinator, _) = try makeCoordinator()
         coordinator.handle(.char("?"))
         coordinator.handle(.ctrl("c"))
+        XCTAssertTrue(coordinator.quitRequested)
+    }
+}
+
+final class AppCoordinatorKeyTests: XCTestCase {
+    func testQQuitsEvenWithHelpOpenAndCtrlZAsksToSuspend() throws {
+        let container = try AppDIContainer(configuration: .init(
+            environment: [:], scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        var suspends = 0
+        coordinator.onSuspendRequested = { suspends += 1 }
+        coordinator.start()
+        coordinator.handle(.ctrl("z"))
+        XCTAssertEqual(suspends, 1)
+        coordinator.handle(.char("?"))
+        coordinator.handle(.char("q"))
         XCTAssertTrue(coordinator.quitRequested)
     }
 }

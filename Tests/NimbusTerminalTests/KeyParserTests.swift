@@ -195,3 +195,15 @@ final class KeyNameTests: XCTestCase {
         XCTAssertEqual(Key.pageDown.name, "PageDown")
     }
 }
+
+final class UnterminatedPasteTests: XCTestCase {
+    func testAPasteWithoutItsEndMarkerCanBeEndedSoCtrlCWorksAgain() {
+        var parser = KeyParser()
+        XCTAssertEqual(parser.feed(Array("\u{1B}[200~abc\u{03}".utf8)), [])
+        XCTAssertTrue(parser.isInPaste)
+        XCTAssertEqual(parser.endUnterminatedPaste(), [.paste("abc")])
+        XCTAssertFalse(parser.isInPaste)
+        XCTAssertEqual(parser.feed([0x03]), [.ctrl("c")])
+        XCTAssertEqual(parser.endUnterminatedPaste(), [], "nothing to end outside a paste")
+    }
+}

@@ -14,7 +14,7 @@ public struct CLIOptions: ParsableArguments {
     }
 
     @Option(help: ArgumentHelp(
-        "City catalogue: 'standard' (bundled, ~34k cities with population ≥ 15,000) or 'large' (~130k, population ≥ 1,000; generate it first with scripts/build-resources.py --tier 1000).",
+        "City catalogue: 'standard' (bundled, ~34k cities with population ≥ 15,000) or 'large' (~170k, population ≥ 1,000; generate it first with scripts/build-resources.py --tier 1000).",
         valueName: "tier"))
     public var tier: Tier = .standard
 
@@ -70,9 +70,10 @@ struct Run: ParsableCommand {
             throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
         let backend = NCursesBackend()
-        try backend.start()
-        if !backend.supportsColor { container.useMonochrome() }
-        LiveRunner(backend: backend).run { AppCoordinator(container: container) }
+        try LiveRunner(backend: backend).run {
+            if !backend.supportsColor { container.useMonochrome() }
+            return AppCoordinator(container: container)
+        }
     }
 }
 

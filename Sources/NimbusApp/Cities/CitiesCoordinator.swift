@@ -10,7 +10,6 @@ protocol CitiesCoordinatorDependencies {
 final class CitiesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: CitiesCoordinatorDependencies
-    private var tabIndex = 0
 
     init(navigator: TabNavigator, dependencies: CitiesCoordinatorDependencies) {
         self.navigator = navigator
@@ -19,7 +18,6 @@ final class CitiesCoordinator {
 
     func start(title: String) {
         let list = dependencies.makeCityListScreen { [weak self] route in self?.handle(route) }
-        tabIndex = navigator.tabs.count
         navigator.addTab(title: title, root: list)
     }
 

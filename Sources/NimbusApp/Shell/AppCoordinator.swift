@@ -21,6 +21,8 @@ public final class AppCoordinator {
     public var onNeedsDisplay: (() -> Void)?
     /// Called for Ctrl-L.
     public var onRedrawRequested: (() -> Void)?
+    /// Called for Ctrl-Z.
+    public var onSuspendRequested: (() -> Void)?
 
     public init(container: AppDIContainer) {
         self.container = container
@@ -53,11 +55,19 @@ public final class AppCoordinator {
         case .ctrl("l"):
             onRedrawRequested?()
             return
+        case .ctrl("z"):
+            // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
+            onSuspendRequested?()
+            return
         default:
             break
         }
         if showingHelp {
-            if key == .char("?") || key == .escape || key == .char("q") || key == .enter {
+            if key == .char("q") {
+                quitRequested = true
+                return
+            }
+            if key == .char("?") || key == .escape || key == .enter {
                 showingHelp = false
                 onNeedsDisplay?()
             }

@@ -21,9 +21,16 @@ final class LiveRunner {
         self.renderer = Renderer(backend: backend)
     }
 
-    /// Starts the app with a container built once the terminal is up, and never returns.
-    func run(makeCoordinator: () -> AppCoordinator) -> Never {
+    /// Takes the terminal, starts the app and never returns.
+    ///
+    /// Signal sources are set up before the terminal is taken, so a SIGTERM or SIGHUP that comes
+    /// early still finds the terminal restored on the way out.
+    func run(makeCoordinator: () -> AppCoordinator) throws -> Never {
+        listenToSignals()
+        CrashGuard.install()
+        try backend.start()
         coordinator = makeCoordinator()
+        coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.onNeedsDisplay = { [weak self] in self?.setNeedsDraw() }
         coordinator.onRedrawRequested = { [weak self] in
             self?.renderer.invalidate()
@@ -34,7 +41,6 @@ final class LiveRunner {
         draw()
         warmUp()
         listenToStdin()
-        listenToSignals()
         dispatchMain()
     }
 
@@ -43,7 +49,10 @@ final class LiveRunner {
     private func setNeedsDraw() {
         guard !drawScheduled else { return }
         drawScheduled = true
-        DispatchQueue.main.async { [weak self] in self?.draw() }
+        DispatchQueue.main.async { [weak self] in
+            guard let self, self.drawScheduled else { return } // already drawn by a keystroke
+            self.draw()
+        }
     }
 
     private func draw() {
@@ -81,13 +90,15 @@ final class LiveRunner {
         }
         deliver(keys)
         escapeTimer?.cancel()
-        if parser.hasPendingEscape {
+        // A lone ESC is Esc after 25 ms of silence; a paste whose end marker is lost ends after 300 ms.
+        if parser.hasPendingEscape || parser.isInPaste {
+            let inPaste = parser.isInPaste
             let item = DispatchWorkItem { [weak self] in
                 guard let self else { return }
-                self.deliver(self.parser.flushPending())
+                self.deliver(inPaste ? self.parser.endUnterminatedPaste() : self.parser.flushPending())
             }
             escapeTimer = item
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(25), execute: item)
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(inPaste ? 300 : 25), execute: item)
         }
     }
 
@@ -129,13 +140,14 @@ final class LiveRunner {
 
     private func suspend() {
         backend.suspend()
-        // Stop for real: the default action of SIGTSTP, restored just for this signal.
-        signal(SIGTSTP, SIG_DFL)
-        raise(SIGTSTP)
-        signal(SIGTSTP, SIG_IGN)
+        CrashGuard.uninstall()
+        // Stop the whole job, as the terminal's own Ctrl-Z would. SIGTSTP itself is taken by the
+        // dispatch source, so stop with SIGSTOP; the shell's `fg` sends SIGCONT, handled below.
+        kill(0, SIGSTOP)
     }
 
     private func resumed() {
+        CrashGuard.install()
         backend.resume()
         backend.updateSize()
         renderer.invalidate()

@@ -77,12 +77,17 @@ public struct Tape: Equatable {
             let parts = rest.split(separator: " ").map(String.init)
             guard let name = parts.first, let key = Key(name: name) else { throw Reason("unknown key \"\(rest)\"") }
             let count = parts.count > 1 ? Int(parts[1]) : 1
-            guard let count, count >= 1, parts.count <= 2 else { throw Reason("expected Press KEY [COUNT]") }
+            guard let count, (1...10_000).contains(count), parts.count <= 2 else {
+                throw Reason("expected Press KEY [COUNT] with a count from 1 to 10000")
+            }
             return .press(key, count: count)
         case "wait":
-            guard rest.hasSuffix("ms"), let ms = Int(rest.dropLast(2)), ms >= 0 else {
-                if rest.hasSuffix("s"), let s = Int(rest.dropLast()), s >= 0 { return .wait(milliseconds: s * 1000) }
-                throw Reason("expected Wait 300ms or Wait 2s")
+            // At most an hour of virtual time.
+            guard rest.hasSuffix("ms"), let ms = Int(rest.dropLast(2)), (0...3_600_000).contains(ms) else {
+                if rest.hasSuffix("s"), !rest.hasSuffix("ms"), let s = Int(rest.dropLast()), (0...3600).contains(s) {
+                    return .wait(milliseconds: s * 1000)
+                }
+                throw Reason("expected Wait 300ms or Wait 2s (at most an hour)")
             }
             return .wait(milliseconds: ms)
         case "expect": return .expect(try quoted(rest))

@@ -1,6 +1,5 @@
 /// Every key of `Localization/<lang>.lproj/Localizable.strings`.
 public enum L10nKey: String, CaseIterable, Sendable {
-    case appName = "app.name"
     case tabCities = "tab.cities"
     case citiesSearchPrompt = "cities.search.prompt"
     case citiesSearchHint = "cities.search.hint"
@@ -18,8 +17,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case hintQuit = "hint.quit"
     case hintResults = "hint.results"
     case hintClear = "hint.clear"
-    case hintPage = "hint.page"
-    case hintTopBottom = "hint.top.bottom"
     case helpTitle = "help.title"
     case helpClose = "help.close"
     case helpSectionGlobal = "help.section.global"
