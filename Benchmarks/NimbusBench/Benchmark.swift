@@ -15,6 +15,7 @@ enum NimbusBenchmark {
     ]
 
     static func main() {
+        if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
         if CommandLine.arguments.contains("--probe") { Probe.run(); RenderProbe.run(); return }
         let args = CommandLine.arguments
         func value(_ flag: String) -> String? {

@@ -146,14 +146,23 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             alternateNames: Array(names.dropFirst()))
     }
 
+    public func summary(_ ref: CityRef) -> CitySummary {
+        let index = Int(ref.index)
+        precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
+        let record = layout.cities + index * CatalogLayout.recordSize
+        return CitySummary(
+            id: Int(u32(record)),
+            name: canonicalName(at: index),
+            countryCode: String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self),
+            population: Int(u32(record + 12)))
+    }
+
     public func matchedName(_ ref: CityRef, query: String) -> String? {
         let index = Int(ref.index)
         guard index >= 0 && index < cityCount else { return nil }
         var queryTokens = FoldedTokens()
         NameFolding.fold(query, into: &queryTokens)
         guard queryTokens.count > 0 else { return nil }
-        let names = self.names(at: index)
-        guard let canonical = names.first else { return nil }
         var nameTokens = FoldedTokens()
         // An ASCII query can only match names with Latin letters (or forms that fold to them):
         // skipping the rest (Cyrillic, Arabic, CJK, …) without folding them keeps rows cheap.
@@ -170,18 +179,95 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
                 return (0..<nameTokens.count).contains { nameTokens.token($0).starts(with: prefix) }
             }
         }
-        if matches(canonical) { return nil }
+        // Most rows match on their canonical name: check it before looking at the alternates.
+        if matches(canonicalName(at: index)) { return nil }
         // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
-        var best: String?
+        // Alternates are checked in place in the mapped blob: an all-ASCII name (most romanisations)
+        // needs no String and no folding; only names with other characters are decoded and folded.
+        let record = layout.cities + index * CatalogLayout.recordSize
+        let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
+                                   in: layout.names, size: layout.namesSize)
+        let blob = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        var best: Range<Int>?
         var bestLength = Int.max
-        for name in names.dropFirst() where matches(name) {
-            let length = name.unicodeScalars.count
-            if length < bestLength {
-                best = name
-                bestLength = length
+        var start = blob.firstIndex(of: 0x1F).map { $0 + 1 } ?? blob.endIndex // skip the canonical name
+        while start < blob.endIndex {
+            let end = blob[start...].firstIndex(of: 0x1F) ?? blob.endIndex
+            let name = UnsafeRawBufferPointer(rebasing: blob[start..<end])
+            let isMatch: Bool
+            if asciiQuery, !Self.mayFoldToASCII(name) {
+                isMatch = false
+            } else if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
+                isMatch = false // no UTF-8 lead byte of Hangul or kana
+            } else if let ascii = Self.asciiNameMatches(name, queryTokens) {
+                isMatch = ascii
+            } else {
+                isMatch = matches(String(decoding: name, as: UTF8.self))
+            }
+            if isMatch {
+                let length = name.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } // scalars
+                if length < bestLength {
+                    best = start..<end
+                    bestLength = length
+                }
+            }
+            start = end + 1
+        }
+        return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
+    }
+
+    /// A byte-level, conservative form of `NameFolding.mayFoldToASCII`: false when no byte is an
+    /// ASCII letter or digit and no lead byte starts a scalar that could fold to one.
+    static func mayFoldToASCII(_ name: UnsafeRawBufferPointer) -> Bool {
+        name.contains { b in
+            switch b {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true // ASCII letters and digits
+            case 0xC2...0xC9: return true                          // U+0080–U+027F: Latin-1, Latin Extended
+            case 0xE1, 0xE2, 0xE3, 0xEF, 0xF0: return true         // phonetic/extended Latin, letterlike, fullwidth, math
+            default: return false
             }
         }
-        return best
+    }
+
+    /// Word-prefix match of an all-ASCII name without folding (ASCII folds to lowercase letters and
+    /// digits split at everything else); nil when the name has other characters.
+    static func asciiNameMatches(_ name: UnsafeRawBufferPointer, _ query: FoldedTokens) -> Bool? {
+        guard name.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func folded(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x41...0x5A: return b + 0x20
+            case 0x61...0x7A, 0x30...0x39: return b
+            default: return nil
+            }
+        }
+        for q in 0..<query.count {
+            let token = query.token(q)
+            var found = false
+            var i = 0
+            while i < name.count, !found {
+                if folded(name[i]) != nil, i == 0 || folded(name[i - 1]) == nil {
+                    var j = 0
+                    var k = token.startIndex
+                    while k < token.endIndex, i + j < name.count, folded(name[i + j]) == token[k] { j += 1; k += 1 }
+                    found = k == token.endIndex
+                }
+                i += 1
+            }
+            if !found { return false }
+        }
+        return true
+    }
+
+    /// Touches every page of the mapped file, so that the first searches and rows don't pay a
+    /// page fault per page they read. Takes a few milliseconds; run it off the main queue.
+    public func prefault() {
+        var sum: UInt8 = 0
+        var offset = 0
+        while offset < data.count {
+            sum &+= base.load(fromByteOffset: offset, as: UInt8.self)
+            offset += 4096
+        }
+        withExtendedLifetime(sum) {}
     }
 
     // MARK: - Lookups beyond the protocol
@@ -196,6 +282,16 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     }
 
     /// All names of the city at `index`: the canonical name first, then its alternates.
+    /// The canonical name alone: the names blob up to its first separator.
+    func canonicalName(at index: Int) -> String {
+        let record = layout.cities + index * CatalogLayout.recordSize
+        let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
+                                   in: layout.names, size: layout.namesSize)
+        let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        let end = bytes.firstIndex(of: 0x1F) ?? bytes.endIndex
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
     func names(at index: Int) -> [String] {
         let record = layout.cities + index * CatalogLayout.recordSize
         let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),

@@ -28,6 +28,20 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// What a result row needs of a city; far cheaper to read than a whole `City`.
+public struct CitySummary: Equatable, Hashable, Sendable {
+    public let id: Int
+    public let name: String
+    public let countryCode: String
+    public let population: Int
+    public init(id: Int, name: String, countryCode: String, population: Int) {
+        self.id = id
+        self.name = name
+        self.countryCode = countryCode
+        self.population = population
+    }
+}
+
 /// A position in a catalogue: catalogues are ordered by population, largest first.
 public struct CityRef: Hashable, Sendable, Comparable {
     public let index: Int32
@@ -48,9 +62,9 @@ public struct CityMatches: Equatable, Sendable {
 
 /// One city of a result list, with the alternate name that the query matched when it was not the canonical name.
 public struct CitySearchHit: Equatable, Sendable {
-    public let city: City
+    public let city: CitySummary
     public let matchedName: String?
-    public init(city: City, matchedName: String?) {
+    public init(city: CitySummary, matchedName: String?) {
         self.city = city
         self.matchedName = matchedName
     }

@@ -11,6 +11,8 @@ public protocol CityRepository: Sendable {
     func search(_ query: String) -> CityMatches
     /// The city at a position of the catalogue.
     func city(_ ref: CityRef) -> City
+    /// The parts of that city a result row shows, without decoding its alternate names.
+    func summary(_ ref: CityRef) -> CitySummary
     /// The name of `ref` that matched `query`, or nil when the canonical name matched.
     func matchedName(_ ref: CityRef, query: String) -> String?
 }
@@ -25,6 +27,8 @@ public struct SearchCitiesUseCase: Sendable {
     }
 
     public func hit(_ ref: CityRef, query: String) -> CitySearchHit {
-        CitySearchHit(city: repository.city(ref), matchedName: repository.matchedName(ref, query: query))
+        CitySearchHit(city: repository.summary(ref), matchedName: repository.matchedName(ref, query: query))
     }
+
+    public func city(_ ref: CityRef) -> City { repository.city(ref) }
 }

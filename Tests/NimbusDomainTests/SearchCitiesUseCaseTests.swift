@@ -11,6 +11,9 @@ private final class RecordingRepository: CityRepository, @unchecked Sendable {
         return CityMatches(query: query, refs: [CityRef(0)])
     }
     func city(_ ref: CityRef) -> City { city }
+    func summary(_ ref: CityRef) -> CitySummary {
+        CitySummary(id: city.id, name: city.name, countryCode: city.countryCode, population: city.population)
+    }
     func matchedName(_ ref: CityRef, query: String) -> String? { query == "서울" ? "서울" : nil }
 }
 

@@ -26,6 +26,11 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
 
     func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
 
+    func summary(_ ref: CityRef) -> CitySummary {
+        let c = cities[Int(ref.index)]
+        return CitySummary(id: c.id, name: c.name, countryCode: c.countryCode, population: c.population)
+    }
+
     func matchedName(_ ref: CityRef, query: String) -> String? {
         let city = cities[Int(ref.index)]
         let q = query.lowercased()

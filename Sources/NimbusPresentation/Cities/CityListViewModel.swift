@@ -134,7 +134,7 @@ public final class CityListViewModel {
             .withLatest(from: state)
             .compactMap { index, state -> CityListRoute? in
                 guard state.rows.count > index, index >= 0 else { return nil }
-                return .showDetail(search.hit(state.rows.ref(at: index), query: state.query).city)
+                return .showDetail(search.city(state.rows.ref(at: index)))
             }
             .eraseToAnyPublisher()
 

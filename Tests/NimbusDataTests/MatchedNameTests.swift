@@ -1,0 +1,63 @@
+import Foundation
+import NimbusDomain
+import XCTest
+@testable import NimbusData
+
+/// The fast paths of `matchedName` (ASCII names compared in place, scripts skipped by their bytes)
+/// must give what folding every name would give.
+final class MatchedNameTests: XCTestCase {
+    private static let catalog = try? CityCatalog.bundled()
+
+    /// The reference: fold each name, keep those matching every query word by prefix, pick the shortest.
+    private func slowMatchedName(_ city: City, query: String) -> String? {
+        let words = NameFolding.tokens(query)
+        func matches(_ name: String) -> Bool {
+            let tokens = NameFolding.tokens(name)
+            return words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
+        }
+        if words.isEmpty || matches(city.name) { return nil }
+        return city.alternateNames.filter(matches).min { $0.unicodeScalars.count < $1.unicodeScalars.count }
+    }
+
+    func testFastPathsAgreeWithFoldingEveryName() throws {
+        let catalog = try XCTUnwrap(Self.catalog)
+        var compared = 0
+        for query in ["se", "sao", "new york", "york", "mo", "서", "서울", "ソウ", "東", "san jo", "rio"] {
+            for ref in catalog.search(query).refs.prefix(60) {
+                let city = catalog.city(ref)
+                let fast = catalog.matchedName(ref, query: query)
+                let slow = slowMatchedName(city, query: query)
+                // Ties in length may pick different names; both must then match and be as short.
+                if fast != slow {
+                    XCTAssertEqual(fast?.unicodeScalars.count, slow?.unicodeScalars.count, "\(query): \(city.name)")
+                }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
+    }
+
+    func testSummaryAgreesWithTheWholeCity() throws {
+        let catalog = try XCTUnwrap(Self.catalog)
+        for i in stride(from: 0, to: catalog.cityCount, by: 97) {
+            let ref = CityRef(Int32(i))
+            let city = catalog.city(ref)
+            XCTAssertEqual(catalog.summary(ref), CitySummary(id: city.id, name: city.name,
+                                                            countryCode: city.countryCode, population: city.population))
+        }
+    }
+
+    func testASCIINameMatchingFollowsWordPrefixes() {
+        func match(_ name: String, _ query: String) -> Bool? {
+            var tokens = FoldedTokens()
+            NameFolding.fold(query, into: &tokens)
+            return Array(name.utf8).withUnsafeBytes { CityCatalog.asciiNameMatches($0, tokens) }
+        }
+        XCTAssertEqual(match("Sao Paulo", "pau sao"), true)
+        XCTAssertEqual(match("Sao Paulo", "aul"), false, "a query word must start a name word")
+        XCTAssertEqual(match("Saint-Denis", "DEN"), true)
+        XCTAssertEqual(match("St. John's", "john"), true)
+        XCTAssertEqual(match("York", "new york"), false)
+        XCTAssertNil(match("São Paulo", "sao"), "non-ASCII names take the folding path")
+    }
+}
