@@ -70,6 +70,14 @@ for _ in $(seq 50); do [ -s "$work/stty3" ] && break; sleep 0.1; done
 check "SIGTERM exits with 143" test "$(cat "$work/status3" 2>/dev/null)" = 143
 check "terminal restored after SIGTERM" restored "$work/stty3"
 
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid6; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status6'; stty -a > '$work/stty6'; sleep 30"
+check "started for SIGHUP" wait_for "Cities"
+kill -HUP "$(cat "$work/pid6")"
+for _ in $(seq 50); do [ -s "$work/stty6" ] && break; sleep 0.1; done
+check "SIGHUP exits with 129" test "$(cat "$work/status6" 2>/dev/null)" = 129
+check "terminal restored after SIGHUP" restored "$work/stty6"
+
 # Ctrl-Z under an interactive shell: the job stops with the terminal given back, fg redraws it.
 t respawn-pane -k -t e2e "env -u LANG -u LC_ALL PS1='$ ' TERM=tmux-256color bash --norc --noprofile -i"
 sleep 0.5
