@@ -62,21 +62,22 @@ for _ in $(seq 50); do [ -s "$work/stty2" ] && break; sleep 0.1; done
 check "Ctrl-C in the search field quits with status 0" test "$(cat "$work/status2" 2>/dev/null)" = 0
 check "terminal restored after Ctrl-C" restored "$work/stty2"
 
-t respawn-pane -k -t e2e \
-  "sh -c 'echo \$\$ > $work/pid3; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status3'; stty -a > '$work/stty3'; sleep 30"
-check "started for SIGTERM" wait_for "Cities"
-kill -TERM "$(cat "$work/pid3")"
-for _ in $(seq 50); do [ -s "$work/stty3" ] && break; sleep 0.1; done
-check "SIGTERM exits with 143" test "$(cat "$work/status3" 2>/dev/null)" = 143
-check "terminal restored after SIGTERM" restored "$work/stty3"
-
-t respawn-pane -k -t e2e \
-  "sh -c 'echo \$\$ > $work/pid6; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status6'; stty -a > '$work/stty6'; sleep 30"
-check "started for SIGHUP" wait_for "Cities"
-kill -HUP "$(cat "$work/pid6")"
-for _ in $(seq 50); do [ -s "$work/stty6" ] && break; sleep 0.1; done
-check "SIGHUP exits with 129" test "$(cat "$work/status6" 2>/dev/null)" = 129
-check "terminal restored after SIGHUP" restored "$work/stty6"
+# Each signal: a fresh run, the signal from outside, then the exit status and the terminal modes.
+signal_case() { # SIGNAL expected-status
+  local sig=$1 want=$2
+  rm -f "$work/pid" "$work/status" "$work/stty"
+  t respawn-pane -k -t e2e \
+    "sh -c 'echo \$\$ > $work/pid; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status'; stty -a > '$work/stty'; sleep 30"
+  check "started for $sig" wait_for "Cities"
+  kill -"$sig" "$(cat "$work/pid")"
+  for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+  check "$sig ends it with status $want" test "$(cat "$work/status" 2>/dev/null)" = "$want"
+  check "terminal restored after $sig" restored "$work/stty"
+}
+signal_case TERM 143
+signal_case HUP 129
+# A crash (here SIGSEGV from outside) still leaves the terminal usable.
+signal_case SEGV 139
 
 # Ctrl-Z under an interactive shell: the job stops with the terminal given back, fg redraws it.
 t respawn-pane -k -t e2e "env -u LANG -u LC_ALL PS1='$ ' TERM=tmux-256color bash --norc --noprofile -i"
@@ -94,15 +95,6 @@ check "fg redraws the whole screen" wait_for "GeoNames"
 t send-keys -t e2e q
 t send-keys -t e2e "echo status=\$?" Enter
 check "quits with 0 after resuming" wait_for "status=0"
-
-# A crash (here SIGSEGV from outside) still leaves the terminal usable.
-t respawn-pane -k -t e2e \
-  "sh -c 'echo \$\$ > $work/pid4; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status4'; stty -a > '$work/stty4'; sleep 30"
-check "started for SIGSEGV" wait_for "Cities"
-kill -SEGV "$(cat "$work/pid4")"
-for _ in $(seq 50); do [ -s "$work/stty4" ] && break; sleep 0.1; done
-check "SIGSEGV kills it with 139" test "$(cat "$work/status4" 2>/dev/null)" = 139
-check "terminal restored after a crash" restored "$work/stty4"
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
