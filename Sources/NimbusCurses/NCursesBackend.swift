@@ -72,6 +72,11 @@ public final class NCursesBackend: TerminalBackend {
         nextPair = 1
         readSize()
         refresh()
+        // ncurses flushes its output after every cursor move until the screen has been through
+        // endwin() once (its `_endwin` stays "initial"); one round trip here lets a frame go out
+        // in one write instead of one per moved-to span (~16 per keystroke).
+        endwin()
+        refresh()
         nimbus_write_raw("\u{1B}[?2004h")
     }
 
