@@ -164,47 +164,37 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         NameFolding.fold(query, into: &queryTokens)
         guard queryTokens.count > 0 else { return nil }
         var nameTokens = FoldedTokens()
-        // An ASCII query can only match names with Latin letters (or forms that fold to them):
-        // skipping the rest (Cyrillic, Arabic, CJK, …) without folding them keeps rows cheap.
-        // Likewise a Hangul or kana query only matches names written in them.
+        // Names are checked in place in the mapped blob. An ASCII query can only match names with
+        // Latin letters (or forms that fold to them), a Hangul or kana query only names written in
+        // them: the rest are skipped by their bytes. An all-ASCII name (most romanisations) is
+        // compared without folding; only the remaining names are decoded and folded.
         let asciiQuery = queryTokens.bytes.allSatisfy { $0 < 0x80 }
         let keptQuery = !asciiQuery && String(decoding: queryTokens.bytes, as: UTF8.self).unicodeScalars
             .allSatisfy { NameFolding.isKept($0.value) }
-        func matches(_ name: String) -> Bool {
-            if asciiQuery, !name.unicodeScalars.contains(where: NameFolding.mayFoldToASCII) { return false }
-            if keptQuery, !name.unicodeScalars.contains(where: { NameFolding.isKept($0.value) }) { return false }
-            NameFolding.fold(name, into: &nameTokens)
+        func matches(_ name: UnsafeRawBufferPointer) -> Bool {
+            if asciiQuery, !Self.mayFoldToASCII(name) { return false }
+            if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
+                return false // no UTF-8 lead byte of Hangul or kana
+            }
+            if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
+            NameFolding.fold(String(decoding: name, as: UTF8.self), into: &nameTokens)
             return (0..<queryTokens.count).allSatisfy { q in
                 let prefix = queryTokens.token(q)
                 return (0..<nameTokens.count).contains { nameTokens.token($0).starts(with: prefix) }
             }
         }
+        let blob = namesBlob(at: index)
+        let canonicalEnd = blob.firstIndex(of: 0x1F) ?? blob.endIndex
         // Most rows match on their canonical name: check it before looking at the alternates.
-        if matches(canonicalName(at: index)) { return nil }
+        if matches(UnsafeRawBufferPointer(rebasing: blob[..<canonicalEnd])) { return nil }
         // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
-        // Alternates are checked in place in the mapped blob: an all-ASCII name (most romanisations)
-        // needs no String and no folding; only names with other characters are decoded and folded.
-        let record = layout.cities + index * CatalogLayout.recordSize
-        let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
-                                   in: layout.names, size: layout.namesSize)
-        let blob = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
         var best: Range<Int>?
         var bestLength = Int.max
-        var start = blob.firstIndex(of: 0x1F).map { $0 + 1 } ?? blob.endIndex // skip the canonical name
+        var start = canonicalEnd + 1
         while start < blob.endIndex {
             let end = blob[start...].firstIndex(of: 0x1F) ?? blob.endIndex
             let name = UnsafeRawBufferPointer(rebasing: blob[start..<end])
-            let isMatch: Bool
-            if asciiQuery, !Self.mayFoldToASCII(name) {
-                isMatch = false
-            } else if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
-                isMatch = false // no UTF-8 lead byte of Hangul or kana
-            } else if let ascii = Self.asciiNameMatches(name, queryTokens) {
-                isMatch = ascii
-            } else {
-                isMatch = matches(String(decoding: name, as: UTF8.self))
-            }
-            if isMatch {
+            if matches(name) {
                 let length = name.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } // scalars
                 if length < bestLength {
                     best = start..<end
@@ -216,8 +206,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
     }
 
-    /// A byte-level, conservative form of `NameFolding.mayFoldToASCII`: false when no byte is an
-    /// ASCII letter or digit and no lead byte starts a scalar that could fold to one.
+    /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8
+    /// lead byte starts a scalar that could fold to one (conservative).
     static func mayFoldToASCII(_ name: UnsafeRawBufferPointer) -> Bool {
         name.contains { b in
             switch b {
@@ -281,23 +271,24 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         return nil
     }
 
-    /// All names of the city at `index`: the canonical name first, then its alternates.
-    /// The canonical name alone: the names blob up to its first separator.
-    func canonicalName(at index: Int) -> String {
+    /// The UTF-8 names of the city at `index`, canonical first, separated by U+001F, in place.
+    private func namesBlob(at index: Int) -> UnsafeRawBufferPointer {
         let record = layout.cities + index * CatalogLayout.recordSize
         let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
                                    in: layout.names, size: layout.namesSize)
-        let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+        return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
+    /// The canonical name alone: the names blob up to its first separator.
+    func canonicalName(at index: Int) -> String {
+        let bytes = namesBlob(at: index)
         let end = bytes.firstIndex(of: 0x1F) ?? bytes.endIndex
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
+    /// All names of the city at `index`: the canonical name first, then its alternates.
     func names(at index: Int) -> [String] {
-        let record = layout.cities + index * CatalogLayout.recordSize
-        let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
-                                   in: layout.names, size: layout.namesSize)
-        let bytes = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
-        return bytes.split(separator: 0x1F, omittingEmptySubsequences: false)
+        namesBlob(at: index).split(separator: 0x1F, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -69,14 +69,6 @@ public enum NameFolding {
         return out
     }
 
-    /// False for scalars whose fold can contain no ASCII letter or digit (non-Latin scripts).
-    static func mayFoldToASCII(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        return v < 0x250 || (0x1D00...0x1EFF).contains(v) || (0x2070...0x24FF).contains(v)
-            || (0x3371...0x33FF).contains(v) || (0xFB00...0xFB06).contains(v) || (0xFF10...0xFF5A).contains(v)
-            || (0x1D400...0x1D7FF).contains(v) || (0x1F100...0x1F1FF).contains(v)
-    }
-
     static func isKept(_ value: UInt32) -> Bool {
         (0x1100...0x11FF).contains(value) || (0x3130...0x318F).contains(value)
             || (0xAC00...0xD7A3).contains(value) || (0x3040...0x30FF).contains(value)
