@@ -137,11 +137,13 @@ public final class AppCoordinator {
     }
 
     private func drawTooSmall(_ p: Painter, size: Size) {
-        let lines = [
-            l10n[.tooSmall],
-            l10n.format(.tooSmallDetail, String(Self.minimumSize.cols), String(Self.minimumSize.rows),
-                        String(size.cols), String(size.rows)),
-        ]
+        let detail = l10n.format(.tooSmallDetail, String(Self.minimumSize.cols), String(Self.minimumSize.rows),
+                                 String(size.cols), String(size.rows))
+        // Too narrow for one line: break after the list separator ("need …, have …") instead of cutting.
+        var lines = [l10n[.tooSmall], detail]
+        if DisplayWidth.of(detail) > size.cols, let cut = detail.range(of: ", ") ?? detail.range(of: "、") {
+            lines = [l10n[.tooSmall], String(detail[..<cut.lowerBound]), String(detail[cut.upperBound...])]
+        }
         let top = max(0, (size.rows - lines.count) / 2)
         for (i, line) in lines.enumerated() where top + i < size.rows {
             let shown = DisplayWidth.truncate(line, to: size.cols)
