@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
         .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
@@ -32,7 +33,10 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
-        .target(name: "NimbusData", dependencies: ["NimbusDomain", "NimbusResources"]),
+        .target(name: "NimbusData", dependencies: [
+            "NimbusDomain", "NimbusResources",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .target(name: "NimbusDomain"),
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
@@ -46,7 +50,10 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
-        .testTarget(name: "NimbusDataTests", dependencies: ["NimbusData", "TestSupport"]),
+        .testTarget(name: "NimbusDataTests", dependencies: [
+            "NimbusData", "TestSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             "NimbusPresentation", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),

@@ -1,0 +1,16 @@
+import NimbusTerminal
+
+/// A part of a screen that draws itself and takes keys, embedded by a host screen
+/// (the map inside a city's detail). The host offers it keys it does not use itself.
+public protocol ScreenPanel: AnyObject {
+    /// Draws the panel into the area the host gives it.
+    func draw(_ painter: Painter, theme: Theme)
+    /// Handles a key the host passed on; returns false when the panel has no use for it.
+    func handle(_ key: Key) -> Bool
+    /// The panel's keys, for the host's help overlay.
+    var help: [KeyHint] { get }
+    /// Called by the panel whenever it needs to be drawn again.
+    var onNeedsDisplay: (() -> Void)? { get set }
+    /// The host is going away: cancel any work in flight.
+    func cancel()
+}
