@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "NimbusData", dependencies: [
             "NimbusDomain", "NimbusResources",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .target(name: "NimbusDomain"),
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
@@ -53,6 +54,7 @@ let package = Package(
         .testTarget(name: "NimbusDataTests", dependencies: [
             "NimbusData", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             "NimbusPresentation", "TestSupport",
