@@ -57,8 +57,9 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = options.configuration(
+        var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
+        configuration.httpClient = URLSessionHTTPClient()
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {

@@ -22,13 +22,21 @@ public final class AppDIContainer {
         public var catalog: CatalogChoice
         public var scheduler: AnySchedulerOf<DispatchQueue>
         public var colors: Bool
+        /// How weather requests go out; nil means offline (every request fails as unreachable), so
+        /// nothing but the real app (`Run`) and tapes with `Serve` ever makes a request.
+        public var httpClient: HTTPClient?
+        /// The wall clock (tapes pin it).
+        public var now: @Sendable () -> Date
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled,
-                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true) {
+                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient? = nil,
+                    now: @escaping @Sendable () -> Date = Date.init) {
             self.environment = environment
             self.catalog = catalog
             self.scheduler = scheduler
             self.colors = colors
+            self.httpClient = httpClient
+            self.now = now
         }
     }
 
@@ -39,6 +47,14 @@ public final class AppDIContainer {
     private let catalog: CityCatalog
     /// Country names in the UI language, shared by every screen that shows them.
     public let countryNames: CountryNames
+    /// Temperatures and speeds in the units of the user's region, or `NIMBUS_UNITS`.
+    public let units: UnitSystem
+    /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast cache under `$XDG_CACHE_HOME/nimbus`.
+    public private(set) lazy var weatherRepository: WeatherRepository = OpenMeteoWeatherRepository(
+        client: configuration.httpClient ?? OfflineHTTPClient(),
+        baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
+        cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
+        now: configuration.now)
 
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
@@ -47,6 +63,7 @@ public final class AppDIContainer {
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         theme = configuration.colors && !noColor ? .color : .monochrome
         countryNames = CountryNames(locale: l10n.locale)
+        units = UnitSystem.resolve(environment: configuration.environment)
         switch configuration.catalog {
         case .bundled: catalog = try CityCatalog.bundled()
         case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
@@ -81,7 +98,51 @@ public final class AppDIContainer {
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
         CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
-                               scheduler: configuration.scheduler)
+                               scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    }
+
+    /// The city's map, drawn inside its detail; none yet in this build.
+    func makeCityMapPanel(city: City) -> ScreenPanel? { nil }
+
+    func makeCityDetailFactory() -> CityDetailFactory {
+        CityDetailFactory(weather: weatherRepository, likes: nil,
+                          format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                          scheduler: configuration.scheduler, now: configuration.now,
+                          makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
+    }
+}
+
+/// Makes city detail screens; every tab that opens a city shares one.
+final class CityDetailFactory {
+    private let weather: WeatherRepository
+    private let likes: LikesRepository?
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let now: @Sendable () -> Date
+    private let makePanel: (City) -> ScreenPanel?
+
+    init(weather: WeatherRepository, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
+         scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date,
+         makePanel: @escaping (City) -> ScreenPanel?) {
+        self.weather = weather
+        self.likes = likes
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.now = now
+        self.makePanel = makePanel
+    }
+
+    func makeCityDetailViewModel(city: City) -> CityDetailViewModel {
+        CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
+                            likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
+                            countries: countries, scheduler: scheduler, now: now)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        CityDetailScreen(viewModel: makeCityDetailViewModel(city: city), l10n: format.l10n, panel: makePanel(city),
+                         onRoute: onRoute)
     }
 }
 
@@ -91,12 +152,15 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let countries: CountryNames
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
 
-    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+         details: CityDetailFactory) {
         self.cities = cities
         self.countries = countries
         self.l10n = l10n
         self.scheduler = scheduler
+        self.details = details
     }
 
     func makeSearchCitiesUseCase() -> SearchCitiesUseCase {
@@ -110,5 +174,9 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {
         CityListScreen(viewModel: makeCityListViewModel(), l10n: l10n, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
     }
 }

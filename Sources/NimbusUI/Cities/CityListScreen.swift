@@ -50,7 +50,7 @@ public final class CityListScreen: Screen {
     public var hints: [KeyHint] {
         switch focus {
         case .list:
-            return [KeyHint("/", l10n[.hintSearch]), KeyHint("↑↓", l10n[.hintMove]),
+            return [KeyHint("/", l10n[.hintSearch]), KeyHint("↑↓", l10n[.hintMove]), KeyHint("Enter", l10n[.hintOpen]),
                     KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
         case .field:
             return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
@@ -63,6 +63,7 @@ public final class CityListScreen: Screen {
          KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Enter", l10n[.helpKeyOpen]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
          KeyHint("Esc", l10n[.helpKeyFieldEsc])]
     }
@@ -109,6 +110,10 @@ public final class CityListScreen: Screen {
         }
         if list.handle(key, pageSize: lastPageSize) {
             onNeedsDisplay?()
+            return true
+        }
+        if key == .enter, list.count > 0 {
+            rowOpened.send(list.selection)
             return true
         }
         return false
