@@ -20,13 +20,16 @@ public final class AppDIContainer {
     public struct Configuration {
         public var environment: [String: String]
         public var catalog: CatalogChoice
+        /// The position given with `--location`.
+        public var location: GeoPoint?
         public var scheduler: AnySchedulerOf<DispatchQueue>
         public var colors: Bool
 
-        public init(environment: [String: String], catalog: CatalogChoice = .bundled,
+        public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true) {
             self.environment = environment
             self.catalog = catalog
+            self.location = location
             self.scheduler = scheduler
             self.colors = colors
         }
@@ -69,6 +72,18 @@ public final class AppDIContainer {
         }
         // A Cyrillic query is neither ASCII nor Hangul/kana, so every name gets folded.
         for ref in sample.prefix(400) { _ = cities.matchedName(ref, query: "ж") }
+    }
+
+    /// Offline reverse geocoding over the catalogue (its k-d tree is built on first use).
+    public private(set) lazy var cityLocator: CityLocating = CatalogCityLocator(catalog: catalog)
+
+    /// Where the user is: `--location`, `NIMBUS_LOCATION`, then the system time zone.
+    public var locationProvider: DeviceLocationProviding {
+        SystemLocationProvider(argument: configuration.location, environment: configuration.environment)
+    }
+
+    func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
+        LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
 
     /// Switches to the colourless theme (the terminal has no colours).
