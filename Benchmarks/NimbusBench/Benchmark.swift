@@ -30,12 +30,14 @@ enum NimbusBenchmark {
             let catalog = try CityCatalog.bundled()
             table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
             searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
         } catch {
             table.row("bundled catalogue", "error: \(error)")
         }
         if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
             table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
             searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
         } else {
             table.section("In-process search, cities1000 tier")
             table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
@@ -106,6 +108,26 @@ enum NimbusBenchmark {
         table.header("", "p50", "p99", "max")
         table.row("search only", ms(pct(searchOnly, 50)), ms(pct(searchOnly, 99)), ms(searchOnly.max() ?? 0))
         table.row("view model: search + 20 rows", ms(pct(perKey, 50)), ms(pct(perKey, 99)), ms(perKey.max() ?? 0))
+    }
+
+    // MARK: Reverse geocoding
+
+    /// Builds the k-d tree once, then times nearest-city lookups at random points (target ≤ 1 ms at 170k).
+    static func reverseGeocoding(_ catalog: CityCatalog, into table: inout Table) {
+        let t0 = now()
+        let locator = CatalogCityLocator(catalog: catalog)
+        _ = locator.spatialIndex
+        let build = now() - t0
+        var rng = SystemRandomNumberGenerator()
+        var lookups: [Double] = []
+        for _ in 0..<20_000 {
+            let p = GeoPoint(latitude: .random(in: -60...70, using: &rng), longitude: .random(in: -180...180, using: &rng))!
+            let t = now()
+            _ = locator.nearestCity(to: p)
+            lookups.append(now() - t)
+        }
+        table.row("reverse geocoding: nearest city", ms(pct(lookups, 50)), ms(pct(lookups, 99)), ms(lookups.max() ?? 0))
+        table.row("reverse geocoding: index build (once)", ms(build))
     }
 
     // MARK: First frame on the fake terminal

@@ -262,6 +262,24 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     // MARK: - Lookups beyond the protocol
 
+    /// The position of the city at catalogue index `index`.
+    public func position(at index: Int) -> GeoPoint {
+        precondition(index >= 0 && index < cityCount, "city \(index) out of range 0..<\(cityCount)")
+        let record = layout.cities + index * CatalogLayout.recordSize
+        let lat = Double(Int32(bitPattern: u32(record + 4))) / 100_000
+        let lon = Double(Int32(bitPattern: u32(record + 8))) / 100_000
+        return GeoPoint(latitude: min(90, max(-90, lat)), longitude: min(180, max(-180, lon)))!
+    }
+
+    /// The most populous city whose IANA time zone is `zone` (the catalogue is in population order).
+    public func largestCity(inTimeZone zone: String) -> CityRef? {
+        guard let wanted = (0..<layout.timeZoneCount).first(where: { timeZone($0) == zone }) else { return nil }
+        for index in 0..<cityCount where Int(u16(layout.cities + index * CatalogLayout.recordSize + 18)) == wanted {
+            return CityRef(Int32(index))
+        }
+        return nil
+    }
+
     /// The position of the city with this GeoNames id, if the catalogue has it.
     public func ref(forID id: Int) -> CityRef? {
         guard let wanted = UInt32(exactly: id) else { return nil }

@@ -55,6 +55,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard !area.isEmpty, y >= area.y, y < area.maxY else { return 0 }
+        if let advanced = putASCII(text, x: x, y: y, style: style, area: area) { return advanced }
         var col = x
         for ch in DisplayWidth.nfc(text) {
             if col >= area.maxX { break }
@@ -72,6 +73,26 @@ public struct ScreenBuffer: Equatable, Sendable {
             col += w
         }
         return min(col, area.maxX) - x
+    }
+
+    /// One-byte strings for printable ASCII, made once: most of a frame is ASCII, and building a
+    /// `String` per `Character` was most of the cost of drawing it.
+    private static let asciiGlyphs: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+
+    /// `put` for text of printable ASCII only (no grapheme breaking, widths all 1); nil for any other text.
+    private mutating func putASCII(_ text: String, x: Int, y: Int, style: Style, area: Rect) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            for b in bytes where b < 0x20 || b >= 0x7F { return nil }
+            let start = max(x, area.x)
+            let end = min(x + bytes.count, area.maxX)
+            if start < end {
+                for col in start..<end {
+                    setCell(col, y, Cell(text: Self.asciiGlyphs[Int(bytes[col - x])], width: 1, style: style))
+                }
+            }
+            return min(x + bytes.count, area.maxX) - x
+        }
     }
 
     /// Fills `rect` (clipped to the buffer) with `ch`; a wide `ch` is drawn every two columns.

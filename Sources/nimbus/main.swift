@@ -1,3 +1,3 @@
 import NimbusApp
 
-NimbusCommand.main()
+NimbusCommand.runFromCommandLine()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NimbusCurses
 import NimbusData
+import NimbusDomain
 @preconcurrency import CombineSchedulers
 
 /// The version `nimbus --version` prints.
@@ -21,14 +22,45 @@ public struct CLIOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Load the city catalogue from this file instead.", valueName: "path"))
     public var catalog: String?
 
+    @Option(help: ArgumentHelp(
+        "Your position for the Current tab, in decimal degrees (e.g. 37.57,126.98). Else NIMBUS_LOCATION, else the system time zone.",
+        valueName: "lat,lon"))
+    public var location: String?
+
     public init() {}
+
+    public func validate() throws {
+        if let location {
+            do {
+                _ = try GeoPoint.parse(location)
+            } catch {
+                throw ValidationError(Self.message(for: error, option: "--location"))
+            }
+        }
+    }
+
+    /// The position given with `--location` (already checked by `validate`).
+    var parsedLocation: GeoPoint? { location.flatMap { try? GeoPoint.parse($0) } }
+
+    /// What is wrong with a position given on the command line or in the environment.
+    static func message(for error: GeoPoint.ParseError, option: String) -> String {
+        switch error {
+        case .notTwoNumbers(let text):
+            return "\(option) takes two decimal numbers, latitude and longitude, like 37.57,126.98 (got '\(text)')"
+        case .latitudeOutOfRange(let v):
+            return "\(option): latitude \(v) is outside -90...90"
+        case .longitudeOutOfRange(let v):
+            return "\(option): longitude \(v) is outside -180...180"
+        }
+    }
 
     func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
                        colors: Bool) -> AppDIContainer.Configuration {
         let choice: CatalogChoice
         if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
         else { choice = tier == .large ? .large : .bundled }
-        return .init(environment: environment, catalog: choice, scheduler: scheduler, colors: colors)
+        return .init(environment: environment, catalog: choice, location: parsedLocation, scheduler: scheduler,
+                     colors: colors)
     }
 }
 
@@ -47,6 +79,26 @@ public struct NimbusCommand: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the command line and runs it. A command line that can't be parsed (an unknown option,
+    /// a bad `--location`) prints the reason and usage and exits with status 2, as shell tools do;
+    /// `--help` and `--version` exit 0.
+    public static func runFromCommandLine() -> Never {
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(2)
+        }
+        do {
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Runs the app in the terminal.

@@ -20,6 +20,8 @@ public final class AppDIContainer {
     public struct Configuration {
         public var environment: [String: String]
         public var catalog: CatalogChoice
+        /// The position given with `--location`.
+        public var location: GeoPoint?
         public var scheduler: AnySchedulerOf<DispatchQueue>
         public var colors: Bool
         /// How weather requests go out; nil means offline (every request fails as unreachable), so
@@ -28,11 +30,12 @@ public final class AppDIContainer {
         /// The wall clock (tapes pin it).
         public var now: @Sendable () -> Date
 
-        public init(environment: [String: String], catalog: CatalogChoice = .bundled,
+        public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient? = nil,
                     now: @escaping @Sendable () -> Date = Date.init) {
             self.environment = environment
             self.catalog = catalog
+            self.location = location
             self.scheduler = scheduler
             self.colors = colors
             self.httpClient = httpClient
@@ -86,6 +89,18 @@ public final class AppDIContainer {
         }
         // A Cyrillic query is neither ASCII nor Hangul/kana, so every name gets folded.
         for ref in sample.prefix(400) { _ = cities.matchedName(ref, query: "ж") }
+    }
+
+    /// Offline reverse geocoding over the catalogue (its k-d tree is built on first use).
+    public private(set) lazy var cityLocator: CityLocating = CatalogCityLocator(catalog: catalog)
+
+    /// Where the user is: `--location`, `NIMBUS_LOCATION`, then the system time zone.
+    public var locationProvider: DeviceLocationProviding {
+        SystemLocationProvider(argument: configuration.location, environment: configuration.environment)
+    }
+
+    func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
+        LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
 
     /// Switches to the colourless theme (the terminal has no colours).
