@@ -129,9 +129,9 @@ public final class AppDIContainer {
 
 /// Makes city detail screens; every tab that opens a city shares one.
 final class CityDetailFactory {
-    private let weather: WeatherRepository
-    private let likes: LikesRepository?
-    private let format: WeatherFormatter
+    let weather: WeatherRepository
+    let likes: LikesRepository?
+    let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
@@ -184,7 +184,9 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
 
     func makeCityListViewModel() -> CityListViewModel {
         CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
-                          countries: countries, scheduler: scheduler)
+                          countries: countries, scheduler: scheduler,
+                          temperatures: GetCurrentTemperaturesUseCase(repository: details.weather),
+                          format: details.format, likes: details.likes.map { LikeCityUseCase(repository: $0) })
     }
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {

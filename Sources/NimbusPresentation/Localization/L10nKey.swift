@@ -96,4 +96,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpKeyLike = "help.key.like"
     case helpKeyOpen = "help.key.open"
     case likesErrorSave = "likes.error.save"
+    case citiesColumnTemperature = "cities.column.temperature"
+    case likesErrorLoad = "likes.error.load"
 }
