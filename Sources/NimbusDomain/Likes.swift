@@ -50,3 +50,19 @@ public struct LikeCityUseCase: Sendable {
         (error as? LikesError) ?? .storage(String(describing: error))
     }
 }
+
+/// The liked cities themselves, newest first; likes of cities the loaded catalogue lacks are kept
+/// on disk and skipped here.
+public struct GetLikedCitiesUseCase: Sendable {
+    private let likes: LikesRepository
+    private let lookup: @Sendable (Int) -> City?
+
+    public init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?) {
+        self.likes = likes
+        self.lookup = lookup
+    }
+
+    public func execute() -> Result<[City], LikesError> {
+        Result { try likes.likedCityIDs() }.mapError(LikeCityUseCase.typed).map { ids in ids.compactMap(lookup) }
+    }
+}

@@ -7,7 +7,8 @@ final class AppCoordinatorTests: XCTestCase {
     private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
         let container = try AppDIContainer(configuration: .init(
-            environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+            environment: environment.merging(scratchDirectories(self)) { a, _ in a },
+            scheduler: scheduler.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
         scheduler.advance()
@@ -61,7 +62,7 @@ final class AppCoordinatorTests: XCTestCase {
 final class AppCoordinatorKeyTests: XCTestCase {
     func testQQuitsEvenWithHelpOpenAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
-            environment: [:], scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+            environment: scratchDirectories(self), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         var suspends = 0
         coordinator.onSuspendRequested = { suspends += 1 }
@@ -71,5 +72,57 @@ final class AppCoordinatorKeyTests: XCTestCase {
         coordinator.handle(.char("?"))
         coordinator.handle(.char("q"))
         XCTAssertTrue(coordinator.quitRequested)
+    }
+}
+
+/// Data and cache directories of a test's own, removed after it, so no test touches the user's.
+func scratchDirectories(_ test: XCTestCase) -> [String: String] {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-app-\(UUID().uuidString)")
+    test.addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+    return ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path]
+}
+
+final class WeatherTabsTests: XCTestCase {
+    func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
+        let environment = scratchDirectories(self)
+        let directory = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 4096).write(to: directory.appendingPathComponent("nimbus.sqlite"))
+        let scheduler = DispatchQueue.test
+        let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        scheduler.advance()
+        let first = coordinator.render(size: Size(cols: 100, rows: 24)).text()
+        XCTAssertEqual(first.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) },
+                       "1 Cities  2 Current  3 Liked")
+        XCTAssertTrue(first.contains("Saved data unreadable, moved aside (tab 3)"), first)
+        coordinator.handle(.char("3"))
+        scheduler.advance()
+        let liked = coordinator.render(size: Size(cols: 100, rows: 24)).text()
+        XCTAssertTrue(liked.contains("No liked cities yet"), liked)
+        XCTAssertTrue(liked.contains("Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-"), liked)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("corrupt") }
+        XCTAssertEqual(aside.count, 1)
+    }
+
+    func testTheCurrentTabAtEverySize() throws {
+        let scheduler = DispatchQueue.test
+        var environment = scratchDirectories(self)
+        environment["NIMBUS_LOCATION"] = "37.5,127"
+        environment["NIMBUS_LANG"] = "ja"
+        let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        coordinator.handle(.char("2"))
+        _ = coordinator.render(size: Size(cols: 80, rows: 24))
+        scheduler.advance(by: .seconds(1))
+        XCTAssertTrue(coordinator.render(size: Size(cols: 80, rows: 24)).text().contains("Seoul ソウル"))
+        for cols in stride(from: 1, through: 200, by: 11) {
+            for rows in stride(from: 1, through: 60, by: 7) {
+                XCTAssertEqual(coordinator.render(size: Size(cols: cols, rows: rows)).size, Size(cols: cols, rows: rows))
+            }
+        }
     }
 }

@@ -41,6 +41,12 @@ public final class AppCoordinator {
         let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])
         children.append(cities)
+        let current = CurrentCoordinator(navigator: navigator, dependencies: container.makeCurrentSceneDIContainer())
+        current.start(title: l10n[.tabCurrent])
+        children.append(current)
+        let liked = LikedCoordinator(navigator: navigator, dependencies: container.makeLikedSceneDIContainer())
+        liked.start(title: l10n[.tabLiked])
+        children.append(liked)
     }
 
     // MARK: Keys

@@ -103,12 +103,58 @@ public final class AppDIContainer {
         LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
 
+    /// The user's likes (and, later, other stores) in `$XDG_DATA_HOME/nimbus/nimbus.sqlite`. When the
+    /// directory can't be used at all, likes live in memory for the session and `databaseProblem` says so.
+    public private(set) lazy var userDatabase: UserDatabase = openUserDatabase()
+    /// Why the database is in memory, when it is.
+    public private(set) var databaseProblem: String?
+
+    /// Every store's schema, in a fixed order.
+    static let migrations: [UserDatabase.Migration] = [LikesStore.migration]
+
+    private func openUserDatabase() -> UserDatabase {
+        do {
+            return try UserDatabase(directory: UserDatabase.defaultDirectory(environment: configuration.environment),
+                                    migrations: Self.migrations)
+        } catch {
+            databaseProblem = "\(error)"
+            // An in-memory database has the same schema; it can only fail if SQLite itself can't run.
+            return try! UserDatabase(inMemory: Self.migrations)
+        }
+    }
+
+    public private(set) lazy var likesStore: LikesRepository = LikesStore(database: userDatabase, now: configuration.now)
+
+    /// The notice for a database that was moved aside or could not be opened, in the UI language.
+    var databaseNotice: String? {
+        _ = userDatabase
+        if let recovery = userDatabase.recovery {
+            return l10n.format(.likedRecovered, recovery.movedTo.lastPathComponent)
+        }
+        return databaseProblem.map { _ in l10n[.likesErrorOpen] }
+    }
+
     /// Switches to the colourless theme (the terminal has no colours).
     public func useMonochrome() { theme = .monochrome }
 
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
-        l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+        if userDatabase.recovery != nil { return l10n[.statusDatabaseRecovered] }
+        if databaseProblem != nil { return l10n[.likesErrorOpen] }
+        return l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+    }
+
+    func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
+        CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
+                                l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    }
+
+    func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
+        let catalog = self.catalog
+        let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }
+        return LikedSceneDIContainer(likes: likesStore, lookup: lookup, notice: databaseNotice,
+                                     format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                                     scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
@@ -120,7 +166,7 @@ public final class AppDIContainer {
     func makeCityMapPanel(city: City) -> ScreenPanel? { nil }
 
     func makeCityDetailFactory() -> CityDetailFactory {
-        CityDetailFactory(weather: weatherRepository, likes: nil,
+        CityDetailFactory(weather: weatherRepository, likes: likesStore,
                           format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
                           scheduler: configuration.scheduler, now: configuration.now,
                           makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
@@ -191,6 +237,73 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {
         CityListScreen(viewModel: makeCityListViewModel(), l10n: l10n, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}
+
+/// Makes the Current tab's view model and screens.
+final class CurrentSceneDIContainer: CurrentCoordinatorDependencies {
+    private let locate: LocateCurrentCityUseCase
+    private let format: WeatherFormatter
+    private let l10n: L10n
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
+
+    init(locate: LocateCurrentCityUseCase, format: WeatherFormatter, l10n: L10n,
+         scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+        self.locate = locate
+        self.format = format
+        self.l10n = l10n
+        self.scheduler = scheduler
+        self.details = details
+    }
+
+    func makeCurrentLocationViewModel() -> CurrentLocationViewModel {
+        CurrentLocationViewModel(locate: locate, format: format, scheduler: scheduler)
+    }
+
+    func makeCurrentCityScreen(makeDetail: @escaping (City) -> Screen) -> Screen {
+        CurrentCityScreen(viewModel: makeCurrentLocationViewModel(), l10n: l10n, makeDetail: makeDetail)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}
+
+/// Makes the Liked tab's use cases, view model and screens.
+final class LikedSceneDIContainer: LikedCoordinatorDependencies {
+    private let likes: LikesRepository
+    private let lookup: @Sendable (Int) -> City?
+    private let notice: String?
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
+
+    init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?, notice: String?, format: WeatherFormatter,
+         countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+        self.likes = likes
+        self.lookup = lookup
+        self.notice = notice
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.details = details
+    }
+
+    func makeLikedCitiesViewModel() -> LikedCitiesViewModel {
+        LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
+                             like: LikeCityUseCase(repository: likes),
+                             ranges: GetTodayRangesUseCase(repository: details.weather), format: format,
+                             countries: countries, scheduler: scheduler, startupNotice: notice)
+    }
+
+    func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen {
+        LikedCitiesScreen(viewModel: makeLikedCitiesViewModel(), l10n: format.l10n, onRoute: onRoute)
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

@@ -70,7 +70,8 @@ public final class CityListScreen: Screen {
     public var hints: [KeyHint] {
         switch focus {
         case .list:
-            return [KeyHint("/", l10n[.hintSearch]), KeyHint("↑↓", l10n[.hintMove]), KeyHint("Enter", l10n[.hintOpen]),
+            // Arrows go without saying; room goes to what can't be guessed.
+            return [KeyHint("/", l10n[.hintSearch]), KeyHint("Enter", l10n[.hintOpen]),
                     KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
         case .field:
             return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
