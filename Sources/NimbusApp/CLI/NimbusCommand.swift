@@ -68,10 +68,13 @@ public struct CLIOptions: ParsableArguments {
 public struct NimbusCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nimbus",
-        abstract: "Search 34,000 cities by any of their names, in your terminal.",
+        abstract: "Search 34,000 cities by any of their names and see their weather, in your terminal.",
         discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
-        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter weather, f like, r refresh, Esc back, \
+        1-3 tabs (Cities, Current, Liked), d remove a like, ? help, q quit, Ctrl-C quit at once.
+        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
+        NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        XDG_DATA_HOME (likes) and XDG_CACHE_HOME (forecasts).
         """,
         version: nimbusVersion,
         subcommands: [Run.self, TapeCommand.self],
