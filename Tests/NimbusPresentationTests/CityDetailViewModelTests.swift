@@ -317,3 +317,17 @@ final class CityDetailViewModelTests: XCTestCase {
         XCTAssertEqual(WeatherFormatter.arrow(towards: -45), "↖")
     }
 }
+
+final class LocalNameTests: XCTestCase {
+    func testTheLocalNameSoundsLikeTheCanonicalOne() {
+        let seoul = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 1,
+                         timeZone: "Asia/Seoul", alternateNames: ["경성", "Sŏul", "서울특별시", "서울", "ソウル", "京城"])
+        let shanghai = City(id: 2, name: "Shanghai", countryCode: "CN", latitude: 31, longitude: 121, population: 1,
+                            timeZone: "Asia/Shanghai", alternateNames: ["상해", "上海", "상하이", "シャンハイ"])
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ko), "서울")
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ja), "ソウル")
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .en), nil)
+        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ko), "상하이")
+        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ja), "シャンハイ")
+    }
+}

@@ -295,7 +295,8 @@ public final class CityDetailViewModel {
 
     /// The alternate name in the UI language's script (Hangul for Korean, kana for Japanese) that
     /// sounds most like the canonical name once romanised (서울 rather than the historical 경성 for
-    /// Seoul), shorter names first on a tie; English uses the canonical name alone.
+    /// Seoul, 상하이 rather than 상해 for Shanghai), shorter names first on a tie; English uses the
+    /// canonical name alone.
     static func localName(_ city: City, language: Language) -> String? {
         func has(_ name: String, _ ranges: [ClosedRange<UInt32>]) -> Bool {
             name.unicodeScalars.contains { s in ranges.contains { $0.contains(s.value) } }
@@ -313,8 +314,20 @@ public final class CityDetailViewModel {
                 .filter { $0.isLetter })
         }
         let target = letters(city.name)
+        // Longest common subsequence of the romanised letters: 상하이 (sanghai) beats 상해 (sanghae) for Shanghai.
         func score(_ name: String) -> Int {
-            zip(letters(name), target).prefix { $0 == $1 }.count
+            let a = letters(name)
+            guard !a.isEmpty, !target.isEmpty else { return 0 }
+            var row = [Int](repeating: 0, count: target.count + 1)
+            for x in a {
+                var diagonal = 0
+                for (j, y) in target.enumerated() {
+                    let above = row[j + 1]
+                    row[j + 1] = x == y ? diagonal + 1 : max(row[j + 1], row[j])
+                    diagonal = above
+                }
+            }
+            return row[target.count]
         }
         return candidates.enumerated().max { a, b in
             let (sa, sb) = (score(a.element), score(b.element))
