@@ -42,7 +42,7 @@ public struct NimbusCommand: ParsableCommand {
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
         """,
         version: nimbusVersion,
-        subcommands: [Run.self, TapeCommand.self],
+        subcommands: [Run.self, TapeCommand.self, MapCommand.self],
         defaultSubcommand: Run.self
     )
 
