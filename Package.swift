@@ -51,7 +51,7 @@ let package = Package(
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
         .testTarget(name: "NimbusDataTests", dependencies: [
-            "NimbusData", "TestSupport",
+            "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [

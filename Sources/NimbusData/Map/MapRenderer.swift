@@ -98,10 +98,11 @@ public struct MapRenderer: Sendable {
         // The city's cell; the longitude is taken to the copy of the city nearest the centre.
         var dLon = (request.longitude - centreLon).truncatingRemainder(dividingBy: 360)
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let mx = (dLon / step + Double(width) / 2) / Double(across)
-        let my = (Double(height) / 2 - (Self.mercator(request.latitude) - centreY) / vstep) / Double(down)
+        // (A hair added against rounding: a city panned by whole quarters sits exactly on a cell edge.)
+        let mx = (dLon / step + Double(width) / 2) / Double(across) + 1e-9
+        let my = (Double(height) / 2 - (Self.mercator(request.latitude) - centreY) / vstep) / Double(down) + 1e-9
         let marker: (x: Int, y: Int)? = mx >= 0 && mx < Double(cols) && my >= 0 && my < Double(rows)
-            ? (x: Int(mx), y: Int(my)) : nil
+            ? (x: Int(mx.rounded(.down)), y: Int(my.rounded(.down))) : nil
         return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn)
     }
 
