@@ -9,8 +9,14 @@ import TestSupport
 final class FakeMapRepository: MapRepository, @unchecked Sendable {
     private let lock = NSLock()
     private var cache: [MapSnapshotKey: MapSnapshot] = [:]
-    private(set) var renders: [(key: MapSnapshotKey, cancel: CancellationFlag)] = []
+    private var recorded: [(key: MapSnapshotKey, cancel: CancellationFlag)] = []
+    var renders: [(key: MapSnapshotKey, cancel: CancellationFlag)] {
+        lock.lock(); defer { lock.unlock() }
+        return recorded
+    }
     var failure: MapError?
+    /// Seconds each render takes (a slow render shows cancellation on real queues).
+    var delay: TimeInterval = 0
 
     func cachedSnapshot(_ key: MapSnapshotKey) -> MapSnapshot? {
         lock.lock(); defer { lock.unlock() }
@@ -18,8 +24,9 @@ final class FakeMapRepository: MapRepository, @unchecked Sendable {
     }
 
     func renderSnapshot(_ request: MapRequest, cancel: CancellationFlag) throws(MapError) -> MapSnapshot? {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         lock.lock(); defer { lock.unlock() }
-        renders.append((request.key, cancel))
+        recorded.append((request.key, cancel))
         if let failure { throw failure }
         if cancel.isCancelled { return nil }
         let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: request.key.size.cols)
@@ -178,6 +185,32 @@ final class CityMapViewModelTests: XCTestCase {
             "loading | - | 확대 4/12 · 점자 | - | 지도를 그리는 중…",
             "shown | - | 확대 4/12 · 점자 | - | 지도 데이터가 없습니다: landmask.bin",
         ])
+    }
+
+    func testRealQueuesOnlyTheLastOfManyQuickViewsIsShown() {
+        repository.delay = 0.01
+        let viewModel = CityMapViewModel(
+            city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(.en), units: .metric,
+            scheduler: DispatchQueue.main.eraseToAnyScheduler(),
+            renderScheduler: DispatchQueue(label: "test.map", attributes: .concurrent).eraseToAnyScheduler())
+        let output = viewModel.transform(input: .init(
+            sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
+            panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
+            styleToggled: style.eraseToAnyPublisher(), dismissed: dismissed.eraseToAnyPublisher()))
+        observer = TestObserver(output.state)
+        size.send(MapSize(cols: 30, rows: 8))
+        for _ in 0..<8 { zoom.send(1) }
+        let shown = expectation(description: "the last view is shown")
+        func poll() {
+            if observer.values.contains(where: { !$0.isLoading }) { shown.fulfill() }
+            else { DispatchQueue.main.asyncAfter(deadline: .now() + 0.005, execute: poll) }
+        }
+        poll()
+        wait(for: [shown], timeout: 5)
+        let done = observer.values.filter { !$0.isLoading }
+        XCTAssertEqual(done.map { $0.snapshot?.key.zoom }, [MapZoom(12)])
+        XCTAssertTrue(observer.values.dropLast().allSatisfy(\.isLoading))
+        XCTAssertEqual(repository.renders.filter { !$0.cancel.isCancelled }.map(\.key.zoom), [MapZoom(12)])
     }
 
     func testScaleBarPicksRoundDistancesThatFit() {
