@@ -38,7 +38,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "NimbusDomain"),
-        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
+        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin")]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",
@@ -51,7 +51,7 @@ let package = Package(
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
         .testTarget(name: "NimbusDataTests", dependencies: [
-            "NimbusData", "TestSupport",
+            "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [

@@ -17,6 +17,12 @@ enum NimbusBenchmark {
     static func main() {
         if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
         if CommandLine.arguments.contains("--probe") { Probe.run(); RenderProbe.run(); return }
+        if CommandLine.arguments.contains("--map") {
+            var table = Table()
+            do { MapBenchmark.run(catalog: try CityCatalog.bundled(), into: &table) } catch { table.row("bundled catalogue", "error: \(error)") }
+            print(table.render())
+            return
+        }
         let args = CommandLine.arguments
         func value(_ flag: String) -> String? {
             args.firstIndex(of: flag).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
@@ -70,6 +76,7 @@ enum NimbusBenchmark {
             table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
+        if let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         table.section("This benchmark process")
         table.row("peak RSS (catalogues loaded)", mb(peakRSS(RUSAGE_SELF)))
         print(table.render())

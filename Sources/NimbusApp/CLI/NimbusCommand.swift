@@ -74,7 +74,7 @@ public struct NimbusCommand: ParsableCommand {
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
         """,
         version: nimbusVersion,
-        subcommands: [Run.self, TapeCommand.self],
+        subcommands: [Run.self, TapeCommand.self, MapCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -109,8 +109,10 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = options.configuration(
+        var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
+        // Maps are drawn off the main queue so that keys never wait for them.
+        configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {

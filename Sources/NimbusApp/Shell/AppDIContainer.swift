@@ -24,14 +24,18 @@ public final class AppDIContainer {
         public var location: GeoPoint?
         public var scheduler: AnySchedulerOf<DispatchQueue>
         public var colors: Bool
+        /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
+        public var renderScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
-                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true) {
+                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true,
+                    renderScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
             self.environment = environment
             self.catalog = catalog
             self.location = location
             self.scheduler = scheduler
             self.colors = colors
+            self.renderScheduler = renderScheduler
         }
     }
 
@@ -85,6 +89,17 @@ public final class AppDIContainer {
     func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
         LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
+
+    /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).
+    public private(set) lazy var map: MapSceneDIContainer = {
+        let cache = MapSnapshotCache(countLimit: MapSceneDIContainer.countLimit,
+                                     totalCostLimit: MapSceneDIContainer.totalCostLimit)
+        return MapSceneDIContainer(
+            repository: .bundled(cache: cache, environment: configuration.environment),
+            l10n: l10n, units: UnitSystem.resolve(environment: configuration.environment, language: l10n.language),
+            scheduler: configuration.scheduler,
+            renderScheduler: configuration.renderScheduler ?? configuration.scheduler)
+    }()
 
     /// Switches to the colourless theme (the terminal has no colours).
     public func useMonochrome() { theme = .monochrome }
