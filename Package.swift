@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "NimbusData", dependencies: [
             "NimbusDomain", "NimbusResources",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
-        .target(name: "NimbusDomain"),
+        .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin"), .copy("movies.sqlite")]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
@@ -49,7 +50,10 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
-        .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
+        .testTarget(name: "NimbusDomainTests", dependencies: [
+            "NimbusDomain",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
         .testTarget(name: "NimbusDataTests", dependencies: [
             "NimbusData", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
