@@ -167,7 +167,7 @@ public final class MovieListViewModel {
                 if before != self.wishlisted { self.emit() } // a change made elsewhere (the other tab)
             }
             .store(in: &cancellables)
-        return Output(state: stateSubject.eraseToAnyPublisher(), route: routeSubject.eraseToAnyPublisher(),
+        return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(), route: routeSubject.eraseToAnyPublisher(),
                       message: messageSubject.eraseToAnyPublisher())
     }
 
@@ -286,7 +286,7 @@ public final class MovieListViewModel {
         stateSubject.send(MovieListState(
             query: query, phase: phase,
             rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id)) },
-            summary: summary, loadingMore: loadingPage.map { $0 > 1 } ?? false, moreError: moreError,
+            summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
             suggestions: suggestions, recent: recent.map(\.title)))
     }
 }
