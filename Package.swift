@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "NimbusDataTests", dependencies: [
             "NimbusData", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             "NimbusPresentation", "TestSupport",
