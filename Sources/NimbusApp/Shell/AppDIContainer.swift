@@ -72,11 +72,32 @@ public final class AppDIContainer {
         return try! UserDatabase(inMemory: migrations)
     }
 
+    /// The shared HTTP client, made on first use.
+    public private(set) lazy var httpClient: HTTPClient = URLSessionHTTPClient()
+
+    /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
-        MovieServices(movies: movieCatalogue, history: MovieHistoryStore(database: userDatabase),
-                      wishlist: WishlistStore(database: userDatabase),
-                      statusSource: l10n.format(.statusSourceMoviesCatalogue, l10n.number(movieCatalogue.movieCount)),
-                      idleMessage: l10n.format(.moviesIdleCatalogue, l10n.number(movieCatalogue.movieCount)))
+        let history = MovieHistoryStore(database: userDatabase)
+        let wishlist = WishlistStore(database: userDatabase)
+        let language = Self.tmdbLanguage(l10n.language)
+        if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient), history: history,
+                                 wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
+                                 idleMessage: l10n[.moviesIdleTmdb])
+        }
+        let count = l10n.number(movieCatalogue.movieCount)
+        return MovieServices(movies: movieCatalogue, history: history, wishlist: wishlist,
+                             statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
+                             idleMessage: l10n.format(.moviesIdleCatalogue, count))
+    }
+
+    /// TMDB's `language` parameter for the UI language.
+    static func tmdbLanguage(_ language: Language) -> String {
+        switch language {
+        case .en: "en-US"
+        case .ko: "ko-KR"
+        case .ja: "ja-JP"
+        }
     }
 
     /// One-off work the first keystrokes would otherwise pay for (a cold row costs ~40 µs, a warm
