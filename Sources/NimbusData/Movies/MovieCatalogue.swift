@@ -7,10 +7,11 @@ import NimbusResources
 /// The bundled film catalogue (`Resources/movies.sqlite`, Wikidata), opened read-only.
 ///
 /// Matching is FTS5 over title, cast and directors: every word of the query must appear, the last one
-/// as a prefix (so results follow typing). Ranking: films whose title holds every word come first, then
-/// films whose directors do, then the rest (cast matches); within each tier the most reviewed first.
-/// SQLite's bm25 was 100-400 ms per keystroke for one- and two-letter prefixes (it reads every match's
-/// position lists), so relevance is the matched column instead. A query's ranked ids are kept, so the
+/// as a prefix (so results follow typing). Ranking: title matches first (the title equal to the query,
+/// then starting with it, then holding its words), then films whose directors match, then the rest
+/// (cast matches); within each tier the most reviewed first. SQLite's bm25 was 100-400 ms per
+/// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
+/// is where the words matched instead. A query's ranked ids are kept, so the
 /// next page is one lookup of 20 rows.
 public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     public static let pageSize = 20
@@ -102,18 +103,27 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         if let hit = ranked.first(where: { $0.query == query }) { lock.unlock(); return hit.ids }
         lock.unlock()
         guard let match = Self.matchExpression(query) else { return [] }
-        let (all, inTitle, inDirectors) = try database.read { db -> ([Int64], Set<Int64>, Set<Int64>) in
+        let text = query.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let like = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let (all, tiers) = try database.read { db -> ([Int64], [Int64: Int64]) in
             let sql = "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"
             let all = try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: [match])
-            guard !all.isEmpty else { return ([], [], []) }
-            let title = try Int64.fetchSet(db.cachedStatement(sql: sql), arguments: ["title : (\(match))"])
-            let directors = try Int64.fetchSet(db.cachedStatement(sql: sql), arguments: ["directors : (\(match))"])
-            return (all, title, directors)
+            guard !all.isEmpty else { return ([], [:]) }
+            // Lower tiers first: cast (no entry) 4, directors 3, words of the title 2, the title starts
+            // with the query 1, the title is the query 0.
+            var tiers: [Int64: Int64] = [:]
+            for id in try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: ["directors : (\(match))"]) { tiers[id] = 3 }
+            for id in try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: ["title : (\(match))"]) { tiers[id] = 2 }
+            let starts = "SELECT id FROM movie WHERE title LIKE ? ESCAPE '\\'"
+            for id in try Int64.fetchAll(db.cachedStatement(sql: starts), arguments: [like]) where tiers[id] == 2 { tiers[id] = 1 }
+            for id in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM movie WHERE title = ?"), arguments: [text])
+            where tiers[id] != nil { tiers[id] = 0 }
+            return (all, tiers)
         }
         let popularity = try self.popularity()
         var keyed = all.map { id -> (key: Int64, id: Int64) in
-            let tier: Int64 = inTitle.contains(id) ? 0 : inDirectors.contains(id) ? 1 : 2
-            return ((tier << 32) | Int64(popularity[id] ?? Int32.max), id)
+            ((tiers[id] ?? 4) << 32 | Int64(popularity[id] ?? Int32.max), id)
         }
         keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id < $1.id) }
         let ids = keyed.map(\.id)
