@@ -54,9 +54,9 @@ final class WishlistViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(describe), [
             "Film 3,Film 2,Film 1 [Saved films: 3]",
             "Film 3,Film 1 [Saved films: 2]",
-            "Film 3,Film 1 [Saved films: 2] ask(Delete all 2 films from the wishlist?)",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
             "Film 3,Film 1 [Saved films: 2]",
-            "Film 3,Film 1 [Saved films: 2] ask(Delete all 2 films from the wishlist?)",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
             " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
         ])
         XCTAssertEqual(message.values, ["Deleted “Film 2”", "Wishlist cleared"])
