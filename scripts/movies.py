@@ -12,7 +12,6 @@ Schema of the output (read-only in the app, `Sources/NimbusData/Movies/MovieCata
         rated                     -- MPAA rating when known
         metacritic, tomatometer, tomato_rating, reviews, box_office, oscars
         popularity INTEGER)       -- rank by review count then box office (0 = most reviewed)
-  movie_title                     -- index on title (NOCASE): exact and starts-with title matches rank first
   movie_fts(title, actors, directors)-- FTS5 over those columns (external content = movie),
                                        unicode61 with diacritics removed, column detail,
                                        a one-character prefix index (fits the 10 MB budget)
@@ -41,7 +40,7 @@ SCHEMA = """
 CREATE TABLE movie (
     id INTEGER PRIMARY KEY,
     imdb_id TEXT,
-    title TEXT NOT NULL COLLATE NOCASE,
+    title TEXT NOT NULL,
     year INTEGER,
     runtime INTEGER,
     genres TEXT NOT NULL,
@@ -130,7 +129,6 @@ def build(rows: list[tuple], out: Path) -> int:
         count += 1
     con.execute("INSERT INTO movie_fts(rowid, title, actors, directors) SELECT id, title, actors, directors FROM movie")
     con.execute("INSERT INTO movie_fts(movie_fts) VALUES('optimize')")
-    con.execute("CREATE INDEX movie_title ON movie(title)")
     con.commit()
     con.execute("VACUUM")
     con.close()

@@ -43,6 +43,14 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertLessThan(lastStart, firstOther, "\(titles)")
     }
 
+    func testTheMemoIgnoresCaseAndSpacingAndWarmUpRanksFirstKeystrokes() throws {
+        let fresh = try MovieCatalogue.bundled()
+        fresh.warmUp()
+        XCTAssertEqual(try fresh.rankedIDs("The  "), try fresh.rankedIDs("the"))
+        XCTAssertEqual(try fresh.rankedIDs("B"), try catalogue.rankedIDs("b"))
+        XCTAssertEqual(MovieCatalogue.words("Amélie: L'Été, 2001"), ["amelie", "l", "ete", "2001"])
+    }
+
     func testPrefixAccentsAndCaseMatch() throws {
         XCTAssertEqual(try catalogue.page(query: "BATMAN BEG", page: 1).movies.first?.title, "Batman Begins")
         let amelie = try catalogue.page(query: "amelie", page: 1).movies.map(\.title)
@@ -71,6 +79,8 @@ final class MovieCatalogueTests: XCTestCase {
         }
         XCTAssertEqual(MovieCatalogue.matchExpression("\"batman\" OR begins*"), "\"batman\" \"OR\" \"begins\"*")
         XCTAssertNil(MovieCatalogue.matchExpression(" -*- "))
+        XCTAssertEqual(MovieCatalogue.matchExpression("batman be"), "\"batman\" {title directors} : \"be\"*",
+                       "a two-letter prefix skips the cast")
         XCTAssertEqual(try catalogue.page(query: "zzqqxxnotafilm", page: 1).totalResults, 0)
     }
 

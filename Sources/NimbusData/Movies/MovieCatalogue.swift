@@ -7,7 +7,8 @@ import NimbusResources
 /// The bundled film catalogue (`Resources/movies.sqlite`, Wikidata), opened read-only.
 ///
 /// Matching is FTS5 over title, cast and directors: every word of the query must appear, the last one
-/// as a prefix (so results follow typing). Ranking: title matches first (the title equal to the query,
+/// as a prefix (so results follow typing; a prefix of one or two letters matches titles and directors
+/// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
 /// then starting with it, then holding its words), then films whose directors match, then the rest
 /// (cast matches); within each tier the most reviewed first. SQLite's bm25 was 100-400 ms per
 /// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
@@ -21,10 +22,12 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     public let movieCount: Int
     private let database: DatabaseQueue
     private let lock = NSLock()
-    /// Popularity rank by film id (0 = most reviewed), read on first use (see `warmUp`).
-    private var popularityTable: [Int64: Int32]?
+    /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
+    private var rankTable: [Int64: RankEntry]?
     /// The last few queries' ranked ids, newest last.
     private var ranked: [(query: String, ids: [Int64])] = []
+    /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
+    private var firstKeystroke: [String: [Int64]] = [:]
 
     /// The catalogue bundled with the app.
     public static func bundled() throws -> MovieCatalogue {
@@ -46,25 +49,68 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         }
     }
 
-    /// Reads the popularity table now rather than on the first keystroke. Safe on any queue.
-    public func warmUp() {
-        _ = try? popularity()
+    /// What ranking needs of a film, kept in memory: where it stands in popularity, and its title and
+    /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer).
+    struct RankEntry {
+        let popularity: Int32
+        let title: [Substring]
+        let directors: [Substring]
     }
 
-    private func popularity() throws -> [Int64: Int32] {
+    /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
+    /// the first keystrokes (those match thousands of films). Safe on any queue.
+    public func warmUp() {
+        _ = try? rankEntries()
+        for ch in "abcdefghijklmnopqrstuvwxyz0123456789" {
+            let query = String(ch)
+            guard let key = Self.matchExpression(query), let ids = try? rank(query) else { continue }
+            lock.lock()
+            firstKeystroke[key] = ids
+            lock.unlock()
+        }
+    }
+
+    private func rankEntries() throws -> [Int64: RankEntry] {
         lock.lock()
         defer { lock.unlock() }
-        if let table = popularityTable { return table }
-        var ranks: [Int64: Int32] = [:]
-        ranks.reserveCapacity(movieCount)
+        if let table = rankTable { return table }
+        var table: [Int64: RankEntry] = [:]
+        table.reserveCapacity(movieCount)
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity FROM movie")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity, title, directors FROM movie")
             while let row = try rows.next() {
-                ranks[row[0]] = Int32(truncatingIfNeeded: row[1] as Int64)
+                table[row[0]] = RankEntry(popularity: Int32(truncatingIfNeeded: row[1] as Int64),
+                                          title: Self.words(row[2]), directors: Self.words(row[3]))
             }
         }
-        popularityTable = ranks
-        return ranks
+        rankTable = table
+        return table
+    }
+
+    /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
+    static func words(_ text: String) -> [Substring] {
+        let folded = text.unicodeScalars.allSatisfy({ $0.isASCII })
+            ? text.lowercased()
+            : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return folded.split(whereSeparator: { ch in
+            !ch.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        })
+    }
+
+    /// Whether `words` hold every query word, the last one as a prefix.
+    static func holds(_ words: [Substring], _ query: [Substring]) -> Bool {
+        guard let last = query.last else { return false }
+        for word in query.dropLast() where !words.contains(word) { return false }
+        return words.contains { $0.hasPrefix(last) }
+    }
+
+    /// Whether `words` begin with the query words (the last as a prefix), and whether they are exactly them.
+    static func begins(_ words: [Substring], _ query: [Substring]) -> (begins: Bool, equal: Bool) {
+        guard words.count >= query.count, let last = query.last else { return (false, false) }
+        for (w, q) in zip(words, query.dropLast()) where w != q { return (false, false) }
+        let w = words[query.count - 1]
+        guard w.hasPrefix(last) else { return (false, false) }
+        return (true, words.count == query.count && w == last)
     }
 
     // MARK: MovieRepository
@@ -99,39 +145,45 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
 
     /// Every film matching `query`, best first.
     public func rankedIDs(_ query: String) throws -> [Int64] {
+        // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
+        // so the memo is keyed by the match expression of the lowercased query.
+        let lowered = query.lowercased()
+        guard let key = Self.matchExpression(lowered) else { return [] }
         lock.lock()
-        if let hit = ranked.first(where: { $0.query == query }) { lock.unlock(); return hit.ids }
+        if let hit = firstKeystroke[key] ?? ranked.first(where: { $0.query == key })?.ids { lock.unlock(); return hit }
         lock.unlock()
-        guard let match = Self.matchExpression(query) else { return [] }
-        let text = query.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        let like = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
-        let (all, tiers) = try database.read { db -> ([Int64], [Int64: Int64]) in
-            let sql = "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"
-            let all = try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: [match])
-            guard !all.isEmpty else { return ([], [:]) }
-            // Lower tiers first: cast (no entry) 4, directors 3, words of the title 2, the title starts
-            // with the query 1, the title is the query 0.
-            var tiers: [Int64: Int64] = [:]
-            for id in try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: ["directors : (\(match))"]) { tiers[id] = 3 }
-            for id in try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: ["title : (\(match))"]) { tiers[id] = 2 }
-            let starts = "SELECT id FROM movie WHERE title LIKE ? ESCAPE '\\'"
-            for id in try Int64.fetchAll(db.cachedStatement(sql: starts), arguments: [like]) where tiers[id] == 2 { tiers[id] = 1 }
-            for id in try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM movie WHERE title = ?"), arguments: [text])
-            where tiers[id] != nil { tiers[id] = 0 }
-            return (all, tiers)
-        }
-        let popularity = try self.popularity()
-        var keyed = all.map { id -> (key: Int64, id: Int64) in
-            ((tiers[id] ?? 4) << 32 | Int64(popularity[id] ?? Int32.max), id)
-        }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id < $1.id) }
-        let ids = keyed.map(\.id)
+        let ids = try rank(lowered)
         lock.lock()
-        ranked.append((query, ids))
+        ranked.append((key, ids))
         if ranked.count > 8 { ranked.removeFirst() }
         lock.unlock()
         return ids
+    }
+
+    private func rank(_ query: String) throws -> [Int64] {
+        guard let match = Self.matchExpression(query) else { return [] }
+        let all = try database.read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                               arguments: [match])
+        }
+        guard !all.isEmpty else { return [] }
+        let table = try rankEntries()
+        let words = Self.words(query)
+        // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
+        // hold them 3; the rest (cast) 4. Then popularity.
+        var keyed = all.map { id -> (key: Int64, id: Int64) in
+            guard let entry = table[id] else { return (Int64(4) << 32 | Int64(Int32.max), id) }
+            let tier: Int64
+            if Self.holds(entry.title, words) {
+                let start = Self.begins(entry.title, words)
+                tier = start.equal ? 0 : start.begins ? 1 : 2
+            } else {
+                tier = Self.holds(entry.directors, words) ? 3 : 4
+            }
+            return (tier << 32 | Int64(entry.popularity), id)
+        }
+        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id < $1.id) }
+        return keyed.map(\.id)
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
@@ -149,8 +201,13 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         if !current.isEmpty { words.append(current) }
         guard !words.isEmpty else { return nil }
         // Long pasted text: the first words are enough to find a title.
-        let quoted = words.prefix(12).map { "\"\($0)\"" }
-        return quoted.joined(separator: " ") + "*"
+        let kept = Array(words.prefix(12))
+        let quoted = kept.dropLast().map { "\"\($0)\"" }
+        let last = kept[kept.count - 1]
+        // A one- or two-letter prefix expands to thousands of cast names (7-9 ms); cast matches rank
+        // last anyway, so such a prefix looks in titles and directors only. From three letters, everywhere.
+        let prefix = last.count < 3 ? "{title directors} : \"\(last)\"*" : "\"\(last)\"*"
+        return (quoted + [prefix]).joined(separator: " ")
     }
 
     func summaries(_ ids: [Int64]) throws -> [MovieSummary] {

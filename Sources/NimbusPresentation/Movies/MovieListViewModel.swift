@@ -189,8 +189,8 @@ public final class MovieListViewModel {
         totalResults = 0
         loadingPage = nil
         moreError = nil
-        suggestions = search.suggestions(limit: Self.suggestionLimit)
         guard !newQuery.isEmpty else {
+            suggestions = search.suggestions(limit: Self.suggestionLimit)
             phase = .idle(idleMessage)
             emit()
             return
@@ -229,7 +229,8 @@ public final class MovieListViewModel {
         var seen = Set<MovieID>()
         movies = (1...lastPage).flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
         phase = movies.isEmpty ? .empty(l10n.format(.moviesEmpty, query)) : .results
-        if result.page == 1 { suggestions = search.suggestions(limit: Self.suggestionLimit) }
+        // The use case has just saved a query that found films.
+        if result.page == 1 && !result.movies.isEmpty { suggestions = search.suggestions(limit: Self.suggestionLimit) }
         emit()
     }
 

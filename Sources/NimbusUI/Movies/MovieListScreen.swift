@@ -89,7 +89,10 @@ public final class MovieListScreen: Screen {
     public var hints: [KeyHint] {
         switch focus {
         case .list:
-            var hints = [KeyHint("/", l10n[.hintSearch]), KeyHint("Enter", l10n[.hintOpen]), KeyHint("w", l10n[.hintWishlist])]
+            var hints = [KeyHint("/", l10n[.hintSearch])]
+            if state?.phase == .results {
+                hints += [KeyHint("Enter", l10n[.hintOpen]), KeyHint("w", l10n[.hintWishlist])]
+            }
             if case .error = state?.phase { hints.append(KeyHint("r", l10n[.hintRetry])) }
             if state?.moreError != nil { hints.append(KeyHint("r", l10n[.hintRetry])) }
             return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
