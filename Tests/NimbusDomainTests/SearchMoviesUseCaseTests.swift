@@ -71,3 +71,38 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         XCTAssertEqual(SearchMoviesUseCase.normalise(" \n "), "")
     }
 }
+
+final class MovieDetailsUseCaseTests: XCTestCase {
+    private final class Source: MovieRepository {
+        let source: MovieSource
+        init(_ source: MovieSource) { self.source = source }
+        func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
+        func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
+            Just(Movie(id: id, title: "\(source.rawValue) \(id.value)", year: nil, runtime: nil, genres: [], directors: [],
+                       writers: [], cast: [], languages: [], countries: [], rated: nil, ratings: MovieRatings()))
+                .setFailureType(to: MovieError.self).eraseToAnyPublisher()
+        }
+    }
+
+    private final class NoHistory: MovieHistoryRepository {
+        func recentQueries(limit: Int) -> [String] { [] }
+        func saveQuery(_ query: String) throws {}
+        func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+        func recordViewed(_ movie: MovieSummary) throws {}
+    }
+
+    private func open(_ useCase: MovieDetailsUseCase, _ id: MovieID) -> Result<String, MovieError>? {
+        var result: Result<String, MovieError>?
+        _ = useCase.execute(id).sink(receiveCompletion: { if case .failure(let e) = $0 { result = .failure(e) } },
+                                     receiveValue: { result = .success($0.title) })
+        return result
+    }
+
+    func testAFilmOpensFromItsOwnSourceOrSaysItIsUnavailable() {
+        let underTMDB = MovieDetailsUseCase(movies: Source(.tmdb), others: [Source(.catalogue)], history: NoHistory())
+        XCTAssertEqual(open(underTMDB, MovieID(source: .catalogue, value: 7)), .success("catalogue 7"))
+        XCTAssertEqual(open(underTMDB, MovieID(source: .tmdb, value: 8)), .success("tmdb 8"))
+        let offline = MovieDetailsUseCase(movies: Source(.catalogue), history: NoHistory())
+        XCTAssertEqual(open(offline, MovieID(source: .tmdb, value: 8)), .failure(.sourceUnavailable(.tmdb)))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 
@@ -28,7 +29,8 @@ final class ScriptedMovieRepository: MovieRepository {
     func respond(_ query: String, page: Int, with result: Result<MoviesPage, MovieError>, finish: Bool = true,
                  file: StaticString = #filePath, line: UInt = #line) {
         guard let (_, subject) = pending.last(where: { $0.0 == Request(query: query, page: page) }) else {
-            fatalError("no request for \(query) page \(page); requests: \(requests)", file: file, line: line)
+            XCTFail("no request for \(query) page \(page); requests: \(requests)", file: file, line: line)
+            return
         }
         switch result {
         case .success(let value):

@@ -8,6 +8,8 @@ import NimbusUI
 /// The long-lived services the Movies and Wishlist tabs share (owned by `AppDIContainer`).
 struct MovieServices {
     let movies: MovieRepository
+    /// Sources that can still open saved films when searches go elsewhere (the catalogue under TMDB).
+    let others: [MovieRepository]
     let history: MovieHistoryRepository
     let wishlist: WishlistRepository
     /// "Wikidata · 17,472 films" or "TMDB · ko-KR".
@@ -35,7 +37,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeMovieDetailsUseCase() -> MovieDetailsUseCase {
-        MovieDetailsUseCase(movies: services.movies, history: services.history)
+        MovieDetailsUseCase(movies: services.movies, others: services.others, history: services.history)
     }
 
     func makeWishlistUseCase() -> WishlistUseCase {

@@ -81,12 +81,13 @@ public final class AppDIContainer {
         let wishlist = WishlistStore(database: userDatabase)
         let language = Self.tmdbLanguage(l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
-            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient), history: history,
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
+                                 others: [movieCatalogue], history: history,
                                  wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
                                  idleMessage: l10n[.moviesIdleTmdb])
         }
         let count = l10n.number(movieCatalogue.movieCount)
-        return MovieServices(movies: movieCatalogue, history: history, wishlist: wishlist,
+        return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
                              statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
                              idleMessage: l10n.format(.moviesIdleCatalogue, count))
     }

@@ -38,19 +38,21 @@ public struct SearchMoviesUseCase {
 
 /// Opens a film: its details, and a place in the recently viewed strip.
 public struct MovieDetailsUseCase {
-    private let movies: MovieRepository
+    private let repositories: [MovieRepository]
     private let history: MovieHistoryRepository
 
-    public init(movies: MovieRepository, history: MovieHistoryRepository) {
-        self.movies = movies
+    /// `movies` is the source searches use; `others` can still open films saved from another source
+    /// (the bundled catalogue while TMDB is in use).
+    public init(movies: MovieRepository, others: [MovieRepository] = [], history: MovieHistoryRepository) {
+        self.repositories = [movies] + others
         self.history = history
     }
 
     public func execute(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
-        guard id.source == movies.source else {
+        guard let repository = repositories.first(where: { $0.source == id.source }) else {
             return Fail(error: .sourceUnavailable(id.source)).eraseToAnyPublisher()
         }
-        return movies.details(id)
+        return repository.details(id)
     }
 
     public func recordViewed(_ movie: MovieSummary) { try? history.recordViewed(movie) }
