@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NimbusData
 import NimbusDomain
 import NimbusPresentation
@@ -32,6 +33,7 @@ enum MovieBenchmark {
         var searchOnly: [Double] = []
         var perKey: [Double] = []
         var slowest: [String: Double] = [:]
+        var searchCPU: [Double] = []
         let database = try UserDatabase(inMemory: [WishlistStore.migration, MovieHistoryStore.migration])
         for round in 0..<6 {
             let catalogue = try MovieCatalogue.bundled()
@@ -56,14 +58,17 @@ enum MovieBenchmark {
                 var typed = ""
                 for ch in word {
                     typed.append(ch)
+                    let c0 = cpuNow()
                     let t0 = NimbusBenchmark.now()
                     _ = try direct.page(query: typed, page: 1)
                     let t1 = NimbusBenchmark.now()
+                    let c1 = cpuNow()
                     submitted.send(typed)
                     for row in latest?.rows.prefix(20) ?? [] { _ = row.title.count }
                     let t2 = NimbusBenchmark.now()
                     if round > 0 {
                         searchOnly.append(t1 - t0)
+                        searchCPU.append(c1 - c0)
                         perKey.append(t2 - t1)
                         slowest[typed] = max(slowest[typed] ?? 0, t1 - t0)
                     }
@@ -74,6 +79,7 @@ enum MovieBenchmark {
         }
         table.header("", "p50", "p99", "max")
         table.row("repository: match + rank + first page", ms(searchOnly, 50), ms(searchOnly, 99), ms(searchOnly.max() ?? .nan))
+        table.row("repository, this thread's CPU time only", ms(searchCPU, 50), ms(searchCPU, 99), ms(searchCPU.max() ?? .nan))
         table.row("view model: keystroke → state with 20 rows", ms(perKey, 50), ms(perKey, 99), ms(perKey.max() ?? .nan))
         table.row("target", "", "≤ 5.000 ms", "")
         let worst = slowest.sorted { $0.value > $1.value }.prefix(6)
@@ -98,6 +104,13 @@ enum MovieBenchmark {
         table.header("", "p50", "p99", "max")
         table.row("next page (20 rows)", ms(times, 50), ms(times, 99), ms(times.max() ?? .nan))
         table.row("target", "", "≤ 5.000 ms", "")
+    }
+
+    /// CPU time of the calling thread: what a keystroke costs without waiting for a busy machine's cores.
+    static func cpuNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private static func ms(_ xs: [Double], _ p: Double) -> String { NimbusBenchmark.ms(NimbusBenchmark.pct(xs, p)) }

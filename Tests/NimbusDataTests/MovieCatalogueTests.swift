@@ -49,6 +49,14 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertEqual(try fresh.rankedIDs("The  "), try fresh.rankedIDs("the"))
         XCTAssertEqual(try fresh.rankedIDs("B"), try catalogue.rankedIDs("b"))
         XCTAssertEqual(MovieCatalogue.words("Amélie: L'Été, 2001"), ["amelie", "l", "ete", "2001"])
+        let title = MovieCatalogue.packed(MovieCatalogue.words("The Heat of the Night"))
+        func q(_ text: String) -> [[UInt8]] { MovieCatalogue.words(text).map { Array($0.utf8) } }
+        XCTAssertTrue(MovieCatalogue.holds(title, q("night he")))
+        XCTAssertFalse(MovieCatalogue.holds(title, q("he night")), "only the last word is a prefix")
+        XCTAssertFalse(MovieCatalogue.holds(title, q("nights")))
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("the heat of".utf8)).begins, true)
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("the heat of the night".utf8)).equal, true)
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("heat".utf8)).begins, false)
     }
 
     func testPrefixAccentsAndCaseMatch() throws {

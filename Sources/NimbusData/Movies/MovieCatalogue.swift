@@ -50,11 +50,12 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     }
 
     /// What ranking needs of a film, kept in memory: where it stands in popularity, and its title and
-    /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer).
+    /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer),
+    /// UTF-8, joined by single spaces.
     struct RankEntry {
         let popularity: Int32
-        let title: [Substring]
-        let directors: [Substring]
+        let title: [UInt8]
+        let directors: [UInt8]
     }
 
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
@@ -80,7 +81,7 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
             let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity, title, directors FROM movie")
             while let row = try rows.next() {
                 table[row[0]] = RankEntry(popularity: Int32(truncatingIfNeeded: row[1] as Int64),
-                                          title: Self.words(row[2]), directors: Self.words(row[3]))
+                                          title: Self.packed(Self.words(row[2])), directors: Self.packed(Self.words(row[3])))
             }
         }
         rankTable = table
@@ -97,20 +98,38 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         })
     }
 
-    /// Whether `words` hold every query word, the last one as a prefix.
-    static func holds(_ words: [Substring], _ query: [Substring]) -> Bool {
+    static func packed(_ words: [Substring]) -> [UInt8] { Array(words.joined(separator: " ").utf8) }
+
+    /// Whether the packed words hold every query word, the last one as a prefix.
+    static func holds(_ packed: [UInt8], _ query: [[UInt8]]) -> Bool {
         guard let last = query.last else { return false }
-        for word in query.dropLast() where !words.contains(word) { return false }
-        return words.contains { $0.hasPrefix(last) }
+        for word in query.dropLast() where !contains(packed, word, prefix: false) { return false }
+        return contains(packed, last, prefix: true)
     }
 
-    /// Whether `words` begin with the query words (the last as a prefix), and whether they are exactly them.
-    static func begins(_ words: [Substring], _ query: [Substring]) -> (begins: Bool, equal: Bool) {
-        guard words.count >= query.count, let last = query.last else { return (false, false) }
-        for (w, q) in zip(words, query.dropLast()) where w != q { return (false, false) }
-        let w = words[query.count - 1]
-        guard w.hasPrefix(last) else { return (false, false) }
-        return (true, words.count == query.count && w == last)
+    /// Whether a word of `packed` is `word` (or starts with it).
+    static func contains(_ packed: [UInt8], _ word: [UInt8], prefix: Bool) -> Bool {
+        let n = packed.count, m = word.count
+        guard m > 0, m <= n else { return false }
+        var start = 0
+        while start + m <= n {
+            var end = start
+            while end < n && packed[end] != 0x20 { end += 1 }
+            if end - start == m || (prefix && end - start > m) {
+                var same = true
+                for k in 0..<m where packed[start + k] != word[k] { same = false; break }
+                if same { return true }
+            }
+            start = end + 1
+        }
+        return false
+    }
+
+    /// Whether the packed title begins with the packed query (its last word as a prefix), and equals it.
+    static func begins(_ packed: [UInt8], _ query: [UInt8]) -> (begins: Bool, equal: Bool) {
+        guard !query.isEmpty, packed.count >= query.count else { return (false, false) }
+        for k in 0..<query.count where packed[k] != query[k] { return (false, false) }
+        return (true, packed.count == query.count)
     }
 
     // MARK: MovieRepository
@@ -168,14 +187,15 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         }
         guard !all.isEmpty else { return [] }
         let table = try rankEntries()
-        let words = Self.words(query)
+        let words = Self.words(query).map { Array($0.utf8) }
+        let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
         // hold them 3; the rest (cast) 4. Then popularity.
         var keyed = all.map { id -> (key: Int64, id: Int64) in
             guard let entry = table[id] else { return (Int64(4) << 32 | Int64(Int32.max), id) }
             let tier: Int64
             if Self.holds(entry.title, words) {
-                let start = Self.begins(entry.title, words)
+                let start = Self.begins(entry.title, whole)
                 tier = start.equal ? 0 : start.begins ? 1 : 2
             } else {
                 tier = Self.holds(entry.directors, words) ? 3 : 4
