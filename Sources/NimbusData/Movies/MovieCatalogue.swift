@@ -23,7 +23,7 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     private let database: DatabaseQueue
     private let lock = NSLock()
     /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
-    private var rankTable: [Int64: RankEntry]?
+    private var rankTable: RankTable?
     /// The last few queries' ranked ids, newest last.
     private var ranked: [(query: String, ids: [Int64])] = []
     /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
@@ -58,6 +58,12 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         let directors: [UInt8]
     }
 
+    /// Every film's `RankEntry`, and the film of each popularity rank (ranks are unique: 0..<count).
+    struct RankTable {
+        let entries: [Int64: RankEntry]
+        let idByRank: [Int64]
+    }
+
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
     /// the first keystrokes (those match thousands of films). Safe on any queue.
     public func warmUp() {
@@ -71,21 +77,26 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         }
     }
 
-    private func rankEntries() throws -> [Int64: RankEntry] {
+    private func rankEntries() throws -> RankTable {
         lock.lock()
         defer { lock.unlock() }
         if let table = rankTable { return table }
         var table: [Int64: RankEntry] = [:]
         table.reserveCapacity(movieCount)
+        var idByRank = [Int64](repeating: -1, count: movieCount)
         try database.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity, title, directors FROM movie")
             while let row = try rows.next() {
-                table[row[0]] = RankEntry(popularity: Int32(truncatingIfNeeded: row[1] as Int64),
-                                          title: Self.packed(Self.words(row[2])), directors: Self.packed(Self.words(row[3])))
+                let id: Int64 = row[0], rank: Int64 = row[1]
+                guard rank >= 0, rank < Int64(idByRank.count), idByRank[Int(rank)] == -1 else { throw MovieError.storage }
+                idByRank[Int(rank)] = id
+                table[id] = RankEntry(popularity: Int32(rank), title: Self.packed(Self.words(row[2])),
+                                      directors: Self.packed(Self.words(row[3])))
             }
         }
-        rankTable = table
-        return table
+        let ranks = RankTable(entries: table, idByRank: idByRank)
+        rankTable = ranks
+        return ranks
     }
 
     /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
@@ -191,8 +202,9 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
         // hold them 3; the rest (cast) 4. Then popularity.
-        var keyed = all.map { id -> (key: Int64, id: Int64) in
-            guard let entry = table[id] else { return (Int64(4) << 32 | Int64(Int32.max), id) }
+        // Popularity ranks are unique, so (tier, rank) orders films completely and maps back to the film.
+        var keys = all.compactMap { id -> Int64? in
+            guard let entry = table.entries[id] else { return nil }
             let tier: Int64
             if Self.holds(entry.title, words) {
                 let start = Self.begins(entry.title, whole)
@@ -200,10 +212,10 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
             } else {
                 tier = Self.holds(entry.directors, words) ? 3 : 4
             }
-            return (tier << 32 | Int64(entry.popularity), id)
+            return tier << 32 | Int64(entry.popularity)
         }
-        keyed.sort { $0.key < $1.key || ($0.key == $1.key && $0.id < $1.id) }
-        return keyed.map(\.id)
+        keys.sort()
+        return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] }
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
