@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "NimbusUI", dependencies: [
             "NimbusTerminal", "NimbusPresentation",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusTerminal"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),

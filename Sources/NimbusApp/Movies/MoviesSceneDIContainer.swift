@@ -48,7 +48,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
                                            idleMessage: services.idleMessage, scheduler: scheduler)
-        return MovieListScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
+        return MovieListScreen(viewModel: viewModel, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
     }
 
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen {

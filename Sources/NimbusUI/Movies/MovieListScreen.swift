@@ -2,6 +2,7 @@ import Foundation
 import NimbusPresentation
 import NimbusTerminal
 @preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
 
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.
 public final class MovieListScreen: Screen {
@@ -26,12 +27,18 @@ public final class MovieListScreen: Screen {
     private var focus = Focus.list
     private var message: String?
     private var lastPageSize = 10
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// The spinner's frame, stepped every 100 ms while something loads.
+    private var spinnerTick = 0
+    private var spinning = false
 
     public var onNeedsDisplay: (() -> Void)?
 
-    public init(viewModel: MovieListViewModel, l10n: L10n, onRoute: @escaping (MovieListRoute) -> Void) {
+    public init(viewModel: MovieListViewModel, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+                onRoute: @escaping (MovieListRoute) -> Void) {
         self.l10n = l10n
         self.viewModel = viewModel
+        self.scheduler = scheduler
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
             querySubmitted: querySubmitted.eraseToAnyPublisher(),
@@ -75,7 +82,25 @@ public final class MovieListScreen: Screen {
         recentSelection = min(recentSelection, max(0, new.recent.count - 1))
         if focus == .suggestions && !showsSuggestions { focus = .field }
         if focus == .recent && new.recent.isEmpty { focus = .list }
+        if isLoading && !spinning {
+            spinning = true
+            spinnerTick = 0
+            scheduleSpin()
+        }
         onNeedsDisplay?()
+    }
+
+    private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
+
+    /// Steps the spinner while a page loads; stops by itself when nothing does.
+    private func scheduleSpin() {
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
+            guard let self else { return }
+            guard self.isLoading else { self.spinning = false; return }
+            self.spinnerTick += 1
+            self.onNeedsDisplay?()
+            self.scheduleSpin()
+        }
     }
 
     private var showsSuggestions: Bool {
@@ -244,7 +269,7 @@ public final class MovieListScreen: Screen {
         case .idle(let text), .empty(let text):
             centred(body, [text], style: theme.dim)
         case .loading:
-            centred(body, [Spinner.frame(0) + " " + l10n[.moviesLoading]], style: theme.dim)
+            centred(body, [Spinner.frame(spinnerTick) + " " + l10n[.moviesLoading]], style: theme.dim)
         case .error(let text):
             centred(body, [DisplayWidth.sanitize(text), l10n[.moviesRetry]], style: theme.warning)
         case .results:
@@ -318,7 +343,7 @@ public final class MovieListScreen: Screen {
         }
         if footer, p.height >= 3 {
             let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[.moviesRetry] }
-                ?? (Spinner.frame(0) + " " + l10n[.moviesLoadingMore])
+                ?? (Spinner.frame(spinnerTick) + " " + l10n[.moviesLoadingMore])
             p.text(DisplayWidth.truncate(text, to: p.width), x: 2, y: p.height - 1,
                    style: state.moreError == nil ? theme.dim : theme.warning)
         }
