@@ -55,6 +55,18 @@ final class MoviesAppTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("모두 삭제할까요?"), screen(app))
     }
 
+    func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
+        let env = isolated([:])
+        let directory = URL(fileURLWithPath: env["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: directory.appendingPathComponent("nimbus.sqlite"))
+        let (app, _) = try makeApp(env)
+        app.handle(.backTab)
+        XCTAssertTrue(screen(app).contains("Saved data could not be read"), screen(app))
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        XCTAssertTrue(files.contains { $0.hasPrefix("nimbus.sqlite.corrupt-") }, "\(files)")
+    }
+
     func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
         let server = try FixtureServer()
         defer { server.stop() }

@@ -64,6 +64,20 @@ final class WishlistViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.first.map { $0.rows.first?.added }, "Nov 14, 2023")
     }
 
+    func testAMovedAsideDatabaseIsAnnouncedOnce() {
+        viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
+                                      scheduler: scheduler.eraseToAnyScheduler(), recoveredTo: "/d/nimbus.sqlite.corrupt-1")
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
+            deleteAllAnswered: answered.eraseToAnyPublisher()))
+        let message = TestObserver(output.message)
+        appeared.send(())
+        appeared.send(())
+        XCTAssertEqual(message.values, [
+            "Saved data could not be read: it was moved to /d/nimbus.sqlite.corrupt-1 and a new file started"])
+    }
+
     func testAnAdditionElsewhereShowsUp() throws {
         let state = TestObserver(makeOutput().state)
         appeared.send(())

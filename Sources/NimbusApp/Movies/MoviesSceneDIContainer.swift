@@ -16,6 +16,8 @@ struct MovieServices {
     let statusSource: String
     /// What the Movies tab says before a query.
     let idleMessage: String
+    /// Where an unreadable user database was moved, when that happened at start.
+    let recoveredTo: String?
 }
 
 /// Makes the Movies and Wishlist tabs' use cases, view models and screens.
@@ -58,7 +60,8 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen {
-        let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler)
+        let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
+                                          recoveredTo: services.recoveredTo)
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
     }
 }

@@ -84,12 +84,13 @@ public final class AppDIContainer {
             return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
                                  others: [movieCatalogue], history: history,
                                  wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
-                                 idleMessage: l10n[.moviesIdleTmdb])
+                                 idleMessage: l10n[.moviesIdleTmdb], recoveredTo: userDatabase.recovery?.movedTo.path)
         }
         let count = l10n.number(movieCatalogue.movieCount)
         return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
                              statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
-                             idleMessage: l10n.format(.moviesIdleCatalogue, count))
+                             idleMessage: l10n.format(.moviesIdleCatalogue, count),
+                             recoveredTo: userDatabase.recovery?.movedTo.path)
     }
 
     /// TMDB's `language` parameter for the UI language.

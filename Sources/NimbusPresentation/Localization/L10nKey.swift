@@ -97,6 +97,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case wishlistConfirmKeys = "wishlist.confirm.keys"
     case wishlistDeleted = "wishlist.deleted"
     case wishlistCleared = "wishlist.cleared"
+    case wishlistRecovered = "wishlist.recovered"
     case hintOpen = "hint.open"
     case hintWishlist = "hint.wishlist"
     case hintRetry = "hint.retry"

@@ -64,9 +64,13 @@ public final class WishlistViewModel {
     private var started = false
     private let dateFormatter: DateFormatter
 
+    private let recoveredTo: String?
+
+    /// `recoveredTo` names where an unreadable database file was moved, for a notice when the tab first shows.
     public init(wishlist: WishlistUseCase, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone = .current, recoveredTo: String? = nil) {
         self.wishlist = wishlist
+        self.recoveredTo = recoveredTo
         self.l10n = l10n
         self.scheduler = scheduler
         dateFormatter = DateFormatter()
@@ -79,8 +83,13 @@ public final class WishlistViewModel {
     public func transform(input: Input) -> Output {
         input.appeared
             .sink { [weak self] in
-                self?.started = true
-                self?.reload()
+                guard let self else { return }
+                let first = !self.started
+                self.started = true
+                self.reload()
+                if first, let path = self.recoveredTo {
+                    self.messageSubject.send(self.l10n.format(.wishlistRecovered, path))
+                }
             }
             .store(in: &cancellables)
         wishlist.changes
