@@ -140,7 +140,7 @@ public final class MovieListScreen: Screen {
          KeyHint("r", l10n[.helpKeyRetry]),
          KeyHint("↑ ← →", l10n[.helpKeyRecent]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
-         KeyHint("↓ (/)", l10n[.helpKeySuggestions]),
+         KeyHint("↓", l10n[.helpKeySuggestions]),
          KeyHint("Esc", l10n[.helpKeyFieldEsc])]
     }
 
