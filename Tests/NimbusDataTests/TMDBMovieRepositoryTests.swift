@@ -201,6 +201,14 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         XCTAssertEqual(collect(repository().search(query: "never cached", page: 1)).error, .offline)
     }
 
+    func testTheDiskCacheKeepsAtMostItsLimit() throws {
+        let cache = ResponseCache(directory: cacheDirectory, limit: 10)
+        for n in 0..<25 { cache.write(Data("\(n)".utf8), for: "/3/search/movie?query=\(n)") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+        XCTAssertLessThanOrEqual(files.count, 10)
+        XCTAssertEqual(cache.read("/3/search/movie?query=24"), Data("24".utf8), "the newest stays")
+    }
+
     func testEnvironmentChoosesTMDBOnlyWithAKey() {
         XCTAssertNil(TMDBMovieRepository.Configuration.from(environment: [:], language: "en-US"))
         XCTAssertNil(TMDBMovieRepository.Configuration.from(environment: ["TMDB_API_KEY": " "], language: "en-US"))

@@ -62,7 +62,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
     public init(configuration: Configuration, client: HTTPClient) {
         self.configuration = configuration
         self.client = client
-        cache = configuration.cacheDirectory.map(ResponseCache.init)
+        cache = configuration.cacheDirectory.map { ResponseCache(directory: $0) }
     }
 
     // MARK: MovieRepository
@@ -150,12 +150,17 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
     }
 }
 
-/// Response bodies on disk, one file per request, written atomically with mode 0600.
+/// Response bodies on disk, one file per request, written atomically with mode 0600; at most
+/// `limit` files are kept (the least recently written go first).
 final class ResponseCache: @unchecked Sendable {
     let directory: URL
+    let limit: Int
+    private let lock = NSLock()
+    private var writesSincePrune = 0
 
-    init(directory: URL) {
+    init(directory: URL, limit: Int = 2000) {
         self.directory = directory
+        self.limit = limit
     }
 
     func url(for key: String) -> URL {
@@ -183,6 +188,25 @@ final class ResponseCache: @unchecked Sendable {
             if rename(partial.path, target.path) != 0 { try? fm.removeItem(at: partial) }
         } catch {
             // A cache that can't be written only costs a request next time.
+        }
+        lock.lock()
+        writesSincePrune += 1
+        let due = writesSincePrune >= max(1, limit / 10)
+        if due { writesSincePrune = 0 }
+        lock.unlock()
+        if due { prune() }
+    }
+
+    /// Deletes the oldest files beyond `limit`.
+    func prune() {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory.path), names.count > limit else { return }
+        let dated = names.filter { $0.hasSuffix(".json") }.map { name -> (String, Date) in
+            let date = (try? fm.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
+            return (name, date ?? .distantPast)
+        }.sorted { $0.1 < $1.1 }
+        for (name, _) in dated.prefix(max(0, dated.count - limit)) {
+            try? fm.removeItem(at: directory.appendingPathComponent(name))
         }
     }
 }
