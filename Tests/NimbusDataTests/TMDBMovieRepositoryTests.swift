@@ -127,6 +127,16 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         XCTAssertEqual(page.movies.first?.genres, [])
     }
 
+    func testRowsOfFilmsOpenedBeforeShowTheirDirectors() throws {
+        server.route("/3/movie/272", .init(json: Self.details))
+        server.route("/3/search/movie", .init(json: Self.searchPage1))
+        let before = try XCTUnwrap(collect(repository().search(query: "Batman", page: 1)).values.last)
+        XCTAssertEqual(before.movies.first?.directors, [])
+        _ = collect(repository().details(MovieID(source: .tmdb, value: 272)))
+        let after = try XCTUnwrap(collect(repository().search(query: "Batman", page: 1)).values.last)
+        XCTAssertEqual(after.movies.first?.directors, ["Christopher Nolan"])
+    }
+
     func testDetailsMapCreditsCountriesAndLanguages() throws {
         server.route("/3/movie/272", .init(json: Self.details))
         let movie = try XCTUnwrap(collect(repository().details(MovieID(source: .tmdb, value: 272))).values.first)

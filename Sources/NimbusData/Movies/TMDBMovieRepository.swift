@@ -73,15 +73,30 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         return genres()
             .flatMap { [self] names in
                 fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items)
-                    .map { $0.toDomain(query: query, genres: names) }
+                    .map { [self] page in
+                        // Search results carry no directors; films opened before have them in the cache.
+                        page.toDomain(query: query, genres: names, directors: { cachedDetails($0)?.toDomain().directors ?? [] })
+                    }
             }
             .eraseToAnyPublisher()
     }
 
+    private static let detailsQuery = [URLQueryItem(name: "append_to_response", value: "credits")]
+
+    private func cachedDetails(_ id: Int) -> TMDBMovieDetails? {
+        cache?.read(cacheKey(path: "/3/movie/\(id)", query: Self.detailsQuery))
+            .flatMap { try? JSONDecoder().decode(TMDBMovieDetails.self, from: $0) }
+    }
+
+    /// The cache file's key: the request without its API key.
+    private func cacheKey(path: String, query: [URLQueryItem]) -> String {
+        let items = query + [URLQueryItem(name: "language", value: configuration.language)]
+        return path + "?" + items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+    }
+
     public func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
         guard id.source == .tmdb else { return Fail(error: .sourceUnavailable(id.source)).eraseToAnyPublisher() }
-        return fetch(TMDBMovieDetails.self, path: "/3/movie/\(id.value)",
-                     query: [URLQueryItem(name: "append_to_response", value: "credits")])
+        return fetch(TMDBMovieDetails.self, path: "/3/movie/\(id.value)", query: Self.detailsQuery)
             .map { $0.toDomain() }
             .eraseToAnyPublisher()
     }
@@ -111,7 +126,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
     func fetch<T: Decodable>(_ type: T.Type, path: String, query: [URLQueryItem],
                              cachedFirst: Bool = true) -> AnyPublisher<T, MovieError> {
         let items = query + [URLQueryItem(name: "language", value: configuration.language)]
-        let cacheKey = path + "?" + items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+        let cacheKey = self.cacheKey(path: path, query: query)
         let bearer = configuration.apiKey.hasPrefix("eyJ")
         let auth = bearer ? [] : [URLQueryItem(name: "api_key", value: configuration.apiKey)]
         let headers = bearer ? ["Authorization": "Bearer \(configuration.apiKey)", "Accept": "application/json"]
@@ -225,12 +240,12 @@ struct TMDBSearchPage: Decodable {
     let total_pages: Int
     let total_results: Int
 
-    func toDomain(query: String, genres: [Int: String]) -> MoviesPage {
+    func toDomain(query: String, genres: [Int: String], directors: (Int) -> [String] = { _ in [] }) -> MoviesPage {
         MoviesPage(query: query, page: page, totalPages: max(page, total_pages), totalResults: total_results,
                    movies: results.map { r in
                        MovieSummary(id: MovieID(source: .tmdb, value: r.id), title: r.title,
                                     year: TMDBMovieDetails.year(r.release_date),
-                                    genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: [])
+                                    genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
                    })
     }
 }
