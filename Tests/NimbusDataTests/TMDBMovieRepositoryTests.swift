@@ -183,11 +183,12 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         let both = collect(repository().search(query: "Batman Begins", page: 1))
         XCTAssertNil(both.error)
         XCTAssertEqual(both.values.map { $0.movies.first?.title }, ["Making Batman Begins", "Batman Begins"])
-        // The server goes away: the cached page still answers.
+        // The server goes away: the cached page still answers, with its genres from the cached list.
         server.stop()
         let offline = collect(repository().search(query: "Batman Begins", page: 1))
         XCTAssertNil(offline.error)
         XCTAssertEqual(offline.values.map { $0.movies.first?.title }, ["Batman Begins"])
+        XCTAssertEqual(offline.values.first?.movies.first?.genres, ["Action", "Crime", "Drama"])
         // Files are private and their names and contents don't hold the key.
         let files = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
         XCTAssertFalse(files.isEmpty)

@@ -103,24 +103,34 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
 
     // MARK: Requests
 
-    /// Genre names by id, in the UI language: fetched once; a failure leaves rows without genres.
+    /// Genre names by id, in the UI language: from the disk cache when there (they hardly change), else
+    /// fetched once; a failure leaves rows without genres and is tried again with the next search.
     private func genres() -> AnyPublisher<[Int: String], MovieError> {
         lock.lock()
         let known = genreNames
         lock.unlock()
         if let known { return Just(known).setFailureType(to: MovieError.self).eraseToAnyPublisher() }
-        return fetch(TMDBGenreList.self, path: "/3/genre/movie/list", query: [], cachedFirst: false)
-            .map { list -> [Int: String] in
-                Dictionary(list.genres.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-            }
-            .handleEvents(receiveOutput: { [weak self] names in
-                self?.lock.lock()
-                self?.genreNames = names
-                self?.lock.unlock()
-            })
+        func names(_ list: TMDBGenreList) -> [Int: String] {
+            Dictionary(list.genres.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        }
+        let remember: ([Int: String]) -> Void = { [weak self] names in
+            self?.lock.lock()
+            self?.genreNames = names
+            self?.lock.unlock()
+        }
+        if let data = cache?.read(cacheKey(path: Self.genrePath, query: [])),
+           let list = try? JSONDecoder().decode(TMDBGenreList.self, from: data) {
+            remember(names(list))
+            return Just(names(list)).setFailureType(to: MovieError.self).eraseToAnyPublisher()
+        }
+        return fetch(TMDBGenreList.self, path: Self.genrePath, query: [], cachedFirst: false)
+            .map(names)
+            .handleEvents(receiveOutput: remember)
             .catch { _ in Just([Int: String]()).setFailureType(to: MovieError.self) }
             .eraseToAnyPublisher()
     }
+
+    private static let genrePath = "/3/genre/movie/list"
 
     /// GETs `path`, decoding `T`; with `cachedFirst`, a cached response goes out before the fresh one.
     func fetch<T: Decodable>(_ type: T.Type, path: String, query: [URLQueryItem],
