@@ -161,14 +161,20 @@ downloaded wheel).
 
 
 def update_sources(path: Path) -> None:
-    """Puts this catalogue's section into SOURCES.md (replacing an older one), before "## Regenerate"."""
+    """Puts this catalogue's section into SOURCES.md (replacing an older one), before "## Regenerate".
+
+    Idempotent: running it again leaves the file as it is.
+    """
     text = path.read_text(encoding="utf-8") if path.exists() else "# Bundled resources: sources and licences\n"
     start, end = text.find(SOURCES_BEGIN), text.find(SOURCES_END)
     if start >= 0 and end > start:
-        text = text[:start] + text[end + len(SOURCES_END) + 1:]
+        text = text[:start].rstrip("\n") + "\n\n" + text[end + len(SOURCES_END):].lstrip("\n")
     anchor = text.find("## Regenerate")
-    section = SOURCES_MD + "\n"
-    text = text + "\n" + section if anchor < 0 else text[:anchor] + section + text[anchor:]
+    section = SOURCES_MD.strip("\n") + "\n\n"
+    if anchor < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        text = text[:anchor].rstrip("\n") + "\n\n" + section + text[anchor:]
     path.write_text(text, encoding="utf-8")
 
 
