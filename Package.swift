@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "NimbusUI", dependencies: [
             "NimbusTerminal", "NimbusPresentation",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusTerminal"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
@@ -36,9 +37,12 @@ let package = Package(
         .target(name: "NimbusData", dependencies: [
             "NimbusDomain", "NimbusResources",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
-        .target(name: "NimbusDomain"),
-        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin")]),
+        .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
+        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
+            .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
+        ]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",
@@ -49,10 +53,14 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
-        .testTarget(name: "NimbusDomainTests", dependencies: ["NimbusDomain"]),
+        .testTarget(name: "NimbusDomainTests", dependencies: [
+            "NimbusDomain",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
         .testTarget(name: "NimbusDataTests", dependencies: [
             "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             "NimbusPresentation", "TestSupport",

@@ -32,6 +32,11 @@ enum NimbusBenchmark {
         let runs = Int(value("--runs") ?? "") ?? 15
 
         var table = Table()
+        if CommandLine.arguments.contains("--movies") {
+            MovieBenchmark.run(into: &table)
+            print(table.render())
+            return
+        }
         do {
             let catalog = try CityCatalog.bundled()
             table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
@@ -48,6 +53,8 @@ enum NimbusBenchmark {
             table.section("In-process search, cities1000 tier")
             table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
         }
+
+        MovieBenchmark.run(into: &table)
 
         table.section("Process start to first complete frame (\(runs) runs, median)")
         if FileManager.default.isExecutableFile(atPath: nimbus) {

@@ -7,7 +7,7 @@ final class AppCoordinatorTests: XCTestCase {
     private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
         let container = try AppDIContainer(configuration: .init(
-            environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
         scheduler.advance()
@@ -61,7 +61,7 @@ final class AppCoordinatorTests: XCTestCase {
 final class AppCoordinatorKeyTests: XCTestCase {
     func testQQuitsEvenWithHelpOpenAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
-            environment: [:], scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+            environment: isolated([:]), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         var suspends = 0
         coordinator.onSuspendRequested = { suspends += 1 }
@@ -71,5 +71,19 @@ final class AppCoordinatorKeyTests: XCTestCase {
         coordinator.handle(.char("?"))
         coordinator.handle(.char("q"))
         XCTAssertTrue(coordinator.quitRequested)
+    }
+}
+
+extension XCTestCase {
+    /// `environment` with HOME and the XDG directories in a fresh temporary directory, removed after the test,
+    /// so no test reads or writes the user's own data.
+    func isolated(_ environment: [String: String]) -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-app-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        var env = environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = env["XDG_DATA_HOME"] ?? home.appendingPathComponent("data").path
+        env["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"] ?? home.appendingPathComponent("cache").path
+        return env
     }
 }

@@ -68,10 +68,11 @@ public struct CLIOptions: ParsableArguments {
 public struct NimbusCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nimbus",
-        abstract: "Search 34,000 cities by any of their names, in your terminal.",
+        abstract: "Search 34,000 cities by any of their names and 17,000 films, in your terminal.",
         discussion: """
         Keys: / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
-        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off.
+        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off;
+        TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
         version: nimbusVersion,
         subcommands: [Run.self, TapeCommand.self, MapCommand.self],
@@ -119,6 +120,8 @@ struct Run: ParsableCommand {
             container = try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
             throw ValidationError(error.message)
+        } catch is MovieError {
+            throw ValidationError("the bundled film catalogue (movies.sqlite) could not be opened; rebuild with scripts/build-resources.py --movies")
         }
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")

@@ -42,6 +42,14 @@ public final class AppCoordinator {
         let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])
         children.append(cities)
+        // Tabs in their fixed order: 1 Cities, 2 Current, 3 Liked, 4 Movies, 5 Wishlist.
+        let movieScenes = container.makeMoviesSceneDIContainer()
+        let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
+        movies.start(title: l10n[.tabMovies])
+        children.append(movies)
+        let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
+        wishlist.start(title: l10n[.tabWishlist])
+        children.append(wishlist)
     }
 
     // MARK: Keys
@@ -142,7 +150,7 @@ public final class AppCoordinator {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }
         if showingHelp { drawHelp(p) }
         return canvas.buffer

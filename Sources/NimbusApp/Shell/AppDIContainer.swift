@@ -46,6 +46,13 @@ public final class AppDIContainer {
     private let catalog: CityCatalog
     /// Country names in the UI language, shared by every screen that shows them.
     public let countryNames: CountryNames
+    /// The bundled film catalogue.
+    public let movieCatalogue: MovieCatalogue
+    /// The user's own data; every store's migration is listed here, in a fixed order.
+    public private(set) lazy var userDatabase: UserDatabase = Self.openUserDatabase(
+        environment: configuration.environment,
+        migrations: [WishlistStore.migration, MovieHistoryStore.migration])
+    private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
@@ -60,12 +67,53 @@ public final class AppDIContainer {
         case .file(let url): catalog = try CityCatalog(contentsOf: url)
         }
         cityRepository = catalog
+        movieCatalogue = try MovieCatalogue.bundled()
+    }
+
+    /// The user database in `$XDG_DATA_HOME/nimbus`; when that can't be opened at all (an unwritable
+    /// directory), an in-memory one so the app still runs.
+    static func openUserDatabase(environment: [String: String], migrations: [UserDatabase.Migration]) -> UserDatabase {
+        let directory = UserDatabase.defaultDirectory(environment: environment)
+        if let database = try? UserDatabase(directory: directory, migrations: migrations) { return database }
+        // An in-memory SQLite database with a fixed schema cannot fail to open.
+        return try! UserDatabase(inMemory: migrations)
+    }
+
+    /// The shared HTTP client, made on first use.
+    public private(set) lazy var httpClient: HTTPClient = URLSessionHTTPClient()
+
+    /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
+    private func makeMovieServices() -> MovieServices {
+        let history = MovieHistoryStore(database: userDatabase)
+        let wishlist = WishlistStore(database: userDatabase)
+        let language = Self.tmdbLanguage(l10n.language)
+        if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
+                                 others: [movieCatalogue], history: history,
+                                 wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
+                                 idleMessage: l10n[.moviesIdleTmdb], recoveredTo: userDatabase.recovery?.movedTo.path)
+        }
+        let count = l10n.number(movieCatalogue.movieCount)
+        return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
+                             statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
+                             idleMessage: l10n.format(.moviesIdleCatalogue, count),
+                             recoveredTo: userDatabase.recovery?.movedTo.path)
+    }
+
+    /// TMDB's `language` parameter for the UI language.
+    static func tmdbLanguage(_ language: Language) -> String {
+        switch language {
+        case .en: "en-US"
+        case .ko: "ko-KR"
+        case .ja: "ja-JP"
+        }
     }
 
     /// One-off work the first keystrokes would otherwise pay for (a cold row costs ~40 µs, a warm
     /// one ~2 µs): the country names of the catalogue, then the folding of every script used by
     /// the largest cities' names. Safe to run on any queue.
     public func warmUp() {
+        movieCatalogue.warmUp()
         catalog.prefault()
         let cities = cityRepository
         let sample = (0..<min(cities.cityCount, 3000)).map { CityRef(Int32($0)) }
@@ -107,6 +155,10 @@ public final class AppDIContainer {
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
         l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+    }
+
+    func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
+        MoviesSceneDIContainer(services: movieServices, l10n: l10n, scheduler: configuration.scheduler)
     }
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {

@@ -1,0 +1,425 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@preconcurrency import OpenCombineShim
+
+/// A GET request with its limits.
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
+    public var url: URL
+    public var headers: [String: String]
+    /// Longest wait for the whole response, first byte to last (a slow drip ends here too).
+    public var timeout: TimeInterval
+    /// Largest body accepted; a longer one is cut off with `HTTPError.transport(.tooLarge)`.
+    public var maxBytes: Int
+
+    public init(url: URL, headers: [String: String] = [:], timeout: TimeInterval = 10, maxBytes: Int = 4 << 20) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBytes = maxBytes
+    }
+
+    /// Builds a request from a base URL, a path and query items; nil when they don't make a URL.
+    public init?(base: String, path: String = "", query: [URLQueryItem] = [], headers: [String: String] = [:],
+                 timeout: TimeInterval = 10, maxBytes: Int = 4 << 20) {
+        guard var components = URLComponents(string: base),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              components.host?.isEmpty == false else { return nil }
+        if !path.isEmpty {
+            let trimmed = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+            components.path = trimmed + (path.hasPrefix("/") ? path : "/" + path)
+        }
+        if !query.isEmpty { components.queryItems = (components.queryItems ?? []) + query }
+        guard let url = components.url else { return nil }
+        self.init(url: url, headers: headers, timeout: timeout, maxBytes: maxBytes)
+    }
+
+    /// The URL with secret query items replaced by `***`; safe for logs.
+    public var description: String { "GET \(Redaction.redact(url.absoluteString))" }
+}
+
+/// A response with a 2xx status and a non-empty body.
+public struct HTTPResponse: Sendable, Equatable {
+    public let status: Int
+    public let headers: [String: String]
+    public let body: Data
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Why a request failed; every failure of the network layer is one of these.
+public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// How the connection failed.
+    public enum Transport: Equatable, Sendable {
+        case timedOut
+        case cannotConnect
+        case notConnected
+        /// The body grew past the request's `maxBytes`.
+        case tooLarge(limit: Int)
+        /// The connection closed before the whole body came.
+        case connectionLost
+        case cancelled
+        /// Another URL-loading error, by its code.
+        case other(code: Int)
+    }
+
+    /// The URL could not be built (the text is redacted).
+    case invalidURL(String)
+    case transport(Transport)
+    /// A status outside 2xx (429 too many requests, 500, ...).
+    case server(status: Int)
+    /// A 2xx response with no body.
+    case missingData
+    /// The body was not what was expected (truncated JSON, wrong types, missing fields); the detail is for logs.
+    case decoding(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let text): return "invalid URL \(Redaction.redact(text))"
+        case .transport(let t): return "transport error: \(t)"
+        case .server(let status): return "server error: HTTP \(status)"
+        case .missingData: return "missing data"
+        case .decoding(let detail): return "decoding error: \(Redaction.redact(detail))"
+        }
+    }
+}
+
+/// Something in flight that can be stopped.
+public protocol HTTPCancellable: AnyObject, Sendable {
+    func cancel()
+}
+
+/// Sends GET requests. The live client is `URLSessionHTTPClient`; tests point it at a loopback fixture server.
+public protocol HTTPClient: Sendable {
+    /// Starts `request`; `completion` runs exactly once, on any queue, unless the returned task is cancelled first.
+    func send(_ request: HTTPRequest,
+              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable
+}
+
+extension HTTPClient {
+    /// The response as a publisher: the request starts on subscription and is cancelled with it.
+    public func publisher(for request: HTTPRequest) -> AnyPublisher<HTTPResponse, HTTPError> {
+        HTTPPublisher(client: self, request: request).eraseToAnyPublisher()
+    }
+
+    /// The body decoded as JSON into `T`; a body that does not decode fails with `.decoding`.
+    public func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest,
+                                     decoder: JSONDecoder = JSONDecoder()) -> AnyPublisher<T, HTTPError> {
+        publisher(for: request)
+            .tryMap { try decoder.decode(T.self, from: $0.body) }
+            .mapError { error in
+                if let http = error as? HTTPError { return http }
+                return .decoding(HTTPDecoding.describe(error))
+            }
+            .eraseToAnyPublisher()
+    }
+}
+
+/// Short descriptions of decoding errors: the coding path and the reason, never the body.
+public enum HTTPDecoding {
+    public static func describe(_ error: Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: type(of: error)) }
+        func path(_ keys: [CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "type mismatch (\(type)) at \(path(context.codingPath))"
+        case .valueNotFound(let type, let context): return "missing value (\(type)) at \(path(context.codingPath))"
+        case .keyNotFound(let key, let context): return "missing key \(key.stringValue) at \(path(context.codingPath))"
+        case .dataCorrupted(let context): return "corrupt data at \(path(context.codingPath))"
+        @unknown default: return "decoding failed"
+        }
+    }
+}
+
+/// Hides secrets (query items named like keys, tokens, passwords) in text meant for logs.
+public enum Redaction {
+    static let secretNames = ["key", "token", "secret", "password", "passwd", "auth", "signature", "session"]
+
+    public static func isSecret(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return secretNames.contains { lower.contains($0) }
+    }
+
+    /// `text` with the value of every `name=value` whose name looks secret replaced by `***`.
+    public static func redact(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        // name=value pairs end at &, whitespace, # or a quote.
+        let stops: Set<Character> = ["&", " ", "#", "\"", "'", "\n", "\t", ")"]
+        while let eq = rest.firstIndex(of: "=") {
+            let before = rest[..<eq]
+            let nameStart = before.lastIndex(where: { $0 == "?" || $0 == "&" || stops.contains($0) })
+                .map { before.index(after: $0) } ?? before.startIndex
+            let name = before[nameStart...]
+            out += before
+            out += "="
+            let afterEq = rest.index(after: eq)
+            let valueEnd = rest[afterEq...].firstIndex(where: { stops.contains($0) }) ?? rest.endIndex
+            out += isSecret(String(name)) && valueEnd > afterEq ? "***" : String(rest[afterEq..<valueEnd])
+            rest = rest[valueEnd...]
+        }
+        return out + rest
+    }
+}
+
+// MARK: - Publisher
+
+private struct HTTPPublisher<Client: HTTPClient>: Publisher {
+    typealias Output = HTTPResponse
+    typealias Failure = HTTPError
+
+    let client: Client
+    let request: HTTPRequest
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == HTTPResponse, S.Failure == HTTPError {
+        let subscription = HTTPSubscription(client: client, request: request, subscriber: subscriber)
+        subscriber.receive(subscription: subscription)
+    }
+}
+
+private final class HTTPSubscription<Client: HTTPClient, S: Subscriber>: Subscription, @unchecked Sendable
+where S.Input == HTTPResponse, S.Failure == HTTPError {
+    private let lock = NSLock()
+    private let client: Client
+    private let request: HTTPRequest
+    private var subscriber: S?
+    private var task: HTTPCancellable?
+    private var started = false
+
+    init(client: Client, request: HTTPRequest, subscriber: S) {
+        self.client = client
+        self.request = request
+        self.subscriber = subscriber
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        guard demand > 0, !started, subscriber != nil else { lock.unlock(); return }
+        started = true
+        lock.unlock()
+        let task = client.send(request) { [weak self] result in self?.finish(result) }
+        lock.lock()
+        if subscriber == nil {
+            lock.unlock()
+            task.cancel()
+        } else {
+            self.task = task
+            lock.unlock()
+        }
+    }
+
+    private func finish(_ result: Result<HTTPResponse, HTTPError>) {
+        lock.lock()
+        guard let subscriber else { lock.unlock(); return }
+        self.subscriber = nil
+        task = nil
+        lock.unlock()
+        switch result {
+        case .success(let response):
+            _ = subscriber.receive(response)
+            subscriber.receive(completion: .finished)
+        case .failure(let error):
+            subscriber.receive(completion: .failure(error))
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let task = self.task
+        self.task = nil
+        subscriber = nil
+        lock.unlock()
+        task?.cancel()
+    }
+}
+
+// MARK: - URLSession
+
+/// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
+/// the size cap while the body arrives, and a deadline per request for the whole exchange.
+public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// - Parameter connectTimeout: longest silence while connecting or between two packets.
+    public init(connectTimeout: TimeInterval = 8, userAgent: String = "nimbus") {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = connectTimeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
+        delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "nimbus.http"
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    public func send(_ request: HTTPRequest,
+                     completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = "GET"
+        // Whole seconds: FoundationNetworking hands libcurl a truncated integer, and 0 there means "at once".
+        urlRequest.timeoutInterval = max(1, min(request.timeout, session.configuration.timeoutIntervalForRequest).rounded(.up))
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let task = session.dataTask(with: urlRequest)
+        let state = TaskState(limit: request.maxBytes, task: task, completion: completion)
+        delegate.register(state, for: task.taskIdentifier)
+        // The whole exchange is bounded, however slowly the bytes drip.
+        let deadline = DispatchWorkItem { [weak state] in state?.fail(.transport(.timedOut)) }
+        state.deadline = deadline
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout, execute: deadline)
+        task.resume()
+        return state
+    }
+
+    /// Per-task buffers and the single completion.
+    final class TaskState: HTTPCancellable, @unchecked Sendable {
+        private let lock = NSLock()
+        private let limit: Int
+        private let task: URLSessionTask
+        private var completion: (@Sendable (Result<HTTPResponse, HTTPError>) -> Void)?
+        private var data = Data()
+        private var response: HTTPURLResponse?
+        var deadline: DispatchWorkItem?
+
+        init(limit: Int, task: URLSessionTask, completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) {
+            self.limit = limit
+            self.task = task
+            self.completion = completion
+        }
+
+        /// Returns false when the response must be dropped (too large already).
+        func received(response: URLResponse) -> Bool {
+            lock.lock()
+            self.response = response as? HTTPURLResponse
+            lock.unlock()
+            if response.expectedContentLength > Int64(limit) {
+                fail(.transport(.tooLarge(limit: limit)))
+                return false
+            }
+            return true
+        }
+
+        func received(data chunk: Data) {
+            lock.lock()
+            guard completion != nil else { lock.unlock(); return }
+            if data.count + chunk.count > limit {
+                lock.unlock()
+                fail(.transport(.tooLarge(limit: limit)))
+                return
+            }
+            data.append(chunk)
+            lock.unlock()
+        }
+
+        func completed(error: Error?) {
+            if let error {
+                lock.lock()
+                let expected = response?.expectedContentLength ?? -1
+                let got = Int64(data.count)
+                lock.unlock()
+                // libcurl's "partial file" has no URL error code of its own.
+                fail(expected > got && (error as NSError).code == NSURLErrorUnknown
+                     ? .transport(.connectionLost) : Self.map(error))
+                return
+            }
+            lock.lock()
+            let response = self.response
+            let body = data
+            lock.unlock()
+            guard let response else { fail(.transport(.other(code: 0))); return }
+            guard (200..<300).contains(response.statusCode) else { fail(.server(status: response.statusCode)); return }
+            guard !body.isEmpty else { fail(.missingData); return }
+            var headers: [String: String] = [:]
+            for (k, v) in response.allHeaderFields {
+                if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
+            }
+            deliver(.success(HTTPResponse(status: response.statusCode, headers: headers, body: body)))
+        }
+
+        func fail(_ error: HTTPError) {
+            deliver(.failure(error))
+            task.cancel()
+        }
+
+        func cancel() {
+            lock.lock()
+            completion = nil
+            let deadline = self.deadline
+            self.deadline = nil
+            lock.unlock()
+            deadline?.cancel()
+            task.cancel()
+        }
+
+        private func deliver(_ result: Result<HTTPResponse, HTTPError>) {
+            lock.lock()
+            let completion = self.completion
+            self.completion = nil
+            let deadline = self.deadline
+            self.deadline = nil
+            data = Data()
+            lock.unlock()
+            deadline?.cancel()
+            completion?(result)
+        }
+
+        static func map(_ error: Error) -> HTTPError {
+            let code = (error as NSError).code
+            guard (error as NSError).domain == NSURLErrorDomain else { return .transport(.other(code: code)) }
+            switch code {
+            case NSURLErrorTimedOut: return .transport(.timedOut)
+            case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+                return .transport(.cannotConnect)
+            case NSURLErrorNotConnectedToInternet: return .transport(.notConnected)
+            case NSURLErrorNetworkConnectionLost: return .transport(.connectionLost)
+            case NSURLErrorCancelled: return .transport(.cancelled)
+            case NSURLErrorBadURL, NSURLErrorUnsupportedURL: return .invalidURL("")
+            default: return .transport(.other(code: code))
+            }
+        }
+    }
+
+    /// Routes session callbacks to each task's state.
+    final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let lock = NSLock()
+        private var states: [Int: TaskState] = [:]
+
+        func register(_ state: TaskState, for id: Int) {
+            lock.lock()
+            states[id] = state
+            lock.unlock()
+        }
+
+        private func state(_ id: Int, remove: Bool = false) -> TaskState? {
+            lock.lock()
+            defer { lock.unlock() }
+            return remove ? states.removeValue(forKey: id) : states[id]
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            let keep = state(dataTask.taskIdentifier)?.received(response: response) ?? false
+            completionHandler(keep ? .allow : .cancel)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            state(dataTask.taskIdentifier)?.received(data: data)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            state(task.taskIdentifier, remove: true)?.completed(error: error)
+        }
+    }
+}
