@@ -37,24 +37,11 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
-        do {
-            let catalog = try CityCatalog.bundled()
-            table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
-            searchLatency(catalog, into: &table)
-            reverseGeocoding(catalog, into: &table)
-        } catch {
-            table.row("bundled catalogue", "error: \(error)")
+        // `--pty`: only the start-up and pseudo-terminal sections, the ones compared with fzf.
+        let ptyOnly = args.contains("--pty")
+        if !ptyOnly {
+            inProcess(large: large, into: &table)
         }
-        if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
-            table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
-            searchLatency(catalog, into: &table)
-            reverseGeocoding(catalog, into: &table)
-        } else {
-            table.section("In-process search, cities1000 tier")
-            table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
-        }
-
-        MovieBenchmark.run(into: &table)
 
         table.section("Process start to first complete frame (\(runs) runs, median)")
         if FileManager.default.isExecutableFile(atPath: nimbus) {
@@ -83,10 +70,32 @@ enum NimbusBenchmark {
             table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
-        if let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
+        if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         table.section("This benchmark process")
         table.row("peak RSS (catalogues loaded)", mb(peakRSS(RUSAGE_SELF)))
         print(table.render())
+    }
+
+
+    /// The in-process sections: city search, reverse geocoding, films.
+    static func inProcess(large: String, into table: inout Table) {
+        do {
+            let catalog = try CityCatalog.bundled()
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
+            searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
+        } catch {
+            table.row("bundled catalogue", "error: \(error)")
+        }
+        if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
+            searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
+        } else {
+            table.section("In-process search, cities1000 tier")
+            table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
+        }
+        MovieBenchmark.run(into: &table)
     }
 
     // MARK: In-process search
