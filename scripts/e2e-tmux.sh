@@ -115,5 +115,24 @@ t send-keys -t e2e q
 t send-keys -t e2e "echo status=\$?" Enter
 check "quits with 0 after resuming" wait_for "status=0"
 
+# Wishlist: a film added and the process killed with SIGKILL right after is there on the next start.
+# (Shift-Tab from the first tab reaches the last one, Wishlist; once more, Movies.)
+rm -f "$work/pid"
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid; exec env -u LANG -u LC_ALL XDG_DATA_HOME=$work/data TERM=tmux-256color $bin'; sleep 30"
+check "started for the wishlist" wait_for "Cities"
+t send-keys -t e2e BTab BTab /
+t send-keys -t e2e -l "heat"
+check "the Movies tab finds Heat" wait_for "› Heat"
+t send-keys -t e2e Enter w
+check "w adds it to the wishlist" wait_for "Added “Heat” to the wishlist"
+kill -KILL "$(cat "$work/pid")"
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL XDG_DATA_HOME=$work/data TERM=tmux-256color '$bin'; sleep 30"
+check "restarted after kill -9" wait_for "Cities"
+t send-keys -t e2e BTab
+check "the film survived kill -9" wait_for "› Heat"
+t send-keys -t e2e q
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

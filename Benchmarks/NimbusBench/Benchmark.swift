@@ -17,6 +17,12 @@ enum NimbusBenchmark {
     static func main() {
         if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
         if CommandLine.arguments.contains("--probe") { Probe.run(); RenderProbe.run(); return }
+        if CommandLine.arguments.contains("--map") {
+            var table = Table()
+            do { MapBenchmark.run(catalog: try CityCatalog.bundled(), into: &table) } catch { table.row("bundled catalogue", "error: \(error)") }
+            print(table.render())
+            return
+        }
         let args = CommandLine.arguments
         func value(_ flag: String) -> String? {
             args.firstIndex(of: flag).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
@@ -26,21 +32,15 @@ enum NimbusBenchmark {
         let runs = Int(value("--runs") ?? "") ?? 15
 
         var table = Table()
-        do {
-            let catalog = try CityCatalog.bundled()
-            table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
-            searchLatency(catalog, into: &table)
-            reverseGeocoding(catalog, into: &table)
-        } catch {
-            table.row("bundled catalogue", "error: \(error)")
+        if CommandLine.arguments.contains("--movies") {
+            MovieBenchmark.run(into: &table)
+            print(table.render())
+            return
         }
-        if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
-            table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
-            searchLatency(catalog, into: &table)
-            reverseGeocoding(catalog, into: &table)
-        } else {
-            table.section("In-process search, cities1000 tier")
-            table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
+        // `--pty`: only the start-up and pseudo-terminal sections, the ones compared with fzf.
+        let ptyOnly = args.contains("--pty")
+        if !ptyOnly {
+            inProcess(large: large, into: &table)
         }
 
         table.section("Process start to first complete frame (\(runs) runs, median)")
@@ -70,9 +70,32 @@ enum NimbusBenchmark {
             table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
+        if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         table.section("This benchmark process")
         table.row("peak RSS (catalogues loaded)", mb(peakRSS(RUSAGE_SELF)))
         print(table.render())
+    }
+
+
+    /// The in-process sections: city search, reverse geocoding, films.
+    static func inProcess(large: String, into table: inout Table) {
+        do {
+            let catalog = try CityCatalog.bundled()
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
+            searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
+        } catch {
+            table.row("bundled catalogue", "error: \(error)")
+        }
+        if FileManager.default.fileExists(atPath: large), let catalog = try? CityCatalog(contentsOf: URL(fileURLWithPath: large)) {
+            table.section("In-process search, per keystroke (\(catalog.cityCount) cities, cities1000 tier)")
+            searchLatency(catalog, into: &table)
+            reverseGeocoding(catalog, into: &table)
+        } else {
+            table.section("In-process search, cities1000 tier")
+            table.row("not generated", "python3 scripts/build-resources.py --tier 1000")
+        }
+        MovieBenchmark.run(into: &table)
     }
 
     // MARK: In-process search

@@ -15,6 +15,8 @@ public struct Theme: Sendable {
     public var overlay: Style
     public var overlayBorder: Style
     public var warning: Style
+    /// Styles of the city map.
+    public var map: MapPalette = .color
 
     /// 256-colour theme.
     public static let color = Theme(
@@ -47,6 +49,35 @@ public struct Theme: Sendable {
         placeholder: Style(dim: true),
         overlay: .plain,
         overlayBorder: Style(bold: true),
-        warning: Style(bold: true)
+        warning: Style(bold: true),
+        map: .monochrome
+    )
+}
+
+/// Styles of the city map: land is dim and coasts are bright, so coastlines stand out without colour too.
+public struct MapPalette: Sendable {
+    public var land: Style
+    public var coast: Style
+    public var border: Style
+    public var marker: Style
+    public var label: Style
+    public var scale: Style
+
+    public static let color = MapPalette(
+        land: Style(fg: .index(65)),
+        coast: Style(fg: .index(114), bold: true),
+        border: Style(fg: .index(180)),
+        marker: Style(fg: .index(203), bold: true),
+        label: Style(fg: .white, bg: .index(24), bold: true),
+        scale: Style(fg: .index(250))
+    )
+
+    public static let monochrome = MapPalette(
+        land: Style(dim: true),
+        coast: .plain,
+        border: .plain,
+        marker: Style(bold: true),
+        label: Style(bold: true, reverse: true),
+        scale: .plain
     )
 }

@@ -7,8 +7,7 @@ final class AppCoordinatorTests: XCTestCase {
     private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
         let container = try AppDIContainer(configuration: .init(
-            environment: environment.merging(scratchDirectories(self)) { a, _ in a },
-            scheduler: scheduler.eraseToAnyScheduler()))
+            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
         scheduler.advance()
@@ -62,7 +61,7 @@ final class AppCoordinatorTests: XCTestCase {
 final class AppCoordinatorKeyTests: XCTestCase {
     func testQQuitsEvenWithHelpOpenAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
-            environment: scratchDirectories(self), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+            environment: isolated([:]), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
         var suspends = 0
         coordinator.onSuspendRequested = { suspends += 1 }
@@ -75,17 +74,23 @@ final class AppCoordinatorKeyTests: XCTestCase {
     }
 }
 
-/// Data and cache directories of a test's own, removed after it, so no test touches the user's.
-func scratchDirectories(_ test: XCTestCase) -> [String: String] {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-app-\(UUID().uuidString)")
-    test.addTeardownBlock { try? FileManager.default.removeItem(at: home) }
-    return ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path]
+extension XCTestCase {
+    /// `environment` with HOME and the XDG directories in a fresh temporary directory, removed after the test,
+    /// so no test reads or writes the user's own data.
+    func isolated(_ environment: [String: String]) -> [String: String] {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-app-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        var env = environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = env["XDG_DATA_HOME"] ?? home.appendingPathComponent("data").path
+        env["XDG_CACHE_HOME"] = env["XDG_CACHE_HOME"] ?? home.appendingPathComponent("cache").path
+        return env
+    }
 }
 
 final class WeatherTabsTests: XCTestCase {
     func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
-        let environment = scratchDirectories(self)
+        let environment = isolated([:])
         let directory = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 4096).write(to: directory.appendingPathComponent("nimbus.sqlite"))
@@ -96,7 +101,7 @@ final class WeatherTabsTests: XCTestCase {
         scheduler.advance()
         let first = coordinator.render(size: Size(cols: 100, rows: 24)).text()
         XCTAssertEqual(first.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) },
-                       "1 Cities  2 Current  3 Liked")
+                       "1 Cities  2 Current  3 Liked  4 Movies  5 Wishlist")
         XCTAssertTrue(first.contains("Saved data unreadable, moved aside (tab 3)"), first)
         coordinator.handle(.char("3"))
         scheduler.advance()
@@ -109,7 +114,7 @@ final class WeatherTabsTests: XCTestCase {
 
     func testTheCurrentTabAtEverySize() throws {
         let scheduler = DispatchQueue.test
-        var environment = scratchDirectories(self)
+        var environment = isolated([:])
         environment["NIMBUS_LOCATION"] = "37.5,127"
         environment["NIMBUS_LANG"] = "ja"
         let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))

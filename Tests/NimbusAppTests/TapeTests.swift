@@ -23,8 +23,9 @@ final class TapeTests: XCTestCase {
             .filter { $0.pathExtension == "tape" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         XCTAssertGreaterThanOrEqual(files.count, 8, "tapes are missing from \(Self.tapesDirectory.path)")
-        let runner = try runner()
         for file in files {
+            // Each tape starts from empty user data (its own HOME and XDG directories).
+            let runner = try runner()
             let tape = try Tape(name: file.lastPathComponent, source: String(contentsOf: file, encoding: .utf8))
             do {
                 try runner.run(tape)

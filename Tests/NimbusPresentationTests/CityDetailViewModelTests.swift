@@ -299,13 +299,15 @@ final class CityDetailViewModelTests: XCTestCase {
     }
 
     func testUnitsFollowTheRegionUnlessOverridden() {
-        XCTAssertEqual(UnitSystem.resolve(environment: [:]), .metric)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8"]), .imperial)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_GB.UTF-8"]), .metric)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "LC_ALL": "ko_KR"]), .metric)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "NIMBUS_UNITS": "metric"]), .metric)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "IMPERIAL"]), .imperial)
-        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "kelvin"]), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .imperial, "no region: English is US")
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ko), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8"], language: .en), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_GB.UTF-8"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "LC_ALL": "ko_KR"], language: .ko), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "ko_KR.UTF-8", "NIMBUS_LANG": "en"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "NIMBUS_UNITS": "metric"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "IMPERIAL"], language: .ko), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "kelvin"], language: .ja), .metric)
     }
 
     func testSparklinesAndArrows() {

@@ -68,16 +68,17 @@ public struct CLIOptions: ParsableArguments {
 public struct NimbusCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nimbus",
-        abstract: "Search 34,000 cities by any of their names and see their weather, in your terminal.",
+        abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
         discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter weather, f like, r refresh, Esc back, \
-        1-3 tabs (Cities, Current, Liked), d remove a like, ? help, q quit, Ctrl-C quit at once.
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
+        1-5 tabs (Cities, Current, Liked, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
         NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
-        XDG_DATA_HOME (likes) and XDG_CACHE_HOME (forecasts).
+        XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
+        TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
         version: nimbusVersion,
-        subcommands: [Run.self, TapeCommand.self],
+        subcommands: [Run.self, TapeCommand.self, MapCommand.self],
         defaultSubcommand: Run.self
     )
 
@@ -115,12 +116,16 @@ struct Run: ParsableCommand {
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
         configuration.httpClient = URLSessionHTTPClient()
+        // Maps are drawn off the main queue so that keys never wait for them.
+        configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {
             container = try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
             throw ValidationError(error.message)
+        } catch is MovieError {
+            throw ValidationError("the bundled film catalogue (movies.sqlite) could not be opened; rebuild with scripts/build-resources.py --movies")
         }
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")

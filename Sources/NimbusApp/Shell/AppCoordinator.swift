@@ -12,6 +12,7 @@ public final class AppCoordinator {
     private let navigator = TabNavigator()
     private var children: [AnyObject] = []
     private var showingHelp = false
+    private var showingMapStats = false
     private let l10n: L10n
     private let theme: Theme
 
@@ -47,6 +48,14 @@ public final class AppCoordinator {
         let liked = LikedCoordinator(navigator: navigator, dependencies: container.makeLikedSceneDIContainer())
         liked.start(title: l10n[.tabLiked])
         children.append(liked)
+        // Tabs in their fixed order: 1 Cities, 2 Current, 3 Liked, 4 Movies, 5 Wishlist.
+        let movieScenes = container.makeMoviesSceneDIContainer()
+        let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
+        movies.start(title: l10n[.tabMovies])
+        children.append(movies)
+        let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
+        wishlist.start(title: l10n[.tabWishlist])
+        children.append(wishlist)
     }
 
     // MARK: Keys
@@ -65,8 +74,18 @@ public final class AppCoordinator {
             // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
             onSuspendRequested?()
             return
+        case .function(12):
+            showingMapStats.toggle()
+            onNeedsDisplay?()
+            return
         default:
             break
+        }
+        // The map cache overlay stays up while browsing; only Esc closes it.
+        if showingMapStats, key == .escape, !showingHelp {
+            showingMapStats = false
+            onNeedsDisplay?()
+            return
         }
         if showingHelp {
             if key == .char("q") {
@@ -137,7 +156,8 @@ public final class AppCoordinator {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+        if showingMapStats { drawMapStats(p) }
         if showingHelp { drawHelp(p) }
         return canvas.buffer
     }
@@ -157,6 +177,22 @@ public final class AppCoordinator {
         }
     }
 
+    /// The map cache's counters (F12).
+    private func drawMapStats(_ p: Painter) {
+        let s = container.map.statistics
+        let lines = [
+            l10n.format(.debugHits, l10n.number(s.hits)),
+            l10n.format(.debugMisses, l10n.number(s.misses)),
+            l10n.format(.debugEvictions, l10n.number(s.evictions)),
+            l10n.format(.debugRatio, l10n.number(Int((s.hitRatio * 100).rounded()))),
+            l10n.format(.debugCount, l10n.number(s.count), l10n.number(s.countLimit)),
+            l10n.format(.debugCost, l10n.number(s.totalCost), l10n.number(s.totalCostLimit)),
+            "",
+            l10n[.debugClose],
+        ]
+        Overlay.draw(p, title: l10n[.debugTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+    }
+
     private func drawHelp(_ p: Painter) {
         let tabs = navigator.tabs.count > 1 ? [
             KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
@@ -167,6 +203,7 @@ public final class AppCoordinator {
             KeyHint("q", l10n[.helpKeyQuit]),
             KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
             KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),
+            KeyHint("F12", l10n[.helpKeyDebug]),
         ]
         let screen = navigator.top?.help ?? []
         let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0

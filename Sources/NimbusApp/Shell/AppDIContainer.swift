@@ -29,10 +29,13 @@ public final class AppDIContainer {
         public var httpClient: HTTPClient?
         /// The wall clock (tapes pin it).
         public var now: @Sendable () -> Date
+        /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
+        public var renderScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient? = nil,
-                    now: @escaping @Sendable () -> Date = Date.init) {
+                    now: @escaping @Sendable () -> Date = Date.init,
+                    renderScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
             self.environment = environment
             self.catalog = catalog
             self.location = location
@@ -40,6 +43,7 @@ public final class AppDIContainer {
             self.colors = colors
             self.httpClient = httpClient
             self.now = now
+            self.renderScheduler = renderScheduler
         }
     }
 
@@ -58,6 +62,13 @@ public final class AppDIContainer {
         baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
         cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
         now: configuration.now)
+    /// The bundled film catalogue.
+    public let movieCatalogue: MovieCatalogue
+    /// The user's own data; every store's migration is listed here, in a fixed order.
+    public private(set) lazy var userDatabase: UserDatabase = Self.openUserDatabase(
+        environment: configuration.environment,
+        migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
+    private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
@@ -66,19 +77,60 @@ public final class AppDIContainer {
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         theme = configuration.colors && !noColor ? .color : .monochrome
         countryNames = CountryNames(locale: l10n.locale)
-        units = UnitSystem.resolve(environment: configuration.environment)
+        units = UnitSystem.resolve(environment: configuration.environment, language: l10n.language)
         switch configuration.catalog {
         case .bundled: catalog = try CityCatalog.bundled()
         case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
         case .file(let url): catalog = try CityCatalog(contentsOf: url)
         }
         cityRepository = catalog
+        movieCatalogue = try MovieCatalogue.bundled()
+    }
+
+    /// The user database in `$XDG_DATA_HOME/nimbus`; when that can't be opened at all (an unwritable
+    /// directory), an in-memory one so the app still runs.
+    static func openUserDatabase(environment: [String: String], migrations: [UserDatabase.Migration]) -> UserDatabase {
+        let directory = UserDatabase.defaultDirectory(environment: environment)
+        if let database = try? UserDatabase(directory: directory, migrations: migrations) { return database }
+        // An in-memory SQLite database with a fixed schema cannot fail to open.
+        return try! UserDatabase(inMemory: migrations)
+    }
+
+    /// The shared HTTP client, made on first use.
+    public private(set) lazy var httpClient: HTTPClient = URLSessionHTTPClient()
+
+    /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
+    private func makeMovieServices() -> MovieServices {
+        let history = MovieHistoryStore(database: userDatabase)
+        let wishlist = WishlistStore(database: userDatabase)
+        let language = Self.tmdbLanguage(l10n.language)
+        if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
+                                 others: [movieCatalogue], history: history,
+                                 wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
+                                 idleMessage: l10n[.moviesIdleTmdb], recoveredTo: userDatabase.recovery?.movedTo.path)
+        }
+        let count = l10n.number(movieCatalogue.movieCount)
+        return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
+                             statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
+                             idleMessage: l10n.format(.moviesIdleCatalogue, count),
+                             recoveredTo: userDatabase.recovery?.movedTo.path)
+    }
+
+    /// TMDB's `language` parameter for the UI language.
+    static func tmdbLanguage(_ language: Language) -> String {
+        switch language {
+        case .en: "en-US"
+        case .ko: "ko-KR"
+        case .ja: "ja-JP"
+        }
     }
 
     /// One-off work the first keystrokes would otherwise pay for (a cold row costs ~40 µs, a warm
     /// one ~2 µs): the country names of the catalogue, then the folding of every script used by
     /// the largest cities' names. Safe to run on any queue.
     public func warmUp() {
+        movieCatalogue.warmUp()
         catalog.prefault()
         let cities = cityRepository
         let sample = (0..<min(cities.cityCount, 3000)).map { CityRef(Int32($0)) }
@@ -103,36 +155,23 @@ public final class AppDIContainer {
         LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
 
-    /// The user's likes (and, later, other stores) in `$XDG_DATA_HOME/nimbus/nimbus.sqlite`. When the
-    /// directory can't be used at all, likes live in memory for the session and `databaseProblem` says so.
-    public private(set) lazy var userDatabase: UserDatabase = openUserDatabase()
-    /// Why the database is in memory, when it is.
-    public private(set) var databaseProblem: String?
-
-    /// Every store's schema, in a fixed order.
-    static let migrations: [UserDatabase.Migration] = [LikesStore.migration]
-
-    private func openUserDatabase() -> UserDatabase {
-        do {
-            return try UserDatabase(directory: UserDatabase.defaultDirectory(environment: configuration.environment),
-                                    migrations: Self.migrations)
-        } catch {
-            databaseProblem = "\(error)"
-            // An in-memory database has the same schema; it can only fail if SQLite itself can't run.
-            return try! UserDatabase(inMemory: Self.migrations)
-        }
-    }
-
     public private(set) lazy var likesStore: LikesRepository = LikesStore(database: userDatabase, now: configuration.now)
 
-    /// The notice for a database that was moved aside or could not be opened, in the UI language.
+    /// The notice for a database that was moved aside, in the UI language.
     var databaseNotice: String? {
-        _ = userDatabase
-        if let recovery = userDatabase.recovery {
-            return l10n.format(.likedRecovered, recovery.movedTo.lastPathComponent)
-        }
-        return databaseProblem.map { _ in l10n[.likesErrorOpen] }
+        userDatabase.recovery.map { l10n.format(.likedRecovered, $0.movedTo.lastPathComponent) }
     }
+
+    /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).
+    public private(set) lazy var map: MapSceneDIContainer = {
+        let cache = MapSnapshotCache(countLimit: MapSceneDIContainer.countLimit,
+                                     totalCostLimit: MapSceneDIContainer.totalCostLimit)
+        return MapSceneDIContainer(
+            repository: .bundled(cache: cache, environment: configuration.environment),
+            l10n: l10n, units: units,
+            scheduler: configuration.scheduler,
+            renderScheduler: configuration.renderScheduler ?? configuration.scheduler)
+    }()
 
     /// Switches to the colourless theme (the terminal has no colours).
     public func useMonochrome() { theme = .monochrome }
@@ -140,7 +179,6 @@ public final class AppDIContainer {
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
         if userDatabase.recovery != nil { return l10n[.statusDatabaseRecovered] }
-        if databaseProblem != nil { return l10n[.likesErrorOpen] }
         return l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
     }
 
@@ -157,13 +195,17 @@ public final class AppDIContainer {
                                      scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
+    func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
+        MoviesSceneDIContainer(services: movieServices, l10n: l10n, scheduler: configuration.scheduler)
+    }
+
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
         CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
                                scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
-    /// The city's map, drawn inside its detail; none yet in this build.
-    func makeCityMapPanel(city: City) -> ScreenPanel? { nil }
+    /// The city's map, drawn inside its detail.
+    func makeCityMapPanel(city: City) -> ScreenPanel? { map.makeCityMapPanel(city: city) }
 
     func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, likes: likesStore,

@@ -5,18 +5,23 @@ final class TabNavigator {
     struct Tab {
         let title: String
         var stack: [Screen]
+        /// Where the tab's data comes from, for the status bar; nil for the app-wide text.
+        var source: String? = nil
     }
 
     private(set) var tabs: [Tab] = []
     private(set) var active = 0
     var onChange: (() -> Void)?
 
-    func addTab(title: String, root: Screen) {
-        tabs.append(Tab(title: title, stack: []))
+    func addTab(title: String, root: Screen, source: String? = nil) {
+        tabs.append(Tab(title: title, stack: [], source: source))
         push(root, onTab: tabs.count - 1)
     }
 
     var top: Screen? { tabs.indices.contains(active) ? tabs[active].stack.last : nil }
+
+    /// The active tab's own status-bar source, if it has one.
+    var activeSource: String? { tabs.indices.contains(active) ? tabs[active].source : nil }
 
     func select(_ index: Int) {
         guard tabs.indices.contains(index), index != active else { return }

@@ -84,7 +84,7 @@ public final class CityListScreen: Screen {
          KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpen]),
+         KeyHint("Enter", l10n[.helpKeyOpenCity]),
          KeyHint("f", l10n[.helpKeyLike]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
          KeyHint("Esc", l10n[.helpKeyFieldEsc])]

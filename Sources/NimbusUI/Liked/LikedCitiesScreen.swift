@@ -47,7 +47,7 @@ public final class LikedCitiesScreen: Screen {
         [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpen]),
+         KeyHint("Enter", l10n[.helpKeyOpenCity]),
          KeyHint("d", l10n[.helpKeyRemove])]
     }
 

@@ -55,7 +55,7 @@ public final class CityDetailScreen: Screen {
     }
 
     public var help: [KeyHint] {
-        [KeyHint("Esc Backspace", l10n[.helpKeyBack]),
+        [KeyHint("Esc Backspace", l10n[.helpKeyBackCancel]),
          KeyHint("r", l10n[.helpKeyRefresh]),
          KeyHint("f", l10n[.helpKeyLike])] + (panel?.help ?? [])
     }

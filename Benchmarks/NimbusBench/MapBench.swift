@@ -1,0 +1,83 @@
+import Foundation
+import NimbusData
+import NimbusDomain
+
+/// Map numbers: cold renders per zoom, cached fetches, and the hit ratio of a scripted browsing session.
+enum MapBenchmark {
+    static func run(catalog: CityCatalog, into table: inout Table) {
+        let environment = ProcessInfo.processInfo.environment
+        let size = MapSize(cols: 100, rows: 30)
+        let opened = NimbusBenchmark.now()
+        let land: LandMask
+        let borders: CountryBorders
+        do {
+            land = try LandMask.bundled(fineLevelsFrom: environment)
+            borders = try CountryBorders.bundled()
+        } catch {
+            table.row("map data", "error: \(error)")
+            return
+        }
+        let renderer = MapRenderer(land: land, borders: borders)
+        let openTime = NimbusBenchmark.now() - opened
+        let levels = land.resolutions.map(String.init).joined(separator: ", ")
+        table.section("City map, \(size.cols)×\(size.rows) braille (land levels \(levels) px/deg)")
+        table.header("", "median", "p95", "target")
+        table.row("open land data + borders (once)", NimbusBenchmark.ms(openTime), "", "")
+
+        // Forty of the largest cities, so that every render is of a different place.
+        let cities = (0..<40).map { catalog.city(CityRef(Int32($0 * 7))) }
+        for (name, zoom) in [("world", MapZoom.world), ("country", .country), ("city", .city)] {
+            var times: [Double] = []
+            for round in 0..<5 {
+                for city in cities {
+                    let request = MapRequest(city: city, zoom: zoom, size: size, style: .braille,
+                                             offset: MapOffset(x: round, y: 0))
+                    let t = NimbusBenchmark.now()
+                    _ = renderer.render(request)
+                    times.append(NimbusBenchmark.now() - t)
+                }
+            }
+            table.row("cold render, \(name) zoom (z\(zoom.level))", NimbusBenchmark.ms(NimbusBenchmark.pct(times, 50)),
+                      NimbusBenchmark.ms(NimbusBenchmark.pct(times, 95)), "≤ 5 ms")
+        }
+
+        let cache = MapSnapshotCache(countLimit: 64, totalCostLimit: 200_000)
+        let repository = RenderedMapRepository(cache: cache) { renderer }
+        let showMap = ShowCityMapUseCase(repository: repository)
+        let warm = MapRequest(city: cities[0], zoom: .country, size: size, style: .braille)
+        _ = try? showMap.snapshot(warm)
+        var cached: [Double] = []
+        for _ in 0..<20_000 {
+            let t = NimbusBenchmark.now()
+            _ = showMap.cached(warm)
+            cached.append(NimbusBenchmark.now() - t)
+        }
+        table.row("cached fetch (use case → cache)", us(NimbusBenchmark.pct(cached, 50)), us(NimbusBenchmark.pct(cached, 95)), "≤ 20 µs")
+
+        // 50 detail visits: mostly the cities just seen (back and forth between results), some new
+        // ones; every third visit also zooms in once and back out.
+        cache.removeAllObjects()
+        let session = MapSnapshotCache(countLimit: 64, totalCostLimit: 200_000)
+        let sessionMap = ShowCityMapUseCase(repository: RenderedMapRepository(cache: session) { renderer })
+        var seed: UInt64 = 42
+        var recent: [City] = []
+        var fetches = 0
+        for visit in 0..<50 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let revisit = !recent.isEmpty && (seed >> 33) % 10 < 6
+            let city = revisit ? recent[Int((seed >> 40) % UInt64(recent.count))] : cities[Int((seed >> 45) % UInt64(cities.count))]
+            if !revisit { recent.append(city); if recent.count > 8 { recent.removeFirst() } }
+            var zooms = [MapZoom.country]
+            if visit % 3 == 0 { zooms += [MapZoom(MapZoom.country.level + 1), .country] }
+            for zoom in zooms {
+                _ = try? sessionMap.snapshot(MapRequest(city: city, zoom: zoom, size: size, style: .braille))
+                fetches += 1
+            }
+        }
+        let s = session.statistics
+        table.row("hit ratio, 50 detail visits (\(fetches) maps)", String(format: "%.0f%%", s.hitRatio * 100),
+                  "\(s.hits) hits, \(s.misses) misses, \(s.evictions) evictions", "")
+    }
+
+    static func us(_ s: Double) -> String { s.isNaN ? "n/a" : String(format: "%.2f µs", s * 1_000_000) }
+}

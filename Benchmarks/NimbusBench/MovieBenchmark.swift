@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import CombineSchedulers
+import OpenCombineShim
+
+/// The film catalogue's numbers (ISSUE 5 §6): per-keystroke search latency and the next page.
+enum MovieBenchmark {
+    /// Film searches typed one key at a time: titles, people, short and common words.
+    static let typing = [
+        "batman begins", "the godfather", "star wars", "love", "heat", "christopher nolan", "meryl streep",
+        "amelie", "spirited away", "tom hanks", "the", "john", "s", "b", "a", "m", "alien", "casablanca",
+        "kurosawa", "pulp fiction",
+    ]
+
+    static func run(into table: inout Table) {
+        do {
+            let probe = try MovieCatalogue.bundled()
+            table.section("Film catalogue, per keystroke (\(probe.movieCount) films; FTS5, ranking, 20 rows; release build)")
+            try keystrokes(into: &table)
+            table.section("Film catalogue, next page (20 rows after the selection nears the end)")
+            try nextPage(into: &table)
+        } catch {
+            table.row("film catalogue", "error: \(error)")
+        }
+    }
+
+    /// Every prefix of every typing sequence, each a new query (a fresh catalogue per round, so no
+    /// query is answered from the ranked-ids memo), measured in the repository and through the view model.
+    static func keystrokes(into table: inout Table) throws {
+        var searchOnly: [Double] = []
+        var perKey: [Double] = []
+        var slowest: [String: Double] = [:]
+        var searchCPU: [Double] = []
+        let database = try UserDatabase(inMemory: [WishlistStore.migration, MovieHistoryStore.migration])
+        for round in 0..<6 {
+            let catalogue = try MovieCatalogue.bundled()
+            catalogue.warmUp()
+            let direct = try MovieCatalogue.bundled()
+            direct.warmUp()
+            let history = MovieHistoryStore(database: database)
+            let viewModel = MovieListViewModel(
+                search: SearchMoviesUseCase(movies: catalogue, history: history),
+                details: MovieDetailsUseCase(movies: catalogue, history: history),
+                wishlist: WishlistUseCase(repository: WishlistStore(database: database)), l10n: .bundled(.en),
+                idleMessage: "", scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+            let submitted = PassthroughSubject<String, Never>()
+            var latest: MovieListState?
+            let output = viewModel.transform(input: .init(
+                queryChanged: Empty().eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
+                selectionMoved: Empty().eraseToAnyPublisher(), rowOpened: Empty().eraseToAnyPublisher(),
+                recentOpened: Empty().eraseToAnyPublisher(), wishlistToggled: Empty().eraseToAnyPublisher(),
+                retried: Empty().eraseToAnyPublisher()))
+            let keep = output.state.sink { latest = $0 }
+            for word in typing {
+                var typed = ""
+                for ch in word {
+                    typed.append(ch)
+                    let c0 = cpuNow()
+                    let t0 = NimbusBenchmark.now()
+                    _ = try direct.page(query: typed, page: 1)
+                    let t1 = NimbusBenchmark.now()
+                    let c1 = cpuNow()
+                    submitted.send(typed)
+                    for row in latest?.rows.prefix(20) ?? [] { _ = row.title.count }
+                    let t2 = NimbusBenchmark.now()
+                    if round > 0 {
+                        searchOnly.append(t1 - t0)
+                        searchCPU.append(c1 - c0)
+                        perKey.append(t2 - t1)
+                        slowest[typed] = max(slowest[typed] ?? 0, t1 - t0)
+                    }
+                }
+                submitted.send("")
+            }
+            keep.cancel()
+        }
+        table.header("", "p50", "p99", "max")
+        table.row("repository: match + rank + first page", ms(searchOnly, 50), ms(searchOnly, 99), ms(searchOnly.max() ?? .nan))
+        table.row("repository, this thread's CPU time only", ms(searchCPU, 50), ms(searchCPU, 99), ms(searchCPU.max() ?? .nan))
+        table.row("view model: keystroke → state with 20 rows", ms(perKey, 50), ms(perKey, 99), ms(perKey.max() ?? .nan))
+        table.row("target", "", "≤ 5.000 ms", "")
+        let worst = slowest.sorted { $0.value > $1.value }.prefix(6)
+        table.row("slowest prefixes (repository, max): " + worst.map { "\"\($0.key)\" \(ms($0.value))" }.joined(separator: ", "))
+    }
+
+    /// Pages 2-10 of common queries, after their first page (the ranked ids are memoised per query).
+    static func nextPage(into table: inout Table) throws {
+        let catalogue = try MovieCatalogue.bundled()
+        catalogue.warmUp()
+        var times: [Double] = []
+        for round in 0..<5 {
+            for query in ["the", "a", "love", "john", "s", "man", "night"] {
+                let first = try catalogue.page(query: query, page: 1)
+                for page in 2...min(10, first.totalPages) {
+                    let t0 = NimbusBenchmark.now()
+                    _ = try catalogue.page(query: query, page: page)
+                    if round > 0 { times.append(NimbusBenchmark.now() - t0) }
+                }
+            }
+        }
+        table.header("", "p50", "p99", "max")
+        table.row("next page (20 rows)", ms(times, 50), ms(times, 99), ms(times.max() ?? .nan))
+        table.row("target", "", "≤ 5.000 ms", "")
+    }
+
+    /// CPU time of the calling thread: what a keystroke costs without waiting for a busy machine's cores.
+    static func cpuNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private static func ms(_ xs: [Double], _ p: Double) -> String { NimbusBenchmark.ms(NimbusBenchmark.pct(xs, p)) }
+    private static func ms(_ x: Double) -> String { NimbusBenchmark.ms(x) }
+}

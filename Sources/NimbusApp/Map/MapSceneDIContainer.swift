@@ -1,0 +1,56 @@
+import Foundation
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+@preconcurrency import CombineSchedulers
+
+/// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.
+///
+/// The city detail screen embeds `makeCityMapPanel(city:)`; the Liked tab draws `thumbnail(for:size:)`
+/// with `MapSnapshotView.draw`.
+public final class MapSceneDIContainer {
+    public let cache: MapSnapshotCache
+    public let repository: RenderedMapRepository
+    private let l10n: L10n
+    private let units: UnitSystem
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let renderScheduler: AnySchedulerOf<DispatchQueue>
+
+    /// 64 maps or 200,000 cells (about 65 maps of 100×30), whichever is reached first.
+    public static let countLimit = 64
+    public static let totalCostLimit = 200_000
+
+    public init(repository: RenderedMapRepository, l10n: L10n, units: UnitSystem,
+                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>) {
+        self.cache = repository.cache
+        self.repository = repository
+        self.l10n = l10n
+        self.units = units
+        self.scheduler = scheduler
+        self.renderScheduler = renderScheduler
+    }
+
+    public func makeShowCityMapUseCase() -> ShowCityMapUseCase {
+        ShowCityMapUseCase(repository: repository)
+    }
+
+    public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country) -> CityMapViewModel {
+        CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units,
+                         initialZoom: initialZoom, scheduler: scheduler, renderScheduler: renderScheduler)
+    }
+
+    /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
+    public func makeCityMapPanel(city: City) -> ScreenPanel {
+        CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n)
+    }
+
+    /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a
+    /// millisecond for 12×4 cells). Nil when the land data is missing or damaged.
+    public func thumbnail(for city: City, size: MapSize) -> MapSnapshot? {
+        try? makeShowCityMapUseCase().thumbnail(for: city, size: size)
+    }
+
+    /// The cache's counters, for the debug overlay.
+    public var statistics: MapCacheStatistics { cache.statistics }
+}

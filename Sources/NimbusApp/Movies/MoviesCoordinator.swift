@@ -1,0 +1,69 @@
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+
+/// What the Movies tab needs built for it.
+protocol MoviesCoordinatorDependencies {
+    func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen
+    func makeMovieDetailScreen(movie: MovieSummary) -> Screen
+    /// Where the films come from, for the status bar.
+    var statusSource: String { get }
+}
+
+/// Runs the Movies tab: search, then a film's details.
+final class MoviesCoordinator {
+    private let navigator: TabNavigator
+    private let dependencies: MoviesCoordinatorDependencies
+    private var tab = 0
+
+    init(navigator: TabNavigator, dependencies: MoviesCoordinatorDependencies) {
+        self.navigator = navigator
+        self.dependencies = dependencies
+    }
+
+    func start(title: String) {
+        let list = dependencies.makeMovieListScreen { [weak self] route in self?.handle(route) }
+        let source = dependencies.statusSource
+        navigator.addTab(title: title, root: list, source: source)
+        tab = navigator.tabs.count - 1
+    }
+
+    private func handle(_ route: MovieListRoute) {
+        switch route {
+        case .showDetail(let movie):
+            navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
+        }
+    }
+}
+
+/// What the Wishlist tab needs built for it.
+protocol WishlistCoordinatorDependencies {
+    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen
+    func makeMovieDetailScreen(movie: MovieSummary) -> Screen
+    var statusSource: String { get }
+}
+
+/// Runs the Wishlist tab: saved films, then a film's details.
+final class WishlistCoordinator {
+    private let navigator: TabNavigator
+    private let dependencies: WishlistCoordinatorDependencies
+    private var tab = 0
+
+    init(navigator: TabNavigator, dependencies: WishlistCoordinatorDependencies) {
+        self.navigator = navigator
+        self.dependencies = dependencies
+    }
+
+    func start(title: String) {
+        let list = dependencies.makeWishlistScreen { [weak self] route in self?.handle(route) }
+        navigator.addTab(title: title, root: list, source: dependencies.statusSource)
+        tab = navigator.tabs.count - 1
+    }
+
+    private func handle(_ route: WishlistRoute) {
+        switch route {
+        case .showDetail(let movie):
+            navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
+        }
+    }
+}

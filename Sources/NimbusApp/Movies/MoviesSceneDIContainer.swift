@@ -1,0 +1,67 @@
+import Foundation
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+@preconcurrency import CombineSchedulers
+
+/// The long-lived services the Movies and Wishlist tabs share (owned by `AppDIContainer`).
+struct MovieServices {
+    let movies: MovieRepository
+    /// Sources that can still open saved films when searches go elsewhere (the catalogue under TMDB).
+    let others: [MovieRepository]
+    let history: MovieHistoryRepository
+    let wishlist: WishlistRepository
+    /// "Wikidata · 17,472 films" or "TMDB · ko-KR".
+    let statusSource: String
+    /// What the Movies tab says before a query.
+    let idleMessage: String
+    /// Where an unreadable user database was moved, when that happened at start.
+    let recoveredTo: String?
+}
+
+/// Makes the Movies and Wishlist tabs' use cases, view models and screens.
+final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoordinatorDependencies {
+    private let services: MovieServices
+    private let l10n: L10n
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+
+    init(services: MovieServices, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+        self.services = services
+        self.l10n = l10n
+        self.scheduler = scheduler
+    }
+
+    var statusSource: String { services.statusSource }
+
+    func makeSearchMoviesUseCase() -> SearchMoviesUseCase {
+        SearchMoviesUseCase(movies: services.movies, history: services.history)
+    }
+
+    func makeMovieDetailsUseCase() -> MovieDetailsUseCase {
+        MovieDetailsUseCase(movies: services.movies, others: services.others, history: services.history)
+    }
+
+    func makeWishlistUseCase() -> WishlistUseCase {
+        WishlistUseCase(repository: services.wishlist)
+    }
+
+    func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen {
+        let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
+                                           wishlist: makeWishlistUseCase(), l10n: l10n,
+                                           idleMessage: services.idleMessage, scheduler: scheduler)
+        return MovieListScreen(viewModel: viewModel, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
+    }
+
+    func makeMovieDetailScreen(movie: MovieSummary) -> Screen {
+        let viewModel = MovieDetailViewModel(movie: movie, details: makeMovieDetailsUseCase(),
+                                             wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler)
+        return MovieDetailScreen(viewModel: viewModel, l10n: l10n)
+    }
+
+    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen {
+        let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
+                                          recoveredTo: services.recoveredTo)
+        return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
+    }
+}

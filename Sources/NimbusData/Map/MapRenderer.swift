@@ -1,0 +1,182 @@
+import Foundation
+import NimbusDomain
+
+/// Draws map snapshots from the land pyramid and the country borders.
+///
+/// Web Mercator around the view's centre, so shapes stay right at every zoom; one land lookup per
+/// dot at the coarsest level that has a pixel per dot. Coast dots are land dots next to sea; border
+/// dots are cut out of the land, so borders read as gaps even without colour.
+public struct MapRenderer: Sendable {
+    private let land: LandMask
+    private let borders: ProjectedBorders
+
+    public init(land: LandMask, borders: CountryBorders) {
+        self.land = land
+        self.borders = ProjectedBorders(borders)
+    }
+
+    /// The highest latitude shown (Web Mercator's limit).
+    static let maxLatitude = 85.05112878
+
+    static func mercator(_ latitude: Double) -> Double {
+        let phi = min(max(latitude, -maxLatitude), maxLatitude) * .pi / 180
+        return log(tan(.pi / 4 + phi / 2)) * 180 / .pi
+    }
+
+    static func latitude(mercator y: Double) -> Double {
+        atan(sinh(y * .pi / 180)) * 180 / .pi
+    }
+
+    /// Renders `request`; nil when `cancel` is set while it runs.
+    public func render(_ request: MapRequest, cancel: CancellationFlag = CancellationFlag()) -> MapSnapshot? {
+        let key = request.key
+        let cols = key.size.cols, rows = key.size.rows
+        let across = key.style.dotsAcross, down = key.style.dotsDown
+        let width = cols * across, height = rows * down
+        let step = key.zoom.degreesPerDot
+        // A cell is about twice as tall as wide: braille dots are square, block dots twice as tall.
+        let vstep = step * 2 * Double(across) / Double(down)
+
+        let centreLon = request.longitude + Double(key.offset.x) * Double(width) / 4 * step
+        let limit = Self.mercator(Self.maxLatitude)
+        let centreY = min(max(Self.mercator(request.latitude) - Double(key.offset.y) * Double(height) / 4 * vstep, -limit), limit)
+        let centreLat = Self.latitude(mercator: centreY)
+        let kmPerColumn = Double(across) * step * 111.32 * cos(centreLat * .pi / 180)
+
+        guard cols > 0, rows > 0 else {
+            return MapSnapshot(key: key, rows: Array(repeating: [], count: rows), marker: nil, kilometresPerColumn: kmPerColumn)
+        }
+
+        let level = land.level(atLeast: 1 / step)
+        let ppd = Double(level.pixelsPerDegree)
+        // Land of every dot plus a one-dot margin, for the coast test.
+        let gw = width + 2, gh = height + 2
+        var xs = [Int](repeating: 0, count: gw)
+        for i in 0..<gw {
+            let lon = centreLon + (Double(i - 1) + 0.5 - Double(width) / 2) * step
+            xs[i] = Int(((lon + 180) * ppd).rounded(.down))
+        }
+        var grid = [UInt8](repeating: 0, count: gw * gh)  // bit 0 land, bit 1 border
+        for j in 0..<gh {
+            if j & 15 == 0, cancel.isCancelled { return nil }
+            let y = centreY + (Double(height) / 2 - (Double(j - 1) + 0.5)) * vstep
+            guard abs(y) <= limit else { continue }
+            let py = Int(((90 - Self.latitude(mercator: y)) * ppd).rounded(.down))
+            let rowBase = j * gw
+            for i in 0..<gw where level.isLand(x: xs[i], y: py) { grid[rowBase + i] = 1 }
+        }
+        if cancel.isCancelled { return nil }
+        borders.draw(into: &grid, gridWidth: gw, gridHeight: gh, centreLon: centreLon, centreY: centreY,
+                     step: step, vstep: vstep, width: width, height: height)
+
+        var cells: [[MapCell]] = []
+        cells.reserveCapacity(rows)
+        for r in 0..<rows {
+            var line: [MapCell] = []
+            line.reserveCapacity(cols)
+            for c in 0..<cols {
+                var bits = 0
+                var coast = false, border = false
+                for dy in 0..<down {
+                    for dx in 0..<across {
+                        let gi = (r * down + dy + 1) * gw + (c * across + dx + 1)
+                        let v = grid[gi]
+                        guard v & 1 == 1 else { continue }
+                        if v & 2 == 2 { border = true; continue }
+                        bits |= Self.bit(dx: dx, dy: dy, style: key.style)
+                        if grid[gi - 1] & 1 == 0 || grid[gi + 1] & 1 == 0 || grid[gi - gw] & 1 == 0 || grid[gi + gw] & 1 == 0 {
+                            coast = true
+                        }
+                    }
+                }
+                let kind: MapCellKind = border ? .border : coast ? .coast : bits != 0 ? .land : .sea
+                line.append(MapCell(glyph: Self.glyph(bits, style: key.style), kind: kind))
+            }
+            cells.append(line)
+        }
+
+        // The city's cell; the longitude is taken to the copy of the city nearest the centre.
+        var dLon = (request.longitude - centreLon).truncatingRemainder(dividingBy: 360)
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        // (A hair added against rounding: a city panned by whole quarters sits exactly on a cell edge.)
+        let mx = (dLon / step + Double(width) / 2) / Double(across) + 1e-9
+        let my = (Double(height) / 2 - (Self.mercator(request.latitude) - centreY) / vstep) / Double(down) + 1e-9
+        let marker: (x: Int, y: Int)? = mx >= 0 && mx < Double(cols) && my >= 0 && my < Double(rows)
+            ? (x: Int(mx.rounded(.down)), y: Int(my.rounded(.down))) : nil
+        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn)
+    }
+
+    @inline(__always)
+    static func bit(dx: Int, dy: Int, style: MapStyle) -> Int {
+        switch style {
+        case .braille: return dy == 3 ? (dx == 0 ? 0x40 : 0x80) : (1 << (dy + 3 * dx))
+        case .blocks: return 1 << (dy * 2 + dx)
+        }
+    }
+
+    static let brailleGlyphs: [Character] = (0..<256).map { $0 == 0 ? " " : Character(Unicode.Scalar(0x2800 + $0)!) }
+    static let blockGlyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
+
+    @inline(__always)
+    static func glyph(_ bits: Int, style: MapStyle) -> Character {
+        style == .braille ? brailleGlyphs[bits] : blockGlyphs[bits]
+    }
+}
+
+/// Border segments with their latitudes already in Mercator units.
+struct ProjectedBorders: Sendable {
+    private let segments: [(x0: Double, y0: Double, x1: Double, y1: Double)]
+
+    init(_ borders: CountryBorders) {
+        segments = borders.segments.map { s in
+            (Double(s.0), MapRenderer.mercator(Double(s.1)), Double(s.2), MapRenderer.mercator(Double(s.3)))
+        }
+    }
+
+    /// Marks border dots (bit 1) on land dots of the grid (which has a one-dot margin).
+    func draw(into grid: inout [UInt8], gridWidth gw: Int, gridHeight gh: Int, centreLon: Double, centreY: Double,
+              step: Double, vstep: Double, width: Int, height: Int) {
+        let period = 360 / step
+        let halfW = Double(width) / 2, halfH = Double(height) / 2
+        for s in segments {
+            // Dot coordinates (grid coordinates minus the margin).
+            let ya = halfH - (s.y0 - centreY) / vstep, yb = halfH - (s.y1 - centreY) / vstep
+            if max(ya, yb) < -1 || min(ya, yb) > Double(height) + 1 { continue }
+            let xa = (s.x0 - centreLon) / step + halfW, xb = (s.x1 - centreLon) / step + halfW
+            let lo = min(xa, xb), hi = max(xa, xb)
+            let kLow = Int(((-1 - hi) / period).rounded(.up)), kHigh = Int(((Double(width) + 1 - lo) / period).rounded(.down))
+            guard kLow <= kHigh else { continue }
+            for k in kLow...kHigh {
+                let shift = Double(k) * period
+                line(&grid, gw: gw, gh: gh, xa + shift, ya, xb + shift, yb)
+            }
+        }
+    }
+
+    private func line(_ grid: inout [UInt8], gw: Int, gh: Int, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        // Clip to the grid (Liang–Barsky), then step one dot at a time.
+        var t0 = 0.0, t1 = 1.0
+        let dx = x1 - x0, dy = y1 - y0
+        let minX = -1.0, maxX = Double(gw - 1) - 0.001, minY = -1.0, maxY = Double(gh - 1) - 0.001
+        for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
+            if p == 0 {
+                if q < 0 { return }
+            } else {
+                let r = q / p
+                if p < 0 { if r > t1 { return }; if r > t0 { t0 = r } }
+                else { if r < t0 { return }; if r < t1 { t1 = r } }
+            }
+        }
+        let ax = x0 + t0 * dx, ay = y0 + t0 * dy, bx = x0 + t1 * dx, by = y0 + t1 * dy
+        let steps = Int(max(abs(bx - ax), abs(by - ay)).rounded(.up))
+        guard steps < 1 << 20 else { return }
+        for n in 0...steps {
+            let t = steps == 0 ? 0 : Double(n) / Double(steps)
+            let gx = Int((ax + t * (bx - ax)).rounded(.down)) + 1
+            let gy = Int((ay + t * (by - ay)).rounded(.down)) + 1
+            guard gx >= 0, gx < gw, gy >= 0, gy < gh else { continue }
+            let i = gy * gw + gx
+            if grid[i] & 1 == 1 { grid[i] |= 2 }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import GRDB
+import NimbusDomain
+import NimbusResources
+@preconcurrency import OpenCombineShim
+
+/// The bundled film catalogue (`Resources/movies.sqlite`, Wikidata), opened read-only.
+///
+/// Matching is FTS5 over title, cast and directors: every word of the query must appear, the last one
+/// as a prefix (so results follow typing; a prefix of one or two letters matches titles and directors
+/// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
+/// then starting with it, then holding its words), then films whose directors match, then the rest
+/// (cast matches); within each tier the most reviewed first. SQLite's bm25 was 100-400 ms per
+/// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
+/// is where the words matched instead. A query's ranked ids are kept, so the
+/// next page is one lookup of 20 rows.
+public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
+    public static let pageSize = 20
+
+    public let source = MovieSource.catalogue
+    /// Number of films.
+    public let movieCount: Int
+    private let database: DatabaseQueue
+    private let lock = NSLock()
+    /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
+    private var rankTable: RankTable?
+    /// The last few queries' ranked ids, newest last.
+    private var ranked: [(query: String, ids: [Int64])] = []
+    /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
+    private var firstKeystroke: [String: [Int64]] = [:]
+
+    /// The catalogue bundled with the app.
+    public static func bundled() throws -> MovieCatalogue {
+        guard let url = NimbusResources.url(forResource: "movies", withExtension: "sqlite") else {
+            throw MovieError.storage
+        }
+        return try MovieCatalogue(contentsOf: url)
+    }
+
+    public init(contentsOf url: URL) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "movies"
+        do {
+            database = try DatabaseQueue(path: url.path, configuration: configuration)
+            movieCount = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0 }
+        } catch {
+            throw MovieError.storage
+        }
+    }
+
+    /// What ranking needs of a film, kept in memory: where it stands in popularity, and its title and
+    /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer),
+    /// UTF-8, joined by single spaces.
+    struct RankEntry {
+        let popularity: Int32
+        let title: [UInt8]
+        let directors: [UInt8]
+    }
+
+    /// Every film's `RankEntry`, and the film of each popularity rank (ranks are unique: 0..<count).
+    struct RankTable {
+        let entries: [Int64: RankEntry]
+        let idByRank: [Int64]
+    }
+
+    /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
+    /// the first keystrokes (those match thousands of films). Safe on any queue.
+    public func warmUp() {
+        _ = try? rankEntries()
+        for ch in "abcdefghijklmnopqrstuvwxyz0123456789" {
+            let query = String(ch)
+            guard let key = Self.matchExpression(query), let ids = try? rank(query) else { continue }
+            lock.lock()
+            firstKeystroke[key] = ids
+            lock.unlock()
+        }
+    }
+
+    private func rankEntries() throws -> RankTable {
+        lock.lock()
+        defer { lock.unlock() }
+        if let table = rankTable { return table }
+        var table: [Int64: RankEntry] = [:]
+        table.reserveCapacity(movieCount)
+        var idByRank = [Int64](repeating: -1, count: movieCount)
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity, title, directors FROM movie")
+            while let row = try rows.next() {
+                let id: Int64 = row[0], rank: Int64 = row[1]
+                guard rank >= 0, rank < Int64(idByRank.count), idByRank[Int(rank)] == -1 else { throw MovieError.storage }
+                idByRank[Int(rank)] = id
+                table[id] = RankEntry(popularity: Int32(rank), title: Self.packed(Self.words(row[2])),
+                                      directors: Self.packed(Self.words(row[3])))
+            }
+        }
+        let ranks = RankTable(entries: table, idByRank: idByRank)
+        rankTable = ranks
+        return ranks
+    }
+
+    /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
+    static func words(_ text: String) -> [Substring] {
+        let folded = text.unicodeScalars.allSatisfy({ $0.isASCII })
+            ? text.lowercased()
+            : text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return folded.split(whereSeparator: { ch in
+            !ch.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+        })
+    }
+
+    static func packed(_ words: [Substring]) -> [UInt8] { Array(words.joined(separator: " ").utf8) }
+
+    /// Whether the packed words hold every query word, the last one as a prefix.
+    static func holds(_ packed: [UInt8], _ query: [[UInt8]]) -> Bool {
+        guard let last = query.last else { return false }
+        for word in query.dropLast() where !contains(packed, word, prefix: false) { return false }
+        return contains(packed, last, prefix: true)
+    }
+
+    /// Whether a word of `packed` is `word` (or starts with it).
+    static func contains(_ packed: [UInt8], _ word: [UInt8], prefix: Bool) -> Bool {
+        let n = packed.count, m = word.count
+        guard m > 0, m <= n else { return false }
+        var start = 0
+        while start + m <= n {
+            var end = start
+            while end < n && packed[end] != 0x20 { end += 1 }
+            if end - start == m || (prefix && end - start > m) {
+                var same = true
+                for k in 0..<m where packed[start + k] != word[k] { same = false; break }
+                if same { return true }
+            }
+            start = end + 1
+        }
+        return false
+    }
+
+    /// Whether the packed title begins with the packed query (its last word as a prefix), and equals it.
+    static func begins(_ packed: [UInt8], _ query: [UInt8]) -> (begins: Bool, equal: Bool) {
+        guard !query.isEmpty, packed.count >= query.count else { return (false, false) }
+        for k in 0..<query.count where packed[k] != query[k] { return (false, false) }
+        return (true, packed.count == query.count)
+    }
+
+    // MARK: MovieRepository
+
+    public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        Deferred { [self] in
+            Future { promise in promise(Result { try self.page(query: query, page: page) }.mapError(Self.movieError)) }
+        }.eraseToAnyPublisher()
+    }
+
+    public func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
+        Deferred { [self] in
+            Future { promise in promise(Result { try self.movie(id) }.mapError(Self.movieError)) }
+        }.eraseToAnyPublisher()
+    }
+
+    // MARK: Synchronous access
+
+    /// One page (1-based) of the films matching `query`.
+    public func page(query: String, page: Int) throws -> MoviesPage {
+        let ids = try rankedIDs(query)
+        let size = Self.pageSize
+        let totalPages = max(1, (ids.count + size - 1) / size)
+        let start = max(0, (page - 1) * size)
+        guard start < ids.count else {
+            return MoviesPage(query: query, page: page, totalPages: totalPages, totalResults: ids.count, movies: [])
+        }
+        let slice = Array(ids[start..<min(ids.count, start + size)])
+        let movies = try summaries(slice)
+        return MoviesPage(query: query, page: page, totalPages: totalPages, totalResults: ids.count, movies: movies)
+    }
+
+    /// Every film matching `query`, best first.
+    public func rankedIDs(_ query: String) throws -> [Int64] {
+        // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
+        // so the memo is keyed by the match expression of the lowercased query.
+        let lowered = query.lowercased()
+        guard let key = Self.matchExpression(lowered) else { return [] }
+        lock.lock()
+        if let hit = firstKeystroke[key] ?? ranked.first(where: { $0.query == key })?.ids { lock.unlock(); return hit }
+        lock.unlock()
+        let ids = try rank(lowered)
+        lock.lock()
+        ranked.append((key, ids))
+        if ranked.count > 8 { ranked.removeFirst() }
+        lock.unlock()
+        return ids
+    }
+
+    private func rank(_ query: String) throws -> [Int64] {
+        guard let match = Self.matchExpression(query) else { return [] }
+        let all = try database.read { db in
+            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                               arguments: [match])
+        }
+        guard !all.isEmpty else { return [] }
+        let table = try rankEntries()
+        let words = Self.words(query).map { Array($0.utf8) }
+        let whole = Self.packed(Self.words(query))
+        // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
+        // hold them 3; the rest (cast) 4. Then popularity.
+        // Popularity ranks are unique, so (tier, rank) orders films completely and maps back to the film.
+        var keys = all.compactMap { id -> Int64? in
+            guard let entry = table.entries[id] else { return nil }
+            let tier: Int64
+            if Self.holds(entry.title, words) {
+                let start = Self.begins(entry.title, whole)
+                tier = start.equal ? 0 : start.begins ? 1 : 2
+            } else {
+                tier = Self.holds(entry.directors, words) ? 3 : 4
+            }
+            return tier << 32 | Int64(entry.popularity)
+        }
+        keys.sort()
+        return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] }
+    }
+
+    /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
+    static func matchExpression(_ query: String) -> String? {
+        var words: [String] = []
+        var current = ""
+        for scalar in query.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        guard !words.isEmpty else { return nil }
+        // Long pasted text: the first words are enough to find a title.
+        let kept = Array(words.prefix(12))
+        let quoted = kept.dropLast().map { "\"\($0)\"" }
+        let last = kept[kept.count - 1]
+        // A one- or two-letter prefix expands to thousands of cast names (7-9 ms); cast matches rank
+        // last anyway, so such a prefix looks in titles and directors only. From three letters, everywhere.
+        let prefix = last.count < 3 ? "{title directors} : \"\(last)\"*" : "\"\(last)\"*"
+        return (quoted + [prefix]).joined(separator: " ")
+    }
+
+    func summaries(_ ids: [Int64]) throws -> [MovieSummary] {
+        guard !ids.isEmpty else { return [] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let rows = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, title, year, genres, directors FROM movie WHERE id IN (\(placeholders))",
+                             arguments: StatementArguments(ids))
+        }
+        var byID: [Int64: MovieSummary] = [:]
+        for row in rows {
+            let id: Int64 = row["id"]
+            byID[id] = MovieSummary(id: MovieID(source: .catalogue, value: Int(id)), title: row["title"], year: row["year"],
+                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]))
+        }
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// The whole record of a catalogue film.
+    public func movie(_ id: MovieID) throws -> Movie {
+        guard id.source == .catalogue else { throw MovieError.sourceUnavailable(id.source) }
+        guard let row = try database.read({ db in
+            try Row.fetchOne(db, sql: "SELECT * FROM movie WHERE id = ?", arguments: [id.value])
+        }) else { throw MovieError.notFound }
+        return Movie(
+            id: id, title: row["title"], year: row["year"], runtime: row["runtime"],
+            genres: Self.list(row["genres"]), directors: Self.list(row["directors"]), writers: Self.list(row["writers"]),
+            cast: Self.list(row["actors"]), languages: Self.list(row["languages"]), countries: Self.list(row["countries"]),
+            rated: row["rated"],
+            ratings: MovieRatings(metacritic: row["metacritic"], tomatometer: row["tomatometer"],
+                                  criticAverage: row["tomato_rating"], reviewCount: row["reviews"]))
+    }
+
+    /// Splits a ", "-joined list from the catalogue.
+    static func list(_ text: String?) -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.components(separatedBy: ", ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private static func movieError(_ error: Error) -> MovieError {
+        (error as? MovieError) ?? .storage
+    }
+}

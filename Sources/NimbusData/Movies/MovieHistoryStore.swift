@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import NimbusDomain
+
+/// Recent queries and recently opened films, in the user database.
+public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendable {
+    public static let migration = UserDatabase.Migration("v1-movie-history") { db in
+        try db.create(table: "movie_query") { t in
+            t.primaryKey("query", .text)
+            t.column("searched_at", .double).notNull()
+        }
+        try db.create(table: "movie_viewed") { t in
+            t.column("source", .text).notNull()
+            t.column("movie_id", .integer).notNull()
+            t.column("title", .text).notNull()
+            t.column("year", .integer)
+            t.column("genres", .text).notNull()
+            t.column("directors", .text).notNull()
+            t.column("viewed_at", .double).notNull()
+            t.primaryKey(["source", "movie_id"])
+        }
+    }
+
+    /// How many of each are kept on disk.
+    static let keep = 50
+
+    private let database: UserDatabase
+    private let now: () -> Date
+
+    public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
+        self.database = database
+        self.now = now
+    }
+
+    public func recentQueries(limit: Int) -> [String] {
+        (try? database.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT query FROM movie_query ORDER BY searched_at DESC, rowid DESC LIMIT ?",
+                                arguments: [limit])
+        }) ?? []
+    }
+
+    public func saveQuery(_ query: String) throws {
+        guard !query.isEmpty else { return }
+        let time = now().timeIntervalSince1970
+        try database.writer.write { db in
+            // Case-insensitive de-duplication: the newest spelling wins.
+            try db.execute(sql: "DELETE FROM movie_query WHERE lower(query) = lower(?)", arguments: [query])
+            try db.execute(sql: "INSERT INTO movie_query (query, searched_at) VALUES (?, ?)", arguments: [query, time])
+            try db.execute(sql: """
+                DELETE FROM movie_query WHERE query NOT IN
+                  (SELECT query FROM movie_query ORDER BY searched_at DESC, rowid DESC LIMIT ?)
+                """, arguments: [Self.keep])
+        }
+    }
+
+    public func recentlyViewed(limit: Int) -> [MovieSummary] {
+        (try? database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM movie_viewed ORDER BY viewed_at DESC, rowid DESC LIMIT ?",
+                             arguments: [limit]).compactMap(StoredSummary.decode)
+        }) ?? []
+    }
+
+    public func recordViewed(_ movie: MovieSummary) throws {
+        let time = now().timeIntervalSince1970
+        try database.writer.write { db in
+            try db.execute(sql: "DELETE FROM movie_viewed WHERE source = ? AND movie_id = ?",
+                           arguments: [movie.id.source.rawValue, movie.id.value])
+            try db.execute(sql: """
+                INSERT INTO movie_viewed (source, movie_id, title, year, genres, directors, viewed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StoredSummary.arguments(movie) + [time])
+            try db.execute(sql: """
+                DELETE FROM movie_viewed WHERE rowid NOT IN
+                  (SELECT rowid FROM movie_viewed ORDER BY viewed_at DESC, rowid DESC LIMIT ?)
+                """, arguments: [Self.keep])
+        }
+    }
+}
+
+/// How a `MovieSummary` is kept in a row: lists joined by U+001F.
+enum StoredSummary {
+    static let separator = "\u{1F}"
+
+    static func arguments(_ movie: MovieSummary) -> StatementArguments {
+        [movie.id.source.rawValue, movie.id.value, movie.title, movie.year,
+         movie.genres.joined(separator: separator), movie.directors.joined(separator: separator)]
+    }
+
+    static func decode(_ row: Row) -> MovieSummary? {
+        guard let source = MovieSource(rawValue: row["source"]) else { return nil }
+        func list(_ s: String) -> [String] { s.isEmpty ? [] : s.components(separatedBy: separator) }
+        return MovieSummary(id: MovieID(source: source, value: row["movie_id"]), title: row["title"], year: row["year"],
+                            genres: list(row["genres"]), directors: list(row["directors"]))
+    }
+}

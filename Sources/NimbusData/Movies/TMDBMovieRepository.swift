@@ -1,0 +1,309 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// Films from the TMDB API (v3), used only when `TMDB_API_KEY` is set.
+///
+/// Every response is cached on disk (under `$XDG_CACHE_HOME/nimbus/tmdb`, files 0600, keyed by the
+/// request without its key). A request with a cached response sends the cached value first and the
+/// fresh one after; when the network then fails, the cached value stands. The API key goes in the
+/// `api_key` query item (a v4 read token, which starts with "eyJ", as a bearer header) and never
+/// into errors, logs or cache file names.
+public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var apiKey: String
+        /// `https://api.themoviedb.org` unless `NIMBUS_TMDB_URL` says otherwise.
+        public var baseURL: String
+        /// `ko-KR`, `ja-JP` or `en-US`.
+        public var language: String
+        /// Where responses are cached; nil for no disk cache.
+        public var cacheDirectory: URL?
+
+        public init(apiKey: String, baseURL: String = TMDBMovieRepository.defaultBaseURL, language: String,
+                    cacheDirectory: URL?) {
+            self.apiKey = apiKey
+            self.baseURL = baseURL
+            self.language = language
+            self.cacheDirectory = cacheDirectory
+        }
+
+        /// The configuration the environment asks for, or nil when there is no key.
+        public static func from(environment: [String: String], language: String) -> Configuration? {
+            guard let key = environment["TMDB_API_KEY"]?.trimmingCharacters(in: .whitespaces), !key.isEmpty else {
+                return nil
+            }
+            let base = environment["NIMBUS_TMDB_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultBaseURL
+            return Configuration(apiKey: key, baseURL: base, language: language,
+                                 cacheDirectory: TMDBMovieRepository.cacheDirectory(environment: environment))
+        }
+    }
+
+    public static let defaultBaseURL = "https://api.themoviedb.org"
+
+    /// `$XDG_CACHE_HOME/nimbus/tmdb`, else `~/.cache/nimbus/tmdb`.
+    public static func cacheDirectory(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("nimbus/tmdb")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/nimbus/tmdb")
+    }
+
+    public let source = MovieSource.tmdb
+    public let configuration: Configuration
+    private let client: HTTPClient
+    private let cache: ResponseCache?
+    private let lock = NSLock()
+    private var genreNames: [Int: String]?
+
+    public init(configuration: Configuration, client: HTTPClient) {
+        self.configuration = configuration
+        self.client = client
+        cache = configuration.cacheDirectory.map { ResponseCache(directory: $0) }
+    }
+
+    // MARK: MovieRepository
+
+    public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        let items = [URLQueryItem(name: "query", value: query), URLQueryItem(name: "page", value: String(page)),
+                     URLQueryItem(name: "include_adult", value: "false")]
+        return genres()
+            .flatMap { [self] names in
+                fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items)
+                    .map { [self] page in
+                        // Search results carry no directors; films opened before have them in the cache.
+                        page.toDomain(query: query, genres: names, directors: { cachedDetails($0)?.toDomain().directors ?? [] })
+                    }
+            }
+            .eraseToAnyPublisher()
+    }
+
+    private static let detailsQuery = [URLQueryItem(name: "append_to_response", value: "credits")]
+
+    private func cachedDetails(_ id: Int) -> TMDBMovieDetails? {
+        cache?.read(cacheKey(path: "/3/movie/\(id)", query: Self.detailsQuery))
+            .flatMap { try? JSONDecoder().decode(TMDBMovieDetails.self, from: $0) }
+    }
+
+    /// The cache file's key: the request without its API key.
+    private func cacheKey(path: String, query: [URLQueryItem]) -> String {
+        let items = query + [URLQueryItem(name: "language", value: configuration.language)]
+        return path + "?" + items.map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "&")
+    }
+
+    public func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
+        guard id.source == .tmdb else { return Fail(error: .sourceUnavailable(id.source)).eraseToAnyPublisher() }
+        return fetch(TMDBMovieDetails.self, path: "/3/movie/\(id.value)", query: Self.detailsQuery)
+            .map { $0.toDomain() }
+            .eraseToAnyPublisher()
+    }
+
+    // MARK: Requests
+
+    /// Genre names by id, in the UI language: from the disk cache when there (they hardly change), else
+    /// fetched once; a failure leaves rows without genres and is tried again with the next search.
+    private func genres() -> AnyPublisher<[Int: String], MovieError> {
+        lock.lock()
+        let known = genreNames
+        lock.unlock()
+        if let known { return Just(known).setFailureType(to: MovieError.self).eraseToAnyPublisher() }
+        func names(_ list: TMDBGenreList) -> [Int: String] {
+            Dictionary(list.genres.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        }
+        let remember: ([Int: String]) -> Void = { [weak self] names in
+            self?.lock.lock()
+            self?.genreNames = names
+            self?.lock.unlock()
+        }
+        if let data = cache?.read(cacheKey(path: Self.genrePath, query: [])),
+           let list = try? JSONDecoder().decode(TMDBGenreList.self, from: data) {
+            remember(names(list))
+            return Just(names(list)).setFailureType(to: MovieError.self).eraseToAnyPublisher()
+        }
+        return fetch(TMDBGenreList.self, path: Self.genrePath, query: [], cachedFirst: false)
+            .map(names)
+            .handleEvents(receiveOutput: remember)
+            .catch { _ in Just([Int: String]()).setFailureType(to: MovieError.self) }
+            .eraseToAnyPublisher()
+    }
+
+    private static let genrePath = "/3/genre/movie/list"
+
+    /// GETs `path`, decoding `T`; with `cachedFirst`, a cached response goes out before the fresh one.
+    func fetch<T: Decodable>(_ type: T.Type, path: String, query: [URLQueryItem],
+                             cachedFirst: Bool = true) -> AnyPublisher<T, MovieError> {
+        let items = query + [URLQueryItem(name: "language", value: configuration.language)]
+        let cacheKey = self.cacheKey(path: path, query: query)
+        let bearer = configuration.apiKey.hasPrefix("eyJ")
+        let auth = bearer ? [] : [URLQueryItem(name: "api_key", value: configuration.apiKey)]
+        let headers = bearer ? ["Authorization": "Bearer \(configuration.apiKey)", "Accept": "application/json"]
+                             : ["Accept": "application/json"]
+        guard let request = HTTPRequest(base: configuration.baseURL, path: path, query: items + auth, headers: headers) else {
+            return Fail(error: .badResponse).eraseToAnyPublisher()
+        }
+        let decoder = JSONDecoder()
+        let cache = self.cache
+        let cached: T? = cache?.read(cacheKey).flatMap { try? decoder.decode(T.self, from: $0) }
+        let fresh = client.publisher(for: request)
+            .tryMap { response -> T in
+                let value = try decoder.decode(T.self, from: response.body)
+                cache?.write(response.body, for: cacheKey)
+                return value
+            }
+            .mapError { error -> MovieError in
+                if let http = error as? HTTPError { return Self.movieError(http) }
+                return .badResponse
+            }
+        guard cachedFirst, let cached else { return fresh.eraseToAnyPublisher() }
+        return Just(cached).setFailureType(to: MovieError.self)
+            .append(fresh.catch { _ in Empty<T, MovieError>() })
+            .eraseToAnyPublisher()
+    }
+
+    static func movieError(_ error: HTTPError) -> MovieError {
+        switch error {
+        case .server(401): return .unauthorized
+        case .server(404): return .notFound
+        case .server(429): return .rateLimited
+        case .server(let status): return .server(status: status)
+        case .transport: return .offline
+        case .invalidURL, .missingData, .decoding: return .badResponse
+        }
+    }
+}
+
+/// Response bodies on disk, one file per request, written atomically with mode 0600; at most
+/// `limit` files are kept (the least recently written go first).
+final class ResponseCache: @unchecked Sendable {
+    let directory: URL
+    let limit: Int
+    private let lock = NSLock()
+    private var writesSincePrune = 0
+
+    init(directory: URL, limit: Int = 2000) {
+        self.directory = directory
+        self.limit = limit
+    }
+
+    func url(for key: String) -> URL {
+        // FNV-1a, 64 bits: file names from the request (without the API key).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return directory.appendingPathComponent(String(format: "%016llx.json", hash))
+    }
+
+    func read(_ key: String) -> Data? {
+        try? Data(contentsOf: url(for: key))
+    }
+
+    func write(_ data: Data, for key: String) {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let target = url(for: key)
+            let partial = target.appendingPathExtension("partial")
+            guard fm.createFile(atPath: partial.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+            // rename(2) replaces the old file atomically.
+            if rename(partial.path, target.path) != 0 { try? fm.removeItem(at: partial) }
+        } catch {
+            // A cache that can't be written only costs a request next time.
+        }
+        lock.lock()
+        writesSincePrune += 1
+        let due = writesSincePrune >= max(1, limit / 10)
+        if due { writesSincePrune = 0 }
+        lock.unlock()
+        if due { prune() }
+    }
+
+    /// Deletes the oldest files beyond `limit`.
+    func prune() {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: directory.path), names.count > limit else { return }
+        let dated = names.filter { $0.hasSuffix(".json") }.map { name -> (String, Date) in
+            let date = (try? fm.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.modificationDate]) as? Date
+            return (name, date ?? .distantPast)
+        }.sorted { $0.1 < $1.1 }
+        for (name, _) in dated.prefix(max(0, dated.count - limit)) {
+            try? fm.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}
+
+// MARK: - DTOs
+
+struct TMDBSearchPage: Decodable {
+    struct Result: Decodable {
+        let id: Int
+        let title: String
+        let release_date: String?
+        let genre_ids: [Int]?
+    }
+    let page: Int
+    let results: [Result]
+    let total_pages: Int
+    let total_results: Int
+
+    func toDomain(query: String, genres: [Int: String], directors: (Int) -> [String] = { _ in [] }) -> MoviesPage {
+        MoviesPage(query: query, page: page, totalPages: max(page, total_pages), totalResults: total_results,
+                   movies: results.map { r in
+                       MovieSummary(id: MovieID(source: .tmdb, value: r.id), title: r.title,
+                                    year: TMDBMovieDetails.year(r.release_date),
+                                    genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
+                   })
+    }
+}
+
+struct TMDBGenreList: Decodable {
+    struct Genre: Decodable { let id: Int; let name: String }
+    let genres: [Genre]
+}
+
+struct TMDBMovieDetails: Decodable {
+    struct Named: Decodable { let name: String }
+    struct Credits: Decodable {
+        struct Cast: Decodable { let name: String }
+        struct Crew: Decodable { let name: String; let job: String? }
+        let cast: [Cast]
+        let crew: [Crew]
+    }
+    let id: Int
+    let title: String
+    let release_date: String?
+    let runtime: Int?
+    let genres: [Named]?
+    let spoken_languages: [Named]?
+    let production_countries: [Named]?
+    let overview: String?
+    let vote_average: Double?
+    let vote_count: Int?
+    let credits: Credits?
+
+    static func year(_ date: String?) -> Int? {
+        guard let date, date.count >= 4 else { return nil }
+        return Int(date.prefix(4))
+    }
+
+    func toDomain() -> Movie {
+        let crew = credits?.crew ?? []
+        func jobs(_ names: Set<String>) -> [String] {
+            var seen = Set<String>()
+            return crew.filter { names.contains($0.job ?? "") }.map(\.name).filter { seen.insert($0).inserted }
+        }
+        return Movie(
+            id: MovieID(source: .tmdb, value: id), title: title, year: Self.year(release_date),
+            runtime: runtime.flatMap { $0 > 0 ? $0 : nil }, genres: (genres ?? []).map(\.name),
+            directors: jobs(["Director"]), writers: jobs(["Screenplay", "Writer", "Story", "Novel"]),
+            cast: (credits?.cast ?? []).prefix(30).map(\.name),
+            languages: (spoken_languages ?? []).map(\.name).filter { !$0.isEmpty },
+            countries: (production_countries ?? []).map(\.name), rated: nil,
+            ratings: MovieRatings(voteAverage: vote_average, voteCount: vote_count),
+            overview: overview.flatMap { $0.isEmpty ? nil : $0 })
+    }
+}

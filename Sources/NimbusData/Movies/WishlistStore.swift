@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// The saved films, in the user database; every change is one transaction.
+public final class WishlistStore: WishlistRepository, @unchecked Sendable {
+    public static let migration = UserDatabase.Migration("v1-wishlist") { db in
+        try db.create(table: "wishlist") { t in
+            t.autoIncrementedPrimaryKey("seq")
+            t.column("source", .text).notNull()
+            t.column("movie_id", .integer).notNull()
+            t.column("title", .text).notNull()
+            t.column("year", .integer)
+            t.column("genres", .text).notNull()
+            t.column("directors", .text).notNull()
+            t.column("added_at", .double).notNull()
+            t.uniqueKey(["source", "movie_id"])
+        }
+    }
+
+    private let database: UserDatabase
+    private let now: () -> Date
+    private let subject = PassthroughSubject<Void, Never>()
+
+    public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
+        self.database = database
+        self.now = now
+    }
+
+    public var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+
+    public func entries() throws -> [WishlistEntry] {
+        do {
+            return try database.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM wishlist ORDER BY added_at DESC, seq DESC").compactMap { row in
+                    StoredSummary.decode(row).map { WishlistEntry(movie: $0, addedAt: Date(timeIntervalSince1970: row["added_at"])) }
+                }
+            }
+        } catch {
+            throw WishlistError.storage
+        }
+    }
+
+    public func contains(_ id: MovieID) -> Bool {
+        (try? database.writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM wishlist WHERE source = ? AND movie_id = ?)",
+                              arguments: [id.source.rawValue, id.value])
+        }) ?? false
+    }
+
+    public func add(_ movie: MovieSummary) throws {
+        let time = now().timeIntervalSince1970
+        do {
+            try database.writer.write { db in
+                // The same film from the other source (same title and year) counts as a duplicate too.
+                let duplicate = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (SELECT 1 FROM wishlist WHERE (source = ? AND movie_id = ?)
+                                   OR (lower(title) = lower(?) AND year IS ?))
+                    """, arguments: [movie.id.source.rawValue, movie.id.value, movie.title, movie.year]) ?? false
+                if duplicate { throw WishlistError.duplicate(title: movie.title) }
+                try db.execute(sql: """
+                    INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StoredSummary.arguments(movie) + [time])
+            }
+        } catch let error as WishlistError {
+            throw error
+        } catch {
+            throw WishlistError.storage
+        }
+        subject.send()
+    }
+
+    public func remove(_ id: MovieID) throws {
+        do {
+            try database.writer.write { db in
+                try db.execute(sql: "DELETE FROM wishlist WHERE source = ? AND movie_id = ?",
+                               arguments: [id.source.rawValue, id.value])
+            }
+        } catch {
+            throw WishlistError.storage
+        }
+        subject.send()
+    }
+
+    public func removeAll() throws {
+        do {
+            try database.writer.write { db in try db.execute(sql: "DELETE FROM wishlist") }
+        } catch {
+            throw WishlistError.storage
+        }
+        subject.send()
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// How close a map is: 0 shows the whole world across the view, each step doubles the scale.
+public struct MapZoom: Hashable, Comparable, Sendable {
+    public static let range = 0...12
+    public static let world = MapZoom(0)
+    public static let country = MapZoom(4)
+    public static let city = MapZoom(8)
+
+    public let level: Int
+    /// Clamped to `range`.
+    public init(_ level: Int) { self.level = min(max(level, Self.range.lowerBound), Self.range.upperBound) }
+
+    public static func < (l: MapZoom, r: MapZoom) -> Bool { l.level < r.level }
+
+    /// Degrees of longitude one map dot spans: the world's 360° over 256 dots at zoom 0.
+    public var degreesPerDot: Double { 360.0 / 256.0 / Double(1 << level) }
+}
+
+/// How the dots are drawn: braille (2×4 dots a cell) or quadrant blocks (2×2) for fonts without braille.
+public enum MapStyle: String, CaseIterable, Sendable {
+    case braille, blocks
+
+    public var dotsAcross: Int { 2 }
+    public var dotsDown: Int { self == .braille ? 4 : 2 }
+    public var toggled: MapStyle { self == .braille ? .blocks : .braille }
+}
+
+/// A map size in terminal cells.
+public struct MapSize: Hashable, Sendable {
+    public let cols: Int
+    public let rows: Int
+    public init(cols: Int, rows: Int) {
+        self.cols = max(0, cols)
+        self.rows = max(0, rows)
+    }
+    public var cells: Int { cols * rows }
+}
+
+/// A pan away from the city, in steps of a quarter of the view.
+public struct MapOffset: Hashable, Sendable {
+    public let x: Int
+    public let y: Int
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+    public static let zero = MapOffset(x: 0, y: 0)
+}
+
+/// Everything that decides what a map snapshot shows: the cache key.
+public struct MapSnapshotKey: Hashable, Sendable {
+    public let cityID: Int
+    public let zoom: MapZoom
+    public let size: MapSize
+    public let style: MapStyle
+    public let offset: MapOffset
+    public init(cityID: Int, zoom: MapZoom, size: MapSize, style: MapStyle, offset: MapOffset = .zero) {
+        self.cityID = cityID
+        self.zoom = zoom
+        self.size = size
+        self.style = style
+        self.offset = offset
+    }
+}
+
+/// A map to draw: where, how close, how large.
+public struct MapRequest: Hashable, Sendable {
+    public let key: MapSnapshotKey
+    public let latitude: Double
+    public let longitude: Double
+
+    public init(city: City, zoom: MapZoom, size: MapSize, style: MapStyle, offset: MapOffset = .zero) {
+        key = MapSnapshotKey(cityID: city.id, zoom: zoom, size: size, style: style, offset: offset)
+        latitude = city.latitude
+        longitude = city.longitude
+    }
+
+    public init(key: MapSnapshotKey, latitude: Double, longitude: Double) {
+        self.key = key
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// What a map cell mostly shows; the screen picks a style for each.
+public enum MapCellKind: UInt8, Sendable {
+    case sea, land, coast, border
+}
+
+/// One cell of a map: its glyph (a braille or block character, or a space) and what it shows.
+public struct MapCell: Equatable, Sendable {
+    public let glyph: Character
+    public let kind: MapCellKind
+    public init(glyph: Character, kind: MapCellKind) {
+        self.glyph = glyph
+        self.kind = kind
+    }
+}
+
+/// A rendered map: rows of cells, the city's cell, and the scale.
+public struct MapSnapshot: Equatable, Sendable {
+    public let key: MapSnapshotKey
+    /// `size.rows` rows of `size.cols` cells.
+    public let rows: [[MapCell]]
+    /// The city's cell, when it is inside the view.
+    public let marker: (x: Int, y: Int)?
+    /// Kilometres one column spans at the centre of the view.
+    public let kilometresPerColumn: Double
+
+    public init(key: MapSnapshotKey, rows: [[MapCell]], marker: (x: Int, y: Int)?, kilometresPerColumn: Double) {
+        self.key = key
+        self.rows = rows
+        self.marker = marker
+        self.kilometresPerColumn = kilometresPerColumn
+    }
+
+    /// What the snapshot costs in a cache: its cells.
+    public var cost: Int { key.size.cells }
+
+    /// The glyphs only, one line a row (for the command line and tests).
+    public var text: String { rows.map { String($0.map(\.glyph)) }.joined(separator: "\n") }
+
+    public static func == (l: MapSnapshot, r: MapSnapshot) -> Bool {
+        l.key == r.key && l.rows == r.rows && l.marker?.x == r.marker?.x && l.marker?.y == r.marker?.y
+            && l.kilometresPerColumn == r.kilometresPerColumn
+    }
+}
+
+/// Counters of a snapshot cache.
+public struct MapCacheStatistics: Equatable, Sendable {
+    public var hits: Int
+    public var misses: Int
+    public var evictions: Int
+    public var count: Int
+    public var totalCost: Int
+    public var countLimit: Int
+    public var totalCostLimit: Int
+
+    public init(hits: Int = 0, misses: Int = 0, evictions: Int = 0, count: Int = 0, totalCost: Int = 0,
+                countLimit: Int = 0, totalCostLimit: Int = 0) {
+        self.hits = hits
+        self.misses = misses
+        self.evictions = evictions
+        self.count = count
+        self.totalCost = totalCost
+        self.countLimit = countLimit
+        self.totalCostLimit = totalCostLimit
+    }
+
+    /// Hits over lookups, 0 before the first lookup.
+    public var hitRatio: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Where a film's data comes from; ids are only unique within one source.
+public enum MovieSource: String, Equatable, Hashable, Sendable, Codable {
+    /// The bundled Wikidata catalogue (ids are Wikidata item numbers).
+    case catalogue
+    /// The TMDB API (ids are TMDB movie ids).
+    case tmdb
+}
+
+/// A film's identity: its source and its id there.
+public struct MovieID: Equatable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let source: MovieSource
+    public let value: Int
+    public init(source: MovieSource, value: Int) {
+        self.source = source
+        self.value = value
+    }
+    public var description: String { "\(source.rawValue):\(value)" }
+}
+
+/// What a result row shows of a film.
+public struct MovieSummary: Equatable, Hashable, Sendable, Identifiable {
+    public let id: MovieID
+    public let title: String
+    public let year: Int?
+    public let genres: [String]
+    public let directors: [String]
+
+    public init(id: MovieID, title: String, year: Int?, genres: [String], directors: [String]) {
+        self.id = id
+        self.title = title
+        self.year = year
+        self.genres = genres
+        self.directors = directors
+    }
+}
+
+/// Review scores; any of them may be unknown.
+public struct MovieRatings: Equatable, Hashable, Sendable {
+    /// Metacritic score, 0-100.
+    public let metacritic: Int?
+    /// Rotten Tomatoes Tomatometer, percent.
+    public let tomatometer: Int?
+    /// Average critic rating on Rotten Tomatoes, 0-10.
+    public let criticAverage: Double?
+    /// Number of critic reviews counted.
+    public let reviewCount: Int?
+    /// TMDB's user vote average, 0-10.
+    public let voteAverage: Double?
+    /// Number of TMDB votes.
+    public let voteCount: Int?
+
+    public init(metacritic: Int? = nil, tomatometer: Int? = nil, criticAverage: Double? = nil, reviewCount: Int? = nil,
+                voteAverage: Double? = nil, voteCount: Int? = nil) {
+        self.metacritic = metacritic
+        self.tomatometer = tomatometer
+        self.criticAverage = criticAverage
+        self.reviewCount = reviewCount
+        self.voteAverage = voteAverage
+        self.voteCount = voteCount
+    }
+}
+
+/// Everything known about one film.
+public struct Movie: Equatable, Hashable, Sendable, Identifiable {
+    public let id: MovieID
+    public let title: String
+    public let year: Int?
+    /// Running time in minutes.
+    public let runtime: Int?
+    public let genres: [String]
+    public let directors: [String]
+    public let writers: [String]
+    public let cast: [String]
+    public let languages: [String]
+    public let countries: [String]
+    /// Content rating (e.g. "PG-13"), when known.
+    public let rated: String?
+    public let ratings: MovieRatings
+    /// A plot summary (TMDB only).
+    public let overview: String?
+
+    public init(id: MovieID, title: String, year: Int?, runtime: Int?, genres: [String], directors: [String],
+                writers: [String], cast: [String], languages: [String], countries: [String], rated: String?,
+                ratings: MovieRatings, overview: String? = nil) {
+        self.id = id
+        self.title = title
+        self.year = year
+        self.runtime = runtime
+        self.genres = genres
+        self.directors = directors
+        self.writers = writers
+        self.cast = cast
+        self.languages = languages
+        self.countries = countries
+        self.rated = rated
+        self.ratings = ratings
+        self.overview = overview
+    }
+
+    public var summary: MovieSummary {
+        MovieSummary(id: id, title: title, year: year, genres: genres, directors: directors)
+    }
+}
+
+/// One page of search results.
+public struct MoviesPage: Equatable, Sendable {
+    public let query: String
+    /// 1-based page number.
+    public let page: Int
+    public let totalPages: Int
+    public let totalResults: Int
+    public let movies: [MovieSummary]
+
+    public init(query: String, page: Int, totalPages: Int, totalResults: Int, movies: [MovieSummary]) {
+        self.query = query
+        self.page = page
+        self.totalPages = totalPages
+        self.totalResults = totalResults
+        self.movies = movies
+    }
+
+    public var hasMore: Bool { page < totalPages }
+}
+
+/// Why films could not be loaded.
+public enum MovieError: Error, Equatable, Sendable {
+    /// No connection, DNS failure, timeout.
+    case offline
+    /// The API key was refused (HTTP 401).
+    case unauthorized
+    /// Too many requests (HTTP 429).
+    case rateLimited
+    /// Any other HTTP status.
+    case server(status: Int)
+    /// The response could not be read.
+    case badResponse
+    /// No such film.
+    case notFound
+    /// The film comes from a source that is not available now (a TMDB film without a key).
+    case sourceUnavailable(MovieSource)
+    /// The local catalogue or database failed.
+    case storage
+}
+
+/// A film saved to the wishlist.
+public struct WishlistEntry: Equatable, Hashable, Sendable, Identifiable {
+    public let movie: MovieSummary
+    public let addedAt: Date
+    public init(movie: MovieSummary, addedAt: Date) {
+        self.movie = movie
+        self.addedAt = addedAt
+    }
+    public var id: MovieID { movie.id }
+}
+
+/// Why a wishlist change was refused.
+public enum WishlistError: Error, Equatable, Sendable {
+    /// The film (or the same title and year from another source) is already saved.
+    case duplicate(title: String)
+    /// The database could not be written.
+    case storage
+}

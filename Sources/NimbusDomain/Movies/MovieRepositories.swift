@@ -1,0 +1,35 @@
+import Foundation
+@preconcurrency import OpenCombineShim
+
+/// Film search and details, from the bundled catalogue or from TMDB.
+public protocol MovieRepository: AnyObject {
+    var source: MovieSource { get }
+    /// One page (1-based) of the films matching `query`. A repository with a cache may send the
+    /// cached page first and the fresh one after.
+    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError>
+    /// The whole record of one film.
+    func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError>
+}
+
+/// Recent queries and recently opened films.
+public protocol MovieHistoryRepository: AnyObject {
+    /// Up to `limit` queries, newest first, without duplicates.
+    func recentQueries(limit: Int) -> [String]
+    func saveQuery(_ query: String) throws
+    /// Up to `limit` films, most recently opened first.
+    func recentlyViewed(limit: Int) -> [MovieSummary]
+    func recordViewed(_ movie: MovieSummary) throws
+}
+
+/// The saved films.
+public protocol WishlistRepository: AnyObject {
+    /// Every saved film, newest first.
+    func entries() throws -> [WishlistEntry]
+    func contains(_ id: MovieID) -> Bool
+    /// Saves a film; throws `WishlistError.duplicate` when it (or the same title and year) is saved already.
+    func add(_ movie: MovieSummary) throws
+    func remove(_ id: MovieID) throws
+    func removeAll() throws
+    /// Sends after every change.
+    var changes: AnyPublisher<Void, Never> { get }
+}

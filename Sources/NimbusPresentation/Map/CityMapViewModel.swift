@@ -1,0 +1,200 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
+
+/// A step of panning: a quarter of the view.
+public enum MapPan: Equatable, Sendable {
+    case left, right, up, down
+}
+
+/// What the map panel shows.
+public struct CityMapState: Equatable, Sendable {
+    /// The city's name, for the marker's label.
+    public let cityName: String
+    /// The latest map; while a new one is drawn, the previous one (nil before the first).
+    public let snapshot: MapSnapshot?
+    /// True while the map for the current view is being drawn.
+    public let isLoading: Bool
+    /// A notice instead of (or over) the map: drawing, or why there is no map.
+    public let message: String?
+    /// "zoom 5/12 · braille".
+    public let status: String
+    public let scaleBar: MapScaleBar?
+    public let zoom: MapZoom
+    public let style: MapStyle
+}
+
+/// A city's map: zoom, pan and style change the view; maps come from the cache at once or are drawn
+/// off the main queue, and a drawing for a view that was left is cancelled.
+public final class CityMapViewModel {
+    public struct Input {
+        /// The panel's map area changed size (also its first layout).
+        public let sizeChanged: AnyPublisher<MapSize, Never>
+        /// +1 zooms in, −1 out.
+        public let zoomed: AnyPublisher<Int, Never>
+        public let panned: AnyPublisher<MapPan, Never>
+        /// Back to the city at the starting zoom.
+        public let resetRequested: AnyPublisher<Void, Never>
+        public let styleToggled: AnyPublisher<Void, Never>
+        /// The screen showing the map went away.
+        public let dismissed: AnyPublisher<Void, Never>
+
+        public init(sizeChanged: AnyPublisher<MapSize, Never>, zoomed: AnyPublisher<Int, Never>,
+                    panned: AnyPublisher<MapPan, Never>, resetRequested: AnyPublisher<Void, Never>,
+                    styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>) {
+            self.sizeChanged = sizeChanged
+            self.zoomed = zoomed
+            self.panned = panned
+            self.resetRequested = resetRequested
+            self.styleToggled = styleToggled
+            self.dismissed = dismissed
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<CityMapState, Never>
+    }
+
+    private struct View: Equatable {
+        var size: MapSize?
+        var zoom: MapZoom
+        var offset: MapOffset
+        var style: MapStyle
+    }
+
+    private enum Action {
+        case size(MapSize), zoom(Int), pan(MapPan), reset, toggleStyle
+    }
+
+    private let city: City
+    private let showMap: ShowCityMapUseCase
+    private let l10n: L10n
+    private let units: UnitSystem
+    private let initialZoom: MapZoom
+    private let initialStyle: MapStyle
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let renderScheduler: AnySchedulerOf<DispatchQueue>
+
+    /// `scheduler` delivers state (the main queue); `renderScheduler` draws maps (a background queue).
+    public init(city: City, showMap: ShowCityMapUseCase, l10n: L10n, units: UnitSystem,
+                initialZoom: MapZoom = .country, initialStyle: MapStyle = .braille,
+                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>) {
+        self.city = city
+        self.showMap = showMap
+        self.l10n = l10n
+        self.units = units
+        self.initialZoom = initialZoom
+        self.initialStyle = initialStyle
+        self.scheduler = scheduler
+        self.renderScheduler = renderScheduler
+    }
+
+    public func transform(input: Input) -> Output {
+        let initial = View(size: nil, zoom: initialZoom, offset: .zero, style: initialStyle)
+        // Merged with flatMap: OpenCombine has no Merge.
+        let actions = [
+            input.sizeChanged.map { Action.size($0) }.eraseToAnyPublisher(),
+            input.zoomed.map { Action.zoom($0) }.eraseToAnyPublisher(),
+            input.panned.map { Action.pan($0) }.eraseToAnyPublisher(),
+            input.resetRequested.map { Action.reset }.eraseToAnyPublisher(),
+            input.styleToggled.map { Action.toggleStyle }.eraseToAnyPublisher(),
+        ].publisher.flatMap { $0 }
+
+        let initialZoom = self.initialZoom
+        let views = actions
+            .scan(initial) { view, action in
+                var view = view
+                switch action {
+                case .size(let size): view.size = size
+                case .zoom(let delta):
+                    let zoom = MapZoom(view.zoom.level + delta)
+                    // Zooming keeps the same place in the centre: the pan is in quarters of the view.
+                    if zoom != view.zoom {
+                        let factor = zoom > view.zoom ? 2 : 1
+                        let divisor = zoom > view.zoom ? 1 : 2
+                        view.offset = MapOffset(x: view.offset.x * factor / divisor, y: view.offset.y * factor / divisor)
+                    }
+                    view.zoom = zoom
+                case .pan(let pan):
+                    switch pan {
+                    case .left: view.offset = MapOffset(x: view.offset.x - 1, y: view.offset.y)
+                    case .right: view.offset = MapOffset(x: view.offset.x + 1, y: view.offset.y)
+                    case .up: view.offset = MapOffset(x: view.offset.x, y: view.offset.y - 1)
+                    case .down: view.offset = MapOffset(x: view.offset.x, y: view.offset.y + 1)
+                    }
+                case .reset:
+                    view.zoom = initialZoom
+                    view.offset = .zero
+                case .toggleStyle: view.style = view.style.toggled
+                }
+                return view
+            }
+            .compactMap { view -> MapRequest? in
+                guard let size = view.size, size.cells > 0 else { return nil }
+                return MapRequest(city: self.city, zoom: view.zoom, size: size, style: view.style, offset: view.offset)
+            }
+            .removeDuplicates()
+
+        let last = LastSnapshot()
+        let showMap = self.showMap
+        let scheduler = self.scheduler
+        let renderScheduler = self.renderScheduler
+        let state = views
+            .map { [self] request -> AnyPublisher<CityMapState, Never> in
+                if let hit = showMap.cached(request) {
+                    last.snapshot = hit
+                    return Just(self.state(request, snapshot: hit, loading: false, message: nil)).eraseToAnyPublisher()
+                }
+                let loading = self.state(request, snapshot: last.snapshot, loading: true, message: self.l10n[.mapLoading])
+                let flag = CancellationFlag()
+                let render = Deferred {
+                    Future<Result<MapSnapshot?, MapError>, Never> { promise in
+                        promise(.success(Result { () throws(MapError) -> MapSnapshot? in try showMap.render(request, cancel: flag) }))
+                    }
+                }
+                .subscribe(on: renderScheduler)
+                .receive(on: scheduler)
+                .compactMap { [self] result -> CityMapState? in
+                    switch result {
+                    case .success(nil): return nil
+                    case .success(let snapshot?):
+                        last.snapshot = snapshot
+                        return self.state(request, snapshot: snapshot, loading: false, message: nil)
+                    case .failure(let error):
+                        return self.state(request, snapshot: nil, loading: false, message: self.message(error))
+                    }
+                }
+                .handleEvents(receiveCancel: { flag.cancel() })
+                return render.prepend(loading).eraseToAnyPublisher()
+            }
+            .switchToLatest()
+            .prefix(untilOutputFrom: input.dismissed)
+            .eraseToAnyPublisher()
+        return Output(state: state)
+    }
+
+    private func state(_ request: MapRequest, snapshot: MapSnapshot?, loading: Bool, message: String?) -> CityMapState {
+        let key = request.key
+        let styleName = l10n[key.style == .braille ? .mapStyleBraille : .mapStyleBlocks]
+        let status = l10n.format(.mapStatus, String(key.zoom.level), String(MapZoom.range.upperBound), styleName)
+        let scale = snapshot.flatMap {
+            MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn,
+                             maxColumns: min(24, key.size.cols / 3), units: units, l10n: l10n)
+        }
+        return CityMapState(cityName: city.name, snapshot: snapshot, isLoading: loading, message: message,
+                            status: status, scaleBar: scale, zoom: key.zoom, style: key.style)
+    }
+
+    private func message(_ error: MapError) -> String {
+        switch error {
+        case .dataMissing(let path): return l10n.format(.mapErrorMissing, path)
+        case .dataDamaged(let reason): return l10n.format(.mapErrorDamaged, reason)
+        }
+    }
+}
+
+/// The last map shown, kept while the next one is drawn; touched on the state scheduler only.
+private final class LastSnapshot: @unchecked Sendable {
+    var snapshot: MapSnapshot?
+}

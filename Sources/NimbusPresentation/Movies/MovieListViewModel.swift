@@ -1,0 +1,293 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
+
+/// What the movie search screen shows.
+public struct MovieListState: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
+        /// No query: a hint instead of results.
+        case idle(String)
+        /// The first page is on its way.
+        case loading
+        case results
+        /// The query matched nothing.
+        case empty(String)
+        /// The first page failed; `r` retries.
+        case error(String)
+    }
+
+    public let query: String
+    public let phase: Phase
+    /// Every row loaded so far, each film once.
+    public let rows: [MovieRow]
+    /// "1,234 films" once results are in.
+    public let summary: String
+    /// The next page is loading (footer spinner).
+    public let loadingMore: Bool
+    /// The next page failed; `r` retries.
+    public let moreError: String?
+    /// Recent queries, newest first (shown while the field is focused and empty).
+    public let suggestions: [String]
+    /// Titles of the recently opened films, newest first.
+    public let recent: [String]
+}
+
+public enum MovieListRoute: Equatable, Sendable {
+    case showDetail(MovieSummary)
+}
+
+/// Search-as-you-type over films, paged, with recent queries and recently viewed films.
+public final class MovieListViewModel {
+    public struct Input {
+        /// Every edit of the search field (debounced here).
+        public let queryChanged: AnyPublisher<String, Never>
+        /// Enter in the field or a chosen suggestion: searched at once.
+        public let querySubmitted: AnyPublisher<String, Never>
+        /// The selected row's index, after every move.
+        public let selectionMoved: AnyPublisher<Int, Never>
+        public let rowOpened: AnyPublisher<Int, Never>
+        public let recentOpened: AnyPublisher<Int, Never>
+        public let wishlistToggled: AnyPublisher<Int, Never>
+        public let retried: AnyPublisher<Void, Never>
+
+        public init(queryChanged: AnyPublisher<String, Never>, querySubmitted: AnyPublisher<String, Never>,
+                    selectionMoved: AnyPublisher<Int, Never>, rowOpened: AnyPublisher<Int, Never>,
+                    recentOpened: AnyPublisher<Int, Never>, wishlistToggled: AnyPublisher<Int, Never>,
+                    retried: AnyPublisher<Void, Never>) {
+            self.queryChanged = queryChanged
+            self.querySubmitted = querySubmitted
+            self.selectionMoved = selectionMoved
+            self.rowOpened = rowOpened
+            self.recentOpened = recentOpened
+            self.wishlistToggled = wishlistToggled
+            self.retried = retried
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<MovieListState, Never>
+        public let route: AnyPublisher<MovieListRoute, Never>
+        /// One-off messages ("Added … to the wishlist").
+        public let message: AnyPublisher<String, Never>
+    }
+
+    /// Typing pause before a search starts.
+    public static let debounce = DispatchQueue.SchedulerTimeType.Stride.milliseconds(250)
+    /// The next page loads when the selection is this close to the last row.
+    public static let prefetchDistance = 3
+    public static let suggestionLimit = 10
+    public static let recentLimit = 8
+
+    private let search: SearchMoviesUseCase
+    private let details: MovieDetailsUseCase
+    private let wishlist: WishlistUseCase
+    private let l10n: L10n
+    private let idleMessage: String
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private var cancellables: Set<AnyCancellable> = []
+
+    // The model, touched only on the scheduler's queue.
+    private let stateSubject = PassthroughSubject<MovieListState, Never>()
+    private let routeSubject = PassthroughSubject<MovieListRoute, Never>()
+    private let messageSubject = PassthroughSubject<String, Never>()
+    private var started = false
+    private var query = ""
+    private var phase = MovieListState.Phase.idle("")
+    private var pages: [Int: [MovieSummary]] = [:]
+    private var lastPage = 0
+    private var totalPages = 0
+    private var totalResults = 0
+    private var movies: [MovieSummary] = []
+    private var loadingPage: Int?
+    private var moreError: String?
+    private var load: AnyCancellable?
+    private var wishlisted: Set<MovieID> = []
+    private var recent: [MovieSummary] = []
+    private var suggestions: [String] = []
+
+    /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
+    public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
+                idleMessage: String, scheduler: AnySchedulerOf<DispatchQueue>) {
+        self.search = search
+        self.details = details
+        self.wishlist = wishlist
+        self.l10n = l10n
+        self.idleMessage = idleMessage
+        self.scheduler = scheduler
+    }
+
+    public func transform(input: Input) -> Output {
+        let scheduler = self.scheduler
+        // Debounce that lets an emptied field through at once.
+        let typed = input.queryChanged
+            .map(SearchMoviesUseCase.normalise)
+            .map { query -> AnyPublisher<String, Never> in
+                query.isEmpty
+                    ? Just(query).eraseToAnyPublisher()
+                    : Just(query).delay(for: Self.debounce, scheduler: scheduler).eraseToAnyPublisher()
+            }
+            .switchToLatest()
+        // Typed and submitted queries meet here; the same query twice in a row runs once.
+        for queries in [typed.eraseToAnyPublisher(), input.querySubmitted.map(SearchMoviesUseCase.normalise).eraseToAnyPublisher()] {
+            queries
+                .sink { [weak self] query in
+                    guard let self, !self.started || query != self.query else { return }
+                    self.run(query)
+                }
+                .store(in: &cancellables)
+        }
+        input.selectionMoved
+            .sink { [weak self] in self?.selectionMoved(to: $0) }
+            .store(in: &cancellables)
+        input.rowOpened
+            .sink { [weak self] index in
+                guard let self, self.movies.indices.contains(index) else { return }
+                self.open(self.movies[index])
+            }
+            .store(in: &cancellables)
+        input.recentOpened
+            .sink { [weak self] index in
+                guard let self, self.recent.indices.contains(index) else { return }
+                self.open(self.recent[index])
+            }
+            .store(in: &cancellables)
+        input.wishlistToggled
+            .sink { [weak self] in self?.toggleWishlist($0) }
+            .store(in: &cancellables)
+        input.retried
+            .sink { [weak self] in self?.retry() }
+            .store(in: &cancellables)
+        wishlist.changes
+            .receive(on: scheduler)
+            .sink { [weak self] in
+                guard let self, self.started else { return }
+                let before = self.wishlisted
+                self.refreshWishlisted()
+                if before != self.wishlisted { self.emit() } // a change made elsewhere (the other tab)
+            }
+            .store(in: &cancellables)
+        return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(), route: routeSubject.eraseToAnyPublisher(),
+                      message: messageSubject.eraseToAnyPublisher())
+    }
+
+    // MARK: Searching
+
+    private func run(_ newQuery: String) {
+        if !started {
+            started = true
+            refreshWishlisted()
+            recent = details.recentlyViewed(limit: Self.recentLimit)
+        }
+        load?.cancel()
+        load = nil
+        query = newQuery
+        pages = [:]
+        movies = []
+        lastPage = 0
+        totalPages = 0
+        totalResults = 0
+        loadingPage = nil
+        moreError = nil
+        guard !newQuery.isEmpty else {
+            suggestions = search.suggestions(limit: Self.suggestionLimit)
+            phase = .idle(idleMessage)
+            emit()
+            return
+        }
+        phase = .loading
+        emit()
+        fetch(page: 1)
+    }
+
+    private func fetch(page: Int) {
+        loadingPage = page
+        if page > 1 { emit() }
+        let query = self.query
+        load = search.execute(query: query, page: page)
+            .receive(on: scheduler)
+            .sink(receiveCompletion: { [weak self] completion in
+                guard let self, self.query == query else { return }
+                self.loadingPage = nil
+                if case .failure(let error) = completion {
+                    let text = self.l10n.format(.moviesError, self.l10n.describe(error))
+                    if self.lastPage == 0 { self.phase = .error(text) } else { self.moreError = text }
+                }
+                self.emit()
+            }, receiveValue: { [weak self] result in
+                guard let self, self.query == query else { return }
+                self.receive(result)
+            })
+    }
+
+    /// A page arrived (a cached page may be followed by the fresh one: it replaces it).
+    private func receive(_ result: MoviesPage) {
+        pages[result.page] = result.movies
+        lastPage = max(lastPage, result.page)
+        totalPages = result.totalPages
+        totalResults = result.totalResults
+        var seen = Set<MovieID>()
+        movies = (1...lastPage).flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
+        phase = movies.isEmpty ? .empty(l10n.format(.moviesEmpty, query)) : .results
+        // The use case has just saved a query that found films.
+        if result.page == 1 && !result.movies.isEmpty { suggestions = search.suggestions(limit: Self.suggestionLimit) }
+        emit()
+    }
+
+    private func selectionMoved(to index: Int) {
+        guard phase == .results, loadingPage == nil, moreError == nil, lastPage < totalPages,
+              index >= movies.count - Self.prefetchDistance else { return }
+        fetch(page: lastPage + 1)
+    }
+
+    private func retry() {
+        if case .error = phase {
+            phase = .loading
+            emit()
+            fetch(page: 1)
+        } else if moreError != nil, loadingPage == nil {
+            moreError = nil
+            fetch(page: lastPage + 1)
+        }
+    }
+
+    // MARK: Rows
+
+    private func open(_ movie: MovieSummary) {
+        details.recordViewed(movie)
+        recent = details.recentlyViewed(limit: Self.recentLimit)
+        emit()
+        routeSubject.send(.showDetail(movie))
+    }
+
+    private func toggleWishlist(_ index: Int) {
+        guard movies.indices.contains(index) else { return }
+        let movie = movies[index]
+        do {
+            let change = try wishlist.toggle(movie)
+            messageSubject.send(l10n.describe(change, title: movie.title))
+        } catch {
+            messageSubject.send(l10n.describeWishlistFailure(error))
+        }
+        refreshWishlisted()
+        emit()
+    }
+
+    private func refreshWishlisted() {
+        wishlisted = Set(((try? wishlist.entries()) ?? []).map(\.id))
+    }
+
+    private func emit() {
+        guard started else { return }
+        let summary: String
+        switch phase {
+        case .results: summary = l10n.format(.moviesSummary, l10n.number(totalResults))
+        default: summary = ""
+        }
+        stateSubject.send(MovieListState(
+            query: query, phase: phase,
+            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id)) },
+            summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
+            suggestions: suggestions, recent: recent.map(\.title)))
+    }
+}

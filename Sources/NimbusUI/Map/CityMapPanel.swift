@@ -1,0 +1,107 @@
+import Foundation
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// A city's map inside another screen: the map, and a line with the scale bar and the zoom.
+///
+/// Keys: `+`/`-` zoom, arrows or `h j k l` pan, `0` back to the city, `c` braille or blocks.
+public final class CityMapPanel: ScreenPanel {
+    private let l10n: L10n
+    private let sizeChanged = PassthroughSubject<MapSize, Never>()
+    private let zoomed = PassthroughSubject<Int, Never>()
+    private let panned = PassthroughSubject<MapPan, Never>()
+    private let resetRequested = PassthroughSubject<Void, Never>()
+    private let styleToggled = PassthroughSubject<Void, Never>()
+    private let dismissed = PassthroughSubject<Void, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+    private var lastSize: MapSize?
+
+    /// The latest state from the view model (for tests).
+    public private(set) var state: CityMapState?
+    public var onNeedsDisplay: (() -> Void)?
+
+    public init(viewModel: CityMapViewModel, l10n: L10n) {
+        self.l10n = l10n
+        let output = viewModel.transform(input: .init(
+            sizeChanged: sizeChanged.eraseToAnyPublisher(),
+            zoomed: zoomed.eraseToAnyPublisher(),
+            panned: panned.eraseToAnyPublisher(),
+            resetRequested: resetRequested.eraseToAnyPublisher(),
+            styleToggled: styleToggled.eraseToAnyPublisher(),
+            dismissed: dismissed.eraseToAnyPublisher()))
+        output.state
+            .sink { [weak self] state in
+                self?.state = state
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+    }
+
+    /// The map's size in a panel of `width` × `height`: one line is kept for the scale and zoom when
+    /// there are at least three.
+    static func mapSize(width: Int, height: Int) -> MapSize {
+        MapSize(cols: width, rows: height >= 3 ? height - 1 : height)
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        guard p.width > 0, p.height > 0 else { return }
+        let size = Self.mapSize(width: p.width, height: p.height)
+        if size != lastSize {
+            lastSize = size
+            sizeChanged.send(size)  // a cached map arrives at once, into `state`
+        }
+        guard let state else { return }
+        let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))
+        if let snapshot = state.snapshot {
+            MapSnapshotView.draw(snapshot, in: mapArea, palette: theme.map, label: state.cityName)
+        }
+        if let message = state.message, !state.isLoading || state.snapshot == nil {
+            let line = DisplayWidth.truncate(message, to: mapArea.width)
+            mapArea.text(line, x: max(0, (mapArea.width - DisplayWidth.of(line)) / 2), y: mapArea.height / 2,
+                         style: state.isLoading ? theme.dim : theme.warning)
+        }
+        guard p.height >= 3 else { return }
+        let footer = p.sub(Rect(x: 0, y: p.height - 1, width: p.width, height: 1))
+        var right = state.status
+        if state.isLoading, state.snapshot != nil, let message = state.message { right = message + "  " + right }
+        let rightShown = DisplayWidth.truncate(right, to: footer.width)
+        let rightWidth = DisplayWidth.of(rightShown)
+        footer.text(rightShown, x: footer.width - rightWidth, y: 0, style: theme.dim)
+        if let bar = state.scaleBar, let text = MapSnapshotView.scaleText(bar, maxWidth: footer.width - rightWidth - 1) {
+            footer.text(text, x: 0, y: 0, style: theme.map.scale)
+        }
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        switch key {
+        case .char("+"), .char("="): zoomed.send(1)
+        case .char("-"), .char("_"): zoomed.send(-1)
+        case .left, .char("h"): panned.send(.left)
+        case .right, .char("l"): panned.send(.right)
+        case .up, .char("k"): panned.send(.up)
+        case .down, .char("j"): panned.send(.down)
+        case .char("0"): resetRequested.send(())
+        case .char("c"): styleToggled.send(())
+        default: return false
+        }
+        return true
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("+ -", l10n[.helpKeyMapZoom]),
+         KeyHint("← ↓ ↑ →  h j k l", l10n[.helpKeyMapPan]),
+         KeyHint("0", l10n[.helpKeyMapReset]),
+         KeyHint("c", l10n[.helpKeyMapStyle])]
+    }
+
+    /// Short hints for a host's status bar.
+    public var hints: [KeyHint] {
+        [KeyHint("+-", l10n[.mapHintZoom]), KeyHint("hjkl", l10n[.mapHintPan])]
+    }
+
+    public func cancel() {
+        dismissed.send(())
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// One film: every field, wrapped by display width, scrollable; `w` toggles the wishlist.
+public final class MovieDetailScreen: Screen {
+    private let l10n: L10n
+    private let viewModel: MovieDetailViewModel
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let wishlistToggled = PassthroughSubject<Void, Never>()
+    private let retried = PassthroughSubject<Void, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+    private var state: MovieDetailState?
+    private var message: String?
+    private var scroll = 0
+    private var lastHeight = 10
+    private var lastContentHeight = 0
+
+    public var onNeedsDisplay: (() -> Void)?
+
+    public init(viewModel: MovieDetailViewModel, l10n: L10n) {
+        self.l10n = l10n
+        self.viewModel = viewModel
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
+            retried: retried.eraseToAnyPublisher()))
+        output.state
+            .sink { [weak self] state in
+                self?.state = state
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        output.message
+            .sink { [weak self] in
+                self?.message = DisplayWidth.sanitize($0)
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        appeared.send(())
+    }
+
+    public var capturesText: Bool { false }
+
+    public var hints: [KeyHint] {
+        var hints = [KeyHint("w", l10n[.hintWishlist]), KeyHint("Esc", l10n[.hintBack])]
+        if case .error = state?.phase { hints.insert(KeyHint("r", l10n[.hintRetry]), at: 0) }
+        return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("w", l10n[.helpKeyWishlist]),
+         KeyHint("↑ ↓  j k", l10n[.helpKeyScroll]),
+         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
+         KeyHint("r", l10n[.helpKeyRetry]),
+         KeyHint("Esc Backspace", l10n[.helpKeyBack])]
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        message = nil
+        let maxScroll = max(0, lastContentHeight - lastHeight)
+        switch key {
+        case .char("w"): wishlistToggled.send(())
+        case .char("r"): retried.send(())
+        case .down, .char("j"): scroll = min(maxScroll, scroll + 1)
+        case .up, .char("k"): scroll = max(0, scroll - 1)
+        case .pageDown: scroll = min(maxScroll, scroll + max(1, lastHeight - 1))
+        case .pageUp: scroll = max(0, scroll - max(1, lastHeight - 1))
+        case .home, .char("g"): scroll = 0
+        case .end, .char("G"): scroll = maxScroll
+        default:
+            onNeedsDisplay?()
+            return false
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        p.hideCursor()
+        guard p.width > 0, p.height > 0, let state else { return }
+        var lines: [(String, Style, Int)] = []   // text, style, indent
+        // Remote text may carry control characters or escape sequences: they never reach the screen.
+        lines.append((DisplayWidth.sanitize(state.title), Style(fg: theme.accent.fg, bold: true), 0))
+        if state.inWishlist { lines.append((l10n[.movieDetailInWishlist], theme.accent, 0)) }
+        lines.append(("", theme.text, 0))
+        switch state.phase {
+        case .loading(let text):
+            lines.append((Spinner.frame(0) + " " + text, theme.dim, 0))
+        case .error(let text):
+            for l in TextWrap.lines(text, width: p.width) { lines.append((l, theme.warning, 0)) }
+            lines.append((l10n[.moviesRetry], theme.dim, 0))
+        case .loaded:
+            let labelWidth = min(max(8, p.width / 3), (state.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2)
+            let valueWidth = p.width - labelWidth
+            for field in state.fields {
+                if valueWidth >= 12 {
+                    for (i, l) in TextWrap.lines(DisplayWidth.sanitize(field.value), width: valueWidth).enumerated() {
+                        let label = i == 0 ? DisplayWidth.pad(field.label, to: labelWidth) : String(repeating: " ", count: labelWidth)
+                        lines.append((label + l, theme.text, 0))
+                    }
+                } else {
+                    // Too narrow for two columns: the label on its own line, the value below.
+                    lines.append((field.label, theme.dim, 0))
+                    for l in TextWrap.lines(DisplayWidth.sanitize(field.value), width: max(1, p.width - 2)) { lines.append((l, theme.text, 2)) }
+                }
+            }
+        }
+        let messageRows = message == nil ? 0 : 1
+        let area = p.sub(Rect(x: 0, y: 0, width: p.width, height: p.height - messageRows))
+        lastHeight = max(1, area.height)
+        lastContentHeight = lines.count
+        scroll = min(scroll, max(0, lines.count - area.height))
+        for (row, line) in lines.dropFirst(scroll).prefix(area.height).enumerated() {
+            let text = DisplayWidth.truncate(line.0, to: max(0, area.width - line.2))
+            area.text(text, x: line.2, y: row, style: line.1)
+        }
+        if let message {
+            p.text(DisplayWidth.truncate(message, to: p.width), x: 0, y: p.height - 1, style: theme.accent)
+        }
+    }
+}

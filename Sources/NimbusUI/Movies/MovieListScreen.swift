@@ -1,0 +1,376 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
+
+/// The Movies tab's root: a search field, the recently viewed strip, and paged results.
+public final class MovieListScreen: Screen {
+    private enum Focus { case list, field, suggestions, recent }
+
+    private let l10n: L10n
+    private let viewModel: MovieListViewModel
+    private let queryChanged = PassthroughSubject<String, Never>()
+    private let querySubmitted = PassthroughSubject<String, Never>()
+    private let selectionMoved = PassthroughSubject<Int, Never>()
+    private let rowOpened = PassthroughSubject<Int, Never>()
+    private let recentOpened = PassthroughSubject<Int, Never>()
+    private let wishlistToggled = PassthroughSubject<Int, Never>()
+    private let retried = PassthroughSubject<Void, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+
+    private var state: MovieListState?
+    private var field = TextFieldState()
+    private var list = ListState()
+    private var suggestionList = ListState()
+    private var recentSelection = 0
+    private var focus = Focus.list
+    private var message: String?
+    private var lastPageSize = 10
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// The spinner's frame, stepped every 100 ms while something loads.
+    private var spinnerTick = 0
+    private var spinning = false
+
+    public var onNeedsDisplay: (() -> Void)?
+
+    public init(viewModel: MovieListViewModel, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+                onRoute: @escaping (MovieListRoute) -> Void) {
+        self.l10n = l10n
+        self.viewModel = viewModel
+        self.scheduler = scheduler
+        let output = viewModel.transform(input: .init(
+            queryChanged: queryChanged.eraseToAnyPublisher(),
+            querySubmitted: querySubmitted.eraseToAnyPublisher(),
+            selectionMoved: selectionMoved.eraseToAnyPublisher(),
+            rowOpened: rowOpened.eraseToAnyPublisher(),
+            recentOpened: recentOpened.eraseToAnyPublisher(),
+            wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
+            retried: retried.eraseToAnyPublisher()))
+        output.state
+            .sink { [weak self] in self?.apply($0) }
+            .store(in: &cancellables)
+        output.route
+            .sink { onRoute($0) }
+            .store(in: &cancellables)
+        output.message
+            .sink { [weak self] in
+                self?.message = $0
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        queryChanged.send("")
+    }
+
+    /// Applies a new snapshot of rows: rows are matched by id, so the selected row and the top visible
+    /// row stay where they were when a page is appended.
+    private func apply(_ new: MovieListState) {
+        let old = state
+        state = new
+        if old?.query != new.query {
+            list = ListState(count: new.rows.count)
+        } else {
+            let oldIDs = old?.rows.map(\.id) ?? []
+            let diff = SnapshotDiff(old: oldIDs, new: new.rows.map(\.id))
+            let selected = oldIDs.indices.contains(list.selection) ? oldIDs[list.selection] : nil
+            let top = oldIDs.indices.contains(list.offset) ? oldIDs[list.offset] : nil
+            list.setCount(new.rows.count)
+            if let selected, let i = diff.index(of: selected) { list.select(i) }
+            if let top, let i = diff.index(of: top) { list.offset = i }
+        }
+        suggestionList.setCount(new.suggestions.count)
+        recentSelection = min(recentSelection, max(0, new.recent.count - 1))
+        if focus == .suggestions && !showsSuggestions { focus = .field }
+        if focus == .recent && new.recent.isEmpty { focus = .list }
+        if isLoading && !spinning {
+            spinning = true
+            spinnerTick = 0
+            scheduleSpin()
+        }
+        onNeedsDisplay?()
+    }
+
+    private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
+
+    /// Steps the spinner while a page loads; stops by itself when nothing does.
+    private func scheduleSpin() {
+        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
+            guard let self else { return }
+            guard self.isLoading else { self.spinning = false; return }
+            self.spinnerTick += 1
+            self.onNeedsDisplay?()
+            self.scheduleSpin()
+        }
+    }
+
+    private var showsSuggestions: Bool {
+        (focus == .field || focus == .suggestions) && field.text.isEmpty && !(state?.suggestions.isEmpty ?? true)
+    }
+
+    // MARK: Screen
+
+    public var capturesText: Bool { focus == .field }
+
+    public var hints: [KeyHint] {
+        switch focus {
+        case .list:
+            var hints = [KeyHint("/", l10n[.hintSearch])]
+            if state?.phase == .results {
+                hints += [KeyHint("Enter", l10n[.hintOpen]), KeyHint("w", l10n[.hintWishlist])]
+            }
+            if case .error = state?.phase { hints.append(KeyHint("r", l10n[.hintRetry])) }
+            if state?.moreError != nil { hints.append(KeyHint("r", l10n[.hintRetry])) }
+            return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+        case .field:
+            var hints = [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear])]
+            if showsSuggestions { hints.append(KeyHint("↓", l10n[.hintSuggestions])) }
+            return hints + [KeyHint("Ctrl-C", l10n[.hintQuit])]
+        case .suggestions, .recent:
+            return [KeyHint("Enter", l10n[.hintOpen]), KeyHint("Esc", l10n[.hintBack]), KeyHint("q", l10n[.hintQuit])]
+        }
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("/", l10n[.helpKeySearch]),
+         KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
+         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
+         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Enter", l10n[.helpKeyOpen]),
+         KeyHint("w", l10n[.helpKeyWishlist]),
+         KeyHint("r", l10n[.helpKeyRetry]),
+         KeyHint("↑ ← →", l10n[.helpKeyRecent]),
+         KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
+         KeyHint("↓", l10n[.helpKeySuggestions]),
+         KeyHint("Esc", l10n[.helpKeyFieldEsc])]
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        let hadMessage = message != nil
+        message = nil
+        let handled: Bool
+        switch focus {
+        case .field: handled = handleField(key)
+        case .list: handled = handleList(key)
+        case .suggestions: handled = handleSuggestions(key)
+        case .recent: handled = handleRecent(key)
+        }
+        if hadMessage && !handled { onNeedsDisplay?() }
+        return handled
+    }
+
+    private func handleField(_ key: Key) -> Bool {
+        if key == .down {
+            focus = showsSuggestions ? .suggestions : .list
+            onNeedsDisplay?()
+            return true
+        }
+        switch field.handle(key) {
+        case .changed:
+            queryChanged.send(field.text)
+        case .submitted:
+            querySubmitted.send(field.text)
+            focus = .list
+        case .cancelled:
+            if field.text.isEmpty {
+                focus = .list
+            } else {
+                field = TextFieldState()
+                queryChanged.send("")
+            }
+        case .unchanged:
+            break
+        case .ignored:
+            return false
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    private func handleSuggestions(_ key: Key) -> Bool {
+        let suggestions = state?.suggestions ?? []
+        switch key {
+        case .enter:
+            guard suggestions.indices.contains(suggestionList.selection) else { return true }
+            let query = suggestions[suggestionList.selection]
+            field = TextFieldState(text: query)
+            querySubmitted.send(query)
+            focus = .list
+        case .up where suggestionList.selection == 0, .char("/"):
+            focus = .field
+        case .escape:
+            focus = .list
+        default:
+            guard suggestionList.handle(key, pageSize: lastPageSize) else { return false }
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    private func handleRecent(_ key: Key) -> Bool {
+        let count = state?.recent.count ?? 0
+        switch key {
+        case .left, .char("h"): recentSelection = max(0, recentSelection - 1)
+        case .right, .char("l"): recentSelection = min(max(0, count - 1), recentSelection + 1)
+        case .enter: recentOpened.send(recentSelection)
+        case .down, .char("j"), .escape: focus = .list
+        case .char("/"): focus = .field
+        default: return false
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    private func handleList(_ key: Key) -> Bool {
+        switch key {
+        case .char("/"):
+            focus = .field
+        case .enter:
+            guard state?.phase == .results else { return false }
+            rowOpened.send(list.selection)
+        case .char("w"):
+            guard state?.phase == .results else { return false }
+            wishlistToggled.send(list.selection)
+        case .char("r"):
+            retried.send(())
+        case .up where list.selection == 0 && !(state?.recent.isEmpty ?? true):
+            focus = .recent
+        default:
+            guard list.handle(key, pageSize: lastPageSize) else { return false }
+            selectionMoved.send(list.selection)
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    // MARK: Drawing
+
+    public func draw(_ p: Painter, theme: Theme) {
+        p.hideCursor()
+        guard p.height > 0, p.width > 0 else { return }
+        drawSearchLine(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), theme: theme)
+        guard p.height > 2, let state else { return }
+        var y = 1
+        if !state.recent.isEmpty, p.height > 5 {
+            drawRecent(p.sub(Rect(x: 0, y: y, width: p.width, height: 1)), recent: state.recent, theme: theme)
+            y += 1
+        }
+        let messageRows = message == nil ? 0 : 1
+        let body = p.sub(Rect(x: 0, y: y, width: p.width, height: p.height - y - messageRows))
+        if let message {
+            let line = DisplayWidth.truncate(DisplayWidth.sanitize(message), to: p.width)
+            p.text(line, x: 0, y: p.height - 1, style: theme.accent)
+        }
+        guard body.height > 0 else { return }
+        if showsSuggestions {
+            drawSuggestions(body, suggestions: state.suggestions, theme: theme)
+            return
+        }
+        switch state.phase {
+        case .idle(let text), .empty(let text):
+            centred(body, [text], style: theme.dim)
+        case .loading:
+            centred(body, [Spinner.frame(spinnerTick) + " " + l10n[.moviesLoading]], style: theme.dim)
+        case .error(let text):
+            centred(body, [DisplayWidth.sanitize(text), l10n[.moviesRetry]], style: theme.warning)
+        case .results:
+            drawResults(body, state: state, theme: theme)
+        }
+    }
+
+    private func centred(_ p: Painter, _ lines: [String], style: Style) {
+        for (i, text) in lines.enumerated() where min(1, p.height - 1) + i < p.height {
+            let line = DisplayWidth.truncate(text, to: p.width)
+            p.text(line, x: max(0, (p.width - DisplayWidth.of(line)) / 2), y: min(1, p.height - 1) + i, style: style)
+        }
+    }
+
+    private func drawSearchLine(_ p: Painter, theme: Theme) {
+        let summary = state.map { $0.summary.isEmpty ? "" : " \($0.summary) " } ?? ""
+        let summaryWidth = DisplayWidth.of(summary)
+        let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
+        TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
+                       prompt: l10n[.moviesSearchPrompt], placeholder: l10n[.moviesSearchHint],
+                       focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
+                       placeholderStyle: theme.placeholder)
+        if fieldWidth < p.width {
+            p.text(summary, x: fieldWidth, y: 0, style: theme.dim)
+        }
+    }
+
+    private func drawRecent(_ p: Painter, recent: [String], theme: Theme) {
+        var x = p.text(l10n[.moviesRecent] + " ", x: 0, y: 0, style: theme.dim)
+        for (i, title) in recent.enumerated() {
+            guard x < p.width else { break }
+            let label = DisplayWidth.truncate(DisplayWidth.sanitize(title), to: min(28, max(1, p.width - x)))
+            let selected = focus == .recent && i == recentSelection
+            x += p.text(label, x: x, y: 0, style: selected ? theme.selection : theme.text)
+            if i < recent.count - 1 { x += p.text(" · ", x: x, y: 0, style: theme.dim) }
+        }
+    }
+
+    private func drawSuggestions(_ p: Painter, suggestions: [String], theme: Theme) {
+        p.text(DisplayWidth.truncate(l10n[.moviesSuggestions], to: p.width), x: 0, y: 0,
+               style: Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true))
+        let area = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
+        lastPageSize = max(1, area.height)
+        let highlight = focus == .suggestions
+        ListView.draw(area, state: &suggestionList, selectedStyle: highlight ? theme.selection : theme.text) { i, row, selected in
+            let mark = selected && highlight ? "› " : "  "
+            row.text(mark + DisplayWidth.truncate(DisplayWidth.sanitize(suggestions[i]), to: max(0, row.width - 2)), x: 0, y: 0,
+                     style: selected && highlight ? theme.selection : theme.text)
+        }
+    }
+
+    /// Column layout: the title takes what year, genres and director leave.
+    private struct Columns {
+        let title: Int, year: Int, genres: Int, director: Int
+        init(width: Int) {
+            year = width >= 30 ? 6 : 0
+            director = width >= 60 ? min(24, width / 5) : 0
+            genres = width >= 46 ? min(24, width / 5) : 0
+            title = max(0, width - year - genres - director - 3)
+        }
+    }
+
+    private func drawResults(_ p: Painter, state: MovieListState, theme: Theme) {
+        let columns = Columns(width: p.width)
+        drawHeader(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), columns: columns, theme: theme)
+        let footer = state.loadingMore || state.moreError != nil
+        let listArea = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - (footer ? 1 : 0)))
+        lastPageSize = max(1, listArea.height)
+        ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
+            self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
+        }
+        if footer, p.height >= 3 {
+            let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[.moviesRetry] }
+                ?? (Spinner.frame(spinnerTick) + " " + l10n[.moviesLoadingMore])
+            p.text(DisplayWidth.truncate(text, to: p.width), x: 2, y: p.height - 1,
+                   style: state.moreError == nil ? theme.dim : theme.warning)
+        }
+    }
+
+    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+        let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
+        var x = 0
+        x += p.text(DisplayWidth.pad("  " + l10n[.moviesColumnTitle], to: columns.title + 2), x: x, y: 0, style: style)
+        for (cols, key) in [(columns.year, L10nKey.moviesColumnYear), (columns.genres, .moviesColumnGenres),
+                            (columns.director, .moviesColumnDirector)] where cols > 0 {
+            x += p.text(DisplayWidth.pad(" " + l10n[key], to: cols), x: x, y: 0, style: style)
+        }
+        if x < p.width { p.text(String(repeating: " ", count: p.width - x), x: x, y: 0, style: style) }
+    }
+
+    private func drawRow(_ row: MovieRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+        let base = selected ? theme.selection : theme.text
+        let secondary = selected ? base : theme.dim
+        if selected { p.text("›", x: 0, y: 0, style: base) }
+        if row.inWishlist { p.text("♥", x: 1, y: 0, style: selected ? base : theme.accent) }
+        var x = 2
+        p.text(DisplayWidth.truncate(DisplayWidth.sanitize(row.title), to: max(0, columns.title - 1)), x: x, y: 0, style: base)
+        x += columns.title
+        for (cols, text) in [(columns.year, row.year), (columns.genres, row.genres), (columns.director, row.director)] where cols > 0 {
+            p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: cols - 1), x: x + 1, y: 0, style: secondary)
+            x += cols
+        }
+    }
+}

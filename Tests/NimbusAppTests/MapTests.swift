@@ -1,0 +1,223 @@
+import XCTest
+import CombineSchedulers
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import NimbusUI
+import TestSupport
+@testable import NimbusApp
+
+/// Golden text maps (what `nimbus map` prints), recorded with NIMBUS_RECORD=1.
+final class MapGoldenTests: XCTestCase {
+    private static let snapshots = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("__snapshots__")
+
+    /// Bundled land data only (an empty data directory), English, metric.
+    static func container(language: String = "en", units: String = "metric") throws -> AppDIContainer {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-map-\(UUID().uuidString)")
+        return try AppDIContainer(configuration: .init(
+            environment: ["NIMBUS_LANG": language, "NIMBUS_UNITS": units, "XDG_DATA_HOME": empty.path, "HOME": empty.path],
+            scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+    }
+
+    private func assertGolden(_ query: String, _ name: String, zoom: String, style: MapStyle = .braille,
+                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let container = try Self.container()
+        let text = try MapText.render(query: query, zoom: try XCTUnwrap(MapText.zoom(zoom)),
+                                      size: MapSize(cols: 80, rows: 22), style: style, container: container) + "\n"
+        let url = Self.snapshots.appendingPathComponent("map-\(name)-\(zoom)\(style == .blocks ? "-blocks" : "").txt")
+        if ProcessInfo.processInfo.environment["NIMBUS_RECORD"] == "1" {
+            try FileManager.default.createDirectory(at: Self.snapshots, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        assertEqualStrings(text, expected, url.lastPathComponent, file: file, line: line)
+    }
+
+    func testSeoul() throws {
+        for zoom in ["world", "country", "city"] { try assertGolden("seoul", "seoul", zoom: zoom) }
+    }
+
+    func testSaoPaulo() throws {
+        for zoom in ["world", "country", "city"] { try assertGolden("são paulo", "sao-paulo", zoom: zoom) }
+    }
+
+    func testReykjavik() throws {
+        for zoom in ["world", "country", "city"] { try assertGolden("reykjavik", "reykjavik", zoom: zoom) }
+    }
+
+    func testWellington() throws {
+        for zoom in ["world", "country", "city"] { try assertGolden("wellington", "wellington", zoom: zoom) }
+    }
+
+    func testBlocks() throws {
+        try assertGolden("wellington", "wellington", zoom: "country", style: .blocks)
+    }
+
+    func testCommandLineArguments() throws {
+        XCTAssertEqual(MapText.zoom("World"), .world)
+        XCTAssertEqual(MapText.zoom("7"), MapZoom(7))
+        XCTAssertNil(MapText.zoom("13"))
+        XCTAssertNil(MapText.zoom("near"))
+        XCTAssertEqual(MapText.size("100x30"), MapSize(cols: 100, rows: 30))
+        XCTAssertNil(MapText.size("0x10"))
+        XCTAssertNil(MapText.size("501x10"))
+        XCTAssertNil(MapText.size("80"))
+        XCTAssertThrowsError(try MapText.render(query: "qqzx", zoom: .world, size: MapSize(cols: 10, rows: 3),
+                                                style: .braille, container: try Self.container())) { error in
+            XCTAssertEqual("\(error)", "no city matches \"qqzx\"")
+        }
+    }
+}
+
+/// The map panel drawn into a canvas, as the city detail screen will host it.
+final class CityMapPanelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var container: AppDIContainer!
+
+    private func makePanel(language: String = "en", units: String = "metric") throws -> CityMapPanel {
+        scheduler = DispatchQueue.test
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-map-\(UUID().uuidString)")
+        container = try AppDIContainer(configuration: .init(
+            environment: ["NIMBUS_LANG": language, "NIMBUS_UNITS": units, "XDG_DATA_HOME": empty.path],
+            scheduler: scheduler.eraseToAnyScheduler()))
+        let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
+        return try XCTUnwrap(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
+    }
+
+    private func draw(_ panel: CityMapPanel, cols: Int = 40, rows: Int = 12, theme: Theme = .monochrome) -> ScreenBuffer {
+        let canvas = Canvas(size: Size(cols: cols, rows: rows))
+        panel.draw(canvas.painter(), theme: theme)
+        return canvas.buffer
+    }
+
+    private func lines(_ buffer: ScreenBuffer) -> [String] { trimmedScreen(buffer.text()).components(separatedBy: "\n") }
+
+    func testLoadingThenMapWithLabelScaleAndStatus() throws {
+        let panel = try makePanel()
+        var redraws = 0
+        panel.onNeedsDisplay = { redraws += 1 }
+        let loading = lines(draw(panel))
+        XCTAssertTrue(loading[5].contains("Drawing the map…"), loading.joined(separator: "\n"))
+        scheduler.advance()
+        XCTAssertGreaterThanOrEqual(redraws, 2)
+        let shown = lines(draw(panel))
+        XCTAssertEqual(shown.count, 12)
+        XCTAssertTrue(shown[5].contains("● Seoul "), shown.joined(separator: "\n"))
+        XCTAssertEqual(shown[5].firstIndex(of: "●").map { shown[5].distance(from: shown[5].startIndex, to: $0) }, 20)
+        XCTAssertTrue(shown[11].hasPrefix("├"), shown[11])
+        XCTAssertTrue(shown[11].contains(" km"), shown[11])
+        XCTAssertTrue(shown[11].hasSuffix("zoom 4/12 · braille"), shown[11])
+        XCTAssertFalse(shown.joined().contains("Drawing"))
+    }
+
+    func testKeysZoomPanResetAndStyle() throws {
+        let panel = try makePanel()
+        _ = draw(panel)
+        scheduler.advance()
+        XCTAssertTrue(panel.handle(.char("+")))
+        scheduler.advance()
+        XCTAssertEqual(panel.state?.zoom, MapZoom(5))
+        XCTAssertTrue(panel.handle(.char("l")))
+        scheduler.advance()
+        XCTAssertEqual(panel.state?.snapshot?.key.offset, MapOffset(x: 1, y: 0))
+        XCTAssertEqual(panel.state?.snapshot?.marker?.x, 10, "the city moved a quarter to the left")
+        XCTAssertTrue(panel.handle(.char("c")))
+        scheduler.advance()
+        XCTAssertTrue(lines(draw(panel))[11].hasSuffix("zoom 5/12 · blocks"))
+        XCTAssertTrue(panel.handle(.char("0")))
+        scheduler.advance()
+        XCTAssertEqual(panel.state?.zoom, .country)
+        XCTAssertEqual(panel.state?.snapshot?.key.offset, .zero)
+        XCTAssertFalse(panel.handle(.char("x")))
+        XCTAssertFalse(panel.handle(.enter))
+        let stats = container.map.statistics
+        XCTAssertEqual(stats.misses, 5, "zoom 4, zoom 5, panned, panned in blocks, zoom 4 in blocks")
+        XCTAssertEqual(stats.count, 5)
+        XCTAssertTrue(panel.handle(.char("c")))  // zoom 4 in braille again: from the cache
+        XCTAssertEqual(container.map.statistics.hits, 1)
+    }
+
+    func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
+        let first = try makePanel()
+        _ = draw(first)
+        scheduler.advance()
+        first.cancel()
+        let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
+        let again = try XCTUnwrap(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
+        let shown = lines(draw(again))  // no scheduler step: the cached map is there in the first frame
+        XCTAssertTrue(shown[5].contains("● Seoul"), shown.joined(separator: "\n"))
+        XCTAssertEqual(container.map.statistics.hits, 1)
+    }
+
+    func testKoreanLabelsAndEveryTinySize() throws {
+        let panel = try makePanel(language: "ko")
+        _ = draw(panel, cols: 30, rows: 8)
+        scheduler.advance()
+        let shown = lines(draw(panel, cols: 30, rows: 8))
+        XCTAssertTrue(shown[7].hasSuffix("확대 4/12 · 점자"), shown[7])
+        XCTAssertTrue(shown[7].contains("km"), shown[7])
+        for cols in [0, 1, 2, 3, 5, 9] {
+            for rows in [0, 1, 2, 3, 4] {
+                _ = draw(panel, cols: cols, rows: rows, theme: .color)
+                scheduler.advance()
+                _ = draw(panel, cols: cols, rows: rows, theme: .color)
+            }
+        }
+        _ = draw(panel, cols: 500, rows: 200)
+        scheduler.advance()
+        XCTAssertEqual(draw(panel, cols: 500, rows: 200).size, Size(cols: 500, rows: 200))
+    }
+
+    func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
+        XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 5, width: 20)?.x, 6)
+        XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 16, width: 20)?.x, 9)  // " Seoul " ends at 15
+        let korean = MapSnapshotView.labelPlacement("서울특별시", markerX: 6, width: 14)
+        XCTAssertEqual(korean?.x, 7)
+        XCTAssertEqual(korean.map { DisplayWidth.of($0.text) }, 7)  // " 서울… " fits the 7 columns right of the marker
+        XCTAssertNil(MapSnapshotView.labelPlacement("Seoul", markerX: 1, width: 3))
+        for width in 1...30 {
+            for x in 0..<width {
+                guard let p = MapSnapshotView.labelPlacement("São Paulo 상파울루", markerX: x, width: width) else { continue }
+                let end = p.x + DisplayWidth.of(p.text)
+                XCTAssertTrue(end <= x || p.x > x, "covers the marker at \(x) in \(width)")
+                XCTAssertTrue(p.x >= 0 && end <= width, "crosses the edge at \(x) in \(width)")
+            }
+        }
+    }
+}
+
+/// F12: the map cache's counters over any screen.
+final class MapCacheOverlayTests: XCTestCase {
+    func testF12ShowsTheCountersAndEscClosesIt() throws {
+        let container = try MapGoldenTests.container(language: "ko")
+        let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
+        _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
+        _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        coordinator.handle(.function(12))
+        let text = coordinator.render(size: Size(cols: 60, rows: 20)).text()
+        for expected in ["지도 캐시", "적중: 1", "실패: 1", "제거: 0", "적중률: 50%", "지도: 1 / 64", "셀: 48 / 200,000"] {
+            XCTAssertTrue(text.contains(expected), "\(expected) missing from\n\(text)")
+        }
+        coordinator.handle(.escape)
+        XCTAssertFalse(coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
+        coordinator.handle(.function(12))
+        coordinator.handle(.function(12))
+        XCTAssertFalse(coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
+    }
+
+    func testThumbnailDrawsIntoAPainter() throws {
+        let container = try MapGoldenTests.container()
+        let wellington = container.cityRepository.city(container.cityRepository.search("wellington").refs[0])
+        let thumbnail = try XCTUnwrap(container.map.thumbnail(for: wellington, size: MapSize(cols: 12, rows: 4)))
+        let canvas = Canvas(size: Size(cols: 14, rows: 4))
+        MapSnapshotView.draw(thumbnail, in: canvas.painter().sub(Rect(x: 1, y: 0, width: 12, height: 4)), palette: .monochrome)
+        let text = canvas.buffer.text()
+        XCTAssertTrue(text.contains("●"))
+        XCTAssertTrue(text.contains("⣿"))
+        XCTAssertEqual(canvas.buffer[x: 0, y: 0], .blank)
+    }
+}

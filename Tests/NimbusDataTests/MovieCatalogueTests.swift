@@ -1,0 +1,114 @@
+import XCTest
+import NimbusDomain
+@testable import NimbusData
+
+/// The bundled film catalogue: matching, ranking, paging and records.
+final class MovieCatalogueTests: XCTestCase {
+    private static let catalogue = try! MovieCatalogue.bundled()
+    private var catalogue: MovieCatalogue { Self.catalogue }
+
+    func testTheBundledCatalogueHasEveryFilm() {
+        XCTAssertEqual(catalogue.movieCount, 17_472)
+    }
+
+    func testBatmanBeginsComesFirstForItsTitle() throws {
+        let page = try catalogue.page(query: "Batman Begins", page: 1)
+        XCTAssertEqual(page.movies.first?.title, "Batman Begins")
+        XCTAssertEqual(page.movies.first?.year, 2005)
+        XCTAssertEqual(page.movies.first?.directors, ["Christopher Nolan"])
+        XCTAssertEqual(page.movies.first?.id, MovieID(source: .catalogue, value: 166262), "Wikidata Q166262")
+    }
+
+    func testTitleMatchesComeBeforeDirectorsAndDirectorsBeforeCast() throws {
+        let ids = try catalogue.rankedIDs("nolan")
+        let movies = try catalogue.summaries(Array(ids))
+        func tier(_ m: MovieSummary) -> Int {
+            if m.title.lowercased().contains("nolan") { return 0 }
+            if m.directors.contains(where: { $0.lowercased().contains("nolan") }) { return 1 }
+            return 2
+        }
+        let tiers = movies.map(tier)
+        XCTAssertEqual(tiers, tiers.sorted(), "title matches, then director matches, then cast matches")
+        XCTAssertTrue(tiers.contains(1) && tiers.contains(2))
+        XCTAssertTrue(movies.contains { $0.title == "Inception" })
+    }
+
+    func testTheExactTitleThenTitlesStartingWithTheQueryComeFirst() throws {
+        let movies = try catalogue.page(query: "heat", page: 1).movies
+        XCTAssertEqual(movies.first?.title, "Heat")
+        XCTAssertEqual(movies.first?.year, 1995, "of the three films called Heat, the most reviewed")
+        let titles = movies.map { $0.title.lowercased() }
+        let lastStart = try XCTUnwrap(titles.lastIndex { $0.hasPrefix("heat") })
+        let firstOther = try XCTUnwrap(titles.firstIndex { !$0.hasPrefix("heat") })
+        XCTAssertLessThan(lastStart, firstOther, "\(titles)")
+    }
+
+    func testTheMemoIgnoresCaseAndSpacingAndWarmUpRanksFirstKeystrokes() throws {
+        let fresh = try MovieCatalogue.bundled()
+        fresh.warmUp()
+        XCTAssertEqual(try fresh.rankedIDs("The  "), try fresh.rankedIDs("the"))
+        XCTAssertEqual(try fresh.rankedIDs("B"), try catalogue.rankedIDs("b"))
+        XCTAssertEqual(MovieCatalogue.words("Amélie: L'Été, 2001"), ["amelie", "l", "ete", "2001"])
+        let title = MovieCatalogue.packed(MovieCatalogue.words("The Heat of the Night"))
+        func q(_ text: String) -> [[UInt8]] { MovieCatalogue.words(text).map { Array($0.utf8) } }
+        XCTAssertTrue(MovieCatalogue.holds(title, q("night he")))
+        XCTAssertFalse(MovieCatalogue.holds(title, q("he night")), "only the last word is a prefix")
+        XCTAssertFalse(MovieCatalogue.holds(title, q("nights")))
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("the heat of".utf8)).begins, true)
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("the heat of the night".utf8)).equal, true)
+        XCTAssertEqual(MovieCatalogue.begins(title, Array("heat".utf8)).begins, false)
+    }
+
+    func testPrefixAccentsAndCaseMatch() throws {
+        XCTAssertEqual(try catalogue.page(query: "BATMAN BEG", page: 1).movies.first?.title, "Batman Begins")
+        let amelie = try catalogue.page(query: "amelie", page: 1).movies.map(\.title)
+        XCTAssertTrue(amelie.contains { $0.hasPrefix("Amélie") }, "\(amelie)")
+    }
+
+    func testPagesOfTwentyWithoutDuplicatesAndAnEmptyPageAfterTheLast() throws {
+        let first = try catalogue.page(query: "the", page: 1)
+        XCTAssertEqual(first.movies.count, 20)
+        XCTAssertGreaterThan(first.totalPages, 3)
+        var seen = Set<MovieID>()
+        for n in 1...first.totalPages {
+            let page = try catalogue.page(query: "the", page: n)
+            XCTAssertEqual(page.totalResults, first.totalResults)
+            for movie in page.movies { XCTAssertTrue(seen.insert(movie.id).inserted, "\(movie.title) twice") }
+        }
+        XCTAssertEqual(seen.count, first.totalResults)
+        let after = try catalogue.page(query: "the", page: first.totalPages + 1)
+        XCTAssertEqual(after.movies, [])
+        XCTAssertFalse(after.hasMore)
+    }
+
+    func testQueriesWithoutWordsOrWithFTSSyntaxAreSafe() throws {
+        for query in ["", "   ", "\"", "*", "-", "title:", "NEAR(a b)", "a OR", "\u{1B}[31m", "((("] {
+            XCTAssertNoThrow(try catalogue.page(query: query, page: 1), query)
+        }
+        XCTAssertEqual(MovieCatalogue.matchExpression("\"batman\" OR begins*"), "\"batman\" \"OR\" \"begins\"*")
+        XCTAssertNil(MovieCatalogue.matchExpression(" -*- "))
+        XCTAssertEqual(MovieCatalogue.matchExpression("batman be"), "\"batman\" {title directors} : \"be\"*",
+                       "a two-letter prefix skips the cast")
+        XCTAssertEqual(try catalogue.page(query: "zzqqxxnotafilm", page: 1).totalResults, 0)
+    }
+
+    func testTheWholeRecordOfAFilm() throws {
+        let movie = try catalogue.movie(MovieID(source: .catalogue, value: 166262))
+        XCTAssertEqual(movie.title, "Batman Begins")
+        XCTAssertEqual(movie.runtime, 140)
+        XCTAssertEqual(movie.genres, ["Thriller", "Drama", "Crime", "Action", "Adventure"])
+        XCTAssertEqual(movie.writers, ["Christopher Nolan", "David S. Goyer"])
+        XCTAssertTrue(movie.cast.contains("Christian Bale"))
+        XCTAssertEqual(movie.languages, ["English"])
+        XCTAssertEqual(movie.countries, ["United Kingdom", "United States"])
+        XCTAssertEqual(movie.rated, "PG-13")
+        XCTAssertEqual(movie.ratings.metacritic, 70)
+        XCTAssertNotNil(movie.ratings.tomatometer)
+        XCTAssertThrowsError(try catalogue.movie(MovieID(source: .catalogue, value: 1))) { error in
+            XCTAssertEqual(error as? MovieError, .notFound)
+        }
+        XCTAssertThrowsError(try catalogue.movie(MovieID(source: .tmdb, value: 272))) { error in
+            XCTAssertEqual(error as? MovieError, .sourceUnavailable(.tmdb))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import XCTest
+@preconcurrency import OpenCombineShim
+@testable import NimbusDomain
+
+final class SearchMoviesUseCaseTests: XCTestCase {
+    private final class Movies: MovieRepository {
+        let source = MovieSource.catalogue
+        var results: [Result<MoviesPage, MovieError>] = []
+        private(set) var queries: [String] = []
+        func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+            queries.append(query)
+            let results = self.results
+            return Deferred {
+                results.publisher.setFailureType(to: MovieError.self).flatMap { result -> AnyPublisher<MoviesPage, MovieError> in
+                    switch result {
+                    case .success(let page): return Just(page).setFailureType(to: MovieError.self).eraseToAnyPublisher()
+                    case .failure(let error): return Fail(error: error).eraseToAnyPublisher()
+                    }
+                }
+            }.eraseToAnyPublisher()
+        }
+        func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> { Fail(error: .notFound).eraseToAnyPublisher() }
+    }
+
+    private final class History: MovieHistoryRepository {
+        private(set) var saved: [String] = []
+        func recentQueries(limit: Int) -> [String] { Array(saved.reversed().prefix(limit)) }
+        func saveQuery(_ query: String) throws { saved.append(query) }
+        func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+        func recordViewed(_ movie: MovieSummary) throws {}
+    }
+
+    private let movies = Movies()
+    private let history = History()
+    private let heat = MovieSummary(id: MovieID(source: .catalogue, value: 1), title: "Heat", year: 1995, genres: [], directors: [])
+
+    private func run(_ query: String, page: Int = 1) -> [MoviesPage] {
+        var values: [MoviesPage] = []
+        _ = SearchMoviesUseCase(movies: movies, history: history).execute(query: query, page: page)
+            .sink(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+        return values
+    }
+
+    private func page(_ movies: [MovieSummary], page: Int = 1) -> MoviesPage {
+        MoviesPage(query: "heat", page: page, totalPages: 2, totalResults: movies.count, movies: movies)
+    }
+
+    func testAQueryThatFoundFilmsIsSavedTrimmedOnce() {
+        movies.results = [.success(page([heat])), .success(page([heat]))]  // cached, then fresh
+        XCTAssertEqual(run("  heat \n ").count, 2)
+        XCTAssertEqual(movies.queries, ["heat"])
+        XCTAssertEqual(history.saved, ["heat"])
+    }
+
+    func testAFailureOrAnEmptyResultIsNotSaved() {
+        movies.results = [.failure(.offline)]
+        XCTAssertEqual(run("heat"), [])
+        movies.results = [.success(page([]))]
+        XCTAssertEqual(run("nothing").map(\.movies.count), [0])
+        XCTAssertEqual(history.saved, [])
+    }
+
+    func testOnlyTheFirstPageSavesTheQuery() {
+        movies.results = [.success(page([heat], page: 2))]
+        _ = run("heat", page: 2)
+        XCTAssertEqual(history.saved, [])
+    }
+
+    func testWhiteSpaceIsCollapsed() {
+        XCTAssertEqual(SearchMoviesUseCase.normalise("  batman \t  begins  "), "batman begins")
+        XCTAssertEqual(SearchMoviesUseCase.normalise(" \n "), "")
+    }
+}
+
+final class MovieDetailsUseCaseTests: XCTestCase {
+    private final class Source: MovieRepository {
+        let source: MovieSource
+        init(_ source: MovieSource) { self.source = source }
+        func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
+        func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
+            Just(Movie(id: id, title: "\(source.rawValue) \(id.value)", year: nil, runtime: nil, genres: [], directors: [],
+                       writers: [], cast: [], languages: [], countries: [], rated: nil, ratings: MovieRatings()))
+                .setFailureType(to: MovieError.self).eraseToAnyPublisher()
+        }
+    }
+
+    private final class NoHistory: MovieHistoryRepository {
+        func recentQueries(limit: Int) -> [String] { [] }
+        func saveQuery(_ query: String) throws {}
+        func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+        func recordViewed(_ movie: MovieSummary) throws {}
+    }
+
+    private func open(_ useCase: MovieDetailsUseCase, _ id: MovieID) -> Result<String, MovieError>? {
+        var result: Result<String, MovieError>?
+        _ = useCase.execute(id).sink(receiveCompletion: { if case .failure(let e) = $0 { result = .failure(e) } },
+                                     receiveValue: { result = .success($0.title) })
+        return result
+    }
+
+    func testAFilmOpensFromItsOwnSourceOrSaysItIsUnavailable() {
+        let underTMDB = MovieDetailsUseCase(movies: Source(.tmdb), others: [Source(.catalogue)], history: NoHistory())
+        XCTAssertEqual(open(underTMDB, MovieID(source: .catalogue, value: 7)), .success("catalogue 7"))
+        XCTAssertEqual(open(underTMDB, MovieID(source: .tmdb, value: 8)), .success("tmdb 8"))
+        let offline = MovieDetailsUseCase(movies: Source(.catalogue), history: NoHistory())
+        XCTAssertEqual(open(offline, MovieID(source: .tmdb, value: 8)), .failure(.sourceUnavailable(.tmdb)))
+    }
+}

@@ -1,0 +1,240 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// A map repository that draws one-glyph maps and records every render and its cancellation flag.
+final class FakeMapRepository: MapRepository, @unchecked Sendable {
+    private let lock = NSLock()
+    private var cache: [MapSnapshotKey: MapSnapshot] = [:]
+    private var recorded: [(key: MapSnapshotKey, cancel: CancellationFlag)] = []
+    var renders: [(key: MapSnapshotKey, cancel: CancellationFlag)] {
+        lock.lock(); defer { lock.unlock() }
+        return recorded
+    }
+    var failure: MapError?
+    /// Seconds each render takes (a slow render shows cancellation on real queues).
+    var delay: TimeInterval = 0
+
+    func cachedSnapshot(_ key: MapSnapshotKey) -> MapSnapshot? {
+        lock.lock(); defer { lock.unlock() }
+        return cache[key]
+    }
+
+    func renderSnapshot(_ request: MapRequest, cancel: CancellationFlag) throws(MapError) -> MapSnapshot? {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        lock.lock(); defer { lock.unlock() }
+        recorded.append((request.key, cancel))
+        if let failure { throw failure }
+        if cancel.isCancelled { return nil }
+        let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: request.key.size.cols)
+        let snapshot = MapSnapshot(key: request.key, rows: Array(repeating: row, count: request.key.size.rows),
+                                   marker: (x: request.key.size.cols / 2, y: request.key.size.rows / 2),
+                                   kilometresPerColumn: 10)
+        cache[request.key] = snapshot
+        return snapshot
+    }
+
+    var statistics: MapCacheStatistics { MapCacheStatistics(count: cache.count) }
+}
+
+final class CityMapViewModelTests: XCTestCase {
+    private var main: TestSchedulerOf<DispatchQueue>!
+    private var background: TestSchedulerOf<DispatchQueue>!
+    private var repository: FakeMapRepository!
+    private var size: PassthroughSubject<MapSize, Never>!
+    private var zoom: PassthroughSubject<Int, Never>!
+    private var pan: PassthroughSubject<MapPan, Never>!
+    private var reset: PassthroughSubject<Void, Never>!
+    private var style: PassthroughSubject<Void, Never>!
+    private var dismissed: PassthroughSubject<Void, Never>!
+    private var observer: TestObserver<CityMapState>!
+
+    override func setUp() {
+        main = DispatchQueue.test
+        background = DispatchQueue.test
+        repository = FakeMapRepository()
+        size = .init(); zoom = .init(); pan = .init(); reset = .init(); style = .init(); dismissed = .init()
+    }
+
+    private func start(language: Language = .en, units: UnitSystem = .metric) {
+        let viewModel = CityMapViewModel(
+            city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(language), units: units,
+            initialZoom: .country, scheduler: main.eraseToAnyScheduler(), renderScheduler: background.eraseToAnyScheduler())
+        let output = viewModel.transform(input: .init(
+            sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
+            panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
+            styleToggled: style.eraseToAnyPublisher(), dismissed: dismissed.eraseToAnyPublisher()))
+        observer = TestObserver(output.state)
+    }
+
+    private func settle() {
+        background.advance()
+        main.advance()
+    }
+
+    /// One line per state: loading or shown, the snapshot's key, the status, the scale and any message.
+    private func history() -> [String] {
+        observer.values.map { s in
+            let key = s.snapshot.map { "z\($0.key.zoom.level) \($0.key.size.cols)x\($0.key.size.rows) \($0.key.style.rawValue) (\($0.key.offset.x),\($0.key.offset.y))" } ?? "-"
+            let scale = s.scaleBar.map { "\($0.columns) \($0.label)" } ?? "-"
+            return "\(s.isLoading ? "loading" : "shown") | \(key) | \(s.status) | \(scale) | \(s.message ?? "-")"
+        }
+    }
+
+    private let z4 = "zoom 4/12 · braille"
+
+    func testNothingBeforeTheFirstLayoutThenLoadingThenTheMap() {
+        start()
+        zoom.send(1)
+        main.advance()
+        XCTAssertEqual(history(), [])
+        size.send(MapSize(cols: 30, rows: 8))
+        XCTAssertEqual(history(), ["loading | - | zoom 5/12 · braille | - | Drawing the map…"])
+        main.advance()
+        XCTAssertEqual(repository.renders.count, 0, "rendering waits for the render queue")
+        settle()
+        XCTAssertEqual(history(), [
+            "loading | - | zoom 5/12 · braille | - | Drawing the map…",
+            "shown | z5 30x8 braille (0,0) | zoom 5/12 · braille | 10 100 km | -",
+        ])
+        XCTAssertEqual(observer.last?.cityName, "Seoul")
+    }
+
+    func testRevisitedViewsComeFromTheCacheAtOnce() {
+        start()
+        size.send(MapSize(cols: 30, rows: 8))
+        settle()
+        zoom.send(1)
+        settle()
+        zoom.send(-1)  // back to zoom 4: cached, no loading state, no render, no scheduler hop
+        XCTAssertEqual(history(), [
+            "loading | - | \(z4) | - | Drawing the map…",
+            "shown | z4 30x8 braille (0,0) | \(z4) | 10 100 km | -",
+            "loading | z4 30x8 braille (0,0) | zoom 5/12 · braille | 10 100 km | Drawing the map…",
+            "shown | z5 30x8 braille (0,0) | zoom 5/12 · braille | 10 100 km | -",
+            "shown | z4 30x8 braille (0,0) | \(z4) | 10 100 km | -",
+        ])
+        XCTAssertEqual(repository.renders.count, 2)
+    }
+
+    func testANewViewCancelsTheRenderInFlight() {
+        start()
+        size.send(MapSize(cols: 30, rows: 8))
+        pan.send(.right)
+        pan.send(.down)
+        settle()
+        XCTAssertEqual(history(), [
+            "loading | - | \(z4) | - | Drawing the map…",
+            "loading | - | \(z4) | - | Drawing the map…",
+            "loading | - | \(z4) | - | Drawing the map…",
+            "shown | z4 30x8 braille (1,1) | \(z4) | 10 100 km | -",
+        ])
+        XCTAssertEqual(repository.renders.filter { !$0.cancel.isCancelled }.map(\.key.offset), [MapOffset(x: 1, y: 1)])
+    }
+
+    func testDismissingCancelsTheRenderAndEndsTheOutput() {
+        start()
+        size.send(MapSize(cols: 30, rows: 8))
+        background.advance()  // the render ran...
+        dismissed.send(())    // ...but the screen left before its result was delivered
+        main.advance()
+        zoom.send(1)
+        settle()
+        XCTAssertEqual(history(), ["loading | - | \(z4) | - | Drawing the map…"])
+        XCTAssertTrue(observer.finished)
+        XCTAssertEqual(repository.renders.count, 1)
+        XCTAssertTrue(repository.renders[0].cancel.isCancelled)
+    }
+
+    func testStyleResetAndZoomLimits() {
+        start(units: .imperial)
+        size.send(MapSize(cols: 30, rows: 8))
+        settle()
+        style.send(())
+        settle()
+        pan.send(.left)
+        settle()
+        reset.send(())  // back to the start: still blocks, cached
+        for _ in 0..<20 { zoom.send(-1) }
+        settle()
+        XCTAssertEqual(history(), [
+            "loading | - | \(z4) | - | Drawing the map…",
+            "shown | z4 30x8 braille (0,0) | \(z4) | 8 50 mi | -",
+            "loading | z4 30x8 braille (0,0) | zoom 4/12 · blocks | 8 50 mi | Drawing the map…",
+            "shown | z4 30x8 blocks (0,0) | zoom 4/12 · blocks | 8 50 mi | -",
+            "loading | z4 30x8 blocks (0,0) | zoom 4/12 · blocks | 8 50 mi | Drawing the map…",
+            "shown | z4 30x8 blocks (-1,0) | zoom 4/12 · blocks | 8 50 mi | -",
+            "shown | z4 30x8 blocks (0,0) | zoom 4/12 · blocks | 8 50 mi | -",
+            "loading | z4 30x8 blocks (0,0) | zoom 3/12 · blocks | 8 50 mi | Drawing the map…",
+            "loading | z4 30x8 blocks (0,0) | zoom 2/12 · blocks | 8 50 mi | Drawing the map…",
+            "loading | z4 30x8 blocks (0,0) | zoom 1/12 · blocks | 8 50 mi | Drawing the map…",
+            "loading | z4 30x8 blocks (0,0) | zoom 0/12 · blocks | 8 50 mi | Drawing the map…",
+            "shown | z0 30x8 blocks (0,0) | zoom 0/12 · blocks | 8 50 mi | -",
+        ])
+    }
+
+    func testMissingDataIsShownLocalised() {
+        repository.failure = .dataMissing("landmask.bin")
+        start(language: .ko)
+        size.send(MapSize(cols: 30, rows: 8))
+        settle()
+        XCTAssertEqual(history(), [
+            "loading | - | 확대 4/12 · 점자 | - | 지도를 그리는 중…",
+            "shown | - | 확대 4/12 · 점자 | - | 지도 데이터가 없습니다: landmask.bin",
+        ])
+    }
+
+    func testRealQueuesOnlyTheLastOfManyQuickViewsIsShown() {
+        repository.delay = 0.01
+        let viewModel = CityMapViewModel(
+            city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(.en), units: .metric,
+            scheduler: DispatchQueue.main.eraseToAnyScheduler(),
+            renderScheduler: DispatchQueue(label: "test.map", attributes: .concurrent).eraseToAnyScheduler())
+        let output = viewModel.transform(input: .init(
+            sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
+            panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
+            styleToggled: style.eraseToAnyPublisher(), dismissed: dismissed.eraseToAnyPublisher()))
+        observer = TestObserver(output.state)
+        size.send(MapSize(cols: 30, rows: 8))
+        for _ in 0..<8 { zoom.send(1) }
+        let shown = expectation(description: "the last view is shown")
+        func poll() {
+            if observer.values.contains(where: { !$0.isLoading }) { shown.fulfill() }
+            else { DispatchQueue.main.asyncAfter(deadline: .now() + 0.005, execute: poll) }
+        }
+        poll()
+        wait(for: [shown], timeout: 5)
+        let done = observer.values.filter { !$0.isLoading }
+        XCTAssertEqual(done.map { $0.snapshot?.key.zoom }, [MapZoom(12)])
+        XCTAssertTrue(observer.values.dropLast().allSatisfy(\.isLoading))
+        XCTAssertEqual(repository.renders.filter { !$0.cancel.isCancelled }.map(\.key.zoom), [MapZoom(12)])
+    }
+
+    func testScaleBarPicksRoundDistancesThatFit() {
+        let en = L10n.bundled(.en)
+        XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 10, maxColumns: 24, units: .metric, l10n: en),
+                       MapScaleBar(columns: 20, label: "200 km"))
+        XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 1.609344 * 3, maxColumns: 10, units: .imperial, l10n: en),
+                       MapScaleBar(columns: 7, label: "20 mi"))
+        XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 0.07, maxColumns: 24, units: .metric, l10n: en),
+                       MapScaleBar(columns: 14, label: "1 km"))
+        XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 0.01, maxColumns: 24, units: .metric, l10n: en),
+                       MapScaleBar(columns: 20, label: "0.2 km"))
+        XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 2_000, maxColumns: 24, units: .metric, l10n: .bundled(.ko)),
+                       MapScaleBar(columns: 10, label: "20,000km"))
+        XCTAssertNil(MapScaleBar.make(kilometresPerColumn: 10, maxColumns: 1, units: .metric, l10n: en))
+        XCTAssertNil(MapScaleBar.make(kilometresPerColumn: .infinity, maxColumns: 20, units: .metric, l10n: en))
+    }
+
+    func testUnitsFollowTheLanguageUnlessOverridden() {
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ko), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ja), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "metric"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "Imperial"], language: .ko), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "kelvin"], language: .ko), .metric)
+    }
+}

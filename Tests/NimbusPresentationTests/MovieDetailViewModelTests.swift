@@ -1,0 +1,92 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+final class MovieDetailViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var repository: ScriptedMovieRepository!
+    private var wishlist: InMemoryWishlist!
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let toggled = PassthroughSubject<Void, Never>()
+    private let retried = PassthroughSubject<Void, Never>()
+    private var viewModel: MovieDetailViewModel!
+
+    private let heat = Movie(
+        id: MovieID(source: .catalogue, value: 1), title: "Heat", year: 1995, runtime: 170, genres: ["Crime", "Drama"],
+        directors: ["Michael Mann"], writers: ["Michael Mann"], cast: ["Al Pacino", "Robert De Niro"],
+        languages: ["English", "Spanish"], countries: ["United States"], rated: "R",
+        ratings: MovieRatings(metacritic: 76, tomatometer: 88, criticAverage: 7.8, reviewCount: 1234))
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        repository = ScriptedMovieRepository()
+        wishlist = InMemoryWishlist()
+    }
+
+    private func makeOutput(_ movie: MovieSummary, language: Language = .en) -> MovieDetailViewModel.Output {
+        viewModel = MovieDetailViewModel(movie: movie, details: MovieDetailsUseCase(movies: repository, history: InMemoryMovieHistory()),
+                                         wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(language),
+                                         scheduler: scheduler.eraseToAnyScheduler())
+        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
+                                                wishlistToggled: toggled.eraseToAnyPublisher(),
+                                                retried: retried.eraseToAnyPublisher()))
+    }
+
+    private func describe(_ s: MovieDetailState) -> String {
+        let phase: String
+        switch s.phase {
+        case .loading(let text): phase = "loading(\(text))"
+        case .loaded: phase = "loaded"
+        case .error(let text): phase = "error(\(text))"
+        }
+        return "\(s.title) \(phase) \(s.fields.count) fields" + (s.inWishlist ? " ♥" : "")
+    }
+
+    func testLoadsEveryFieldAndTogglesTheWishlist() {
+        repository.movieDetails[heat.id] = heat
+        let output = makeOutput(heat.summary)
+        let state = TestObserver(output.state)
+        let message = TestObserver(output.message)
+        appeared.send(())
+        scheduler.advance()
+        toggled.send(())
+        scheduler.advance()
+        toggled.send(())
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "Heat loading(Loading…) 0 fields",
+            "Heat loaded 13 fields",
+            "Heat loaded 13 fields ♥",
+            "Heat loaded 13 fields",
+        ])
+        XCTAssertEqual(message.values, ["Added “Heat” to the wishlist", "Removed “Heat” from the wishlist"])
+        let fields = state.values[1].fields
+        XCTAssertEqual(fields.first, .init(label: "Year", value: "1995"))
+        XCTAssertTrue(fields.contains(.init(label: "Runtime", value: "170 min")))
+        XCTAssertTrue(fields.contains(.init(label: "Cast", value: "Al Pacino, Robert De Niro")))
+        XCTAssertTrue(fields.contains(.init(label: "Tomatometer", value: "88%")))
+        XCTAssertTrue(fields.contains(.init(label: "Metacritic", value: "76/100")))
+    }
+
+    func testAFailureIsShownAndRetried() {
+        let summary = MovieSummary.film(5)
+        let state = TestObserver(makeOutput(summary, language: .ko).state)
+        appeared.send(())
+        scheduler.advance()
+        repository.movieDetails[summary.id] = Movie(
+            id: summary.id, title: "Film 5", year: nil, runtime: nil, genres: [], directors: [], writers: [], cast: [],
+            languages: [], countries: [], rated: nil, ratings: MovieRatings())
+        retried.send(())
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "Film 5 loading(불러오는 중…) 0 fields",
+            "Film 5 error(영화를 불러오지 못했습니다: 영화를 찾을 수 없습니다) 0 fields",
+            "Film 5 loading(불러오는 중…) 0 fields",
+            "Film 5 loaded 13 fields",
+        ])
+        XCTAssertEqual(state.last?.fields.first, .init(label: "연도", value: "알 수 없음"))
+    }
+}

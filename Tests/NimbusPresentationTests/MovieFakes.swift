@@ -1,0 +1,94 @@
+import Foundation
+import XCTest
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// A movie repository whose every request is answered by the test, through `respond`.
+final class ScriptedMovieRepository: MovieRepository {
+    let source = MovieSource.catalogue
+    struct Request: Equatable { let query: String; let page: Int }
+    private(set) var requests: [Request] = []
+    private(set) var cancelled: [Request] = []
+    private var pending: [(Request, PassthroughSubject<MoviesPage, MovieError>)] = []
+    var movieDetails: [MovieID: Movie] = [:]
+
+    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        let request = Request(query: query, page: page)
+        let subject = PassthroughSubject<MoviesPage, MovieError>()
+        requests.append(request)
+        pending.append((request, subject))
+        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancelled.append(request) }).eraseToAnyPublisher()
+    }
+
+    func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
+        guard let movie = movieDetails[id] else { return Fail(error: .notFound).eraseToAnyPublisher() }
+        return Just(movie).setFailureType(to: MovieError.self).eraseToAnyPublisher()
+    }
+
+    /// Sends a page (or an error) to the newest request for `query`/`page`; `finish` completes it.
+    func respond(_ query: String, page: Int, with result: Result<MoviesPage, MovieError>, finish: Bool = true,
+                 file: StaticString = #filePath, line: UInt = #line) {
+        guard let (_, subject) = pending.last(where: { $0.0 == Request(query: query, page: page) }) else {
+            XCTFail("no request for \(query) page \(page); requests: \(requests)", file: file, line: line)
+            return
+        }
+        switch result {
+        case .success(let value):
+            subject.send(value)
+            if finish { subject.send(completion: .finished) }
+        case .failure(let error):
+            subject.send(completion: .failure(error))
+        }
+    }
+}
+
+final class InMemoryMovieHistory: MovieHistoryRepository {
+    private(set) var queries: [String] = []
+    private(set) var viewed: [MovieSummary] = []
+    func recentQueries(limit: Int) -> [String] { Array(queries.prefix(limit)) }
+    func saveQuery(_ query: String) throws {
+        queries.removeAll { $0.lowercased() == query.lowercased() }
+        queries.insert(query, at: 0)
+    }
+    func recentlyViewed(limit: Int) -> [MovieSummary] { Array(viewed.prefix(limit)) }
+    func recordViewed(_ movie: MovieSummary) throws {
+        viewed.removeAll { $0.id == movie.id }
+        viewed.insert(movie, at: 0)
+    }
+}
+
+final class InMemoryWishlist: WishlistRepository {
+    private(set) var saved: [WishlistEntry] = []
+    private let subject = PassthroughSubject<Void, Never>()
+    var now = Date(timeIntervalSince1970: 1_700_000_000)
+    func entries() throws -> [WishlistEntry] { saved }
+    func contains(_ id: MovieID) -> Bool { saved.contains { $0.id == id } }
+    func add(_ movie: MovieSummary) throws {
+        if saved.contains(where: { $0.id == movie.id || ($0.movie.title == movie.title && $0.movie.year == movie.year) }) {
+            throw WishlistError.duplicate(title: movie.title)
+        }
+        now += 60
+        saved.insert(WishlistEntry(movie: movie, addedAt: now), at: 0)
+        subject.send()
+    }
+    func remove(_ id: MovieID) throws { saved.removeAll { $0.id == id }; subject.send() }
+    func removeAll() throws { saved = []; subject.send() }
+    var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+}
+
+extension MovieSummary {
+    static func film(_ n: Int, _ title: String? = nil, source: MovieSource = .catalogue) -> MovieSummary {
+        MovieSummary(id: MovieID(source: source, value: n), title: title ?? "Film \(n)", year: 2000 + n % 20,
+                     genres: ["Drama"], directors: ["Director \(n)"])
+    }
+}
+
+extension MoviesPage {
+    /// Page `page` of `total` results, 20 a page, films numbered from `first`.
+    static func page(_ query: String, _ page: Int, of total: Int, first: Int? = nil) -> MoviesPage {
+        let start = first ?? (page - 1) * 20
+        let count = max(0, min(20, total - (page - 1) * 20))
+        return MoviesPage(query: query, page: page, totalPages: max(1, (total + 19) / 20), totalResults: total,
+                          movies: (start..<start + count).map { MovieSummary.film($0) })
+    }
+}

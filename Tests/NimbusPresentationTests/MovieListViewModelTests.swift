@@ -1,0 +1,267 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+final class MovieListViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var repository: ScriptedMovieRepository!
+    private var history: InMemoryMovieHistory!
+    private var wishlist: InMemoryWishlist!
+    private var query: PassthroughSubject<String, Never>!
+    private var submitted: PassthroughSubject<String, Never>!
+    private var moved: PassthroughSubject<Int, Never>!
+    private var opened: PassthroughSubject<Int, Never>!
+    private var recentOpened: PassthroughSubject<Int, Never>!
+    private var toggled: PassthroughSubject<Int, Never>!
+    private var retried: PassthroughSubject<Void, Never>!
+    private var viewModel: MovieListViewModel!
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        repository = ScriptedMovieRepository()
+        history = InMemoryMovieHistory()
+        wishlist = InMemoryWishlist()
+        query = PassthroughSubject()
+        submitted = PassthroughSubject()
+        moved = PassthroughSubject()
+        opened = PassthroughSubject()
+        recentOpened = PassthroughSubject()
+        toggled = PassthroughSubject()
+        retried = PassthroughSubject()
+    }
+
+    private func makeOutput(_ language: Language = .en) -> MovieListViewModel.Output {
+        viewModel = MovieListViewModel(
+            search: SearchMoviesUseCase(movies: repository, history: history),
+            details: MovieDetailsUseCase(movies: repository, history: history),
+            wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
+            idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler())
+        return viewModel.transform(input: .init(
+            queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
+            selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            recentOpened: recentOpened.eraseToAnyPublisher(), wishlistToggled: toggled.eraseToAnyPublisher(),
+            retried: retried.eraseToAnyPublisher()))
+    }
+
+    /// A compact picture of a state, so whole histories read at a glance.
+    private func describe(_ s: MovieListState) -> String {
+        var parts: [String] = []
+        switch s.phase {
+        case .idle(let text): parts.append("idle(\(text))")
+        case .loading: parts.append("loading(\(s.query))")
+        case .results: parts.append("results(\(s.query)) \(s.rows.count) rows [\(s.summary)]")
+        case .empty(let text): parts.append("empty(\(text))")
+        case .error(let text): parts.append("error(\(text))")
+        }
+        if s.loadingMore { parts.append("+spinner") }
+        if let e = s.moreError { parts.append("+moreError(\(e))") }
+        if !s.suggestions.isEmpty { parts.append("suggestions\(s.suggestions)") }
+        if !s.recent.isEmpty { parts.append("recent\(s.recent)") }
+        return parts.joined(separator: " ")
+    }
+
+    func testNothingIsEmittedOrSearchedBeforeTheFirstQuery() {
+        let state = TestObserver(makeOutput().state)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertTrue(state.values.isEmpty)
+        XCTAssertEqual(repository.requests, [])
+    }
+
+    func testFirstPageAfterTheDebounce() {
+        let state = TestObserver(makeOutput().state)
+        query.send("")
+        query.send("b")
+        query.send("ba")
+        query.send("bat")
+        scheduler.advance(by: .milliseconds(200))
+        XCTAssertEqual(repository.requests, [], "typing within the debounce searches nothing")
+        scheduler.advance(by: .milliseconds(50))
+        XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1)])
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "idle(type to search)",
+            "loading(bat)",
+            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
+        ])
+        XCTAssertEqual(state.last?.rows.first, MovieRow(id: MovieID(source: .catalogue, value: 0), title: "Film 0",
+                                                        year: "2000", genres: "Drama", director: "Director 0", inWishlist: false))
+    }
+
+    func testTwoPagesWhenTheSelectionNearsTheEndWithoutDuplicates() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
+        scheduler.advance()
+        moved.send(15)
+        XCTAssertEqual(repository.requests.count, 1, "16 of 20 rows: not yet near the end")
+        moved.send(17)
+        moved.send(18)
+        XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)],
+                       "within 3 rows of the end the next page loads, once")
+        // Page 2 repeats one film of page 1: it is shown once.
+        let repeated = MoviesPage(query: "bat", page: 2, totalPages: 3, totalResults: 45,
+                                  movies: [.film(19)] + (20..<39).map { MovieSummary.film($0) })
+        repository.respond("bat", page: 2, with: .success(repeated))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
+            "results(bat) 39 rows [Results: 45] suggestions[\"bat\"]",
+        ])
+        XCTAssertEqual(Set(state.last!.rows.map(\.id)).count, 39)
+    }
+
+    func testTheLastPageStopsPaging() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 25)))
+        scheduler.advance()
+        moved.send(19)
+        repository.respond("bat", page: 2, with: .success(.page("bat", 2, of: 25)))
+        scheduler.advance()
+        moved.send(24)
+        moved.send(23)
+        XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)])
+        XCTAssertEqual(state.values.map(describe).last, "results(bat) 25 rows [Results: 25] suggestions[\"bat\"]")
+        XCTAssertEqual(state.values.count, 4, "loading, page 1, spinner, page 2")
+    }
+
+    func testAnErrorIsShownAndRetried() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .failure(.offline))
+        scheduler.advance()
+        retried.send(())
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "error(Could not load films: no connection)",
+            "loading(bat)",
+            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
+        ])
+        XCTAssertEqual(history.queries, ["bat"], "saved once it found something")
+    }
+
+    func testANextPageErrorKeepsTheRowsAndRetries() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
+        scheduler.advance()
+        moved.send(19)
+        repository.respond("bat", page: 2, with: .failure(.rateLimited))
+        scheduler.advance()
+        moved.send(19)
+        XCTAssertEqual(repository.requests.count, 2, "no automatic retry after a failed page")
+        retried.send(())
+        repository.respond("bat", page: 2, with: .success(.page("bat", 2, of: 45)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45] +moreError(Could not load films: too many requests, try again shortly) suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
+            "results(bat) 40 rows [Results: 45] suggestions[\"bat\"]",
+        ])
+    }
+
+    func testACachedPageIsReplacedByTheFreshOne() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)), finish: false)
+        scheduler.advance()
+        moved.send(2)
+        XCTAssertEqual(repository.requests.count, 1, "no next page while the first is still loading")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 4, first: 100)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
+            "results(bat) 4 rows [Results: 4] suggestions[\"bat\"]",
+        ])
+        XCTAssertEqual(state.last?.rows.map(\.id.value), [100, 101, 102, 103], "the fresh page replaced the cached one")
+        XCTAssertEqual(history.queries, ["bat"])
+    }
+
+    func testANewQueryCancelsTheOld() {
+        let state = TestObserver(makeOutput().state)
+        query.send("bat")
+        scheduler.advance(by: .milliseconds(250))
+        query.send("heat")
+        scheduler.advance(by: .milliseconds(250))
+        XCTAssertEqual(repository.cancelled, [.init(query: "bat", page: 1)])
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 5)))
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "loading(heat)",
+            "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]",
+        ])
+        XCTAssertEqual(history.queries, ["heat"], "the cancelled query's results never count")
+    }
+
+    func testAnEmptyResultSaysSoAndIsNotSaved() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("zzzz")
+        repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), ["loading(zzzz)", "empty(No film matches “zzzz”)"])
+        XCTAssertEqual(history.queries, [])
+    }
+
+    func testClearingTheFieldShowsSuggestionsAtOnce() {
+        let state = TestObserver(makeOutput().state)
+        try? history.saveQuery("heat")
+        try? history.saveQuery("batman")
+        query.send("bat")
+        query.send("")
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(state.values.map(describe), ["idle(type to search) suggestions[\"batman\", \"heat\"]"])
+        XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
+    }
+
+    func testOpeningARowRoutesAndFillsTheRecentStrip() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
+        scheduler.advance()
+        opened.send(1)
+        opened.send(7)  // out of range: ignored
+        recentOpened.send(0)
+        XCTAssertEqual(route.values, [.showDetail(.film(1)), .showDetail(.film(1))])
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
+            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"] recent[\"Film 1\"]",
+        ])
+    }
+
+    func testWishlistToggleMarksTheRowAndRefusesADuplicateFromAnotherSource() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let message = TestObserver(output.message)
+        try? wishlist.add(MovieSummary(id: MovieID(source: .tmdb, value: 272), title: "Film 2", year: 2002,
+                                       genres: [], directors: []))
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
+        scheduler.advance()
+        toggled.send(0)
+        scheduler.advance()
+        XCTAssertEqual(state.last?.rows.map(\.inWishlist), [true, false, false])
+        toggled.send(0)
+        toggled.send(2)
+        scheduler.advance()
+        XCTAssertEqual(message.values, ["Added “Film 0” to the wishlist", "Removed “Film 0” from the wishlist",
+                                        "“Film 2” is already in the wishlist"])
+        XCTAssertEqual(state.last?.rows.map(\.inWishlist), [false, false, false])
+    }
+}

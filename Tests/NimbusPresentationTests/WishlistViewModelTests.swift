@@ -1,0 +1,104 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+final class WishlistViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var wishlist: InMemoryWishlist!
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let opened = PassthroughSubject<Int, Never>()
+    private let deleted = PassthroughSubject<Int, Never>()
+    private let deleteAll = PassthroughSubject<Void, Never>()
+    private let answered = PassthroughSubject<Bool, Never>()
+    private var viewModel: WishlistViewModel!
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        wishlist = InMemoryWishlist()
+    }
+
+    private func makeOutput() -> WishlistViewModel.Output {
+        viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
+                                      scheduler: scheduler.eraseToAnyScheduler(), timeZone: TimeZone(identifier: "UTC")!)
+        return viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
+            deleteAllAnswered: answered.eraseToAnyPublisher()))
+    }
+
+    private func describe(_ s: WishlistState) -> String {
+        var text = s.rows.map(\.title).joined(separator: ",") + " [\(s.summary)]"
+        if let e = s.emptyMessage { text += " empty(\(e))" }
+        if let c = s.confirmation { text += " ask(\(c))" }
+        return text
+    }
+
+    func testNewestFirstOpenDeleteOneAndDeleteAllAfterConfirmation() throws {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        let message = TestObserver(output.message)
+        for n in 1...3 { try wishlist.add(.film(n)) }
+        appeared.send(())
+        opened.send(0)
+        deleted.send(1)
+        deleteAll.send(())
+        answered.send(false)
+        deleteAll.send(())
+        answered.send(true)
+        scheduler.advance()
+        XCTAssertEqual(route.values, [.showDetail(.film(3))])
+        XCTAssertEqual(state.values.map(describe), [
+            "Film 3,Film 2,Film 1 [Saved films: 3]",
+            "Film 3,Film 1 [Saved films: 2]",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
+            "Film 3,Film 1 [Saved films: 2]",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
+            " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
+        ])
+        XCTAssertEqual(message.values, ["Deleted “Film 2”", "Wishlist cleared"])
+        XCTAssertEqual(try wishlist.entries(), [])
+        XCTAssertEqual(state.values.first.map { $0.rows.first?.added }, "Nov 14, 2023")
+    }
+
+    func testAMovedAsideDatabaseIsAnnouncedOnce() {
+        viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
+                                      scheduler: scheduler.eraseToAnyScheduler(), recoveredTo: "/d/nimbus.sqlite.corrupt-1")
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
+            deleteAllAnswered: answered.eraseToAnyPublisher()))
+        let message = TestObserver(output.message)
+        appeared.send(())
+        appeared.send(())
+        XCTAssertEqual(message.values, [
+            "Saved data could not be read: it was moved to /d/nimbus.sqlite.corrupt-1 and a new file started"])
+    }
+
+    func testAnAdditionElsewhereShowsUp() throws {
+        let state = TestObserver(makeOutput().state)
+        appeared.send(())
+        try wishlist.add(.film(7))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
+            "Film 7 [Saved films: 1]",
+        ])
+    }
+}
+
+final class SnapshotDiffTests: XCTestCase {
+    func testAppendedPageKeepsIndicesAndRemovalsShift() {
+        let appended = SnapshotDiff(old: [1, 2, 3], new: [1, 2, 3, 4, 5])
+        XCTAssertEqual(appended.inserted, [3, 4])
+        XCTAssertEqual(appended.removed, [])
+        XCTAssertEqual(appended.index(of: 3), 2)
+        let removed = SnapshotDiff(old: [1, 2, 3, 4], new: [1, 3, 4])
+        XCTAssertEqual(removed.removed, [1])
+        XCTAssertEqual(removed.index(of: 4), 2)
+        XCTAssertNil(removed.index(of: 2))
+    }
+}

