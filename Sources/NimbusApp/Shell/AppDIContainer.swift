@@ -58,7 +58,8 @@ public final class AppDIContainer {
     public let units: UnitSystem
     /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast cache under `$XDG_CACHE_HOME/nimbus`.
     public private(set) lazy var weatherRepository: WeatherRepository = OpenMeteoWeatherRepository(
-        client: configuration.httpClient ?? OfflineHTTPClient(),
+        // Without a configured client the weather stays offline: tests never reach the internet.
+        client: configuration.httpClient.map { _ in httpClient } ?? OfflineHTTPClient(),
         baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
         cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
         now: configuration.now)
@@ -96,8 +97,9 @@ public final class AppDIContainer {
         return try! UserDatabase(inMemory: migrations)
     }
 
-    /// The shared HTTP client, made on first use.
-    public private(set) lazy var httpClient: HTTPClient = URLSessionHTTPClient()
+    /// The shared HTTP client, made on first use: the configured one (the app's, or a tape's scripted
+    /// network) when there is one.
+    public private(set) lazy var httpClient: HTTPClient = configuration.httpClient ?? URLSessionHTTPClient()
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
