@@ -111,4 +111,41 @@ final class MovieCatalogueTests: XCTestCase {
             XCTAssertEqual(error as? MovieError, .sourceUnavailable(.tmdb))
         }
     }
+
+    /// A search while `warmUp` is building the ranking table answers without waiting for the build, and
+    /// ranks as it does with the table.
+    func testASearchDoesNotWaitForTheRankingTableBuild() throws {
+        let warming = try MovieCatalogue.bundled()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var held = false
+        warming.rankTableChunkHook = {
+            guard !held else { return }
+            held = true
+            entered.signal()
+            release.wait()  // the build stops here, mid-table, until the search below is done
+        }
+        let warmed = expectation(description: "warm-up finished")
+        DispatchQueue.global().async {
+            warming.warmUp()
+            warmed.fulfill()
+        }
+        XCTAssertEqual(entered.wait(timeout: .now() + 10), .success, "the build started")
+        let searched = expectation(description: "search answered")
+        var during: [String] = []
+        DispatchQueue.global().async {
+            during = ((try? warming.page(query: "heat", page: 1).movies) ?? []).map(\.title)
+            searched.fulfill()
+        }
+        wait(for: [searched], timeout: 10)
+        release.signal()
+        wait(for: [warmed], timeout: 60)
+        XCTAssertEqual(during.first, "Heat")
+        let warmTitles = try warming.page(query: "heat", page: 1).movies.map(\.title)
+        XCTAssertEqual(during, warmTitles, "ranked as with the whole table")
+        // Ranked cold (from the matches' own entries, or for many matches the table built then) as warm.
+        for query in ["nolan", "heat", "th", "a"] {
+            XCTAssertEqual(try warming.rankedIDs(query), try MovieCatalogue.bundled().rankedIDs(query), query)
+        }
+    }
 }

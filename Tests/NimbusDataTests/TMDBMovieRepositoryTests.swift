@@ -163,7 +163,117 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         XCTAssertEqual(collect(repository().details(MovieID(source: .tmdb, value: 1))).error, .notFound)
         server.route("/3/search/movie", .init(status: 503, json: "{}"))
         XCTAssertEqual(collect(repository().search(query: "z", page: 1)).error, .server(status: 503))
-        XCTAssertFalse("\(String(describing: refused.error))".contains(key))
+    }
+
+    /// Sends through the live client and keeps every request and every failure, as a log would see them.
+    private final class RecordingClient: HTTPClient, @unchecked Sendable {
+        private let inner = URLSessionHTTPClient(connectTimeout: 2)
+        private let lock = NSLock()
+        private var _requests: [HTTPRequest] = []
+        private var _failures: [HTTPError] = []
+        var requests: [HTTPRequest] { lock.lock(); defer { lock.unlock() }; return _requests }
+        var failures: [HTTPError] { lock.lock(); defer { lock.unlock() }; return _failures }
+
+        func send(_ request: HTTPRequest,
+                  completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+            lock.lock()
+            _requests.append(request)
+            lock.unlock()
+            return inner.send(request) { [weak self] result in
+                if case .failure(let error) = result, let self {
+                    self.lock.lock()
+                    self._failures.append(error)
+                    self.lock.unlock()
+                }
+                completion(result)
+            }
+        }
+    }
+
+    func testTheKeyIsInNoErrorDescriptionLoggedURLOrCacheFile() throws {
+        let token = "eyJhbGciOiJIUzI1NiJ9.secret-read-token"
+        for secret in [key, token] {
+            let client = RecordingClient()
+            let repository = TMDBMovieRepository(
+                configuration: .init(apiKey: secret, baseURL: server.baseURL.absoluteString, language: "en-US",
+                                     cacheDirectory: cacheDirectory),
+                client: client)
+            server.route("/3/search/movie", .init(status: 401, json: Self.unauthorized))
+            XCTAssertEqual(collect(repository.search(query: "a", page: 1)).error, .unauthorized)
+            server.route("/3/search/movie", .init(status: 429, json: Self.rateLimited))
+            XCTAssertEqual(collect(repository.search(query: "b", page: 1)).error, .rateLimited)
+            server.route("/3/search/movie", .init(json: Self.searchPage1, behaviour: .close))
+            XCTAssertNotNil(collect(repository.search(query: "c", page: 1)).error)
+            server.route("/3/search/movie", .init(json: Self.searchPage1))
+            XCTAssertNil(collect(repository.search(query: "d", page: 1)).error)
+            server.route("/3/movie/272", .init(json: Self.details))
+            XCTAssertNil(collect(repository.details(MovieID(source: .tmdb, value: 272))).error)
+
+            // The key really went out with the requests, so not finding it below means it was kept out.
+            let sent = client.requests
+            XCTAssertGreaterThanOrEqual(sent.count, 5)
+            for request in sent {
+                let carried = request.url.absoluteString.contains(secret) || request.headers.values.contains { $0.contains(secret) }
+                XCTAssertTrue(carried, "\(request.url.path) was sent without the key")
+                XCTAssertFalse(request.description.contains(secret), "the logged URL holds the key: \(request.description)")
+            }
+            XCTAssertGreaterThanOrEqual(client.failures.count, 3, "401, 429 and the closed connection")
+            for failure in client.failures {
+                XCTAssertFalse(failure.description.contains(secret))
+                XCTAssertFalse(String(reflecting: failure).contains(secret))
+                XCTAssertFalse(String(describing: TMDBMovieRepository.movieError(failure)).contains(secret))
+            }
+            // An error about the URL itself names it redacted.
+            let invalid = HTTPError.invalidURL(sent[0].url.absoluteString)
+            XCTAssertFalse(invalid.description.contains(secret), invalid.description)
+
+            let files = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+            XCTAssertGreaterThanOrEqual(files.count, 3, "genres, a search page and details are cached")
+            for file in files {
+                XCTAssertFalse(file.contains(secret))
+                let body = try String(contentsOf: cacheDirectory.appendingPathComponent(file), encoding: .utf8)
+                XCTAssertFalse(body.contains(secret))
+            }
+        }
+    }
+
+    func testAPageZeroOrAnotherPageThanAskedIsABadResponse() {
+        server.route("/3/search/movie", .init(json: #"{"page":0,"results":[],"total_pages":0,"total_results":0}"#))
+        XCTAssertEqual(collect(repository().search(query: "zero", page: 1)).error, .badResponse)
+        server.route("/3/search/movie", .init(json: #"{"page":-3,"results":[],"total_pages":2,"total_results":30}"#))
+        XCTAssertEqual(collect(repository().search(query: "negative", page: 1)).error, .badResponse)
+        // Asked for page 2, the server answers page 1 (the list would ask for page 2 again and again).
+        server.route("/3/search/movie", .init(json: Self.searchPage1))
+        XCTAssertEqual(collect(repository().search(query: "Batman Begins", page: 2)).error, .badResponse)
+        server.route("/3/search/movie", .init(json: #"{"page":9223372036854775807,"results":[],"total_pages":9223372036854775807,"total_results":1}"#))
+        XCTAssertEqual(collect(repository().search(query: "huge", page: 1)).error, .badResponse)
+        server.route("/3/search/movie", .init(json: #"{"page":1,"results":[],"total_pages":3,"total_results":-1}"#))
+        XCTAssertEqual(collect(repository().search(query: "minus", page: 1)).error, .badResponse)
+    }
+
+    func testABadPageIsNotCachedAndDoesNotReplaceACachedGoodOne() throws {
+        server.route("/3/search/movie", .init(json: #"{"page":0,"results":[],"total_pages":0,"total_results":0}"#))
+        XCTAssertEqual(collect(repository().search(query: "Batman Begins", page: 1)).error, .badResponse)
+        server.route("/3/search/movie", .init(json: Self.searchPage1))
+        let good = collect(repository().search(query: "Batman Begins", page: 1))
+        XCTAssertNil(good.error)
+        XCTAssertEqual(good.values.count, 1, "the bad page was not cached, so nothing came before the fresh one")
+        server.route("/3/search/movie", .init(json: #"{"page":0,"results":[],"total_pages":0,"total_results":0}"#))
+        let after = collect(repository().search(query: "Batman Begins", page: 1))
+        XCTAssertEqual(after.values.map(\.movies.count), [2], "the cached page is sent")
+        XCTAssertNil(after.error, "a fresh bad page after a cached one is dropped like a failed request")
+        server.route("/3/search/movie", .init(json: Self.searchPage1))
+        XCTAssertEqual(collect(repository().search(query: "Batman Begins", page: 1)).values.map(\.movies.count), [2, 2],
+                       "the good page stayed in the cache")
+    }
+
+    func testAnAbsurdPageCountIsClampedToTMDBsLimit() throws {
+        server.route("/3/search/movie", .init(json: #"{"page":1,"results":[],"total_pages":2147483647,"total_results":2147483647}"#))
+        let page = try XCTUnwrap(collect(repository().search(query: "the", page: 1)).values.first)
+        XCTAssertEqual(page.totalPages, 500)
+        XCTAssertEqual(page.page, 1)
+        server.route("/3/search/movie", .init(json: #"{"page":501,"results":[],"total_pages":900,"total_results":18000}"#))
+        XCTAssertEqual(collect(repository().search(query: "the", page: 501)).error, .badResponse, "TMDB has no page 501")
     }
 
     func testMalformedAndTruncatedBodiesAreBadResponses() {
@@ -177,7 +287,8 @@ final class TMDBMovieRepositoryTests: XCTestCase {
     }
 
     func testACachedResponseComesFirstThenTheFreshOneAndStandsWhenOffline() throws {
-        server.route("/3/search/movie", .init(json: Self.searchPage2))
+        // An older first page, with other films.
+        server.route("/3/search/movie", .init(json: Self.searchPage2.replacingOccurrences(of: #""page":2"#, with: #""page":1"#)))
         _ = collect(repository().search(query: "Batman Begins", page: 1))
         server.route("/3/search/movie", .init(json: Self.searchPage1))
         let both = collect(repository().search(query: "Batman Begins", page: 1))

@@ -45,24 +45,33 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         MoviesPage(query: "heat", page: page, totalPages: 2, totalResults: movies.count, movies: movies)
     }
 
-    func testAQueryThatFoundFilmsIsSavedTrimmedOnce() {
+    private var useCase: SearchMoviesUseCase { SearchMoviesUseCase(movies: movies, history: history) }
+
+    func testSearchingSavesNothingNotEvenAQueryThatFoundFilms() {
+        // Every debounced prefix ("bat", "batm", "batman") is searched; none of them is a suggestion by itself.
         movies.results = [.success(page([heat])), .success(page([heat]))]  // cached, then fresh
         XCTAssertEqual(run("  heat \n ").count, 2)
-        XCTAssertEqual(movies.queries, ["heat"])
-        XCTAssertEqual(history.saved, ["heat"])
-    }
-
-    func testAFailureOrAnEmptyResultIsNotSaved() {
-        movies.results = [.failure(.offline)]
-        XCTAssertEqual(run("heat"), [])
-        movies.results = [.success(page([]))]
-        XCTAssertEqual(run("nothing").map(\.movies.count), [0])
+        XCTAssertEqual(movies.queries, ["heat"], "the query is trimmed")
         XCTAssertEqual(history.saved, [])
     }
 
-    func testOnlyTheFirstPageSavesTheQuery() {
-        movies.results = [.success(page([heat], page: 2))]
-        _ = run("heat", page: 2)
+    func testARememberedQueryIsSavedTrimmedOnlyWhenItFoundFilms() {
+        XCTAssertTrue(useCase.remember("  heat \n ", resultCount: 1))
+        XCTAssertFalse(useCase.remember("nothing", resultCount: 0), "an empty result is not saved")
+        XCTAssertFalse(useCase.remember("  ", resultCount: 3), "an empty query is not saved")
+        XCTAssertEqual(history.saved, ["heat"])
+    }
+
+    func testAFailureOrAnEmptyResultIsNotSavedByARememberAfterIt() {
+        // What the view model does on Enter: remember with the results it got, none after a failure.
+        movies.results = [.failure(.offline)]
+        let failed = run("heat")
+        XCTAssertEqual(failed, [])
+        useCase.remember("heat", resultCount: failed.first?.totalResults ?? 0)
+        movies.results = [.success(page([]))]
+        let empty = run("nothing")
+        XCTAssertEqual(empty.map(\.movies.count), [0])
+        useCase.remember("nothing", resultCount: empty.first?.totalResults ?? 0)
         XCTAssertEqual(history.saved, [])
     }
 

@@ -85,8 +85,9 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(describe), [
             "idle(type to search)",
             "loading(bat)",
-            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45]",
         ])
+        XCTAssertEqual(history.queries, [], "a typed query is not a suggestion until it is submitted")
         XCTAssertEqual(state.last?.rows.first, MovieRow(id: MovieID(source: .catalogue, value: 0), title: "Film 0",
                                                         year: "2000", genres: "Drama", director: "Director 0", inWishlist: false))
     }
@@ -202,9 +203,10 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
             "loading(heat)",
-            "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]",
+            "results(heat) 2 rows [Results: 2]",
         ])
-        XCTAssertEqual(history.queries, ["heat"], "the cancelled query's results never count")
+        XCTAssertEqual(repository.requests.count, 2)
+        XCTAssertEqual(history.queries, [], "typed queries are not saved")
     }
 
     func testAnEmptyResultSaysSoAndIsNotSaved() {
@@ -263,5 +265,131 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(message.values, ["Added “Film 0” to the wishlist", "Removed “Film 0” from the wishlist",
                                         "“Film 2” is already in the wishlist"])
         XCTAssertEqual(state.last?.rows.map(\.inWishlist), [false, false, false])
+    }
+
+    // MARK: Bad page numbers
+
+    func testAPageNumberedZeroIsKeptUnderThePageAskedFor() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(MoviesPage(query: "bat", page: 0, totalPages: 0, totalResults: 0,
+                                                                     movies: [])))
+        scheduler.advance()
+        submitted.send("heat")
+        repository.respond("heat", page: 1, with: .success(MoviesPage(query: "heat", page: -4, totalPages: -1, totalResults: -9,
+                                                                      movies: [.film(1)])))
+        scheduler.advance()
+        moved.send(0)
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "empty(No film matches “bat”)",
+            "loading(heat)",
+            "results(heat) 1 rows [Results: 1] suggestions[\"heat\"]",
+        ])
+        XCTAssertEqual(repository.requests.map(\.page), [1, 1], "no next page of a page count below one")
+    }
+
+    func testASourceAnsweringAnotherPageThanAskedCannotMakeTheListAskForeverOrHang() {
+        let state = TestObserver(makeOutput().state)
+        submitted.send("bat")
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 100)))
+        scheduler.advance()
+        moved.send(18)
+        // Asked for page 2, the source sends page 1 again.
+        repository.respond("bat", page: 2, with: .success(.page("bat", 1, of: 100)))
+        scheduler.advance()
+        moved.send(19)
+        XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3], "page 2 came (if wrong): the next asked for is 3")
+        // Page 3 claims to be page Int.max.
+        repository.respond("bat", page: 3, with: .success(.page("bat", 3, of: 100).renumbered(Int.max)))
+        scheduler.advance()
+        moved.send(39)
+        XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3, 4])
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)",
+            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
+            "results(bat) 40 rows [Results: 100] suggestions[\"bat\"]",
+            "results(bat) 40 rows [Results: 100] +spinner suggestions[\"bat\"]",
+        ])
+    }
+
+    // MARK: Suggestions
+
+    func testTypedPrefixesAreNotSavedOnlyTheSubmittedQuery() {
+        let state = TestObserver(makeOutput().state)
+        for prefix in ["bat", "batm", "batman"] {
+            query.send(prefix)
+            scheduler.advance(by: .milliseconds(250))
+            repository.respond(prefix, page: 1, with: .success(.page(prefix, 1, of: 3)))
+            scheduler.advance()
+        }
+        XCTAssertEqual(history.queries, [], "every prefix rested 250 ms and found films; none is a suggestion")
+        submitted.send("batman")  // Enter in the field: the query already shown is not searched again
+        scheduler.advance()
+        XCTAssertEqual(history.queries, ["batman"])
+        XCTAssertEqual(repository.requests.map(\.query), ["bat", "batm", "batman"])
+        query.send("")
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(bat)", "results(bat) 3 rows [Results: 3]",
+            "loading(batm)", "results(batm) 3 rows [Results: 3]",
+            "loading(batman)", "results(batman) 3 rows [Results: 3]",
+            "results(batman) 3 rows [Results: 3] suggestions[\"batman\"]",
+            "idle(type to search) suggestions[\"batman\"]",
+        ])
+    }
+
+    func testEnterWhileTheTypedQueryLoadsSavesItWhenItFindsFilms() {
+        let state = TestObserver(makeOutput().state)
+        query.send("heat")
+        scheduler.advance(by: .milliseconds(250))
+        submitted.send("heat")
+        XCTAssertEqual(history.queries, [])
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)), finish: false)
+        scheduler.advance()
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))  // the fresh page after the cached one
+        scheduler.advance()
+        XCTAssertEqual(history.queries, ["heat"])
+        XCTAssertEqual(repository.requests.count, 1)
+        XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]"])
+    }
+
+    func testASubmittedQueryThatFailsOrFindsNothingIsNotSaved() {
+        _ = TestObserver(makeOutput().state)
+        submitted.send("heat")
+        repository.respond("heat", page: 1, with: .failure(.offline))
+        scheduler.advance()
+        submitted.send("heat")  // Enter again on the error: still nothing found
+        submitted.send("zzzz")
+        repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
+        scheduler.advance()
+        submitted.send("zzzz")
+        scheduler.advance()
+        XCTAssertEqual(history.queries, [])
+    }
+
+    func testOpeningAFilmFromATypedQuerySavesTheQuery() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        query.send("heat")
+        scheduler.advance(by: .milliseconds(250))
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))
+        scheduler.advance()
+        XCTAssertEqual(history.queries, [])
+        opened.send(1)
+        XCTAssertEqual(route.values, [.showDetail(.film(1))])
+        XCTAssertEqual(history.queries, ["heat"])
+        XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] suggestions[\"heat\"] recent[\"Film 1\"]")
+    }
+}
+
+private extension MoviesPage {
+    /// The same films under another page number.
+    func renumbered(_ number: Int) -> MoviesPage {
+        MoviesPage(query: query, page: number, totalPages: totalPages, totalResults: totalResults, movies: movies)
     }
 }

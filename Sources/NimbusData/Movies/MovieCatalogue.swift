@@ -77,26 +77,81 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         }
     }
 
-    private func rankEntries() throws -> RankTable {
+    /// The ranking table once it is built, else nil (never waits for a build).
+    private func readyRankTable() -> RankTable? {
         lock.lock()
         defer { lock.unlock() }
-        if let table = rankTable { return table }
+        return rankTable
+    }
+
+    /// The ranking table, built now if no one has built it yet. The build reads the catalogue a chunk at
+    /// a time and folds words outside the lock and outside the database, then swaps the table in, so a
+    /// search meanwhile waits for neither (see `rank`, which does without the table until it is there).
+    private func rankEntries() throws -> RankTable {
+        if let table = readyRankTable() { return table }
+        let built = try buildRankTable()
+        lock.lock()
+        defer { lock.unlock() }
+        if let table = rankTable { return table }  // another thread finished first
+        rankTable = built
+        return built
+    }
+
+    /// Most matches ranked from their own entries before the ranking table is built (see `rank`).
+    static let partialRankLimit = 3000
+
+    /// Films read per database access while building the ranking table (about 1 ms each).
+    static let rankTableChunk = 1000
+
+    /// Runs between two chunks of a ranking table build (tests hold a build here).
+    var rankTableChunkHook: (() -> Void)?
+
+    private func buildRankTable() throws -> RankTable {
         var table: [Int64: RankEntry] = [:]
         table.reserveCapacity(movieCount)
         var idByRank = [Int64](repeating: -1, count: movieCount)
-        try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, popularity, title, directors FROM movie")
-            while let row = try rows.next() {
+        var after = Int64.min
+        while true {
+            let rows = try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id > ? ORDER BY id LIMIT ?",
+                                 arguments: [after, Self.rankTableChunk])
+            }
+            for row in rows {
                 let id: Int64 = row[0], rank: Int64 = row[1]
                 guard rank >= 0, rank < Int64(idByRank.count), idByRank[Int(rank)] == -1 else { throw MovieError.storage }
                 idByRank[Int(rank)] = id
-                table[id] = RankEntry(popularity: Int32(rank), title: Self.packed(Self.words(row[2])),
-                                      directors: Self.packed(Self.words(row[3])))
+                table[id] = Self.entry(popularity: rank, title: row[2], directors: row[3])
+                after = id
+            }
+            if rows.count < Self.rankTableChunk { break }
+            rankTableChunkHook?()
+        }
+        return RankTable(entries: table, idByRank: idByRank)
+    }
+
+    private static func entry(popularity: Int64, title: String?, directors: String?) -> RankEntry {
+        RankEntry(popularity: Int32(popularity), title: packed(words(title ?? "")), directors: packed(words(directors ?? "")))
+    }
+
+    /// The ranking entries of just `ids`, read from the catalogue: what a search uses before the whole
+    /// table is built.
+    private func rankEntries(of ids: [Int64]) throws -> [Int64: RankEntry] {
+        var entries: [Int64: RankEntry] = [:]
+        entries.reserveCapacity(ids.count)
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(ids.count, start + 500)])
+            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let rows = try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id IN (\(placeholders))",
+                                 arguments: StatementArguments(chunk))
+            }
+            for row in rows {
+                let id: Int64 = row[0], rank: Int64 = row[1]
+                guard rank >= 0, rank <= Int64(Int32.max) else { throw MovieError.storage }
+                entries[id] = Self.entry(popularity: rank, title: row[2], directors: row[3])
             }
         }
-        let ranks = RankTable(entries: table, idByRank: idByRank)
-        rankTable = ranks
-        return ranks
+        return entries
     }
 
     /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
@@ -197,14 +252,19 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
                                arguments: [match])
         }
         guard !all.isEmpty else { return [] }
-        let table = try rankEntries()
+        // Before the ranking table is built (`warmUp` builds it in the background), a search with a few
+        // thousand matches reads their own entries instead, and one with more (a one-letter prefix,
+        // where that costs as much as the whole table) builds the table itself: a search never waits
+        // for another thread's build.
+        let table = try readyRankTable() ?? (all.count > Self.partialRankLimit ? rankEntries() : nil)
+        let partial = table == nil ? try rankEntries(of: all) : [:]
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
         // hold them 3; the rest (cast) 4. Then popularity.
         // Popularity ranks are unique, so (tier, rank) orders films completely and maps back to the film.
         var keys = all.compactMap { id -> Int64? in
-            guard let entry = table.entries[id] else { return nil }
+            guard let entry = table?.entries[id] ?? partial[id] else { return nil }
             let tier: Int64
             if Self.holds(entry.title, words) {
                 let start = Self.begins(entry.title, whole)
@@ -215,7 +275,9 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
             return tier << 32 | Int64(entry.popularity)
         }
         keys.sort()
-        return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] }
+        if let table { return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] } }
+        let idByRank = Dictionary(partial.map { (Int64($0.value.popularity), $0.key) }, uniquingKeysWith: { a, _ in a })
+        return keys.compactMap { idByRank[$0 & 0xFFFF_FFFF] }
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.

@@ -72,11 +72,11 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
                      URLQueryItem(name: "include_adult", value: "false")]
         return genres()
             .flatMap { [self] names in
-                fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items)
-                    .map { [self] page in
-                        // Search results carry no directors; films opened before have them in the cache.
-                        page.toDomain(query: query, genres: names, directors: { cachedDetails($0)?.toDomain().directors ?? [] })
-                    }
+                fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items) { [self] response in
+                    // Search results carry no directors; films opened before have them in the cache.
+                    try response.toDomain(query: query, requestedPage: page, genres: names,
+                                          directors: { cachedDetails($0)?.toDomain().directors ?? [] })
+                }
             }
             .eraseToAnyPublisher()
     }
@@ -135,6 +135,14 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
     /// GETs `path`, decoding `T`; with `cachedFirst`, a cached response goes out before the fresh one.
     func fetch<T: Decodable>(_ type: T.Type, path: String, query: [URLQueryItem],
                              cachedFirst: Bool = true) -> AnyPublisher<T, MovieError> {
+        fetch(type, path: path, query: query, cachedFirst: cachedFirst) { $0 }
+    }
+
+    /// GETs `path`, decoding `T` and making it a `U` with `accept`, which throws `MovieError.badResponse` for
+    /// a response that decodes but makes no sense. Only an accepted response is cached, and a cached one
+    /// that is not accepted is passed over.
+    func fetch<T: Decodable, U>(_ type: T.Type, path: String, query: [URLQueryItem], cachedFirst: Bool = true,
+                                accept: @escaping (T) throws -> U) -> AnyPublisher<U, MovieError> {
         let items = query + [URLQueryItem(name: "language", value: configuration.language)]
         let cacheKey = self.cacheKey(path: path, query: query)
         let bearer = configuration.apiKey.hasPrefix("eyJ")
@@ -146,10 +154,10 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         }
         let decoder = JSONDecoder()
         let cache = self.cache
-        let cached: T? = cache?.read(cacheKey).flatMap { try? decoder.decode(T.self, from: $0) }
+        let cached: U? = cache?.read(cacheKey).flatMap { try? decoder.decode(T.self, from: $0) }.flatMap { try? accept($0) }
         let fresh = client.publisher(for: request)
-            .tryMap { response -> T in
-                let value = try decoder.decode(T.self, from: response.body)
+            .tryMap { response -> U in
+                let value = try accept(try decoder.decode(T.self, from: response.body))
                 cache?.write(response.body, for: cacheKey)
                 return value
             }
@@ -159,7 +167,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
             }
         guard cachedFirst, let cached else { return fresh.eraseToAnyPublisher() }
         return Just(cached).setFailureType(to: MovieError.self)
-            .append(fresh.catch { _ in Empty<T, MovieError>() })
+            .append(fresh.catch { _ in Empty<U, MovieError>() })
             .eraseToAnyPublisher()
     }
 
@@ -250,13 +258,23 @@ struct TMDBSearchPage: Decodable {
     let total_pages: Int
     let total_results: Int
 
-    func toDomain(query: String, genres: [Int: String], directors: (Int) -> [String] = { _ in [] }) -> MoviesPage {
-        MoviesPage(query: query, page: page, totalPages: max(page, total_pages), totalResults: total_results,
-                   movies: results.map { r in
-                       MovieSummary(id: MovieID(source: .tmdb, value: r.id), title: r.title,
-                                    year: TMDBMovieDetails.year(r.release_date),
-                                    genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
-                   })
+    /// TMDB serves at most this many pages of a search (a later page is refused with HTTP 422).
+    static let maxPages = 500
+
+    /// The page as the domain sees it. Throws `MovieError.badResponse` for a page that is not the one
+    /// asked for (or not a page: below 1 or past TMDB's last) and for negative totals; a `total_pages`
+    /// past TMDB's maximum is clamped to it.
+    func toDomain(query: String, requestedPage: Int, genres: [Int: String],
+                  directors: (Int) -> [String] = { _ in [] }) throws -> MoviesPage {
+        guard page == requestedPage, (1...Self.maxPages).contains(page), total_pages >= 0, total_results >= 0 else {
+            throw MovieError.badResponse
+        }
+        return MoviesPage(query: query, page: page, totalPages: min(Self.maxPages, max(page, total_pages)),
+                          totalResults: total_results, movies: results.map { r in
+                              MovieSummary(id: MovieID(source: .tmdb, value: r.id), title: r.title,
+                                           year: TMDBMovieDetails.year(r.release_date),
+                                           genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
+                          })
     }
 }
 

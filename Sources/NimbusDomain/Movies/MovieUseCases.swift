@@ -1,7 +1,8 @@
 import Foundation
 @preconcurrency import OpenCombineShim
 
-/// Searches films; a query that found something is remembered as a suggestion.
+/// Searches films; a query the user settled on (submitted, or opened a film from) and that found
+/// something is remembered as a suggestion.
 public struct SearchMoviesUseCase {
     private let movies: MovieRepository
     private let history: MovieHistoryRepository
@@ -13,19 +14,24 @@ public struct SearchMoviesUseCase {
 
     public var source: MovieSource { movies.source }
 
-    /// A page of results for `query` (trimmed). The query is saved when its first page arrives with results;
-    /// never for a failure or an empty result.
+    /// A page of results for `query` (trimmed). Searching saves nothing: the prefixes typed on the way
+    /// to a query are not suggestions (see `remember`).
     public func execute(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        movies.search(query: Self.normalise(query), page: page)
+    }
+
+    /// Saves `query` (trimmed) as a recent query when it found films (`resultCount` > 0); a query that
+    /// found nothing, or an empty one, is not saved. Returns whether it was saved.
+    @discardableResult
+    public func remember(_ query: String, resultCount: Int) -> Bool {
         let trimmed = Self.normalise(query)
-        let history = self.history
-        var saved = false
-        return movies.search(query: trimmed, page: page)
-            .handleEvents(receiveOutput: { result in
-                guard page == 1, !saved, !result.movies.isEmpty else { return }
-                saved = true
-                try? history.saveQuery(trimmed)
-            })
-            .eraseToAnyPublisher()
+        guard resultCount > 0, !trimmed.isEmpty else { return false }
+        do {
+            try history.saveQuery(trimmed)
+            return true
+        } catch {
+            return false
+        }
     }
 
     public func suggestions(limit: Int = 10) -> [String] { history.recentQueries(limit: limit) }

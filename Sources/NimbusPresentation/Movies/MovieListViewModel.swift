@@ -105,6 +105,8 @@ public final class MovieListViewModel {
     private var wishlisted: Set<MovieID> = []
     private var recent: [MovieSummary] = []
     private var suggestions: [String] = []
+    /// The query was submitted: remember it once its first page has films.
+    private var rememberWhenFound = false
 
     /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
@@ -128,21 +130,34 @@ public final class MovieListViewModel {
                     : Just(query).delay(for: Self.debounce, scheduler: scheduler).eraseToAnyPublisher()
             }
             .switchToLatest()
-        // Typed and submitted queries meet here; the same query twice in a row runs once.
-        for queries in [typed.eraseToAnyPublisher(), input.querySubmitted.map(SearchMoviesUseCase.normalise).eraseToAnyPublisher()] {
-            queries
-                .sink { [weak self] query in
-                    guard let self, !self.started || query != self.query else { return }
-                    self.run(query)
+        // Typed and submitted queries meet here; the same query twice in a row runs once. Only a submitted
+        // query is remembered as a suggestion (when it finds films), not the prefixes typed on the way.
+        typed
+            .sink { [weak self] query in
+                guard let self, !self.started || query != self.query else { return }
+                self.run(query, remember: false)
+            }
+            .store(in: &cancellables)
+        input.querySubmitted
+            .map(SearchMoviesUseCase.normalise)
+            .sink { [weak self] query in
+                guard let self else { return }
+                guard !self.started || query != self.query else {
+                    self.rememberQuery()
+                    self.emit()
+                    return
                 }
-                .store(in: &cancellables)
-        }
+                self.run(query, remember: true)
+            }
+            .store(in: &cancellables)
         input.selectionMoved
             .sink { [weak self] in self?.selectionMoved(to: $0) }
             .store(in: &cancellables)
         input.rowOpened
             .sink { [weak self] index in
                 guard let self, self.movies.indices.contains(index) else { return }
+                // A film opened from a query's results makes the query worth remembering.
+                self.rememberQuery()
                 self.open(self.movies[index])
             }
             .store(in: &cancellables)
@@ -173,7 +188,7 @@ public final class MovieListViewModel {
 
     // MARK: Searching
 
-    private func run(_ newQuery: String) {
+    private func run(_ newQuery: String, remember: Bool) {
         if !started {
             started = true
             refreshWishlisted()
@@ -189,6 +204,7 @@ public final class MovieListViewModel {
         totalResults = 0
         loadingPage = nil
         moreError = nil
+        rememberWhenFound = remember
         guard !newQuery.isEmpty else {
             suggestions = search.suggestions(limit: Self.suggestionLimit)
             phase = .idle(idleMessage)
@@ -216,22 +232,37 @@ public final class MovieListViewModel {
                 self.emit()
             }, receiveValue: { [weak self] result in
                 guard let self, self.query == query else { return }
-                self.receive(result)
+                self.receive(result, page: page)
             })
     }
 
-    /// A page arrived (a cached page may be followed by the fresh one: it replaces it).
-    private func receive(_ result: MoviesPage) {
-        pages[result.page] = result.movies
-        lastPage = max(lastPage, result.page)
-        totalPages = result.totalPages
-        totalResults = result.totalResults
+    /// Page `page` (the page asked for) arrived; a cached page may be followed by the fresh one: it
+    /// replaces it. Pages are kept under the number asked for, never the number the source put in the
+    /// page, so a source answering the wrong page can't stall paging or make a bad range.
+    private func receive(_ result: MoviesPage, page: Int) {
+        pages[page] = result.movies
+        lastPage = max(lastPage, page)
+        totalPages = max(0, result.totalPages)
         var seen = Set<MovieID>()
-        movies = (1...lastPage).flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
+        movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
+        totalResults = max(result.totalResults, movies.count)
         phase = movies.isEmpty ? .empty(l10n.format(.moviesEmpty, query)) : .results
-        // The use case has just saved a query that found films.
-        if result.page == 1 && !result.movies.isEmpty { suggestions = search.suggestions(limit: Self.suggestionLimit) }
+        if page == 1 && rememberWhenFound && !result.movies.isEmpty { rememberQuery() }
         emit()
+    }
+
+    /// Saves the current query as a suggestion if its first page found films; else waits for that page
+    /// when it is still loading.
+    private func rememberQuery() {
+        guard !query.isEmpty else { return }
+        guard let first = pages[1] else {
+            rememberWhenFound = true
+            return
+        }
+        rememberWhenFound = false
+        if search.remember(query, resultCount: first.isEmpty ? 0 : max(first.count, totalResults)) {
+            suggestions = search.suggestions(limit: Self.suggestionLimit)
+        }
     }
 
     private func selectionMoved(to index: Int) {
