@@ -116,3 +116,29 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("city yet. Press r to try again."), text)
     }
 }
+
+final class StaleForecastTests: XCTestCase {
+    func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
+        let scheduler = DispatchQueue.test
+        let client = TapeHTTPClient()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
+        client.serve("/v1/forecast", body: try Data(contentsOf: fixture))
+        let l10n = L10n.bundled(.en)
+        let factory = CityDetailFactory(
+            weather: OpenMeteoWeatherRepository(client: client, cache: nil), likes: nil,
+            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            scheduler: scheduler.eraseToAnyScheduler(),
+            now: { Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400) }, makePanel: { _ in nil })
+        let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                         population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
+        let screen = factory.makeCityDetailScreen(city: seoul, onRoute: { _ in })
+        scheduler.advance()
+        let canvas = Canvas(size: Size(cols: 80, rows: 22))
+        screen.draw(canvas.painter(), theme: .monochrome)
+        let text = canvas.buffer.text()
+        XCTAssertTrue(text.contains("23°C"), text)
+        XCTAssertTrue(text.contains("The saved forecast does not reach this far; press r to refresh."), text)
+        XCTAssertFalse(text.contains("Next 7 days"), text)
+    }
+}

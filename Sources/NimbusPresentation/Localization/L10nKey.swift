@@ -214,4 +214,5 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case hintRemove = "hint.remove"
     case helpKeyRemove = "help.key.remove"
     case statusDatabaseRecovered = "status.database.recovered"
+    case weatherNothingAhead = "weather.nothing.ahead"
 }

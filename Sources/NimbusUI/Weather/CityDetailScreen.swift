@@ -166,6 +166,14 @@ public final class CityDetailScreen: Screen {
             p.text(text, x: 1 + iconWidth, y: y + i, style: i == 1 ? theme.accent : theme.text)
         }
         y += 6
+        // A forecast from the cache can end before now: say so instead of empty charts.
+        if weather.hourlyTemperatures.isEmpty && weather.days.isEmpty {
+            for row in Self.wrap(l10n[.weatherNothingAhead], width: max(1, w - 2)).prefix(max(0, p.height - y)) {
+                p.text(row, x: 1, y: y, style: theme.dim)
+                y += 1
+            }
+            return
+        }
         // The next 24 hours as sparklines, labels padded to the widest.
         let labels = [l10n[.weatherNext24], l10n[.weatherRainChance]]
         let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, max(0, w / 3))
