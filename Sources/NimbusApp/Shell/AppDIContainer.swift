@@ -192,7 +192,11 @@ public final class AppDIContainer {
     func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         let catalog = self.catalog
         let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }
-        return LikedSceneDIContainer(likes: likesStore, lookup: lookup, notice: databaseNotice,
+        let thumbnail: (Int, MapSize) -> MapSnapshot? = { [weak self] id, size in
+            guard let self, let city = lookup(id) else { return nil }
+            return self.map.thumbnail(for: city, size: size)
+        }
+        return LikedSceneDIContainer(likes: likesStore, lookup: lookup, thumbnail: thumbnail, notice: databaseNotice,
                                      format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
                                      scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
@@ -322,16 +326,19 @@ final class CurrentSceneDIContainer: CurrentCoordinatorDependencies {
 final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let likes: LikesRepository
     private let lookup: @Sendable (Int) -> City?
+    private let thumbnail: (Int, MapSize) -> MapSnapshot?
     private let notice: String?
     private let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let details: CityDetailFactory
 
-    init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?, notice: String?, format: WeatherFormatter,
+    init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
+         thumbnail: @escaping (Int, MapSize) -> MapSnapshot?, notice: String?, format: WeatherFormatter,
          countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
         self.likes = likes
         self.lookup = lookup
+        self.thumbnail = thumbnail
         self.notice = notice
         self.format = format
         self.countries = countries
@@ -347,7 +354,7 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     }
 
     func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen {
-        LikedCitiesScreen(viewModel: makeLikedCitiesViewModel(), l10n: format.l10n, onRoute: onRoute)
+        LikedCitiesScreen(viewModel: makeLikedCitiesViewModel(), l10n: format.l10n, thumbnail: thumbnail, onRoute: onRoute)
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

@@ -1,4 +1,5 @@
 import Foundation
+import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 @preconcurrency import OpenCombineShim
@@ -13,11 +14,19 @@ public final class LikedCitiesScreen: Screen {
     private var state: LikedCitiesState?
     private var list = ListState()
     private var lastPageSize = 10
+    /// A small map of a city by id, for the selected row when the screen is wide.
+    private let thumbnail: ((Int, MapSize) -> MapSnapshot?)?
 
     public var onNeedsDisplay: (() -> Void)?
 
-    public init(viewModel: LikedCitiesViewModel, l10n: L10n, onRoute: @escaping (LikedCitiesRoute) -> Void) {
+    /// Size of the selected city's map beside the list, shown from `thumbnailMinWidth` columns.
+    static let thumbnailSize = MapSize(cols: 28, rows: 10)
+    static let thumbnailMinWidth = 100
+
+    public init(viewModel: LikedCitiesViewModel, l10n: L10n, thumbnail: ((Int, MapSize) -> MapSnapshot?)? = nil,
+                onRoute: @escaping (LikedCitiesRoute) -> Void) {
         self.l10n = l10n
+        self.thumbnail = thumbnail
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), rowOpened: rowOpened.eraseToAnyPublisher(),
             removeRequested: removeRequested.eraseToAnyPublisher()))
@@ -74,6 +83,25 @@ public final class LikedCitiesScreen: Screen {
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
+        // The selected city's map on the right when there is room for it and the list.
+        let size = Self.thumbnailSize
+        if let thumbnail, p.width >= Self.thumbnailMinWidth, p.height >= size.rows + 2,
+           state.rows.indices.contains(list.selection),
+           let snapshot = thumbnail(state.rows[list.selection].cityID, size) {
+            let top = state.notice == nil ? 1 : 2
+            MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: p.width - size.cols, y: top, width: size.cols, height: size.rows)),
+                                 palette: theme.map)
+            drawList(p.sub(Rect(x: 0, y: 0, width: p.width - size.cols - 1, height: p.height)), state: state, theme: theme)
+            if let notice = state.notice {
+                p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
+                       style: theme.warning)
+            }
+            return
+        }
+        drawList(p, state: state, theme: theme)
+    }
+
+    private func drawList(_ p: Painter, state: LikedCitiesState, theme: Theme) {
         var y = 0
         if let notice = state.notice {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: y, style: theme.warning)
