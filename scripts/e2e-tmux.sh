@@ -8,6 +8,9 @@ bin=$(realpath "${1:-.build/debug/nimbus}")
 work=$(mktemp -d)
 sock="nimbus-e2e-$$"
 export LC_ALL=C.UTF-8
+# The user's own likes and forecasts stay untouched, and no request leaves the machine
+# (port 9 on loopback refuses the connection at once).
+export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" NIMBUS_WEATHER_URL=http://127.0.0.1:9
 t() { tmux -u -L "$sock" "$@"; }
 cleanup() { t kill-server 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
@@ -78,6 +81,22 @@ signal_case TERM 143
 signal_case HUP 129
 # A crash (here SIGSEGV from outside) still leaves the terminal usable.
 signal_case SEGV 139
+
+# A like is on disk as soon as it shows: kill -9 right after it, and it is still there.
+rm -f "$work/pid"
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; sleep 30"
+check "started for the like" wait_for "Cities"
+t send-keys -t e2e f
+check "f marks the first city as liked" wait_for "›*Shanghai"
+kill -9 "$(cat "$work/pid")"
+t respawn-pane -k -t e2e "env -u LANG -u LC_ALL TERM=tmux-256color '$bin'; sleep 30"
+check "restarted after kill -9" wait_for "Cities"
+t send-keys -t e2e 3
+check "the like survived kill -9" wait_for "› Shanghai"
+t send-keys -t e2e 1
+check "and shows in the list" wait_for "›*Shanghai"
+t send-keys -t e2e q
 
 # Ctrl-Z under an interactive shell: the job stops with the terminal given back, fg redraws it.
 t respawn-pane -k -t e2e "env -u LANG -u LC_ALL PS1='$ ' TERM=tmux-256color bash --norc --noprofile -i"

@@ -87,3 +87,47 @@ extension XCTestCase {
         return env
     }
 }
+
+final class WeatherTabsTests: XCTestCase {
+    func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
+        let environment = isolated([:])
+        let directory = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 4096).write(to: directory.appendingPathComponent("nimbus.sqlite"))
+        let scheduler = DispatchQueue.test
+        let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        scheduler.advance()
+        let first = coordinator.render(size: Size(cols: 100, rows: 24)).text()
+        XCTAssertEqual(first.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) },
+                       "1 Cities  2 Current  3 Liked  4 Movies  5 Wishlist")
+        XCTAssertTrue(first.contains("Saved data unreadable, moved aside (tab 3)"), first)
+        coordinator.handle(.char("3"))
+        scheduler.advance()
+        let liked = coordinator.render(size: Size(cols: 100, rows: 24)).text()
+        XCTAssertTrue(liked.contains("No liked cities yet"), liked)
+        XCTAssertTrue(liked.contains("Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-"), liked)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("corrupt") }
+        XCTAssertEqual(aside.count, 1)
+    }
+
+    func testTheCurrentTabAtEverySize() throws {
+        let scheduler = DispatchQueue.test
+        var environment = isolated([:])
+        environment["NIMBUS_LOCATION"] = "37.5,127"
+        environment["NIMBUS_LANG"] = "ja"
+        let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        coordinator.handle(.char("2"))
+        _ = coordinator.render(size: Size(cols: 80, rows: 24))
+        scheduler.advance(by: .seconds(1))
+        XCTAssertTrue(coordinator.render(size: Size(cols: 80, rows: 24)).text().contains("Seoul ソウル"))
+        for cols in stride(from: 1, through: 200, by: 11) {
+            for rows in stride(from: 1, through: 60, by: 7) {
+                XCTAssertEqual(coordinator.render(size: Size(cols: cols, rows: rows)).size, Size(cols: cols, rows: rows))
+            }
+        }
+    }
+}

@@ -83,6 +83,25 @@ final class TapeTests: XCTestCase {
         ])
     }
 
+    func testNetworkAndClockCommands() throws {
+        let tape = try Tape(name: "t", source: """
+        Now 2026-06-21T09:12:00+09:00
+        Serve /v1/forecast fixtures/open-meteo-seoul.json
+        Offline
+        """)
+        XCTAssertEqual(tape.lines.map(\.command), [
+            .now(Date(timeIntervalSince1970: 1_782_000_720)),
+            .serve(path: "/v1/forecast", file: "fixtures/open-meteo-seoul.json"), .offline,
+        ])
+        XCTAssertThrowsError(try Tape(name: "t", source: "Now yesterday\n"))
+        XCTAssertThrowsError(try Tape(name: "t", source: "Serve v1 file\n"))
+        XCTAssertThrowsError(try Tape(name: "t", source: "Offline now\n"))
+        let missing = try Tape(name: "m.tape", source: "Serve /v1/forecast fixtures/nothing-here.json\n")
+        XCTAssertThrowsError(try runner().run(missing)) { error in
+            XCTAssertTrue("\(error)".contains("no fixture file"), "\(error)")
+        }
+    }
+
     func testAHugePasteIsTakenQuicklyAndBounded() throws {
         let paste = "\u{1B}[200~" + String(repeating: "서울 seoul ", count: 1250) + "\u{1B}[201~"
         let tape = try Tape(name: "paste.tape", source: "Size 80x24\nPress /\nType \"\(paste)\"\nExpect \"› Seoul\"\nExpect \"1 of 34,006 cities\"\n")

@@ -183,6 +183,21 @@ final class HTTPClientTests: XCTestCase {
                        "http://127.0.0.1:8080/v1/forecast")
     }
 
+    func testALazyClientIsMadeOnItsFirstRequestOnly() {
+        server.route("/n", .init(json: "{}"))
+        let made = ResultBox()
+        var count = 0
+        let lazy = LazyHTTPClient { count += 1; return URLSessionHTTPClient(connectTimeout: 2) }
+        XCTAssertEqual(count, 0)
+        for _ in 0..<2 {
+            let done = expectation(description: "sent")
+            _ = lazy.send(request("/n")) { made.set($0); done.fulfill() }
+            wait(for: [done], timeout: 10)
+        }
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual((try? made.value?.get())?.status, 200)
+    }
+
     func testTheServerStopsWhenDropped() throws {
         var dropped: FixtureServer? = try FixtureServer()
         dropped?.route("/hang", .init(behaviour: .hang))

@@ -68,10 +68,13 @@ public struct CLIOptions: ParsableArguments {
 public struct NimbusCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nimbus",
-        abstract: "Search 34,000 cities by any of their names and 17,000 films, in your terminal.",
+        abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
         discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, ? help, q quit, Ctrl-C quit at once.
-        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off;
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
+        1-5 tabs (Cities, Current, Liked, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
+        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
+        NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
         version: nimbusVersion,
@@ -112,6 +115,7 @@ struct Run: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
+        configuration.httpClient = LazyHTTPClient { URLSessionHTTPClient() }
         // Maps are drawn off the main queue so that keys never wait for them.
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.

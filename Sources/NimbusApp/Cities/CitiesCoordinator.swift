@@ -1,15 +1,18 @@
+import NimbusDomain
 import NimbusPresentation
 import NimbusUI
 
 /// What the Cities tab needs built for it.
 protocol CitiesCoordinatorDependencies {
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
 }
 
-/// Runs the Cities tab: the list, and what opening a city leads to.
+/// Runs the Cities tab: the list, and the detail a city opens.
 final class CitiesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: CitiesCoordinatorDependencies
+    private var tab = 0
 
     init(navigator: TabNavigator, dependencies: CitiesCoordinatorDependencies) {
         self.navigator = navigator
@@ -19,13 +22,19 @@ final class CitiesCoordinator {
     func start(title: String) {
         let list = dependencies.makeCityListScreen { [weak self] route in self?.handle(route) }
         navigator.addTab(title: title, root: list)
+        tab = navigator.tabs.count - 1
     }
 
     private func handle(_ route: CityListRoute) {
         switch route {
-        case .showDetail:
-            // The city detail screen is not part of this tab yet; the list emits no route until it is.
-            break
+        case .showDetail(let city):
+            let detail = dependencies.makeCityDetailScreen(city: city) { [weak self] route in
+                guard let self else { return }
+                switch route {
+                case .back: self.navigator.pop(onTab: self.tab)
+                }
+            }
+            navigator.push(detail, onTab: tab)
         }
     }
 }

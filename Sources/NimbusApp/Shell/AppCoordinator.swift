@@ -42,6 +42,12 @@ public final class AppCoordinator {
         let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])
         children.append(cities)
+        let current = CurrentCoordinator(navigator: navigator, dependencies: container.makeCurrentSceneDIContainer())
+        current.start(title: l10n[.tabCurrent])
+        children.append(current)
+        let liked = LikedCoordinator(navigator: navigator, dependencies: container.makeLikedSceneDIContainer())
+        liked.start(title: l10n[.tabLiked])
+        children.append(liked)
         // Tabs in their fixed order: 1 Cities, 2 Current, 3 Liked, 4 Movies, 5 Wishlist.
         let movieScenes = container.makeMoviesSceneDIContainer()
         let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)

@@ -24,17 +24,25 @@ public final class AppDIContainer {
         public var location: GeoPoint?
         public var scheduler: AnySchedulerOf<DispatchQueue>
         public var colors: Bool
+        /// How weather requests go out; nil means offline (every request fails as unreachable), so
+        /// nothing but the real app (`Run`) and tapes with `Serve` ever makes a request.
+        public var httpClient: HTTPClient?
+        /// The wall clock (tapes pin it).
+        public var now: @Sendable () -> Date
         /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
         public var renderScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
-                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true,
+                    scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient? = nil,
+                    now: @escaping @Sendable () -> Date = Date.init,
                     renderScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
             self.environment = environment
             self.catalog = catalog
             self.location = location
             self.scheduler = scheduler
             self.colors = colors
+            self.httpClient = httpClient
+            self.now = now
             self.renderScheduler = renderScheduler
         }
     }
@@ -46,12 +54,21 @@ public final class AppDIContainer {
     private let catalog: CityCatalog
     /// Country names in the UI language, shared by every screen that shows them.
     public let countryNames: CountryNames
+    /// Temperatures and speeds in the units of the user's region, or `NIMBUS_UNITS`.
+    public let units: UnitSystem
+    /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast cache under `$XDG_CACHE_HOME/nimbus`.
+    public private(set) lazy var weatherRepository: WeatherRepository = OpenMeteoWeatherRepository(
+        // Without a configured client the weather stays offline: tests never reach the internet.
+        client: configuration.httpClient.map { _ in httpClient } ?? OfflineHTTPClient(),
+        baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
+        cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
+        now: configuration.now)
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue
     /// The user's own data; every store's migration is listed here, in a fixed order.
     public private(set) lazy var userDatabase: UserDatabase = Self.openUserDatabase(
         environment: configuration.environment,
-        migrations: [WishlistStore.migration, MovieHistoryStore.migration])
+        migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
     private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
@@ -61,6 +78,7 @@ public final class AppDIContainer {
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         theme = configuration.colors && !noColor ? .color : .monochrome
         countryNames = CountryNames(locale: l10n.locale)
+        units = UnitSystem.resolve(environment: configuration.environment, language: l10n.language)
         switch configuration.catalog {
         case .bundled: catalog = try CityCatalog.bundled()
         case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
@@ -79,8 +97,9 @@ public final class AppDIContainer {
         return try! UserDatabase(inMemory: migrations)
     }
 
-    /// The shared HTTP client, made on first use.
-    public private(set) lazy var httpClient: HTTPClient = URLSessionHTTPClient()
+    /// The shared HTTP client, made on first use: the configured one (the app's, or a tape's scripted
+    /// network) when there is one.
+    public private(set) lazy var httpClient: HTTPClient = configuration.httpClient ?? URLSessionHTTPClient()
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
@@ -138,13 +157,20 @@ public final class AppDIContainer {
         LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
     }
 
+    public private(set) lazy var likesStore: LikesRepository = LikesStore(database: userDatabase, now: configuration.now)
+
+    /// The notice for a database that was moved aside, in the UI language.
+    var databaseNotice: String? {
+        userDatabase.recovery.map { l10n.format(.likedRecovered, $0.movedTo.lastPathComponent) }
+    }
+
     /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).
     public private(set) lazy var map: MapSceneDIContainer = {
         let cache = MapSnapshotCache(countLimit: MapSceneDIContainer.countLimit,
                                      totalCostLimit: MapSceneDIContainer.totalCostLimit)
         return MapSceneDIContainer(
             repository: .bundled(cache: cache, environment: configuration.environment),
-            l10n: l10n, units: UnitSystem.resolve(environment: configuration.environment, language: l10n.language),
+            l10n: l10n, units: units,
             scheduler: configuration.scheduler,
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler)
     }()
@@ -154,7 +180,25 @@ public final class AppDIContainer {
 
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
-        l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+        if userDatabase.recovery != nil { return l10n[.statusDatabaseRecovered] }
+        return l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+    }
+
+    func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
+        CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
+                                l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    }
+
+    func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
+        let catalog = self.catalog
+        let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }
+        let thumbnail: (Int, MapSize) -> MapSnapshot? = { [weak self] id, size in
+            guard let self, let city = lookup(id) else { return nil }
+            return self.map.thumbnail(for: city, size: size)
+        }
+        return LikedSceneDIContainer(likes: likesStore, lookup: lookup, thumbnail: thumbnail, notice: databaseNotice,
+                                     format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                                     scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
     func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
@@ -163,7 +207,51 @@ public final class AppDIContainer {
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
         CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
-                               scheduler: configuration.scheduler)
+                               scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    }
+
+    /// The city's map, drawn inside its detail.
+    func makeCityMapPanel(city: City) -> ScreenPanel? { map.makeCityMapPanel(city: city) }
+
+    func makeCityDetailFactory() -> CityDetailFactory {
+        CityDetailFactory(weather: weatherRepository, likes: likesStore,
+                          format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                          scheduler: configuration.scheduler, now: configuration.now,
+                          makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
+    }
+}
+
+/// Makes city detail screens; every tab that opens a city shares one.
+final class CityDetailFactory {
+    let weather: WeatherRepository
+    let likes: LikesRepository?
+    let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let now: @Sendable () -> Date
+    private let makePanel: (City) -> ScreenPanel?
+
+    init(weather: WeatherRepository, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
+         scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date,
+         makePanel: @escaping (City) -> ScreenPanel?) {
+        self.weather = weather
+        self.likes = likes
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.now = now
+        self.makePanel = makePanel
+    }
+
+    func makeCityDetailViewModel(city: City) -> CityDetailViewModel {
+        CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
+                            likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
+                            countries: countries, scheduler: scheduler, now: now)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        CityDetailScreen(viewModel: makeCityDetailViewModel(city: city), l10n: format.l10n, panel: makePanel(city),
+                         onRoute: onRoute)
     }
 }
 
@@ -173,12 +261,15 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let countries: CountryNames
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
 
-    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+         details: CityDetailFactory) {
         self.cities = cities
         self.countries = countries
         self.l10n = l10n
         self.scheduler = scheduler
+        self.details = details
     }
 
     func makeSearchCitiesUseCase() -> SearchCitiesUseCase {
@@ -187,10 +278,86 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
 
     func makeCityListViewModel() -> CityListViewModel {
         CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
-                          countries: countries, scheduler: scheduler)
+                          countries: countries, scheduler: scheduler,
+                          temperatures: GetCurrentTemperaturesUseCase(repository: details.weather),
+                          format: details.format, likes: details.likes.map { LikeCityUseCase(repository: $0) })
     }
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {
         CityListScreen(viewModel: makeCityListViewModel(), l10n: l10n, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}
+
+/// Makes the Current tab's view model and screens.
+final class CurrentSceneDIContainer: CurrentCoordinatorDependencies {
+    private let locate: LocateCurrentCityUseCase
+    private let format: WeatherFormatter
+    private let l10n: L10n
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
+
+    init(locate: LocateCurrentCityUseCase, format: WeatherFormatter, l10n: L10n,
+         scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+        self.locate = locate
+        self.format = format
+        self.l10n = l10n
+        self.scheduler = scheduler
+        self.details = details
+    }
+
+    func makeCurrentLocationViewModel() -> CurrentLocationViewModel {
+        CurrentLocationViewModel(locate: locate, format: format, scheduler: scheduler)
+    }
+
+    func makeCurrentCityScreen(makeDetail: @escaping (City) -> Screen) -> Screen {
+        CurrentCityScreen(viewModel: makeCurrentLocationViewModel(), l10n: l10n, makeDetail: makeDetail)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}
+
+/// Makes the Liked tab's use cases, view model and screens.
+final class LikedSceneDIContainer: LikedCoordinatorDependencies {
+    private let likes: LikesRepository
+    private let lookup: @Sendable (Int) -> City?
+    private let thumbnail: (Int, MapSize) -> MapSnapshot?
+    private let notice: String?
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
+
+    init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
+         thumbnail: @escaping (Int, MapSize) -> MapSnapshot?, notice: String?, format: WeatherFormatter,
+         countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+        self.likes = likes
+        self.lookup = lookup
+        self.thumbnail = thumbnail
+        self.notice = notice
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.details = details
+    }
+
+    func makeLikedCitiesViewModel() -> LikedCitiesViewModel {
+        LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
+                             like: LikeCityUseCase(repository: likes),
+                             ranges: GetTodayRangesUseCase(repository: details.weather), format: format,
+                             countries: countries, scheduler: scheduler, startupNotice: notice)
+    }
+
+    func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen {
+        LikedCitiesScreen(viewModel: makeLikedCitiesViewModel(), l10n: format.l10n, thumbnail: thumbnail, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
     }
 }

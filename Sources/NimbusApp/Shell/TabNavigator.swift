@@ -43,8 +43,14 @@ final class TabNavigator {
     /// Pops the active tab's top screen; the root stays. Returns false when there was nothing to pop.
     @discardableResult
     func pop() -> Bool {
-        guard tabs.indices.contains(active), tabs[active].stack.count > 1 else { return false }
-        tabs[active].stack.removeLast()
+        pop(onTab: active)
+    }
+
+    /// Pops the top screen of tab `index`; the root stays.
+    @discardableResult
+    func pop(onTab index: Int) -> Bool {
+        guard tabs.indices.contains(index), tabs[index].stack.count > 1 else { return false }
+        tabs[index].stack.removeLast()
         onChange?()
         return true
     }

@@ -16,6 +16,12 @@ public struct Tape: Equatable {
         case snapshot(String)
         case restart
         case expectExit
+        /// `Serve /v1/forecast FILE`: answers requests for the path with the file (relative to the tape's folder).
+        case serve(path: String, file: String)
+        /// `Offline`: every request fails as unreachable (the default until a `Serve`).
+        case offline
+        /// `Now 2026-06-21T09:00:00+09:00`: the wall clock at start; it moves with virtual time.
+        case now(Date)
     }
 
     public struct Line: Equatable {
@@ -98,6 +104,18 @@ public struct Tape: Equatable {
             }
             return .snapshot(rest)
         case "restart": return .restart
+        case "serve":
+            let parts = rest.split(separator: " ").map(String.init)
+            guard parts.count == 2, parts[0].hasPrefix("/") else { throw Reason("expected Serve /PATH FILE") }
+            return .serve(path: parts[0], file: parts[1])
+        case "offline":
+            guard rest.isEmpty else { throw Reason("Offline takes nothing") }
+            return .offline
+        case "now":
+            guard let date = ISO8601DateFormatter().date(from: rest) else {
+                throw Reason("expected Now 2026-06-21T09:00:00+09:00")
+            }
+            return .now(date)
         case "expectexit": return .expectExit
         default: throw Reason("unknown command \"\(word)\"")
         }

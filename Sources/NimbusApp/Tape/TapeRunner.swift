@@ -35,7 +35,8 @@ public final class TapeRunner {
 
     /// Runs every line of `tape`; throws a `Failure` at the first line that does not hold.
     public func run(_ tape: Tape) throws {
-        let session = Session(environment: baseEnvironment)
+        let session = Session(environment: baseEnvironment,
+                              fixtures: snapshotDirectory.deletingLastPathComponent())
         for line in tape.lines {
             do {
                 try session.perform(line.command, snapshots: snapshotDirectory, record: record)
@@ -61,9 +62,35 @@ private final class Session {
     private var coordinator: AppCoordinator?
     private var parser = KeyParser()
     private var exited = false
+    private let network = TapeHTTPClient()
+    private let fixtures: URL
+    /// The wall clock at virtual time zero; `Now` sets it.
+    private var clockStart = Date(timeIntervalSince1970: 1_781_913_600) // 2026-06-21T00:00:00Z
+    private let schedulerStart: DispatchQueue.SchedulerTimeType
 
-    init(environment: [String: String]) {
+    /// The tape's own data and cache directories, so likes and cached forecasts never leak between
+    /// tapes or into the user's; removed when the tape ends.
+    private let home: URL
+
+    init(environment: [String: String], fixtures: URL) {
         self.environment = environment
+        self.fixtures = fixtures
+        schedulerStart = scheduler.now
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-\(UUID().uuidString)")
+        self.environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        self.environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Wall time: the pinned start plus the virtual time that has passed.
+    private var clock: @Sendable () -> Date {
+        let start = clockStart
+        let origin = schedulerStart
+        let scheduler = self.scheduler
+        return { start.addingTimeInterval(TimeInterval(origin.distance(to: scheduler.now).magnitude) / 1e9) }
     }
 
     var screenText: String { terminal?.screenText() ?? "(the app has not started)" }
@@ -114,6 +141,15 @@ private final class Session {
             try snapshot(name, directory: snapshots, record: record)
         case .expectExit:
             guard exited else { throw Reason("expected the app to have quit") }
+        case .serve(let path, let file):
+            let url = fixtures.appendingPathComponent(file)
+            guard let body = try? Data(contentsOf: url) else { throw Reason("no fixture file \(url.path)") }
+            network.serve(path, body: body)
+        case .offline:
+            network.goOffline()
+        case .now(let date):
+            guard coordinator == nil else { throw Reason("Now must come before the app starts (or after Restart)") }
+            clockStart = date.addingTimeInterval(-TimeInterval(schedulerStart.distance(to: scheduler.now).magnitude) / 1e9)
         }
     }
 
@@ -121,8 +157,10 @@ private final class Session {
         if exited { throw Reason("the app has quit; only ExpectExit or Restart can follow") }
         if coordinator != nil { return }
         let terminal = FakeTerminal(size: size)
-        let configuration = try CLIOptions.parse(arguments).configuration(
+        var configuration = try CLIOptions.parse(arguments).configuration(
             environment: environment, scheduler: scheduler.eraseToAnyScheduler(), colors: terminal.supportsColor)
+        configuration.httpClient = network
+        configuration.now = clock
         let container = try AppDIContainer(configuration: configuration)
         let coordinator = AppCoordinator(container: container)
         coordinator.start()

@@ -423,3 +423,27 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
     }
 }
+
+/// A client made on its first request, so building one costs nothing at start-up (a URLSession on
+/// Linux sets up libcurl when it is created).
+public final class LazyHTTPClient: HTTPClient, @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: @Sendable () -> HTTPClient
+    private var client: HTTPClient?
+
+    public init(_ make: @escaping @Sendable () -> HTTPClient) { self.make = make }
+
+    private var resolved: HTTPClient {
+        lock.lock()
+        defer { lock.unlock() }
+        if let client { return client }
+        let made = make()
+        client = made
+        return made
+    }
+
+    public func send(_ request: HTTPRequest,
+                     completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        resolved.send(request, completion: completion)
+    }
+}

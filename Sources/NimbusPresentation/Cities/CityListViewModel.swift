@@ -75,30 +75,52 @@ public final class CityListViewModel {
     public struct Input {
         public let queryChanged: AnyPublisher<String, Never>
         public let rowOpened: AnyPublisher<Int, Never>
-        public init(queryChanged: AnyPublisher<String, Never>, rowOpened: AnyPublisher<Int, Never>) {
+        /// The rows on screen changed (scrolling, a new query, a resize).
+        public let visibleRowsChanged: AnyPublisher<Range<Int>, Never>
+        /// `f` on a row.
+        public let likeToggled: AnyPublisher<Int, Never>
+        public init(queryChanged: AnyPublisher<String, Never>, rowOpened: AnyPublisher<Int, Never>,
+                    visibleRowsChanged: AnyPublisher<Range<Int>, Never> = Empty().eraseToAnyPublisher(),
+                    likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher()) {
             self.queryChanged = queryChanged
             self.rowOpened = rowOpened
+            self.visibleRowsChanged = visibleRowsChanged
+            self.likeToggled = likeToggled
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<CityListState, Never>
         public let route: AnyPublisher<CityListRoute, Never>
+        /// Current temperatures of the cities on screen, by city id ("23°"), growing as rows are seen.
+        public let temperatures: AnyPublisher<[Int: String], Never>
+        /// Liked city ids, and a message when a like could not be saved.
+        public let likes: AnyPublisher<CityListLikes, Never>
     }
+
+    /// How long the visible rows must stay put before their temperatures are asked for.
+    public static let temperatureDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
 
     private let search: SearchCitiesUseCase
     private let l10n: L10n
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let totalCount: Int
+    private let temperatures: GetCurrentTemperaturesUseCase?
+    private let format: WeatherFormatter?
+    private let likes: LikeCityUseCase?
 
     public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
-                scheduler: AnySchedulerOf<DispatchQueue>) {
+                scheduler: AnySchedulerOf<DispatchQueue>, temperatures: GetCurrentTemperaturesUseCase? = nil,
+                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil) {
         self.search = search
         self.totalCount = totalCount
         self.l10n = l10n
         self.countries = countries
         self.scheduler = scheduler
+        self.temperatures = temperatures
+        self.format = format
+        self.likes = likes
     }
 
     public func transform(input: Input) -> Output {
@@ -138,6 +160,113 @@ public final class CityListViewModel {
             }
             .eraseToAnyPublisher()
 
-        return Output(state: state.eraseToAnyPublisher(), route: route)
+        return Output(state: state.eraseToAnyPublisher(), route: route,
+                      temperatures: temperatureUpdates(input.visibleRowsChanged, state: state.eraseToAnyPublisher()),
+                      likes: likeUpdates(input, state: state.eraseToAnyPublisher()))
+    }
+
+    /// Temperatures for the rows on screen: off the keystroke path (after the rows have stayed put),
+    /// one batched request at a time for the rows not known yet (so fewer than 10 a second), the old
+    /// one cancelled as soon as the rows change. Failures leave the rows without a temperature.
+    private func temperatureUpdates(_ visible: AnyPublisher<Range<Int>, Never>,
+                                    state: AnyPublisher<CityListState, Never>) -> AnyPublisher<[Int: String], Never> {
+        guard let temperatures, let format else { return Empty().eraseToAnyPublisher() }
+        let search = self.search
+        let scheduler = self.scheduler
+        let known = KnownTemperatures()
+        return visible
+            .withLatest(from: state)
+            .map { range, state -> [CityRef] in
+                let end = min(range.upperBound, state.rows.count)
+                let start = min(max(0, range.lowerBound), end)
+                return (start..<end).map { state.rows.ref(at: $0) }
+            }
+            .removeDuplicates()
+            // New rows cancel the request for the old ones at once; the new request waits until the
+            // rows have stayed put for `temperatureDelay`, so there is at most one per 300 ms.
+            .map { refs -> AnyPublisher<[Int: String], Never> in
+                Just(refs)
+                    .delay(for: Self.temperatureDelay, scheduler: scheduler)
+                    .map { refs in refs.map { search.city($0) }.filter { !known.contains($0.id) } }
+                    .filter { !$0.isEmpty }
+                    .flatMap { cities -> AnyPublisher<[Int: String], Never> in
+                        temperatures.execute(for: cities.map(\.coordinate))
+                            .map { byPlace -> [Int: String] in
+                                var out: [Int: String] = [:]
+                                for city in cities {
+                                    if let t = byPlace[city.coordinate] {
+                                        out[city.id] = format.shortTemperature(t.temperature)
+                                    }
+                                }
+                                return out
+                            }
+                            .replaceError(with: [:])
+                            .eraseToAnyPublisher()
+                    }
+                    .eraseToAnyPublisher()
+            }
+            .switchToLatest()
+            .map { known.add($0) }
+            .receive(on: scheduler)
+            .eraseToAnyPublisher()
+    }
+
+    private func likeUpdates(_ input: Input, state: AnyPublisher<CityListState, Never>) -> AnyPublisher<CityListLikes, Never> {
+        guard let likes else { return Empty().eraseToAnyPublisher() }
+        let l10n = self.l10n
+        let initial = input.queryChanged.first().map { _ in () }.eraseToAnyPublisher()
+        let toggles = input.likeToggled
+            .withLatest(from: state)
+            .compactMap { index, state -> Int? in
+                guard index >= 0, index < state.rows.count else { return nil }
+                return state.rows[index].cityID
+            }
+            .map { id -> String? in
+                if case .failure = likes.toggle(id) { return l10n[.likesErrorSave] }
+                return nil
+            }
+        let changes = likes.changes.map { () -> String? in nil }
+        return merge(initial.map { () -> String? in nil }.eraseToAnyPublisher(), toggles.eraseToAnyPublisher(),
+                     changes.eraseToAnyPublisher())
+            .map { message -> CityListLikes in
+                switch likes.likedCityIDs() {
+                case .success(let ids): return CityListLikes(ids: Set(ids), message: message)
+                case .failure: return CityListLikes(ids: [], message: l10n[.likesErrorLoad])
+                }
+            }
+            .removeDuplicates()
+            .receive(on: scheduler)
+            .eraseToAnyPublisher()
+    }
+}
+
+/// Liked cities as the list shows them.
+public struct CityListLikes: Equatable, Sendable {
+    public let ids: Set<Int>
+    /// Why the last like could not be saved, or the likes read.
+    public let message: String?
+    public init(ids: Set<Int>, message: String?) {
+        self.ids = ids
+        self.message = message
+    }
+}
+
+/// Temperatures already fetched, so scrolling back costs no request.
+private final class KnownTemperatures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Int: String] = [:]
+
+    func contains(_ id: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[id] != nil
+    }
+
+    func add(_ new: [Int: String]) -> [Int: String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if values.count > 5000 { values.removeAll() }
+        values.merge(new) { _, b in b }
+        return values
     }
 }

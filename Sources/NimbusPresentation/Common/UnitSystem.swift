@@ -1,14 +1,29 @@
 import Foundation
 
-/// Units for distances (and, later, temperatures): from the UI region, `NIMBUS_UNITS` overrides.
+/// Units for temperatures, speeds, pressures and distances: `NIMBUS_UNITS` overrides the region.
 public enum UnitSystem: String, Sendable, CaseIterable {
-    case metric, imperial
+    /// °C, km/h, hPa, mm, km.
+    case metric
+    /// °F, mph, inHg, in, mi.
+    case imperial
 
-    /// `NIMBUS_UNITS=metric|imperial` when set and valid, otherwise the language's region
-    /// (English is shown with the United States' conventions, so imperial; Korean and Japanese metric).
+    /// Regions that measure in imperial units.
+    static let imperialRegions: Set<String> = ["US", "LR", "MM"]
+
+    /// `NIMBUS_UNITS=metric|imperial` when set and valid; else the region of the first of `LC_ALL`,
+    /// `LC_MEASUREMENT`, `LANG` that is set (en_US → imperial, en_GB or ko_KR → metric); else, with no
+    /// region to go on, the language (English is shown with the United States' conventions, so
+    /// imperial; Korean and Japanese metric).
     public static func resolve(environment: [String: String], language: Language) -> UnitSystem {
         if let value = environment["NIMBUS_UNITS"]?.lowercased(), let units = UnitSystem(rawValue: value) {
             return units
+        }
+        for name in ["LC_ALL", "LC_MEASUREMENT", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let base = value.prefix { $0 != "." && $0 != "@" }
+            let parts = base.split(whereSeparator: { $0 == "_" || $0 == "-" })
+            guard parts.count >= 2 else { break }
+            return imperialRegions.contains(parts[1].uppercased()) ? .imperial : .metric
         }
         switch language {
         case .en: return .imperial

@@ -10,6 +10,12 @@ public final class CityListScreen: Screen {
     private let l10n: L10n
     private let queryChanged = PassthroughSubject<String, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
+    private let visibleRowsChanged = PassthroughSubject<Range<Int>, Never>()
+    private let likeToggled = PassthroughSubject<Int, Never>()
+    private var temperatures: [Int: String] = [:]
+    private var likes = CityListLikes(ids: [], message: nil)
+    /// The rows last reported as visible, with the query they belong to.
+    private var reportedVisible: (query: String, rows: Range<Int>)?
     private var cancellables: Set<AnyCancellable> = []
 
     private var state: CityListState?
@@ -24,8 +30,22 @@ public final class CityListScreen: Screen {
         self.l10n = l10n
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
-            rowOpened: rowOpened.eraseToAnyPublisher()
+            rowOpened: rowOpened.eraseToAnyPublisher(),
+            visibleRowsChanged: visibleRowsChanged.eraseToAnyPublisher(),
+            likeToggled: likeToggled.eraseToAnyPublisher()
         ))
+        output.temperatures
+            .sink { [weak self] temperatures in
+                self?.temperatures = temperatures
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        output.likes
+            .sink { [weak self] likes in
+                self?.likes = likes
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
         output.state
             .sink { [weak self] state in self?.apply(state) }
             .store(in: &cancellables)
@@ -50,8 +70,9 @@ public final class CityListScreen: Screen {
     public var hints: [KeyHint] {
         switch focus {
         case .list:
-            return [KeyHint("/", l10n[.hintSearch]), KeyHint("↑↓", l10n[.hintMove]),
-                    KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+            // Arrows go without saying; room goes to what can't be guessed.
+            return [KeyHint("/", l10n[.hintSearch]), KeyHint("Enter", l10n[.hintOpen]),
+                    KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
         case .field:
             return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
                     KeyHint("Ctrl-C", l10n[.hintQuit])]
@@ -63,6 +84,8 @@ public final class CityListScreen: Screen {
          KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Enter", l10n[.helpKeyOpenCity]),
+         KeyHint("f", l10n[.helpKeyLike]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
          KeyHint("Esc", l10n[.helpKeyFieldEsc])]
     }
@@ -111,6 +134,14 @@ public final class CityListScreen: Screen {
             onNeedsDisplay?()
             return true
         }
+        if key == .enter, list.count > 0 {
+            rowOpened.send(list.selection)
+            return true
+        }
+        if key == .char("f"), list.count > 0 {
+            likeToggled.send(list.selection)
+            return true
+        }
         return false
     }
 
@@ -135,10 +166,18 @@ public final class CityListScreen: Screen {
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
+        reportVisibleRows(query: state.query, rows: list.offset..<min(list.count, list.offset + listArea.height))
+    }
+
+    /// Tells the view model which rows are on screen when that changed; their temperatures follow later.
+    private func reportVisibleRows(query: String, rows: Range<Int>) {
+        if let last = reportedVisible, last.query == query, last.rows == rows { return }
+        reportedVisible = (query, rows)
+        visibleRowsChanged.send(rows)
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {
-        let summary = state.map { " \($0.summary) " } ?? ""
+        let summary = likes.message.map { " \($0) " } ?? state.map { " \($0.summary) " } ?? ""
         let summaryWidth = DisplayWidth.of(summary)
         let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
@@ -146,17 +185,18 @@ public final class CityListScreen: Screen {
                        focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
                        placeholderStyle: theme.placeholder)
         if fieldWidth < p.width {
-            p.text(summary, x: fieldWidth, y: 0, style: theme.dim)
+            p.text(summary, x: fieldWidth, y: 0, style: likes.message == nil ? theme.dim : theme.warning)
         }
     }
 
-    /// Column layout: name takes what the country and population columns leave.
+    /// Column layout: name takes what the country, temperature and population columns leave.
     private struct Columns {
-        let name: Int, country: Int, population: Int
+        let name: Int, country: Int, temperature: Int, population: Int
         init(width: Int) {
             population = width >= 50 ? 12 : 0
+            temperature = width >= 60 ? 6 : 0
             country = width >= 36 ? min(26, width / 4) : 0
-            name = max(0, width - population - country - 3)
+            name = max(0, width - population - temperature - country - 3)
         }
     }
 
@@ -166,16 +206,22 @@ public final class CityListScreen: Screen {
         if columns.country > 0 {
             p.text(DisplayWidth.pad(l10n[.citiesColumnCountry], to: columns.country), x: columns.name + 2, y: 0, style: style)
         }
+        if columns.temperature > 0 {
+            let title = DisplayWidth.truncate(l10n[.citiesColumnTemperature], to: columns.temperature)
+            let pad = String(repeating: " ", count: max(0, columns.temperature - DisplayWidth.of(title)))
+            p.text(pad + title, x: columns.name + 2 + columns.country, y: 0, style: style)
+        }
         if columns.population > 0 {
             let title = DisplayWidth.truncate(l10n[.citiesColumnPopulation], to: columns.population)
             let pad = String(repeating: " ", count: max(0, columns.population - DisplayWidth.of(title)))
-            p.text(pad + title, x: columns.name + 2 + columns.country, y: 0, style: style)
+            p.text(pad + title, x: columns.name + 2 + columns.country + columns.temperature, y: 0, style: style)
         }
     }
 
     private func drawRow(_ row: CityRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
         let base = selected ? theme.selection : theme.text
         if selected { p.text("›", x: 0, y: 0, style: base) }
+        if likes.ids.contains(row.cityID) { p.text("*", x: 1, y: 0, style: selected ? base : theme.warning) }
         var x = 2
         let name = DisplayWidth.truncate(row.name, to: columns.name)
         x += p.text(name, x: x, y: 0, style: base)
@@ -187,10 +233,15 @@ public final class CityListScreen: Screen {
             p.text(DisplayWidth.truncate(row.country, to: columns.country - 1), x: columns.name + 2, y: 0,
                    style: selected ? base : theme.text)
         }
+        if columns.temperature > 0, let t = temperatures[row.cityID] {
+            let shown = DisplayWidth.truncate(t, to: columns.temperature)
+            p.text(shown, x: columns.name + 2 + columns.country + columns.temperature - DisplayWidth.of(shown), y: 0,
+                   style: selected ? base : theme.accent)
+        }
         if columns.population > 0 {
             let pop = DisplayWidth.truncate(row.population, to: columns.population)
-            p.text(pop, x: columns.name + 2 + columns.country + columns.population - DisplayWidth.of(pop), y: 0,
-                   style: selected ? base : theme.dim)
+            p.text(pop, x: columns.name + 2 + columns.country + columns.temperature + columns.population - DisplayWidth.of(pop),
+                   y: 0, style: selected ? base : theme.dim)
         }
     }
 }

@@ -1,0 +1,40 @@
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+
+/// What the Liked tab needs built for it.
+protocol LikedCoordinatorDependencies {
+    func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
+}
+
+/// Runs the Liked tab: liked cities, and the detail one opens.
+final class LikedCoordinator {
+    private let navigator: TabNavigator
+    private let dependencies: LikedCoordinatorDependencies
+    private var tab = 0
+
+    init(navigator: TabNavigator, dependencies: LikedCoordinatorDependencies) {
+        self.navigator = navigator
+        self.dependencies = dependencies
+    }
+
+    func start(title: String) {
+        let list = dependencies.makeLikedCitiesScreen { [weak self] route in self?.handle(route) }
+        navigator.addTab(title: title, root: list)
+        tab = navigator.tabs.count - 1
+    }
+
+    private func handle(_ route: LikedCitiesRoute) {
+        switch route {
+        case .showDetail(let city):
+            let detail = dependencies.makeCityDetailScreen(city: city) { [weak self] route in
+                guard let self else { return }
+                switch route {
+                case .back: self.navigator.pop(onTab: self.tab)
+                }
+            }
+            navigator.push(detail, onTab: tab)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// Liked cities in the user database: one row per city, newest first.
+public final class LikesStore: LikesRepository, @unchecked Sendable {
+    /// The `liked_city` table; passed to `UserDatabase` with the other stores' migrations.
+    public static let migration = UserDatabase.Migration("likes-v1") { db in
+        try db.create(table: "liked_city") { t in
+            t.primaryKey("city_id", .integer)
+            t.column("liked_at", .double).notNull()
+        }
+    }
+
+    private let database: UserDatabase
+    private let subject = PassthroughSubject<Void, Never>()
+    private let now: @Sendable () -> Date
+
+    public init(database: UserDatabase, now: @escaping @Sendable () -> Date = Date.init) {
+        self.database = database
+        self.now = now
+    }
+
+    public func likedCityIDs() throws -> [Int] {
+        try database.writer.read { db in
+            try Int.fetchAll(db, sql: "SELECT city_id FROM liked_city ORDER BY liked_at DESC, rowid DESC")
+        }
+    }
+
+    public func isLiked(_ cityID: Int) throws -> Bool {
+        try database.writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM liked_city WHERE city_id = ?)", arguments: [cityID]) ?? false
+        }
+    }
+
+    /// One transaction per change; SQLite's journal makes it durable before this returns.
+    public func setLiked(_ cityID: Int, _ liked: Bool) throws {
+        let time = now().timeIntervalSince1970
+        try database.writer.write { db in
+            if liked {
+                try db.execute(sql: "INSERT OR IGNORE INTO liked_city (city_id, liked_at) VALUES (?, ?)",
+                               arguments: [cityID, time])
+            } else {
+                try db.execute(sql: "DELETE FROM liked_city WHERE city_id = ?", arguments: [cityID])
+            }
+        }
+        subject.send()
+    }
+
+    public var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// Weather from the Open-Meteo forecast API (no key), with the last forecast of each place on disk.
+public final class OpenMeteoWeatherRepository: WeatherRepository, @unchecked Sendable {
+    public static let defaultBaseURL = "https://api.open-meteo.com"
+
+    private let client: HTTPClient
+    private let baseURL: String
+    private let cache: WeatherCache?
+    private let now: @Sendable () -> Date
+    private let timeout: TimeInterval
+
+    /// - Parameters:
+    ///   - baseURL: the server (`NIMBUS_WEATHER_URL`), without `/v1/forecast`.
+    ///   - cache: where forecasts are kept; nil keeps none.
+    public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: WeatherCache?,
+                timeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) {
+        self.client = client
+        self.baseURL = baseURL
+        self.cache = cache
+        self.timeout = timeout
+        self.now = now
+    }
+
+    /// The base URL from the environment, else Open-Meteo's.
+    public static func baseURL(environment: [String: String]) -> String {
+        let value = environment["NIMBUS_WEATHER_URL"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        return value.isEmpty ? defaultBaseURL : value
+    }
+
+    static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,pressure_msl,wind_speed_10m,wind_direction_10m"
+
+    private func request(_ coordinates: [Coordinate], _ items: [URLQueryItem]) -> HTTPRequest? {
+        func list(_ values: [Double]) -> String { values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
+        return HTTPRequest(base: baseURL, path: "/v1/forecast", query: [
+            URLQueryItem(name: "latitude", value: list(coordinates.map(\.latitude))),
+            URLQueryItem(name: "longitude", value: list(coordinates.map(\.longitude))),
+        ] + items + [
+            URLQueryItem(name: "timezone", value: "auto"),
+            URLQueryItem(name: "timeformat", value: "unixtime"),
+        ], timeout: timeout, maxBytes: 2 << 20)
+    }
+
+    public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
+        let cache = self.cache
+        let now = self.now
+        guard coordinate.isValid, let request = request([coordinate], [
+            URLQueryItem(name: "current", value: Self.currentFields),
+            URLQueryItem(name: "hourly", value: "temperature_2m,precipitation_probability"),
+            URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min,sunrise,sunset"),
+            URLQueryItem(name: "forecast_days", value: "7"),
+        ]) else {
+            return Fail(error: .badConfiguration).eraseToAnyPublisher()
+        }
+        let fresh = client.publisher(for: request)
+            .mapError(Self.map)
+            .tryMap { response -> Fetched<Forecast> in
+                let forecast = try Self.single(response.body).toDomain()
+                let fetchedAt = now()
+                cache?.write(response.body, for: coordinate, fetchedAt: fetchedAt)
+                return Fetched(value: forecast, fetchedAt: fetchedAt, isCached: false)
+            }
+            .mapError { ($0 as? WeatherError) ?? .badResponse }
+        let cached = Deferred { () -> AnyPublisher<Fetched<Forecast>, WeatherError> in
+            guard let entry = cache?.read(coordinate),
+                  let forecast = try? Self.single(entry.body).toDomain() else {
+                return Empty().eraseToAnyPublisher()
+            }
+            return Just(Fetched(value: forecast, fetchedAt: entry.fetchedAt, isCached: true))
+                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+        }
+        return cached.append(fresh).eraseToAnyPublisher()
+    }
+
+    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
+        batch(coordinates, [URLQueryItem(name: "current", value: "temperature_2m,weather_code")]) {
+            try $0.toCurrentTemperature()
+        }
+    }
+
+    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+        batch(coordinates, [
+            URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min"),
+            URLQueryItem(name: "forecast_days", value: "1"),
+        ]) { try $0.toDayRange() }
+    }
+
+    private func batch<T>(_ coordinates: [Coordinate], _ items: [URLQueryItem],
+                          _ map: @escaping (OpenMeteoForecastDTO) throws -> T) -> AnyPublisher<[T], WeatherError> {
+        guard !coordinates.isEmpty else { return Just([]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
+        guard coordinates.allSatisfy(\.isValid), let request = request(coordinates, items) else {
+            return Fail(error: .badConfiguration).eraseToAnyPublisher()
+        }
+        let count = coordinates.count
+        return client.publisher(for: request)
+            .mapError(Self.map)
+            .tryMap { response -> [T] in
+                let list = try OpenMeteoForecastDTO.decodeList(response.body)
+                // One answer per place asked about, in the same order.
+                guard list.count == count else { throw WeatherError.badResponse }
+                return try list.map(map)
+            }
+            .mapError { ($0 as? WeatherError) ?? .badResponse }
+            .eraseToAnyPublisher()
+    }
+
+    private static func single(_ body: Data) throws -> OpenMeteoForecastDTO {
+        let list = try OpenMeteoForecastDTO.decodeList(body)
+        guard list.count == 1, let first = list.first else { throw WeatherError.badResponse }
+        return first
+    }
+
+    /// The network layer's error as the domain sees it.
+    static func map(_ error: HTTPError) -> WeatherError {
+        switch error {
+        case .invalidURL: return .badConfiguration
+        case .transport(.timedOut): return .timedOut
+        case .transport(.tooLarge): return .badResponse
+        case .transport: return .offline
+        case .server(status: 429): return .rateLimited
+        case .server(let status): return .server(status: status)
+        case .missingData, .decoding: return .badResponse
+        }
+    }
+}

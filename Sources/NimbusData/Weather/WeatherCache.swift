@@ -1,0 +1,72 @@
+import Foundation
+import NimbusDomain
+
+/// Raw forecast responses on disk under `$XDG_CACHE_HOME/nimbus/weather`, with when they were fetched.
+///
+/// Files are written atomically with mode 0600; an unreadable or oversized file counts as no cache.
+public final class WeatherCache: @unchecked Sendable {
+    public let directory: URL
+    private let maxBytes: Int
+    private let lock = NSLock()
+
+    public init(directory: URL, maxBytes: Int = 4 << 20) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+    }
+
+    /// `$XDG_CACHE_HOME/nimbus`, else `~/.cache/nimbus`.
+    public static func defaultDirectory(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("nimbus")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/nimbus")
+    }
+
+    struct Entry: Codable {
+        let fetchedAt: Double
+        let body: Data
+    }
+
+    static func key(_ coordinate: Coordinate) -> String {
+        String(format: "forecast_%.4f_%.4f.json", coordinate.latitude, coordinate.longitude)
+    }
+
+    private func url(_ coordinate: Coordinate) -> URL {
+        directory.appendingPathComponent("weather").appendingPathComponent(Self.key(coordinate))
+    }
+
+    /// The cached body for `coordinate` and when it was fetched, or nil.
+    public func read(_ coordinate: Coordinate) -> (body: Data, fetchedAt: Date)? {
+        let url = url(coordinate)
+        lock.lock()
+        defer { lock.unlock() }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+              let size = attributes[.size] as? Int, size <= maxBytes * 2,
+              let data = try? Data(contentsOf: url),
+              let entry = try? JSONDecoder().decode(Entry.self, from: data),
+              entry.fetchedAt.isFinite else { return nil }
+        return (entry.body, Date(timeIntervalSince1970: entry.fetchedAt))
+    }
+
+    /// Stores `body` for `coordinate`; failures are ignored (the cache is only a convenience).
+    public func write(_ body: Data, for coordinate: Coordinate, fetchedAt: Date) {
+        guard body.count <= maxBytes,
+              let data = try? JSONEncoder().encode(Entry(fetchedAt: fetchedAt.timeIntervalSince1970, body: body))
+        else { return }
+        let url = url(coordinate)
+        let fm = FileManager.default
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                   attributes: [.posixPermissions: 0o700])
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
+            guard fm.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
+            // rename(2) replaces the old file atomically.
+            if rename(temporary.path, url.path) != 0 { try? fm.removeItem(at: temporary) }
+        } catch {
+            return
+        }
+    }
+}

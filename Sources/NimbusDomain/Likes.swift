@@ -1,0 +1,68 @@
+import Foundation
+@preconcurrency import OpenCombineShim
+
+/// Why a like could not be saved or read.
+public enum LikesError: Error, Equatable, Sendable {
+    /// The database refused the write or read (disk full, read-only, locked); the detail is for logs.
+    case storage(String)
+}
+
+/// The cities the user liked, kept on disk.
+public protocol LikesRepository: AnyObject, Sendable {
+    /// Liked city ids, most recently liked first.
+    func likedCityIDs() throws -> [Int]
+    func isLiked(_ cityID: Int) throws -> Bool
+    /// Likes or unlikes `cityID`, in one transaction.
+    func setLiked(_ cityID: Int, _ liked: Bool) throws
+    /// Fires after every change, so other screens can refresh.
+    var changes: AnyPublisher<Void, Never> { get }
+}
+
+/// Likes and unlikes cities.
+public struct LikeCityUseCase: Sendable {
+    private let repository: LikesRepository
+    public init(repository: LikesRepository) { self.repository = repository }
+
+    public func isLiked(_ cityID: Int) -> Result<Bool, LikesError> {
+        Result { try repository.isLiked(cityID) }.mapError(Self.typed)
+    }
+
+    /// Flips the like of `city`; returns the new state.
+    public func toggle(_ cityID: Int) -> Result<Bool, LikesError> {
+        Result {
+            let liked = try !repository.isLiked(cityID)
+            try repository.setLiked(cityID, liked)
+            return liked
+        }.mapError(Self.typed)
+    }
+
+    public func unlike(_ cityID: Int) -> Result<Void, LikesError> {
+        Result { try repository.setLiked(cityID, false) }.mapError(Self.typed)
+    }
+
+    public func likedCityIDs() -> Result<[Int], LikesError> {
+        Result { try repository.likedCityIDs() }.mapError(Self.typed)
+    }
+
+    public var changes: AnyPublisher<Void, Never> { repository.changes }
+
+    static func typed(_ error: Error) -> LikesError {
+        (error as? LikesError) ?? .storage(String(describing: error))
+    }
+}
+
+/// The liked cities themselves, newest first; likes of cities the loaded catalogue lacks are kept
+/// on disk and skipped here.
+public struct GetLikedCitiesUseCase: Sendable {
+    private let likes: LikesRepository
+    private let lookup: @Sendable (Int) -> City?
+
+    public init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?) {
+        self.likes = likes
+        self.lookup = lookup
+    }
+
+    public func execute() -> Result<[City], LikesError> {
+        Result { try likes.likedCityIDs() }.mapError(LikeCityUseCase.typed).map { ids in ids.compactMap(lookup) }
+    }
+}

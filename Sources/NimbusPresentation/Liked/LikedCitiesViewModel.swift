@@ -1,0 +1,172 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
+
+/// One liked city, formatted.
+public struct LikedRow: Equatable, Sendable {
+    public let cityID: Int
+    public let name: String
+    public let country: String
+    /// "28° / 17°", nil until today's range came.
+    public let range: String?
+    public let condition: String?
+}
+
+/// What the Liked tab shows.
+public struct LikedCitiesState: Equatable, Sendable {
+    public let rows: [LikedRow]
+    /// Shown instead of rows when there are none.
+    public let emptyMessage: String?
+    /// Trouble: the database was moved aside, a like could not be read or removed, the ranges failed.
+    public let notice: String?
+}
+
+public enum LikedCitiesRoute: Equatable, Sendable {
+    case showDetail(City)
+}
+
+/// The liked cities with today's high and low, from one batched request per change.
+public final class LikedCitiesViewModel {
+    public struct Input {
+        public let appeared: AnyPublisher<Void, Never>
+        public let rowOpened: AnyPublisher<Int, Never>
+        /// `d` on a row.
+        public let removeRequested: AnyPublisher<Int, Never>
+        public init(appeared: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
+                    removeRequested: AnyPublisher<Int, Never>) {
+            self.appeared = appeared
+            self.rowOpened = rowOpened
+            self.removeRequested = removeRequested
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<LikedCitiesState, Never>
+        public let route: AnyPublisher<LikedCitiesRoute, Never>
+    }
+
+    private let liked: GetLikedCitiesUseCase
+    private let like: LikeCityUseCase
+    private let ranges: GetTodayRangesUseCase
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// A notice from start-up (the database file was unreadable and moved aside).
+    private let startupNotice: String?
+
+    public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
+                format: WeatherFormatter, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                startupNotice: String?) {
+        self.liked = liked
+        self.like = like
+        self.ranges = ranges
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.startupNotice = startupNotice
+    }
+
+    enum Event {
+        case cities(Result<[City], LikesError>)
+        case ranges([Coordinate: DayRange])
+        case rangesFailed(WeatherError)
+        case removeFailed
+    }
+
+    struct Model: Equatable {
+        var cities: [City] = []
+        var ranges: [Coordinate: DayRange] = [:]
+        var loadFailed = false
+        var rangeError: WeatherError?
+        var removeFailed = false
+    }
+
+    public func transform(input: Input) -> Output {
+        let liked = self.liked
+        let like = self.like
+        let ranges = self.ranges
+        let scheduler = self.scheduler
+        let citiesSubject = CurrentValueSubject<[City], Never>([])
+
+        let removals = input.removeRequested
+            .map { index -> Event? in
+                let cities = citiesSubject.value
+                guard cities.indices.contains(index) else { return nil }
+                if case .failure = like.unlike(cities[index].id) { return .removeFailed }
+                return nil
+            }
+            .compactMap { $0 }
+            .eraseToAnyPublisher()
+
+        // The list, and one batched request for its ranges, on appearing and after every change.
+        let loads = merge(input.appeared.first().eraseToAnyPublisher(), like.changes)
+            .map { _ -> AnyPublisher<Event, Never> in
+                let result = liked.execute()
+                if case .success(let cities) = result { citiesSubject.send(cities) }
+                let fetch: AnyPublisher<Event, Never>
+                if case .success(let cities) = result, !cities.isEmpty {
+                    fetch = ranges.execute(for: cities.map(\.coordinate))
+                        .map(Event.ranges)
+                        .catch { Just(Event.rangesFailed($0)) }
+                        .eraseToAnyPublisher()
+                } else {
+                    fetch = Empty().eraseToAnyPublisher()
+                }
+                return Just(Event.cities(result)).append(fetch).eraseToAnyPublisher()
+            }
+            .switchToLatest()
+            .eraseToAnyPublisher()
+
+        let state = merge(loads, removals)
+            .scan(Model()) { model, event in
+                var m = model
+                switch event {
+                case .cities(.success(let cities)):
+                    m.cities = cities
+                    m.loadFailed = false
+                case .cities(.failure):
+                    m.loadFailed = true
+                case .ranges(let r):
+                    m.ranges.merge(r) { _, new in new }
+                    m.rangeError = nil
+                case .rangesFailed(let e):
+                    m.rangeError = e
+                case .removeFailed:
+                    m.removeFailed = true
+                }
+                return m
+            }
+            .removeDuplicates()
+            .map { self.state($0) }
+            .receive(on: scheduler)
+            .share()
+
+        let route = input.rowOpened
+            .map { index -> LikedCitiesRoute? in
+                let cities = citiesSubject.value
+                return cities.indices.contains(index) ? .showDetail(cities[index]) : nil
+            }
+            .compactMap { $0 }
+            .eraseToAnyPublisher()
+
+        return Output(state: state.eraseToAnyPublisher(), route: route)
+    }
+
+    func state(_ model: Model) -> LikedCitiesState {
+        let l10n = format.l10n
+        let rows = model.cities.map { city -> LikedRow in
+            let range = model.ranges[city.coordinate]
+            return LikedRow(cityID: city.id, name: city.name, country: countries.name(city.countryCode),
+                            range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
+                            condition: range.map { format.condition($0.condition) })
+        }
+        var notices: [String] = []
+        if let startupNotice { notices.append(startupNotice) }
+        if model.loadFailed { notices.append(l10n[.likesErrorLoad]) }
+        if model.removeFailed { notices.append(l10n[.likesErrorSave]) }
+        if let error = model.rangeError { notices.append(format.message(error)) }
+        return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty && !model.loadFailed ? l10n[.likedEmpty] : nil,
+                                notice: notices.isEmpty ? nil : notices.joined(separator: " "))
+    }
+}

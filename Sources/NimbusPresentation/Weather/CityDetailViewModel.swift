@@ -1,0 +1,340 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+@preconcurrency import CombineSchedulers
+
+/// The header of a city's detail: what the catalogue and the clock know, with no network.
+public struct CityHeader: Equatable, Sendable {
+    public let name: String
+    /// The city's name in the UI language's script, when the catalogue has one (서울 for Seoul in Korean).
+    public let localName: String?
+    public let country: String
+    /// "Sun 21 Jun 09:00" in the city's time zone.
+    public let localTime: String
+    public let coordinates: String
+    public let population: String
+}
+
+/// Sunrise, sunset and day length, computed locally.
+public struct SunLine: Equatable, Sendable {
+    public let text: String
+}
+
+/// The weather part of the detail, formatted.
+public struct WeatherPanel: Equatable, Sendable {
+    public struct Day: Equatable, Sendable {
+        public let weekday: String
+        public let high: String
+        public let low: String
+        public let condition: String
+    }
+
+    public let temperature: String
+    public let feelsLike: String
+    public let condition: String
+    public let icon: [String]
+    public let wind: String
+    public let humidity: String
+    public let pressure: String
+    public let precipitation: String
+    /// The next 24 hours' temperatures (display units) and chances of rain (percent).
+    public let hourlyTemperatures: [Double]
+    public let hourlyRain: [Double?]
+    public let hoursMin: String
+    public let hoursMax: String
+    public let days: [Day]
+}
+
+/// What the detail screen shows.
+public struct CityDetailState: Equatable, Sendable {
+    public enum Weather: Equatable, Sendable {
+        case loading
+        case loaded(WeatherPanel)
+        /// No weather to show; the message says why and how to retry.
+        case unavailable(String)
+    }
+
+    public let header: CityHeader
+    public let sun: SunLine
+    public let weather: Weather
+    /// A line about the data's age or trouble: "Offline, updated 12 min ago", "Refreshing…".
+    public let notice: String?
+    public let liked: Bool
+}
+
+public enum CityDetailRoute: Equatable, Sendable {
+    case back
+}
+
+/// A city's detail: header and sun times at once, then the forecast (cached first, then fresh).
+public final class CityDetailViewModel {
+    public struct Input {
+        /// The screen is shown: start loading.
+        public let appeared: AnyPublisher<Void, Never>
+        /// `r`.
+        public let refreshRequested: AnyPublisher<Void, Never>
+        /// `f`.
+        public let likeToggled: AnyPublisher<Void, Never>
+        /// `Esc`: go back, cancelling any request in flight.
+        public let leaveRequested: AnyPublisher<Void, Never>
+        public init(appeared: AnyPublisher<Void, Never>, refreshRequested: AnyPublisher<Void, Never>,
+                    likeToggled: AnyPublisher<Void, Never>, leaveRequested: AnyPublisher<Void, Never>) {
+            self.appeared = appeared
+            self.refreshRequested = refreshRequested
+            self.likeToggled = likeToggled
+            self.leaveRequested = leaveRequested
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<CityDetailState, Never>
+        public let route: AnyPublisher<CityDetailRoute, Never>
+    }
+
+    private let city: City
+    private let forecast: GetForecastUseCase
+    private let likes: LikeCityUseCase?
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let now: @Sendable () -> Date
+
+    public init(city: City, forecast: GetForecastUseCase, likes: LikeCityUseCase?, format: WeatherFormatter,
+                countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                now: @escaping @Sendable () -> Date) {
+        self.city = city
+        self.forecast = forecast
+        self.likes = likes
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.now = now
+    }
+
+    /// What the screen has to go on, before formatting.
+    struct Model: Equatable {
+        var fetched: Fetched<Forecast>?
+        var loading = true
+        var error: WeatherError?
+        var liked = false
+        var likeFailed = false
+    }
+
+    enum Event {
+        case loading
+        case fetched(Fetched<Forecast>)
+        case failed(WeatherError)
+        case finished
+        case liked(Result<Bool, LikesError>)
+    }
+
+    public func transform(input: Input) -> Output {
+        let city = self.city
+        let forecast = self.forecast
+        let likes = self.likes
+        let leave = input.leaveRequested.share()
+
+        let loads = merge(input.appeared, input.refreshRequested)
+            .map { _ -> AnyPublisher<Event, Never> in
+                forecast.execute(for: city)
+                    .map(Event.fetched)
+                    .append(Just(.finished).setFailureType(to: WeatherError.self))
+                    .catch { Just(Event.failed($0)) }
+                    .prepend(.loading)
+                    .eraseToAnyPublisher()
+            }
+            .switchToLatest()
+            // Leaving cancels the request in flight.
+            .prefix(untilOutputFrom: leave)
+
+        let likeEvents: AnyPublisher<Event, Never>
+        if let likes {
+            likeEvents = merge(
+                input.appeared.map { likes.isLiked(city.id) }.eraseToAnyPublisher(),
+                input.likeToggled.map { likes.toggle(city.id) }.eraseToAnyPublisher())
+                .map(Event.liked)
+                .eraseToAnyPublisher()
+        } else {
+            likeEvents = Empty().eraseToAnyPublisher()
+        }
+
+        let state = merge(loads.eraseToAnyPublisher(), likeEvents)
+            .scan(Model()) { model, event in
+                var m = model
+                switch event {
+                case .loading:
+                    m.loading = true
+                    m.error = nil
+                case .fetched(let f):
+                    m.fetched = f
+                    m.loading = f.isCached
+                case .failed(let e):
+                    m.loading = false
+                    m.error = e
+                case .finished:
+                    m.loading = false
+                case .liked(.success(let liked)):
+                    m.liked = liked
+                    m.likeFailed = false
+                case .liked(.failure):
+                    m.likeFailed = true
+                }
+                return m
+            }
+            .removeDuplicates()
+            .map { model in self.state(model) }
+            .receive(on: scheduler)
+            .eraseToAnyPublisher()
+
+        let route = leave.map { CityDetailRoute.back }.eraseToAnyPublisher()
+        return Output(state: state, route: route)
+    }
+
+    // MARK: Formatting
+
+    private var timeZone: TimeZone { TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")! }
+
+    func state(_ model: Model) -> CityDetailState {
+        let now = self.now()
+        let weather: CityDetailState.Weather
+        var notice: String?
+        if let fetched = model.fetched {
+            weather = .loaded(panel(fetched.value, now: now))
+            let age = format.age(now.timeIntervalSince(fetched.fetchedAt))
+            if let error = model.error {
+                notice = error == .offline || error == .timedOut
+                    ? format.l10n.format(.weatherOfflineUpdated, age)
+                    : format.message(error) + " " + format.l10n.format(.weatherUpdated, age)
+            } else if model.loading {
+                notice = format.l10n.format(.weatherUpdated, age) + " · " + format.l10n[.weatherRefreshing]
+            } else if fetched.isCached {
+                notice = format.l10n.format(.weatherUpdated, age)
+            }
+        } else if let error = model.error {
+            let message = error == .offline ? format.l10n[.weatherOfflineNoCache] : format.message(error)
+            weather = .unavailable(message + " " + format.l10n[.weatherRetry])
+        } else {
+            weather = .loading
+        }
+        if model.likeFailed { notice = format.l10n[.likesErrorSave] }
+        return CityDetailState(header: header(now: now), sun: sun(now: now), weather: weather, notice: notice,
+                               liked: model.liked)
+    }
+
+    private func header(now: Date) -> CityHeader {
+        let l10n = format.l10n
+        let f = DateFormatter()
+        f.locale = l10n.locale
+        f.timeZone = timeZone
+        f.setLocalizedDateFormatFromTemplate("EEE d MMM HH:mm")
+        return CityHeader(
+            name: city.name,
+            localName: Self.localName(city, language: l10n.language),
+            country: countries.name(city.countryCode),
+            localTime: f.string(from: now),
+            coordinates: WeatherFormatter.coordinates(city.coordinate),
+            population: l10n.format(.weatherPopulation, l10n.number(city.population)))
+    }
+
+    private func sun(now: Date) -> SunLine {
+        let l10n = format.l10n
+        let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, timeZone: timeZone)
+        switch sun.kind {
+        case .allDay: return SunLine(text: l10n[.weatherPolarDay])
+        case .allNight: return SunLine(text: l10n[.weatherPolarNight])
+        case .normal:
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.timeZone = timeZone
+            f.dateFormat = "HH:mm"
+            // To the nearest minute, as almanacs and Open-Meteo give them.
+            func minute(_ d: Date?) -> String { d.map { f.string(from: $0.addingTimeInterval(30)) } ?? "–" }
+            return SunLine(text: [
+                l10n.format(.weatherSunrise, minute(sun.sunrise)),
+                l10n.format(.weatherSunset, minute(sun.sunset)),
+                l10n.format(.weatherDayLength, format.duration(sun.dayLength)),
+            ].joined(separator: " · "))
+        }
+    }
+
+    private func panel(_ forecast: Forecast, now: Date) -> WeatherPanel {
+        let l10n = format.l10n
+        let c = forecast.current
+        let hours = forecast.hours(from: now, count: 24)
+        let temps = hours.map { format.degrees($0.temperature) }
+        let weekday = DateFormatter()
+        weekday.locale = l10n.locale
+        weekday.timeZone = timeZone
+        weekday.setLocalizedDateFormatFromTemplate("EEE")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let today = calendar.startOfDay(for: now)
+        let days = forecast.daily
+            .filter { $0.date.addingTimeInterval(12 * 3600) >= today }
+            .prefix(7)
+            .map { day in
+                WeatherPanel.Day(weekday: weekday.string(from: day.date.addingTimeInterval(12 * 3600)),
+                                 high: format.shortTemperature(day.high), low: format.shortTemperature(day.low),
+                                 condition: format.condition(day.condition))
+            }
+        return WeatherPanel(
+            temperature: format.temperature(c.temperature),
+            feelsLike: l10n.format(.weatherFeelsLike, format.temperature(c.apparentTemperature)),
+            condition: format.condition(c.condition),
+            icon: WeatherIcon.lines(c.condition, isDay: c.isDay),
+            wind: l10n.format(.weatherWind, format.wind(speed: c.windSpeed, from: c.windDirection)),
+            humidity: l10n.format(.weatherHumidity, format.humidity(c.humidity)),
+            pressure: l10n.format(.weatherPressure, format.pressure(c.pressure)),
+            precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
+            hourlyTemperatures: temps,
+            hourlyRain: hours.map(\.precipitationProbability),
+            hoursMin: temps.min().map { "\(WeatherFormatter.rounded($0))°" } ?? "–",
+            hoursMax: temps.max().map { "\(WeatherFormatter.rounded($0))°" } ?? "–",
+            days: Array(days))
+    }
+
+    /// The alternate name in the UI language's script (Hangul for Korean, kana for Japanese) that
+    /// sounds most like the canonical name once romanised (서울 rather than the historical 경성 for
+    /// Seoul, 상하이 rather than 상해 for Shanghai), shorter names first on a tie; English uses the
+    /// canonical name alone.
+    static func localName(_ city: City, language: Language) -> String? {
+        func has(_ name: String, _ ranges: [ClosedRange<UInt32>]) -> Bool {
+            name.unicodeScalars.contains { s in ranges.contains { $0.contains(s.value) } }
+        }
+        let script: [ClosedRange<UInt32>]
+        switch language {
+        case .en: return nil
+        case .ko: script = [0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F]
+        case .ja: script = [0x3040...0x30FF]
+        }
+        let candidates = city.alternateNames.filter { has($0, script) && $0 != city.name }
+        guard candidates.count > 1 else { return candidates.first }
+        func letters(_ s: String) -> [Character] {
+            Array((s.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? s)
+                .filter { $0.isLetter })
+        }
+        let target = letters(city.name)
+        // Longest common subsequence of the romanised letters: 상하이 (sanghai) beats 상해 (sanghae) for Shanghai.
+        func score(_ name: String) -> Int {
+            let a = letters(name)
+            guard !a.isEmpty, !target.isEmpty else { return 0 }
+            var row = [Int](repeating: 0, count: target.count + 1)
+            for x in a {
+                var diagonal = 0
+                for (j, y) in target.enumerated() {
+                    let above = row[j + 1]
+                    row[j + 1] = x == y ? diagonal + 1 : max(row[j + 1], row[j])
+                    diagonal = above
+                }
+            }
+            return row[target.count]
+        }
+        return candidates.enumerated().max { a, b in
+            let (sa, sb) = (score(a.element), score(b.element))
+            if sa != sb { return sa < sb }
+            let (la, lb) = (a.element.count, b.element.count)
+            if la != lb { return la > lb }
+            return a.offset > b.offset
+        }?.element
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// A city's detail: header, current weather, the next 24 hours and 7 days, sun times, and
+/// optionally a panel (the city's map) beside or below.
+public final class CityDetailScreen: Screen {
+    private let l10n: L10n
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
+    private let like = PassthroughSubject<Void, Never>()
+    private let leave = PassthroughSubject<Void, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+    private var state: CityDetailState?
+    private let panel: ScreenPanel?
+    private var left = false
+
+    public var onNeedsDisplay: (() -> Void)?
+
+    /// Width of the weather column; a panel gets the rest when the screen is wide enough.
+    static let contentWidth = 64
+    /// Rows the weather needs; a panel goes below them when the screen is tall but narrow.
+    static let contentHeight = 22
+
+    public init(viewModel: CityDetailViewModel, l10n: L10n, panel: ScreenPanel?,
+                onRoute: @escaping (CityDetailRoute) -> Void) {
+        self.l10n = l10n
+        self.panel = panel
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
+            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
+        output.state
+            .sink { [weak self] state in
+                self?.state = state
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        output.route
+            .sink { onRoute($0) }
+            .store(in: &cancellables)
+        panel?.onNeedsDisplay = { [weak self] in self?.onNeedsDisplay?() }
+        appeared.send()
+    }
+
+    deinit { if !left { panel?.cancel() } }
+
+    // MARK: Screen
+
+    public var capturesText: Bool { false }
+
+    public var hints: [KeyHint] {
+        [KeyHint("Esc", l10n[.hintBack]), KeyHint("r", l10n[.hintRefresh]), KeyHint("f", l10n[.hintLike]),
+         KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("Esc Backspace", l10n[.helpKeyBackCancel]),
+         KeyHint("r", l10n[.helpKeyRefresh]),
+         KeyHint("f", l10n[.helpKeyLike])] + (panel?.help ?? [])
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        switch key {
+        case .escape, .backspace:
+            leaveScreen()
+            return true
+        case .char("r"):
+            refresh.send()
+            return true
+        case .char("f"):
+            like.send()
+            return true
+        default:
+            return panel?.handle(key) ?? false
+        }
+    }
+
+    /// Cancels the panel's work and the view model's request; the view model then routes back.
+    private func leaveScreen() {
+        guard !left else { return }
+        left = true
+        panel?.cancel()
+        leave.send()
+    }
+
+    // MARK: Drawing
+
+    /// Where the weather and the panel go for a body of `size`.
+    static func layout(width: Int, height: Int, hasPanel: Bool) -> (content: Rect, panel: Rect?) {
+        let full = Rect(x: 0, y: 0, width: width, height: height)
+        guard hasPanel else { return (full, nil) }
+        if width >= contentWidth + 24 {
+            return (Rect(x: 0, y: 0, width: contentWidth, height: height),
+                    Rect(x: contentWidth + 1, y: 0, width: width - contentWidth - 1, height: height))
+        }
+        if height >= contentHeight + 8 {
+            return (Rect(x: 0, y: 0, width: width, height: contentHeight),
+                    Rect(x: 0, y: contentHeight, width: width, height: height - contentHeight))
+        }
+        return (full, nil)
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        p.hideCursor()
+        guard p.width > 0, p.height > 0 else { return }
+        let layout = Self.layout(width: p.width, height: p.height, hasPanel: panel != nil)
+        if let rect = layout.panel, let panel {
+            let area = p.sub(rect)
+            panel.draw(area, theme: theme)
+        }
+        guard let state else { return }
+        drawContent(p.sub(layout.content), state: state, theme: theme)
+    }
+
+    private func drawContent(_ p: Painter, state: CityDetailState, theme: Theme) {
+        let w = p.width
+        var y = 0
+        func line(_ text: String, x: Int = 1, style: Style) {
+            p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, w - x)), x: x, y: y, style: style)
+        }
+        // Header.
+        let h = state.header
+        var x = 1
+        x += p.text(DisplayWidth.truncate(DisplayWidth.sanitize(h.name), to: max(0, w - 1)), x: x, y: y, style: theme.accent)
+        if let local = h.localName, x + 2 < w {
+            x += p.text(" " + DisplayWidth.truncate(DisplayWidth.sanitize(local), to: w - x - 1), x: x, y: y, style: theme.accent)
+        }
+        if x + 4 < w {
+            x += p.text(DisplayWidth.truncate(" · " + h.country, to: w - x), x: x, y: y, style: theme.text)
+        }
+        if state.liked {
+            let mark = " [" + l10n[.weatherLiked] + "]"
+            if x + DisplayWidth.of(mark) <= w { p.text(mark, x: x, y: y, style: theme.warning) }
+        }
+        y += 1
+        line([h.localTime, h.coordinates, h.population].joined(separator: " · "), style: theme.dim)
+        y += 1
+        line(state.sun.text, style: theme.dim)
+        y += 1
+        if let notice = state.notice { line(notice, style: theme.warning) }
+        y += 1
+
+        switch state.weather {
+        case .loading:
+            line(l10n[.weatherLoading], style: theme.dim)
+        case .unavailable(let message):
+            for row in Self.wrap(message, width: max(1, w - 2)).prefix(max(0, p.height - y)) {
+                line(row, style: theme.warning)
+                y += 1
+            }
+        case .loaded(let weather):
+            drawWeather(p, weather: weather, top: y, theme: theme)
+        }
+    }
+
+    private func drawWeather(_ p: Painter, weather: WeatherPanel, top: Int, theme: Theme) {
+        let w = p.width
+        var y = top
+        let iconWidth = w >= 50 ? 14 : 0
+        let facts = [weather.condition, weather.temperature + "  " + weather.feelsLike, weather.wind,
+                     weather.humidity + " · " + weather.pressure, weather.precipitation]
+        for i in 0..<5 {
+            if iconWidth > 0 { p.text(weather.icon[i], x: 1, y: y + i, style: theme.accent) }
+            let text = DisplayWidth.truncate(facts[i], to: max(0, w - iconWidth - 2))
+            p.text(text, x: 1 + iconWidth, y: y + i, style: i == 1 ? theme.accent : theme.text)
+        }
+        y += 6
+        // A forecast from the cache can end before now: say so instead of empty charts.
+        if weather.hourlyTemperatures.isEmpty && weather.days.isEmpty {
+            for row in Self.wrap(l10n[.weatherNothingAhead], width: max(1, w - 2)).prefix(max(0, p.height - y)) {
+                p.text(row, x: 1, y: y, style: theme.dim)
+                y += 1
+            }
+            return
+        }
+        // The next 24 hours as sparklines, labels padded to the widest.
+        let labels = [l10n[.weatherNext24], l10n[.weatherRainChance]]
+        let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, max(0, w / 3))
+        let chartX = 1 + labelWidth + 1
+        let room = max(0, w - chartX - 1)
+        let temps = Sparkline.line(weather.hourlyTemperatures.map { Optional($0) })
+        let rain = Sparkline.line(weather.hourlyRain, low: 0, high: 100)
+        p.text(DisplayWidth.truncate(labels[0], to: labelWidth), x: 1, y: y, style: theme.dim)
+        let tempsShown = DisplayWidth.truncate(temps, to: room, ellipsis: false)
+        p.text(tempsShown, x: chartX, y: y, style: theme.accent)
+        let minMax = " " + l10n.format(.weatherMinMax, weather.hoursMin, weather.hoursMax)
+        let after = chartX + DisplayWidth.of(tempsShown)
+        if after + DisplayWidth.of(minMax) <= w { p.text(minMax, x: after, y: y, style: theme.dim) }
+        y += 1
+        p.text(DisplayWidth.truncate(labels[1], to: labelWidth), x: 1, y: y, style: theme.dim)
+        p.text(DisplayWidth.truncate(rain, to: room, ellipsis: false), x: chartX, y: y, style: theme.text)
+        y += 2
+        // The next 7 days.
+        p.text(DisplayWidth.truncate(l10n[.weatherNext7], to: max(0, w - 1)), x: 1, y: y, style: theme.dim)
+        y += 1
+        let dayWidth = weather.days.map { DisplayWidth.of($0.weekday) }.max() ?? 3
+        for day in weather.days where y < p.height {
+            let range = DisplayWidth.pad(day.high, to: 4) + "/ " + DisplayWidth.pad(day.low, to: 4)
+            let row = DisplayWidth.pad(day.weekday, to: dayWidth) + "  " + range + "  " + day.condition
+            p.text(DisplayWidth.truncate(row, to: max(0, w - 2)), x: 1, y: y, style: theme.text)
+            y += 1
+        }
+    }
+
+    /// Breaks `text` into lines of at most `width` columns, at spaces when it can.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        var currentWidth = 0
+        for word in DisplayWidth.sanitize(text).split(separator: " ", omittingEmptySubsequences: false) {
+            var word = String(word)
+            var ww = DisplayWidth.of(word)
+            let space = current.isEmpty ? 0 : 1
+            if currentWidth + space + ww <= width {
+                current += (space == 1 ? " " : "") + word
+                currentWidth += space + ww
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            current = ""
+            currentWidth = 0
+            // A word longer than a line is cut by columns.
+            while ww > width {
+                var head = DisplayWidth.truncate(word, to: width, ellipsis: false)
+                // A wide glyph on a one-column line still takes its own line.
+                if head.isEmpty { head = String(word.prefix(1)) }
+                lines.append(head)
+                word = String(word.dropFirst(max(1, head.count)))
+                ww = DisplayWidth.of(word)
+            }
+            current = word
+            currentWidth = ww
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}

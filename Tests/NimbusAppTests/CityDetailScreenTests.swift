@@ -1,0 +1,144 @@
+import XCTest
+import CombineSchedulers
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import NimbusUI
+@testable import NimbusApp
+
+/// A panel that records what its host does with it.
+final class RecordingPanel: ScreenPanel {
+    var draws: [Size] = []
+    var keys: [Key] = []
+    var cancels = 0
+    var onNeedsDisplay: (() -> Void)?
+    var help: [KeyHint] { [KeyHint("+ -", "zoom the map")] }
+    func draw(_ painter: Painter, theme: Theme) {
+        draws.append(Size(cols: painter.width, rows: painter.height))
+        painter.text("MAP", x: 0, y: 0)
+    }
+    func handle(_ key: Key) -> Bool {
+        keys.append(key)
+        return key == .char("+")
+    }
+    func cancel() { cancels += 1 }
+}
+
+final class CityDetailScreenTests: XCTestCase {
+    private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                                    population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+    private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
+
+    private func makeScreen(language: Language = .ko, panel: ScreenPanel?, online: Bool = true,
+                            routes: @escaping (CityDetailRoute) -> Void = { _ in }) throws -> (Screen, TestSchedulerOf<DispatchQueue>) {
+        let scheduler = DispatchQueue.test
+        let client = TapeHTTPClient()
+        if online { client.serve("/v1/forecast", body: try Data(contentsOf: Self.fixture)) }
+        let l10n = L10n.bundled(language)
+        let repository = OpenMeteoWeatherRepository(client: client, cache: nil)
+        let factory = CityDetailFactory(
+            weather: repository, likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric),
+            countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            now: { Date(timeIntervalSince1970: 1_782_000_720) }, makePanel: { _ in panel })
+        let screen = factory.makeCityDetailScreen(city: Self.seoul, onRoute: routes)
+        scheduler.advance()
+        return (screen, scheduler)
+    }
+
+    func testEverySizeDrawsWithAndWithoutAPanel() throws {
+        for panel in [nil, RecordingPanel()] as [RecordingPanel?] {
+            for online in [true, false] {
+                let (screen, _) = try makeScreen(panel: panel, online: online)
+                var sizes = [Size(cols: 500, rows: 200), Size(cols: 1, rows: 1), Size(cols: 0, rows: 0)]
+                for cols in stride(from: 1, through: 130, by: 9) {
+                    for rows in stride(from: 1, through: 45, by: 4) { sizes.append(Size(cols: cols, rows: rows)) }
+                }
+                for size in sizes {
+                    let canvas = Canvas(size: size)
+                    screen.draw(canvas.painter(), theme: .color)
+                    XCTAssertEqual(canvas.buffer.size, size)
+                }
+            }
+        }
+    }
+
+    func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
+        let panel = RecordingPanel()
+        let (screen, _) = try makeScreen(panel: panel)
+        let wide = Canvas(size: Size(cols: 120, rows: 22))
+        screen.draw(wide.painter(), theme: .color)
+        XCTAssertEqual(panel.draws.last, Size(cols: 120 - 65, rows: 22))
+        let top = String(wide.buffer.text().split(separator: "\n")[0])
+        let mapAt = try XCTUnwrap(top.range(of: "MAP"))
+        XCTAssertEqual(DisplayWidth.of(String(top[..<mapAt.lowerBound])), 65, top)
+        let tall = Canvas(size: Size(cols: 80, rows: 40))
+        screen.draw(tall.painter(), theme: .color)
+        XCTAssertEqual(panel.draws.last, Size(cols: 80, rows: 18))
+        let small = Canvas(size: Size(cols: 80, rows: 22))
+        panel.draws = []
+        screen.draw(small.painter(), theme: .color)
+        XCTAssertEqual(panel.draws, [], "no room for the map at 80×24: the weather keeps the screen")
+    }
+
+    func testUnhandledKeysGoToThePanelAndLeavingCancelsIt() throws {
+        let panel = RecordingPanel()
+        var routes: [CityDetailRoute] = []
+        let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
+        XCTAssertTrue(screen.handle(.char("+")))
+        XCTAssertFalse(screen.handle(.char("x")))
+        XCTAssertTrue(screen.handle(.char("r")), "r is the screen's own")
+        XCTAssertEqual(panel.keys, [.char("+"), .char("x")])
+        XCTAssertEqual(screen.help.last, KeyHint("+ -", "zoom the map"))
+        XCTAssertTrue(screen.handle(.escape))
+        XCTAssertEqual(panel.cancels, 1)
+        XCTAssertEqual(routes, [.back])
+    }
+
+    func testTheDetailShowsTheWeatherInKorean() throws {
+        let (screen, _) = try makeScreen(panel: nil)
+        let canvas = Canvas(size: Size(cols: 80, rows: 22))
+        screen.draw(canvas.painter(), theme: .monochrome)
+        let text = canvas.buffer.text()
+        XCTAssertTrue(text.contains("Seoul 서울 · 대한민국"), text)
+        XCTAssertTrue(text.contains("구름 조금"), text)
+        XCTAssertTrue(text.contains("23°C  체감 24°C"), text)
+    }
+
+    func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
+        let (screen, _) = try makeScreen(language: .en, panel: nil, online: false)
+        let canvas = Canvas(size: Size(cols: 40, rows: 12))
+        screen.draw(canvas.painter(), theme: .monochrome)
+        let text = canvas.buffer.text()
+        XCTAssertTrue(text.contains("Sunrise 05:11"), text)
+        XCTAssertTrue(text.contains("Offline: no weather saved for this"), text)
+        XCTAssertTrue(text.contains("city yet. Press r to try again."), text)
+    }
+}
+
+final class StaleForecastTests: XCTestCase {
+    func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
+        let scheduler = DispatchQueue.test
+        let client = TapeHTTPClient()
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
+        client.serve("/v1/forecast", body: try Data(contentsOf: fixture))
+        let l10n = L10n.bundled(.en)
+        let factory = CityDetailFactory(
+            weather: OpenMeteoWeatherRepository(client: client, cache: nil), likes: nil,
+            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            scheduler: scheduler.eraseToAnyScheduler(),
+            now: { Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400) }, makePanel: { _ in nil })
+        let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                         population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
+        let screen = factory.makeCityDetailScreen(city: seoul, onRoute: { _ in })
+        scheduler.advance()
+        let canvas = Canvas(size: Size(cols: 80, rows: 22))
+        screen.draw(canvas.painter(), theme: .monochrome)
+        let text = canvas.buffer.text()
+        XCTAssertTrue(text.contains("23°C"), text)
+        XCTAssertTrue(text.contains("The saved forecast does not reach this far; press r to refresh."), text)
+        XCTAssertFalse(text.contains("Next 7 days"), text)
+    }
+}

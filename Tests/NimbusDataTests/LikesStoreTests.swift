@@ -1,0 +1,63 @@
+import XCTest
+import GRDB
+import NimbusDomain
+@testable import NimbusData
+
+final class LikesStoreTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-likes-\(UUID().uuidString)")
+        addTeardownBlock { [directory] in try? FileManager.default.removeItem(at: directory!) }
+    }
+
+    func testLikesPersistNewestFirstAndUnlikeRemoves() throws {
+        var clock = 1000.0
+        do {
+            let store = LikesStore(database: try UserDatabase(directory: directory, migrations: [LikesStore.migration]),
+                                   now: { Date(timeIntervalSince1970: clock) })
+            try store.setLiked(1835848, true)
+            clock += 1
+            try store.setLiked(1838524, true)
+            clock += 1
+            try store.setLiked(1835848, true) // already liked: stays where it was
+            XCTAssertEqual(try store.likedCityIDs(), [1838524, 1835848])
+            try store.setLiked(1838524, false)
+            XCTAssertFalse(try store.isLiked(1838524))
+        }
+        let reopened = LikesStore(database: try UserDatabase(directory: directory, migrations: [LikesStore.migration]))
+        XCTAssertEqual(try reopened.likedCityIDs(), [1835848])
+        XCTAssertTrue(try reopened.isLiked(1835848))
+        let file = directory.appendingPathComponent(UserDatabase.fileName)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func testEveryChangeIsAnnounced() throws {
+        let store = LikesStore(database: try UserDatabase(inMemory: [LikesStore.migration]))
+        var changes = 0
+        let c = store.changes.sink { changes += 1 }
+        try store.setLiked(1, true)
+        try store.setLiked(1, false)
+        XCTAssertEqual(changes, 2)
+        c.cancel()
+    }
+
+    func testACorruptFileIsMovedAsideAndLikesStartAfresh() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(UserDatabase.fileName)
+        try Data(repeating: 0x42, count: 4096).write(to: file)
+        let database = try UserDatabase(directory: directory, migrations: [LikesStore.migration])
+        let recovery = try XCTUnwrap(database.recovery)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: recovery.movedTo.path))
+        XCTAssertEqual(try Data(contentsOf: recovery.movedTo), Data(repeating: 0x42, count: 4096), "nothing is lost")
+        XCTAssertEqual(try LikesStore(database: database).likedCityIDs(), [])
+    }
+
+    func testABrokenTableGivesATypedError() throws {
+        let database = try UserDatabase(directory: directory, migrations: [LikesStore.migration])
+        let store = LikesStore(database: database)
+        try database.writer.write { try $0.execute(sql: "DROP TABLE liked_city") }
+        let result = LikeCityUseCase(repository: store).toggle(1)
+        guard case .failure(.storage) = result else { return XCTFail("expected a storage error, got \(result)") }
+    }
+}

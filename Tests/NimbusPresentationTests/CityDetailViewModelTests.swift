@@ -1,0 +1,335 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// A weather repository the test drives by hand: each forecast request is a subject.
+final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
+    private(set) var requests: [Coordinate] = []
+    private(set) var cancellations = 0
+    private(set) var batches: [[Coordinate]] = []
+    var subject = PassthroughSubject<Fetched<Forecast>, WeatherError>()
+    var batchSubject = PassthroughSubject<[CurrentTemperature], WeatherError>()
+    var rangeSubject = PassthroughSubject<[DayRange], WeatherError>()
+
+    func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
+        requests.append(coordinate)
+        subject = PassthroughSubject()
+        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+
+    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
+        batches.append(coordinates)
+        batchSubject = PassthroughSubject()
+        return batchSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+
+    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+        batches.append(coordinates)
+        rangeSubject = PassthroughSubject()
+        return rangeSubject.eraseToAnyPublisher()
+    }
+}
+
+/// Likes in memory; `failWrites` makes every write throw.
+final class InMemoryLikes: LikesRepository, @unchecked Sendable {
+    var ids: [Int] = []
+    var failWrites = false
+    private let subject = PassthroughSubject<Void, Never>()
+    func likedCityIDs() throws -> [Int] { ids }
+    func isLiked(_ cityID: Int) throws -> Bool { ids.contains(cityID) }
+    func setLiked(_ cityID: Int, _ liked: Bool) throws {
+        if failWrites { throw LikesError.storage("disk I/O error") }
+        ids.removeAll { $0 == cityID }
+        if liked { ids.insert(cityID, at: 0) }
+        subject.send()
+    }
+    var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+}
+
+extension Forecast {
+    /// Seoul on 21 June 2026, 09:00 KST, from 00:00 for 48 hours and 3 days.
+    static func sample(temperature: Double = 23.4) -> Forecast {
+        let midnight = Date(timeIntervalSince1970: 1_781_967_600) // 2026-06-21 00:00 KST
+        return Forecast(
+            coordinate: City.seoul.coordinate, utcOffsetSeconds: 32400,
+            current: CurrentConditions(time: midnight.addingTimeInterval(9 * 3600), temperature: temperature,
+                                       apparentTemperature: 24.1, humidity: 64, pressure: 1008.6, precipitation: 0,
+                                       windSpeed: 9.7, windDirection: 248, condition: .partlyCloudy, isDay: true),
+            hourly: (0..<48).map { HourlyForecast(time: midnight.addingTimeInterval(Double($0) * 3600),
+                                                  temperature: 17 + Double($0 % 24) / 2,
+                                                  precipitationProbability: $0 % 24 == 12 ? 80 : 0) },
+            daily: (0..<3).map { DailyForecast(date: midnight.addingTimeInterval(Double($0) * 86400), high: 28 + Double($0),
+                                               low: 17, condition: $0 == 1 ? .rain : .mainlyClear, sunrise: nil, sunset: nil) })
+    }
+}
+
+final class CityDetailViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var repository: ScriptedWeatherRepository!
+    private var likes: InMemoryLikes!
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
+    private let like = PassthroughSubject<Void, Never>()
+    private let leave = PassthroughSubject<Void, Never>()
+    /// 2026-06-21 09:12 KST.
+    static let now = Date(timeIntervalSince1970: 1_782_000_720)
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        repository = ScriptedWeatherRepository()
+        likes = InMemoryLikes()
+    }
+
+    private func makeOutput(_ language: Language = .en, units: UnitSystem = .metric) -> CityDetailViewModel.Output {
+        let l10n = L10n.bundled(language)
+        let viewModel = CityDetailViewModel(
+            city: .seoul, forecast: GetForecastUseCase(repository: repository), likes: LikeCityUseCase(repository: likes),
+            format: WeatherFormatter(l10n: l10n, units: units), countries: CountryNames(locale: language.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
+        return viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
+            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
+    }
+
+    /// The weather part and notice of each state, in a form that reads well in failures.
+    private func summary(_ state: CityDetailState) -> String {
+        let weather: String
+        switch state.weather {
+        case .loading: weather = "loading"
+        case .loaded(let panel): weather = "loaded \(panel.temperature)"
+        case .unavailable(let message): weather = "unavailable: \(message)"
+        }
+        return weather + (state.notice.map { " | \($0)" } ?? "") + (state.liked ? " | liked" : "")
+    }
+
+    private let fresh = Fetched(value: Forecast.sample(), fetchedAt: now, isCached: false)
+    private let cached = Fetched(value: Forecast.sample(temperature: 21), fetchedAt: now.addingTimeInterval(-12 * 60), isCached: true)
+
+    func testNothingHappensBeforeTheScreenAppears() {
+        let state = TestObserver(makeOutput().state)
+        scheduler.advance(by: .seconds(5))
+        XCTAssertTrue(state.values.isEmpty)
+        XCTAssertTrue(repository.requests.isEmpty)
+    }
+
+    func testLoadingThenLoaded() throws {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        repository.subject.send(fresh)
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["loading", "loaded 23°C"])
+        XCTAssertEqual(repository.requests, [City.seoul.coordinate])
+        let last = try XCTUnwrap(state.last)
+        XCTAssertEqual(last.header.name, "Seoul")
+        XCTAssertNil(last.header.localName)
+        XCTAssertEqual(last.header.country, "South Korea")
+        XCTAssertEqual(last.header.coordinates, "37.57°N 126.98°E")
+        XCTAssertEqual(last.header.population, "Population 10,349,312")
+        XCTAssertEqual(last.header.localTime, "Sun, Jun 21 at 09:12")
+        XCTAssertEqual(last.sun.text, "Sunrise 05:11 · Sunset 19:57 · Day 14 h 46 min")
+        guard case .loaded(let panel) = last.weather else { return XCTFail() }
+        XCTAssertEqual(panel.feelsLike, "feels like 24°C")
+        XCTAssertEqual(panel.condition, "Partly cloudy")
+        XCTAssertEqual(panel.wind, "Wind 10 km/h →")
+        XCTAssertEqual(panel.humidity, "Humidity 64%")
+        XCTAssertEqual(panel.pressure, "Pressure 1009 hPa")
+        XCTAssertEqual(panel.precipitation, "Precipitation 0.0 mm")
+        XCTAssertEqual(panel.hourlyTemperatures.count, 24)
+        XCTAssertEqual(panel.hourlyTemperatures.first, 21.5) // the 09:00 hour
+        XCTAssertEqual(panel.hoursMin, "17°")
+        XCTAssertEqual(panel.hoursMax, "29°")
+        XCTAssertEqual(panel.days.map(\.weekday), ["Sun", "Mon", "Tue"])
+        XCTAssertEqual(panel.days.map(\.high), ["28°", "29°", "30°"])
+        XCTAssertEqual(panel.days[1].condition, "Rain")
+    }
+
+    func testCachedThenFresh() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(cached)
+        scheduler.advance()
+        repository.subject.send(fresh)
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "loaded 21°C | Updated 12 min ago · refreshing…",
+            "loaded 23°C",
+        ])
+    }
+
+    func testOfflineWithACacheShowsItsAge() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(cached)
+        repository.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "loaded 21°C | Updated 12 min ago · refreshing…",
+            "loaded 21°C | Offline, updated 12 min ago",
+        ])
+    }
+
+    func testOfflineWithoutACacheSaysSoAndKeepsTheLocalParts() throws {
+        let state = TestObserver(makeOutput(.ko).state)
+        appeared.send()
+        repository.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "unavailable: 오프라인: 이 도시의 저장된 날씨가 아직 없습니다. r 키로 다시 시도하세요.",
+        ])
+        let last = try XCTUnwrap(state.last)
+        XCTAssertEqual(last.header.localName, "서울")
+        XCTAssertEqual(last.header.country, "대한민국")
+        XCTAssertEqual(last.sun.text, "일출 05:11 · 일몰 19:57 · 낮 길이 14시간 46분")
+    }
+
+    func testErrorThenRetryThenLoaded() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(completion: .failure(.server(status: 500)))
+        scheduler.advance()
+        refresh.send()
+        scheduler.advance()
+        repository.subject.send(fresh)
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "unavailable: The weather server failed (HTTP 500). Press r to try again.",
+            "loading",
+            "loaded 23°C",
+        ])
+        XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testEveryErrorHasItsOwnMessage() {
+        let errors: [WeatherError] = [.timedOut, .rateLimited, .badResponse, .badConfiguration]
+        var messages: [String] = []
+        for error in errors {
+            let state = TestObserver(makeOutput(.ja).state)
+            appeared.send()
+            repository.subject.send(completion: .failure(error))
+            scheduler.advance()
+            messages.append(state.last.map(summary) ?? "")
+        }
+        XCTAssertEqual(messages, [
+            "unavailable: 天気サーバーが時間内に応答しませんでした。 r キーで再試行します。",
+            "unavailable: 天気サーバーへのリクエストが多すぎます。しばらくお待ちください。 r キーで再試行します。",
+            "unavailable: 天気サーバーが予報ではない応答を返しました。 r キーで再試行します。",
+            "unavailable: NIMBUS_WEATHER_URL は使用できるアドレスではありません。 r キーで再試行します。",
+        ])
+    }
+
+    func testARefreshWhileLoadedKeepsTheDataAndCancelsTheOldRequest() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(fresh)
+        scheduler.advance()
+        refresh.send()
+        scheduler.advance()
+        XCTAssertEqual(repository.cancellations, 1, "the first request, still open, is cancelled by the refresh")
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "loaded 23°C",
+            "loaded 23°C | Updated just now · refreshing…",
+        ])
+    }
+
+    func testLeavingCancelsTheRequestAndRoutesBack() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        appeared.send()
+        scheduler.advance()
+        leave.send()
+        scheduler.advance()
+        XCTAssertEqual(repository.cancellations, 1)
+        repository.subject.send(fresh)
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["loading"])
+        XCTAssertEqual(route.values, [.back])
+    }
+
+    func testLikeTogglesAndPersists() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        like.send()
+        scheduler.advance()
+        like.send()
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["loading", "loading | liked", "loading"])
+        XCTAssertEqual(likes.ids, [])
+        like.send()
+        scheduler.advance()
+        XCTAssertEqual(likes.ids, [City.seoul.id])
+    }
+
+    func testAFailedLikeSaysSoAndKeepsTheOldState() {
+        likes.failWrites = true
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        like.send()
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "loading | Could not save the like: the database refused the write.",
+        ])
+        XCTAssertEqual(likes.ids, [])
+    }
+
+    func testImperialUnits() throws {
+        let state = TestObserver(makeOutput(units: .imperial).state)
+        appeared.send()
+        repository.subject.send(fresh)
+        scheduler.advance()
+        guard case .loaded(let panel) = try XCTUnwrap(state.last).weather else { return XCTFail() }
+        XCTAssertEqual(panel.temperature, "74°F")
+        XCTAssertEqual(panel.wind, "Wind 6 mph →")
+        XCTAssertEqual(panel.pressure, "Pressure 29.78 inHg")
+        XCTAssertEqual(panel.days.first?.high, "82°")
+    }
+
+    func testUnitsFollowTheRegionUnlessOverridden() {
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .imperial, "no region: English is US")
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ko), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8"], language: .en), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_GB.UTF-8"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "LC_ALL": "ko_KR"], language: .ko), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "ko_KR.UTF-8", "NIMBUS_LANG": "en"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8", "NIMBUS_UNITS": "metric"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "IMPERIAL"], language: .ko), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C", "NIMBUS_UNITS": "kelvin"], language: .ja), .metric)
+    }
+
+    func testSparklinesAndArrows() {
+        XCTAssertEqual(Sparkline.line([0, 1, 2, 3, 4, 5, 6, 7]), "▁▂▃▄▅▆▇█")
+        XCTAssertEqual(Sparkline.line([nil, 5, 5]), " ▄▄")
+        XCTAssertEqual(Sparkline.line([0, 100, nil], low: 0, high: 100), "▁█ ")
+        XCTAssertEqual(WeatherFormatter.arrow(towards: 0), "↑")
+        XCTAssertEqual(WeatherFormatter.arrow(towards: 270 + 360), "←")
+        XCTAssertEqual(WeatherFormatter.arrow(towards: -45), "↖")
+    }
+}
+
+final class LocalNameTests: XCTestCase {
+    func testTheLocalNameSoundsLikeTheCanonicalOne() {
+        let seoul = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 1,
+                         timeZone: "Asia/Seoul", alternateNames: ["경성", "Sŏul", "서울특별시", "서울", "ソウル", "京城"])
+        let shanghai = City(id: 2, name: "Shanghai", countryCode: "CN", latitude: 31, longitude: 121, population: 1,
+                            timeZone: "Asia/Shanghai", alternateNames: ["상해", "上海", "상하이", "シャンハイ"])
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ko), "서울")
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ja), "ソウル")
+        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .en), nil)
+        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ko), "상하이")
+        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ja), "シャンハイ")
+    }
+}

@@ -1,0 +1,161 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+private struct FixedLocation: DeviceLocationProviding {
+    let location: DeviceLocation
+    var ignored: [IgnoredLocationSetting] = []
+    func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) { (location, ignored) }
+}
+
+/// Nearest by plain distance over the in-memory cities; the largest city of a zone by population.
+private struct ListLocator: CityLocating {
+    let cities: InMemoryCityRepository
+    func nearestCity(to point: GeoPoint) -> CityRef? {
+        cities.cities.indices.min { a, b in
+            let ca = cities.cities[a], cb = cities.cities[b]
+            return point.distance(to: GeoPoint(latitude: ca.latitude, longitude: ca.longitude)!)
+                < point.distance(to: GeoPoint(latitude: cb.latitude, longitude: cb.longitude)!)
+        }.map { CityRef(Int32($0)) }
+    }
+    func largestCity(inTimeZone zone: String) -> CityRef? {
+        cities.cities.firstIndex { $0.timeZone == zone }.map { CityRef(Int32($0)) }
+    }
+}
+
+final class CurrentLocationViewModelTests: XCTestCase {
+    private let scheduler = DispatchQueue.test
+    private let cities = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
+    private let appeared = PassthroughSubject<Void, Never>()
+
+    private func states(_ location: DeviceLocation, ignored: [IgnoredLocationSetting] = [],
+                        language: Language = .en, units: UnitSystem = .metric) -> TestObserver<CurrentLocationState> {
+        let viewModel = CurrentLocationViewModel(
+            locate: LocateCurrentCityUseCase(provider: FixedLocation(location: location, ignored: ignored),
+                                             locator: ListLocator(cities: cities), cities: cities),
+            format: WeatherFormatter(l10n: L10n.bundled(language), units: units),
+            scheduler: scheduler.eraseToAnyScheduler())
+        return TestObserver(viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher())).state)
+    }
+
+    func testAPositionGivesTheNearestCityAndItsDistance() {
+        let state = states(.argument(GeoPoint(latitude: 35.2, longitude: 129.1)!))
+        XCTAssertTrue(state.values.isEmpty, "nothing until the tab is shown")
+        appeared.send()
+        scheduler.advance()
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.values, [
+            CurrentLocationState(status: .locating, warnings: []),
+            CurrentLocationState(status: .located(.busan, summary: "Nearest city to 35.20°N 129.10°E (--location), 12 km away",
+                                                  approximate: false), warnings: []),
+        ])
+    }
+
+    func testImperialDistancesAreInMiles() {
+        let state = states(.environment(GeoPoint(latitude: 37.0, longitude: 127.0)!), units: .imperial)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.last?.status, .located(.seoul, summary: "Nearest city to 37.00°N 127.00°E (NIMBUS_LOCATION), 39 mi away",
+                                                   approximate: false))
+    }
+
+    func testATimeZoneGivesAnApproximateCityAndIgnoredSettingsAreListed() {
+        let bad = IgnoredLocationSetting(name: "NIMBUS_LOCATION", value: "north\u{1B}[2J", error: .notTwoNumbers("north"))
+        let state = states(.timeZone("Asia/Seoul"), ignored: [bad], language: .ja)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.last, CurrentLocationState(
+            status: .located(.seoul, summary: "おおよその位置：タイムゾーン Asia/Seoul で最大の都市", approximate: true),
+            warnings: ["NIMBUS_LOCATION=north[2J を無視しました：正しい位置ではありません"]))
+    }
+
+    func testNoLocationSaysHowToGiveOne() {
+        let state = states(.unknown)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.last?.status, .failed(
+            "No location known. Start with --location LAT,LON or set NIMBUS_LOCATION (for example 37.57,126.98)."))
+        let zone = states(.timeZone("Antarctica/Troll"))
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(zone.last?.status, .failed(
+            "No location known: the time zone Antarctica/Troll has no catalogue city. Use --location LAT,LON or NIMBUS_LOCATION."))
+    }
+}
+
+final class LikedCitiesViewModelTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var weather: ScriptedWeatherRepository!
+    private var likes: InMemoryLikes!
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let opened = PassthroughSubject<Int, Never>()
+    private let remove = PassthroughSubject<Int, Never>()
+    private let all: [City] = [.seoul, .saoPaulo, .busan, .seogwipo]
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        weather = ScriptedWeatherRepository()
+        likes = InMemoryLikes()
+    }
+
+    private func makeOutput(notice: String? = nil) -> LikedCitiesViewModel.Output {
+        let all = self.all
+        let l10n = L10n.bundled(.en)
+        let viewModel = LikedCitiesViewModel(
+            liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
+            like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather),
+            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
+        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+                                                removeRequested: remove.eraseToAnyPublisher()))
+    }
+
+    private func summary(_ state: LikedCitiesState) -> String {
+        let rows = state.rows.map { "\($0.name) \($0.range ?? "–")" }.joined(separator: ", ")
+        return [state.emptyMessage, rows.isEmpty ? nil : rows, state.notice].compactMap { $0 }.joined(separator: " | ")
+    }
+
+    func testLikedCitiesWithTodaysRangeFromOneRequestThenRemove() {
+        likes.ids = [City.busan.id, City.seoul.id, 999]
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(weather.batches, [[City.busan.coordinate, City.seoul.coordinate]], "one request, unknown ids skipped")
+        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
+                                   DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)])
+        scheduler.advance()
+        opened.send(1)
+        remove.send(0)
+        scheduler.advance()
+        XCTAssertEqual(route.values, [.showDetail(.seoul)])
+        XCTAssertEqual(likes.ids, [City.seoul.id, 999], "the like of a city missing from the catalogue is kept")
+        XCTAssertEqual(state.values.map(summary), [
+            "Busan –, Seoul –",
+            "Busan 28° / 20°, Seoul 28° / 17°",
+            "Seoul 28° / 17°",
+        ])
+    }
+
+    func testNoLikesAndARecoveryNotice() {
+        let state = TestObserver(makeOutput(notice: "Moved aside.").state)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it. | Moved aside."])
+        XCTAssertTrue(weather.batches.isEmpty)
+    }
+
+    func testAFailedRangeRequestKeepsTheRowsAndSaysWhy() {
+        likes.ids = [City.seoul.id]
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        weather.rangeSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["Seoul –", "Seoul – | Cannot reach the weather server."])
+    }
+}
