@@ -107,9 +107,29 @@ final class WeatherTabsTests: XCTestCase {
         scheduler.advance()
         let liked = coordinator.render(size: Size(cols: 100, rows: 24)).text()
         XCTAssertTrue(liked.contains("No liked cities yet"), liked)
-        XCTAssertTrue(liked.contains("Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-"), liked)
+        XCTAssertTrue(liked.contains("Your saved data could not be read; it was moved aside to"), liked)
+        XCTAssertTrue(liked.contains("nimbus.sqlite.corrupt-"), liked)
         let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("corrupt") }
         XCTAssertEqual(aside.count, 1)
+    }
+
+    func testAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
+        var environment = isolated([:])
+        // A regular file where the data directory should be: nothing can be created under it.
+        let blocker = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("blocker")
+        try FileManager.default.createDirectory(at: blocker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: blocker)
+        environment["XDG_DATA_HOME"] = blocker.path
+        let scheduler = DispatchQueue.test
+        let container = try AppDIContainer(configuration: .init(environment: environment, scheduler: scheduler.eraseToAnyScheduler()))
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        scheduler.advance()
+        XCTAssertTrue(coordinator.render(size: Size(cols: 100, rows: 24)).text().contains("Not saving: data directory unusable"))
+        coordinator.handle(.char("5"))
+        scheduler.advance()
+        let wishlist = coordinator.render(size: Size(cols: 160, rows: 24)).text()
+        XCTAssertTrue(wishlist.contains("Can’t save to ~/blocker/nimbus (Not a directory): likes, the wishlist"), wishlist)
     }
 
     func testTheCurrentTabAtEverySize() throws {

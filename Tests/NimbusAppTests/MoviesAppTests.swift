@@ -62,7 +62,7 @@ final class MoviesAppTests: XCTestCase {
         try Data(repeating: 0x5A, count: 8192).write(to: directory.appendingPathComponent("nimbus.sqlite"))
         let (app, _) = try makeApp(env)
         app.handle(.backTab)
-        XCTAssertTrue(screen(app).contains("Saved data could not be read"), screen(app))
+        XCTAssertTrue(screen(app).contains("Your saved data could not be read"), screen(app))
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         XCTAssertTrue(files.contains { $0.hasPrefix("nimbus.sqlite.corrupt-") }, "\(files)")
     }

@@ -1,5 +1,6 @@
 import XCTest
 import GRDB
+import NimbusDomain
 @testable import NimbusData
 
 final class UserDatabaseTests: XCTestCase {
@@ -42,6 +43,19 @@ final class UserDatabaseTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: recovery.movedTo), garbage, "the unreadable file is kept as it was")
         XCTAssertTrue(recovery.movedTo.lastPathComponent.hasPrefix("nimbus.sqlite.corrupt-"))
         XCTAssertEqual(try db.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") }, 0)
+    }
+
+    func testStatusSaysWhetherDataIsKept() throws {
+        XCTAssertEqual(try UserDatabase(directory: directory, migrations: [notes]).status, .saved)
+        XCTAssertEqual(try UserDatabase(inMemory: [notes], unavailable: ("/ro/nimbus", "read-only")).status,
+                       .notSaved(directory: "/ro/nimbus", reason: "read-only"))
+        let url = directory.appendingPathComponent(UserDatabase.fileName)
+        try FileManager.default.removeItem(at: url)
+        try Data(repeating: 1, count: 4096).write(to: url)
+        guard case .recovered(let movedTo) = try UserDatabase(directory: directory, migrations: [notes]).status else {
+            return XCTFail("an unreadable file is reported as recovered")
+        }
+        XCTAssertTrue(movedTo.hasPrefix(url.path + ".corrupt-"), movedTo)
     }
 
     func testDefaultDirectoryFollowsXDG() {

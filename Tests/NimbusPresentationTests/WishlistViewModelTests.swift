@@ -66,7 +66,7 @@ final class WishlistViewModelTests: XCTestCase {
 
     func testAMovedAsideDatabaseIsAnnouncedOnce() {
         viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
-                                      scheduler: scheduler.eraseToAnyScheduler(), recoveredTo: "/d/nimbus.sqlite.corrupt-1")
+                                      scheduler: scheduler.eraseToAnyScheduler(), dataStatus: .recovered(movedTo: "/d/nimbus.sqlite.corrupt-1"))
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
             rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
@@ -75,7 +75,7 @@ final class WishlistViewModelTests: XCTestCase {
         appeared.send(())
         appeared.send(())
         XCTAssertEqual(message.values, [
-            "Saved data could not be read: it was moved to /d/nimbus.sqlite.corrupt-1 and a new file started"])
+            "Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-1 and a new file started."])
     }
 
     func testAnAdditionElsewhereShowsUp() throws {

@@ -16,8 +16,8 @@ struct MovieServices {
     let statusSource: String
     /// What the Movies tab says before a query.
     let idleMessage: String
-    /// Where an unreadable user database was moved, when that happened at start.
-    let recoveredTo: String?
+    /// Whether likes, the wishlist and recent queries are being saved.
+    let dataStatus: UserDataStatus
 }
 
 /// Makes the Movies and Wishlist tabs' use cases, view models and screens.
@@ -61,7 +61,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen {
         let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
-                                          recoveredTo: services.recoveredTo)
+                                          dataStatus: services.dataStatus)
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
     }
 }

@@ -90,11 +90,29 @@ public final class AppDIContainer {
 
     /// The user database in `$XDG_DATA_HOME/nimbus`; when that can't be opened at all (an unwritable
     /// directory), an in-memory one so the app still runs.
+    /// A short reason why `directory` can't hold the database, in the system's own words where it has
+    /// them ("Not a directory", "Permission denied"); Foundation's errors on Linux carry no errno.
+    static func reason(_ error: Error, directory: URL) -> String {
+        let fm = FileManager.default
+        var path = directory.path
+        while !path.isEmpty, path != "/", !fm.fileExists(atPath: path) { path = (path as NSString).deletingLastPathComponent }
+        var isDirectory: ObjCBool = false
+        if fm.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if !isDirectory.boolValue { return String(cString: strerror(ENOTDIR)) }
+            if !fm.isWritableFile(atPath: path) { return String(cString: strerror(EACCES)) }
+        }
+        return (error as NSError).localizedDescription
+    }
+
     static func openUserDatabase(environment: [String: String], migrations: [UserDatabase.Migration]) -> UserDatabase {
         let directory = UserDatabase.defaultDirectory(environment: environment)
-        if let database = try? UserDatabase(directory: directory, migrations: migrations) { return database }
-        // An in-memory SQLite database with a fixed schema cannot fail to open.
-        return try! UserDatabase(inMemory: migrations)
+        do {
+            return try UserDatabase(directory: directory, migrations: migrations)
+        } catch {
+            // Keep working, in memory, and say so: an in-memory SQLite database with a fixed schema cannot fail to open.
+            return try! UserDatabase(inMemory: migrations,
+                                     unavailable: (abbreviatingHome(directory.path, environment), Self.reason(error, directory: directory)))
+        }
     }
 
     /// The shared HTTP client, made on first use: the configured one (the app's, or a tape's scripted
@@ -110,13 +128,13 @@ public final class AppDIContainer {
             return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
                                  others: [movieCatalogue], history: history,
                                  wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
-                                 idleMessage: l10n[.moviesIdleTmdb], recoveredTo: userDatabase.recovery?.movedTo.path)
+                                 idleMessage: l10n[.moviesIdleTmdb], dataStatus: userDatabase.status)
         }
         let count = l10n.number(movieCatalogue.movieCount)
         return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
                              statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
                              idleMessage: l10n.format(.moviesIdleCatalogue, count),
-                             recoveredTo: userDatabase.recovery?.movedTo.path)
+                             dataStatus: userDatabase.status)
     }
 
     /// TMDB's `language` parameter for the UI language.
@@ -159,9 +177,9 @@ public final class AppDIContainer {
 
     public private(set) lazy var likesStore: LikesRepository = LikesStore(database: userDatabase, now: configuration.now)
 
-    /// The notice for a database that was moved aside, in the UI language.
+    /// The notice for a database that was moved aside or could not be opened, in the UI language.
     var databaseNotice: String? {
-        userDatabase.recovery.map { l10n.format(.likedRecovered, $0.movedTo.lastPathComponent) }
+        UserDataNotice.message(userDatabase.status, l10n: l10n)
     }
 
     /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).
@@ -180,7 +198,11 @@ public final class AppDIContainer {
 
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
-        if userDatabase.recovery != nil { return l10n[.statusDatabaseRecovered] }
+        switch userDatabase.status {
+        case .saved: break
+        case .recovered: return l10n[.statusDatabaseRecovered]
+        case .notSaved: return l10n[.statusDatabaseNotSaved]
+        }
         return l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
     }
 
@@ -360,4 +382,10 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
         details.makeCityDetailScreen(city: city, onRoute: onRoute)
     }
+}
+
+/// `path` with the home directory written as `~`.
+func abbreviatingHome(_ path: String, _ environment: [String: String]) -> String {
+    guard let home = environment["HOME"], !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
+    return "~" + path.dropFirst(home.count)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NimbusDomain
 
 /// The user's own data (likes, wishlist, recent queries) in one SQLite file, `nimbus.sqlite`,
 /// under `$XDG_DATA_HOME/nimbus`.
@@ -36,6 +37,15 @@ public final class UserDatabase: @unchecked Sendable {
     public let recovery: Recovery?
     /// The file, or nil for an in-memory database.
     public let url: URL?
+    /// Why the data lives in memory only, when a data directory could not be used.
+    public let unavailableReason: (directory: String, reason: String)?
+
+    /// What the user should be told about their data.
+    public var status: UserDataStatus {
+        if let recovery { return .recovered(movedTo: recovery.movedTo.path) }
+        if let unavailableReason { return .notSaved(directory: unavailableReason.directory, reason: unavailableReason.reason) }
+        return .saved
+    }
 
     /// Opens (creating when missing) the database in `directory`, running `migrations`.
     public init(directory: URL, migrations: [Migration]) throws {
@@ -44,6 +54,7 @@ public final class UserDatabase: @unchecked Sendable {
                                attributes: [.posixPermissions: 0o700])
         let url = directory.appendingPathComponent(Self.fileName)
         self.url = url
+        unavailableReason = nil
         do {
             writer = try Self.open(url, migrations: migrations)
             recovery = nil
@@ -61,12 +72,14 @@ public final class UserDatabase: @unchecked Sendable {
         }
     }
 
-    /// An in-memory database with the same schema, for tests and for running without a data directory.
-    public init(inMemory migrations: [Migration]) throws {
+    /// An in-memory database with the same schema, for tests, and for running when the data directory
+    /// can't be used (`unavailable` says which and why, so the app can tell the user nothing is saved).
+    public init(inMemory migrations: [Migration], unavailable: (directory: String, reason: String)? = nil) throws {
         writer = try DatabaseQueue()
         try Self.migrator(migrations).migrate(writer)
         recovery = nil
         url = nil
+        unavailableReason = unavailable
     }
 
     /// `$XDG_DATA_HOME/nimbus`, else `~/.local/share/nimbus`.

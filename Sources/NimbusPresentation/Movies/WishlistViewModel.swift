@@ -64,13 +64,13 @@ public final class WishlistViewModel {
     private var started = false
     private let dateFormatter: DateFormatter
 
-    private let recoveredTo: String?
+    private let dataStatus: UserDataStatus
 
-    /// `recoveredTo` names where an unreadable database file was moved, for a notice when the tab first shows.
+    /// `dataStatus` says whether the wishlist is being saved; anything but `.saved` is told when the tab first shows.
     public init(wishlist: WishlistUseCase, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
-                timeZone: TimeZone = .current, recoveredTo: String? = nil) {
+                timeZone: TimeZone = .current, dataStatus: UserDataStatus = .saved) {
         self.wishlist = wishlist
-        self.recoveredTo = recoveredTo
+        self.dataStatus = dataStatus
         self.l10n = l10n
         self.scheduler = scheduler
         dateFormatter = DateFormatter()
@@ -87,8 +87,8 @@ public final class WishlistViewModel {
                 let first = !self.started
                 self.started = true
                 self.reload()
-                if first, let path = self.recoveredTo {
-                    self.messageSubject.send(self.l10n.format(.wishlistRecovered, path))
+                if first, let notice = UserDataNotice.message(self.dataStatus, l10n: self.l10n) {
+                    self.messageSubject.send(notice)
                 }
             }
             .store(in: &cancellables)
