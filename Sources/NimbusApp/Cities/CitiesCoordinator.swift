@@ -20,9 +20,10 @@ final class CitiesCoordinator {
     }
 
     func start(title: String) {
-        let list = dependencies.makeCityListScreen { [weak self] route in self?.handle(route) }
-        navigator.addTab(title: title, root: list)
-        tab = navigator.tabs.count - 1
+        let dependencies = self.dependencies
+        tab = navigator.addTab(title: title) { [weak self] in
+            dependencies.makeCityListScreen { route in self?.handle(route) }
+        }
     }
 
     private func handle(_ route: CityListRoute) {

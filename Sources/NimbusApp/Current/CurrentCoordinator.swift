@@ -21,9 +21,10 @@ final class CurrentCoordinator {
     func start(title: String) {
         let dependencies = self.dependencies
         // The detail is the root here: "back" has nowhere to go, so its route is ignored.
-        let root = dependencies.makeCurrentCityScreen { city in
-            dependencies.makeCityDetailScreen(city: city) { _ in }
+        navigator.addTab(title: title) {
+            dependencies.makeCurrentCityScreen { city in
+                dependencies.makeCityDetailScreen(city: city) { _ in }
+            }
         }
-        navigator.addTab(title: title, root: root)
     }
 }

@@ -22,10 +22,10 @@ final class MoviesCoordinator {
     }
 
     func start(title: String) {
-        let list = dependencies.makeMovieListScreen { [weak self] route in self?.handle(route) }
-        let source = dependencies.statusSource
-        navigator.addTab(title: title, root: list, source: source)
-        tab = navigator.tabs.count - 1
+        let dependencies = self.dependencies
+        tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
+            dependencies.makeMovieListScreen { route in self?.handle(route) }
+        }
     }
 
     private func handle(_ route: MovieListRoute) {
@@ -55,9 +55,10 @@ final class WishlistCoordinator {
     }
 
     func start(title: String) {
-        let list = dependencies.makeWishlistScreen { [weak self] route in self?.handle(route) }
-        navigator.addTab(title: title, root: list, source: dependencies.statusSource)
-        tab = navigator.tabs.count - 1
+        let dependencies = self.dependencies
+        tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
+            dependencies.makeWishlistScreen { route in self?.handle(route) }
+        }
     }
 
     private func handle(_ route: WishlistRoute) {

@@ -1,32 +1,51 @@
 import NimbusUI
 
 /// Tabs, each with its own stack of screens; switching tabs keeps every stack as it was.
+///
+/// A tab's root screen is made the first time the tab is shown (or something is pushed on it), so
+/// start-up pays only for the first tab: the others' databases and catalogues are opened when needed.
 final class TabNavigator {
     struct Tab {
         let title: String
         var stack: [Screen]
+        let makeRoot: () -> Screen
         /// Where the tab's data comes from, for the status bar; nil for the app-wide text.
-        var source: String? = nil
+        let source: () -> String?
     }
 
     private(set) var tabs: [Tab] = []
     private(set) var active = 0
     var onChange: (() -> Void)?
 
-    func addTab(title: String, root: Screen, source: String? = nil) {
-        tabs.append(Tab(title: title, stack: [], source: source))
-        push(root, onTab: tabs.count - 1)
+    /// Adds a tab whose root `makeRoot` makes when the tab is first shown; returns the tab's index.
+    @discardableResult
+    func addTab(title: String, source: @escaping () -> String? = { nil }, root makeRoot: @escaping () -> Screen) -> Int {
+        tabs.append(Tab(title: title, stack: [], makeRoot: makeRoot, source: source))
+        let index = tabs.count - 1
+        if index == active { materializeRoot(index) }
+        return index
     }
 
     var top: Screen? { tabs.indices.contains(active) ? tabs[active].stack.last : nil }
 
     /// The active tab's own status-bar source, if it has one.
-    var activeSource: String? { tabs.indices.contains(active) ? tabs[active].source : nil }
+    var activeSource: String? { tabs.indices.contains(active) ? tabs[active].source() : nil }
+
+    /// True once the tab's root screen has been made.
+    func isMaterialized(_ index: Int) -> Bool { tabs.indices.contains(index) && !tabs[index].stack.isEmpty }
 
     func select(_ index: Int) {
         guard tabs.indices.contains(index), index != active else { return }
         active = index
+        materializeRoot(index)
         onChange?()
+    }
+
+    private func materializeRoot(_ index: Int) {
+        guard tabs.indices.contains(index), tabs[index].stack.isEmpty else { return }
+        let root = tabs[index].makeRoot()
+        root.onNeedsDisplay = { [weak self] in self?.onChange?() }
+        tabs[index].stack = [root]
     }
 
     func selectNext(_ step: Int) {
@@ -35,6 +54,7 @@ final class TabNavigator {
     }
 
     func push(_ screen: Screen, onTab index: Int) {
+        materializeRoot(index)
         screen.onNeedsDisplay = { [weak self] in self?.onChange?() }
         tabs[index].stack.append(screen)
         onChange?()
