@@ -7,6 +7,8 @@ public protocol ScreenPanel: AnyObject {
     func draw(_ painter: Painter, theme: Theme)
     /// Handles a key the host passed on; returns false when the panel has no use for it.
     func handle(_ key: Key) -> Bool
+    /// The panel's main keys, for the host's status bar while the panel is on screen.
+    var hints: [KeyHint] { get }
     /// The panel's keys, for the host's help overlay.
     var help: [KeyHint] { get }
     /// Called by the panel whenever it needs to be drawn again.

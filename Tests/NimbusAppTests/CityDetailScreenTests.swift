@@ -13,6 +13,7 @@ final class RecordingPanel: ScreenPanel {
     var keys: [Key] = []
     var cancels = 0
     var onNeedsDisplay: (() -> Void)?
+    var hints: [KeyHint] { [KeyHint("+-", "zoom")] }
     var help: [KeyHint] { [KeyHint("+ -", "zoom the map")] }
     func draw(_ painter: Painter, theme: Theme) {
         draws.append(Size(cols: painter.width, rows: painter.height))
@@ -80,6 +81,14 @@ final class CityDetailScreenTests: XCTestCase {
         panel.draws = []
         screen.draw(small.painter(), theme: .color)
         XCTAssertEqual(panel.draws, [], "no room for the map at 80×24: the weather keeps the screen")
+    }
+
+    func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
+        let (screen, _) = try makeScreen(language: .en, panel: RecordingPanel())
+        screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
+        XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "+-", "f", "?", "q"])
+        screen.draw(Canvas(size: Size(cols: 60, rows: 20)).painter(), theme: .color)
+        XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "f", "?", "q"], "no room for the map, no map keys")
     }
 
     func testUnhandledKeysGoToThePanelAndLeavingCancelsIt() throws {

@@ -14,6 +14,8 @@ public final class CityDetailScreen: Screen {
     private var cancellables: Set<AnyCancellable> = []
     private var state: CityDetailState?
     private let panel: ScreenPanel?
+    /// Whether the last frame had room for the panel (its keys are hinted only then).
+    private var panelShown = false
     private var left = false
 
     public var onNeedsDisplay: (() -> Void)?
@@ -50,8 +52,9 @@ public final class CityDetailScreen: Screen {
     public var capturesText: Bool { false }
 
     public var hints: [KeyHint] {
-        [KeyHint("Esc", l10n[.hintBack]), KeyHint("r", l10n[.hintRefresh]), KeyHint("f", l10n[.hintLike]),
-         KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+        [KeyHint("Esc", l10n[.hintBack]), KeyHint("r", l10n[.hintRefresh])]
+            + (panelShown ? panel?.hints ?? [] : [])
+            + [KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
     }
 
     public var help: [KeyHint] {
@@ -105,6 +108,7 @@ public final class CityDetailScreen: Screen {
         p.hideCursor()
         guard p.width > 0, p.height > 0 else { return }
         let layout = Self.layout(width: p.width, height: p.height, hasPanel: panel != nil)
+        panelShown = layout.panel != nil
         if let rect = layout.panel, let panel {
             let area = p.sub(rect)
             panel.draw(area, theme: theme)
