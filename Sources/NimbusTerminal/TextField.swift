@@ -23,6 +23,38 @@ public struct TextFieldState: Equatable, Sendable {
     }
 
     /// Applies an editing key; at most `maxLength` graphemes are kept.
+    /// What a search field's key means for its screen, under the focus rules every search screen
+    /// shares: ↓ and Enter leave the field keeping the query, Esc clears a query and leaves an empty field.
+    public enum SearchKey: Equatable, Sendable {
+        /// The query is now this text (typed, deleted, or cleared by Esc).
+        case edited(String)
+        /// Enter: run this query and go to the results.
+        case submitted(String)
+        /// ↓: go to what is below the field.
+        case down
+        /// Esc in an empty field: go back to the list.
+        case left
+        /// A key the field took without changing anything (a cursor move at an edge).
+        case unchanged
+        /// Not a key for the field.
+        case ignored
+    }
+
+    /// Applies `key` to the field as a search field (see `SearchKey`).
+    public mutating func handleSearchKey(_ key: Key) -> SearchKey {
+        if key == .down { return .down }
+        switch handle(key) {
+        case .changed: return .edited(text)
+        case .submitted: return .submitted(text)
+        case .cancelled:
+            if text.isEmpty { return .left }
+            self = TextFieldState()
+            return .edited("")
+        case .unchanged: return .unchanged
+        case .ignored: return .ignored
+        }
+    }
+
     public mutating func handle(_ key: Key, maxLength: Int = 256) -> Edit {
         var chars = Array(text)
         caret = min(max(caret, 0), chars.count)

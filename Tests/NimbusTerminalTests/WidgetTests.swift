@@ -105,6 +105,20 @@ final class ListStateTests: XCTestCase {
 }
 
 final class TextFieldTests: XCTestCase {
+    func testSearchKeysFollowTheSharedFocusRules() {
+        var field = TextFieldState()
+        XCTAssertEqual(field.handleSearchKey(.char("q")), .edited("q"), "q is text in a field")
+        XCTAssertEqual(field.handleSearchKey(.char("1")), .edited("q1"))
+        XCTAssertEqual(field.handleSearchKey(.down), .down)
+        XCTAssertEqual(field.text, "q1", "↓ keeps the query")
+        XCTAssertEqual(field.handleSearchKey(.enter), .submitted("q1"))
+        XCTAssertEqual(field.handleSearchKey(.escape), .edited(""), "Esc clears a query first")
+        XCTAssertEqual(field.text, "")
+        XCTAssertEqual(field.handleSearchKey(.escape), .left, "then leaves the empty field")
+        XCTAssertEqual(field.handleSearchKey(.left), .unchanged)
+        XCTAssertEqual(field.handleSearchKey(.ctrl("c")), .ignored)
+    }
+
     func testTypingIncludingQAndDigits() {
         var s = TextFieldState()
         for c in "q1 서울" { XCTAssertEqual(s.handle(.char(c)), .changed) }

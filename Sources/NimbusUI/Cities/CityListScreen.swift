@@ -98,27 +98,11 @@ public final class CityListScreen: Screen {
     }
 
     private func handleField(_ key: Key) -> Bool {
-        if key == .down {
-            focus = .list
-            onNeedsDisplay?()
-            return true
-        }
-        switch field.handle(key) {
-        case .changed:
-            queryChanged.send(field.text)
-        case .submitted:
-            focus = .list
-        case .cancelled:
-            if field.text.isEmpty {
-                focus = .list
-            } else {
-                field = TextFieldState()
-                queryChanged.send("")
-            }
-        case .unchanged:
-            break
-        case .ignored:
-            return false
+        switch field.handleSearchKey(key) {
+        case .edited(let query): queryChanged.send(query)
+        case .submitted, .down, .left: focus = .list
+        case .unchanged: break
+        case .ignored: return false
         }
         onNeedsDisplay?()
         return true

@@ -159,28 +159,15 @@ public final class MovieListScreen: Screen {
     }
 
     private func handleField(_ key: Key) -> Bool {
-        if key == .down {
-            focus = showsSuggestions ? .suggestions : .list
-            onNeedsDisplay?()
-            return true
-        }
-        switch field.handle(key) {
-        case .changed:
-            queryChanged.send(field.text)
-        case .submitted:
-            querySubmitted.send(field.text)
+        switch field.handleSearchKey(key) {
+        case .edited(let query): queryChanged.send(query)
+        case .submitted(let query):
+            querySubmitted.send(query)
             focus = .list
-        case .cancelled:
-            if field.text.isEmpty {
-                focus = .list
-            } else {
-                field = TextFieldState()
-                queryChanged.send("")
-            }
-        case .unchanged:
-            break
-        case .ignored:
-            return false
+        case .down: focus = showsSuggestions ? .suggestions : .list
+        case .left: focus = .list
+        case .unchanged: break
+        case .ignored: return false
         }
         onNeedsDisplay?()
         return true
