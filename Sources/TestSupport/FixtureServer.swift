@@ -188,12 +188,24 @@ public final class FixtureServer: @unchecked Sendable {
                 let thread = Thread { [self] in
                     serve(client)
                     release(client)
-                    close(client)
+                    Self.closeGracefully(client)
                 }
                 thread.name = "FixtureServer.connection"
                 thread.start()
             }
         }
+        /// Sends FIN, then reads what the client still sends (briefly) before closing: closing a socket
+        /// with unread bytes makes the kernel send RST, and a client can then lose a response it had
+        /// not read yet (a "connection reset" instead of the scripted answer, now and then, under load).
+        static func closeGracefully(_ fd: Int32) {
+            shutdown(fd, Int32(SHUT_WR))
+            var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var scratch = [UInt8](repeating: 0, count: 4096)
+            while read(fd, &scratch, scratch.count) > 0 {}
+            close(fd)
+        }
+
         private func admit(_ fd: Int32) -> Bool {
             lock.lock()
             defer { lock.unlock() }
