@@ -18,8 +18,18 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     public static let pageSize = 20
 
     public let source = MovieSource.catalogue
-    /// Number of films.
-    public let movieCount: Int
+    /// Number of films, counted on first use: `count(*)` reads the whole table (~7 ms cold), which
+    /// start-up should not wait for.
+    public var movieCount: Int {
+        countLock.lock()
+        defer { countLock.unlock() }
+        if let counted { return counted }
+        let n = (try? database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0 }) ?? 0
+        counted = n
+        return n
+    }
+    private var counted: Int?
+    private let countLock = NSLock()
     private let database: DatabaseQueue
     private let lock = NSLock()
     /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
@@ -43,7 +53,8 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         configuration.label = "movies"
         do {
             database = try DatabaseQueue(path: url.path, configuration: configuration)
-            movieCount = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0 }
+            // A file that is not the catalogue fails here, before the terminal is taken.
+            _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT id FROM movie LIMIT 1") }
         } catch {
             throw MovieError.storage
         }
