@@ -2,7 +2,8 @@
 # Installs what Nimbus needs to build, test and benchmark on Debian/Ubuntu, when it is missing.
 set -euo pipefail
 
-packages=(libncurses-dev libsqlite3-dev tmux fzf python3)
+# libcurl4-openssl-dev: the statically linked Foundation of release builds calls libcurl.
+packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
