@@ -29,13 +29,20 @@ final class CitiesCoordinator {
     private func handle(_ route: CityListRoute) {
         switch route {
         case .showDetail(let city):
-            let detail = dependencies.makeCityDetailScreen(city: city) { [weak self] route in
-                guard let self else { return }
-                switch route {
-                case .back: self.navigator.pop(onTab: self.tab)
-                }
-            }
-            navigator.push(detail, onTab: tab)
+            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
         }
+    }
+}
+
+extension TabNavigator {
+    /// Pushes the city detail `make` builds on tab `index`; the detail's back route pops it.
+    /// (The Cities and Liked tabs open a city the same way.)
+    func pushCityDetail(onTab index: Int, make: (@escaping (CityDetailRoute) -> Void) -> Screen) {
+        let detail = make { [weak self] route in
+            switch route {
+            case .back: self?.pop(onTab: index)
+            }
+        }
+        push(detail, onTab: index)
     }
 }

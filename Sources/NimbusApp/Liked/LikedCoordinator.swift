@@ -29,13 +29,7 @@ final class LikedCoordinator {
     private func handle(_ route: LikedCitiesRoute) {
         switch route {
         case .showDetail(let city):
-            let detail = dependencies.makeCityDetailScreen(city: city) { [weak self] route in
-                guard let self else { return }
-                switch route {
-                case .back: self.navigator.pop(onTab: self.tab)
-                }
-            }
-            navigator.push(detail, onTab: tab)
+            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
         }
     }
 }
