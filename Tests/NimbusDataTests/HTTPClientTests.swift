@@ -110,6 +110,18 @@ final class HTTPClientTests: XCTestCase {
         }
     }
 
+    func testOnlyABrokenConnectionIsTriedASecondTime() {
+        server.route("/close", .init(behaviour: .close))
+        _ = send(request("/close"))
+        XCTAssertEqual(server.requests.filter { $0.path == "/close" }.count, 2, "a dropped connection is retried once")
+        server.route("/fail", .init(status: 500, json: "{}"))
+        XCTAssertEqual(send(request("/fail"))?.failure, .server(status: 500))
+        XCTAssertEqual(server.requests.filter { $0.path == "/fail" }.count, 1, "an HTTP error is an answer, not retried")
+        server.route("/hang", .init(behaviour: .hang))
+        XCTAssertEqual(send(request("/hang", timeout: 0.5))?.failure, .transport(.timedOut))
+        XCTAssertEqual(server.requests.filter { $0.path == "/hang" }.count, 1, "a timeout is not retried")
+    }
+
     func testNoServerIsCannotConnect() throws {
         let port = server.port
         server.stop()

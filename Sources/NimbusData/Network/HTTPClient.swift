@@ -265,8 +265,58 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
+    /// Sends `request`; a GET whose connection broke before a whole response came (lost, or a reply
+    /// libcurl could not read) is sent once more, as browsers do for a connection the server had
+    /// already dropped. Timeouts, refusals and HTTP statuses are never retried.
     public func send(_ request: HTTPRequest,
                      completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        let handle = RetryHandle()
+        @Sendable func attempt(_ retriesLeft: Int) {
+            let task = sendOnce(request) { result in
+                if retriesLeft > 0, case .failure(.transport(let reason)) = result, Self.isBrokenConnection(reason),
+                   !handle.isCancelled {
+                    attempt(retriesLeft - 1)
+                } else {
+                    completion(result)
+                }
+            }
+            handle.set(task)
+        }
+        attempt(1)
+        return handle
+    }
+
+    static func isBrokenConnection(_ reason: HTTPError.Transport) -> Bool {
+        reason == .connectionLost || reason == .other(code: NSURLErrorBadServerResponse)
+    }
+
+    /// The cancellable of whichever attempt is current.
+    final class RetryHandle: HTTPCancellable, @unchecked Sendable {
+        private let lock = NSLock()
+        private var current: HTTPCancellable?
+        private var cancelled = false
+
+        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+
+        func set(_ task: HTTPCancellable) {
+            lock.lock()
+            if cancelled { lock.unlock(); task.cancel(); return }
+            current = task
+            lock.unlock()
+        }
+
+        func cancel() {
+            lock.lock()
+            cancelled = true
+            let task = current
+            current = nil
+            lock.unlock()
+            task?.cancel()
+        }
+    }
+
+    private func sendOnce(_ request: HTTPRequest,
+                          completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         // Whole seconds: FoundationNetworking hands libcurl a truncated integer, and 0 there means "at once".
