@@ -37,12 +37,17 @@ public final class MapSceneDIContainer {
 
     public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country) -> CityMapViewModel {
         CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units,
-                         initialZoom: initialZoom, scheduler: scheduler, renderScheduler: renderScheduler)
+                         initialZoom: initialZoom, initialStyle: preferredStyle,
+                         scheduler: scheduler, renderScheduler: renderScheduler)
     }
+
+    /// Braille or blocks, as last chosen with `c`: a font without braille needs blocks on every map.
+    public private(set) var preferredStyle: MapStyle = .braille
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
     public func makeCityMapPanel(city: City) -> ScreenPanel {
-        CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n)
+        CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n,
+                     styleChanged: { [weak self] in self?.preferredStyle = $0 })
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

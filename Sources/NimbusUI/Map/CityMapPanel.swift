@@ -22,7 +22,8 @@ public final class CityMapPanel: ScreenPanel {
     public private(set) var state: CityMapState?
     public var onNeedsDisplay: (() -> Void)?
 
-    public init(viewModel: CityMapViewModel, l10n: L10n) {
+    /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map).
+    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in }) {
         self.l10n = l10n
         let output = viewModel.transform(input: .init(
             sizeChanged: sizeChanged.eraseToAnyPublisher(),
@@ -33,6 +34,7 @@ public final class CityMapPanel: ScreenPanel {
             dismissed: dismissed.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
+                if let previous = self?.state?.style, previous != state.style { styleChanged(state.style) }
                 self?.state = state
                 self?.onNeedsDisplay?()
             }
