@@ -46,6 +46,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     private let layout: CatalogLayout
 
     private let lock = NSLock()
+    /// Catalogue position by GeoNames id, made by the first `ref(forID:)`.
+    private var idIndex: [UInt32: Int32]?
+    private let idLock = NSLock()
     private let scratch: SearchScratch
 
     /// Opens the catalogue at `url`.
@@ -281,12 +284,22 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     }
 
     /// The position of the city with this GeoNames id, if the catalogue has it.
+    ///
+    /// The Liked tab asks on every frame (its map thumbnail), so the ids are indexed on first use
+    /// (~1 ms at 34k cities) rather than scanned each time.
     public func ref(forID id: Int) -> CityRef? {
         guard let wanted = UInt32(exactly: id) else { return nil }
-        for index in 0..<cityCount where u32(layout.cities + index * CatalogLayout.recordSize) == wanted {
-            return CityRef(Int32(index))
+        idLock.lock()
+        defer { idLock.unlock() }
+        if idIndex == nil {
+            var index = [UInt32: Int32](minimumCapacity: cityCount)
+            for i in 0..<cityCount {
+                let id = u32(layout.cities + i * CatalogLayout.recordSize)
+                if index[id] == nil { index[id] = Int32(i) } // the first, as a scan would find
+            }
+            idIndex = index
         }
-        return nil
+        return idIndex?[wanted].map(CityRef.init)
     }
 
     /// The UTF-8 names of the city at `index`, canonical first, separated by U+001F, in place.
