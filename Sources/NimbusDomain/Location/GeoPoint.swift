@@ -43,14 +43,12 @@ public struct GeoPoint: Equatable, Hashable, Sendable, CustomStringConvertible {
         return Double(s.hasPrefix("+") ? String(s.dropFirst()) : s)
     }
 
-    /// Great-circle distance in metres (haversine on a sphere of the mean Earth radius).
+    /// The same position as the weather API's coordinate.
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// Great-circle distance in metres (`Coordinate.distance`, which is in kilometres).
     public func distance(to other: GeoPoint) -> Double {
-        let r = 6_371_008.8
-        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
-        let dφ = φ2 - φ1
-        let dλ = (other.longitude - longitude) * .pi / 180
-        let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
-        return 2 * r * asin(min(1, sqrt(a)))
+        coordinate.distance(to: other.coordinate) * 1000
     }
 
     public var description: String { String(format: "%.5f,%.5f", latitude, longitude) }

@@ -83,7 +83,7 @@ public final class CurrentLocationViewModel {
     }
 
     static func point(_ p: GeoPoint) -> String {
-        WeatherFormatter.coordinates(Coordinate(latitude: p.latitude, longitude: p.longitude))
+        WeatherFormatter.coordinates(p.coordinate)
     }
 
     /// "4.2 km", "35 km", "2.6 mi".
