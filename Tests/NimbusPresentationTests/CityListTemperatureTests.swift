@@ -70,6 +70,9 @@ final class CityListTemperatureTests: XCTestCase {
         XCTAssertEqual(weather.batches.count, 0)
         scheduler.advance(by: .milliseconds(200))
         XCTAssertEqual(weather.batches.count, 1)
+        XCTAssertEqual(repository.decoded.count, 2, "only the rows that stayed put are read, once")
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(repository.decoded.count, 2, "row sets that flashed by are never read later either")
         XCTAssertTrue(temperatures.values.isEmpty)
     }
 

@@ -9,6 +9,8 @@ import TestSupport
 final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
     let cities: [City]
     private(set) var searches: [String] = []
+    /// Cities decoded whole (`city(_:)`), in order.
+    private(set) var decoded: [CityRef] = []
 
     init(_ cities: [City]) { self.cities = cities.sorted { $0.population > $1.population } }
 
@@ -24,7 +26,10 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
         return CityMatches(query: query, refs: refs.map { CityRef(Int32($0)) })
     }
 
-    func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
+    func city(_ ref: CityRef) -> City {
+        decoded.append(ref)
+        return cities[Int(ref.index)]
+    }
 
     func summary(_ ref: CityRef) -> CitySummary {
         let c = cities[Int(ref.index)]

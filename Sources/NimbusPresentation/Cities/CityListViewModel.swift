@@ -185,9 +185,13 @@ public final class CityListViewModel {
             // New rows cancel the request for the old ones at once; the new request waits until the
             // rows have stayed put for `temperatureDelay`, so there is at most one per 300 ms.
             .map { refs -> AnyPublisher<[Int: String], Never> in
-                Just(refs)
-                    .delay(for: Self.temperatureDelay, scheduler: scheduler)
-                    .map { refs in refs.map { search.city($0) }.filter { !known.contains($0.id) } }
+                // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel
+                // that comes after its upstream finished, so every row set that only flashed by
+                // was still decoded 300 ms later.
+                scheduler.timerPublisher(every: Self.temperatureDelay)
+                    .autoconnect()
+                    .first()
+                    .map { _ in refs.map { search.city($0) }.filter { !known.contains($0.id) } }
                     .filter { !$0.isEmpty }
                     .flatMap { cities -> AnyPublisher<[Int: String], Never> in
                         temperatures.execute(for: cities.map(\.coordinate))
