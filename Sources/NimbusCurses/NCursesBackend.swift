@@ -136,6 +136,10 @@ public final class NCursesBackend: TerminalBackend {
             if !supportsColor && style.bg != .default { reverse = true } // keep highlights readable in monochrome
             let attrs = nimbus_attrs(style.bold ? 1 : 0, style.dim ? 1 : 0, reverse ? 1 : 0, style.underline ? 1 : 0)
             let pair = supportsColor ? pairNumber(style) : 0
+            if var value = change.cell.glyph.scalar?.value {
+                _ = nimbus_put(Int32(change.y), Int32(change.x), &value, 1, attrs, pair)
+                continue
+            }
             scalarScratch.removeAll(keepingCapacity: true)
             for s in change.cell.text.unicodeScalars { scalarScratch.append(s.value) }
             scalarScratch.withUnsafeBufferPointer { buf in

@@ -16,8 +16,12 @@ public final class Renderer {
         let cells = frame.allCells
         if let prev = previous, prev.size == frame.size {
             let old = prev.allCells
-            for i in cells.indices where cells[i].width > 0 && cells[i] != old[i] {
-                changes.append(CellChange(x: i % cols, y: i / cols, cell: cells[i]))
+            cells.withUnsafeBufferPointer { new in
+                old.withUnsafeBufferPointer { old in
+                    for i in 0..<new.count where new[i] != old[i] && new[i].width > 0 {
+                        changes.append(CellChange(x: i % cols, y: i / cols, cell: new[i]))
+                    }
+                }
             }
         } else {
             backend.clearAll()

@@ -1,26 +1,118 @@
+import Foundation
+
 /// One terminal cell: a grapheme, its column width and style.
+///
+/// A plain value with no references (the grapheme is packed in a `Glyph`), so frames copy and
+/// compare without reference counting: the renderer compares every cell of every frame.
 public struct Cell: Equatable, Sendable {
-    /// The grapheme; "" for the right half of a wide glyph.
-    public var text: String
+    public var glyph: Glyph
     /// 0 for the right half of a wide glyph, otherwise 1 or 2.
     public var width: UInt8
     public var style: Style
 
     public init(text: String, width: UInt8, style: Style = .plain) {
-        self.text = text
+        self.init(glyph: Glyph(text), width: width, style: style)
+    }
+
+    public init(glyph: Glyph, width: UInt8, style: Style = .plain) {
+        self.glyph = glyph
         self.width = width
         self.style = style
     }
 
-    public static let blank = Cell(text: " ", width: 1, style: .plain)
+    /// The grapheme; "" for the right half of a wide glyph.
+    public var text: String { glyph.text }
+
+    public static let blank = Cell(glyph: .space, width: 1, style: .plain)
 
     /// A space in `style`.
-    public static func space(_ style: Style) -> Cell { Cell(text: " ", width: 1, style: style) }
+    public static func space(_ style: Style) -> Cell { Cell(glyph: .space, width: 1, style: style) }
 
     /// The right half of a wide glyph.
-    public static func continuation(_ style: Style) -> Cell { Cell(text: "", width: 0, style: style) }
+    public static func continuation(_ style: Style) -> Cell { Cell(glyph: .empty, width: 0, style: style) }
 
     public var isContinuation: Bool { width == 0 }
+}
+
+/// A grapheme in 32 bits: one Unicode scalar stored inline (nearly every cell: ASCII, Hangul,
+/// kana, CJK, braille, NFC-composed Latin), or a grapheme of several scalars (a combining
+/// sequence that has no composed form, an emoji sequence) stored once in a process-wide table.
+public struct Glyph: Hashable, Sendable {
+    /// A scalar value (below 0x110000), `emptyValue`, or `internedFlag` | table index.
+    private let raw: UInt32
+
+    private static let emptyValue: UInt32 = 0xFFFF_FFFF
+    private static let internedFlag: UInt32 = 0x8000_0000
+
+    public static let space = Glyph(scalar: " ")
+    /// No grapheme: the right half of a wide glyph.
+    public static let empty = Glyph(raw: emptyValue)
+
+    private init(raw: UInt32) { self.raw = raw }
+
+    public init(scalar: Unicode.Scalar) { raw = scalar.value }
+
+    /// The glyph of `text`, one grapheme ("" gives `empty`).
+    public init(_ text: String) {
+        var scalars = text.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { self = .empty; return }
+        self.init(first: first, isSingle: scalars.next() == nil) { text }
+    }
+
+    public init(_ character: Character) {
+        var scalars = character.unicodeScalars.makeIterator()
+        let first = scalars.next() ?? " "
+        self.init(first: first, isSingle: scalars.next() == nil) { String(character) }
+    }
+
+    private init(first: Unicode.Scalar, isSingle: Bool, text: () -> String) {
+        if isSingle {
+            raw = first.value
+        } else if let index = GlyphTable.shared.index(of: text()) {
+            raw = Self.internedFlag | index
+        } else {
+            raw = first.value // table full (only hostile input gets there): keep the base character
+        }
+    }
+
+    /// The scalar when the glyph is a single one.
+    public var scalar: Unicode.Scalar? {
+        raw < Self.internedFlag ? Unicode.Scalar(raw) : nil
+    }
+
+    public var text: String {
+        if raw == Self.emptyValue { return "" }
+        if let scalar { return String(Character(scalar)) }
+        return GlyphTable.shared.text(at: raw & ~Self.internedFlag)
+    }
+}
+
+/// Graphemes of several scalars seen so far, each stored once; bounded so that pasted junk
+/// cannot grow it without end.
+final class GlyphTable: @unchecked Sendable {
+    static let shared = GlyphTable()
+    static let capacity = 65_536
+
+    private let lock = NSLock()
+    private var texts: [String] = []
+    private var indices: [String: UInt32] = [:]
+
+    func index(of text: String) -> UInt32? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let i = indices[text] { return i }
+        guard texts.count < Self.capacity else { return nil }
+        let i = UInt32(texts.count)
+        texts.append(text)
+        indices[text] = i
+        return i
+    }
+
+    func text(at index: UInt32) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return texts[Int(index)]
+    }
 }
 
 /// A frame of terminal cells, rendered by widgets and diffed by `Renderer`.
@@ -66,18 +158,14 @@ public struct ScreenBuffer: Equatable, Sendable {
                 let inside = col < area.x ? col + 1 : col
                 setCell(inside, y, .space(style))
             } else if w == 2 {
-                setCell(col, y, Cell(text: String(ch), width: 2, style: style))
+                setCell(col, y, Cell(glyph: Glyph(ch), width: 2, style: style))
             } else {
-                setCell(col, y, Cell(text: String(ch), width: 1, style: style))
+                setCell(col, y, Cell(glyph: Glyph(ch), width: 1, style: style))
             }
             col += w
         }
         return min(col, area.maxX) - x
     }
-
-    /// One-byte strings for printable ASCII, made once: most of a frame is ASCII, and building a
-    /// `String` per `Character` was most of the cost of drawing it.
-    private static let asciiGlyphs: [String] = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
 
     /// `put` for text of printable ASCII only (no grapheme breaking, widths all 1); nil for any other text.
     private mutating func putASCII(_ text: String, x: Int, y: Int, style: Style, area: Rect) -> Int? {
@@ -88,7 +176,7 @@ public struct ScreenBuffer: Equatable, Sendable {
             let end = min(x + bytes.count, area.maxX)
             if start < end {
                 for col in start..<end {
-                    setCell(col, y, Cell(text: Self.asciiGlyphs[Int(bytes[col - x])], width: 1, style: style))
+                    setCell(col, y, Cell(glyph: Glyph(scalar: Unicode.Scalar(bytes[col - x])), width: 1, style: style))
                 }
             }
             return min(x + bytes.count, area.maxX) - x
@@ -100,7 +188,7 @@ public struct ScreenBuffer: Equatable, Sendable {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         var w = DisplayWidth.of(ch)
-        let glyph = w == 0 ? " " : String(ch)
+        let glyph = w == 0 ? Glyph.space : Glyph(ch)
         if w == 0 { w = 1 }
         for y in area.y..<area.maxY {
             var x = area.x
@@ -108,7 +196,7 @@ public struct ScreenBuffer: Equatable, Sendable {
                 if w == 2 && x + 1 >= area.maxX {
                     setCell(x, y, .space(style))
                 } else {
-                    setCell(x, y, Cell(text: glyph, width: UInt8(w), style: style))
+                    setCell(x, y, Cell(glyph: glyph, width: UInt8(w), style: style))
                 }
                 x += w
             }

@@ -190,4 +190,20 @@ final class PainterTests: XCTestCase {
         p.hideCursor()
         XCTAssertNil(canvas.buffer.cursor)
     }
+
+    func testGlyphsOfSeveralScalarsKeepTheirTextAndCompareEqual() {
+        var b = ScreenBuffer(size: Size(cols: 8, rows: 1))
+        // g + combining diaeresis has no composed form; the family emoji is a ZWJ sequence.
+        b.put("g\u{308}👩‍👩‍👧x", x: 0, y: 0)
+        XCTAssertEqual(b[0, 0].text, "g\u{308}")
+        XCTAssertEqual(b[1, 0].text, "👩‍👩‍👧")
+        XCTAssertEqual(b[1, 0].width, 2)
+        XCTAssertEqual(b[2, 0].text, "", "the right half of a wide glyph")
+        XCTAssertEqual(b[3, 0].text, "x")
+        XCTAssertEqual(b[0, 0], Cell(text: "g\u{308}", width: 1), "the same grapheme is the same glyph")
+        XCTAssertNotEqual(b[0, 0], Cell(text: "g", width: 1))
+        XCTAssertEqual(Cell(text: "서", width: 2).glyph.scalar, "서")
+        XCTAssertNil(b[1, 0].glyph.scalar)
+        XCTAssertEqual(b.lines(), ["g\u{308}👩‍👩‍👧x    "])
+    }
 }
