@@ -101,7 +101,7 @@ public enum DisplayWidth {
         var state = State.ground
         var out = String.UnicodeScalarView()
         var changed = false
-        var onlyLow = true
+        var onlyStable = true
         for scalar in s.unicodeScalars {
             let v = scalar.value
             var reprocess = true
@@ -116,7 +116,7 @@ public enum DisplayWidth {
                     case 0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
                         changed = true
                     default:
-                        if v >= 0x300 { onlyLow = false }
+                        if onlyStable, !isStableUnderNFC(v) { onlyStable = false }
                         out.append(scalar)
                     }
                 case .esc:
@@ -145,15 +145,40 @@ public enum DisplayWidth {
                 }
             }
         }
-        return (changed ? String(out) : s, !onlyLow)
+        return (changed ? String(out) : s, !onlyStable)
     }
 
     // MARK: - Internals
 
-    /// NFC form; strings made only of scalars below U+0300 are already NFC.
+    /// NFC form. Text that NFC cannot change (nearly all text a frame draws) is returned as is:
+    /// Foundation's normalization goes through `CFString` and was a fifth of drawing a frame.
     static func nfc(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0xCC }) { return s } // every scalar < U+0300
-        return s.precomposedStringWithCanonicalMapping
+        isNFC(s) ? s : s.precomposedStringWithCanonicalMapping
+    }
+
+    /// True when NFC leaves `s` unchanged because every scalar is one that `isStableUnderNFC` accepts.
+    static func isNFC(_ s: String) -> Bool {
+        if s.utf8.allSatisfy({ $0 < 0xCC }) { return true } // every scalar < U+0300
+        return s.unicodeScalars.allSatisfy { isStableUnderNFC($0.value) }
+    }
+
+    /// Scalars NFC never touches whatever surrounds them: combining class 0, NFC of the scalar
+    /// alone is itself, and no canonical composition takes them as its second part. Latin,
+    /// Cyrillic, Vietnamese, punctuation, symbols, box drawing, braille, kana (less the combining
+    /// voicing marks), Hangul syllables, CJK ideographs, fullwidth forms, emoji. Anything else
+    /// (combining marks, conjoining jamo, singletons such as U+212B) goes through Foundation.
+    /// `DisplayWidthTests` checks every range against Foundation's normalization.
+    static func isStableUnderNFC(_ v: UInt32) -> Bool {
+        switch v {
+        case 0..<0x300, 0x388...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x1E00...0x1EFF,
+             0x2002...0x20CF, 0x2100...0x2125, 0x2127...0x2129, 0x212C...0x2328, 0x232B...0x2ADB,
+             0x2ADD...0x2BFF, 0x2E00...0x3029, 0x3030...0x3098, 0x309B...0x33FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xFE00...0xFE0F, 0xFF00...0xFFEF,
+             0x1F000...0x1FAFF:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Width of a pure-ASCII string (controls count 0), or nil when the string has non-ASCII bytes.

@@ -102,4 +102,34 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.sanitize("서울"), "서울")
         XCTAssertEqual(DisplayWidth.sanitize("a\u{202E}b"), "ab", "bidi override dropped")
     }
+
+    /// The quick NFC check must never skip a string Foundation would change: every scalar it calls
+    /// stable has combining class 0, is its own NFC, and is never the second part of a composition.
+    func testScalarsTheQuickNFCCheckTrustsAreStableUnderNFC() {
+        var secondParts = Set<UInt32>()
+        for v in UInt32(0)...0x2FFFF {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let decomposed = String(scalar).decomposedStringWithCanonicalMapping.unicodeScalars.map(\.value)
+            for part in decomposed.dropFirst() { secondParts.insert(part) }
+        }
+        // Conjoining jamo compose without a decomposition table entry.
+        for v in UInt32(0x1161)...0x11C2 { secondParts.insert(v) }
+        var checked = 0
+        for v in UInt32(0)...0x2FFFF where DisplayWidth.isStableUnderNFC(v) {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            checked += 1
+            XCTAssertEqual(scalar.properties.canonicalCombiningClass, .notReordered, "U+\(String(v, radix: 16))")
+            XCTAssertEqual(String(scalar).precomposedStringWithCanonicalMapping.unicodeScalars.map(\.value), [v],
+                           "U+\(String(v, radix: 16)) changes under NFC")
+            XCTAssertFalse(secondParts.contains(v), "U+\(String(v, radix: 16)) can be composed with what precedes it")
+        }
+        XCTAssertGreaterThan(checked, 45_000)
+        // And the check sends what NFC would change to Foundation.
+        XCTAssertEqual(DisplayWidth.nfc("e\u{301}"), "é")
+        XCTAssertEqual(DisplayWidth.nfc("\u{1112}\u{1161}\u{11AB}"), "한")
+        XCTAssertEqual(DisplayWidth.nfc("\u{212B}"), "\u{C5}")
+        XCTAssertEqual(DisplayWidth.nfc("か\u{3099}"), "が")
+        XCTAssertEqual(DisplayWidth.sanitize("가\u{11A8}"), "각")
+        XCTAssertTrue(DisplayWidth.isNFC("서울 · ソウル · São Paulo · Hà Nội · Москва · ⠿▀ 😀"))
+    }
 }
