@@ -36,24 +36,45 @@ enum Probe {
 import NimbusApp
 import NimbusTerminal
 import CombineSchedulers
+import OpenCombineShim
 
 enum RenderProbe {
+    /// Keystrokes as the live app handles them: the key, the frame, the diff into a terminal.
+    /// Work scheduled now runs at once, as on the main queue; timers never fire, as while someone types.
     static func frames() {
-        let c2 = try! AppDIContainer(configuration: .init(environment: [:], scheduler: DispatchQueue.immediate.eraseToAnyScheduler()))
-        let a2 = AppCoordinator(container: c2)
-        a2.start()
-        a2.handle(.char("/"))
-        let t0 = NimbusBenchmark.now()
-        var n = 0
-        for _ in 0..<100 {
-            for q in ["s", "se", "seo", "b", "be", "ber", "t", "to", "tok", "m", "mo", "mos"] {
-                a2.handle(.ctrl("u"))
-                for ch in q { a2.handle(.char(ch)) }
-                _ = a2.render(size: Size(cols: 80, rows: 24))
-                n += 1
+        let scheduler = AnySchedulerOf<DispatchQueue>(
+            minimumTolerance: { .zero }, now: { DispatchQueue.SchedulerTimeType(.now()) },
+            scheduleImmediately: { _, action in action() }, delayed: { _, _, _, _ in },
+            interval: { _, _, _, _, _ in AnyCancellable {} })
+        let container = try! AppDIContainer(configuration: .init(environment: [:], scheduler: scheduler))
+        let app = AppCoordinator(container: container)
+        app.start()
+        let renderer = Renderer(backend: FakeTerminal(size: Size(cols: 80, rows: 24)))
+        renderer.render(app.render(size: Size(cols: 80, rows: 24)))
+        app.handle(.char("/"))
+        var handle: [Double] = [], frame: [Double] = [], diff: [Double] = []
+        for round in 0..<30 {
+            for word in NimbusBenchmark.typing {
+                for ch in word {
+                    let t0 = NimbusBenchmark.now()
+                    app.handle(.char(ch))
+                    let t1 = NimbusBenchmark.now()
+                    let buffer = app.render(size: Size(cols: 80, rows: 24))
+                    let t2 = NimbusBenchmark.now()
+                    renderer.render(buffer)
+                    let t3 = NimbusBenchmark.now()
+                    if round > 0 { handle.append(t1 - t0); frame.append(t2 - t1); diff.append(t3 - t2) }
+                }
+                app.handle(.ctrl("u"))
+                renderer.render(app.render(size: Size(cols: 80, rows: 24)))
             }
         }
-        print("frames with new rows: \(Int((NimbusBenchmark.now() - t0) / Double(n) * 1e6)) µs each")
+        func us(_ xs: [Double]) -> String {
+            String(format: "p50 %4.0f µs  p90 %4.0f µs", NimbusBenchmark.pct(xs, 50) * 1e6, NimbusBenchmark.pct(xs, 90) * 1e6)
+        }
+        print("per typed key (\(handle.count)): handle \(us(handle)) | frame \(us(frame)) | diff \(us(diff))")
+        let total = zip(zip(handle, frame), diff).map { $0.0 + $0.1 + $1 }
+        print("                  total \(us(total))")
     }
 
     static func run() {

@@ -23,7 +23,17 @@ public struct SearchCitiesUseCase: Sendable {
     public init(repository: CityRepository) { self.repository = repository }
 
     public func execute(query: String) -> CityMatches {
-        repository.search(query.trimmingCharacters(in: .whitespacesAndNewlines))
+        repository.search(Self.trimmed(query))
+    }
+
+    /// `query` without leading and trailing white space (what `trimmingCharacters(in:
+    /// .whitespacesAndNewlines)` gives, without Foundation's bridging on every keystroke).
+    static func trimmed(_ query: String) -> String {
+        let scalars = query.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return query }
+        return String(scalars[first...last])
     }
 
     public func hit(_ ref: CityRef, query: String) -> CitySearchHit {

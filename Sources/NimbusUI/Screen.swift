@@ -26,4 +26,11 @@ public protocol Screen: AnyObject {
     var help: [KeyHint] { get }
     /// Called by the screen whenever it needs to be drawn again.
     var onNeedsDisplay: (() -> Void)? { get set }
+    /// Called once the frame the screen last drew is on the terminal: the place for work the
+    /// frame does not wait for (telling the view model which rows are now on screen).
+    func frameShown()
+}
+
+public extension Screen {
+    func frameShown() {}
 }

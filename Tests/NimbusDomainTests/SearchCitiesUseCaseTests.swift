@@ -24,6 +24,9 @@ final class SearchCitiesUseCaseTests: XCTestCase {
         XCTAssertEqual(useCase.execute(query: "  서울 \n").query, "서울")
         XCTAssertEqual(useCase.execute(query: "   ").query, "")
         XCTAssertEqual(repository.queries, ["서울", ""])
+        for query in ["", "seoul", " new york", "new york\t", "\u{3000}東京\u{3000}", "\u{A0}são paulo\u{2003}", "a  b"] {
+            XCTAssertEqual(SearchCitiesUseCase.trimmed(query), query.trimmingCharacters(in: .whitespacesAndNewlines), query)
+        }
     }
 
     func testAHitCarriesTheNameThatMatched() {

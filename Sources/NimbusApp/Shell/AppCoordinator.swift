@@ -162,6 +162,11 @@ public final class AppCoordinator {
         return canvas.buffer
     }
 
+    /// The frame from the last `render` is on the terminal.
+    public func frameShown() {
+        navigator.top?.frameShown()
+    }
+
     private func drawTooSmall(_ p: Painter, size: Size) {
         let detail = l10n.format(.tooSmallDetail, String(Self.minimumSize.cols), String(Self.minimumSize.rows),
                                  String(size.cols), String(size.rows))

@@ -14,6 +14,8 @@ final class LiveRunner {
     private var sources: [DispatchSourceProtocol] = []
     private var escapeTimer: DispatchWorkItem?
     private var drawScheduled = false
+    /// True while keys are being handled: their frame is drawn right after, so nothing is queued.
+    private var handlingKeys = false
     private var restored = false
 
     init(backend: NCursesBackend) {
@@ -49,6 +51,7 @@ final class LiveRunner {
     private func setNeedsDraw() {
         guard !drawScheduled else { return }
         drawScheduled = true
+        if handlingKeys { return }
         DispatchQueue.main.async { [weak self] in
             guard let self, self.drawScheduled else { return } // already drawn by a keystroke
             self.draw()
@@ -58,6 +61,7 @@ final class LiveRunner {
     private func draw() {
         drawScheduled = false
         renderer.render(coordinator.render(size: backend.size))
+        coordinator.frameShown()
     }
 
     /// After the first frame, does in the background the one-off work the first keystrokes would
@@ -103,13 +107,16 @@ final class LiveRunner {
     }
 
     private func deliver(_ keys: [Key]) {
+        guard !keys.isEmpty else { return }
+        handlingKeys = true
         for key in keys {
             coordinator.handle(key)
             if coordinator.quitRequested { exit(status: 0) }
         }
+        handlingKeys = false
         // Draw now rather than on the next turn of the main queue: a keystroke's frame goes out
         // without waiting for a queue hop (~0.2 ms here).
-        if !keys.isEmpty { draw() }
+        draw()
     }
 
     // MARK: Signals

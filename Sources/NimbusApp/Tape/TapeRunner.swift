@@ -192,6 +192,7 @@ private final class Session {
     private func draw() {
         guard let coordinator, let renderer else { return }
         renderer.render(coordinator.render(size: size))
+        coordinator.frameShown()
     }
 
     /// Passes as soon as the text shows; virtual time moves on in 10 ms steps for up to 5 s.

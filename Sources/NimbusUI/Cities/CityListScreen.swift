@@ -14,7 +14,8 @@ public final class CityListScreen: Screen {
     private let likeToggled = PassthroughSubject<Int, Never>()
     private var temperatures: [Int: String] = [:]
     private var likes = CityListLikes(ids: [], message: nil)
-    /// The rows last reported as visible, with the query they belong to.
+    /// The rows last drawn and last reported as visible, with the query they belong to.
+    private var drawnVisible: (query: String, rows: Range<Int>)?
     private var reportedVisible: (query: String, rows: Range<Int>)?
     private var cancellables: Set<AnyCancellable> = []
 
@@ -150,14 +151,16 @@ public final class CityListScreen: Screen {
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
-        reportVisibleRows(query: state.query, rows: list.offset..<min(list.count, list.offset + listArea.height))
+        drawnVisible = (state.query, list.offset..<min(list.count, list.offset + listArea.height))
     }
 
-    /// Tells the view model which rows are on screen when that changed; their temperatures follow later.
-    private func reportVisibleRows(query: String, rows: Range<Int>) {
-        if let last = reportedVisible, last.query == query, last.rows == rows { return }
-        reportedVisible = (query, rows)
-        visibleRowsChanged.send(rows)
+    /// Tells the view model which rows are on screen when that changed, once the frame is out (the
+    /// keystroke's frame does not wait for it); their temperatures follow later.
+    public func frameShown() {
+        guard let drawn = drawnVisible else { return }
+        if let last = reportedVisible, last.query == drawn.query, last.rows == drawn.rows { return }
+        reportedVisible = drawn
+        visibleRowsChanged.send(drawn.rows)
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {
