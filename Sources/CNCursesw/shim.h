@@ -24,8 +24,6 @@
 
 /* Small wrappers for macros and globals Swift cannot import reliably. */
 
-static inline int nimbus_color_pair(int n) { return (int)COLOR_PAIR(n); }
-
 static inline int nimbus_codeset_is_utf8(void) {
     const char *cs = nl_langinfo(CODESET);
     return cs != NULL && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "UTF8") == 0);
@@ -52,49 +50,8 @@ static inline void nimbus_configure(void) {
 
 static inline int nimbus_rows(void) { return stdscr ? getmaxy(stdscr) : 0; }
 static inline int nimbus_cols(void) { return stdscr ? getmaxx(stdscr) : 0; }
-static inline int nimbus_colors(void) { return COLORS; }
-static inline int nimbus_color_pairs(void) { return COLOR_PAIRS; }
-
-static inline attr_t nimbus_attrs(int bold, int dim, int reverse, int underline) {
-    attr_t a = A_NORMAL;
-    if (bold) a |= A_BOLD;
-    if (dim) a |= A_DIM;
-    if (reverse) a |= A_REVERSE;
-    if (underline) a |= A_UNDERLINE;
-    return a;
-}
-
-static inline int nimbus_init_pair(int pair, int fg, int bg) {
-#if defined(NCURSES_EXT_COLORS)
-    return init_extended_pair(pair, fg, bg);
-#else
-    return init_pair((short)pair, (short)fg, (short)bg);
-#endif
-}
-
-static inline int nimbus_setcchar(cchar_t *cc, const wchar_t *wch, attr_t attrs, int pair) {
-#if defined(NCURSES_EXT_COLORS)
-    return setcchar(cc, wch, attrs, 0, &pair);
-#else
-    return setcchar(cc, wch, attrs, (short)pair, NULL);
-#endif
-}
-
-/* Draws one grapheme (given as Unicode scalars) at (y, x) with attributes and colour pair. */
-static inline int nimbus_put(int y, int x, const unsigned int *scalars, int count, attr_t attrs, int pair) {
-    wchar_t wch[CCHARW_MAX + 1];
-    int n = count < CCHARW_MAX ? count : CCHARW_MAX;
-    if (n <= 0) { wch[0] = L' '; n = 1; }
-    else for (int i = 0; i < n; i++) wch[i] = (wchar_t)scalars[i];
-    wch[n] = 0;
-    cchar_t cc;
-    if (nimbus_setcchar(&cc, wch, attrs, pair) == ERR) {
-        /* e.g. emoji ZWJ sequences: several spacing characters; keep the first. */
-        wch[1] = 0;
-        if (nimbus_setcchar(&cc, wch, attrs, pair) == ERR) return ERR;
-    }
-    return mvwadd_wch(stdscr, y, x, &cc);
-}
+/* Palette size from terminfo (curses' COLORS is only set by start_color, which is not used). */
+static inline int nimbus_colors(void) { int n = tigetnum("colors"); return n > 0 ? n : 0; }
 
 static inline int nimbus_winsize(int *rows, int *cols) {
     struct winsize ws;
@@ -106,28 +63,29 @@ static inline int nimbus_winsize(int *rows, int *cols) {
     return -1;
 }
 
-static inline void nimbus_clear_all(void) {
-    werase(stdscr);
-    clearok(curscr, TRUE);
+/* Terminfo strings: NULL when the terminal does not have the capability. */
+static inline const char *nimbus_tigetstr(const char *name) {
+    char *s = tigetstr(name);
+    return (s == NULL || s == (char *)-1) ? NULL : s;
 }
 
-static inline void nimbus_move(int y, int x) { wmove(stdscr, y, x); }
+static inline int nimbus_tigetflag(const char *name) { return tigetflag(name) > 0; }
+static inline int nimbus_tigetnum(const char *name) { return tigetnum(name); }
 
-static inline void nimbus_update(void) {
-    wnoutrefresh(stdscr);
-    doupdate();
-}
+/* tiparm is variadic, which Swift cannot call. */
+static inline const char *nimbus_tiparm1(const char *cap, int a) { return tiparm(cap, a); }
+static inline const char *nimbus_tiparm2(const char *cap, int a, int b) { return tiparm(cap, a, b); }
 
-/* Writes bytes straight to the terminal (bracketed-paste mode switches). */
-static inline void nimbus_write_raw(const char *s) {
+/* Writes bytes straight to the terminal, after anything curses still has buffered. */
+static inline void nimbus_write(const char *s, size_t len) {
     fflush(stdout);
-    size_t len = strlen(s);
     while (len > 0) {
         ssize_t n = write(STDOUT_FILENO, s, len);
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
-            /* stdout may share a non-blocking file description with stdin */
+            /* stdout may share a non-blocking file description with stdin: wait as a blocking
+               write would, so a frame is never cut short */
             struct pollfd pfd = { STDOUT_FILENO, POLLOUT, 0 };
-            if (errno != EINTR && poll(&pfd, 1, 100) <= 0) break;
+            if (errno != EINTR && poll(&pfd, 1, -1) < 0 && errno != EINTR) break;
             continue;
         }
         if (n <= 0) break;
@@ -135,6 +93,8 @@ static inline void nimbus_write_raw(const char *s) {
         len -= (size_t)n;
     }
 }
+
+static inline void nimbus_write_raw(const char *s) { nimbus_write(s, strlen(s)); }
 
 
 /* Crash guard (see CrashGuard.swift): the escape sequences that undo curses' screen modes,

@@ -6,33 +6,37 @@ import Glibc
 import Darwin
 #endif
 
-public enum NCursesError: Error, Equatable {
+public enum NCursesError: Error, Equatable, CustomStringConvertible {
     /// stdin or stdout is not a terminal.
     case notATerminal
     /// ncurses could not initialise the terminal (unknown TERM, …).
     case initFailed
+    /// The terminal cannot put the cursor at a position (no `cup` in its terminfo entry, e.g. TERM=dumb).
+    case cannotAddressCursor(term: String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal: return "nimbus needs a terminal on stdin and stdout"
+        case .initFailed: return "the terminal could not be set up (is TERM set to a terminal ncurses knows?)"
+        case .cannotAddressCursor(let term):
+            return "the terminal (TERM=\(term)) cannot move the cursor; nimbus needs a full-screen terminal such as xterm-256color"
+        }
+    }
 }
 
-/// Draws frames on the real terminal with ncursesw. Input is not read here: the app reads fd 0 and feeds `KeyParser`.
+/// The real terminal. ncursesw sets it up (raw input, the alternate screen, the terminfo entry)
+/// and restores it; frames are written as the cells `Renderer` found changed, with the terminal's
+/// own terminfo sequences (`FrameEncoder`), in one write each: ncurses' own refresh would diff
+/// every frame a second time. Input is not read here: the app reads fd 0 and feeds `KeyParser`.
 public final class NCursesBackend: TerminalBackend {
     public private(set) var size: Size
     public private(set) var supportsColor = false
 
     private var started = false
     private var suspended = false
-    private var defaultColors = false
     private var colorCount: Int32 = 0
-    private var maxPairs: Int32 = 0
-    private var nextPair: Int32 = 1
-    private var pairs: [PairKey: Int32] = [:]
+    private var encoder: FrameEncoder?
     private var cursor: Point?
-    private var cursorVisibility: Int32 = -1
-    private var scalarScratch: [UInt32] = []
-
-    private struct PairKey: Hashable {
-        let fg: Int32
-        let bg: Int32
-    }
 
     /// Does not touch the terminal; call `start()`.
     public init() {
@@ -53,30 +57,20 @@ public final class NCursesBackend: TerminalBackend {
         }
         setenv("ESCDELAY", "25", 1)
         guard nimbus_newterm() == 0 else { throw NCursesError.initFailed }
+        guard nimbus_tigetstr("cup") != nil else {
+            endwin()
+            throw NCursesError.cannotAddressCursor(term: getenv("TERM").map { String(cString: $0) } ?? "")
+        }
         started = true
         suspended = false
         set_escdelay(25)
         nimbus_configure()
-        setCursorVisibility(0)
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        if has_colors() && !noColor {
-            start_color()
-            defaultColors = use_default_colors() == OK
-            colorCount = nimbus_colors()
-            maxPairs = min(nimbus_color_pairs(), 32767)
-            supportsColor = colorCount >= 8 && maxPairs > 1
-        } else {
-            supportsColor = false
-        }
-        pairs.removeAll()
-        nextPair = 1
+        colorCount = has_colors() && !noColor ? nimbus_colors() : 0
+        supportsColor = colorCount >= 8 && nimbus_tigetstr("setaf") != nil && nimbus_tigetstr("setab") != nil
+        encoder = FrameEncoder(sequences: makeSequences())
         readSize()
-        refresh()
-        // ncurses flushes its output after every cursor move until the screen has been through
-        // endwin() once (its `_endwin` stays "initial"); one round trip here lets a frame go out
-        // in one write instead of one per moved-to span (~16 per keystroke).
-        endwin()
-        refresh()
+        refresh() // curses enters the alternate screen
         nimbus_write_raw("\u{1B}[?2004h")
     }
 
@@ -86,7 +80,7 @@ public final class NCursesBackend: TerminalBackend {
         started = false
         if !suspended {
             nimbus_write_raw("\u{1B}[?2004l")
-            curs_set(1)
+            Self.write(Self.capability("sgr0") + Self.capability("cnorm"))
             endwin()
         }
         suspended = false
@@ -96,6 +90,7 @@ public final class NCursesBackend: TerminalBackend {
     public func suspend() {
         guard started, !suspended else { return }
         nimbus_write_raw("\u{1B}[?2004l")
+        Self.write(Self.capability("sgr0") + Self.capability("cnorm"))
         endwin()
         suspended = true
     }
@@ -107,7 +102,7 @@ public final class NCursesBackend: TerminalBackend {
         refresh()
         nimbus_write_raw("\u{1B}[?2004h")
         updateSize()
-        cursorVisibility = -1
+        encoder?.forget()
         clearAll()
     }
 
@@ -130,22 +125,7 @@ public final class NCursesBackend: TerminalBackend {
 
     public func draw(_ changes: [CellChange]) {
         guard started, !suspended else { return }
-        for change in changes where change.cell.width > 0 {
-            let style = change.cell.style
-            var reverse = style.reverse
-            if !supportsColor && style.bg != .default { reverse = true } // keep highlights readable in monochrome
-            let attrs = nimbus_attrs(style.bold ? 1 : 0, style.dim ? 1 : 0, reverse ? 1 : 0, style.underline ? 1 : 0)
-            let pair = supportsColor ? pairNumber(style) : 0
-            if var value = change.cell.glyph.scalar?.value {
-                _ = nimbus_put(Int32(change.y), Int32(change.x), &value, 1, attrs, pair)
-                continue
-            }
-            scalarScratch.removeAll(keepingCapacity: true)
-            for s in change.cell.text.unicodeScalars { scalarScratch.append(s.value) }
-            scalarScratch.withUnsafeBufferPointer { buf in
-                _ = nimbus_put(Int32(change.y), Int32(change.x), buf.baseAddress, Int32(buf.count), attrs, pair)
-            }
-        }
+        encoder?.draw(changes, size: size)
     }
 
     public func setCursor(_ p: Point?) {
@@ -153,28 +133,17 @@ public final class NCursesBackend: TerminalBackend {
     }
 
     public func flush() {
-        guard started, !suspended else { return }
-        if let p = cursor, p.x >= 0, p.y >= 0, p.x < size.cols, p.y < size.rows {
-            nimbus_move(Int32(p.y), Int32(p.x))
-            setCursorVisibility(1)
-        } else {
-            setCursorVisibility(0)
-        }
-        nimbus_update()
+        guard started, !suspended, encoder != nil else { return }
+        let bytes = encoder!.finish(cursor: cursor, size: size)
+        Self.write(bytes)
     }
 
     public func clearAll() {
         guard started, !suspended else { return }
-        nimbus_clear_all()
+        encoder?.clear()
     }
 
     // MARK: - Internals
-
-    private func setCursorVisibility(_ v: Int32) {
-        guard v != cursorVisibility else { return }
-        curs_set(v)
-        cursorVisibility = v
-    }
 
     private func readSize() {
         let rows = Int(nimbus_rows())
@@ -193,21 +162,80 @@ public final class NCursesBackend: TerminalBackend {
         return Size(cols: 80, rows: 24)
     }
 
-    private func pairNumber(_ style: Style) -> Int32 {
-        let key = PairKey(fg: colorNumber(style.fg, background: false), bg: colorNumber(style.bg, background: true))
-        if key.fg == -1 && key.bg == -1 { return 0 }
-        if let p = pairs[key] { return p }
-        guard nextPair < maxPairs else { return 0 }
-        let p = nextPair
-        guard nimbus_init_pair(p, key.fg, key.bg) == OK else { return 0 }
-        nextPair += 1
-        pairs[key] = p
-        return p
+    private static func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) { nimbus_write($0, buf.count) }
+        }
     }
 
-    private func colorNumber(_ c: Color, background: Bool) -> Int32 {
+    /// A terminfo string capability's bytes; empty when the terminal lacks it.
+    private static func capability(_ name: String) -> [UInt8] {
+        nimbus_tigetstr(name).map { withoutPadding($0) } ?? []
+    }
+
+    private static func parameterized(_ name: String, _ a: Int32, _ b: Int32? = nil) -> [UInt8] {
+        guard let cap = nimbus_tigetstr(name) else { return [] }
+        let out = b.map { nimbus_tiparm2(cap, a, $0) } ?? nimbus_tiparm1(cap, a)
+        return out.map { withoutPadding($0) } ?? []
+    }
+
+    /// The bytes of a terminfo string less its padding marks (`$<5>`, `$<2*/>`): delays for
+    /// hardware terminals, which `tputs` would turn into waits and which are text to anything else.
+    static func withoutPadding(_ s: UnsafePointer<CChar>) -> [UInt8] {
+        let bytes = Array(UnsafeRawBufferPointer(start: s, count: strlen(s)))
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "$"), i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "<"),
+               let close = bytes[(i + 2)...].firstIndex(of: UInt8(ascii: ">")),
+               bytes[(i + 2)..<close].allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2A || $0 == 0x2F }) {
+                i = close + 1
+                continue
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out
+    }
+
+    private func makeSequences() -> FrameEncoder.Sequences {
+        let reset = Self.capability("sgr0")
+        let bold = Self.capability("bold"), dim = Self.capability("dim")
+        let reverse = Self.capability("rev"), underline = Self.capability("smul")
+        let color = supportsColor
+        let colorCount = self.colorCount
+        // Attributes the terminal cannot show together with colours (`ncv`; the Linux console
+        // shows underline and dim as colours): dropped from coloured cells, as curses does.
+        let noColorVideo = color ? max(0, nimbus_tigetnum("ncv")) : 0
+        return FrameEncoder.Sequences(
+            // Cursor addresses are asked for per run of changed cells, colours once per style.
+            moveTo: { x, y in Self.parameterized("cup", Int32(y), Int32(x)) },
+            style: { style in
+                var out = reset
+                let colored = color && (style.fg != .default || style.bg != .default)
+                func allowed(_ bit: Int32) -> Bool { !colored || noColorVideo & bit == 0 }
+                if style.bold && allowed(32) { out += bold }
+                if style.dim && allowed(16) { out += dim }
+                // Without colours a highlighted background is shown reversed, so it stays visible.
+                if (style.reverse || (!color && style.bg != .default)) && allowed(4) { out += reverse }
+                if style.underline && allowed(2) { out += underline }
+                if color {
+                    if let fg = Self.colorNumber(style.fg, count: colorCount) { out += Self.parameterized("setaf", fg) }
+                    if let bg = Self.colorNumber(style.bg, count: colorCount) { out += Self.parameterized("setab", bg) }
+                }
+                return out
+            },
+            reset: reset, clear: Self.capability("clear"),
+            showCursor: Self.capability("cnorm"), hideCursor: Self.capability("civis"),
+            lastCellScrolls: nimbus_tigetflag("am") != 0 && nimbus_tigetflag("xenl") == 0)
+    }
+
+    /// The palette entry for `c`; nil for the terminal's default colour.
+    static func colorNumber(_ c: Color, count: Int32) -> Int32? {
         switch c {
-        case .default: return defaultColors ? -1 : (background ? 0 : 7)
+        case .default: return nil
         case .black: return 0
         case .red: return 1
         case .green: return 2
@@ -216,9 +244,7 @@ public final class NCursesBackend: TerminalBackend {
         case .magenta: return 5
         case .cyan: return 6
         case .white: return 7
-        case .index(let n):
-            if Int32(n) < colorCount { return Int32(n) }
-            return NCursesBackend.basicColor(n)
+        case .index(let n): return Int32(n) < count ? Int32(n) : basicColor(n)
         }
     }
 
