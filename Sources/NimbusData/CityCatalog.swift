@@ -180,7 +180,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
                 return false // no UTF-8 lead byte of Hangul or kana
             }
             if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
-            NameFolding.fold(String(decoding: name, as: UTF8.self), into: &nameTokens)
+            NameFolding.fold(utf8: name, into: &nameTokens)
             return (0..<queryTokens.count).allSatisfy { q in
                 let prefix = queryTokens.token(q)
                 return (0..<nameTokens.count).contains { nameTokens.token($0).starts(with: prefix) }
@@ -210,16 +210,31 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     }
 
     /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8
-    /// lead byte starts a scalar that could fold to one (conservative).
+    /// sequence starts a scalar in a block where some scalar folds to one (conservative; a test
+    /// checks every scalar against `NameFolding`). Kana, CJK, Hangul, Cyrillic, Arabic… names are
+    /// skipped by their first two bytes without being decoded.
     static func mayFoldToASCII(_ name: UnsafeRawBufferPointer) -> Bool {
-        name.contains { b in
+        var i = 0
+        let n = name.count
+        while i < n {
+            let b = name[i]
+            let next: UInt8 = i + 1 < n ? name[i + 1] : 0
             switch b {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true // ASCII letters and digits
-            case 0xC2...0xC9: return true                          // U+0080–U+027F: Latin-1, Latin Extended
-            case 0xE1, 0xE2, 0xE3, 0xEF, 0xF0: return true         // phonetic/extended Latin, letterlike, fullwidth, math
-            default: return false
+            case 0xC2...0xCB: return true                          // U+0080–U+02FF: Latin-1, Latin Extended, IPA, modifiers
+            case 0xE1 where (0xB4...0xBB).contains(next): return true // U+1D00–U+1EFF: phonetic, Latin Extended Additional
+            case 0xE2 where (0x81...0x86).contains(next) || (0x91...0x93).contains(next) || next == 0xB1:
+                return true                // super/subscripts, letterlike, number forms, enclosed, Latin Extended-C
+            case 0xE3 where (0x88...0x8F).contains(next): return true // U+3200–U+33FF: enclosed and squared (㎞)
+            case 0xEA where (0x9C...0x9F).contains(next): return true // U+A700–U+A7FF: Latin Extended-D
+            case 0xEF where next == 0xAC || next == 0xBC || next == 0xBD: return true // ligatures, fullwidth ASCII
+            case 0xF0 where next == 0x90 || next == 0x9D || next == 0x9F:
+                return true                // Latin Extended-F, mathematical and enclosed alphanumerics
+            default: break
             }
+            i += 1
         }
+        return false
     }
 
     /// Word-prefix match of an all-ASCII name without folding (ASCII folds to lowercase letters and

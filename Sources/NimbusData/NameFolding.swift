@@ -16,37 +16,68 @@ public enum NameFolding {
 
     /// Folds `text` into `buffer`, replacing its contents; reuses the buffer's storage.
     static func fold(_ text: String, into buffer: inout FoldedTokens) {
+        var text = text
+        text.withUTF8 { fold(utf8: UnsafeRawBufferPointer($0), into: &buffer) }
+    }
+
+    /// Folds UTF-8 bytes (a name read in place from the catalogue) into `buffer`. A byte that does
+    /// not start a valid sequence ends the token, as a separator would.
+    static func fold(utf8: UnsafeRawBufferPointer, into buffer: inout FoldedTokens) {
         buffer.removeAll()
-        memo.withTable { table in
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            if value < 0x80 {
+        table.lock.lock()
+        defer { table.lock.unlock() }
+        let n = utf8.count
+        var i = 0
+        while i < n {
+            let lead = utf8[i]
+            if lead < 0x80 {
                 // ASCII: letters and digits are token characters; everything else is P*, S*, Zs or Cc.
-                switch value {
-                case 0x41...0x5A: buffer.append(byte: UInt8(value + 0x20))
-                case 0x61...0x7A, 0x30...0x39: buffer.append(byte: UInt8(value))
+                switch lead {
+                case 0x41...0x5A: buffer.append(byte: lead + 0x20)
+                case 0x61...0x7A, 0x30...0x39: buffer.append(byte: lead)
                 default: buffer.endToken()
                 }
-            } else if isKept(value) {
-                buffer.append(scalar: scalar)
-            } else {
-                let folded: [Unicode.Scalar]
-                if let hit = table[value] {
-                    folded = hit
-                } else {
-                    folded = foldScalar(scalar)
-                    table[value] = folded
-                }
-                for f in folded { buffer.append(scalar: f) }
+                i += 1
+                continue
             }
-        }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+            var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
+            var valid = length > 0 && i + length <= n
+            if valid {
+                for k in 1..<length {
+                    let b = utf8[i + k]
+                    if b & 0xC0 != 0x80 { valid = false; break }
+                    value = value << 6 | UInt32(b & 0x3F)
+                }
+            }
+            guard valid, let scalar = Unicode.Scalar(value) else {
+                buffer.endToken()
+                i += 1
+                continue
+            }
+            i += length
+            let (start, count) = table.folded(scalar)
+            for k in start..<(start + count) {
+                let b = table.pool[k]
+                if b == FoldTable.separator { buffer.endToken() } else { buffer.append(byte: b) }
+            }
         }
         buffer.endToken()
     }
 
-    /// Folding a non-ASCII scalar goes through Foundation's decomposition, which costs microseconds;
-    /// names repeat the same few hundred scalars, so each is folded once per process.
-    private static let memo = ScalarMemo()
+    /// Folding a non-ASCII scalar goes through Foundation's decomposition and the scalar's
+    /// properties, which cost microseconds; names repeat the same few hundred scalars, so each is
+    /// folded once per process.
+    private static let table = FoldTable()
+
+    /// What `scalar` adds to a token, as UTF-8 bytes with `FoldTable.separator` where a token ends.
+    fileprivate static func foldedBytes(_ scalar: Unicode.Scalar) -> [UInt8] {
+        var out: [UInt8] = []
+        for s in isKept(scalar.value) ? [scalar] : foldScalar(scalar) {
+            if isSeparator(s) { out.append(FoldTable.separator) } else { UTF8.encode(s) { out.append($0) } }
+        }
+        return out
+    }
 
     /// What one non-ASCII, non-kept scalar folds to (possibly nothing, possibly several scalars).
     static func foldScalar(_ scalar: Unicode.Scalar) -> [Unicode.Scalar] {
@@ -106,16 +137,39 @@ public enum NameFolding {
     }
 }
 
-/// A thread-safe memo of `NameFolding.foldScalar`.
-private final class ScalarMemo: @unchecked Sendable {
-    private var table: [UInt32: [Unicode.Scalar]] = [:]
-    private let lock = NSLock()
+/// The folded bytes of every non-ASCII scalar seen so far: a slot per BMP scalar (a dictionary
+/// for the rest) pointing into one byte pool. Used under `lock`, taken once per folded name.
+private final class FoldTable: @unchecked Sendable {
+    /// Ends a token; never a byte of UTF-8.
+    static let separator: UInt8 = 0xFF
 
-    /// Runs `body` with the table locked: one lock per folded name, not one per scalar.
-    func withTable<T>(_ body: (inout [UInt32: [Unicode.Scalar]]) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&table)
+    let lock = NSLock()
+    private(set) var pool: [UInt8] = [0] // offset 0 is never used, so slot 0 means "not folded yet"
+    private var bmp: [UInt32] = []
+    private var astral: [UInt32: UInt32] = [:]
+
+    /// Where `scalar`'s folded bytes are in `pool`; folds it the first time. Call with `lock` held.
+    func folded(_ scalar: Unicode.Scalar) -> (start: Int, count: Int) {
+        let v = scalar.value
+        if v < 0x10000 {
+            if bmp.isEmpty { bmp = Array(repeating: 0, count: 0x10000) }
+            if bmp[Int(v)] == 0 { bmp[Int(v)] = add(NameFolding.foldedBytes(scalar)) }
+            return Self.decode(bmp[Int(v)])
+        }
+        if let slot = astral[v] { return Self.decode(slot) }
+        let slot = add(NameFolding.foldedBytes(scalar))
+        astral[v] = slot
+        return Self.decode(slot)
+    }
+
+    private func add(_ bytes: [UInt8]) -> UInt32 {
+        let start = pool.count
+        pool += bytes.prefix(255)
+        return UInt32(start) << 8 | UInt32(min(bytes.count, 255))
+    }
+
+    private static func decode(_ slot: UInt32) -> (start: Int, count: Int) {
+        (Int(slot >> 8), Int(slot & 0xFF))
     }
 }
 
@@ -150,14 +204,6 @@ struct FoldedTokens {
 
     mutating func append(byte: UInt8) {
         bytes.append(byte)
-    }
-
-    mutating func append(scalar: Unicode.Scalar) {
-        if NameFolding.isSeparator(scalar) {
-            endToken()
-        } else {
-            UTF8.encode(scalar) { bytes.append($0) }
-        }
     }
 
     mutating func endToken() {

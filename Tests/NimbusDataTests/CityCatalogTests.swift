@@ -138,6 +138,15 @@ final class CityCatalogTests: XCTestCase {
         XCTAssertEqual(NameFolding.tokens("ｓｅｏｕｌ"), ["seoul"], "full-width letters fold by NFKD")
         XCTAssertEqual(NameFolding.tokens("Saint-Denis d'Oléron"), ["saint", "denis", "d", "oleron"])
         XCTAssertEqual(NameFolding.tokens(" \t—"), [])
+        XCTAssertEqual(NameFolding.tokens("½ ㎞ ①"), ["1", "2", "km", "1"], "a separator inside a folded scalar ends the token")
+    }
+
+    func testFoldingBytesEndsATokenAtEveryInvalidSequence() {
+        var tokens = FoldedTokens()
+        // A stray continuation byte, an impossible byte, a sequence cut short at the end.
+        let bytes: [UInt8] = [0x61, 0x80, 0x62, 0xFF, 0xC3, 0xA9, 0x74, 0xE3, 0x81]
+        bytes.withUnsafeBytes { NameFolding.fold(utf8: $0, into: &tokens) }
+        XCTAssertEqual((0..<tokens.count).map { String(decoding: tokens.token($0), as: UTF8.self) }, ["a", "b", "et"])
     }
 
     /// Swift folding must agree with the script's: every token of every name is indexed for its city.

@@ -37,6 +37,23 @@ final class MatchedNameTests: XCTestCase {
         XCTAssertGreaterThan(compared, 300)
     }
 
+    /// The byte pre-check may let through names that fold to no ASCII, never drop one that does.
+    func testEveryScalarThatFoldsToASCIIPassesTheBytePreCheck() {
+        var checked = 0
+        for v in UInt32(0x80)...0x1FFFF {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let folded = NameFolding.foldScalar(scalar)
+            guard folded.contains(where: { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else { continue }
+            checked += 1
+            let bytes = Array(String(scalar).utf8)
+            XCTAssertTrue(bytes.withUnsafeBytes(CityCatalog.mayFoldToASCII), "U+\(String(v, radix: 16)) folds to \(folded)")
+        }
+        XCTAssertGreaterThan(checked, 1000)
+        for name in ["Москва", "東京", "ソウル", "서울", "القاهرة", "ათენი"] {
+            XCTAssertFalse(Array(name.utf8).withUnsafeBytes(CityCatalog.mayFoldToASCII), name)
+        }
+    }
+
     func testSummaryAgreesWithTheWholeCity() throws {
         let catalog = try XCTUnwrap(Self.catalog)
         for i in stride(from: 0, to: catalog.cityCount, by: 97) {
