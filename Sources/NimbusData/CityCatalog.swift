@@ -175,11 +175,17 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         let keptQuery = !asciiQuery && String(decoding: queryTokens.bytes, as: UTF8.self).unicodeScalars
             .allSatisfy { NameFolding.isKept($0.value) }
         func matches(_ name: UnsafeRawBufferPointer) -> Bool {
-            if asciiQuery, !Self.mayFoldToASCII(name) { return false }
-            if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
-                return false // no UTF-8 lead byte of Hangul or kana
+            if asciiQuery {
+                // Romanisations are compared in one pass over their bytes; a name that is not
+                // all ASCII is folded only if it can fold to ASCII at all.
+                if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
+                if !Self.mayFoldToASCII(name) { return false }
+            } else {
+                if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
+                    return false // no UTF-8 lead byte of Hangul or kana
+                }
+                if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
             }
-            if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
             NameFolding.fold(utf8: name, into: &nameTokens)
             return (0..<queryTokens.count).allSatisfy { q in
                 let prefix = queryTokens.token(q)
@@ -187,7 +193,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             }
         }
         let blob = namesBlob(at: index)
-        let canonicalEnd = blob.firstIndex(of: 0x1F) ?? blob.endIndex
+        let canonicalEnd = Self.nameEnd(in: blob, from: 0)
         // Most rows match on their canonical name: check it before looking at the alternates.
         if matches(UnsafeRawBufferPointer(rebasing: blob[..<canonicalEnd])) { return nil }
         // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
@@ -195,7 +201,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         var bestLength = Int.max
         var start = canonicalEnd + 1
         while start < blob.endIndex {
-            let end = blob[start...].firstIndex(of: 0x1F) ?? blob.endIndex
+            let end = Self.nameEnd(in: blob, from: start)
             let name = UnsafeRawBufferPointer(rebasing: blob[start..<end])
             if matches(name) {
                 let length = name.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } // scalars
@@ -207,6 +213,13 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             start = end + 1
         }
         return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
+    }
+
+    /// Where the name starting at `start` ends: the next 0x1F separator, or the end of the blob.
+    private static func nameEnd(in blob: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard start < blob.count, let base = blob.baseAddress,
+              let hit = memchr(base + start, 0x1F, blob.count - start) else { return blob.count }
+        return UnsafeRawPointer(hit) - base
     }
 
     /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8
@@ -237,33 +250,50 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         return false
     }
 
-    /// Word-prefix match of an all-ASCII name without folding (ASCII folds to lowercase letters and
-    /// digits split at everything else); nil when the name has other characters.
+    /// Word-prefix match of a name against folded query tokens, reading the name's ASCII bytes in
+    /// place (ASCII folds to lowercase letters and digits split at everything else). True as soon
+    /// as every token has started a word; false when the name is all ASCII and some token never
+    /// did; nil when a non-ASCII byte comes first, as the name must then be folded to tell.
     static func asciiNameMatches(_ name: UnsafeRawBufferPointer, _ query: FoldedTokens) -> Bool? {
-        guard name.allSatisfy({ $0 < 0x80 }) else { return nil }
-        func folded(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 0x41...0x5A: return b + 0x20
-            case 0x61...0x7A, 0x30...0x39: return b
-            default: return nil
-            }
-        }
-        for q in 0..<query.count {
-            let token = query.token(q)
-            var found = false
-            var i = 0
-            while i < name.count, !found {
-                if folded(name[i]) != nil, i == 0 || folded(name[i - 1]) == nil {
-                    var j = 0
-                    var k = token.startIndex
-                    while k < token.endIndex, i + j < name.count, folded(name[i + j]) == token[k] { j += 1; k += 1 }
-                    found = k == token.endIndex
+        let count = query.count
+        guard count > 0 else { return true }
+        guard count <= 64 else { return nil }
+        let all: UInt64 = count == 64 ? ~0 : (1 << UInt64(count)) - 1
+        var found: UInt64 = 0
+        let n = name.count
+        var inWord = false
+        return query.bytes.withUnsafeBufferPointer { tokens -> Bool? in
+            for i in 0..<n {
+                let b = name[i]
+                if b >= 0x80 { return nil }
+                let folded = Self.asciiFolded(b)
+                if folded != 0 && !inWord {
+                    for q in 0..<count where found & (1 << UInt64(q)) == 0 {
+                        let range = query.range(q)
+                        var k = range.lowerBound
+                        var j = i
+                        while k < range.upperBound, j < n, Self.asciiFolded(name[j]) == tokens[k] {
+                            k += 1
+                            j += 1
+                        }
+                        if k == range.upperBound { found |= 1 << UInt64(q) }
+                    }
+                    if found == all { return true }
                 }
-                i += 1
+                inWord = folded != 0
             }
-            if !found { return false }
+            return false
         }
-        return true
+    }
+
+    /// An ASCII letter or digit as a token byte (lowercase); 0 for anything else.
+    @inline(__always)
+    private static func asciiFolded(_ b: UInt8) -> UInt8 {
+        switch b {
+        case 0x41...0x5A: return b | 0x20
+        case 0x61...0x7A, 0x30...0x39: return b
+        default: return 0
+        }
     }
 
     /// Touches every page of the mapped file, so that the first searches and rows don't pay a

@@ -76,5 +76,9 @@ final class MatchedNameTests: XCTestCase {
         XCTAssertEqual(match("St. John's", "john"), true)
         XCTAssertEqual(match("York", "new york"), false)
         XCTAssertNil(match("São Paulo", "sao"), "non-ASCII names take the folding path")
+        XCTAssertNil(match("São Paulo", "paulo"), "…unless every word matched before the first non-ASCII byte")
+        XCTAssertEqual(match("Paulo São", "pau"), true, "folding the rest can only add words")
+        XCTAssertNil(match("Sa\u{E3}o", "sao"), "a word that goes on past ASCII is not judged on its ASCII part")
+        XCTAssertNil(match("ñs", "s"), "nor is a word that starts after a non-ASCII letter")
     }
 }
