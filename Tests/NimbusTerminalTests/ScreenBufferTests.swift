@@ -206,4 +206,22 @@ final class PainterTests: XCTestCase {
         XCTAssertNil(b[1, 0].glyph.scalar)
         XCTAssertEqual(b.lines(), ["g\u{308}👩‍👩‍👧x    "])
     }
+
+    func testStyleKeepsEveryColourAndFlagItIsGiven() {
+        let colors: [Color] = [.default, .black, .red, .green, .yellow, .blue, .magenta, .cyan, .white, .index(0), .index(24), .index(255)]
+        for fg in colors {
+            for bg in colors {
+                var s = Style(fg: fg, bg: bg, bold: true, underline: true)
+                XCTAssertEqual(s.fg, fg)
+                XCTAssertEqual(s.bg, bg)
+                XCTAssertTrue(s.bold && s.underline && !s.dim && !s.reverse)
+                s.bold = false
+                s.dim = true
+                s.reverse = true
+                s.bg = .default
+                XCTAssertEqual(s, Style(fg: fg, dim: true, reverse: true, underline: true))
+            }
+        }
+        XCTAssertNotEqual(Style(fg: .index(1)), Style(fg: .red), "a palette entry is not the named colour")
+    }
 }
