@@ -210,8 +210,7 @@ public final class NCursesBackend: TerminalBackend {
         // shows underline and dim as colours): dropped from coloured cells, as curses does.
         let noColorVideo = color ? max(0, nimbus_tigetnum("ncv")) : 0
         return FrameEncoder.Sequences(
-            // Cursor addresses are asked for per run of changed cells, colours once per style.
-            moveTo: { x, y in Self.parameterized("cup", Int32(y), Int32(x)) },
+            moveTo: { x, y in Self.parameterized("cup", Int32(y), Int32(x)) }, // remembered by the encoder
             style: { style in
                 var out = reset
                 let colored = color && (style.fg != .default || style.bg != .default)

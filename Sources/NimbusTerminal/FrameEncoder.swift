@@ -34,6 +34,8 @@ public struct FrameEncoder {
 
     private let sequences: Sequences
     private var styleBytes: [Style: [UInt8]] = [:]
+    /// Cursor moves already asked of `sequences`, by position (the same few dozen every frame).
+    private var moves: [Int: [UInt8]] = [:]
     private var bytes: [UInt8] = []
     /// Where the terminal's cursor is, when known for certain.
     private var position: (x: Int, y: Int)?
@@ -68,7 +70,7 @@ public struct FrameEncoder {
                 continue
             }
             if position.map({ $0.x != change.x || $0.y != change.y }) ?? true {
-                bytes += sequences.moveTo(change.x, change.y)
+                move(to: change.x, change.y)
             }
             let cell = change.cell
             if style != cell.style {
@@ -106,7 +108,7 @@ public struct FrameEncoder {
         }
         if let p = cursor, p.x >= 0, p.y >= 0, p.x < size.cols, p.y < size.rows {
             if position.map({ $0.x != p.x || $0.y != p.y }) ?? true {
-                bytes += sequences.moveTo(p.x, p.y)
+                move(to: p.x, p.y)
                 position = (p.x, p.y)
             }
             if cursorShown != true { bytes += sequences.showCursor; cursorShown = true }
@@ -116,6 +118,18 @@ public struct FrameEncoder {
         }
         defer { bytes.removeAll(keepingCapacity: true) }
         return bytes
+    }
+
+    private mutating func move(to x: Int, _ y: Int) {
+        let key = y << 16 | x
+        if let known = moves[key] {
+            bytes += known
+        } else {
+            if moves.count > 4096 { moves.removeAll() }
+            let made = sequences.moveTo(x, y)
+            moves[key] = made
+            bytes += made
+        }
     }
 
     /// Scalars whose width every terminal agrees with `DisplayWidth` on: below U+0300, the East
