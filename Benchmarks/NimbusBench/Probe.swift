@@ -13,6 +13,11 @@ enum Probe {
             let t0 = NimbusBenchmark.now(); for _ in 0..<50 { f() }; print(label, String(format: "%.1f µs per 20 rows", (NimbusBenchmark.now() - t0) / 50 * 1e6))
         }
         let uc = SearchCitiesUseCase(repository: c)
+        if CommandLine.arguments.contains("--fold") {
+            let f0 = NimbusBenchmark.now()
+            c.foldNamesOfLargestCities()
+            print(String(format: "folding the names of the largest cities: %.1f ms", (NimbusBenchmark.now() - f0) * 1e3))
+        }
         for pass in 1...2 {
             for q in ["s", "se", "seo"] {
                 let m = c.search(q).refs.prefix(21)

@@ -50,6 +50,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     private var idIndex: [UInt32: Int32]?
     private let idLock = NSLock()
     private let scratch: SearchScratch
+    private let foldedNames = FoldedNamesCache()
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -166,6 +167,13 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         var queryTokens = FoldedTokens()
         NameFolding.fold(query, into: &queryTokens)
         guard queryTokens.count > 0 else { return nil }
+        // The largest cities, whose rows come first for short queries and which have the most
+        // names (a hundred and more), keep their names folded; the others are read in place.
+        if let names = foldedNames.names(index, blob: { namesBlob(at: index) }) {
+            return names.matchedAlternate(queryTokens).map {
+                String(decoding: UnsafeRawBufferPointer(rebasing: namesBlob(at: index)[names.names[$0].bytes]), as: UTF8.self)
+            }
+        }
         var nameTokens = FoldedTokens()
         // Names are checked in place in the mapped blob. An ASCII query can only match names with
         // Latin letters (or forms that fold to them), a Hangul or kana query only names written in
@@ -193,7 +201,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             }
         }
         let blob = namesBlob(at: index)
-        let canonicalEnd = Self.nameEnd(in: blob, from: 0)
+        let canonicalEnd = FoldedNames.nameEnd(in: blob, from: 0)
         // Most rows match on their canonical name: check it before looking at the alternates.
         if matches(UnsafeRawBufferPointer(rebasing: blob[..<canonicalEnd])) { return nil }
         // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
@@ -201,7 +209,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         var bestLength = Int.max
         var start = canonicalEnd + 1
         while start < blob.endIndex {
-            let end = Self.nameEnd(in: blob, from: start)
+            let end = FoldedNames.nameEnd(in: blob, from: start)
             let name = UnsafeRawBufferPointer(rebasing: blob[start..<end])
             if matches(name) {
                 let length = name.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } // scalars
@@ -213,13 +221,6 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             start = end + 1
         }
         return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
-    }
-
-    /// Where the name starting at `start` ends: the next 0x1F separator, or the end of the blob.
-    private static func nameEnd(in blob: UnsafeRawBufferPointer, from start: Int) -> Int {
-        guard start < blob.count, let base = blob.baseAddress,
-              let hit = memchr(base + start, 0x1F, blob.count - start) else { return blob.count }
-        return UnsafeRawPointer(hit) - base
     }
 
     /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8
@@ -293,6 +294,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         case 0x41...0x5A: return b | 0x20
         case 0x61...0x7A, 0x30...0x39: return b
         default: return 0
+        }
+    }
+
+    /// Folds the names of the most populous cities, whose rows come first for short queries, so
+    /// the first keystrokes don't pay for it. A few milliseconds; run it off the main queue.
+    public func foldNamesOfLargestCities() {
+        for index in 0..<min(cityCount, FoldedNamesCache.keptCities) {
+            _ = foldedNames.names(index) { namesBlob(at: index) }
         }
     }
 

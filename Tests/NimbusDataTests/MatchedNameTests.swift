@@ -64,6 +64,29 @@ final class MatchedNameTests: XCTestCase {
         }
     }
 
+    func testFoldedNamesMatchEveryQueryWordAtTheStartOfAWordOfOneName() {
+        func matched(_ names: [String], _ query: String) -> String? {
+            var scratch = FoldedTokens()
+            var tokens = FoldedTokens()
+            NameFolding.fold(query, into: &tokens)
+            let blob = Array(names.joined(separator: "\u{1F}").utf8)
+            return blob.withUnsafeBytes { bytes in
+                let folded = FoldedNames(blob: bytes, scratch: &scratch)
+                return folded.matchedAlternate(tokens).map { String(decoding: bytes[folded.names[$0].bytes], as: UTF8.self) }
+            }
+        }
+        let saoPaulo = ["São Paulo", "Sao Paulo", "sea pea lu", "상파울루"]
+        XCTAssertNil(matched(saoPaulo, "pau sao"), "the canonical name matched")
+        XCTAssertEqual(matched(saoPaulo, "sea"), "sea pea lu")
+        XCTAssertEqual(matched(saoPaulo, "상파"), "상파울루")
+        XCTAssertNil(matched(saoPaulo, "aul"), "a query word must start a name word")
+        XCTAssertNil(matched(["York", "Eboracum"], "new york"), "every word of the query, in one name")
+        XCTAssertEqual(matched(["Seoul", "서울특별시", "서울"], "서울"), "서울", "the shortest matching alternate")
+        XCTAssertEqual(matched(["Saint-Denis", "St. Denis"], "st den"), "St. Denis")
+        XCTAssertNil(matched(["Oslo", ""], "o"))
+        XCTAssertNil(matched(["Oslo"], "x"))
+    }
+
     func testASCIINameMatchingFollowsWordPrefixes() {
         func match(_ name: String, _ query: String) -> Bool? {
             var tokens = FoldedTokens()
