@@ -39,8 +39,29 @@ public struct CLIOptions: ParsableArguments {
         }
     }
 
-    /// The position given with `--location` (already checked by `validate`).
-    var parsedLocation: GeoPoint? { location.flatMap { try? GeoPoint.parse($0) } }
+    /// The parsed options as plain values.
+    struct Values {
+        var tier: Tier
+        var catalog: String?
+        /// The position given with `--location` (already checked by `validate`).
+        var location: GeoPoint?
+
+        /// What an empty command line means.
+        static let defaults = Values(tier: .standard, catalog: nil, location: nil)
+
+        func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
+                           colors: Bool) -> AppDIContainer.Configuration {
+            let choice: CatalogChoice
+            if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
+            else { choice = tier == .large ? .large : .bundled }
+            return .init(environment: environment, catalog: choice, location: location, scheduler: scheduler,
+                         colors: colors)
+        }
+    }
+
+    var values: Values {
+        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) })
+    }
 
     /// What is wrong with a position given on the command line or in the environment.
     static func message(for error: GeoPoint.ParseError, option: String) -> String {
@@ -56,11 +77,7 @@ public struct CLIOptions: ParsableArguments {
 
     func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
                        colors: Bool) -> AppDIContainer.Configuration {
-        let choice: CatalogChoice
-        if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
-        else { choice = tier == .large ? .large : .bundled }
-        return .init(environment: environment, catalog: choice, location: parsedLocation, scheduler: scheduler,
-                     colors: colors)
+        values.configuration(environment: environment, scheduler: scheduler, colors: colors)
     }
 }
 
@@ -88,6 +105,16 @@ public struct NimbusCommand: ParsableCommand {
     /// a bad `--location`) prints the reason and usage and exits with status 2, as shell tools do;
     /// `--help` and `--version` exit 0.
     public static func runFromCommandLine() -> Never {
+        // Plain `nimbus` has nothing to parse: start the app with the default options without
+        // building ArgumentParser's model of every command and option (a seventh of start-up).
+        if CommandLine.arguments.count <= 1 {
+            do {
+                try Run.start(options: .defaults)
+                Foundation.exit(0)
+            } catch {
+                exit(withError: error)
+            }
+        }
         var command: ParsableCommand
         do {
             command = try parseAsRoot()
@@ -112,6 +139,11 @@ struct Run: ParsableCommand {
     @OptionGroup var options: CLIOptions
 
     func run() throws {
+        try Self.start(options: options.values)
+    }
+
+    /// Starts the app; returns only by throwing (a catalogue that can't be opened, no terminal).
+    static func start(options: CLIOptions.Values) throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)

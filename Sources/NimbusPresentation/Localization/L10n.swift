@@ -65,70 +65,83 @@ public enum StringsFile {
     }
 
     public static func load(language: Language) throws -> [String: String] {
-        guard let url = LocalizationFiles.stringsURL(language: language.rawValue) else {
+        guard let url = LocalizationFiles.stringsURL(language: language.rawValue),
+              let data = FileManager.default.contents(atPath: url.path) else {
             throw ParseError.missingFile("\(language.rawValue).lproj/Localizable.strings")
         }
-        return try parse(String(contentsOf: url, encoding: .utf8))
+        return try parse(utf8: [UInt8](data))
     }
 
     /// Parses the text of a strings file; comments (`/* */`, `//`) and blank lines are skipped.
     public static func parse(_ text: String) throws -> [String: String] {
+        try parse(utf8: Array(text.utf8))
+    }
+
+    /// `parse` over the file's bytes: every delimiter is ASCII, so the text is never decoded
+    /// scalar by scalar (start-up reads two of these files before the first frame).
+    static func parse(utf8 bytes: [UInt8]) throws -> [String: String] {
         var result: [String: String] = [:]
-        var chars = Array(text.unicodeScalars)[...]
+        var i = 0
         var line = 1
+        let n = bytes.count
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), newline = UInt8(ascii: "\n")
+        let slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
 
         func skipSpaceAndComments() {
-            while let c = chars.first {
-                if c == "\n" { line += 1; chars.removeFirst() }
-                else if c == " " || c == "\t" || c == "\r" { chars.removeFirst() }
-                else if c == "/", chars.dropFirst().first == "*" {
-                    chars.removeFirst(2)
-                    while !chars.isEmpty, !(chars.first == "*" && chars.dropFirst().first == "/") {
-                        if chars.first == "\n" { line += 1 }
-                        chars.removeFirst()
+            while i < n {
+                let c = bytes[i]
+                if c == newline { line += 1; i += 1 }
+                else if c == 0x20 || c == 0x09 || c == 0x0D { i += 1 }
+                else if c == slash, i + 1 < n, bytes[i + 1] == star {
+                    i += 2
+                    while i < n, !(bytes[i] == star && i + 1 < n && bytes[i + 1] == slash) {
+                        if bytes[i] == newline { line += 1 }
+                        i += 1
                     }
-                    chars = chars.dropFirst(2)
-                } else if c == "/", chars.dropFirst().first == "/" {
-                    while let d = chars.first, d != "\n" { chars.removeFirst() }
+                    i = min(n, i + 2)
+                } else if c == slash, i + 1 < n, bytes[i + 1] == slash {
+                    while i < n, bytes[i] != newline { i += 1 }
                 } else { return }
             }
         }
         func quoted() throws -> String {
-            guard chars.first == "\"" else { throw ParseError.syntax(line: line) }
-            chars.removeFirst()
-            var out = String.UnicodeScalarView()
-            while let c = chars.first {
-                chars.removeFirst()
+            guard i < n, bytes[i] == quote else { throw ParseError.syntax(line: line) }
+            i += 1
+            var out: [UInt8] = []
+            while i < n {
+                let c = bytes[i]
+                i += 1
                 switch c {
-                case "\"": return String(out)
-                case "\\":
-                    guard let e = chars.first else { throw ParseError.syntax(line: line) }
-                    chars.removeFirst()
+                case quote: return String(decoding: out, as: UTF8.self)
+                case backslash:
+                    guard i < n else { throw ParseError.syntax(line: line) }
+                    let e = bytes[i]
+                    i += 1
                     switch e {
-                    case "n": out.append("\n")
-                    case "t": out.append("\t")
+                    case UInt8(ascii: "n"): out.append(newline)
+                    case UInt8(ascii: "t"): out.append(0x09)
                     default: out.append(e)
                     }
-                case "\n": throw ParseError.syntax(line: line)
+                case newline: throw ParseError.syntax(line: line)
                 default: out.append(c)
                 }
             }
             throw ParseError.syntax(line: line)
         }
-        func expect(_ s: Unicode.Scalar) throws {
+        func expect(_ c: UInt8) throws {
             skipSpaceAndComments()
-            guard chars.first == s else { throw ParseError.syntax(line: line) }
-            chars.removeFirst()
+            guard i < n, bytes[i] == c else { throw ParseError.syntax(line: line) }
+            i += 1
         }
 
         while true {
             skipSpaceAndComments()
-            if chars.isEmpty { break }
+            if i >= n { break }
             let key = try quoted()
-            try expect("=")
+            try expect(UInt8(ascii: "="))
             skipSpaceAndComments()
             let value = try quoted()
-            try expect(";")
+            try expect(UInt8(ascii: ";"))
             result[key] = value
         }
         return result
