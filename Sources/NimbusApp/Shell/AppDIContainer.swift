@@ -2,7 +2,9 @@ import Foundation
 import NimbusData
 import NimbusDomain
 import NimbusPresentation
+import NimbusTerminal
 import NimbusUI
+@preconcurrency import CombineSchedulers
 @preconcurrency import CombineSchedulers
 
 /// Which city catalogue to load.
@@ -153,6 +155,7 @@ public final class AppDIContainer {
     public func warmUp() {
         catalog.prefault()
         catalog.foldNamesOfLargestCities()
+        rehearseTyping()
         let cities = cityRepository
         let sample = (0..<min(cities.cityCount, 3000)).map { CityRef(Int32($0)) }
         var seen = Set<String>()
@@ -163,6 +166,27 @@ public final class AppDIContainer {
         // The Current tab's k-d tree (18 ms at 34k cities, 100 ms at 170k), then the film ranking table.
         _ = locator.spatialIndex
         movieCatalogue.warmUp()
+    }
+
+    /// Types a few queries into a Cities screen of its own that is never shown, draws its frames
+    /// and encodes them: the first real keystrokes then find the generic metadata, the lazily
+    /// bound symbols and the caches of that path already made (they were half of a first
+    /// keystroke's time). The screen has no likes and asks for no weather.
+    private func rehearseTyping() {
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: cityRepository), totalCount: cityRepository.cityCount, l10n: l10n,
+            countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+        let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
+        let backend = RehearsalBackend()
+        let renderer = Renderer(backend: backend)
+        _ = screen.handle(.char("/"))
+        for key in [Key.char("s"), .char("e"), .char("o"), .backspace, .backspace, .char("a"), .char("ë"), .backspace,
+                    .backspace, .backspace] {
+            _ = screen.handle(key)
+            let canvas = Canvas(size: backend.size)
+            screen.draw(canvas.painter(), theme: theme)
+            renderer.render(canvas.buffer)
+        }
     }
 
     /// Offline reverse geocoding over the catalogue (its k-d tree is built on first use).
@@ -392,4 +416,19 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
 func abbreviatingHome(_ path: String, _ environment: [String: String]) -> String {
     guard let home = environment["HOME"], !home.isEmpty, home != "/", path.hasPrefix(home + "/") else { return path }
     return "~" + path.dropFirst(home.count)
+}
+
+/// A terminal that encodes frames and throws the bytes away (`AppDIContainer.rehearseTyping`).
+private final class RehearsalBackend: TerminalBackend {
+    let size = Size(cols: 80, rows: 24)
+    let supportsColor = true
+    private var encoder = FrameEncoder(sequences: .init(
+        moveTo: { x, y in Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) }, style: { _ in Array("\u{1B}[0m".utf8) },
+        reset: [], clear: [], showCursor: [], hideCursor: [], lastCellScrolls: false))
+    private var cursor: Point?
+
+    func draw(_ changes: [CellChange]) { encoder.draw(changes, size: size) }
+    func setCursor(_ p: Point?) { cursor = p }
+    func flush() { _ = encoder.finish(cursor: cursor, size: size) }
+    func clearAll() { encoder.clear() }
 }
