@@ -16,7 +16,11 @@ public enum DisplayWidth {
     public static func of(_ s: String) -> Int {
         if let ascii = asciiWidth(s) { return ascii }
         var total = 0
-        for ch in s { total += of(ch) }
+        if isSimple(s) {
+            for scalar in s.unicodeScalars { total += scalarWidth(scalar) }
+        } else {
+            for ch in s { total += of(ch) }
+        }
         return total
     }
 
@@ -54,6 +58,26 @@ public enum DisplayWidth {
         let text = nfc(s)
         if let ascii = asciiWidth(text), ascii <= cols { return text }
         let limit = ellipsis ? cols - 1 : cols
+        if isSimple(text) {
+            // One scalar per grapheme: measured scalar by scalar, without grapheme breaking.
+            let scalars = text.unicodeScalars
+            var used = 0, total = 0
+            var cut: String.UnicodeScalarView.Index?
+            var index = scalars.startIndex
+            while index < scalars.endIndex {
+                let w = scalarWidth(scalars[index])
+                total += w
+                if total > cols { break }
+                if cut == nil {
+                    if used + w <= limit { used += w } else { cut = index }
+                }
+                index = scalars.index(after: index)
+            }
+            if total <= cols { return text }
+            var out = String(scalars[..<(cut ?? index)])
+            if ellipsis { out.append("…") }
+            return out
+        }
         var out = ""
         var used = 0
         var cutAt: String.Index? = nil
@@ -160,6 +184,21 @@ public enum DisplayWidth {
     static func isNFC(_ s: String) -> Bool {
         if s.utf8.allSatisfy({ $0 < 0xCC }) { return true } // every scalar < U+0300
         return s.unicodeScalars.allSatisfy { isStableUnderNFC($0.value) }
+    }
+
+    /// True when every scalar of `s` is a grapheme of its own and NFC leaves it alone (see
+    /// `standsAlone`): such text is measured and drawn scalar by scalar, without grapheme breaking.
+    static func isSimple(_ s: String) -> Bool {
+        s.unicodeScalars.allSatisfy { standsAlone($0.value) }
+    }
+
+    /// A scalar that no neighbour joins into a grapheme (no combining mark, joiner, variation
+    /// selector, conjoining jamo, emoji or halfwidth voicing mark) and that NFC never changes:
+    /// Latin, Greek, Cyrillic, punctuation, symbols, box drawing, braille, kana, Hangul syllables,
+    /// CJK ideographs and fullwidth forms.
+    static func standsAlone(_ v: UInt32) -> Bool {
+        v < 0x300 || (isStableUnderNFC(v) && v != 0x200C && v != 0x200D && !(0xFE00...0xFE0F).contains(v)
+                      && v != 0xFF9E && v != 0xFF9F && v < 0x1F000)
     }
 
     /// Scalars NFC never touches whatever surrounds them: combining class 0, NFC of the scalar

@@ -149,22 +149,36 @@ public struct ScreenBuffer: Equatable, Sendable {
         guard !area.isEmpty, y >= area.y, y < area.maxY else { return 0 }
         if let advanced = putASCII(text, x: x, y: y, style: style, area: area) { return advanced }
         var col = x
+        if DisplayWidth.isSimple(text) {
+            // One scalar per grapheme, already NFC (Hangul, kana, CJK, accented Latin…).
+            for scalar in text.unicodeScalars {
+                if col >= area.maxX { break }
+                let w = DisplayWidth.scalarWidth(scalar)
+                if w == 0 { continue }
+                put(Glyph(scalar: scalar), width: w, col: col, y: y, style: style, area: area)
+                col += w
+            }
+            return min(col, area.maxX) - x
+        }
         for ch in DisplayWidth.nfc(text) {
             if col >= area.maxX { break }
             let w = DisplayWidth.of(ch)
             if w == 0 { continue }
-            if col + w <= area.x { col += w; continue }
-            if w == 2 && (col < area.x || col + 1 >= area.maxX) {
-                let inside = col < area.x ? col + 1 : col
-                setCell(inside, y, .space(style))
-            } else if w == 2 {
-                setCell(col, y, Cell(glyph: Glyph(ch), width: 2, style: style))
-            } else {
-                setCell(col, y, Cell(glyph: Glyph(ch), width: 1, style: style))
-            }
+            put(Glyph(ch), width: w, col: col, y: y, style: style, area: area)
             col += w
         }
         return min(col, area.maxX) - x
+    }
+
+    /// One glyph of width `w` at `col`, clipped to `area`: a wide glyph cut by an edge leaves a
+    /// space on the side inside.
+    private mutating func put(_ glyph: Glyph, width w: Int, col: Int, y: Int, style: Style, area: Rect) {
+        if col + w <= area.x { return }
+        if w == 2 && (col < area.x || col + 1 >= area.maxX) {
+            setCell(col < area.x ? col + 1 : col, y, .space(style))
+        } else {
+            setCell(col, y, Cell(glyph: glyph, width: UInt8(w), style: style))
+        }
     }
 
     /// `put` for text of printable ASCII only (no grapheme breaking, widths all 1); nil for any other text.

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NimbusTerminal
 
 final class DisplayWidthTests: XCTestCase {
@@ -131,5 +132,44 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.nfc("か\u{3099}"), "が")
         XCTAssertEqual(DisplayWidth.sanitize("가\u{11A8}"), "각")
         XCTAssertTrue(DisplayWidth.isNFC("서울 · ソウル · São Paulo · Hà Nội · Москва · ⠿▀ 😀"))
+    }
+
+    /// Text of scalars that stand alone is measured and cut scalar by scalar: each of them must be
+    /// a grapheme of its own next to anything else of the kind.
+    func testScalarsThatStandAloneAreGraphemesOfTheirOwn() {
+        var checked = 0
+        for v in UInt32(0x20)...0x2FFFF where DisplayWidth.standsAlone(v) {
+            guard let scalar = Unicode.Scalar(v), !(0x7F..<0xA0).contains(v) else { continue }
+            checked += 1
+            XCTAssertFalse(scalar.properties.isGraphemeExtend, "U+\(String(v, radix: 16))")
+            XCTAssertNotEqual(scalar.properties.generalCategory, .spacingMark, "U+\(String(v, radix: 16))")
+            var text = String.UnicodeScalarView()
+            text.append("가"); text.append(scalar); text.append("a")
+            XCTAssertEqual(String(text).count, 3, "U+\(String(v, radix: 16)) joins a neighbour")
+        }
+        XCTAssertGreaterThan(checked, 45_000)
+    }
+
+    func testSimpleTextIsMeasuredAndCutAsGraphemeByGraphemeWould() {
+        var rng = SplitMix(seed: 11)
+        let pieces = ["a", "서울", "ソウル", "東京", "é", "Ω", "Москва", "⠿", "…", "“", " ", "Hà Nội", "ｓ"]
+        for _ in 0..<400 {
+            var s = ""
+            for _ in 0..<rng.next(6) { s += pieces[rng.next(pieces.count)] }
+            XCTAssertTrue(DisplayWidth.isSimple(s))
+            let width = s.reduce(0) { $0 + DisplayWidth.of($1) }
+            XCTAssertEqual(DisplayWidth.of(s), width, s)
+            for cols in 0...(width + 1) {
+                let cut = DisplayWidth.truncate(s, to: cols)
+                XCTAssertLessThanOrEqual(DisplayWidth.of(cut), max(0, cols), "\(s) at \(cols)")
+                if width <= cols { XCTAssertEqual(cut, s) } else if cols > 0 { XCTAssertTrue(cut.hasSuffix("…")) }
+                let plain = DisplayWidth.truncate(s, to: cols, ellipsis: false)
+                XCTAssertTrue(s.hasPrefix(plain), "\(s) at \(cols)")
+                if cols > 0 && cols < width { XCTAssertGreaterThanOrEqual(DisplayWidth.of(plain), cols - 1) }
+            }
+        }
+        XCTAssertFalse(DisplayWidth.isSimple("e\u{301}"))
+        XCTAssertFalse(DisplayWidth.isSimple("👍🏽"))
+        XCTAssertFalse(DisplayWidth.isSimple("\u{1100}\u{1161}"))
     }
 }
