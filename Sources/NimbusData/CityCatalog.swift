@@ -105,7 +105,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         defer { lock.unlock() }
         NameFolding.fold(query, into: &scratch.query)
         if scratch.query.count == 0 {
-            return CityMatches(query: query, refs: (0..<Int32(cityCount)).map(CityRef.init))
+            return CityMatches(query: query, allOf: cityCount)
         }
         let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
             scratch.first.withUnsafeMutableBufferPointer { first -> Bool in
@@ -130,7 +130,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             }
         }
         guard found else { return CityMatches(query: query, refs: []) }
-        return CityMatches(query: query, refs: scratch.first.withUnsafeBufferPointer(refs(in:)))
+        return CityMatches(query: query, set: CitySet(words: scratch.first))
     }
 
     public func city(_ ref: CityRef) -> City {
@@ -419,21 +419,6 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             pointer += 4
         }
         return true
-    }
-
-    private func refs(in words: UnsafeBufferPointer<UInt64>) -> [CityRef] {
-        var total = 0
-        for word in words { total &+= word.nonzeroBitCount }
-        var refs: [CityRef] = []
-        refs.reserveCapacity(total)
-        for (wordIndex, value) in words.enumerated() {
-            var word = value
-            while word != 0 {
-                refs.append(CityRef(Int32(truncatingIfNeeded: wordIndex << 6 | word.trailingZeroBitCount)))
-                word &= word &- 1
-            }
-        }
-        return refs
     }
 
     /// The first token that is not below `prefix` (with `exact`, ordinary byte order; otherwise tokens

@@ -52,12 +52,104 @@ public struct CityRef: Hashable, Sendable, Comparable {
 /// The cities matching one query, most populous first.
 public struct CityMatches: Equatable, Sendable {
     public let query: String
-    public let refs: [CityRef]
+    private let storage: Storage
+
+    private enum Storage: Sendable {
+        case list([CityRef])
+        /// The whole catalogue, in order.
+        case all(Int)
+        case set(CitySet)
+    }
+
     public init(query: String, refs: [CityRef]) {
         self.query = query
-        self.refs = refs
+        self.storage = .list(refs)
     }
-    public var count: Int { refs.count }
+
+    /// Every city of a catalogue of `count` cities, in catalogue order.
+    public init(query: String, allOf count: Int) {
+        self.query = query
+        self.storage = .all(max(0, count))
+    }
+
+    /// The cities of `set`, in catalogue order.
+    public init(query: String, set: CitySet) {
+        self.query = query
+        self.storage = .set(set)
+    }
+
+    public var count: Int {
+        switch storage {
+        case .list(let refs): return refs.count
+        case .all(let count): return count
+        case .set(let set): return set.count
+        }
+    }
+
+    /// The `i`-th match.
+    public subscript(_ i: Int) -> CityRef {
+        switch storage {
+        case .list(let refs): return refs[i]
+        case .all(let count):
+            precondition(i >= 0 && i < count, "match \(i) out of range 0..<\(count)")
+            return CityRef(Int32(i))
+        case .set(let set): return set.member(i)
+        }
+    }
+
+    public var first: CityRef? { count > 0 ? self[0] : nil }
+
+    /// Every match, in order (made on demand: a short query matches most of the catalogue).
+    public var refs: [CityRef] { (0..<count).map { self[$0] } }
+
+    public static func == (l: CityMatches, r: CityMatches) -> Bool {
+        guard l.query == r.query, l.count == r.count else { return false }
+        switch (l.storage, r.storage) {
+        case (.list(let a), .list(let b)): return a == b
+        case (.all, .all): return true
+        case (.set(let a), .set(let b)): return a == b
+        default: return (0..<l.count).allSatisfy { l[$0] == r[$0] }
+        }
+    }
+}
+
+/// Catalogue positions as a bit set, with the running count of members before each word, so
+/// the `i`-th member is found without listing them all.
+public struct CitySet: Equatable, Sendable {
+    private let words: [UInt64]
+    /// Members in the words before each word.
+    private let before: [Int32]
+    public let count: Int
+
+    /// Bit `n % 64` of word `n / 64` is position `n`.
+    public init(words: [UInt64]) {
+        var before: [Int32] = []
+        before.reserveCapacity(words.count)
+        var total = 0
+        for word in words {
+            before.append(Int32(total))
+            total += word.nonzeroBitCount
+        }
+        self.words = words
+        self.before = before
+        self.count = total
+    }
+
+    /// The `i`-th member in position order.
+    public func member(_ i: Int) -> CityRef {
+        precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
+        // The last word with fewer than i + 1 members before it holds the member.
+        var lo = 0, hi = words.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if Int(before[mid]) <= i { lo = mid } else { hi = mid - 1 }
+        }
+        var word = words[lo]
+        for _ in 0..<(i - Int(before[lo])) { word &= word &- 1 }
+        return CityRef(Int32(truncatingIfNeeded: lo << 6 | word.trailingZeroBitCount))
+    }
+
+    public static func == (l: CitySet, r: CitySet) -> Bool { l.count == r.count && l.words == r.words }
 }
 
 /// One city of a result list, with the alternate name that the query matched when it was not the canonical name.

@@ -36,3 +36,21 @@ final class SearchCitiesUseCaseTests: XCTestCase {
         XCTAssertEqual(useCase.hit(CityRef(0), query: "seoul").city.name, "Seoul")
     }
 }
+
+final class CityMatchesTests: XCTestCase {
+    func testABitSetListsItsMembersInOrderByIndex() {
+        var words = [UInt64](repeating: 0, count: 5)
+        let members: [Int] = [0, 3, 63, 64, 65, 130, 255, 319]
+        for m in members { words[m / 64] |= 1 << UInt64(m % 64) }
+        let set = CitySet(words: words)
+        XCTAssertEqual(set.count, members.count)
+        XCTAssertEqual((0..<set.count).map { Int(set.member($0).index) }, members)
+        let matches = CityMatches(query: "s", set: set)
+        XCTAssertEqual(matches.refs, members.map { CityRef(Int32($0)) })
+        XCTAssertEqual(matches, CityMatches(query: "s", refs: members.map { CityRef(Int32($0)) }), "equal whatever the storage")
+        XCTAssertNotEqual(matches, CityMatches(query: "s", refs: [CityRef(0)]))
+        XCTAssertEqual(CityMatches(query: "", allOf: 3), CityMatches(query: "", refs: [CityRef(0), CityRef(1), CityRef(2)]))
+        XCTAssertEqual(CityMatches(query: "", allOf: 3)[2], CityRef(2))
+        XCTAssertNil(CityMatches(query: "x", set: CitySet(words: [0, 0])).first)
+    }
+}

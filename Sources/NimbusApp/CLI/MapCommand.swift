@@ -83,7 +83,7 @@ enum MapText {
     static func render(query: String, zoom: MapZoom, size: MapSize, style: MapStyle,
                        container: AppDIContainer) throws -> String {
         let search = SearchCitiesUseCase(repository: container.cityRepository)
-        guard let ref = search.execute(query: query).refs.first else { throw Failure.noCity(query) }
+        guard let ref = search.execute(query: query).first else { throw Failure.noCity(query) }
         let city = search.city(ref)
         let request = MapRequest(city: city, zoom: zoom, size: size, style: style)
         let snapshot: MapSnapshot

@@ -26,8 +26,8 @@ public struct CityRows: Equatable, Sendable {
 
     public var count: Int { matches.count }
     /// The row at `i`, formatted once and kept for redraws and scrolling back.
-    public subscript(_ i: Int) -> CityRow { cache.row(matches.refs[i]) }
-    public func ref(at i: Int) -> CityRef { matches.refs[i] }
+    public subscript(_ i: Int) -> CityRow { cache.row(matches[i]) }
+    public func ref(at i: Int) -> CityRef { matches[i] }
 
     /// The first `n` rows, formatted (for tests and snapshots).
     public func prefix(_ n: Int) -> [CityRow] { (0..<min(n, count)).map { self[$0] } }
