@@ -58,9 +58,19 @@ enum RenderProbe {
         renderer.render(app.render(size: Size(cols: 80, rows: 24)))
         app.handle(.char("/"))
         var handle: [Double] = [], frame: [Double] = [], diff: [Double] = []
-        for round in 0..<30 {
+        // `--cold`: between keys, other work goes through the CPU caches, as between real keystrokes.
+        let cold = CommandLine.arguments.contains("--cold")
+        var junk = [UInt8](repeating: 1, count: 16 << 20)
+        func evictCaches() {
+            junk.withUnsafeMutableBufferPointer { buf in
+                var i = 0
+                while i < buf.count { buf[i] &+= 1; i += 64 }
+            }
+        }
+        for round in 0..<(cold ? 4 : 30) {
             for word in NimbusBenchmark.typing {
                 for ch in word {
+                    if cold { evictCaches() }
                     let t0 = NimbusBenchmark.now()
                     app.handle(.char(ch))
                     let t1 = NimbusBenchmark.now()
