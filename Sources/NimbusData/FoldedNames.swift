@@ -54,9 +54,11 @@ struct FoldedNames {
             query.bytes.withUnsafeBufferPointer { queryBytes in
                 (0..<query.count).allSatisfy { q in
                     let prefix = query.range(q)
+                    let first = queryBytes[prefix.lowerBound]
                     return tokens.contains { t in
                         let start = t == 0 ? 0 : tokenEnds[t - 1]
-                        guard tokenEnds[t] - start >= prefix.count else { return false }
+                        // Most tokens differ in their first byte: no call for those.
+                        guard bytes[start] == first, tokenEnds[t] - start >= prefix.count else { return false }
                         return memcmp(bytes.baseAddress! + start, queryBytes.baseAddress! + prefix.lowerBound, prefix.count) == 0
                     }
                 }
