@@ -4,6 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusUI
 @preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
 
 /// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.
 ///

@@ -5,7 +5,7 @@ import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
 @preconcurrency import CombineSchedulers
-@preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
 
 /// Which city catalogue to load.
 public enum CatalogChoice: Equatable, Sendable {
@@ -36,7 +36,7 @@ public final class AppDIContainer {
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient? = nil,
-                    now: @escaping @Sendable () -> Date = Date.init,
+                    now: @escaping @Sendable () -> Date = { Date() },
                     renderScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
             self.environment = environment
             self.catalog = catalog
