@@ -180,8 +180,8 @@ public final class AppDIContainer {
         let backend = RehearsalBackend()
         let renderer = Renderer(backend: backend)
         _ = screen.handle(.char("/"))
-        for key in [Key.char("s"), .char("e"), .char("o"), .backspace, .backspace, .char("a"), .char("ë"), .backspace,
-                    .backspace, .backspace] {
+        for key in [Key.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
+                    .backspace, .char("東"), .backspace] {
             _ = screen.handle(key)
             let canvas = Canvas(size: backend.size)
             screen.draw(canvas.painter(), theme: theme)
