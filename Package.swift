@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
         ]),
-        .target(name: "NimbusLocalization", path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
+        .target(name: "NimbusLocalization", dependencies: ["NimbusResources"], path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         .target(name: "TestSupport", dependencies: [
             "NimbusTerminal",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
