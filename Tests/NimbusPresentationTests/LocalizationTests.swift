@@ -57,4 +57,14 @@ final class LocalizationTests: XCTestCase {
             XCTAssertEqual(error as? StringsFile.ParseError, .syntax(line: 1))
         }
     }
+
+    func testNumbersAreGroupedAsEachLanguagesLocaleGroupsThem() {
+        for language in Language.allCases {
+            XCTAssertEqual(language.groupingSeparator, language.locale.groupingSeparator, "\(language)")
+            let formatter = NumberFormatter()
+            formatter.locale = language.locale
+            formatter.numberStyle = .decimal
+            XCTAssertEqual(L10n(language: language, table: [:]).number(10_349_312), formatter.string(from: 10_349_312))
+        }
+    }
 }

@@ -10,7 +10,7 @@ public struct L10n: Sendable {
 
     public init(language: Language, table: [String: String], fallback: [String: String] = [:]) {
         self.language = language
-        self.groupingSeparator = language.locale.groupingSeparator ?? ","
+        self.groupingSeparator = language.groupingSeparator
         self.table = table
         self.fallback = fallback
     }

@@ -32,4 +32,12 @@ public enum Language: String, CaseIterable, Sendable {
         case .ja: Locale(identifier: "ja_JP")
         }
     }
+
+    /// The digit-group separator of `locale` (a test checks it against ICU), without asking ICU
+    /// for it at start-up, which builds a number formatter.
+    public var groupingSeparator: String {
+        switch self {
+        case .en, .ko, .ja: ","
+        }
+    }
 }
