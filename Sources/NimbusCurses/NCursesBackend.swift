@@ -95,7 +95,7 @@ public final class NCursesBackend: TerminalBackend {
         suspended = true
     }
 
-    /// Takes the terminal again (SIGCONT); the next frame repaints everything.
+    /// Takes the terminal again (SIGCONT); the caller repaints everything (`Renderer.invalidate`).
     public func resume() {
         guard started, suspended else { return }
         suspended = false
@@ -103,7 +103,6 @@ public final class NCursesBackend: TerminalBackend {
         nimbus_write_raw("\u{1B}[?2004h")
         updateSize()
         encoder?.forget()
-        clearAll()
     }
 
     /// Re-reads the terminal size after SIGWINCH.
@@ -134,8 +133,10 @@ public final class NCursesBackend: TerminalBackend {
 
     public func flush() {
         guard started, !suspended, encoder != nil else { return }
-        let bytes = encoder!.finish(cursor: cursor, size: size)
-        Self.write(bytes)
+        encoder!.finish(cursor: cursor, size: size) { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { nimbus_write($0, bytes.count) }
+        }
     }
 
     public func clearAll() {

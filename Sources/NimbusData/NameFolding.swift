@@ -40,7 +40,7 @@ public enum NameFolding {
                 i += 1
                 continue
             }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+            let length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
             var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
             var valid = length > 0 && i + length <= n
             if valid {
@@ -49,6 +49,9 @@ public enum NameFolding {
                     if b & 0xC0 != 0x80 { valid = false; break }
                     value = value << 6 | UInt32(b & 0x3F)
                 }
+                // Overlong forms are invalid, as String(decoding:) has them (surrogates and values
+                // past U+10FFFF fail Unicode.Scalar below).
+                if length == 3 && value < 0x800 || length == 4 && value < 0x10000 { valid = false }
             }
             guard valid, let scalar = Unicode.Scalar(value) else {
                 buffer.endToken()

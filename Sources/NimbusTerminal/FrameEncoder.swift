@@ -102,6 +102,14 @@ public struct FrameEncoder {
     /// Ends the frame: the hardware cursor at `cursor` (shown) or hidden, the style back to plain.
     /// Returns the frame's bytes and starts a new one.
     public mutating func finish(cursor: Point?, size: Size) -> [UInt8] {
+        var out: [UInt8] = []
+        finish(cursor: cursor, size: size) { out = Array($0) }
+        return out
+    }
+
+    /// `finish`, handing the frame's bytes to `write` without copying them; the buffer is then
+    /// reused for the next frame.
+    public mutating func finish(cursor: Point?, size: Size, write: (UnsafeBufferPointer<UInt8>) -> Void) {
         if style != nil && style != .plain {
             bytes += sequences.reset
             style = .plain
@@ -116,8 +124,8 @@ public struct FrameEncoder {
             bytes += sequences.hideCursor
             cursorShown = false
         }
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+        bytes.withUnsafeBufferPointer(write)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     private mutating func move(to x: Int, _ y: Int) {
@@ -132,9 +140,10 @@ public struct FrameEncoder {
         }
     }
 
-    /// Scalars whose width every terminal agrees with `DisplayWidth` on: below U+0300, the East
-    /// Asian Wide ranges (Hangul, kana, CJK, fullwidth) and braille (maps). After anything else
-    /// the next cell is reached with an explicit cursor move.
+    /// Scalars whose width terminals agree with `DisplayWidth` on: below U+0300, the East Asian
+    /// Wide ranges (Hangul, kana, CJK, fullwidth) and braille (maps). After anything else the next
+    /// cell is reached with an explicit cursor move. (East Asian "ambiguous" ones below U+0300,
+    /// such as ° and é, are taken as narrow, as `wcwidth` and curses take them too.)
     static func widthIsCertain(_ v: UInt32) -> Bool {
         v < 0x300 || (0x2800...0x28FF).contains(v) || DisplayWidth.isWide(v)
     }

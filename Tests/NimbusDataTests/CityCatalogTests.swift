@@ -147,6 +147,13 @@ final class CityCatalogTests: XCTestCase {
         let bytes: [UInt8] = [0x61, 0x80, 0x62, 0xFF, 0xC3, 0xA9, 0x74, 0xE3, 0x81]
         bytes.withUnsafeBytes { NameFolding.fold(utf8: $0, into: &tokens) }
         XCTAssertEqual((0..<tokens.count).map { String(decoding: tokens.token($0), as: UTF8.self) }, ["a", "b", "et"])
+        // Overlong forms and bytes no UTF-8 uses are separators too, as String(decoding:) makes them U+FFFD.
+        let overlong: [UInt8] = [0x78, 0xC1, 0xA1, 0x79, 0xE0, 0x80, 0x80, 0x7A, 0xF8, 0x88, 0x80, 0x80, 0x77,
+                                 0xF0, 0x80, 0x80, 0x81, 0x76]
+        overlong.withUnsafeBytes { NameFolding.fold(utf8: $0, into: &tokens) }
+        XCTAssertEqual((0..<tokens.count).map { String(decoding: tokens.token($0), as: UTF8.self) },
+                       NameFolding.tokens(String(decoding: overlong, as: UTF8.self)))
+        XCTAssertEqual(tokens.count, 5)
     }
 
     /// Swift folding must agree with the script's: every token of every name is indexed for its city.

@@ -67,4 +67,9 @@ final class LocalizationTests: XCTestCase {
             XCTAssertEqual(L10n(language: language, table: [:]).number(10_349_312), formatter.string(from: 10_349_312))
         }
     }
+
+    func testAByteOrderMarkIsSkipped() throws {
+        let table = try StringsFile.parse(utf8: [0xEF, 0xBB, 0xBF] + Array(#""a" = "x";"#.utf8))
+        XCTAssertEqual(table, ["a": "x"])
+    }
 }

@@ -172,4 +172,14 @@ final class DisplayWidthTests: XCTestCase {
         XCTAssertFalse(DisplayWidth.isSimple("👍🏽"))
         XCTAssertFalse(DisplayWidth.isSimple("\u{1100}\u{1161}"))
     }
+
+    func testCombiningMarksInsideWideBlocksTakeNoColumn() {
+        for v: UInt32 in [0x302A, 0x302B, 0x302C, 0x302D, 0x3099, 0x309A] {
+            XCTAssertEqual(DisplayWidth.of(Character(Unicode.Scalar(v)!)), 0, "U+\(String(v, radix: 16))")
+        }
+        XCTAssertEqual(DisplayWidth.of("か\u{3099}"), 2)
+        var b = ScreenBuffer(size: Size(cols: 6, rows: 1))
+        b.put("\u{3099}abc", x: 0, y: 0)
+        XCTAssertEqual(b.lines(), ["abc   "], "a lone voicing mark takes no cell")
+    }
 }

@@ -35,8 +35,7 @@ final class LiveRunner {
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.onNeedsDisplay = { [weak self] in self?.setNeedsDraw() }
         coordinator.onRedrawRequested = { [weak self] in
-            self?.renderer.invalidate()
-            self?.backend.clearAll()
+            self?.renderer.invalidate() // the next frame clears the screen and repaints it all
             self?.setNeedsDraw()
         }
         coordinator.start()
@@ -156,7 +155,6 @@ final class LiveRunner {
     private func resumed() {
         CrashGuard.install()
         backend.resume()
-        backend.updateSize()
         renderer.invalidate()
         draw()
     }

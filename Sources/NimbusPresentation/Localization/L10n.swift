@@ -81,7 +81,7 @@ public enum StringsFile {
     /// scalar by scalar (start-up reads two of these files before the first frame).
     static func parse(utf8 bytes: [UInt8]) throws -> [String: String] {
         var result: [String: String] = [:]
-        var i = 0
+        var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 // a byte-order mark
         var line = 1
         let n = bytes.count
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), newline = UInt8(ascii: "\n")
