@@ -33,6 +33,15 @@ final class CityListTemperatureTests: XCTestCase {
             visibleRowsChanged: visible.eraseToAnyPublisher(), likeToggled: like.eraseToAnyPublisher()))
     }
 
+    /// The view model's output observed, with the empty query's rows shown.
+    private func showList() -> (state: TestObserver<CityListState>, temperatures: TestObserver<[Int: String]>) {
+        let output = makeOutput()
+        let observers = (state: TestObserver(output.state), temperatures: TestObserver(output.temperatures))
+        query.send("")
+        scheduler.advance()
+        return observers
+    }
+
     private func answer(_ celsius: [Double]) {
         let batch = weather.batches.last ?? []
         weather.batchSubject.send(zip(batch, celsius).map { CurrentTemperature(coordinate: $0, temperature: $1, condition: .clear) })
@@ -40,11 +49,7 @@ final class CityListTemperatureTests: XCTestCase {
     }
 
     func testVisibleRowsGetTheirTemperaturesInOneBatchOnceTheyStayPut() {
-        let output = makeOutput()
-        let state = TestObserver(output.state)
-        let temperatures = TestObserver(output.temperatures)
-        query.send("")
-        scheduler.advance()
+        let (state, temperatures) = showList()
         visible.send(0..<2)
         scheduler.advance(by: .milliseconds(299))
         XCTAssertEqual(weather.batches.count, 0, "nothing before the rows have stayed put")
@@ -57,12 +62,8 @@ final class CityListTemperatureTests: XCTestCase {
     }
 
     func testTypingAndScrollingMakeNoRequestUntilTheRowsSettle() {
-        let output = makeOutput()
-        let state = TestObserver(output.state)
+        let (state, temperatures) = showList()
         defer { state.cancel() }
-        let temperatures = TestObserver(output.temperatures)
-        query.send("")
-        scheduler.advance()
         for step in 0..<20 {
             visible.send(step % 3..<(step % 3 + 2))
             scheduler.advance(by: .milliseconds(100))
@@ -77,12 +78,8 @@ final class CityListTemperatureTests: XCTestCase {
     }
 
     func testRowsScrollingAwayCancelTheirRequestAndKnownRowsAreNotAskedAgain() {
-        let output = makeOutput()
-        let state = TestObserver(output.state)
+        let (state, temperatures) = showList()
         defer { state.cancel() }
-        let temperatures = TestObserver(output.temperatures)
-        query.send("")
-        scheduler.advance()
         visible.send(0..<2)
         scheduler.advance(by: .milliseconds(300))
         XCTAssertEqual(weather.batches.count, 1)
@@ -105,11 +102,7 @@ final class CityListTemperatureTests: XCTestCase {
     }
 
     func testAtMostTenRequestsASecondHoweverFastTheRowsChange() {
-        let output = makeOutput()
-        let state = TestObserver(output.state)
-        let temperatures = TestObserver(output.temperatures)
-        query.send("")
-        scheduler.advance()
+        let (state, temperatures) = showList()
         // Each page stays just long enough to be asked for; none is ever answered.
         for step in 0..<30 {
             visible.send(step % 4..<(step % 4 + 1))
@@ -124,12 +117,8 @@ final class CityListTemperatureTests: XCTestCase {
     }
 
     func testAFailedBatchLeavesTheRowsWithoutTemperatures() {
-        let output = makeOutput()
-        let state = TestObserver(output.state)
+        let (state, temperatures) = showList()
         defer { state.cancel() }
-        let temperatures = TestObserver(output.temperatures)
-        query.send("")
-        scheduler.advance()
         visible.send(0..<4)
         scheduler.advance(by: .milliseconds(300))
         weather.batchSubject.send(completion: .failure(.rateLimited))
