@@ -55,11 +55,12 @@ public enum DisplayWidth {
     /// Cuts `s` to at most `cols` columns, ending with "…" when anything was cut.
     public static func truncate(_ s: String, to cols: Int, ellipsis: Bool = true) -> String {
         guard cols > 0 else { return "" }
-        let text = nfc(s)
-        if let ascii = asciiWidth(text), ascii <= cols { return text }
+        if let ascii = asciiWidth(s), ascii <= cols { return s }
         let limit = ellipsis ? cols - 1 : cols
-        if isSimple(text) {
-            // One scalar per grapheme: measured scalar by scalar, without grapheme breaking.
+        if isSimple(s) {
+            // One scalar per grapheme, and already NFC: measured scalar by scalar, without
+            // grapheme breaking or a normalisation pass.
+            let text = s
             let scalars = text.unicodeScalars
             var used = 0, total = 0
             var cut: String.UnicodeScalarView.Index?
@@ -78,6 +79,7 @@ public enum DisplayWidth {
             if ellipsis { out.append("…") }
             return out
         }
+        let text = nfc(s)
         var out = ""
         var used = 0
         var cutAt: String.Index? = nil
