@@ -21,13 +21,17 @@ struct MovieServices {
 }
 
 /// Makes the Movies and Wishlist tabs' use cases, view models and screens.
+///
+/// The services are made when one of the two tabs is first shown: start-up, which shows the Cities
+/// tab, doesn't pay for the film catalogue's queries.
 final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoordinatorDependencies {
-    private let services: MovieServices
+    private let makeServices: () -> MovieServices
+    private lazy var services: MovieServices = makeServices()
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
 
-    init(services: MovieServices, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
-        self.services = services
+    init(services: @escaping () -> MovieServices, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+        makeServices = services
         self.l10n = l10n
         self.scheduler = scheduler
     }

@@ -252,7 +252,7 @@ public final class AppDIContainer {
     }
 
     func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
-        MoviesSceneDIContainer(services: movieServices, l10n: l10n, scheduler: configuration.scheduler)
+        MoviesSceneDIContainer(services: { self.movieServices }, l10n: l10n, scheduler: configuration.scheduler)
     }
 
     func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
