@@ -35,10 +35,12 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusData", dependencies: [
-            "NimbusDomain", "NimbusResources",
+            "NimbusDomain", "NimbusResources", "CLazyCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
+        // libcurl's functions, forwarded to the library loaded on first use (see its header).
+        .target(name: "CLazyCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),

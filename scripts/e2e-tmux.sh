@@ -134,5 +134,28 @@ t send-keys -t e2e BTab
 check "the film survived kill -9" wait_for "› Heat"
 t send-keys -t e2e q
 
+# Weather over HTTP from a server on loopback: the request goes through libcurl, which release
+# builds load on first use (Sources/CLazyCurl).
+mkdir -p "$work/www/v1"
+cp Tests/Tapes/fixtures/open-meteo-seoul.json "$work/www/v1/forecast"
+python3 -u -m http.server --bind 127.0.0.1 --directory "$work/www" 0 > "$work/http.log" 2>&1 &
+http_pid=$!
+port=
+for _ in $(seq 50); do
+  port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | head -1)
+  [ -n "$port" ] && break; sleep 0.1
+done
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL NIMBUS_WEATHER_URL=http://127.0.0.1:$port TERM=tmux-256color '$bin'; sleep 30"
+check "started for the weather" wait_for "Cities"
+t send-keys -t e2e /
+t send-keys -t e2e -l "seoul"
+check "found Seoul" wait_for "› Seoul"
+t send-keys -t e2e Enter Enter
+check "the detail shows the served weather" wait_for "Partly cloudy"
+check "the server was asked for Seoul's forecast" grep -q "GET /v1/forecast?latitude=37.566" "$work/http.log"
+t send-keys -t e2e q
+kill "$http_pid" 2>/dev/null || true
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

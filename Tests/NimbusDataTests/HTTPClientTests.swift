@@ -198,16 +198,36 @@ final class HTTPClientTests: XCTestCase {
     func testALazyClientIsMadeOnItsFirstRequestOnly() {
         server.route("/n", .init(json: "{}"))
         let made = ResultBox()
-        var count = 0
-        let lazy = LazyHTTPClient { count += 1; return URLSessionHTTPClient(connectTimeout: 2) }
-        XCTAssertEqual(count, 0)
+        let count = Counter()
+        let lazy = LazyHTTPClient { count.increment(); return URLSessionHTTPClient(connectTimeout: 2) }
+        XCTAssertEqual(count.value, 0)
         for _ in 0..<2 {
             let done = expectation(description: "sent")
             _ = lazy.send(request("/n")) { made.set($0); done.fulfill() }
             wait(for: [done], timeout: 10)
         }
-        XCTAssertEqual(count, 1)
+        XCTAssertEqual(count.value, 1)
         XCTAssertEqual((try? made.value?.get())?.status, 200)
+    }
+
+    func testPreparingALazyClientMakesItBeforeTheFirstRequest() {
+        server.route("/n", .init(json: "{}"))
+        let made = ResultBox()
+        let count = Counter()
+        let lazy = LazyHTTPClient { count.increment(); return URLSessionHTTPClient.live() }
+        lazy.prepare()
+        XCTAssertEqual(count.value, 1)
+        let done = expectation(description: "sent")
+        _ = lazy.send(request("/n")) { made.set($0); done.fulfill() }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(count.value, 1)
+        XCTAssertEqual((try? made.value?.get())?.status, 200)
+    }
+
+    func testTheLiveClientLoadsLibcurl() {
+        XCTAssertNil(Libcurl.load())
+        XCTAssertNil(Libcurl.load(), "a second load answers the same")
+        XCTAssertTrue(URLSessionHTTPClient.live() is URLSessionHTTPClient)
     }
 
     func testTheServerStopsWhenDropped() throws {
@@ -222,6 +242,13 @@ final class HTTPClientTests: XCTestCase {
         dropped = nil
         wait(for: [hanging], timeout: 5)
     }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
 
 private final class ResultBox: @unchecked Sendable {

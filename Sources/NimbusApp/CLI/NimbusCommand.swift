@@ -147,7 +147,7 @@ struct Run: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
-        configuration.httpClient = LazyHTTPClient { URLSessionHTTPClient() }
+        configuration.httpClient = LazyHTTPClient { URLSessionHTTPClient.live() }
         // Maps are drawn off the main queue so that keys never wait for them.
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.

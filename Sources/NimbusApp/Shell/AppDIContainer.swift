@@ -120,7 +120,7 @@ public final class AppDIContainer {
 
     /// The shared HTTP client, made on first use: the configured one (the app's, or a tape's scripted
     /// network) when there is one.
-    public private(set) lazy var httpClient: HTTPClient = configuration.httpClient ?? URLSessionHTTPClient()
+    public private(set) lazy var httpClient: HTTPClient = configuration.httpClient ?? URLSessionHTTPClient.live()
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
@@ -150,12 +150,14 @@ public final class AppDIContainer {
     }
 
     /// One-off work the first keystrokes would otherwise pay for: the folded names of the largest
-    /// cities (their rows come first for short queries), the country names of the catalogue, the
-    /// Current tab's k-d tree and the film ranking table. Safe to run on any queue.
+    /// cities (their rows come first for short queries), the HTTP client (libcurl is loaded here
+    /// rather than on the main queue when the list first asks for temperatures), the country names
+    /// of the catalogue, the Current tab's k-d tree and the film ranking table. Safe to run on any queue.
     public func warmUp() {
         catalog.prefault()
         catalog.foldNamesOfLargestCities()
         rehearseTyping()
+        configuration.httpClient?.prepare()
         let cities = cityRepository
         let sample = (0..<min(cities.cityCount, 3000)).map { CityRef(Int32($0)) }
         var seen = Set<String>()

@@ -98,9 +98,14 @@ public protocol HTTPClient: Sendable {
     /// Starts `request`; `completion` runs exactly once, on any queue, unless the returned task is cancelled first.
     func send(_ request: HTTPRequest,
               completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable
+
+    /// Does ahead of time, on the calling queue, the one-off set-up the first request would pay for.
+    func prepare()
 }
 
 extension HTTPClient {
+    public func prepare() {}
+
     /// The response as a publisher: the request starts on subscription and is cancelled with it.
     public func publisher(for request: HTTPRequest) -> AnyPublisher<HTTPResponse, HTTPError> {
         HTTPPublisher(client: self, request: request).eraseToAnyPublisher()
@@ -243,6 +248,12 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 /// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
 /// the size cap while the body arrives, and a deadline per request for the whole exchange.
 public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
+    /// The app's client: a URLSession when libcurl, which it calls, can be loaded (see `Libcurl`);
+    /// otherwise a client that is always offline.
+    public static func live() -> HTTPClient {
+        Libcurl.load() == nil ? URLSessionHTTPClient() : OfflineHTTPClient()
+    }
+
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -474,8 +485,8 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     }
 }
 
-/// A client made on its first request, so building one costs nothing at start-up (a URLSession on
-/// Linux sets up libcurl when it is created).
+/// A client made on its first request (or `prepare`), so building one costs nothing at start-up: a
+/// URLSession on Linux loads and sets up libcurl.
 public final class LazyHTTPClient: HTTPClient, @unchecked Sendable {
     private let lock = NSLock()
     private let make: @Sendable () -> HTTPClient
@@ -495,5 +506,10 @@ public final class LazyHTTPClient: HTTPClient, @unchecked Sendable {
     public func send(_ request: HTTPRequest,
                      completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
         resolved.send(request, completion: completion)
+    }
+
+    /// Makes the client now.
+    public func prepare() {
+        _ = resolved
     }
 }
