@@ -17,7 +17,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
         .target(name: "NimbusApp", dependencies: [
-            "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain",
+            "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain", "CMainQueue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
@@ -39,6 +39,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
+        // libdispatch's hooks for serving the main queue from a run loop of our own.
+        .target(name: "CMainQueue"),
         // libcurl's functions, forwarded to the library loaded on first use (see its header).
         .target(name: "CLazyCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),

@@ -163,9 +163,13 @@ struct Run: ParsableCommand {
             throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
         let backend = NCursesBackend()
-        try LiveRunner(backend: backend).run {
-            if !backend.supportsColor { container.useMonochrome() }
-            return AppCoordinator(container: container)
+        // The runner's signal and key handlers hold it weakly; it lives as long as the process.
+        let runner = LiveRunner(backend: backend)
+        try withExtendedLifetime(runner) {
+            try runner.run {
+                if !backend.supportsColor { container.useMonochrome() }
+                return AppCoordinator(container: container)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import CMainQueue
 import Foundation
 import NimbusCurses
 import NimbusTerminal
@@ -5,7 +6,8 @@ import NimbusTerminal
 import Glibc
 #endif
 
-/// Runs the app on the real terminal: stdin and signals as dispatch sources on the main queue.
+/// Runs the app on the real terminal: keys read on the main thread, signals as dispatch sources on
+/// the main queue.
 final class LiveRunner {
     private let backend: NCursesBackend
     private let renderer: Renderer
@@ -41,8 +43,7 @@ final class LiveRunner {
         coordinator.start()
         draw()
         warmUp()
-        listenToStdin()
-        dispatchMain()
+        runLoop()
     }
 
     // MARK: Drawing
@@ -72,14 +73,31 @@ final class LiveRunner {
 
     // MARK: Input
 
-    private func listenToStdin() {
-        // stdin stays blocking: on a terminal it shares its file status with stdout, and ncurses
-        // does not retry writes that fail with EAGAIN. The source only fires when bytes are waiting,
-        // so the single read below never blocks.
-        let source = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        source.setEventHandler { [weak self] in self?.readInput() }
-        source.resume()
-        sources.append(source)
+    /// The main thread waits for keys and for work sent to the main queue in one `poll`, and handles
+    /// keys itself: a keystroke goes from the terminal to its frame on one thread, with no hand-over
+    /// from dispatch's event thread to a worker that drains the main queue (as `dispatchMain()` does).
+    private func runLoop() -> Never {
+        let mainQueue = _dispatch_get_main_queue_handle_4CF()
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: mainQueue, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            let n = poll(&fds, 2, -1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                exit(status: 1)
+            }
+            // stdin stays blocking (on a terminal it shares its file status with stdout, and
+            // ncurses does not retry writes that fail with EAGAIN); poll said bytes are waiting,
+            // so readInput's single read doesn't block.
+            if fds[0].revents != 0 { readInput() }
+            if fds[1].revents != 0 {
+                var value: UInt64 = 0
+                _ = read(mainQueue, &value, 8)
+                _dispatch_main_queue_callback_4CF(nil)
+            }
+        }
     }
 
     private func readInput() {
@@ -171,3 +189,4 @@ final class LiveRunner {
         backend.stop()
     }
 }
+
