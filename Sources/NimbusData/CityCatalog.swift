@@ -51,6 +51,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     private let idLock = NSLock()
     private let scratch: SearchScratch
     private let foldedNames = FoldedNamesCache()
+    /// The last query `matchedName` folded: a frame asks for each of its rows with the same query.
+    private var lastMatchedQuery: (text: String, tokens: FoldedTokens)?
+    private let matchedQueryLock = NSLock()
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -164,8 +167,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     public func matchedName(_ ref: CityRef, query: String) -> String? {
         let index = Int(ref.index)
         guard index >= 0 && index < cityCount else { return nil }
-        var queryTokens = FoldedTokens()
-        NameFolding.fold(query, into: &queryTokens)
+        let queryTokens = foldedQuery(query)
         guard queryTokens.count > 0 else { return nil }
         // The largest cities, whose rows come first for short queries and which have the most
         // names (a hundred and more), keep their names folded; the others are read in place.
@@ -221,6 +223,17 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
             start = end + 1
         }
         return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
+    }
+
+    /// `query` folded, from the last call when the query is the same.
+    private func foldedQuery(_ query: String) -> FoldedTokens {
+        matchedQueryLock.lock()
+        defer { matchedQueryLock.unlock() }
+        if let last = lastMatchedQuery, last.text == query { return last.tokens }
+        var tokens = FoldedTokens()
+        NameFolding.fold(query, into: &tokens)
+        lastMatchedQuery = (query, tokens)
+        return tokens
     }
 
     /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8

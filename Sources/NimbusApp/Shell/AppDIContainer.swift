@@ -233,8 +233,11 @@ public final class AppDIContainer {
         case .recovered: return l10n[.statusDatabaseRecovered]
         case .notSaved: return l10n[.statusDatabaseNotSaved]
         }
-        return l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
+        return citiesSource
     }
+
+    /// "GeoNames · 34,006 cities", made once (the status bar shows it on every frame).
+    private lazy var citiesSource = l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
 
     func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
         CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
