@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "NimbusAppTests", dependencies: [
             "NimbusApp", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
-        ]),
+        ], exclude: ["__snapshots__"]),
     ],
     swiftLanguageModes: [.v5]
 )
