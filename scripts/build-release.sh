@@ -16,6 +16,8 @@ flags=(-c release --static-swift-stdlib
 for product in "${products[@]}"; do
   swift build "${flags[@]}" --product "$product"
 done
+# The point of the flag above: libcurl must not be among the libraries loaded at start-up.
 if command -v readelf >/dev/null && readelf -d .build/release/nimbus | grep -q 'libcurl'; then
-  echo "build-release: warning: libcurl is linked at start-up again (a curl function missing from Sources/CLazyCurl?)" >&2
+  echo "build-release: libcurl is linked at start-up again: something other than Foundation asks for -lcurl" >&2
+  exit 1
 fi

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
-# the exit status, and that the terminal is restored afterwards.
+# the exit status, that the terminal is restored afterwards, the user's data surviving kill -9,
+# and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
 set -euo pipefail
-bin=$(realpath "${1:-.build/debug/nimbus}")
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(realpath "${1:-$root/.build/release/nimbus}")
 [ -x "$bin" ] || { echo "e2e: no binary at $bin" >&2; exit 1; }
 
 work=$(mktemp -d)
@@ -12,7 +14,12 @@ export LC_ALL=C.UTF-8
 # (port 9 on loopback refuses the connection at once).
 export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" NIMBUS_WEATHER_URL=http://127.0.0.1:9
 t() { tmux -u -L "$sock" "$@"; }
-cleanup() { t kill-server 2>/dev/null || true; rm -rf "$work"; }
+http_pid=
+cleanup() {
+  t kill-server 2>/dev/null || true
+  if [ -n "$http_pid" ]; then kill "$http_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 passed=0
@@ -137,7 +144,8 @@ t send-keys -t e2e q
 # Weather over HTTP from a server on loopback: the request goes through libcurl, which release
 # builds load on first use (Sources/CLazyCurl).
 mkdir -p "$work/www/v1"
-cp Tests/Tapes/fixtures/open-meteo-seoul.json "$work/www/v1/forecast"
+cp "$root/Tests/Tapes/fixtures/open-meteo-seoul.json" "$work/www/v1/forecast"
+: > "$work/http.log"
 python3 -u -m http.server --bind 127.0.0.1 --directory "$work/www" 0 > "$work/http.log" 2>&1 &
 http_pid=$!
 port=
@@ -145,6 +153,7 @@ for _ in $(seq 50); do
   port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | head -1)
   [ -n "$port" ] && break; sleep 0.1
 done
+[ -n "$port" ] || { echo "e2e: python3 -m http.server printed no port:"; cat "$work/http.log"; exit 1; }
 t respawn-pane -k -t e2e \
   "env -u LANG -u LC_ALL NIMBUS_WEATHER_URL=http://127.0.0.1:$port TERM=tmux-256color '$bin'; sleep 30"
 check "started for the weather" wait_for "Cities"
@@ -155,7 +164,6 @@ t send-keys -t e2e Enter Enter
 check "the detail shows the served weather" wait_for "Partly cloudy"
 check "the server was asked for Seoul's forecast" grep -q "GET /v1/forecast?latitude=37.566" "$work/http.log"
 t send-keys -t e2e q
-kill "$http_pid" 2>/dev/null || true
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

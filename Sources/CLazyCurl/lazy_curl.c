@@ -1,8 +1,10 @@
 // Forwarders for the libcurl functions FoundationNetworking calls; see include/CLazyCurl.h.
 //
-// When libcurl is linked at start-up (debug builds, test binaries), these definitions still win
-// over libcurl's own (the executable comes first in symbol lookup) and forward to the library
-// that is already loaded.
+// They serve release builds, where Foundation is linked in statically and -lcurl is dropped
+// (scripts/build-release.sh): FoundationNetworking's calls land here. Debug builds and test
+// binaries use the shared FoundationNetworking, which calls libcurl directly; there only
+// nimbus_curl_load itself runs (HTTPClientTests), and the forwarders are exercised by the tmux
+// e2e test, which fetches a forecast through the release binary.
 
 #include "CLazyCurl.h"
 
@@ -18,14 +20,12 @@
 #endif
 
 // Every function forwarded, as (return type, name, parameters, arguments). The names are the
-// undefined curl_* symbols of the toolchain's lib_CFURLSessionInterface.a; a symbol missing from
-// this list shows up as libcurl.so.4 in the release binary's NEEDED entries again.
+// undefined curl_* symbols of the toolchain's lib_CFURLSessionInterface.a (`nm -u`); one missing
+// here makes the release link fail with an undefined reference.
 #define NIMBUS_CURL_FUNCTIONS(X) \
     X(void *, curl_easy_init, (void), ()) \
-    X(void, curl_easy_cleanup, (void *easy), (easy)) \
     X(int, curl_easy_pause, (void *easy, int mask), (easy, mask)) \
     X(const char *, curl_easy_strerror, (int code), (code)) \
-    X(void, curl_free, (void *p), (p)) \
     X(int, curl_global_init, (long flags), (flags)) \
     X(int, curl_multi_add_handle, (void *multi, void *easy), (multi, easy)) \
     X(int, curl_multi_assign, (void *multi, int socket, void *data), (multi, socket, data)) \
@@ -36,12 +36,17 @@
     X(int, curl_multi_socket_action, (void *multi, int socket, int mask, int *running), \
       (multi, socket, mask, running)) \
     X(void *, curl_slist_append, (void *list, const char *text), (list, text)) \
-    X(void, curl_slist_free_all, (void *list), (list)) \
     X(void *, curl_url, (void), ()) \
     X(int, curl_url_get, (void *url, int part, char **out, unsigned flags), (url, part, out, flags)) \
     X(int, curl_url_set, (void *url, int part, const char *text, unsigned flags), (url, part, text, flags)) \
     X(char *, curl_version, (void), ()) \
     X(void *, curl_version_info, (int age), (age))
+
+// The ones that return nothing, as (name, parameters, arguments).
+#define NIMBUS_CURL_PROCEDURES(X) \
+    X(curl_easy_cleanup, (void *easy), (easy)) \
+    X(curl_free, (void *p), (p)) \
+    X(curl_slist_free_all, (void *list), (list))
 
 // The three variadic ones take exactly one value after the option: a long, a pointer or a
 // curl_off_t, each passed in one 64-bit slot on LP64 targets, so it is read and passed on as one.
@@ -54,6 +59,9 @@ static struct {
 #define FIELD(ret, name, params, args) ret (*name) params;
     NIMBUS_CURL_FUNCTIONS(FIELD)
 #undef FIELD
+#define PFIELD(name, params, args) void (*name) params;
+    NIMBUS_CURL_PROCEDURES(PFIELD)
+#undef PFIELD
 #define VFIELD(name) int (*name)(void *, int, ...);
     NIMBUS_CURL_VARIADIC(VFIELD)
 #undef VFIELD
@@ -77,10 +85,13 @@ static void load(void) {
         return; \
     }
 #define LOOKUP_FUNCTION(ret, name, params, args) LOOKUP(name, ret)
+#define LOOKUP_PROCEDURE(name, params, args) LOOKUP(name, void)
 #define LOOKUP_VARIADIC(name) LOOKUP(name, int)
     NIMBUS_CURL_FUNCTIONS(LOOKUP_FUNCTION)
+    NIMBUS_CURL_PROCEDURES(LOOKUP_PROCEDURE)
     NIMBUS_CURL_VARIADIC(LOOKUP_VARIADIC)
 #undef LOOKUP_VARIADIC
+#undef LOOKUP_PROCEDURE
 #undef LOOKUP_FUNCTION
 #undef LOOKUP
     loaded = 1;
@@ -110,6 +121,14 @@ static void require(void) {
     }
 NIMBUS_CURL_FUNCTIONS(FORWARD)
 #undef FORWARD
+
+#define FORWARD_PROCEDURE(name, params, args) \
+    void name params { \
+        require(); \
+        curl.name args; \
+    }
+NIMBUS_CURL_PROCEDURES(FORWARD_PROCEDURE)
+#undef FORWARD_PROCEDURE
 
 #define FORWARD_VARIADIC(name) \
     int name(void *handle, int option, ...) { \

@@ -12,14 +12,14 @@ final class LikesStoreTests: XCTestCase {
     }
 
     func testLikesPersistNewestFirstAndUnlikeRemoves() throws {
-        var clock = 1000.0
+        let clock = ManualClock(seconds: 1000)
         do {
             let store = LikesStore(database: try UserDatabase(directory: directory, migrations: [LikesStore.migration]),
-                                   now: { Date(timeIntervalSince1970: clock) })
+                                   now: { Date(timeIntervalSince1970: clock.seconds) })
             try store.setLiked(1835848, true)
-            clock += 1
+            clock.seconds += 1
             try store.setLiked(1838524, true)
-            clock += 1
+            clock.seconds += 1
             try store.setLiked(1835848, true) // already liked: stays where it was
             XCTAssertEqual(try store.likedCityIDs(), [1838524, 1835848])
             try store.setLiked(1838524, false)
@@ -60,4 +60,10 @@ final class LikesStoreTests: XCTestCase {
         let result = LikeCityUseCase(repository: store).toggle(1)
         guard case .failure(.storage) = result else { return XCTFail("expected a storage error, got \(result)") }
     }
+}
+
+/// A clock the test moves by hand (the store reads it from its own calls, on the test's thread).
+private final class ManualClock: @unchecked Sendable {
+    var seconds: Double
+    init(seconds: Double) { self.seconds = seconds }
 }

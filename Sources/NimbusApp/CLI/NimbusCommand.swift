@@ -163,7 +163,8 @@ struct Run: ParsableCommand {
             throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
         let backend = NCursesBackend()
-        // The runner's signal and key handlers hold it weakly; it lives as long as the process.
+        // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
+        // long as the process.
         let runner = LiveRunner(backend: backend)
         try withExtendedLifetime(runner) {
             try runner.run {

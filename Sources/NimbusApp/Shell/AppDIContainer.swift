@@ -149,15 +149,18 @@ public final class AppDIContainer {
         }
     }
 
-    /// One-off work the first keystrokes would otherwise pay for: the folded names of the largest
-    /// cities (their rows come first for short queries), the HTTP client (libcurl is loaded here
-    /// rather than on the main queue when the list first asks for temperatures), the country names
-    /// of the catalogue, the Current tab's k-d tree and the film ranking table. Safe to run on any queue.
+    /// One-off work the first keystrokes would otherwise pay for: the HTTP client, on a queue of
+    /// its own (libcurl is loaded there, not on the main queue when the list first asks for
+    /// temperatures 300 ms after its rows settle), the folded names of the largest cities (their rows
+    /// come first for short queries), the country names of the catalogue, the Current tab's k-d tree
+    /// and the film ranking table. Safe to run on any queue.
     public func warmUp() {
+        if let client = configuration.httpClient {
+            DispatchQueue.global(qos: .utility).async { client.prepare() }
+        }
         catalog.prefault()
         catalog.foldNamesOfLargestCities()
         rehearseTyping()
-        configuration.httpClient?.prepare()
         let cities = cityRepository
         let sample = (0..<min(cities.cityCount, 3000)).map { CityRef(Int32($0)) }
         var seen = Set<String>()

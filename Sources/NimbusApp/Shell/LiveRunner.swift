@@ -1,6 +1,7 @@
 import CMainQueue
 import Foundation
 import NimbusCurses
+import NimbusData
 import NimbusTerminal
 #if canImport(Glibc)
 import Glibc
@@ -180,6 +181,9 @@ final class LiveRunner {
     /// Restores the terminal and exits; every way out goes through here.
     func exit(status: Int32) -> Never {
         restore()
+        if let reason = Libcurl.unavailableReason {
+            FileHandle.standardError.write(Data("nimbus: ran without the network: libcurl could not be used (\(reason))\n".utf8))
+        }
         Glibc.exit(status)
     }
 

@@ -249,9 +249,13 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 /// the size cap while the body arrives, and a deadline per request for the whole exchange.
 public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     /// The app's client: a URLSession when libcurl, which it calls, can be loaded (see `Libcurl`);
-    /// otherwise a client that is always offline.
+    /// otherwise a client that is always offline, the reason kept in `Libcurl.unavailableReason`.
     public static func live() -> HTTPClient {
-        Libcurl.load() == nil ? URLSessionHTTPClient() : OfflineHTTPClient()
+        if let reason = Libcurl.load() {
+            Libcurl.recordUnavailable(reason)
+            return OfflineHTTPClient()
+        }
+        return URLSessionHTTPClient()
     }
 
     private let session: URLSession

@@ -1,4 +1,5 @@
 import CLazyCurl
+import Foundation
 
 /// libcurl, which URLSession calls on Linux, loaded on first use rather than at start-up
 /// (release builds; see `CLazyCurl.h`).
@@ -7,4 +8,21 @@ public enum Libcurl {
     public static func load() -> String? {
         nimbus_curl_load() == 1 ? nil : String(cString: nimbus_curl_load_error())
     }
+
+    /// Why the app went without the network, once the live client found libcurl unusable; nil
+    /// while it is fine or hasn't been tried. Said on the way out, after the terminal is restored.
+    public static var unavailableReason: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reason
+    }
+
+    static func recordUnavailable(_ why: String) {
+        lock.lock()
+        reason = why
+        lock.unlock()
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var reason: String?
 }
