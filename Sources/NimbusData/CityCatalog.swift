@@ -318,18 +318,6 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         }
     }
 
-    /// Touches every page of the mapped file, so that the first searches and rows don't pay a
-    /// page fault per page they read. Takes a few milliseconds; run it off the main queue.
-    public func prefault() {
-        var sum: UInt8 = 0
-        var offset = 0
-        while offset < data.count {
-            sum &+= base.load(fromByteOffset: offset, as: UInt8.self)
-            offset += 4096
-        }
-        withExtendedLifetime(sum) {}
-    }
-
     // MARK: - Lookups beyond the protocol
 
     /// The position of the city at catalogue index `index`.

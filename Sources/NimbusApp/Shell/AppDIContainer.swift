@@ -158,7 +158,6 @@ public final class AppDIContainer {
         if let client = configuration.httpClient {
             DispatchQueue.global(qos: .utility).async { client.prepare() }
         }
-        catalog.prefault()
         catalog.foldNamesOfLargestCities()
         rehearseTyping()
         let cities = cityRepository
