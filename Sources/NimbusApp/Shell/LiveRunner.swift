@@ -193,4 +193,3 @@ final class LiveRunner {
         backend.stop()
     }
 }
-
