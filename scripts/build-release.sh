@@ -11,7 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 products=("$@")
 [ ${#products[@]} -eq 0 ] && products=(nimbus)
-flags=(-c release --static-swift-stdlib
+# Diagnostics without colour whether or not the output is a terminal: SwiftPM otherwise passes the
+# compiler a different flag for each, and a build from a terminal after one piped to a file (or the
+# other way round) recompiles everything.
+flags=(-c release --static-swift-stdlib --no-color-diagnostics
        -Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl)
 for product in "${products[@]}"; do
   swift build "${flags[@]}" --product "$product"
