@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
@@ -58,20 +59,26 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusDomain",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusDataTests", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusPresentation", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
-        .testTarget(name: "NimbusTerminalTests", dependencies: ["NimbusTerminal", "TestSupport"]),
+        .testTarget(name: "NimbusTerminalTests", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"), "NimbusTerminal", "TestSupport",
+        ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
+            .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusApp", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], exclude: ["__snapshots__"]),
