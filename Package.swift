@@ -79,8 +79,9 @@ let package = Package(
         ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
-            "NimbusApp", "NimbusTerminal", "TestSupport",
+            "NimbusApp", "NimbusData", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["__snapshots__"]),
     ],
     swiftLanguageModes: [.v5]

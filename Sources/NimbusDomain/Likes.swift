@@ -14,8 +14,9 @@ public protocol LikesRepository: AnyObject, Sendable {
     func isLiked(_ cityID: Int) throws -> Bool
     /// Likes or unlikes `cityID`, in one transaction.
     func setLiked(_ cityID: Int, _ liked: Bool) throws
-    /// Fires after every change, so other screens can refresh.
-    var changes: AnyPublisher<Void, Never> { get }
+    /// The liked ids, newest first: what is saved now when subscribed, then again after every change.
+    /// Every screen that shows likes derives them from this, so what is shown is what is saved.
+    var contents: AnyPublisher<[Int], Never> { get }
 }
 
 /// Likes and unlikes cities.
@@ -44,7 +45,8 @@ public struct LikeCityUseCase: Sendable {
         Result { try repository.likedCityIDs() }.mapError(Self.typed)
     }
 
-    public var changes: AnyPublisher<Void, Never> { repository.changes }
+    /// What is saved now, then after every change (see `LikesRepository.contents`).
+    public var contents: AnyPublisher<[Int], Never> { repository.contents }
 
     static func typed(_ error: Error) -> LikesError {
         (error as? LikesError) ?? .storage(String(describing: error))
@@ -64,5 +66,11 @@ public struct GetLikedCitiesUseCase: Sendable {
 
     public func execute() -> Result<[City], LikesError> {
         Result { try likes.likedCityIDs() }.mapError(LikeCityUseCase.typed).map { ids in ids.compactMap(lookup) }
+    }
+
+    /// The liked cities as saved now, then after every change.
+    public var contents: AnyPublisher<[City], Never> {
+        let lookup = self.lookup
+        return likes.contents.map { ids in ids.compactMap(lookup) }.eraseToAnyPublisher()
     }
 }

@@ -29,8 +29,12 @@ public protocol Screen: AnyObject {
     /// Called once the frame the screen last drew is on the terminal: the place for work the
     /// frame does not wait for (telling the view model which rows are now on screen).
     func frameShown()
+    /// Called when the screen is on top again: its tab was selected, or the screen above it closed.
+    /// (A screen's first appearance is its making.)
+    func didAppear()
 }
 
 public extension Screen {
     func frameShown() {}
+    func didAppear() {}
 }

@@ -32,13 +32,18 @@ final class LikesStoreTests: XCTestCase {
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue, 0o600)
     }
 
-    func testEveryChangeIsAnnounced() throws {
-        let store = LikesStore(database: try UserDatabase(inMemory: [LikesStore.migration]))
-        var changes = 0
-        let c = store.changes.sink { changes += 1 }
+    func testContentsAreWhatIsSavedNowThenAfterEveryChange() throws {
+        let database = try UserDatabase(inMemory: [LikesStore.migration])
+        let clock = Clock()
+        let store = LikesStore(database: database, now: { clock.tick() })
+        try store.setLiked(7, true)
+        var seen: [[Int]] = []
+        let c = store.contents.sink { seen.append($0) }
         try store.setLiked(1, true)
-        try store.setLiked(1, false)
-        XCTAssertEqual(changes, 2)
+        try store.setLiked(1, true)
+        try store.setLiked(7, false)
+        XCTAssertEqual(seen, [[7], [1, 7], [1, 7], [1]])
+        XCTAssertEqual(try store.likedCityIDs(), seen.last)
         c.cancel()
     }
 
@@ -66,4 +71,16 @@ final class LikesStoreTests: XCTestCase {
 private final class ManualClock: @unchecked Sendable {
     var seconds: Double
     init(seconds: Double) { self.seconds = seconds }
+}
+
+/// A clock that moves a second each time it is read.
+private final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time = 1_700_000_000.0
+    func tick() -> Date {
+        lock.lock()
+        defer { lock.unlock() }
+        time += 1
+        return Date(timeIntervalSince1970: time)
+    }
 }

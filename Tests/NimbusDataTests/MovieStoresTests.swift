@@ -47,11 +47,30 @@ final class MovieStoresTests: XCTestCase {
         XCTAssertEqual(store.recentlyViewed(limit: 10).first, film(1, "Heat"))
     }
 
+    func testHistoryPublishesWhatIsSavedNowThenAfterEveryChange() throws {
+        let database = try open()
+        let store = MovieHistoryStore(database: database, now: { [unowned self] in self.tick() })
+        try store.saveQuery("heat")
+        var queries: [[String]] = []
+        var viewed: [[String]] = []
+        let q = store.queries.sink { queries.append($0) }
+        let v = store.viewed.sink { viewed.append($0.map(\.title)) }
+        try store.saveQuery("alien")
+        try store.saveQuery("HEAT")
+        try store.recordViewed(film(1, "Heat"))
+        try store.recordViewed(film(2, "Alien"))
+        XCTAssertEqual(queries, [["heat"], ["alien", "heat"], ["HEAT", "alien"]])
+        XCTAssertEqual(viewed, [[], ["Heat"], ["Alien", "Heat"]])
+        XCTAssertEqual(MovieHistoryStore(database: database).recentQueries(limit: 10), queries.last)
+        q.cancel()
+        v.cancel()
+    }
+
     func testTheWishlistIsNewestFirstRefusesDuplicatesAndSurvivesReopening() throws {
         do {
             let store = WishlistStore(database: try open(), now: { [unowned self] in self.tick() })
-            var changes = 0
-            let watch = store.changes.sink { changes += 1 }
+            var seen: [[String]] = []
+            let watch = store.contents.sink { seen.append($0.map(\.movie.title)) }
             try store.add(film(1, "Heat", year: 1995))
             try store.add(film(2, "Alien", year: 1979))
             XCTAssertThrowsError(try store.add(film(1, "Heat", year: 1995))) { error in
@@ -59,7 +78,7 @@ final class MovieStoresTests: XCTestCase {
             }
             XCTAssertThrowsError(try store.add(film(949, "heat", year: 1995, source: .tmdb)), "same film from TMDB")
             try store.add(film(9, "Heat", year: 1986))
-            XCTAssertEqual(changes, 3)
+            XCTAssertEqual(seen, [[], ["Heat"], ["Alien", "Heat"], ["Heat", "Alien", "Heat"]])
             watch.cancel()
         }
         let reopened = WishlistStore(database: try open())

@@ -28,6 +28,8 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         func saveQuery(_ query: String) throws { saved.append(query) }
         func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
         func recordViewed(_ movie: MovieSummary) throws {}
+        var queries: AnyPublisher<[String], Never> { Just(recentQueries(limit: 50)).eraseToAnyPublisher() }
+        var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
     }
 
     private let movies = Movies()
@@ -98,6 +100,8 @@ final class MovieDetailsUseCaseTests: XCTestCase {
         func saveQuery(_ query: String) throws {}
         func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
         func recordViewed(_ movie: MovieSummary) throws {}
+        var queries: AnyPublisher<[String], Never> { Just([]).eraseToAnyPublisher() }
+        var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
     }
 
     private func open(_ useCase: MovieDetailsUseCase, _ id: MovieID) -> Result<String, MovieError>? {

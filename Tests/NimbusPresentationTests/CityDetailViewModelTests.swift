@@ -35,18 +35,22 @@ final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
 
 /// Likes in memory; `failWrites` makes every write throw.
 final class InMemoryLikes: LikesRepository, @unchecked Sendable {
-    var ids: [Int] = []
+    private let subject = CurrentValueSubject<[Int], Never>([])
+    var ids: [Int] {
+        get { subject.value }
+        set { subject.send(newValue) }
+    }
     var failWrites = false
-    private let subject = PassthroughSubject<Void, Never>()
     func likedCityIDs() throws -> [Int] { ids }
     func isLiked(_ cityID: Int) throws -> Bool { ids.contains(cityID) }
     func setLiked(_ cityID: Int, _ liked: Bool) throws {
         if failWrites { throw LikesError.storage("disk I/O error") }
-        ids.removeAll { $0 == cityID }
-        if liked { ids.insert(cityID, at: 0) }
-        subject.send()
+        var new = ids
+        new.removeAll { $0 == cityID }
+        if liked { new.insert(cityID, at: 0) }
+        ids = new
     }
-    var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+    var contents: AnyPublisher<[Int], Never> { subject.eraseToAnyPublisher() }
 }
 
 extension Forecast {

@@ -94,6 +94,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
     private let appeared = PassthroughSubject<Void, Never>()
     private let opened = PassthroughSubject<Int, Never>()
     private let remove = PassthroughSubject<Int, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
     private let all: [City] = [.seoul, .saoPaulo, .busan, .seogwipo]
 
     override func setUp() {
@@ -111,7 +112,8 @@ final class LikedCitiesViewModelTests: XCTestCase {
             format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-                                                removeRequested: remove.eraseToAnyPublisher()))
+                                                removeRequested: remove.eraseToAnyPublisher(),
+                                                refreshRequested: refresh.eraseToAnyPublisher()))
     }
 
     private func summary(_ state: LikedCitiesState) -> String {
@@ -157,5 +159,49 @@ final class LikedCitiesViewModelTests: XCTestCase {
         weather.rangeSubject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["Seoul –", "Seoul – | Cannot reach the weather server."])
+    }
+
+    /// The error of a failed range request stayed until restart: `r` asks again, and so does showing the tab again.
+    func testAFailedRangeRequestIsRetriedByRAndWhenTheTabIsShownAgain() {
+        likes.ids = [City.seoul.id]
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        weather.rangeSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        refresh.send()
+        weather.rangeSubject.send([DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)])
+        scheduler.advance()
+        appeared.send()   // shown again after a success: nothing to retry
+        scheduler.advance()
+        XCTAssertEqual(weather.batches.count, 2)
+        likes.ids = [City.busan.id]
+        weather.rangeSubject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        appeared.send()   // shown again after a failure: asks again
+        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)])
+        scheduler.advance()
+        XCTAssertEqual(weather.batches, [[City.seoul.coordinate], [City.seoul.coordinate], [City.busan.coordinate],
+                                         [City.busan.coordinate]])
+        XCTAssertEqual(state.values.map(summary), [
+            "Seoul –",
+            "Seoul – | Cannot reach the weather server.",
+            "Seoul 28° / 17°",
+            "Busan –",
+            "Busan – | The weather server did not answer in time.",
+            "Busan 28° / 20°",
+        ])
+        XCTAssertEqual(state.values.map(\.canRetry), [false, true, false, false, true, false])
+    }
+
+    /// Rows come from the store's latest contents: a like made elsewhere shows without a reload.
+    func testRowsFollowTheStoreWhereverTheChangeWasMade() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        likes.ids = [City.seoul.id]
+        scheduler.advance()
+        likes.ids = []
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it.", "Seoul –",
+                                                   "No liked cities yet: press f on a city to like it."])
     }
 }

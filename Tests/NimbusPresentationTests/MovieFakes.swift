@@ -43,23 +43,23 @@ final class ScriptedMovieRepository: MovieRepository {
 }
 
 final class InMemoryMovieHistory: MovieHistoryRepository {
-    private(set) var queries: [String] = []
-    private(set) var viewed: [MovieSummary] = []
-    func recentQueries(limit: Int) -> [String] { Array(queries.prefix(limit)) }
+    private let savedQueries = CurrentValueSubject<[String], Never>([])
+    private let savedViewed = CurrentValueSubject<[MovieSummary], Never>([])
+    var queries: AnyPublisher<[String], Never> { savedQueries.eraseToAnyPublisher() }
+    var viewed: AnyPublisher<[MovieSummary], Never> { savedViewed.eraseToAnyPublisher() }
+    func recentQueries(limit: Int) -> [String] { Array(savedQueries.value.prefix(limit)) }
     func saveQuery(_ query: String) throws {
-        queries.removeAll { $0.lowercased() == query.lowercased() }
-        queries.insert(query, at: 0)
+        savedQueries.send([query] + savedQueries.value.filter { $0.lowercased() != query.lowercased() })
     }
-    func recentlyViewed(limit: Int) -> [MovieSummary] { Array(viewed.prefix(limit)) }
+    func recentlyViewed(limit: Int) -> [MovieSummary] { Array(savedViewed.value.prefix(limit)) }
     func recordViewed(_ movie: MovieSummary) throws {
-        viewed.removeAll { $0.id == movie.id }
-        viewed.insert(movie, at: 0)
+        savedViewed.send([movie] + savedViewed.value.filter { $0.id != movie.id })
     }
 }
 
 final class InMemoryWishlist: WishlistRepository {
-    private(set) var saved: [WishlistEntry] = []
-    private let subject = PassthroughSubject<Void, Never>()
+    private let subject = CurrentValueSubject<[WishlistEntry], Never>([])
+    var saved: [WishlistEntry] { subject.value }
     var now = Date(timeIntervalSince1970: 1_700_000_000)
     func entries() throws -> [WishlistEntry] { saved }
     func contains(_ id: MovieID) -> Bool { saved.contains { $0.id == id } }
@@ -68,12 +68,11 @@ final class InMemoryWishlist: WishlistRepository {
             throw WishlistError.duplicate(title: movie.title)
         }
         now += 60
-        saved.insert(WishlistEntry(movie: movie, addedAt: now), at: 0)
-        subject.send()
+        subject.send([WishlistEntry(movie: movie, addedAt: now)] + saved)
     }
-    func remove(_ id: MovieID) throws { saved.removeAll { $0.id == id }; subject.send() }
-    func removeAll() throws { saved = []; subject.send() }
-    var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+    func remove(_ id: MovieID) throws { subject.send(saved.filter { $0.id != id }) }
+    func removeAll() throws { subject.send([]) }
+    var contents: AnyPublisher<[WishlistEntry], Never> { subject.eraseToAnyPublisher() }
 }
 
 extension MovieSummary {

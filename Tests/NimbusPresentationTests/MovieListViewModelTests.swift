@@ -87,7 +87,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "results(bat) 20 rows [Results: 45]",
         ])
-        XCTAssertEqual(history.queries, [], "a typed query is not a suggestion until it is submitted")
+        XCTAssertEqual(history.recentQueries(limit: 50), [], "a typed query is not a suggestion until it is submitted")
         XCTAssertEqual(state.last?.rows.first, MovieRow(id: MovieID(source: .catalogue, value: 0), title: "Film 0",
                                                         year: "2000", genres: "Drama", director: "Director 0", inWishlist: false))
     }
@@ -146,7 +146,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
         ])
-        XCTAssertEqual(history.queries, ["bat"], "saved once it found something")
+        XCTAssertEqual(history.recentQueries(limit: 50), ["bat"], "saved once it found something")
     }
 
     func testANextPageErrorKeepsTheRowsAndRetries() {
@@ -187,7 +187,7 @@ final class MovieListViewModelTests: XCTestCase {
             "results(bat) 4 rows [Results: 4] suggestions[\"bat\"]",
         ])
         XCTAssertEqual(state.last?.rows.map(\.id.value), [100, 101, 102, 103], "the fresh page replaced the cached one")
-        XCTAssertEqual(history.queries, ["bat"])
+        XCTAssertEqual(history.recentQueries(limit: 50), ["bat"])
     }
 
     func testANewQueryCancelsTheOld() {
@@ -206,7 +206,7 @@ final class MovieListViewModelTests: XCTestCase {
             "results(heat) 2 rows [Results: 2]",
         ])
         XCTAssertEqual(repository.requests.count, 2)
-        XCTAssertEqual(history.queries, [], "typed queries are not saved")
+        XCTAssertEqual(history.recentQueries(limit: 50), [], "typed queries are not saved")
     }
 
     func testAnEmptyResultSaysSoAndIsNotSaved() {
@@ -215,7 +215,7 @@ final class MovieListViewModelTests: XCTestCase {
         repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), ["loading(zzzz)", "empty(No film matches “zzzz”)"])
-        XCTAssertEqual(history.queries, [])
+        XCTAssertEqual(history.recentQueries(limit: 50), [])
     }
 
     func testClearingTheFieldShowsSuggestionsAtOnce() {
@@ -326,10 +326,10 @@ final class MovieListViewModelTests: XCTestCase {
             repository.respond(prefix, page: 1, with: .success(.page(prefix, 1, of: 3)))
             scheduler.advance()
         }
-        XCTAssertEqual(history.queries, [], "every prefix rested 250 ms and found films; none is a suggestion")
+        XCTAssertEqual(history.recentQueries(limit: 50), [], "every prefix rested 250 ms and found films; none is a suggestion")
         submitted.send("batman")  // Enter in the field: the query already shown is not searched again
         scheduler.advance()
-        XCTAssertEqual(history.queries, ["batman"])
+        XCTAssertEqual(history.recentQueries(limit: 50), ["batman"])
         XCTAssertEqual(repository.requests.map(\.query), ["bat", "batm", "batman"])
         query.send("")
         scheduler.advance()
@@ -347,12 +347,12 @@ final class MovieListViewModelTests: XCTestCase {
         query.send("heat")
         scheduler.advance(by: .milliseconds(250))
         submitted.send("heat")
-        XCTAssertEqual(history.queries, [])
+        XCTAssertEqual(history.recentQueries(limit: 50), [])
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)), finish: false)
         scheduler.advance()
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))  // the fresh page after the cached one
         scheduler.advance()
-        XCTAssertEqual(history.queries, ["heat"])
+        XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(repository.requests.count, 1)
         XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]"])
     }
@@ -368,7 +368,7 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         submitted.send("zzzz")
         scheduler.advance()
-        XCTAssertEqual(history.queries, [])
+        XCTAssertEqual(history.recentQueries(limit: 50), [])
     }
 
     func testOpeningAFilmFromATypedQuerySavesTheQuery() {
@@ -379,10 +379,10 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance(by: .milliseconds(250))
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))
         scheduler.advance()
-        XCTAssertEqual(history.queries, [])
+        XCTAssertEqual(history.recentQueries(limit: 50), [])
         opened.send(1)
         XCTAssertEqual(route.values, [.showDetail(.film(1))])
-        XCTAssertEqual(history.queries, ["heat"])
+        XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] suggestions[\"heat\"] recent[\"Film 1\"]")
     }
 }

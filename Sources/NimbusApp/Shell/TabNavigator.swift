@@ -37,7 +37,7 @@ final class TabNavigator {
     func select(_ index: Int) {
         guard tabs.indices.contains(index), index != active else { return }
         active = index
-        materializeRoot(index)
+        if isMaterialized(index) { top?.didAppear() } else { materializeRoot(index) }
         onChange?()
     }
 
@@ -71,6 +71,7 @@ final class TabNavigator {
     func pop(onTab index: Int) -> Bool {
         guard tabs.indices.contains(index), tabs[index].stack.count > 1 else { return false }
         tabs[index].stack.removeLast()
+        if index == active { top?.didAppear() }
         onChange?()
         return true
     }

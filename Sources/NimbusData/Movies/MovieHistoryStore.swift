@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NimbusDomain
+@preconcurrency import OpenCombineShim
 
 /// Recent queries and recently opened films, in the user database.
 public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendable {
@@ -26,23 +27,38 @@ public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendabl
 
     private let database: UserDatabase
     private let now: () -> Date
+    /// What is saved: read when the store is made, then again inside every write's transaction.
+    private let savedQueries: CurrentValueSubject<[String], Never>
+    private let savedViewed: CurrentValueSubject<[MovieSummary], Never>
 
     public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
         self.database = database
         self.now = now
+        savedQueries = CurrentValueSubject((try? database.writer.read { try Self.fetchQueries($0, limit: Self.keep) }) ?? [])
+        savedViewed = CurrentValueSubject((try? database.writer.read { try Self.fetchViewed($0, limit: Self.keep) }) ?? [])
+    }
+
+    public var queries: AnyPublisher<[String], Never> { savedQueries.eraseToAnyPublisher() }
+    public var viewed: AnyPublisher<[MovieSummary], Never> { savedViewed.eraseToAnyPublisher() }
+
+    private static func fetchQueries(_ db: Database, limit: Int) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT query FROM movie_query ORDER BY searched_at DESC, rowid DESC LIMIT ?",
+                            arguments: [limit])
+    }
+
+    private static func fetchViewed(_ db: Database, limit: Int) throws -> [MovieSummary] {
+        try Row.fetchAll(db, sql: "SELECT * FROM movie_viewed ORDER BY viewed_at DESC, rowid DESC LIMIT ?",
+                         arguments: [limit]).compactMap(StoredSummary.decode)
     }
 
     public func recentQueries(limit: Int) -> [String] {
-        (try? database.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT query FROM movie_query ORDER BY searched_at DESC, rowid DESC LIMIT ?",
-                                arguments: [limit])
-        }) ?? []
+        (try? database.writer.read { try Self.fetchQueries($0, limit: limit) }) ?? []
     }
 
     public func saveQuery(_ query: String) throws {
         guard !query.isEmpty else { return }
         let time = now().timeIntervalSince1970
-        try database.writer.write { db in
+        let queries = try database.writer.write { db in
             // Case-insensitive de-duplication: the newest spelling wins.
             try db.execute(sql: "DELETE FROM movie_query WHERE lower(query) = lower(?)", arguments: [query])
             try db.execute(sql: "INSERT INTO movie_query (query, searched_at) VALUES (?, ?)", arguments: [query, time])
@@ -50,19 +66,18 @@ public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendabl
                 DELETE FROM movie_query WHERE query NOT IN
                   (SELECT query FROM movie_query ORDER BY searched_at DESC, rowid DESC LIMIT ?)
                 """, arguments: [Self.keep])
+            return try Self.fetchQueries(db, limit: Self.keep)
         }
+        savedQueries.send(queries)
     }
 
     public func recentlyViewed(limit: Int) -> [MovieSummary] {
-        (try? database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM movie_viewed ORDER BY viewed_at DESC, rowid DESC LIMIT ?",
-                             arguments: [limit]).compactMap(StoredSummary.decode)
-        }) ?? []
+        (try? database.writer.read { try Self.fetchViewed($0, limit: limit) }) ?? []
     }
 
     public func recordViewed(_ movie: MovieSummary) throws {
         let time = now().timeIntervalSince1970
-        try database.writer.write { db in
+        let viewed = try database.writer.write { db in
             try db.execute(sql: "DELETE FROM movie_viewed WHERE source = ? AND movie_id = ?",
                            arguments: [movie.id.source.rawValue, movie.id.value])
             try db.execute(sql: """
@@ -73,7 +88,9 @@ public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendabl
                 DELETE FROM movie_viewed WHERE rowid NOT IN
                   (SELECT rowid FROM movie_viewed ORDER BY viewed_at DESC, rowid DESC LIMIT ?)
                 """, arguments: [Self.keep])
+            return try Self.fetchViewed(db, limit: Self.keep)
         }
+        savedViewed.send(viewed)
     }
 }
 

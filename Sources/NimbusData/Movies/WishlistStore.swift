@@ -21,25 +21,45 @@ public final class WishlistStore: WishlistRepository, @unchecked Sendable {
 
     private let database: UserDatabase
     private let now: () -> Date
-    private let subject = PassthroughSubject<Void, Never>()
+    /// What is saved: read when the store is made, then again inside every write's transaction.
+    private let saved: CurrentValueSubject<[WishlistEntry], Never>
 
     public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
         self.database = database
         self.now = now
+        saved = CurrentValueSubject((try? database.writer.read(Self.fetchEntries)) ?? [])
     }
 
-    public var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+    public var contents: AnyPublisher<[WishlistEntry], Never> { saved.eraseToAnyPublisher() }
+
+    private static func fetchEntries(_ db: Database) throws -> [WishlistEntry] {
+        try Row.fetchAll(db, sql: "SELECT * FROM wishlist ORDER BY added_at DESC, seq DESC").compactMap { row in
+            StoredSummary.decode(row).map { WishlistEntry(movie: $0, addedAt: Date(timeIntervalSince1970: row["added_at"])) }
+        }
+    }
 
     public func entries() throws -> [WishlistEntry] {
         do {
-            return try database.writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM wishlist ORDER BY added_at DESC, seq DESC").compactMap { row in
-                    StoredSummary.decode(row).map { WishlistEntry(movie: $0, addedAt: Date(timeIntervalSince1970: row["added_at"])) }
-                }
-            }
+            return try database.writer.read(Self.fetchEntries)
         } catch {
             throw WishlistError.storage
         }
+    }
+
+    /// Runs `change` and reads the saved films in the same transaction, then publishes them.
+    private func write(_ change: (Database) throws -> Void) throws {
+        let entries: [WishlistEntry]
+        do {
+            entries = try database.writer.write { db in
+                try change(db)
+                return try Self.fetchEntries(db)
+            }
+        } catch let error as WishlistError {
+            throw error
+        } catch {
+            throw WishlistError.storage
+        }
+        saved.send(entries)
     }
 
     public func contains(_ id: MovieID) -> Bool {
@@ -51,45 +71,28 @@ public final class WishlistStore: WishlistRepository, @unchecked Sendable {
 
     public func add(_ movie: MovieSummary) throws {
         let time = now().timeIntervalSince1970
-        do {
-            try database.writer.write { db in
-                // The same film from the other source (same title and year) counts as a duplicate too.
-                let duplicate = try Bool.fetchOne(db, sql: """
-                    SELECT EXISTS (SELECT 1 FROM wishlist WHERE (source = ? AND movie_id = ?)
-                                   OR (lower(title) = lower(?) AND year IS ?))
-                    """, arguments: [movie.id.source.rawValue, movie.id.value, movie.title, movie.year]) ?? false
-                if duplicate { throw WishlistError.duplicate(title: movie.title) }
-                try db.execute(sql: """
-                    INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: StoredSummary.arguments(movie) + [time])
-            }
-        } catch let error as WishlistError {
-            throw error
-        } catch {
-            throw WishlistError.storage
+        try write { db in
+            // The same film from the other source (same title and year) counts as a duplicate too.
+            let duplicate = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM wishlist WHERE (source = ? AND movie_id = ?)
+                               OR (lower(title) = lower(?) AND year IS ?))
+                """, arguments: [movie.id.source.rawValue, movie.id.value, movie.title, movie.year]) ?? false
+            if duplicate { throw WishlistError.duplicate(title: movie.title) }
+            try db.execute(sql: """
+                INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StoredSummary.arguments(movie) + [time])
         }
-        subject.send()
     }
 
     public func remove(_ id: MovieID) throws {
-        do {
-            try database.writer.write { db in
-                try db.execute(sql: "DELETE FROM wishlist WHERE source = ? AND movie_id = ?",
-                               arguments: [id.source.rawValue, id.value])
-            }
-        } catch {
-            throw WishlistError.storage
+        try write { db in
+            try db.execute(sql: "DELETE FROM wishlist WHERE source = ? AND movie_id = ?",
+                           arguments: [id.source.rawValue, id.value])
         }
-        subject.send()
     }
 
     public func removeAll() throws {
-        do {
-            try database.writer.write { db in try db.execute(sql: "DELETE FROM wishlist") }
-        } catch {
-            throw WishlistError.storage
-        }
-        subject.send()
+        try write { db in try db.execute(sql: "DELETE FROM wishlist") }
     }
 }

@@ -14,18 +14,22 @@ public final class LikesStore: LikesRepository, @unchecked Sendable {
     }
 
     private let database: UserDatabase
-    private let subject = PassthroughSubject<Void, Never>()
+    /// What is saved: read when the store is made, then again inside every write's transaction.
+    private let saved: CurrentValueSubject<[Int], Never>
     private let now: @Sendable () -> Date
 
     public init(database: UserDatabase, now: @escaping @Sendable () -> Date = Date.init) {
         self.database = database
         self.now = now
+        saved = CurrentValueSubject((try? database.writer.read(Self.fetchIDs)) ?? [])
+    }
+
+    private static func fetchIDs(_ db: Database) throws -> [Int] {
+        try Int.fetchAll(db, sql: "SELECT city_id FROM liked_city ORDER BY liked_at DESC, rowid DESC")
     }
 
     public func likedCityIDs() throws -> [Int] {
-        try database.writer.read { db in
-            try Int.fetchAll(db, sql: "SELECT city_id FROM liked_city ORDER BY liked_at DESC, rowid DESC")
-        }
+        try database.writer.read(Self.fetchIDs)
     }
 
     public func isLiked(_ cityID: Int) throws -> Bool {
@@ -37,16 +41,17 @@ public final class LikesStore: LikesRepository, @unchecked Sendable {
     /// One transaction per change; SQLite's journal makes it durable before this returns.
     public func setLiked(_ cityID: Int, _ liked: Bool) throws {
         let time = now().timeIntervalSince1970
-        try database.writer.write { db in
+        let ids = try database.writer.write { db in
             if liked {
                 try db.execute(sql: "INSERT OR IGNORE INTO liked_city (city_id, liked_at) VALUES (?, ?)",
                                arguments: [cityID, time])
             } else {
                 try db.execute(sql: "DELETE FROM liked_city WHERE city_id = ?", arguments: [cityID])
             }
+            return try Self.fetchIDs(db)
         }
-        subject.send()
+        saved.send(ids)
     }
 
-    public var changes: AnyPublisher<Void, Never> { subject.eraseToAnyPublisher() }
+    public var contents: AnyPublisher<[Int], Never> { saved.eraseToAnyPublisher() }
 }

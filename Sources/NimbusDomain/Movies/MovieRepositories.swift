@@ -19,6 +19,10 @@ public protocol MovieHistoryRepository: AnyObject {
     /// Up to `limit` films, most recently opened first.
     func recentlyViewed(limit: Int) -> [MovieSummary]
     func recordViewed(_ movie: MovieSummary) throws
+    /// The recent queries, newest first: what is saved now when subscribed, then after every change.
+    var queries: AnyPublisher<[String], Never> { get }
+    /// The recently opened films, newest first: what is saved now when subscribed, then after every change.
+    var viewed: AnyPublisher<[MovieSummary], Never> { get }
 }
 
 /// The saved films.
@@ -30,6 +34,7 @@ public protocol WishlistRepository: AnyObject {
     func add(_ movie: MovieSummary) throws
     func remove(_ id: MovieID) throws
     func removeAll() throws
-    /// Sends after every change.
-    var changes: AnyPublisher<Void, Never> { get }
+    /// Every saved film, newest first: what is saved now when subscribed, then after every change.
+    /// Screens derive their rows from it, so what they show is what is saved.
+    var contents: AnyPublisher<[WishlistEntry], Never> { get }
 }

@@ -36,6 +36,9 @@ public struct SearchMoviesUseCase {
 
     public func suggestions(limit: Int = 10) -> [String] { history.recentQueries(limit: limit) }
 
+    /// The recent queries, newest first, now and after every change.
+    public var recentQueries: AnyPublisher<[String], Never> { history.queries }
+
     /// Collapses runs of white space and trims the ends.
     public static func normalise(_ query: String) -> String {
         query.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
@@ -64,6 +67,9 @@ public struct MovieDetailsUseCase {
     public func recordViewed(_ movie: MovieSummary) { try? history.recordViewed(movie) }
 
     public func recentlyViewed(limit: Int = 10) -> [MovieSummary] { history.recentlyViewed(limit: limit) }
+
+    /// The recently opened films, newest first, now and after every change.
+    public var viewed: AnyPublisher<[MovieSummary], Never> { history.viewed }
 }
 
 /// Adds, removes and lists saved films.
@@ -89,5 +95,6 @@ public struct WishlistUseCase {
 
     public func remove(_ id: MovieID) throws { try repository.remove(id) }
     public func removeAll() throws { try repository.removeAll() }
-    public var changes: AnyPublisher<Void, Never> { repository.changes }
+    /// Every saved film, newest first, now and after every change.
+    public var contents: AnyPublisher<[WishlistEntry], Never> { repository.contents }
 }

@@ -218,24 +218,27 @@ public final class CityListViewModel {
     private func likeUpdates(_ input: Input, state: AnyPublisher<CityListState, Never>) -> AnyPublisher<CityListLikes, Never> {
         guard let likes else { return Empty().eraseToAnyPublisher() }
         let l10n = self.l10n
-        let initial = input.queryChanged.first().map { _ in () }.eraseToAnyPublisher()
+        // From the first query on, the marks follow the store, whichever screen changed it.
+        let saved = input.queryChanged.first()
+            .map { _ in likes.contents }
+            .switchToLatest()
+            .map { ids in CityListLikes(ids: Set(ids), message: nil) }
         let toggles = input.likeToggled
             .withLatest(from: state)
             .compactMap { index, state -> Int? in
                 guard index >= 0, index < state.rows.count else { return nil }
                 return state.rows[index].cityID
             }
-            .map { id -> String? in
+            .compactMap { id -> String? in
                 if case .failure = likes.toggle(id) { return l10n[.likesErrorSave] }
                 return nil
             }
-        let changes = likes.changes.map { () -> String? in nil }
-        return merge(initial.map { () -> String? in nil }.eraseToAnyPublisher(), toggles.eraseToAnyPublisher(),
-                     changes.eraseToAnyPublisher())
-            .map { message -> CityListLikes in
-                switch likes.likedCityIDs() {
-                case .success(let ids): return CityListLikes(ids: Set(ids), message: message)
-                case .failure: return CityListLikes(ids: [], message: l10n[.likesErrorLoad])
+        enum Change { case saved(CityListLikes), failed(String) }
+        return merge(saved.map(Change.saved).eraseToAnyPublisher(), toggles.map(Change.failed).eraseToAnyPublisher())
+            .scan(CityListLikes(ids: [], message: nil)) { likes, change in
+                switch change {
+                case .saved(let new): return new
+                case .failed(let message): return CityListLikes(ids: likes.ids, message: message)
                 }
             }
             .removeDuplicates()

@@ -20,6 +20,8 @@ public struct LikedCitiesState: Equatable, Sendable {
     public let emptyMessage: String?
     /// Trouble: the database was moved aside, a like could not be read or removed, the ranges failed.
     public let notice: String?
+    /// Today's ranges failed: `r` asks again.
+    public let canRetry: Bool
 }
 
 public enum LikedCitiesRoute: Equatable, Sendable {
@@ -29,15 +31,19 @@ public enum LikedCitiesRoute: Equatable, Sendable {
 /// The liked cities with today's high and low, from one batched request per change.
 public final class LikedCitiesViewModel {
     public struct Input {
+        /// The tab is shown (the first time, and every time after): after a failure, shown again retries.
         public let appeared: AnyPublisher<Void, Never>
         public let rowOpened: AnyPublisher<Int, Never>
         /// `d` on a row.
         public let removeRequested: AnyPublisher<Int, Never>
+        /// `r`: ask for today's ranges again.
+        public let refreshRequested: AnyPublisher<Void, Never>
         public init(appeared: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    removeRequested: AnyPublisher<Int, Never>) {
+                    removeRequested: AnyPublisher<Int, Never>, refreshRequested: AnyPublisher<Void, Never>) {
             self.appeared = appeared
             self.rowOpened = rowOpened
             self.removeRequested = removeRequested
+            self.refreshRequested = refreshRequested
         }
     }
 
@@ -99,21 +105,26 @@ public final class LikedCitiesViewModel {
             .compactMap { $0 }
             .eraseToAnyPublisher()
 
-        // The list, and one batched request for its ranges, on appearing and after every change.
-        let loads = merge(input.appeared.first().eraseToAnyPublisher(), like.changes)
-            .map { _ -> AnyPublisher<Event, Never> in
-                let result = liked.execute()
-                if case .success(let cities) = result { citiesSubject.send(cities) }
-                let fetch: AnyPublisher<Event, Never>
-                if case .success(let cities) = result, !cities.isEmpty {
-                    fetch = ranges.execute(for: cities.map(\.coordinate))
-                        .map(Event.ranges)
-                        .catch { Just(Event.rangesFailed($0)) }
-                        .eraseToAnyPublisher()
-                } else {
-                    fetch = Empty().eraseToAnyPublisher()
-                }
-                return Just(Event.cities(result)).append(fetch).eraseToAnyPublisher()
+        // Whether the last request for ranges failed: showing the tab again then retries by itself.
+        let failed = CurrentValueSubject<Bool, Never>(false)
+        // The rows follow the store from the first appearance on; `r`, and a return after a failure, ask again.
+        let saved = input.appeared.first()
+            .map { _ in liked.contents }
+            .switchToLatest()
+            .handleEvents(receiveOutput: { citiesSubject.send($0) })
+        let again = merge(input.refreshRequested, input.appeared.dropFirst().filter { failed.value }.eraseToAnyPublisher())
+            .map { _ in citiesSubject.value }
+        // The list, and one batched request for its ranges.
+        let loads = merge(saved.eraseToAnyPublisher(), again.eraseToAnyPublisher())
+            .map { cities -> AnyPublisher<Event, Never> in
+                guard !cities.isEmpty else { return Just(Event.cities(.success(cities))).eraseToAnyPublisher() }
+                let fetch = ranges.execute(for: cities.map(\.coordinate))
+                    .map(Event.ranges)
+                    .catch { Just(Event.rangesFailed($0)) }
+                    .handleEvents(receiveOutput: { event in
+                        if case .rangesFailed = event { failed.send(true) } else { failed.send(false) }
+                    })
+                return Just(Event.cities(.success(cities))).append(fetch).eraseToAnyPublisher()
             }
             .switchToLatest()
             .eraseToAnyPublisher()
@@ -167,6 +178,7 @@ public final class LikedCitiesViewModel {
         if model.removeFailed { notices.append(l10n[.likesErrorSave]) }
         if let error = model.rangeError { notices.append(format.message(error)) }
         return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty && !model.loadFailed ? l10n[.likedEmpty] : nil,
-                                notice: notices.isEmpty ? nil : notices.joined(separator: " "))
+                                notice: notices.isEmpty ? nil : notices.joined(separator: " "),
+                                canRetry: model.rangeError != nil)
     }
 }

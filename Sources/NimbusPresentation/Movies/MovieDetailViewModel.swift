@@ -47,6 +47,8 @@ public final class MovieDetailViewModel {
     private let wishlist: WishlistUseCase
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// Whether the film is saved, as the store last said.
+    private var inWishlist = false
     private var cancellables: Set<AnyCancellable> = []
     private var load: AnyCancellable?
     private let stateSubject = PassthroughSubject<MovieDetailState, Never>()
@@ -71,9 +73,15 @@ public final class MovieDetailViewModel {
         input.wishlistToggled
             .sink { [weak self] in self?.toggle() }
             .store(in: &cancellables)
-        wishlist.changes
-            .receive(on: scheduler)
-            .sink { [weak self] in if self?.started == true { self?.emit() } }
+        // The mark follows the store, whichever screen changed it.
+        let id = summary.id
+        wishlist.contents
+            .map { entries in entries.contains { $0.id == id } }
+            .sink { [weak self] saved in
+                guard let self, saved != self.inWishlist else { return }
+                self.inWishlist = saved
+                if self.started { self.emit() }
+            }
             .store(in: &cancellables)
         return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(),
                       message: messageSubject.eraseToAnyPublisher())
@@ -107,12 +115,11 @@ public final class MovieDetailViewModel {
         } catch {
             messageSubject.send(l10n.describeWishlistFailure(error))
         }
-        emit()
     }
 
     private func emit() {
         stateSubject.send(MovieDetailState(title: movie?.title ?? summary.title, phase: phase,
-                                           fields: movie.map(fields) ?? [], inWishlist: wishlist.contains(summary.id)))
+                                           fields: movie.map(fields) ?? [], inWishlist: inWishlist))
     }
 
     private func fields(_ m: Movie) -> [MovieDetailState.Field] {

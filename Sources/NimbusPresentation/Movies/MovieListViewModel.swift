@@ -173,13 +173,29 @@ public final class MovieListViewModel {
         input.retried
             .sink { [weak self] in self?.retry() }
             .store(in: &cancellables)
-        wishlist.changes
-            .receive(on: scheduler)
-            .sink { [weak self] in
-                guard let self, self.started else { return }
-                let before = self.wishlisted
-                self.refreshWishlisted()
-                if before != self.wishlisted { self.emit() } // a change made elsewhere (the other tab)
+        // The marks, the strip and the suggestions follow their stores, whichever screen changed them.
+        wishlist.contents
+            .map { Set($0.map(\.id)) }
+            .sink { [weak self] ids in
+                guard let self, ids != self.wishlisted else { return }
+                self.wishlisted = ids
+                self.emit()
+            }
+            .store(in: &cancellables)
+        details.viewed
+            .map { Array($0.prefix(Self.recentLimit)) }
+            .sink { [weak self] films in
+                guard let self, films != self.recent else { return }
+                self.recent = films
+                self.emit()
+            }
+            .store(in: &cancellables)
+        search.recentQueries
+            .map { Array($0.prefix(Self.suggestionLimit)) }
+            .sink { [weak self] queries in
+                guard let self, queries != self.suggestions else { return }
+                self.suggestions = queries
+                self.emit()
             }
             .store(in: &cancellables)
         return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(), route: routeSubject.eraseToAnyPublisher(),
@@ -189,11 +205,7 @@ public final class MovieListViewModel {
     // MARK: Searching
 
     private func run(_ newQuery: String, remember: Bool) {
-        if !started {
-            started = true
-            refreshWishlisted()
-            recent = details.recentlyViewed(limit: Self.recentLimit)
-        }
+        started = true
         load?.cancel()
         load = nil
         query = newQuery
@@ -206,7 +218,6 @@ public final class MovieListViewModel {
         moreError = nil
         rememberWhenFound = remember
         guard !newQuery.isEmpty else {
-            suggestions = search.suggestions(limit: Self.suggestionLimit)
             phase = .idle(idleMessage)
             emit()
             return
@@ -260,9 +271,7 @@ public final class MovieListViewModel {
             return
         }
         rememberWhenFound = false
-        if search.remember(query, resultCount: first.isEmpty ? 0 : max(first.count, totalResults)) {
-            suggestions = search.suggestions(limit: Self.suggestionLimit)
-        }
+        search.remember(query, resultCount: first.isEmpty ? 0 : max(first.count, totalResults))
     }
 
     private func selectionMoved(to index: Int) {
@@ -286,8 +295,6 @@ public final class MovieListViewModel {
 
     private func open(_ movie: MovieSummary) {
         details.recordViewed(movie)
-        recent = details.recentlyViewed(limit: Self.recentLimit)
-        emit()
         routeSubject.send(.showDetail(movie))
     }
 
@@ -300,12 +307,6 @@ public final class MovieListViewModel {
         } catch {
             messageSubject.send(l10n.describeWishlistFailure(error))
         }
-        refreshWishlisted()
-        emit()
-    }
-
-    private func refreshWishlisted() {
-        wishlisted = Set(((try? wishlist.entries()) ?? []).map(\.id))
     }
 
     private func emit() {

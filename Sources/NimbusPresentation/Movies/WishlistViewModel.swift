@@ -59,9 +59,9 @@ public final class WishlistViewModel {
     private let stateSubject = PassthroughSubject<WishlistState, Never>()
     private let routeSubject = PassthroughSubject<WishlistRoute, Never>()
     private let messageSubject = PassthroughSubject<String, Never>()
+    /// The store's latest contents: rows are always derived from these, never edited here.
     private var entries: [WishlistEntry] = []
     private var confirming = false
-    private var started = false
     private let dateFormatter: DateFormatter
 
     private let dataStatus: UserDataStatus
@@ -81,20 +81,25 @@ public final class WishlistViewModel {
     }
 
     public func transform(input: Input) -> Output {
+        let wishlist = self.wishlist
+        // From the first appearance on, the rows follow the store: what is shown is what is saved.
         input.appeared
-            .sink { [weak self] in
+            .first()
+            .map { _ in wishlist.contents }
+            .switchToLatest()
+            .sink { [weak self] entries in
                 guard let self else { return }
-                let first = !self.started
-                self.started = true
-                self.reload()
-                if first, let notice = UserDataNotice.message(self.dataStatus, l10n: self.l10n) {
-                    self.messageSubject.send(notice)
-                }
+                self.entries = entries
+                if self.confirming, entries.isEmpty { self.confirming = false }
+                self.emit()
             }
             .store(in: &cancellables)
-        wishlist.changes
-            .receive(on: scheduler)
-            .sink { [weak self] in if self?.started == true { self?.reload() } }
+        input.appeared
+            .first()
+            .sink { [weak self] in
+                guard let self, let notice = UserDataNotice.message(self.dataStatus, l10n: self.l10n) else { return }
+                self.messageSubject.send(notice)
+            }
             .store(in: &cancellables)
         input.rowOpened
             .sink { [weak self] index in
@@ -119,26 +124,16 @@ public final class WishlistViewModel {
                       route: routeSubject.eraseToAnyPublisher(), message: messageSubject.eraseToAnyPublisher())
     }
 
-    private func reload() {
-        do {
-            entries = try wishlist.entries()
-        } catch {
-            messageSubject.send(l10n.describeWishlistFailure(error))
-        }
-        emit()
-    }
-
+    /// Removes the film on row `index`; the rows change when the store publishes what it saved.
     private func delete(_ index: Int) {
         guard entries.indices.contains(index), !confirming else { return }
         let entry = entries[index]
         do {
             try wishlist.remove(entry.id)
-            entries.remove(at: index)
             messageSubject.send(l10n.format(.wishlistDeleted, entry.movie.title))
         } catch {
             messageSubject.send(l10n.describeWishlistFailure(error))
         }
-        emit()
     }
 
     private func answer(_ yes: Bool) {
@@ -147,7 +142,6 @@ public final class WishlistViewModel {
         if yes {
             do {
                 try wishlist.removeAll()
-                entries = []
                 messageSubject.send(l10n[.wishlistCleared])
             } catch {
                 messageSubject.send(l10n.describeWishlistFailure(error))

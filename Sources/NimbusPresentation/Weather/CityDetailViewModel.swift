@@ -149,11 +149,18 @@ public final class CityDetailViewModel {
 
         let likeEvents: AnyPublisher<Event, Never>
         if let likes {
-            likeEvents = merge(
-                input.appeared.map { likes.isLiked(city.id) }.eraseToAnyPublisher(),
-                input.likeToggled.map { likes.toggle(city.id) }.eraseToAnyPublisher())
-                .map(Event.liked)
-                .eraseToAnyPublisher()
+            // The mark follows the store from the first appearance on, whichever screen changed it;
+            // a toggle that could not be saved says so.
+            let saved = input.appeared.first()
+                .map { _ in likes.contents }
+                .switchToLatest()
+                .map { ids in Event.liked(.success(ids.contains(city.id))) }
+            let failures = input.likeToggled
+                .compactMap { _ -> Event? in
+                    if case .failure(let error) = likes.toggle(city.id) { return .liked(.failure(error)) }
+                    return nil
+                }
+            likeEvents = merge(saved.eraseToAnyPublisher(), failures.eraseToAnyPublisher())
         } else {
             likeEvents = Empty().eraseToAnyPublisher()
         }

@@ -10,6 +10,7 @@ public final class LikedCitiesScreen: Screen {
     private let appeared = PassthroughSubject<Void, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let removeRequested = PassthroughSubject<Int, Never>()
+    private let refreshRequested = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var state: LikedCitiesState?
     private var list = ListState()
@@ -29,7 +30,7 @@ public final class LikedCitiesScreen: Screen {
         self.thumbnail = thumbnail
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), rowOpened: rowOpened.eraseToAnyPublisher(),
-            removeRequested: removeRequested.eraseToAnyPublisher()))
+            removeRequested: removeRequested.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 self?.state = state
@@ -43,13 +44,17 @@ public final class LikedCitiesScreen: Screen {
         appeared.send()
     }
 
+    public func didAppear() { appeared.send() }
+
     // MARK: Screen
 
     public var capturesText: Bool { false }
 
     public var hints: [KeyHint] {
-        [KeyHint("↑↓", l10n[.hintMove]), KeyHint("Enter", l10n[.hintOpen]), KeyHint("d", l10n[.hintRemove]),
-         KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+        let retry = state?.canRetry == true ? [KeyHint("r", l10n[.hintRetry])] : []
+        guard list.count > 0 else { return retry + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])] }
+        return [KeyHint("↑↓", l10n[.hintMove]), KeyHint("Enter", l10n[.hintOpen]), KeyHint("d", l10n[.hintRemove])] + retry
+            + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
     }
 
     public var help: [KeyHint] {
@@ -57,12 +62,17 @@ public final class LikedCitiesScreen: Screen {
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
          KeyHint("Enter", l10n[.helpKeyOpenCity]),
-         KeyHint("d", l10n[.helpKeyRemove])]
+         KeyHint("d", l10n[.helpKeyRemove]),
+         KeyHint("r", l10n[.helpKeyRefresh])]
     }
 
     public func handle(_ key: Key) -> Bool {
         if list.handle(key, pageSize: lastPageSize) {
             onNeedsDisplay?()
+            return true
+        }
+        if key == .char("r") {
+            refreshRequested.send()
             return true
         }
         guard list.count > 0 else { return false }
