@@ -30,15 +30,15 @@ struct MapCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let zoom = MapText.zoom(zoom) else { throw ValidationError("--zoom must be world, country, city or 0-12") }
-        guard let size = MapText.size(size) else { throw ValidationError("--size must look like 100x30 (1-500 × 1-200)") }
-        guard let style = MapStyle(rawValue: style.lowercased()) else { throw ValidationError("--style must be braille or blocks") }
+        guard let zoom = MapText.zoom(zoom) else { throw ValidationError("--zoom must be world, country, city or 0-12 (got '\(CLIOptions.shown(zoom))')") }
+        guard let size = MapText.size(size) else { throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')") }
+        guard let style = MapStyle(rawValue: style.lowercased()) else { throw ValidationError("--style must be braille or blocks (got '\(CLIOptions.shown(style))')") }
         let configuration = options.configuration(environment: environment, scheduler: .immediate, colors: false)
         let container: AppDIContainer
         do {
             container = try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
-            throw ValidationError(error.message)
+            throw CommandFailure(message: error.message)
         }
         let text = try MapText.render(query: query.joined(separator: " "), zoom: zoom, size: size, style: style,
                                       container: container)

@@ -23,11 +23,44 @@ public struct CLIOptions: ParsableArguments {
     public var catalog: String?
 
     @Option(help: ArgumentHelp(
-        "Your position for the Current tab, in decimal degrees (e.g. 37.57,126.98). Else NIMBUS_LOCATION, else the system time zone.",
+        "Your position for the Current tab, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the system time zone.",
         valueName: "lat,lon"))
     public var location: String?
 
     public init() {}
+
+    /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
+    /// is `--location=-33.86,151.21`, not an unknown option `-3`.
+    static let signedOptions: Set<String> = ["--location"]
+
+    /// `arguments` with each value of a `signedOptions` option that begins with `-` joined to its
+    /// option by `=`, so the parser takes it as the value it is.
+    public static func joiningSignedValues(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var i = arguments.startIndex
+        while i < arguments.endIndex {
+            let argument = arguments[i]
+            let next = arguments.index(after: i)
+            if argument == "--" {
+                out += arguments[i...]
+                break
+            }
+            if signedOptions.contains(argument), next < arguments.endIndex, arguments[next].hasPrefix("-"),
+               arguments[next].dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
+                out.append(argument + "=" + arguments[next])
+                i = arguments.index(after: next)
+                continue
+            }
+            out.append(argument)
+            i = next
+        }
+        return out
+    }
+
+    /// Parses options as the command line gives them (see `joiningSignedValues`).
+    public static func parseCommandLine(_ arguments: [String]) throws -> CLIOptions {
+        try parse(joiningSignedValues(arguments))
+    }
 
     public func validate() throws {
         if let location {
@@ -67,11 +100,11 @@ public struct CLIOptions: ParsableArguments {
     static func message(for error: GeoPoint.ParseError, option: String) -> String {
         switch error {
         case .notTwoNumbers(let text):
-            return "\(option) takes two decimal numbers, latitude and longitude, like 37.57,126.98 (got '\(text)')"
+            return "\(option) takes latitude,longitude in decimal degrees, like 37.57,126.98 or -33.86,151.21 (got '\(Self.shown(text))')"
         case .latitudeOutOfRange(let v):
-            return "\(option): latitude \(v) is outside -90...90"
+            return "\(option): latitude \(v) is outside -90...90 (give latitude,longitude, like -33.86,151.21)"
         case .longitudeOutOfRange(let v):
-            return "\(option): longitude \(v) is outside -180...180"
+            return "\(option): longitude \(v) is outside -180...180 (give latitude,longitude, like -33.86,151.21)"
         }
     }
 
@@ -79,6 +112,17 @@ public struct CLIOptions: ParsableArguments {
                        colors: Bool) -> AppDIContainer.Configuration {
         values.configuration(environment: environment, scheduler: scheduler, colors: colors)
     }
+
+    /// A value from the command line, printable on one line: control characters dropped, at most 40 characters.
+    static func shown(_ text: String) -> String {
+        let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        return clean.count > 40 ? String(clean.prefix(39)) + "…" : clean
+    }
+}
+
+/// An error of a command that was given correctly but could not do its work: exit status 1.
+struct CommandFailure: Error {
+    let message: String
 }
 
 /// `nimbus`: the command line.
@@ -101,34 +145,71 @@ public struct NimbusCommand: ParsableCommand {
 
     public init() {}
 
-    /// Parses the command line and runs it. A command line that can't be parsed (an unknown option,
-    /// a bad `--location`) prints the reason and usage and exits with status 2, as shell tools do;
-    /// `--help` and `--version` exit 0.
+    /// Parses the command line and runs it. Every error is one line on stderr: a command line that
+    /// can't be used (an unknown option, a bad `--location` or `--zoom`) exits with status 2, as shell
+    /// tools do; a command that could not do its work (a tape file that can't be read, no terminal)
+    /// with status 1. `--help` and `--version` exit 0.
     public static func runFromCommandLine() -> Never {
+        let arguments = CLIOptions.joiningSignedValues(Array(CommandLine.arguments.dropFirst()))
         // Plain `nimbus` has nothing to parse: start the app with the default options without
         // building ArgumentParser's model of every command and option (a seventh of start-up).
-        if CommandLine.arguments.count <= 1 {
+        if arguments.isEmpty {
             do {
                 try Run.start(options: .defaults)
                 Foundation.exit(0)
             } catch {
-                exit(withError: error)
+                fail(error)
             }
         }
         var command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(2)
+            fail(usage: message(for: error))
         }
         do {
             try command.run()
             Foundation.exit(0)
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// The one line an error prints, and the status it exits with.
+    static func outcome(of error: Error) -> (line: String, status: Int32) {
+        switch error {
+        case let error as ValidationError:
+            return (usageLine(error.message), 2)
+        case let error as CommandFailure:
+            return ("nimbus: " + oneLine(error.message), 1)
+        case let error as ExitCode:
+            return ("", error.rawValue)
+        default:
+            return ("nimbus: " + oneLine(String(describing: error)), 1)
+        }
+    }
+
+    private static func usageLine(_ message: String) -> String {
+        "nimbus: " + oneLine(message) + " (nimbus --help shows the usage)"
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        var line = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        return line
+    }
+
+    private static func fail(usage message: String) -> Never {
+        FileHandle.standardError.write(Data((usageLine(message) + "\n").utf8))
+        Foundation.exit(2)
+    }
+
+    private static func fail(_ error: Error) -> Never {
+        let (line, status) = outcome(of: error)
+        if !line.isEmpty { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        Foundation.exit(status)
     }
 }
 
@@ -155,12 +236,12 @@ struct Run: ParsableCommand {
         do {
             container = try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
-            throw ValidationError(error.message)
+            throw CommandFailure(message: error.message)
         } catch is MovieError {
-            throw ValidationError("the bundled film catalogue (movies.sqlite) could not be opened; rebuild with scripts/build-resources.py --movies")
+            throw CommandFailure(message: "the bundled film catalogue (movies.sqlite) could not be opened; rebuild with scripts/build-resources.py --movies")
         }
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
-            throw ValidationError("nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
+            throw CommandFailure(message: "nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
         let backend = NCursesBackend()
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
@@ -194,9 +275,12 @@ struct TapeCommand: ParsableCommand {
                 record: environment["NIMBUS_RECORD"] == "1",
                 baseEnvironment: TapeEnvironment.base(from: environment))
             do {
-                let source = try String(contentsOf: url, encoding: .utf8)
+                let source = try TapeFile.read(url)
                 try runner.run(try Tape(name: url.lastPathComponent, source: source))
                 print("ok    \(path)")
+            } catch let error as TapeFile.Unreadable {
+                failed += 1
+                print("FAIL  \(path): \(error.reason)")
             } catch {
                 failed += 1
                 print("FAIL  \(path)\n\(error)")
@@ -204,6 +288,30 @@ struct TapeCommand: ParsableCommand {
         }
         print("\(files.count - failed) passed, \(failed) failed")
         if failed > 0 { throw ExitCode.failure }
+    }
+}
+
+/// A tape's text, or one line saying why it can't be had.
+enum TapeFile {
+    struct Unreadable: Error {
+        let reason: String
+    }
+
+    /// Tapes are small scripts: anything larger than this is not one.
+    static let maximumSize = 1 << 20
+
+    static func read(_ url: URL) throws -> String {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw Unreadable(reason: String(cString: strerror(errno)).lowercased())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Unreadable(reason: "not a regular file") }
+        guard info.st_size <= maximumSize else { throw Unreadable(reason: "larger than 1 MB, not a tape") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw Unreadable(reason: "cannot be read (permission denied?)")
+        }
+        guard let text = String(bytes: data, encoding: .utf8) else { throw Unreadable(reason: "not UTF-8 text") }
+        return text
     }
 }
 

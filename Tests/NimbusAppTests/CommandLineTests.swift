@@ -1,0 +1,84 @@
+import XCTest
+import NimbusDomain
+@testable import NimbusApp
+
+/// The `nimbus` binary's command line: every error one line, status 2 for usage and 1 for a failure.
+final class CommandLineTests: XCTestCase {
+    private struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The `nimbus` that `swift build` put beside the test bundle.
+    private var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("nimbus")
+    }
+
+    private func run(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = isolated(["NIMBUS_LANG": "en", "PATH": "/usr/bin:/bin"])
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    private func assertOneLine(_ text: String, containing part: String, file: StaticString = #filePath, line: UInt = #line) {
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one line, got:\n\(text)", file: file, line: line)
+        XCTAssertTrue(text.contains(part), "\"\(part)\" not in: \(text)", file: file, line: line)
+    }
+
+    func testNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
+        XCTAssertEqual(CLIOptions.joiningSignedValues(["--location", "-33.86,151.21"]), ["--location=-33.86,151.21"])
+        XCTAssertEqual(CLIOptions.joiningSignedValues(["map", "x", "--location", "-.5,3", "--zoom", "3"]),
+                       ["map", "x", "--location=-.5,3", "--zoom", "3"])
+        XCTAssertEqual(CLIOptions.joiningSignedValues(["--location", "--tier", "large"]), ["--location", "--tier", "large"],
+                       "an option after it is left to the parser")
+        XCTAssertEqual(CLIOptions.joiningSignedValues(["--", "--location", "-1,2"]), ["--", "--location", "-1,2"])
+        XCTAssertEqual(try CLIOptions.parseCommandLine(["--location", "-33.86,151.21"]).values.location,
+                       GeoPoint(latitude: -33.86, longitude: 151.21))
+        XCTAssertEqual(try CLIOptions.parseCommandLine(["--location=-33.86,-70.5"]).values.location,
+                       GeoPoint(latitude: -33.86, longitude: -70.5))
+        let sydney = try run(["map", "sydney", "--location", "-33.86,151.21", "--size", "30x8"])
+        XCTAssertEqual(sydney.status, 0, sydney.stderr)
+        XCTAssertTrue(sydney.stdout.contains("Sydney"), sydney.stdout)
+    }
+
+    func testUsageErrorsAreOneLineWithStatusTwo() throws {
+        for (arguments, part) in [(["map", "seoul", "--zoom", "13"], "--zoom must be world, country, city or 0-12 (got '13')"),
+                                  (["--location", "95,0"], "latitude 95.0 is outside -90...90"),
+                                  (["--location", "north"], "like 37.57,126.98 or -33.86,151.21"),
+                                  (["--bogus"], "--bogus"),
+                                  (["map", "seoul", "--size", "9x\u{1B}[2J"], "--size must look like")] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            assertOneLine(outcome.stderr, containing: part)
+            XCTAssertFalse(outcome.stderr.contains("\u{1B}"), "no escape sequence is echoed")
+        }
+    }
+
+    func testFailuresAreOneLineWithStatusOne() throws {
+        let tape = try run(["tape", "/missing.tape"])
+        XCTAssertEqual(tape.status, 1)
+        XCTAssertEqual(tape.stdout, "FAIL  /missing.tape: no such file or directory\n0 passed, 1 failed\n")
+        XCTAssertFalse(tape.stdout.contains("NSCocoaErrorDomain"))
+        let directory = try run(["tape", "/tmp"])
+        XCTAssertTrue(directory.stdout.contains("FAIL  /tmp: not a regular file"), directory.stdout)
+        let noCity = try run(["map", "qqqqxzzz"])
+        XCTAssertEqual(noCity.status, 1)
+        assertOneLine(noCity.stderr, containing: "no city matches \"qqqqxzzz\"")
+        let noTerminal = try run([])
+        XCTAssertEqual(noTerminal.status, 1)
+        assertOneLine(noTerminal.stderr, containing: "needs a terminal")
+    }
+}
