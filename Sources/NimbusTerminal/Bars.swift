@@ -65,10 +65,15 @@ public enum StatusBar {
     }
 }
 
-/// A centred, bordered box sized to its content and clipped to the painter.
+/// A centred, bordered box sized to its content and clipped to the painter; content taller than the
+/// box scrolls, with the position shown in the bottom border.
 public enum Overlay {
-    public static func draw(_ p: Painter, title: String, lines: [String], style: Style, borderStyle: Style) {
-        guard p.width > 0, p.height > 0 else { return }
+    /// Draws the box with its content from line `scroll` on; returns the largest scroll that still
+    /// fills the box (0 when everything fits), for the caller to clamp to.
+    @discardableResult
+    public static func draw(_ p: Painter, title: String, lines: [String], style: Style, borderStyle: Style,
+                            scroll: Int = 0) -> Int {
+        guard p.width > 0, p.height > 0 else { return 0 }
         let title = DisplayWidth.sanitize(title)
         let lines = lines.map { DisplayWidth.sanitize($0) }
         let titleCols = title.isEmpty ? 0 : DisplayWidth.of(title) + 4
@@ -77,9 +82,12 @@ public enum Overlay {
         let boxH = min(p.height, lines.count + 2)
         let box = p.sub(Rect(x: (p.width - boxW) / 2, y: (p.height - boxH) / 2, width: boxW, height: boxH))
         box.fill(style: style)
+        let visible = max(1, boxH - 2)
+        let maxScroll = max(0, lines.count - visible)
+        let top = min(max(0, scroll), maxScroll)
         guard boxW >= 2, boxH >= 2 else {
-            if let first = lines.first { box.text(first, x: 0, y: 0, style: style) }
-            return
+            if lines.indices.contains(top) { box.text(lines[top], x: 0, y: 0, style: style) }
+            return maxScroll
         }
         let inner = boxW - 2
         let hline = String(repeating: "─", count: inner)
@@ -93,10 +101,18 @@ public enum Overlay {
             let t = " " + DisplayWidth.truncate(title, to: inner - 3) + " "
             box.text(t, x: 2, y: 0, style: borderStyle)
         }
+        if maxScroll > 0, inner >= 9 {
+            // "↑↓ 3-8/20": which lines are showing, and that there are more.
+            let arrows = (top > 0 ? "↑" : "") + (top < maxScroll ? "↓" : "")
+            let position = " \(arrows) \(top + 1)-\(top + visible)/\(lines.count) "
+            let shown = DisplayWidth.truncate(position, to: inner - 1, ellipsis: false)
+            box.text(shown, x: max(1, boxW - 2 - DisplayWidth.of(shown)), y: boxH - 1, style: borderStyle)
+        }
         let body = box.sub(Rect(x: 2, y: 1, width: max(0, boxW - 4), height: boxH - 2))
-        for (i, line) in lines.enumerated() where i < body.height {
+        for (i, line) in lines.dropFirst(top).enumerated() where i < body.height {
             body.text(DisplayWidth.truncate(line, to: body.width), x: 0, y: i, style: style)
         }
+        return maxScroll
     }
 }
 

@@ -59,7 +59,7 @@ final class AppCoordinatorTests: XCTestCase {
 }
 
 final class AppCoordinatorKeyTests: XCTestCase {
-    func testQQuitsEvenWithHelpOpenAndCtrlZAsksToSuspend() throws {
+    func testQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
             environment: isolated([:]), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
@@ -69,6 +69,8 @@ final class AppCoordinatorKeyTests: XCTestCase {
         coordinator.handle(.ctrl("z"))
         XCTAssertEqual(suspends, 1)
         coordinator.handle(.char("?"))
+        coordinator.handle(.char("q"))
+        XCTAssertFalse(coordinator.quitRequested, "q closes the help overlay, as in htop")
         coordinator.handle(.char("q"))
         XCTAssertTrue(coordinator.quitRequested)
     }

@@ -91,10 +91,14 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "f", "?", "q"], "no room for the map, no map keys")
     }
 
-    func testUnhandledKeysGoToThePanelAndLeavingCancelsIt() throws {
+    func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
         let panel = RecordingPanel()
         var routes: [CityDetailRoute] = []
         let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
+        screen.draw(Canvas(size: Size(cols: 80, rows: 22)).painter(), theme: .color)
+        XCTAssertFalse(screen.handle(.char("+")), "no room for the map: its keys do nothing, so they are not taken")
+        XCTAssertFalse(screen.help.contains(KeyHint("+ -", "zoom the map")), "nor listed")
+        screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
         XCTAssertTrue(screen.handle(.char("+")))
         XCTAssertFalse(screen.handle(.char("x")))
         XCTAssertTrue(screen.handle(.char("r")), "r is the screen's own")

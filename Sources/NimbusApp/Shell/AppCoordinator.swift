@@ -12,6 +12,10 @@ public final class AppCoordinator {
     private let navigator = TabNavigator()
     private var children: [AnyObject] = []
     private var showingHelp = false
+    /// The help overlay's first line shown, and the largest that still fills it (from the last frame).
+    private var helpScroll = 0
+    private var helpMaxScroll = 0
+    private var lastHelpPage = 1
     private var showingMapStats = false
     private let l10n: L10n
     private let theme: Theme
@@ -88,14 +92,7 @@ public final class AppCoordinator {
             return
         }
         if showingHelp {
-            if key == .char("q") {
-                quitRequested = true
-                return
-            }
-            if key == .char("?") || key == .escape || key == .enter {
-                showingHelp = false
-                onNeedsDisplay?()
-            }
+            handleHelp(key)
             return
         }
         guard let screen = navigator.top else { return }
@@ -109,6 +106,24 @@ public final class AppCoordinator {
         if key == .escape || key == .backspace { navigator.pop() }
     }
 
+    /// The help overlay takes every key while it is open: it scrolls, and `?`, `Esc`, `q` or `Enter` close it
+    /// (as htop's help does; `q` does not quit from there).
+    private func handleHelp(_ key: Key) {
+        switch key {
+        case .char("?"), .char("q"), .escape, .enter:
+            showingHelp = false
+        case .up, .char("k"): helpScroll -= 1
+        case .down, .char("j"): helpScroll += 1
+        case .pageUp: helpScroll -= lastHelpPage
+        case .pageDown, .char(" "): helpScroll += lastHelpPage
+        case .home, .char("g"): helpScroll = 0
+        case .end, .char("G"): helpScroll = helpMaxScroll
+        default: return
+        }
+        helpScroll = min(max(0, helpScroll), helpMaxScroll)
+        onNeedsDisplay?()
+    }
+
     private func handleGlobal(_ key: Key) -> Bool {
         switch key {
         case .char("q"):
@@ -116,6 +131,7 @@ public final class AppCoordinator {
             return true
         case .char("?"):
             showingHelp = true
+            helpScroll = 0
             onNeedsDisplay?()
             return true
         case .char(let c) where c.isASCII && c.isNumber:
@@ -212,10 +228,23 @@ public final class AppCoordinator {
         ]
         let screen = navigator.top?.help ?? []
         let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0
-        func line(_ h: KeyHint) -> String { DisplayWidth.pad(h.key, to: keyWidth) + "  " + h.label }
-        var lines = [l10n[.helpSectionScreen]] + screen.map(line)
-        lines += [""] + [l10n[.helpSectionGlobal]] + global.map(line)
-        lines += ["", l10n[.helpClose]]
-        Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+        // The box's inside is the screen less its border and padding; a label that does not fit
+        // there wraps under itself rather than being cut.
+        let inner = max(1, p.width - 4)
+        func wrapped(_ h: KeyHint) -> [String] {
+            let labelWidth = inner - keyWidth - 2
+            guard labelWidth >= 8 else { return [DisplayWidth.pad(h.key, to: keyWidth) + "  " + h.label] }
+            let wrapped = TextWrap.lines(h.label, width: labelWidth)
+            return wrapped.enumerated().map { i, part in
+                (i == 0 ? DisplayWidth.pad(h.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
+            }
+        }
+        var lines = [l10n[.helpSectionScreen]] + screen.flatMap(wrapped)
+        lines += [""] + [l10n[.helpSectionGlobal]] + global.flatMap(wrapped)
+        lines += [""] + TextWrap.lines(l10n[.helpClose], width: inner)
+        helpMaxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay,
+                                     borderStyle: theme.overlayBorder, scroll: helpScroll)
+        helpScroll = min(helpScroll, helpMaxScroll)
+        lastHelpPage = max(1, min(lines.count, p.height - 2) - 1)
     }
 }

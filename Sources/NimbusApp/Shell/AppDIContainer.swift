@@ -124,8 +124,8 @@ public final class AppDIContainer {
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
-        let history = MovieHistoryStore(database: userDatabase)
-        let wishlist = WishlistStore(database: userDatabase)
+        let history = MovieHistoryStore(database: userDatabase, now: configuration.now)
+        let wishlist = WishlistStore(database: userDatabase, now: configuration.now)
         let language = Self.tmdbLanguage(l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
             return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),

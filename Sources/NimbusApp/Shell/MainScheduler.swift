@@ -16,4 +16,23 @@ enum MainScheduler {
                 ui.schedule(after: date, interval: interval, tolerance: tolerance, action)
             })
     }
+
+    /// The live scheduler's behaviour on a virtual clock, for tapes and tests: work scheduled from
+    /// the main thread runs at once, work from other threads (network answers) waits for the clock,
+    /// which the main thread advances, and delayed work is timed by it. Tests then meet the same
+    /// orderings the user does.
+    static func onVirtualClock(_ clock: TestSchedulerOf<DispatchQueue>) -> AnySchedulerOf<DispatchQueue> {
+        AnySchedulerOf<DispatchQueue>(
+            minimumTolerance: { clock.minimumTolerance },
+            now: { clock.now },
+            scheduleImmediately: { options, action in
+                if Thread.isMainThread { action() } else { clock.schedule(options: options, action) }
+            },
+            delayed: { date, tolerance, options, action in
+                clock.schedule(after: date, tolerance: tolerance, options: options, action)
+            },
+            interval: { date, interval, tolerance, options, action in
+                clock.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+            })
+    }
 }

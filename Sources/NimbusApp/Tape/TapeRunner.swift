@@ -158,7 +158,7 @@ private final class Session {
         if coordinator != nil { return }
         let terminal = FakeTerminal(size: size)
         var configuration = try CLIOptions.parse(arguments).configuration(
-            environment: environment, scheduler: scheduler.eraseToAnyScheduler(), colors: terminal.supportsColor)
+            environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: terminal.supportsColor)
         configuration.httpClient = network
         configuration.now = clock
         let container = try AppDIContainer(configuration: configuration)

@@ -124,6 +124,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case hintOpen = "hint.open"
     case hintWishlist = "hint.wishlist"
     case hintRetry = "hint.retry"
+    case moviesRetryField = "movies.retry.field"
     case hintBack = "hint.back"
     case hintDelete = "hint.delete"
     case hintDeleteAll = "hint.delete.all"

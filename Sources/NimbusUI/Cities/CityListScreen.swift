@@ -140,8 +140,7 @@ public final class CityListScreen: Screen {
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
         guard let state else { return }
         if let message = state.emptyMessage {
-            let line = DisplayWidth.truncate(message, to: body.width)
-            body.text(line, x: max(0, (body.width - DisplayWidth.of(line)) / 2), y: min(1, body.height - 1), style: theme.dim)
+            TextWrap.drawCentred(body, [message], top: min(1, body.height - 1), style: theme.dim)
             return
         }
         let columns = Columns(width: body.width)

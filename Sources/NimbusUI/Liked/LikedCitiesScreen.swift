@@ -118,8 +118,7 @@ public final class LikedCitiesScreen: Screen {
             y += 1
         }
         if let empty = state.emptyMessage {
-            let line = DisplayWidth.truncate(empty, to: p.width)
-            p.text(line, x: max(0, (p.width - DisplayWidth.of(line)) / 2), y: min(y + 1, p.height - 1), style: theme.dim)
+            TextWrap.drawCentred(p, [empty], top: min(y + 1, p.height - 1), style: theme.dim)
             return
         }
         guard y + 1 < p.height else { return }

@@ -258,17 +258,15 @@ public final class MovieListScreen: Screen {
         case .loading:
             centred(body, [Spinner.frame(spinnerTick) + " " + l10n[.moviesLoading]], style: theme.dim)
         case .error(let text):
-            centred(body, [DisplayWidth.sanitize(text), l10n[.moviesRetry]], style: theme.warning)
+            // `r` is text while the field has focus: say how to get to where it works.
+            centred(body, [text, l10n[focus == .field ? .moviesRetryField : .moviesRetry]], style: theme.warning)
         case .results:
             drawResults(body, state: state, theme: theme)
         }
     }
 
     private func centred(_ p: Painter, _ lines: [String], style: Style) {
-        for (i, text) in lines.enumerated() where min(1, p.height - 1) + i < p.height {
-            let line = DisplayWidth.truncate(text, to: p.width)
-            p.text(line, x: max(0, (p.width - DisplayWidth.of(line)) / 2), y: min(1, p.height - 1) + i, style: style)
-        }
+        TextWrap.drawCentred(p, lines, top: min(1, p.height - 1), style: style)
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {
@@ -329,7 +327,7 @@ public final class MovieListScreen: Screen {
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
         if footer, p.height >= 3 {
-            let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[.moviesRetry] }
+            let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[focus == .field ? .moviesRetryField : .moviesRetry] }
                 ?? (Spinner.frame(spinnerTick) + " " + l10n[.moviesLoadingMore])
             p.text(DisplayWidth.truncate(text, to: p.width), x: 2, y: p.height - 1,
                    style: state.moreError == nil ? theme.dim : theme.warning)

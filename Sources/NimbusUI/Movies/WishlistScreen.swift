@@ -58,6 +58,7 @@ public final class WishlistScreen: Screen {
         if state?.confirmation != nil {
             return [KeyHint("y", l10n[.hintDeleteAll]), KeyHint("n Esc", l10n[.hintBack])]
         }
+        guard !(state?.rows.isEmpty ?? true) else { return [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])] }
         return [KeyHint("Enter", l10n[.hintOpen]), KeyHint("d", l10n[.hintDelete]), KeyHint("D", l10n[.hintDeleteAll]),
                 KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
     }
@@ -109,10 +110,7 @@ public final class WishlistScreen: Screen {
             p.text(DisplayWidth.truncate(message, to: p.width), x: 0, y: p.height - 1, style: theme.accent)
         }
         if let empty = state.emptyMessage {
-            if body.height > 0 {
-                let line = DisplayWidth.truncate(empty, to: body.width)
-                body.text(line, x: max(0, (body.width - DisplayWidth.of(line)) / 2), y: min(1, body.height - 1), style: theme.dim)
-            }
+            TextWrap.drawCentred(body, [empty], top: min(1, body.height - 1), style: theme.dim)
         } else if body.height > 1 {
             let columns = Columns(width: body.width)
             drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)

@@ -60,7 +60,7 @@ public final class CityDetailScreen: Screen {
     public var help: [KeyHint] {
         [KeyHint("Esc Backspace", l10n[.helpKeyBackCancel]),
          KeyHint("r", l10n[.helpKeyRefresh]),
-         KeyHint("f", l10n[.helpKeyLike])] + (panel?.help ?? [])
+         KeyHint("f", l10n[.helpKeyLike])] + (panelShown ? panel?.help ?? [] : [])
     }
 
     public func handle(_ key: Key) -> Bool {
@@ -75,7 +75,8 @@ public final class CityDetailScreen: Screen {
             like.send()
             return true
         default:
-            return panel?.handle(key) ?? false
+            // The panel's keys work while it is on screen, as its hints and help say.
+            return panelShown ? panel?.handle(key) ?? false : false
         }
     }
 
@@ -149,7 +150,7 @@ public final class CityDetailScreen: Screen {
         case .loading:
             line(l10n[.weatherLoading], style: theme.dim)
         case .unavailable(let message):
-            for row in Self.wrap(message, width: max(1, w - 2)).prefix(max(0, p.height - y)) {
+            for row in TextWrap.lines(DisplayWidth.sanitize(message), width: max(1, w - 2)).prefix(max(0, p.height - y)) {
                 line(row, style: theme.warning)
                 y += 1
             }
@@ -172,7 +173,7 @@ public final class CityDetailScreen: Screen {
         y += 6
         // A forecast from the cache can end before now: say so instead of empty charts.
         if weather.hourlyTemperatures.isEmpty && weather.days.isEmpty {
-            for row in Self.wrap(l10n[.weatherNothingAhead], width: max(1, w - 2)).prefix(max(0, p.height - y)) {
+            for row in TextWrap.lines(l10n[.weatherNothingAhead], width: max(1, w - 2)).prefix(max(0, p.height - y)) {
                 p.text(row, x: 1, y: y, style: theme.dim)
                 y += 1
             }
@@ -205,39 +206,5 @@ public final class CityDetailScreen: Screen {
             p.text(DisplayWidth.truncate(row, to: max(0, w - 2)), x: 1, y: y, style: theme.text)
             y += 1
         }
-    }
-
-    /// Breaks `text` into lines of at most `width` columns, at spaces when it can.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        guard width > 0 else { return [] }
-        var lines: [String] = []
-        var current = ""
-        var currentWidth = 0
-        for word in DisplayWidth.sanitize(text).split(separator: " ", omittingEmptySubsequences: false) {
-            var word = String(word)
-            var ww = DisplayWidth.of(word)
-            let space = current.isEmpty ? 0 : 1
-            if currentWidth + space + ww <= width {
-                current += (space == 1 ? " " : "") + word
-                currentWidth += space + ww
-                continue
-            }
-            if !current.isEmpty { lines.append(current) }
-            current = ""
-            currentWidth = 0
-            // A word longer than a line is cut by columns.
-            while ww > width {
-                var head = DisplayWidth.truncate(word, to: width, ellipsis: false)
-                // A wide glyph on a one-column line still takes its own line.
-                if head.isEmpty { head = String(word.prefix(1)) }
-                lines.append(head)
-                word = String(word.dropFirst(max(1, head.count)))
-                ww = DisplayWidth.of(word)
-            }
-            current = word
-            currentWidth = ww
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 }

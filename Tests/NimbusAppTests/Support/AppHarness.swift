@@ -36,7 +36,7 @@ final class AppHarness {
                                scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?) throws
         -> (AppCoordinator, AppDIContainer) {
         var configuration = try CLIOptions.parse(arguments).configuration(
-            environment: environment, scheduler: AppHarness.liveLike(scheduler), colors: true)
+            environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
         if let httpClient { configuration.httpClient = httpClient }
         let container = try AppDIContainer(configuration: configuration)
         let app = AppCoordinator(container: container)
@@ -46,21 +46,6 @@ final class AppHarness {
 
     var quit: Bool { app.quitRequested }
 
-    /// The live app's main scheduler runs work scheduled from the main thread at once (`MainScheduler`);
-    /// this one does the same and leaves delayed work to the virtual clock, so tests meet the same
-    /// orderings the user does.
-    static func liveLike(_ scheduler: TestSchedulerOf<DispatchQueue>) -> AnySchedulerOf<DispatchQueue> {
-        AnySchedulerOf<DispatchQueue>(
-            minimumTolerance: { scheduler.minimumTolerance },
-            now: { scheduler.now },
-            scheduleImmediately: { _, action in action() },
-            delayed: { date, tolerance, options, action in
-                scheduler.schedule(after: date, tolerance: tolerance, options: options, action)
-            },
-            interval: { date, interval, tolerance, options, action in
-                scheduler.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
-            })
-    }
 
     /// The screen as text, after pending work on the virtual clock ran.
     var screen: String {
@@ -93,6 +78,18 @@ final class AppHarness {
     func advance(by interval: DispatchQueue.SchedulerTimeType.Stride) {
         scheduler.advance(by: interval)
         draw()
+    }
+
+    /// Lets virtual and real time pass (for a loopback server's answers) until `text` shows, up to 10 s.
+    @discardableResult
+    func wait(for text: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !screen.contains(text) && Date() < deadline {
+            scheduler.advance(by: .milliseconds(50))
+            Thread.sleep(forTimeInterval: 0.005)
+            draw()
+        }
+        return screen.contains(text)
     }
 
     /// Quits and starts the app again on the same data.

@@ -1,9 +1,7 @@
-import NimbusTerminal
-
 /// Breaks text into lines of at most `width` display columns: at spaces where it can, inside a word
 /// (or a run of CJK text, which has no spaces) where it must.
-enum TextWrap {
-    static func lines(_ text: String, width: Int) -> [String] {
+public enum TextWrap {
+    public static func lines(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""
@@ -36,5 +34,21 @@ enum TextWrap {
         }
         if lineWidth > 0 || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// Draws `paragraphs` wrapped to the painter's width, each line centred, from row `top` down;
+    /// what does not fit below is left out. Returns the rows used.
+    @discardableResult
+    public static func drawCentred(_ p: Painter, _ paragraphs: [String], top: Int, style: Style) -> Int {
+        guard p.width > 0 else { return 0 }
+        var y = max(0, top)
+        for paragraph in paragraphs {
+            for line in lines(DisplayWidth.sanitize(paragraph), width: p.width) {
+                guard y < p.height else { return y - top }
+                p.text(line, x: max(0, (p.width - DisplayWidth.of(line)) / 2), y: y, style: style)
+                y += 1
+            }
+        }
+        return y - top
     }
 }
