@@ -53,8 +53,16 @@ let package = Package(
             "NimbusTerminal",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ], path: "Sources/TestSupport"),
-        .executableTarget(name: "NimbusBench", dependencies: [
+        // The whole app driven as a user would, with invariants checked after every action: used by the
+        // property tests and by the benchmark's soak.
+        .target(name: "AppExploration", dependencies: [
             "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ]),
+        .executableTarget(name: "NimbusBench", dependencies: [
+            "AppExploration", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
@@ -79,7 +87,7 @@ let package = Package(
         ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
-            "NimbusApp", "NimbusData", "NimbusTerminal", "TestSupport",
+            "AppExploration", "NimbusApp", "NimbusData", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["__snapshots__"]),

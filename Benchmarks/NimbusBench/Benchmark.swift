@@ -16,6 +16,13 @@ enum NimbusBenchmark {
 
     static func main() {
         if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
+        if let i = CommandLine.arguments.firstIndex(of: "--soak") {
+            let rest = CommandLine.arguments.dropFirst(i + 1)
+            let actions = rest.first.flatMap(Int.init) ?? 1_000_000
+            let seed = rest.dropFirst().first.flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
+            Soak.run(actions: actions, seed: seed)
+            return
+        }
         if CommandLine.arguments.contains("--probe") { Probe.run(); RenderProbe.run(); return }
         if CommandLine.arguments.contains("--map") {
             var table = Table()

@@ -1,4 +1,5 @@
 import XCTest
+import AppExploration
 import NimbusTerminal
 @testable import NimbusApp
 

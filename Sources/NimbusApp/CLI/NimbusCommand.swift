@@ -4,6 +4,7 @@ import NimbusCurses
 import NimbusData
 import NimbusDomain
 @preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
 
 /// The version `nimbus --version` prints.
 public let nimbusVersion = "0.1.0"
@@ -108,8 +109,9 @@ public struct CLIOptions: ParsableArguments {
         }
     }
 
-    func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
-                       colors: Bool) -> AppDIContainer.Configuration {
+    /// What the options mean for the app, in `environment`, with its scheduler.
+    public func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
+                              colors: Bool) -> AppDIContainer.Configuration {
         values.configuration(environment: environment, scheduler: scheduler, colors: colors)
     }
 

@@ -20,6 +20,20 @@ public final class AppCoordinator {
     private let l10n: L10n
     private let theme: Theme
 
+    /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
+    /// map cache statistics) covers the screen. For tests that check what the screen must show.
+    public struct Place: Equatable, Sendable {
+        public let tab: Int
+        public let depth: Int
+        public let overlay: Bool
+    }
+
+    public var place: Place {
+        Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
+                ? navigator.tabs[navigator.active].stack.count : 0,
+              overlay: showingHelp || showingMapStats)
+    }
+
     /// Set when the user asked to quit.
     public private(set) var quitRequested = false
     /// Called whenever the frame needs drawing again.

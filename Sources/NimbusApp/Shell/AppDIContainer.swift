@@ -246,6 +246,11 @@ public final class AppDIContainer {
                                 l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
+    /// The catalogue's city with GeoNames id `id`, if the loaded catalogue has it.
+    public func city(id: Int) -> City? {
+        catalog.ref(forID: id).map { catalog.city($0) }
+    }
+
     func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         let catalog = self.catalog
         let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }

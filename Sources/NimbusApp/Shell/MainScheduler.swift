@@ -1,7 +1,8 @@
 import Foundation
 @preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
 
-enum MainScheduler {
+public enum MainScheduler {
     /// The main queue, without a hop when already on it (`UIScheduler`), typed as the
     /// `AnySchedulerOf<DispatchQueue>` view models take: a keystroke's results then land in the
     /// same frame as the keystroke instead of one frame later.
@@ -21,7 +22,7 @@ enum MainScheduler {
     /// the main thread runs at once, work from other threads (network answers) waits for the clock,
     /// which the main thread advances, and delayed work is timed by it. Tests then meet the same
     /// orderings the user does.
-    static func onVirtualClock(_ clock: TestSchedulerOf<DispatchQueue>) -> AnySchedulerOf<DispatchQueue> {
+    public static func onVirtualClock(_ clock: TestSchedulerOf<DispatchQueue>) -> AnySchedulerOf<DispatchQueue> {
         AnySchedulerOf<DispatchQueue>(
             minimumTolerance: { clock.minimumTolerance },
             now: { clock.now },

@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+import NimbusApp
+import NimbusData
+import NimbusTerminal
+@preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
+
+/// The whole app on a fake terminal with a virtual clock, driven as a user drives it: keys, text,
+/// resizes, restarts. Frames go through the renderer to the fake terminal, as they go to a real one.
+/// The data and cache directories are the harness's own and survive `restart()`, as on disk.
+public final class AppHarness {
+    /// The virtual clock: every timer, debounce and delivery of the app runs on it.
+    public let scheduler: TestSchedulerOf<DispatchQueue>
+    public let environment: [String: String]
+    public let arguments: [String]
+    public private(set) var app: AppCoordinator
+    public private(set) var container: AppDIContainer
+    public private(set) var size: Size
+    public let terminal: FakeTerminal
+    private var renderer: Renderer
+    private let httpClient: HTTPClient?
+    /// A connection of the harness's own to the user database, opened on first read.
+    private var reader: DatabaseQueue?
+    private var parser = KeyParser()
+    /// The frame on the terminal, and the one before it.
+    public private(set) var frame: ScreenBuffer
+    public private(set) var previousFrame: ScreenBuffer?
+
+    /// `environment` should have its own data and cache directories (see `sandbox`).
+    public init(environment: [String: String], arguments: [String] = [], size: Size = Size(cols: 80, rows: 24),
+                scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil) throws {
+        self.scheduler = scheduler
+        self.environment = environment
+        self.arguments = arguments
+        self.size = size
+        self.httpClient = httpClient
+        terminal = FakeTerminal(size: size)
+        renderer = Renderer(backend: terminal)
+        (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
+                                           httpClient: httpClient)
+        frame = ScreenBuffer(size: size)
+        settle()
+    }
+
+    /// `environment` with HOME and the XDG directories in a new temporary directory (returned, for
+    /// the caller to remove), so nothing reads or writes the user's own data.
+    public static func sandbox(_ environment: [String: String]) -> (environment: [String: String], home: URL) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-harness-\(UUID().uuidString)")
+        var env = environment
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        return (env, home)
+    }
+
+    private static func launch(environment: [String: String], arguments: [String],
+                               scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?) throws
+        -> (AppCoordinator, AppDIContainer) {
+        var configuration = try CLIOptions.parseCommandLine(arguments).configuration(
+            environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
+        if let httpClient { configuration.httpClient = httpClient }
+        let container = try AppDIContainer(configuration: configuration)
+        let app = AppCoordinator(container: container)
+        app.start()
+        return (app, container)
+    }
+
+    public var quit: Bool { app.quitRequested }
+
+    /// The screen as text, after pending work on the virtual clock ran.
+    public var screen: String {
+        settle()
+        return terminal.screenText()
+    }
+
+    public func press(_ keys: Key...) { send(keys) }
+
+    public func press(_ key: Key, times: Int) { send(Array(repeating: key, count: times)) }
+
+    /// Hands each key to the app as the live loop does: handle, run what is due, draw.
+    public func send(_ keys: [Key]) {
+        for key in keys where !quit {
+            app.handle(key)
+            settle()
+        }
+    }
+
+    /// Types `text` as the terminal would send it, through the key parser.
+    public func type(_ text: String) { feed(Array(text.utf8)) }
+
+    /// Bytes as the terminal sends them (a paste may hold control bytes and escape sequences).
+    public func feed(_ bytes: [UInt8]) {
+        send(parser.feed(bytes) + parser.flushPending())
+    }
+
+    public func resize(_ new: Size) {
+        size = new
+        terminal.size = new
+        renderer.invalidate()
+        settle()
+    }
+
+    public func advance(by interval: DispatchQueue.SchedulerTimeType.Stride) {
+        scheduler.advance(by: interval)
+        draw()
+    }
+
+    /// Lets virtual and real time pass (for a server's answers) until `text` shows, up to `timeout` s.
+    @discardableResult
+    public func wait(for text: String, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !screen.contains(text) && Date() < deadline {
+            scheduler.advance(by: .milliseconds(50))
+            Thread.sleep(forTimeInterval: 0.005)
+            draw()
+        }
+        return screen.contains(text)
+    }
+
+    /// Quits and starts the app again on the same data, as a user does.
+    public func restart() throws {
+        (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
+                                           httpClient: httpClient)
+        parser = KeyParser()
+        renderer = Renderer(backend: terminal)
+        previousFrame = nil
+        settle()
+    }
+
+    public func settle() {
+        scheduler.advance()
+        draw()
+    }
+
+    private func draw() {
+        previousFrame = frame
+        frame = app.render(size: size)
+        renderer.render(frame)
+        app.frameShown()
+    }
+
+    /// Rows whose cells (text or style) differ between the last two frames: what the renderer sent.
+    public var changedRows: Set<Int> {
+        guard let previousFrame, previousFrame.size == frame.size else { return Set(0..<frame.size.rows) }
+        let old = previousFrame.allCells, new = frame.allCells
+        var rows = Set<Int>()
+        for i in new.indices where new[i] != old[i] { rows.insert(i / frame.size.cols) }
+        return rows
+    }
+}
+
+/// What is on disk, read with a connection of its own: the truth the screens must agree with.
+extension AppHarness {
+    private func read<T>(_ body: (Database) throws -> T) throws -> T? {
+        if reader == nil {
+            guard let data = environment["XDG_DATA_HOME"] else { return nil }
+            let path = URL(fileURLWithPath: data).appendingPathComponent("nimbus/nimbus.sqlite").path
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            var configuration = Configuration()
+            configuration.readonly = true
+            reader = try DatabaseQueue(path: path, configuration: configuration)
+        }
+        return try reader?.read(body)
+    }
+
+    /// Saved films' titles, newest first.
+    public func savedWishlist() throws -> [String] {
+        try read { db in
+            guard try db.tableExists("wishlist") else { return [] }
+            return try String.fetchAll(db, sql: "SELECT title FROM wishlist ORDER BY added_at DESC, seq DESC")
+        } ?? []
+    }
+
+    /// Liked city ids, newest first.
+    public func savedLikes() throws -> [Int] {
+        try read { db in
+            guard try db.tableExists("liked_city") else { return [] }
+            return try Int.fetchAll(db, sql: "SELECT city_id FROM liked_city ORDER BY liked_at DESC, rowid DESC")
+        } ?? []
+    }
+}

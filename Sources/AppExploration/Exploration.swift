@@ -1,0 +1,130 @@
+import Foundation
+import NimbusApp
+import NimbusData
+import NimbusDomain
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// Runs a sequence of user actions against the whole app, from seeded user data, checking the
+/// invariants after every action; the property tests and the soak both use it.
+public enum Exploration {
+    /// Where a run starts: the language, what is already saved, and whether films come from TMDB.
+    public struct Setup: Equatable, CustomStringConvertible, Sendable {
+        public let language: String
+        public let likes: Int
+        public let films: Int
+        public let tmdb: Bool
+
+        /// Mostly English (whose screens the content checks read), with Korean and Japanese too.
+        public init(code: Int) {
+            let code = abs(code)
+            language = ["en", "en", "en", "en", "ko", "ja"][code % 6]
+            likes = [0, 1, 3, 12][(code / 6) % 4]
+            films = [0, 1, 2, 6, 25][(code / 24) % 5]
+            tmdb = (code / 120) % 4 == 3
+        }
+
+        public var description: String {
+            "\(language), \(likes) liked cities, \(films) saved films\(tmdb ? ", TMDB" : "")"
+        }
+    }
+
+    /// An invariant that broke, and what led to it.
+    public struct Failure: Error, CustomStringConvertible {
+        public let setup: Setup
+        public let actions: [UserAction]
+        public let problems: [String]
+        public let screen: String
+
+        public var description: String {
+            "after \(actions.count) actions from (\(setup)):\n"
+                + actions.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+                + "\n" + problems.map { "  ✗ \($0)" }.joined(separator: "\n") + "\nscreen:\n" + screen
+        }
+    }
+
+    /// How much a run did.
+    public struct Counts: Sendable {
+        public var actions = 0
+        public var checks = 0
+        public init() {}
+    }
+
+    /// Well-known cities for seeded likes (GeoNames ids).
+    static let seededCities = [1835848, 1838524, 1850147, 2988507, 5128581, 3448439, 2643743, 1275339, 2147714,
+                               292223, 360630, 3435910]
+
+    /// Runs `actions` from `setup`; returns the first broken invariant, or nil.
+    public static func run(_ setup: Setup, actions: [UserAction], counts: inout Counts) throws -> Failure? {
+        let (environment, home) = AppHarness.sandbox(sandboxEnvironment(setup))
+        defer { try? FileManager.default.removeItem(at: home) }
+        try seed(setup, environment: environment)
+        let clock = DispatchQueue.test
+        let network = ScriptedNetwork(clock: clock)
+        let harness = try AppHarness(environment: environment, scheduler: clock, httpClient: network)
+        let english = setup.language == "en"
+        var done: [UserAction] = []
+        func failure(_ problems: [String]) -> Failure {
+            Failure(setup: setup, actions: done, problems: problems, screen: harness.terminal.screenText())
+        }
+        for action in actions {
+            done.append(action)
+            var before: ([String], [Int])?
+            if action == .restart { before = (try harness.savedWishlist(), try harness.savedLikes()) }
+            try action.perform(on: harness, network: network)
+            if harness.quit {
+                before = (try harness.savedWishlist(), try harness.savedLikes())
+                try harness.restart()
+            }
+            counts.actions += 1
+            counts.checks += 1
+            var problems = Invariants.check(harness, english: english)
+            if let before {
+                let after = (try harness.savedWishlist(), try harness.savedLikes())
+                if after.0 != before.0 || after.1 != before.1 {
+                    problems.append("a restart changed what is saved: \(before) → \(after)")
+                }
+            }
+            if !problems.isEmpty { return failure(problems) }
+        }
+        return nil
+    }
+
+    private static func sandboxEnvironment(_ setup: Setup) -> [String: String] {
+        var env = ["NIMBUS_LANG": setup.language, "NIMBUS_UNITS": "metric", "TZ": "Asia/Seoul"]
+        if setup.tmdb {
+            env["TMDB_API_KEY"] = "exploration-key"
+            env["NIMBUS_TMDB_URL"] = "http://127.0.0.1:9"
+        }
+        return env
+    }
+
+    /// Writes the setup's likes and films through the app's own stores, as an earlier session would have.
+    private static func seed(_ setup: Setup, environment: [String: String]) throws {
+        guard setup.likes > 0 || setup.films > 0 else { return }
+        let database = try UserDatabase(directory: UserDatabase.defaultDirectory(environment: environment),
+                                        migrations: [WishlistStore.migration, MovieHistoryStore.migration,
+                                                     LikesStore.migration])
+        let likes = LikesStore(database: database)
+        for id in seededCities.prefix(setup.likes).reversed() { try likes.setLiked(id, true) }
+        let wishlist = WishlistStore(database: database)
+        for film in try films(setup.films) { try? wishlist.add(film) }
+    }
+
+    /// The first `count` films the bundled catalogue finds for "the".
+    private static func films(_ count: Int) throws -> [MovieSummary] {
+        guard count > 0 else { return [] }
+        return Array(try catalogueFilms.get().prefix(count))
+    }
+
+    /// The catalogue's films for "the", looked up once: every run seeds from them.
+    private static let catalogueFilms = Result { () throws -> [MovieSummary] in
+        let catalogue = try MovieCatalogue.bundled()
+        var found: [MovieSummary] = []
+        for page in 1...2 {
+            _ = catalogue.search(query: "the", page: page).sink(receiveCompletion: { _ in },
+                                                                 receiveValue: { found += $0.movies })
+        }
+        return found
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import NimbusData
+@preconcurrency import CombineSchedulers
+@preconcurrency import OpenCombineShim
+
+/// A network the explorer switches between answers: none, a forecast for whatever was asked, a
+/// server error, garbage, an answer that comes late. In process and on the virtual clock, so runs
+/// are deterministic and never leave the machine.
+public final class ScriptedNetwork: HTTPClient, @unchecked Sendable {
+    public enum Mode: String, CaseIterable, Sendable, CustomStringConvertible {
+        case offline, forecast, serverError, garbage, slow, empty
+        public var description: String { rawValue }
+    }
+
+    private let lock = NSLock()
+    private var _mode: Mode = .offline
+    private let clock: TestSchedulerOf<DispatchQueue>
+
+    public init(clock: TestSchedulerOf<DispatchQueue>) {
+        self.clock = clock
+    }
+
+    public var mode: Mode {
+        get { lock.lock(); defer { lock.unlock() }; return _mode }
+        set { lock.lock(); _mode = newValue; lock.unlock() }
+    }
+
+    public func send(_ request: HTTPRequest,
+                     completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        let task = Task()
+        func answer(_ result: Result<HTTPResponse, HTTPError>) {
+            if !task.isCancelled { completion(result) }
+        }
+        switch mode {
+        case .offline:
+            answer(.failure(.transport(.notConnected)))
+        case .serverError:
+            answer(.success(HTTPResponse(status: 500, headers: [:], body: Data("{\"error\":true}".utf8))))
+        case .garbage:
+            answer(.success(HTTPResponse(status: 200, headers: ["content-type": "application/json"],
+                                         body: Data([0x7B, 0x22, 0xFF, 0x00, 0x1B, 0x5B, 0x32, 0x4A, 0x5D]))))
+        case .empty:
+            answer(.success(HTTPResponse(status: 200, headers: [:], body: Data())))
+        case .forecast:
+            answer(Self.forecast(for: request))
+        case .slow:
+            let result = Self.forecast(for: request)
+            clock.schedule(after: clock.now.advanced(by: .seconds(3))) { answer(result) }
+        }
+        return task
+    }
+
+    private final class Task: HTTPCancellable, @unchecked Sendable {
+        private let lock = NSLock()
+        private var cancelled = false
+        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+        func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+    }
+
+    /// An Open-Meteo answer for every place the request names (one object, or an array for several),
+    /// starting at the current hour; anything else (a TMDB path) is not found.
+    static func forecast(for request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
+        guard request.url.path.hasSuffix("/forecast"),
+              let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems else {
+            return .success(HTTPResponse(status: 404, headers: [:], body: Data()))
+        }
+        func numbers(_ name: String) -> [Double] {
+            (items.first { $0.name == name }?.value ?? "").split(separator: ",").compactMap { Double($0) }
+        }
+        let places = zip(numbers("latitude"), numbers("longitude"))
+        let start = Int(Date().timeIntervalSince1970) / 3600 * 3600
+        let objects = places.map { lat, lon -> String in
+            let hours = (0..<48).map { start + $0 * 3600 }
+            let temps = hours.indices.map { 15 + Double($0 % 24) / 2 }
+            let rain = hours.indices.map { ($0 * 7) % 100 }
+            let days = (0..<7).map { start + $0 * 86_400 }
+            return """
+            {"latitude":\(lat),"longitude":\(lon),"utc_offset_seconds":0,\
+            "current":{"time":\(start),"temperature_2m":21.5,"relative_humidity_2m":60,"apparent_temperature":21,\
+            "is_day":1,"precipitation":0,"weather_code":3,"pressure_msl":1012,"wind_speed_10m":11,"wind_direction_10m":200},\
+            "hourly":{"time":\(hours),"temperature_2m":\(temps),"precipitation_probability":\(rain)},\
+            "daily":{"time":\(days),"weather_code":[0,1,2,3,61,71,95],"temperature_2m_max":[25,26,27,24,23,22,28],\
+            "temperature_2m_min":[15,16,17,14,13,12,18],"sunrise":\(days.map { $0 + 20_000 }),"sunset":\(days.map { $0 + 70_000 })}}
+            """
+        }
+        let body = objects.count == 1 ? objects[0] : "[" + objects.joined(separator: ",") + "]"
+        return .success(HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8)))
+    }
+}

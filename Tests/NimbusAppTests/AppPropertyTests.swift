@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import PropertyBased
+import AppExploration
+import NimbusTerminal
+
+/// Whole-app property tests: random sequences of user actions (every key the app knows, text in
+/// Latin, Hangul and kana, pastes with control bytes, resizes from 1×1 to 300×100, tab switches,
+/// restarts, and server answers: a forecast, an error, garbage, a slow answer, none) from seeded
+/// user data, with the invariants of `Invariants` checked after every action. A failing sequence
+/// shrinks (fewer actions, plainer ones) to a minimal reproduction; each one found became a named
+/// regression test (`FoundByPropertyTests`).
+///
+/// `NIMBUS_PROPERTY_COUNT` raises the number of sequences (the default keeps `swift test` quick);
+/// `nimbus-bench --soak` runs a million actions. A trap ends the test process without a report:
+/// the sequence being run is written to `$TMPDIR/nimbus-property-sequence.txt` before it starts.
+@Suite(.serialized)
+@MainActor
+struct AppPropertyTests {
+    static var count: Int {
+        ProcessInfo.processInfo.environment["NIMBUS_PROPERTY_COUNT"].flatMap(Int.init) ?? 25
+    }
+
+    static let sequence = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-property-sequence.txt")
+
+    @Test(.shrinking)
+    func everyActionKeepsTheScreenTrueToWhatIsSaved() async {
+        await propertyCheck(count: Self.count, input: Gen.int(in: 0...719),
+                            Gen.int(in: 0...(UserAction.codeCount - 1)).array(of: 1...60)) { setupCode, codes in
+            let setup = Exploration.Setup(code: setupCode)
+            let actions = codes.map(UserAction.init(code:))
+            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
+                .write(to: Self.sequence, atomically: true, encoding: .utf8)
+            var counts = Exploration.Counts()
+            do {
+                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
+                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+            } catch {
+                Issue.record("the app could not be started: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import XCTest
+import AppExploration
+import GRDB
+import NimbusTerminal
+@testable import NimbusApp
+
+/// The checks the property tests make, and the seed's bug: a toggle must touch only its own row.
+final class InvariantTests: XCTestCase {
+    /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
+    /// disagrees with the database, and the invariants say so.
+    func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+        let harness = try AppHarness(environment: isolated([:]))
+        harness.press(.char("5"))
+        XCTAssertEqual(Invariants.check(harness, english: true), [])
+        let path = URL(fileURLWithPath: harness.environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus/nimbus.sqlite")
+        let queue = try DatabaseQueue(path: path.path)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
+                VALUES ('catalogue', 1, 'Behind Your Back', 2001, '', '', 1)
+                """)
+        }
+        harness.settle()
+        let problems = Invariants.check(harness, english: true)
+        XCTAssertTrue(problems.contains("the Wishlist says 0 films; 1 are saved"), "\(problems)")
+        XCTAssertTrue(problems.contains("no films are saved, and the Wishlist does not say so") == false)
+    }
+
+    func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+        let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 50, rows: 12))
+        XCTAssertEqual(Invariants.check(harness, english: true), [])
+        harness.terminal.size = Size(cols: 30, rows: 5) // the terminal shrank and nobody told the app
+        XCTAssertFalse(Invariants.check(harness, english: true).isEmpty)
+    }
+
+    /// ChildOfWeather's bug: toggling one row redrew others, and a full redraw lost the toggle's
+    /// feedback. A like and a wishlist mark each change their own row (and the status line), nothing else.
+    func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+        let harness = try AppHarness(environment: isolated([:]))
+        harness.press(.char("/"))
+        harness.type("seoul")
+        harness.press(.enter, .down, .down)
+        let before = harness.frame.lines()
+        harness.press(.char("f"))
+        let row = try XCTUnwrap(before.firstIndex { $0.hasPrefix("›") })
+        XCTAssertTrue(harness.frame.lines()[row].hasPrefix("›*"), harness.screen)
+        XCTAssertEqual(harness.changedRows, [row], "only the liked row was redrawn:\n\(harness.screen)")
+        harness.press(.char("f"))
+        XCTAssertEqual(harness.changedRows, [row])
+        XCTAssertEqual(harness.frame.lines(), before, "unliked, the screen is as it was")
+
+        harness.press(.char("4"), .char("/"))
+        harness.type("heat")
+        harness.press(.enter, .down)
+        let list = harness.frame.lines()
+        let film = try XCTUnwrap(list.firstIndex { $0.hasPrefix("›") })
+        harness.press(.char("w"))
+        let changed = harness.changedRows
+        XCTAssertTrue(harness.frame.lines()[film].contains("♥"), harness.screen)
+        let status = harness.size.rows - 2 // the message line above the status bar
+        XCTAssertEqual(changed.subtracting([status]), [film], "the film's row and the message, nothing else:\n\(harness.screen)")
+        XCTAssertTrue(harness.screen.contains("Added"), "the toggle's feedback stays on screen:\n\(harness.screen)")
+    }
+}
