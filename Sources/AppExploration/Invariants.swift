@@ -29,13 +29,9 @@ public enum Invariants {
         if frame.size != harness.size {
             problems.append("the frame is \(frame.size.cols)×\(frame.size.rows) on a \(harness.size.cols)×\(harness.size.rows) terminal")
         }
-        let lines = frame.lines()
         // Cells first (cheap); the text when they differ, as wide glyphs may be kept differently.
         if harness.terminal.grid.allCells != frame.allCells, harness.terminal.screenText() != frame.text() {
             problems.append("the terminal does not show the frame drawn (the renderer lost cells)")
-        }
-        for (y, line) in lines.enumerated() where DisplayWidth.of(line) > frame.size.cols {
-            problems.append("row \(y) is \(DisplayWidth.of(line)) columns wide on \(frame.size.cols)")
         }
         let place = harness.app.place
         if !(0..<5).contains(place.tab) || place.depth < 1 {
@@ -43,6 +39,10 @@ public enum Invariants {
         }
         guard english, harness.size.cols >= 40, harness.size.rows >= 10, !place.overlay, problems.isEmpty else {
             return problems
+        }
+        let lines = frame.lines()
+        if let wide = lines.firstIndex(where: { DisplayWidth.of($0) > frame.size.cols }) {
+            return problems + ["row \(wide) is \(DisplayWidth.of(lines[wide])) columns wide on \(frame.size.cols)"]
         }
         let body = Array(lines.dropFirst().dropLast())
         let showsData = place.depth == 1 || body.contains { has($0, "Population") }

@@ -138,6 +138,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     public func city(_ ref: CityRef) -> City {
         let index = Int(ref.index)
+        // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
         precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
         let record = layout.cities + index * CatalogLayout.recordSize
         let country = [byte(record + 16), byte(record + 17)]
@@ -155,6 +156,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     public func summary(_ ref: CityRef) -> CitySummary {
         let index = Int(ref.index)
+        // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
         precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
         let record = layout.cities + index * CatalogLayout.recordSize
         return CitySummary(
@@ -322,6 +324,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     /// The position of the city at catalogue index `index`.
     public func position(at index: Int) -> GeoPoint {
+        // Cannot fire: callers pass indices from the spatial index built over this catalogue's 0..<cityCount.
         precondition(index >= 0 && index < cityCount, "city \(index) out of range 0..<\(cityCount)")
         let record = layout.cities + index * CatalogLayout.recordSize
         let lat = Double(Int32(bitPattern: u32(record + 4))) / 100_000

@@ -91,6 +91,7 @@ public struct CityMatches: Equatable, Sendable {
         switch storage {
         case .list(let refs): return refs[i]
         case .all(let count):
+            // Cannot fire from the screens: rows are drawn for 0..<count of the matches they were given.
             precondition(i >= 0 && i < count, "match \(i) out of range 0..<\(count)")
             return CityRef(Int32(i))
         case .set(let set): return set.member(i)
@@ -137,6 +138,7 @@ public struct CitySet: Equatable, Sendable {
 
     /// The `i`-th member in position order.
     public func member(_ i: Int) -> CityRef {
+        // Cannot fire from the screens: members are asked for 0..<count of the set they were given.
         precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
         // The last word with fewer than i + 1 members before it holds the member.
         var lo = 0, hi = words.count - 1

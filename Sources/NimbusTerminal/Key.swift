@@ -124,8 +124,8 @@ public enum Key: Equatable, Hashable, Sendable {
             case 3: return [0x1B, 0x4F, 0x52]
             case 4: return [0x1B, 0x4F, 0x53]
             case 5...12:
-                let codes = [5: 15, 6: 17, 7: 18, 8: 19, 9: 20, 10: 21, 11: 23, 12: 24]
-                return csi("\(codes[n]!)~")
+                let codes = [15, 17, 18, 19, 20, 21, 23, 24] // F5...F12
+                return csi("\(codes[n - 5])~")
             default: return []
             }
         case .unknown: return []

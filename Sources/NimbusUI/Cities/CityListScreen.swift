@@ -148,6 +148,7 @@ public final class CityListScreen: Screen {
         let listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
         lastPageSize = max(1, listArea.height)
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
+            guard index < state.rows.count else { return }
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
         drawnVisible = (state.query, list.offset..<min(list.count, list.offset + listArea.height))

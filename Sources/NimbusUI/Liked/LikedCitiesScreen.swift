@@ -139,6 +139,7 @@ public final class LikedCitiesScreen: Screen {
         let area = p.sub(Rect(x: 0, y: y, width: p.width, height: p.height - y))
         lastPageSize = max(1, area.height)
         ListView.draw(area, state: &list, selectedStyle: theme.selection) { index, row, selected in
+            guard state.rows.indices.contains(index) else { return }
             let item = state.rows[index]
             let base = selected ? theme.selection : theme.text
             if selected { row.text("›", x: 0, y: 0, style: base) }

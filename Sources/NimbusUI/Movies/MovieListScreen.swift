@@ -324,6 +324,8 @@ public final class MovieListScreen: Screen {
         let listArea = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - (footer ? 1 : 0)))
         lastPageSize = max(1, listArea.height)
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
+            // The list's count is set from the same state; a row it does not have is left blank.
+            guard state.rows.indices.contains(index) else { return }
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
         if footer, p.height >= 3 {

@@ -117,6 +117,7 @@ public final class WishlistScreen: Screen {
             let area = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
             lastPageSize = max(1, area.height)
             ListView.draw(area, state: &list, selectedStyle: theme.selection) { i, row, selected in
+                guard state.rows.indices.contains(i) else { return }
                 self.drawRow(state.rows[i], in: row, columns: columns, theme: theme, selected: selected)
             }
         }
