@@ -170,4 +170,51 @@ final class UserDatabaseTests: XCTestCase {
             XCTAssertEqual(try db.writer.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") }, 2, "run \(run)")
         }
     }
+
+    /// The same race between two processes: this test binary runs `testRaceHelperProcess` twice at
+    /// once on one fresh directory, ten times.
+    func testConcurrentFirstRunsInTwoProcessesBothKeepSaving() throws {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        for run in 0..<10 {
+            let directory = self.directory.appendingPathComponent("process-run-\(run)")
+            let children = try (0..<2).map { i -> Process in
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["NimbusDataTests.UserDatabaseTests/testRaceHelperProcess"]
+                process.environment = ProcessInfo.processInfo.environment.merging(
+                    [Self.raceDirectoryVariable: directory.path, Self.raceLabelVariable: "\(i)"]) { $1 }
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                return process
+            }
+            for child in children { child.waitUntilExit() }
+            XCTAssertEqual(children.map(\.terminationStatus), [0, 0], "run \(run)")
+            let db = try UserDatabase(directory: directory, migrations: Self.raceMigrations)
+            XCTAssertEqual(try db.writer.read { try String.fetchAll($0, sql: "SELECT text FROM note ORDER BY text") },
+                           ["0", "1"], "run \(run): both processes saved")
+        }
+    }
+
+    private static let raceDirectoryVariable = "NIMBUS_TEST_RACE_DIRECTORY"
+    private static let raceLabelVariable = "NIMBUS_TEST_RACE_LABEL"
+    private static let raceMigrations = [
+        UserDatabase.Migration("v1-notes") { db in
+            try db.create(table: "note") { t in
+                t.primaryKey("id", .integer)
+                t.column("text", .text).notNull()
+            }
+        },
+        UserDatabase.Migration("v2-table") { db in try db.create(table: "t2") { t in t.column("x") } },
+        UserDatabase.Migration("v3-table") { db in try db.create(table: "t3") { t in t.column("x") } },
+    ]
+
+    /// One side of `testConcurrentFirstRunsInTwoProcessesBothKeepSaving`; passes at once otherwise.
+    func testRaceHelperProcess() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = environment[Self.raceDirectoryVariable], let label = environment[Self.raceLabelVariable] else { return }
+        let db = try UserDatabase(directory: URL(fileURLWithPath: path), migrations: Self.raceMigrations)
+        XCTAssertNil(db.recovery)
+        try db.writer.write { try $0.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: [label]) }
+    }
 }
