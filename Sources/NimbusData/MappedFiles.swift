@@ -20,9 +20,14 @@ public enum MappedFiles {
     }
 
     /// The bytes of `url`: read when smaller than `mapThreshold`, else mapped and registered.
+    /// Anything but a plain file (a fifo, `/dev/zero`, a directory) is refused rather than waited on
+    /// or read without end.
     public static func load(_ url: URL, mapThreshold: Int = mapThreshold) throws -> (data: Data, registration: Registration?) {
         var st = stat()
-        if stat(url.path, &st) == 0, Int(st.st_size) < mapThreshold {
+        guard stat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        if Int(st.st_size) < mapThreshold {
             return (try Data(contentsOf: url), nil)
         }
         let data = try Data(contentsOf: url, options: .alwaysMapped)

@@ -51,4 +51,16 @@ final class MappedFilesTests: XCTestCase {
         let mask = try XCTUnwrap(NimbusResources.url(forResource: LandMask.bundledName, withExtension: "bin"))
         XCTAssertLessThan(try size(mask), MappedFiles.mapThreshold, "the bundled land mask is read into memory")
     }
+
+    func testOnlyPlainFilesAreLoaded() throws {
+        XCTAssertThrowsError(try MappedFiles.load(URL(fileURLWithPath: "/dev/zero")), "read without end")
+        XCTAssertThrowsError(try MappedFiles.load(FileManager.default.temporaryDirectory))
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-fifo-\(UUID().uuidString)")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        defer { try? FileManager.default.removeItem(at: fifo) }
+        XCTAssertThrowsError(try MappedFiles.load(fifo), "waited on for ever")
+        XCTAssertThrowsError(try CityCatalog(contentsOf: fifo)) { error in
+            XCTAssertEqual(error as? CityCatalogError, .unreadable(fifo.path))
+        }
+    }
 }
