@@ -169,5 +169,11 @@ final class TapeTests: XCTestCase {
         }
         XCTAssertThrowsError(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast fixtures\n")))
         XCTAssertNoThrow(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast fixtures/ok.json\nServe /x inside.json\n")))
+        // A catalogue given in Args is held to the same rule.
+        XCTAssertThrowsError(try runner.run(Tape(name: "c.tape", source: "Args --catalog ../secret.json\nExpect \"Cities\"\n"))) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("tape c.tape:2: Args --catalog ../secret.json: the file must be inside the tape's folder"), message)
+            XCTAssertFalse(message.contains("\n"), message)
+        }
     }
 }

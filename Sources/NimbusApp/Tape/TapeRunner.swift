@@ -169,17 +169,23 @@ private final class Session {
     /// The bytes of a `Serve` file: a plain file inside the tape's folder once links and `..` are
     /// resolved, so a tape can't read anything else.
     private func fixture(_ file: String) throws -> Data {
+        let resolved = try insideTapeFolder(file, command: "Serve")
+        guard let body = SafeFile.read(resolved, maxBytes: Self.maxFixtureBytes) else {
+            throw Reason("Serve \(file): not a readable file of at most 16 MB")
+        }
+        return body
+    }
+
+    /// `file`, relative to the tape's folder, with links and `..` resolved; it must lie inside the folder.
+    private func insideTapeFolder(_ file: String, command: String) throws -> URL {
         let url = fixtures.appendingPathComponent(file)
         guard let folder = Self.realPath(fixtures.path), let resolved = Self.realPath(url.path) else {
             throw Reason("no fixture file \(url.path)")
         }
         guard resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
-            throw Reason("Serve \(file): the file must be inside the tape's folder \(folder)")
+            throw Reason("\(command) \(file): the file must be inside the tape's folder \(folder)")
         }
-        guard let body = SafeFile.read(URL(fileURLWithPath: resolved), maxBytes: Self.maxFixtureBytes) else {
-            throw Reason("Serve \(file): not a readable file of at most 16 MB")
-        }
-        return body
+        return URL(fileURLWithPath: resolved)
     }
 
     /// The path with every link and `..` resolved (realpath(3)); nil when it does not exist.
@@ -193,7 +199,12 @@ private final class Session {
         if exited { throw Reason("the app has quit; only ExpectExit or Restart can follow") }
         if coordinator != nil { return }
         let terminal = FakeTerminal(size: size)
-        var configuration = try CLIOptions.parse(arguments).configuration(
+        var options = try CLIOptions.parse(arguments)
+        if let catalog = options.catalog {
+            // Like a Serve file: inside the tape's folder, relative to it.
+            options.catalog = try insideTapeFolder(catalog, command: "Args --catalog").path
+        }
+        var configuration = options.configuration(
             environment: environment, scheduler: scheduler.eraseToAnyScheduler(), colors: terminal.supportsColor)
         configuration.httpClient = network
         configuration.now = clock
