@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
-# the exit status, that the terminal is restored afterwards, the user's data surviving kill -9,
-# and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
+# the exit status, that the terminal is restored afterwards (after q, Ctrl-C and every signal whose
+# default action ends a process, a truncated catalogue's SIGBUS included), COLUMNS/LINES losing to
+# the terminal's real size, the user's data surviving kill -9, and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$root/.build/release/nimbus}")
@@ -88,6 +89,57 @@ signal_case TERM 143
 signal_case HUP 129
 # A crash (here SIGSEGV from outside) still leaves the terminal usable.
 signal_case SEGV 139
+# Every other signal whose default action ends the process: the terminal is restored first, then
+# the process dies of that signal (status 128 + its number).
+signal_case QUIT 131
+signal_case USR1 138
+signal_case USR2 140
+signal_case ALRM 142
+signal_case VTALRM 154
+signal_case PROF 155
+signal_case XCPU 152
+signal_case XFSZ 153
+signal_case SYS 159
+signal_case RTMIN+5 $((128 + $(kill -l RTMIN) + 5))
+
+# SIGPIPE is ignored (writes handle EPIPE): the app keeps running and quits normally.
+rm -f "$work/pid" "$work/status" "$work/stty"
+t respawn-pane -k -t e2e \
+  "sh -c 'echo \$\$ > $work/pid; exec env -u LANG -u LC_ALL TERM=tmux-256color $bin'; echo \$? > '$work/status'; stty -a > '$work/stty'; sleep 30"
+check "started for PIPE" wait_for "Cities"
+kill -PIPE "$(cat "$work/pid")"
+sleep 0.3
+t send-keys -t e2e 2
+check "still running after SIGPIPE" wait_for "Current"
+t send-keys -t e2e q
+for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+check "quits with 0 after SIGPIPE" test "$(cat "$work/status" 2>/dev/null)" = 0
+check "terminal restored after SIGPIPE and q" restored "$work/stty"
+
+# A catalogue truncated while mapped: SIGBUS restores the terminal and names the file.
+catalogue=$(find "$(dirname "$bin")" -name cities15000.bin | head -1)
+cp "$catalogue" "$work/cities.bin"
+rm -f "$work/status" "$work/stty" "$work/stderr"
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL TERM=tmux-256color '$bin' --catalog '$work/cities.bin' 2> '$work/stderr'; echo \$? > '$work/status'; stty -a > '$work/stty'; sleep 30"
+check "started on a copied catalogue" wait_for "Cities"
+truncate -s 4096 "$work/cities.bin"
+t send-keys -t e2e /
+t send-keys -t e2e -l "lisbon"
+for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+check "SIGBUS ends it with status 135" test "$(cat "$work/status" 2>/dev/null)" = 135
+check "terminal restored after SIGBUS" restored "$work/stty"
+check "the message names the truncated file" grep -qF "nimbus: $work/cities.bin changed while nimbus was using it" "$work/stderr"
+
+# COLUMNS and LINES that disagree with the terminal lose to its real size.
+rm -f "$work/status"
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL COLUMNS=99999 LINES=99999 TERM=tmux-256color '$bin'; echo \$? > '$work/status'; sleep 30"
+check "COLUMNS=99999 LINES=99999: starts at the terminal's size" wait_for "GeoNames"
+check "the status bar is on the terminal's last row" bash -c "tmux -u -L '$sock' capture-pane -p -t e2e | sed -n 24p | grep -q GeoNames"
+t send-keys -t e2e q
+for _ in $(seq 50); do [ -s "$work/status" ] && break; sleep 0.1; done
+check "and quits with 0" test "$(cat "$work/status" 2>/dev/null)" = 0
 
 # A like is on disk as soon as it shows: kill -9 right after it, and it is still there.
 rm -f "$work/pid"

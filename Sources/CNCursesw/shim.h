@@ -63,6 +63,17 @@ static inline int nimbus_winsize(int *rows, int *cols) {
     return -1;
 }
 
+/* From <term.h>, which is not included for the macros it defines (lines, columns, ...). */
+extern int setupterm(const char *term, int fd, int *errret);
+
+/* Whether terminfo knows `term`: 1 yes, 0 no such entry, -1 no terminfo database. Only to explain
+   a failed newterm; the entry it loads is not used. */
+static inline int nimbus_terminfo_status(const char *term) {
+    int status = 1;
+    if (setupterm(term, STDOUT_FILENO, &status) == OK) return 1;
+    return status;
+}
+
 /* Terminfo strings: NULL when the terminal does not have the capability. */
 static inline const char *nimbus_tigetstr(const char *name) {
     char *s = tigetstr(name);

@@ -9,18 +9,43 @@ import Darwin
 public enum NCursesError: Error, Equatable, CustomStringConvertible {
     /// stdin or stdout is not a terminal.
     case notATerminal
-    /// ncurses could not initialise the terminal (unknown TERM, …).
-    case initFailed
+    /// TERM is unset or empty.
+    case noTerm
+    /// TERM names no terminal in the terminfo database.
+    case unknownTerminal(term: String)
+    /// No terminfo database could be found at all.
+    case noTerminfo(term: String)
+    /// `COLUMNS` or `LINES` is not a usable size, and the terminal does not report its own.
+    case badSizeVariable(name: String, value: String)
+    /// ncurses could not initialise the terminal for another reason.
+    case initFailed(term: String)
     /// The terminal cannot put the cursor at a position (no `cup` in its terminfo entry, e.g. TERM=dumb).
     case cannotAddressCursor(term: String)
 
     public var description: String {
         switch self {
         case .notATerminal: return "nimbus needs a terminal on stdin and stdout"
-        case .initFailed: return "the terminal could not be set up (is TERM set to a terminal ncurses knows?)"
+        case .noTerm: return "TERM is not set; set it to your terminal's type, such as xterm-256color"
+        case .unknownTerminal(let term):
+            return "TERM=\(Self.printable(term)) is not a terminal the terminfo database knows; try TERM=xterm-256color"
+        case .noTerminfo(let term):
+            return "no terminfo database was found to look up TERM=\(Self.printable(term)) (install ncurses-base)"
+        case .badSizeVariable(let name, let value):
+            return "\(name)=\(Self.printable(value)) is not a usable terminal size (1 to \(NCursesBackend.maxDimension)), and the terminal does not report its own; unset \(name)"
+        case .initFailed(let term):
+            return "the terminal (TERM=\(Self.printable(term))) could not be set up"
         case .cannotAddressCursor(let term):
-            return "the terminal (TERM=\(term)) cannot move the cursor; nimbus needs a full-screen terminal such as xterm-256color"
+            return "the terminal (TERM=\(Self.printable(term))) cannot move the cursor; nimbus needs a full-screen terminal such as xterm-256color"
         }
+    }
+
+    /// Environment text as it may be shown: control characters escaped, at most 40 characters.
+    static func printable(_ text: String) -> String {
+        let shown = text.unicodeScalars.prefix(40).map { scalar -> String in
+            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+                ? "\\x" + String(scalar.value, radix: 16) : String(scalar)
+        }.joined()
+        return text.unicodeScalars.count > 40 ? shown + "…" : shown
     }
 }
 
@@ -56,10 +81,19 @@ public final class NCursesBackend: TerminalBackend {
             if setlocale(LC_CTYPE, "C.UTF-8") == nil { setlocale(LC_CTYPE, "C.utf8") }
         }
         setenv("ESCDELAY", "25", 1)
-        guard nimbus_newterm() == 0 else { throw NCursesError.initFailed }
+        let environment = Self.sizeVariables()
+        if Self.terminalSize() != nil {
+            // The terminal knows its size: COLUMNS and LINES that say otherwise (stale, or hostile
+            // like COLUMNS=99999) must not make curses draw for a screen that isn't there.
+            use_env(false)
+        } else if let problem = Self.sizeVariableProblem(columns: environment.columns, lines: environment.lines) {
+            throw problem
+        }
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard nimbus_newterm() == 0 else { throw Self.whyInitFailed(term: term) }
         guard nimbus_tigetstr("cup") != nil else {
             endwin()
-            throw NCursesError.cannotAddressCursor(term: getenv("TERM").map { String(cString: $0) } ?? "")
+            throw NCursesError.cannotAddressCursor(term: term)
         }
         started = true
         suspended = false
@@ -152,15 +186,58 @@ public final class NCursesBackend: TerminalBackend {
         if rows > 0 && cols > 0 { size = Size(cols: cols, rows: rows) }
     }
 
+    /// The largest `COLUMNS` or `LINES` taken from the environment.
+    public static let maxDimension = 4096
+
     private static func initialSize() -> Size {
-        if let c = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }),
-           let r = getenv("LINES").flatMap({ Int(String(cString: $0)) }), c > 0, r > 0 {
+        let environment = sizeVariables()
+        return startingSize(columns: environment.columns, lines: environment.lines, terminal: terminalSize())
+    }
+
+    /// The size to start with: the terminal's own when stdout is a terminal that reports one, else
+    /// `COLUMNS`×`LINES` when both are usable (fake terminals, tests), else 80×24.
+    static func startingSize(columns: String?, lines: String?, terminal: Size?) -> Size {
+        if let terminal { return terminal }
+        if let c = columns.flatMap({ Int($0) }), let r = lines.flatMap({ Int($0) }),
+           (1...maxDimension).contains(c), (1...maxDimension).contains(r) {
             return Size(cols: c, rows: r)
         }
+        return Size(cols: 80, rows: 24)
+    }
+
+    /// What is wrong with `COLUMNS` or `LINES` for curses, which reads them when the terminal
+    /// reports no size of its own; nil when they are unset, empty or usable.
+    static func sizeVariableProblem(columns: String?, lines: String?) -> NCursesError? {
+        for (name, value) in [("COLUMNS", columns), ("LINES", lines)] {
+            guard let value, !value.isEmpty else { continue }
+            guard let n = Int(value), (1...maxDimension).contains(n) else {
+                return .badSizeVariable(name: name, value: value)
+            }
+        }
+        return nil
+    }
+
+    /// Why `newterm` failed, each cause with its own message.
+    static func whyInitFailed(term: String) -> NCursesError {
+        if term.isEmpty { return .noTerm }
+        switch nimbus_terminfo_status(term) {
+        case 0: return .unknownTerminal(term: term)
+        case -1: return .noTerminfo(term: term)
+        default: return .initFailed(term: term)
+        }
+    }
+
+    private static func sizeVariables() -> (columns: String?, lines: String?) {
+        (getenv("COLUMNS").map { String(cString: $0) }, getenv("LINES").map { String(cString: $0) })
+    }
+
+    /// The terminal's own size (TIOCGWINSZ on stdout), when stdout is a terminal that reports one.
+    private static func terminalSize() -> Size? {
+        guard isatty(STDOUT_FILENO) != 0 else { return nil }
         var rows: Int32 = 0
         var cols: Int32 = 0
-        if nimbus_winsize(&rows, &cols) == 0 { return Size(cols: Int(cols), rows: Int(rows)) }
-        return Size(cols: 80, rows: 24)
+        guard nimbus_winsize(&rows, &cols) == 0 else { return nil }
+        return Size(cols: Int(cols), rows: Int(rows))
     }
 
     private static func write(_ bytes: [UInt8]) {

@@ -24,7 +24,7 @@ public enum CityCatalogError: Error, Equatable, Sendable {
     }
 }
 
-/// The city catalogue, memory-mapped and read in place ("NMBC" format, see `scripts/build-resources.py`).
+/// The city catalogue, memory-mapped (read, when small: `MappedFiles`) and read in place ("NMBC" format, see `scripts/build-resources.py`).
 ///
 /// Opening validates the header and section bounds only, so it costs microseconds whatever the size;
 /// every later read is bounds-checked, so a damaged file yields wrong answers at worst, never a crash.
@@ -42,6 +42,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     // Immutable after init; `base` points into `data`, which is never mutated and lives as long as `self`.
     private let data: Data
+    /// Names the file if it is truncated while mapped (SIGBUS); nil when it was read into memory.
+    private let mapping: MappedFiles.Registration?
     private let base: UnsafeRawPointer
     private let layout: CatalogLayout
 
@@ -59,12 +61,13 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     public init(contentsOf url: URL) throws {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw CityCatalogError.missing(path) }
-        let data: Data
+        let loaded: (data: Data, registration: MappedFiles.Registration?)
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
+            loaded = try MappedFiles.load(url)
         } catch {
             throw CityCatalogError.unreadable(path)
         }
+        let data = loaded.data
         // Checked before taking a pointer: files this small may be stored inline, without stable storage.
         guard data.count >= CatalogLayout.headerSize else {
             throw CityCatalogError.corrupt("file of \(data.count) bytes is shorter than the header")
@@ -72,6 +75,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
         let base = data.withUnsafeBytes { UnsafeRawPointer($0.baseAddress!) }
         self.layout = try CatalogLayout(base: base, size: data.count)
         self.data = data
+        self.mapping = loaded.registration
         self.base = base
         self.url = url
         self.cityCount = layout.cityCount

@@ -109,4 +109,71 @@ final class TapeTests: XCTestCase {
         try runner().run(tape)
         XCTAssertLessThan(Date().timeIntervalSince(start), 5, "a 10,000-character paste must not stall input")
     }
+
+    // MARK: Tapes are untrusted input (issue 12, finding 5)
+
+    func testEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
+        for name in ["XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME"] {
+            XCTAssertThrowsError(try Tape(name: "evil.tape", source: "Size 80x24\nEnv \(name)=/home/someone/.local/share\n")) { error in
+                let message = "\(error)"
+                XCTAssertEqual((error as? Tape.ParseError)?.line, 2)
+                XCTAssertTrue(message.hasPrefix("tape evil.tape:2: Env \(name) is not allowed"), message)
+                XCTAssertFalse(message.contains("\n"), message)
+            }
+        }
+        XCTAssertThrowsError(try Tape(name: "t", source: "Env A B=1\n"))
+        XCTAssertNoThrow(try Tape(name: "t", source: "Env NIMBUS_LANG=ko\nEnv LC_MESSAGES=\n"))
+    }
+
+    func testArgsAndParseErrorsPrintOneLine() {
+        XCTAssertThrowsError(try Tape(name: "args.tape", source: "Size 80x24\nArgs --bogus\n")) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("tape args.tape:2: Args: "), message)
+            XCTAssertTrue(message.contains("--bogus"), message)
+            XCTAssertFalse(message.contains("\n"), message)
+        }
+        XCTAssertThrowsError(try Tape(name: "args.tape", source: "Args --location 99,999\n")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("tape args.tape:1: Args: --location: latitude"), "\(error)")
+        }
+        // Escape sequences in a tape never reach the terminal through an error message.
+        XCTAssertThrowsError(try Tape(name: "esc.tape", source: "Dance\u{1B}[2J\u{7}\n")) { error in
+            let message = "\(error)"
+            XCTAssertFalse(message.unicodeScalars.contains { $0.value < 0x20 }, message)
+            XCTAssertTrue(message.hasPrefix("tape esc.tape:1: unknown command"), message)
+        }
+    }
+
+    func testServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("nimbus-serve-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("tapes")
+        try fm.createDirectory(at: folder.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: root) }
+        try Data("{}".utf8).write(to: root.appendingPathComponent("secret.json"))
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("fixtures/ok.json"))
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("link.json").path, withDestinationPath: "../secret.json")
+        try fm.createSymbolicLink(atPath: folder.appendingPathComponent("inside.json").path, withDestinationPath: "fixtures/ok.json")
+        XCTAssertEqual(mkfifo(folder.appendingPathComponent("fifo.json").path, 0o600), 0)
+        let runner = TapeRunner(snapshotDirectory: folder.appendingPathComponent("__snapshots__"), record: false,
+                                baseEnvironment: [:])
+
+        for file in ["../secret.json", "link.json", "fixtures/../../secret.json"] {
+            XCTAssertThrowsError(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast \(file)\n")), file) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.hasPrefix("tape s.tape:1: Serve \(file): the file must be inside the tape's folder"), message)
+                XCTAssertFalse(message.contains("\n"), message)
+            }
+        }
+        XCTAssertThrowsError(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast fifo.json\n"))) { error in
+            XCTAssertTrue("\(error)".contains("not a readable file"), "\(error)")
+        }
+        XCTAssertThrowsError(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast fixtures\n")))
+        XCTAssertNoThrow(try runner.run(Tape(name: "s.tape", source: "Serve /v1/forecast fixtures/ok.json\nServe /x inside.json\n")))
+        // A catalogue given in Args is held to the same rule.
+        XCTAssertThrowsError(try runner.run(Tape(name: "c.tape", source: "Args --catalog ../secret.json\nExpect \"Cities\"\n"))) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("tape c.tape:2: Args --catalog ../secret.json: the file must be inside the tape's folder"), message)
+            XCTAssertFalse(message.contains("\n"), message)
+        }
+    }
 }

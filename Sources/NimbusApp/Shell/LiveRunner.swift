@@ -32,7 +32,8 @@ final class LiveRunner {
     /// early still finds the terminal restored on the way out.
     func run(makeCoordinator: () -> AppCoordinator) throws -> Never {
         listenToSignals()
-        CrashGuard.install()
+        // A SIGBUS from a mapped file that was truncated names the file.
+        CrashGuard.install(describingAddress: { MappedFiles.path(containing: $0) })
         try backend.start()
         coordinator = makeCoordinator()
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }

@@ -31,10 +31,33 @@ public struct Tape: Equatable {
     }
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// The tape's name (its file name).
+        public let tape: String
         public let line: Int
         public let text: String
         public let reason: String
-        public var description: String { "line \(line): \(reason)\n  \(text)" }
+        /// One line: `tape FILE:LINE: reason`, with control characters from the tape escaped.
+        public var description: String { Tape.oneLine(tape: tape, line: line, reason) }
+    }
+
+    /// Environment variables a tape may not set: the per-tape data, cache, config and state
+    /// directories (and what they default from), so a tape never reads or writes the user's files.
+    public static let protectedEnvironment: Set<String> = [
+        "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "TMPDIR",
+    ]
+
+    /// `tape NAME:LINE: reason` on one line: newlines and other control characters (a tape is
+    /// untrusted text) are written as escapes so they can neither split the line nor drive the terminal.
+    static func oneLine(tape: String, line: Int, _ reason: String) -> String {
+        var out = ""
+        for scalar in "tape \(tape):\(line): \(reason)".unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x00..<0x20, 0x7F..<0xA0: out += "\\x" + String(scalar.value, radix: 16, uppercase: false)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     public let name: String
@@ -49,7 +72,7 @@ public struct Tape: Equatable {
             do {
                 lines.append(Line(number: i + 1, text: String(raw), command: try Self.parse(text)))
             } catch let reason as Reason {
-                throw ParseError(line: i + 1, text: String(raw), reason: reason.text)
+                throw ParseError(tape: name, line: i + 1, text: String(raw), reason: reason.text)
             }
         }
         self.lines = lines
@@ -76,8 +99,22 @@ public struct Tape: Equatable {
         case "resize": return .resize(try size(rest))
         case "env":
             guard let eq = rest.firstIndex(of: "="), eq != rest.startIndex else { throw Reason("expected Env NAME=value") }
-            return .env(String(rest[..<eq]), String(rest[rest.index(after: eq)...]))
-        case "args": return .args(try words(rest))
+            let name = String(rest[..<eq])
+            guard name.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {
+                throw Reason("expected Env NAME=value with a NAME of letters, digits and _")
+            }
+            guard !protectedEnvironment.contains(name) else {
+                throw Reason("Env \(name) is not allowed: each tape has its own data, cache and config directories")
+            }
+            return .env(name, String(rest[rest.index(after: eq)...]))
+        case "args":
+            let args = try words(rest)
+            do {
+                _ = try CLIOptions.parse(args)
+            } catch {
+                throw Reason("Args: " + CLIOptions.message(for: error))
+            }
+            return .args(args)
         case "type": return .type(try quoted(rest))
         case "press":
             let parts = rest.split(separator: " ").map(String.init)

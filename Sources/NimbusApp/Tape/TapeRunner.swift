@@ -1,4 +1,5 @@
 import Foundation
+import NimbusData
 import NimbusTerminal
 @preconcurrency import CombineSchedulers
 
@@ -9,9 +10,11 @@ public final class TapeRunner {
         public let line: Int
         public let text: String
         public let reason: String
-        public let screen: String
+        /// The screen at the failure; nil when the app had not started (then the failure is one line).
+        public let screen: String?
 
         public var description: String {
+            guard let screen else { return Tape.oneLine(tape: tape, line: line, reason) }
             let width = screen.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { DisplayWidth.of(String($0)) }.max() ?? 0
             let border = "+" + String(repeating: "-", count: width) + "+"
@@ -42,10 +45,10 @@ public final class TapeRunner {
                 try session.perform(line.command, snapshots: snapshotDirectory, record: record)
             } catch let reason as Reason {
                 throw Failure(tape: tape.name, line: line.number, text: line.text, reason: reason.text,
-                              screen: session.screenText)
+                              screen: session.failureScreen)
             } catch {
                 throw Failure(tape: tape.name, line: line.number, text: line.text, reason: "\(error)",
-                              screen: session.screenText)
+                              screen: session.failureScreen)
             }
         }
     }
@@ -68,8 +71,9 @@ private final class Session {
     private var clockStart = Date(timeIntervalSince1970: 1_781_913_600) // 2026-06-21T00:00:00Z
     private let schedulerStart: DispatchQueue.SchedulerTimeType
 
-    /// The tape's own data and cache directories, so likes and cached forecasts never leak between
-    /// tapes or into the user's; removed when the tape ends.
+    /// The tape's own home, data, cache, config and state directories, so likes and cached forecasts
+    /// never leak between tapes or into the user's (a tape cannot set them: `Tape.protectedEnvironment`);
+    /// removed when the tape ends.
     private let home: URL
 
     init(environment: [String: String], fixtures: URL) {
@@ -77,8 +81,12 @@ private final class Session {
         self.fixtures = fixtures
         schedulerStart = scheduler.now
         home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-\(UUID().uuidString)")
+        self.environment["HOME"] = home.path
         self.environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         self.environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        self.environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        self.environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
+        self.environment["XDG_RUNTIME_DIR"] = nil
     }
 
     deinit {
@@ -94,6 +102,8 @@ private final class Session {
     }
 
     var screenText: String { terminal?.screenText() ?? "(the app has not started)" }
+    /// The screen for a failure message; nil before the app starts.
+    var failureScreen: String? { terminal?.screenText() }
 
     func perform(_ command: Tape.Command, snapshots: URL, record: Bool) throws {
         switch command {
@@ -102,6 +112,8 @@ private final class Session {
             size = s
         case .env(let name, let value):
             guard coordinator == nil else { throw Reason("Env must come before the app starts (or after Restart)") }
+            // Refused when parsing already; checked again for tapes built in code.
+            guard !Tape.protectedEnvironment.contains(name) else { throw Reason("Env \(name) is not allowed") }
             environment[name] = value
         case .args(let args):
             guard coordinator == nil else { throw Reason("Args must come before the app starts (or after Restart)") }
@@ -142,9 +154,7 @@ private final class Session {
         case .expectExit:
             guard exited else { throw Reason("expected the app to have quit") }
         case .serve(let path, let file):
-            let url = fixtures.appendingPathComponent(file)
-            guard let body = try? Data(contentsOf: url) else { throw Reason("no fixture file \(url.path)") }
-            network.serve(path, body: body)
+            network.serve(path, body: try fixture(file))
         case .offline:
             network.goOffline()
         case .now(let date):
@@ -153,11 +163,48 @@ private final class Session {
         }
     }
 
+    /// Fixtures are at most this large.
+    static let maxFixtureBytes = 16 << 20
+
+    /// The bytes of a `Serve` file: a plain file inside the tape's folder once links and `..` are
+    /// resolved, so a tape can't read anything else.
+    private func fixture(_ file: String) throws -> Data {
+        let resolved = try insideTapeFolder(file, command: "Serve")
+        guard let body = SafeFile.read(resolved, maxBytes: Self.maxFixtureBytes) else {
+            throw Reason("Serve \(file): not a readable file of at most 16 MB")
+        }
+        return body
+    }
+
+    /// `file`, relative to the tape's folder, with links and `..` resolved; it must lie inside the folder.
+    private func insideTapeFolder(_ file: String, command: String) throws -> URL {
+        let url = fixtures.appendingPathComponent(file)
+        guard let folder = Self.realPath(fixtures.path), let resolved = Self.realPath(url.path) else {
+            throw Reason("no fixture file \(url.path)")
+        }
+        guard resolved.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
+            throw Reason("\(command) \(file): the file must be inside the tape's folder \(folder)")
+        }
+        return URL(fileURLWithPath: resolved)
+    }
+
+    /// The path with every link and `..` resolved (realpath(3)); nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     private func started() throws {
         if exited { throw Reason("the app has quit; only ExpectExit or Restart can follow") }
         if coordinator != nil { return }
         let terminal = FakeTerminal(size: size)
-        var configuration = try CLIOptions.parse(arguments).configuration(
+        var options = try CLIOptions.parseCommandLine(arguments)
+        if let catalog = options.catalog {
+            // Like a Serve file: inside the tape's folder, relative to it.
+            options.catalog = try insideTapeFolder(catalog, command: "Args --catalog").path
+        }
+        var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: terminal.supportsColor)
         configuration.httpClient = network
         configuration.now = clock

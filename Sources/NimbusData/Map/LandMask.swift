@@ -46,7 +46,8 @@ struct LandLevel {
     }
 }
 
-/// Land and sea at several resolutions ("NMBL" format, see `scripts/landmask.py`), memory-mapped.
+/// Land and sea at several resolutions ("NMBL" format, see `scripts/landmask.py`), memory-mapped
+/// (read into memory when small: `MappedFiles`).
 ///
 /// The bundled file holds 1–30 pixels per degree; a file of finer levels (60 and 120, the 1 km GLOBE
 /// grid) generated into the user's data directory is used on top when present.
@@ -56,23 +57,33 @@ public final class LandMask: @unchecked Sendable {
 
     // Immutable after init; the level pointers point into `files`, which live as long as `self`.
     private let files: [Data]
+    /// Names a mapped file if it is truncated (SIGBUS); small files are read into memory instead.
+    private let mappings: [MappedFiles.Registration]
     let levels: [LandLevel]
 
     /// Opens the given files (at least one); levels of all of them, coarsest first.
     public init(contentsOf urls: [URL]) throws {
+        var mappings: [MappedFiles.Registration] = []
         var files: [Data] = []
         var levels: [LandLevel] = []
         for url in urls {
             let path = url.path
             guard FileManager.default.fileExists(atPath: path) else { throw MapDataError.missing(path) }
             let data: Data
-            do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch { throw MapDataError.unreadable(path) }
+            do {
+                let loaded = try MappedFiles.load(url)
+                data = loaded.data
+                if let mapping = loaded.registration { mappings.append(mapping) }
+            } catch {
+                throw MapDataError.unreadable(path)
+            }
             guard data.count >= 8 else { throw MapDataError.corrupt("\(url.lastPathComponent) is too short") }
             levels += try Self.parse(data, name: url.lastPathComponent)
             files.append(data)
         }
         guard !levels.isEmpty else { throw MapDataError.corrupt("no levels") }
         self.files = files
+        self.mappings = mappings
         self.levels = levels.sorted { $0.pixelsPerDegree < $1.pixelsPerDegree }
     }
 

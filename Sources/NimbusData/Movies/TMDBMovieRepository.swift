@@ -206,22 +206,16 @@ final class ResponseCache: @unchecked Sendable {
         return directory.appendingPathComponent(String(format: "%016llx.json", hash))
     }
 
+    /// Larger cached bodies are ignored (responses are capped well below this).
+    static let maxFileBytes = 16 << 20
+
     func read(_ key: String) -> Data? {
-        try? Data(contentsOf: url(for: key))
+        SafeFile.read(url(for: key), maxBytes: Self.maxFileBytes)
     }
 
     func write(_ data: Data, for key: String) {
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let target = url(for: key)
-            let partial = target.appendingPathExtension("partial")
-            guard fm.createFile(atPath: partial.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-            // rename(2) replaces the old file atomically.
-            if rename(partial.path, target.path) != 0 { try? fm.removeItem(at: partial) }
-        } catch {
-            // A cache that can't be written only costs a request next time.
-        }
+        // Atomic, 0600, never through a link; a cache that can't be written only costs a request next time.
+        SafeFile.write(data, to: url(for: key))
         lock.lock()
         writesSincePrune += 1
         let due = writesSincePrune >= max(1, limit / 10)

@@ -48,6 +48,10 @@ public final class UserDatabase: @unchecked Sendable {
     }
 
     /// Opens (creating when missing) the database in `directory`, running `migrations`.
+    ///
+    /// Nothing at the database's path is followed: a symbolic link, directory, fifo or other non-file
+    /// there is moved aside (`nimbus.sqlite.unexpected-…`, reported like a corrupt file) and a fresh
+    /// database is made; only a file this app creates gets its mode set.
     public init(directory: URL, migrations: [Migration]) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: directory, withIntermediateDirectories: true,
@@ -55,20 +59,42 @@ public final class UserDatabase: @unchecked Sendable {
         let url = directory.appendingPathComponent(Self.fileName)
         self.url = url
         unavailableReason = nil
+        var recovery: Recovery?
+        let kind = SafeFile.kind(atPath: url.path)
+        if kind != .missing, kind != .regular {
+            let aside = SafeFile.asideURL(for: url, label: "unexpected")
+            try Self.move(url, to: aside)
+            recovery = Recovery(movedTo: aside, reason: "a \(kind.name) was at \(url.path)")
+        }
+        // Leftovers of SQLite's that are not plain files would be followed by SQLite: moved aside too.
+        for suffix in Self.sidecarSuffixes {
+            let extra = URL(fileURLWithPath: url.path + suffix)
+            let kind = SafeFile.kind(atPath: extra.path)
+            if kind != .missing, kind != .regular {
+                try Self.move(extra, to: SafeFile.asideURL(for: extra, label: "unexpected"))
+            }
+        }
         do {
             writer = try Self.open(url, migrations: migrations)
-            recovery = nil
         } catch let error as DatabaseError where Self.isUnreadable(error) {
-            let aside = Self.asideURL(for: url)
-            try fm.moveItem(at: url, to: aside)
-            for suffix in ["-journal", "-wal", "-shm"] {
-                let extra = URL(fileURLWithPath: url.path + suffix)
-                if fm.fileExists(atPath: extra.path) {
-                    try? fm.moveItem(at: extra, to: URL(fileURLWithPath: aside.path + suffix))
-                }
+            let aside = SafeFile.asideURL(for: url, label: "corrupt")
+            try Self.move(url, to: aside)
+            for suffix in Self.sidecarSuffixes where SafeFile.kind(atPath: url.path + suffix) != .missing {
+                try? Self.move(URL(fileURLWithPath: url.path + suffix), to: URL(fileURLWithPath: aside.path + suffix))
             }
             writer = try Self.open(url, migrations: migrations)
             recovery = Recovery(movedTo: aside, reason: error.message ?? "\(error.resultCode)")
+        }
+        self.recovery = recovery
+    }
+
+    private static let sidecarSuffixes = ["-journal", "-wal", "-shm"]
+
+    /// rename(2): moves the name itself, never what a link there points to.
+    private static func move(_ from: URL, to: URL) throws {
+        guard rename(from.path, to.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: from.path,
+                                                           NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)])
         }
     }
 
@@ -76,7 +102,7 @@ public final class UserDatabase: @unchecked Sendable {
     /// can't be used (`unavailable` says which and why, so the app can tell the user nothing is saved).
     public init(inMemory migrations: [Migration], unavailable: (directory: String, reason: String)? = nil) throws {
         writer = try DatabaseQueue()
-        try Self.migrator(migrations).migrate(writer)
+        try Self.migrate(writer, migrations)
         recovery = nil
         url = nil
         unavailableReason = unavailable
@@ -92,44 +118,50 @@ public final class UserDatabase: @unchecked Sendable {
     }
 
     private static func open(_ url: URL, migrations: [Migration]) throws -> DatabaseQueue {
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: url.path) {
-            // Created by us first, so SQLite (and its journal, which copies the mode) never makes it world-readable.
-            guard fm.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
-            }
-        } else {
-            try? fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        // Created by us first, exclusively (a second instance starting at the same moment never
+        // replaces the file the first one is writing, and a link placed there is not followed), so
+        // SQLite (and its journal, which copies the mode) never makes it world-readable. A file that
+        // was already there keeps its mode: the app sets modes only on what it creates.
+        if let error = SafeFile.createNew(url), error != EEXIST {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path,
+                                                                NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO)])
+        }
+        guard SafeFile.kind(atPath: url.path) == .regular else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         var configuration = Configuration()
-        configuration.busyMode = .timeout(2)
+        // Another instance may hold the write lock (creating the schema): wait for it.
+        configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         // Reading the schema is what first touches the file's pages: a non-database fails here.
         try queue.read { db in _ = try db.tableExists("grdb_migrations") }
-        try migrator(migrations).migrate(queue)
+        try migrate(queue, migrations)
         return queue
     }
 
-    private static func migrator(_ migrations: [Migration]) -> DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        for m in migrations {
-            migrator.registerMigration(m.identifier) { db in try m.migrate(db) }
+    /// Runs the migrations not yet applied in one `BEGIN IMMEDIATE` transaction, so two instances
+    /// starting together on a new file never both create the schema: the second waits for the
+    /// write lock (busy timeout), then finds every migration recorded.
+    ///
+    /// GRDB's `DatabaseMigrator` reads which migrations are applied outside its per-migration
+    /// transactions, so a concurrent first run can see none applied and then fail with "table already
+    /// exists". Its table (`grdb_migrations`, one row per identifier) and the identifiers are kept, so
+    /// databases it migrated before open unchanged.
+    static func migrate(_ writer: DatabaseQueue, _ migrations: [Migration]) throws {
+        try writer.inDatabase { db in
+            try db.inTransaction(.immediate) {
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+                for m in migrations where !applied.contains(m.identifier) {
+                    try m.migrate(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [m.identifier])
+                }
+                return .commit
+            }
         }
-        return migrator
     }
 
     private static func isUnreadable(_ error: DatabaseError) -> Bool {
         [.SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_FORMAT].contains(error.resultCode)
-    }
-
-    private static func asideURL(for url: URL) -> URL {
-        let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
-        var candidate = URL(fileURLWithPath: url.path + ".corrupt-\(stamp)")
-        var n = 1
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            n += 1
-            candidate = URL(fileURLWithPath: url.path + ".corrupt-\(stamp)-\(n)")
-        }
-        return candidate
     }
 }

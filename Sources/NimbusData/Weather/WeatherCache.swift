@@ -3,7 +3,8 @@ import NimbusDomain
 
 /// Raw forecast responses on disk under `$XDG_CACHE_HOME/nimbus/weather`, with when they were fetched.
 ///
-/// Files are written atomically with mode 0600; an unreadable or oversized file counts as no cache.
+/// Files are written atomically with mode 0600 (`SafeFile`: links are never followed); an unreadable or
+/// oversized file, or anything but a plain file, counts as no cache.
 public final class WeatherCache: @unchecked Sendable {
     public let directory: URL
     private let maxBytes: Int
@@ -41,9 +42,7 @@ public final class WeatherCache: @unchecked Sendable {
         let url = url(coordinate)
         lock.lock()
         defer { lock.unlock() }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-              let size = attributes[.size] as? Int, size <= maxBytes * 2,
-              let data = try? Data(contentsOf: url),
+        guard let data = SafeFile.read(url, maxBytes: maxBytes * 2),
               let entry = try? JSONDecoder().decode(Entry.self, from: data),
               entry.fetchedAt.isFinite else { return nil }
         return (entry.body, Date(timeIntervalSince1970: entry.fetchedAt))
@@ -55,18 +54,8 @@ public final class WeatherCache: @unchecked Sendable {
               let data = try? JSONEncoder().encode(Entry(fetchedAt: fetchedAt.timeIntervalSince1970, body: body))
         else { return }
         let url = url(coordinate)
-        let fm = FileManager.default
         lock.lock()
         defer { lock.unlock() }
-        do {
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                   attributes: [.posixPermissions: 0o700])
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
-            guard fm.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-            // rename(2) replaces the old file atomically.
-            if rename(temporary.path, url.path) != 0 { try? fm.removeItem(at: temporary) }
-        } catch {
-            return
-        }
+        SafeFile.write(data, to: url)
     }
 }
