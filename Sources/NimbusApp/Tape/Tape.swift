@@ -110,7 +110,7 @@ public struct Tape: Equatable {
         case "args":
             let args = try words(rest)
             do {
-                _ = try CLIOptions.parse(args)
+                _ = try CLIOptions.parseCommandLine(args)
             } catch {
                 throw Reason("Args: " + CLIOptions.message(for: error))
             }
