@@ -72,6 +72,15 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(repository.requests, [])
     }
 
+    func testOpeningTheTabAsksTheRepositoryNothing() {
+        let output = makeOutput(movies: UnimplementedMovieRepository())
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        scheduler.advance(by: .seconds(1))
+        state.assertValues([])
+        route.assertValues([])
+    }
+
     func testFirstPageAfterTheDebounce() {
         let state = TestObserver(makeOutput().state)
         query.send("")
