@@ -22,8 +22,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
+        // Every module NimbusUI imports, listed (NimbusDomain too, though NimbusPresentation brings it along).
         .target(name: "NimbusUI", dependencies: [
-            "NimbusTerminal", "NimbusPresentation",
+            "NimbusTerminal", "NimbusPresentation", "NimbusDomain",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),

@@ -25,14 +25,8 @@ final class MapGoldenTests: XCTestCase {
         let container = try Self.container()
         let text = try MapText.render(query: query, zoom: try XCTUnwrap(MapText.zoom(zoom)),
                                       size: MapSize(cols: 80, rows: 22), style: style, container: container) + "\n"
-        let url = Self.snapshots.appendingPathComponent("map-\(name)-\(zoom)\(style == .blocks ? "-blocks" : "").txt")
-        if ProcessInfo.processInfo.environment["NIMBUS_RECORD"] == "1" {
-            try FileManager.default.createDirectory(at: Self.snapshots, withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        assertEqualStrings(text, expected, url.lastPathComponent, file: file, line: line)
+        assertSnapshot(of: text, named: "map-\(name)-\(zoom)\(style == .blocks ? "-blocks" : "")", in: Self.snapshots,
+                       file: file, line: line)
     }
 
     func testSeoul() throws {

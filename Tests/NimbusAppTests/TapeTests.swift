@@ -56,6 +56,21 @@ final class TapeTests: XCTestCase {
         }
     }
 
+    func testRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-snap-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let runner = TapeRunner(snapshotDirectory: directory, record: true, baseEnvironment: [:])
+        let tape = try Tape(name: "r.tape", source: "Size 40x10\nSnapshot first\nPress /\nSnapshot second\n")
+        XCTAssertThrowsError(try runner.run(tape)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.hasPrefix("r.tape:2: Snapshot first"), message)
+            XCTAssertTrue(message.contains("recorded first; run again without NIMBUS_RECORD"), message)
+            XCTAssertTrue(message.contains("recorded second; run again without NIMBUS_RECORD"), message)
+        }
+        let replay = TapeRunner(snapshotDirectory: directory, record: false, baseEnvironment: [:])
+        XCTAssertNoThrow(try replay.run(tape), "the recorded snapshots match a second run")
+    }
+
     func testParseErrorsNameTheLine() {
         XCTAssertThrowsError(try Tape(name: "t", source: "Size 80x24\nPress Hyper-Q\n")) { error in
             XCTAssertEqual((error as? Tape.ParseError)?.line, 2)

@@ -87,10 +87,12 @@ final class CityDetailViewModelTests: XCTestCase {
         likes = InMemoryLikes()
     }
 
-    private func makeOutput(_ language: Language = .en, units: UnitSystem = .metric) -> CityDetailViewModel.Output {
+    /// `weather` replaces the scripted repository, e.g. with one that must not be called.
+    private func makeOutput(_ language: Language = .en, units: UnitSystem = .metric,
+                            weather: WeatherRepository? = nil) -> CityDetailViewModel.Output {
         let l10n = L10n.bundled(language)
         let viewModel = CityDetailViewModel(
-            city: .seoul, forecast: GetForecastUseCase(repository: repository), likes: LikeCityUseCase(repository: likes),
+            city: .seoul, forecast: GetForecastUseCase(repository: weather ?? repository!), likes: LikeCityUseCase(repository: likes),
             format: WeatherFormatter(l10n: l10n, units: units), countries: CountryNames(locale: language.locale),
             scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
         return viewModel.transform(input: .init(
@@ -117,6 +119,15 @@ final class CityDetailViewModelTests: XCTestCase {
         scheduler.advance(by: .seconds(5))
         XCTAssertTrue(state.values.isEmpty)
         XCTAssertTrue(repository.requests.isEmpty)
+    }
+
+    func testNoForecastIsAskedForUntilTheScreenAppears() {
+        let output = makeOutput(weather: FailingWeatherRepository())
+        let state = TestObserver(output.state.map(summary))
+        let route = TestObserver(output.route)
+        scheduler.advance(by: .seconds(5))
+        state.assertValues([])
+        route.assertValues([])
     }
 
     func testLoadingThenLoaded() throws {
@@ -259,7 +270,7 @@ final class CityDetailViewModelTests: XCTestCase {
         repository.subject.send(fresh)
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["loading"])
-        XCTAssertEqual(route.values, [.back])
+        route.assertValues([.back])
     }
 
     func testLikeTogglesAndPersists() {

@@ -48,7 +48,7 @@ final class CurrentLocationViewModelTests: XCTestCase {
         scheduler.advance()
         appeared.send()
         scheduler.advance()
-        XCTAssertEqual(state.values, [
+        state.assertValues([
             CurrentLocationState(status: .locating, warnings: []),
             CurrentLocationState(status: .located(.busan, summary: "Nearest city to 35.20°N 129.10°E (--location), 12 km away",
                                                   approximate: false), warnings: []),
@@ -103,12 +103,13 @@ final class LikedCitiesViewModelTests: XCTestCase {
         likes = InMemoryLikes()
     }
 
-    private func makeOutput(notice: String? = nil) -> LikedCitiesViewModel.Output {
+    /// `weather` replaces the scripted repository, e.g. with one that must not be called.
+    private func makeOutput(notice: String? = nil, weather: WeatherRepository? = nil) -> LikedCitiesViewModel.Output {
         let all = self.all
         let l10n = L10n.bundled(.en)
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
-            like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather),
+            like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
             format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
@@ -135,7 +136,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
         opened.send(1)
         remove.send(0)
         scheduler.advance()
-        XCTAssertEqual(route.values, [.showDetail(.seoul)])
+        route.assertValues([.showDetail(.seoul)])
         XCTAssertEqual(likes.ids, [City.seoul.id, 999], "the like of a city missing from the catalogue is kept")
         XCTAssertEqual(state.values.map(summary), [
             "Busan –, Seoul –",
@@ -150,6 +151,13 @@ final class LikedCitiesViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it. | Moved aside."])
         XCTAssertTrue(weather.batches.isEmpty)
+    }
+
+    func testWithNoLikesNoWeatherIsAskedFor() {
+        let state = TestObserver(makeOutput(weather: FailingWeatherRepository()).state.map(summary))
+        appeared.send()
+        scheduler.advance()
+        state.assertValues(["No liked cities yet: press f on a city to like it."])
     }
 
     func testAFailedRangeRequestKeepsTheRowsAndSaysWhy() {

@@ -33,10 +33,12 @@ final class MovieListViewModelTests: XCTestCase {
         retried = PassthroughSubject()
     }
 
-    private func makeOutput(_ language: Language = .en) -> MovieListViewModel.Output {
+    /// `movies` replaces the scripted repository, e.g. with one that must not be called.
+    private func makeOutput(_ language: Language = .en, movies: MovieRepository? = nil) -> MovieListViewModel.Output {
+        let movies = movies ?? repository!
         viewModel = MovieListViewModel(
-            search: SearchMoviesUseCase(movies: repository, history: history),
-            details: MovieDetailsUseCase(movies: repository, history: history),
+            search: SearchMoviesUseCase(movies: movies, history: history),
+            details: MovieDetailsUseCase(movies: movies, history: history),
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
             idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler())
         return viewModel.transform(input: .init(
@@ -68,6 +70,15 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance(by: .seconds(1))
         XCTAssertTrue(state.values.isEmpty)
         XCTAssertEqual(repository.requests, [])
+    }
+
+    func testOpeningTheTabAsksTheRepositoryNothing() {
+        let output = makeOutput(movies: UnimplementedMovieRepository())
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        scheduler.advance(by: .seconds(1))
+        state.assertValues([])
+        route.assertValues([])
     }
 
     func testFirstPageAfterTheDebounce() {
@@ -229,6 +240,14 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
     }
 
+    func testAQueryClearedWithinTheDebounceNeverReachesTheRepository() {
+        let state = TestObserver(makeOutput(movies: UnimplementedMovieRepository()).state.map(describe))
+        query.send("bat")
+        query.send("")
+        scheduler.advance(by: .seconds(1))
+        state.assertValues(["idle(type to search)"])
+    }
+
     func testOpeningARowRoutesAndFillsTheRecentStrip() {
         let output = makeOutput()
         let state = TestObserver(output.state)
@@ -239,7 +258,7 @@ final class MovieListViewModelTests: XCTestCase {
         opened.send(1)
         opened.send(7)  // out of range: ignored
         recentOpened.send(0)
-        XCTAssertEqual(route.values, [.showDetail(.film(1)), .showDetail(.film(1))])
+        route.assertValues([.showDetail(.film(1)), .showDetail(.film(1))])
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
             "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",

@@ -50,7 +50,7 @@ final class WishlistViewModelTests: XCTestCase {
         deleteAll.send(())
         answered.send(true)
         scheduler.advance()
-        XCTAssertEqual(route.values, [.showDetail(.film(3))])
+        route.assertValues([.showDetail(.film(3))])
         XCTAssertEqual(state.values.map(describe), [
             "Film 3,Film 2,Film 1 [Saved films: 3]",
             "Film 3,Film 1 [Saved films: 2]",
@@ -59,7 +59,7 @@ final class WishlistViewModelTests: XCTestCase {
             "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
             " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
         ])
-        XCTAssertEqual(message.values, ["Deleted “Film 2”", "Wishlist cleared"])
+        message.assertValues(["Deleted “Film 2”", "Wishlist cleared"])
         XCTAssertEqual(try wishlist.entries(), [])
         XCTAssertEqual(state.values.first.map { $0.rows.first?.added }, "Nov 14, 2023")
     }

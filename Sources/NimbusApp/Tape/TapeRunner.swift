@@ -36,13 +36,17 @@ public final class TapeRunner {
         self.baseEnvironment = baseEnvironment
     }
 
-    /// Runs every line of `tape`; throws a `Failure` at the first line that does not hold.
+    /// Runs every line of `tape`; throws a `Failure` at the first line that does not hold. When recording,
+    /// the whole tape runs, writing each snapshot, and then fails saying which were recorded.
     public func run(_ tape: Tape) throws {
         let session = Session(environment: baseEnvironment,
                               fixtures: snapshotDirectory.deletingLastPathComponent())
+        var recorded: [(line: Tape.Line, snapshot: TextSnapshots.Mismatch)] = []
         for line in tape.lines {
             do {
                 try session.perform(line.command, snapshots: snapshotDirectory, record: record)
+            } catch let snapshot as Recorded {
+                recorded.append((line, snapshot.mismatch))
             } catch let reason as Reason {
                 throw Failure(tape: tape.name, line: line.number, text: line.text, reason: reason.text,
                               screen: session.failureScreen)
@@ -51,7 +55,16 @@ public final class TapeRunner {
                               screen: session.failureScreen)
             }
         }
+        if let first = recorded.first {
+            throw Failure(tape: tape.name, line: first.line.number, text: first.line.text,
+                          reason: recorded.map { "\($0.snapshot)" }.joined(separator: "\n  "), screen: session.screenText)
+        }
     }
+}
+
+/// A snapshot written in record mode: the tape goes on, and fails at its end.
+private struct Recorded: Error {
+    let mismatch: TextSnapshots.Mismatch
 }
 
 /// One run of the app inside a tape.
@@ -255,35 +268,9 @@ private final class Session {
     }
 
     private func snapshot(_ name: String, directory: URL, record: Bool) throws {
-        let url = directory.appendingPathComponent("\(name).txt")
-        let actual = screenText + "\n"
-        if record {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try actual.write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
-            throw Reason("no snapshot \(url.path); run with NIMBUS_RECORD=1 to record it")
-        }
-        if expected != actual {
-            throw Reason("snapshot \(name) differs:\n" + LineDiff.describe(expected: expected, actual: actual))
-        }
-    }
-}
-
-/// A short line-by-line difference for failure messages.
-enum LineDiff {
-    static func describe(expected: String, actual: String) -> String {
-        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        var out: [String] = []
-        for i in 0..<max(e.count, a.count) {
-            let l = i < e.count ? String(e[i]) : "∅"
-            let r = i < a.count ? String(a[i]) : "∅"
-            if l != r {
-                out.append("  line \(i + 1):\n    - \(l)\n    + \(r)")
-            }
-        }
-        return out.joined(separator: "\n")
+        guard let mismatch = try TextSnapshots(directory: directory, record: record)
+            .check(screenText + "\n", named: name) else { return }
+        if case .recorded = mismatch { throw Recorded(mismatch: mismatch) }
+        throw Reason("\(mismatch)")
     }
 }
