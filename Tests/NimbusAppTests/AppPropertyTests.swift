@@ -18,7 +18,7 @@ import NimbusTerminal
 @MainActor
 struct AppPropertyTests {
     static var count: Int {
-        ProcessInfo.processInfo.environment["NIMBUS_PROPERTY_COUNT"].flatMap(Int.init) ?? 25
+        ProcessInfo.processInfo.environment["NIMBUS_PROPERTY_COUNT"].flatMap(Int.init) ?? 60
     }
 
     static let sequence = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-property-sequence.txt")
