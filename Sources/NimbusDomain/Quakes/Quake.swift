@@ -1,0 +1,165 @@
+import Foundation
+@preconcurrency import OpenCombineShim
+
+/// One earthquake (or other seismic event) from a feed.
+public struct Quake: Equatable, Sendable, Identifiable {
+    /// PAGER's estimate of the impact, when there is one.
+    public enum Alert: String, Equatable, Sendable, CaseIterable {
+        case green, yellow, orange, red
+    }
+
+    public let id: String
+    public let magnitude: Double
+    /// "23 km SW of Pohang, South Korea", as the feed names the place (sanitised and capped).
+    public let place: String
+    public let time: Date
+    /// When the feed last changed this event: a newer one replaces it.
+    public let updated: Date
+    /// Minutes from UTC at the epicentre, when the feed gives it.
+    public let timeZoneOffsetMinutes: Int?
+    public let coordinate: Coordinate
+    public let depthKilometres: Double
+    public let url: String?
+    /// "Did you feel it?" reports.
+    public let felt: Int?
+    public let alert: Alert?
+    public let tsunami: Bool
+    public let significance: Int?
+    public let magnitudeType: String?
+    /// "earthquake", "quarry blast", ...
+    public let kind: String?
+    public let reviewed: Bool
+
+    public init(id: String, magnitude: Double, place: String, time: Date, updated: Date, timeZoneOffsetMinutes: Int?,
+                coordinate: Coordinate, depthKilometres: Double, url: String?, felt: Int?, alert: Alert?, tsunami: Bool,
+                significance: Int?, magnitudeType: String?, kind: String?, reviewed: Bool) {
+        self.id = id
+        self.magnitude = magnitude
+        self.place = place
+        self.time = time
+        self.updated = updated
+        self.timeZoneOffsetMinutes = timeZoneOffsetMinutes
+        self.coordinate = coordinate
+        self.depthKilometres = depthKilometres
+        self.url = url
+        self.felt = felt
+        self.alert = alert
+        self.tsunami = tsunami
+        self.significance = significance
+        self.magnitudeType = magnitudeType
+        self.kind = kind
+        self.reviewed = reviewed
+    }
+
+    /// The physical ranges an event's numbers must be in; anything outside is not an event to show.
+    public static let magnitudes: ClosedRange<Double> = -2...10.5
+    public static let depths: ClosedRange<Double> = -10...1_000
+}
+
+/// Which of the USGS summary feeds: a minimum magnitude and a period.
+public struct QuakeFeed: Hashable, Sendable, CustomStringConvertible {
+    public enum Magnitude: String, CaseIterable, Sendable {
+        case all, one = "1.0", twoAndAHalf = "2.5", fourAndAHalf = "4.5", significant
+    }
+
+    public enum Period: String, CaseIterable, Sendable {
+        case hour, day, week, month
+
+        /// How far back the feed reaches.
+        public var duration: TimeInterval {
+            switch self {
+            case .hour: return 3_600
+            case .day: return 86_400
+            case .week: return 7 * 86_400
+            case .month: return 30 * 86_400
+            }
+        }
+    }
+
+    public let magnitude: Magnitude
+    public let period: Period
+
+    public init(magnitude: Magnitude, period: Period) {
+        self.magnitude = magnitude
+        self.period = period
+    }
+
+    /// `/earthquakes/feed/v1.0/summary/2.5_day.geojson`.
+    public var path: String { "/earthquakes/feed/v1.0/summary/\(magnitude.rawValue)_\(period.rawValue).geojson" }
+
+    public var description: String { "\(magnitude.rawValue)_\(period.rawValue)" }
+
+    /// How often the feed changes at most: asking more often than this gains nothing.
+    public static let updateInterval: TimeInterval = 60
+}
+
+/// A feed's events as last fetched or kept: newest first, at most `QuakeFeedSnapshot.limit`.
+public struct QuakeFeedSnapshot: Equatable, Sendable {
+    /// Events kept per feed.
+    public static let limit = 500
+
+    public let quakes: [Quake]
+    /// Events in the answer that were malformed or out of range and left out.
+    public let dropped: Int
+    /// When USGS made the feed.
+    public let generated: Date?
+
+    public init(quakes: [Quake], dropped: Int, generated: Date?) {
+        self.quakes = quakes
+        self.dropped = dropped
+        self.generated = generated
+    }
+
+    /// `fresh` merged into `old`: events are one per id, the later `updated` wins, newest first, at most `limit`.
+    public static func merging(_ old: [Quake], _ fresh: [Quake]) -> [Quake] {
+        var byID: [String: Quake] = [:]
+        for quake in old + fresh {
+            if let known = byID[quake.id], known.updated > quake.updated { continue }
+            byID[quake.id] = quake
+        }
+        return byID.values.sorted { $0.time != $1.time ? $0.time > $1.time : $0.id < $1.id }.prefix(limit).map { $0 }
+    }
+}
+
+/// How a feed came: from the disk cache, fresh from the server, or confirmed unchanged by it (304).
+public enum QuakeFeedOrigin: Equatable, Sendable {
+    case cache
+    case fresh
+    case notModified
+}
+
+/// A feed with where it came from and when it was last checked with the server.
+public struct QuakeFeedUpdate: Equatable, Sendable {
+    public let snapshot: QuakeFeedSnapshot
+    public let origin: QuakeFeedOrigin
+    /// When the server last answered for it (a fetch or a 304); for a cached feed, when it was fetched.
+    public let checkedAt: Date
+
+    public init(snapshot: QuakeFeedSnapshot, origin: QuakeFeedOrigin, checkedAt: Date) {
+        self.snapshot = snapshot
+        self.origin = origin
+        self.checkedAt = checkedAt
+    }
+}
+
+public enum QuakeError: Error, Equatable, Sendable {
+    case offline
+    case timedOut
+    case rateLimited
+    case server(status: Int)
+    /// The answer was not a feed (not GeoJSON, no `features`).
+    case badResponse
+    /// The answer was larger than a feed can be.
+    case tooLarge
+    /// The server said "not modified" but there is no copy to keep showing.
+    case notModifiedWithoutCache
+    /// `NIMBUS_QUAKES_URL` is not a URL.
+    case badConfiguration
+}
+
+/// The event feeds.
+public protocol QuakeRepository: Sendable {
+    /// The feed: the cached copy first (if any), then the server's answer, asked for conditionally
+    /// when a copy with validators is kept.
+    func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError>
+}
