@@ -163,3 +163,53 @@ public protocol QuakeRepository: Sendable {
     /// when a copy with validators is kept.
     func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError>
 }
+
+/// Where an event is, said the way people say it: its distance and direction from the nearest
+/// catalogue city ("23 km SW of Pohang"), found offline.
+public struct QuakePlace: Equatable, Sendable {
+    public let city: City
+    public let kilometres: Double
+    /// From the city towards the epicentre, degrees clockwise from north.
+    public let bearing: Double
+
+    public init(city: City, kilometres: Double, bearing: Double) {
+        self.city = city
+        self.kilometres = kilometres
+        self.bearing = bearing
+    }
+}
+
+/// Fetches a feed and places its events near the catalogue's cities.
+public struct QuakesUseCase: Sendable {
+    private let repository: QuakeRepository
+    private let locator: CityLocating
+    private let cities: CityRepository
+
+    public init(repository: QuakeRepository, locator: CityLocating, cities: CityRepository) {
+        self.repository = repository
+        self.locator = locator
+        self.cities = cities
+    }
+
+    public func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> { repository.feed(feed) }
+
+    /// The event's nearest catalogue city, its distance and direction; nil for an empty catalogue.
+    public func place(of quake: Quake) -> QuakePlace? {
+        guard let point = GeoPoint(latitude: quake.coordinate.latitude, longitude: quake.coordinate.longitude),
+              let ref = locator.nearestCity(to: point) else { return nil }
+        let city = cities.city(ref)
+        let from = Coordinate(latitude: city.latitude, longitude: city.longitude)
+        return QuakePlace(city: city, kilometres: from.distance(to: quake.coordinate),
+                          bearing: Self.bearing(from: from, to: quake.coordinate))
+    }
+
+    /// The initial great-circle bearing from `a` to `b`, in degrees 0..<360.
+    public static func bearing(from a: Coordinate, to b: Coordinate) -> Double {
+        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+        let Δλ = (b.longitude - a.longitude) * .pi / 180
+        let y = sin(Δλ) * cos(φ2)
+        let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
+        let degrees = atan2(y, x) * 180 / .pi
+        return (degrees + 360).truncatingRemainder(dividingBy: 360)
+    }
+}

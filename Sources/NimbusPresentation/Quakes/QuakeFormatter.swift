@@ -1,0 +1,108 @@
+import Foundation
+import NimbusDomain
+
+/// Events in words and numbers of the UI language and units.
+public struct QuakeFormatter: Sendable {
+    public let weather: WeatherFormatter
+    public var l10n: L10n { weather.l10n }
+
+    public init(weather: WeatherFormatter) {
+        self.weather = weather
+    }
+
+    /// "5.1": one decimal, as seismologists give it.
+    public static func magnitude(_ m: Double) -> String {
+        guard m.isFinite else { return "–" }
+        return String(format: "%.1f", m)
+    }
+
+    /// 0 (minor, below 3) … 4 (major, 6 and above): how strongly a row is marked.
+    public static func strength(_ m: Double) -> Int {
+        guard m.isFinite else { return 0 }
+        switch m {
+        case ..<3: return 0
+        case ..<4: return 1
+        case ..<5: return 2
+        case ..<6: return 3
+        default: return 4
+        }
+    }
+
+    /// "23 km", "14 mi", with the language's digit grouping.
+    public func distance(kilometres: Double) -> String {
+        guard kilometres.isFinite else { return "–" }
+        let value = weather.units == .metric ? kilometres : kilometres / 1.609344
+        let unit = weather.units == .metric ? "km" : "mi"
+        if value < 10 { return String(format: "%.1f", max(0, value)) + " " + unit }
+        return l10n.number(Int(min(value, 1e9).rounded())) + " " + unit
+    }
+
+    /// One of eight compass points, from a bearing in degrees.
+    public func direction(_ bearing: Double) -> String {
+        guard bearing.isFinite else { return "" }
+        let keys: [L10nKey] = [.quakesDirectionN, .quakesDirectionNE, .quakesDirectionE, .quakesDirectionSE,
+                               .quakesDirectionS, .quakesDirectionSW, .quakesDirectionW, .quakesDirectionNW]
+        let index = Int(((bearing.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45).rounded(.down)) % 8
+        return l10n[keys[index]]
+    }
+
+    /// "23 km SW of Pohang" ("포항 남서쪽 23 km"), or the feed's own words without a catalogue city.
+    public func place(_ quake: Quake, _ place: QuakePlace?) -> String {
+        guard let place else { return quake.place }
+        let name = CityNameChoice.name(place.city, language: l10n.language)
+        if place.kilometres < 1 { return name }
+        return l10n.format(.quakesNear, distance(kilometres: place.kilometres), direction(place.bearing), name)
+    }
+
+    public func depth(_ kilometres: Double) -> String {
+        l10n.format(.quakesDepth, distance(kilometres: kilometres))
+    }
+
+    public func filter(_ feed: QuakeFeed) -> String {
+        let magnitude: L10nKey
+        switch feed.magnitude {
+        case .all: magnitude = .quakesMagnitudeAll
+        case .one: magnitude = .quakesMagnitudeOne
+        case .twoAndAHalf: magnitude = .quakesMagnitudeTwoAndAHalf
+        case .fourAndAHalf: magnitude = .quakesMagnitudeFourAndAHalf
+        case .significant: magnitude = .quakesMagnitudeSignificant
+        }
+        let period: L10nKey
+        switch feed.period {
+        case .hour: period = .quakesPeriodHour
+        case .day: period = .quakesPeriodDay
+        case .week: period = .quakesPeriodWeek
+        case .month: period = .quakesPeriodMonth
+        }
+        return l10n[magnitude] + " · " + l10n[period]
+    }
+
+    public func alert(_ alert: Quake.Alert) -> String {
+        switch alert {
+        case .green: return l10n[.alertGreen]
+        case .yellow: return l10n[.alertYellow]
+        case .orange: return l10n[.alertOrange]
+        case .red: return l10n[.alertRed]
+        }
+    }
+
+    public func message(_ error: QuakeError) -> String {
+        switch error {
+        case .offline: return l10n[.quakesErrorOffline]
+        case .timedOut: return l10n[.quakesErrorTimedOut]
+        case .rateLimited: return l10n[.quakesErrorRateLimited]
+        case .server(let status): return l10n.format(.quakesErrorServer, String(status))
+        case .badResponse: return l10n[.quakesErrorBadResponse]
+        case .tooLarge: return l10n[.quakesErrorTooLarge]
+        case .notModifiedWithoutCache: return l10n[.quakesErrorNotModified]
+        case .badConfiguration: return l10n[.quakesErrorConfiguration]
+        }
+    }
+}
+
+/// A city's name in the UI language's script when the catalogue has one (서울 for Seoul in Korean).
+enum CityNameChoice {
+    static func name(_ city: City, language: Language) -> String {
+        CityDetailViewModel.localName(city, language: language) ?? city.name
+    }
+}

@@ -1,0 +1,175 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// A quake feed the test answers by hand.
+final class ScriptedQuakes: QuakeRepository, @unchecked Sendable {
+    private(set) var requests: [QuakeFeed] = []
+    var subject = PassthroughSubject<QuakeFeedUpdate, QuakeError>()
+    func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> {
+        requests.append(feed)
+        subject = PassthroughSubject()
+        return subject.eraseToAnyPublisher()
+    }
+}
+
+/// A catalogue of two cities, Pohang and Los Angeles, for placing events.
+private struct TwoCities: CityLocating, CityRepository {
+    static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
+                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항", "ポハン"])
+    static let la = City(id: 5368361, name: "Los Angeles", countryCode: "US", latitude: 34.05, longitude: -118.24,
+                         population: 3_900_000, timeZone: "America/Los_Angeles", alternateNames: ["로스앤젤레스", "ロサンゼルス"])
+    func nearestCity(to point: GeoPoint) -> CityRef? { CityRef(point.longitude > 0 ? 0 : 1) }
+    func largestCity(inTimeZone zone: String) -> CityRef? { nil }
+    var cityCount: Int { 2 }
+    func search(_ query: String) -> CityMatches { CityMatches(query: query, refs: []) }
+    func city(_ ref: CityRef) -> City { ref.index == 0 ? Self.pohang : Self.la }
+    func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
+    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+}
+
+final class QuakeListViewModelTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_782_000_000)
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var repository: ScriptedQuakes!
+    /// Held as its screen holds it: the view model's subscriptions refer to it weakly.
+    private var viewModel: QuakeListViewModel?
+    private let places = CurrentValueSubject<[Coordinate], Never>([])
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let disappeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
+    private let magnitude = PassthroughSubject<Void, Never>()
+    private let period = PassthroughSubject<Void, Never>()
+    private let near = PassthroughSubject<Void, Never>()
+    private let sort = PassthroughSubject<Void, Never>()
+    private let opened = PassthroughSubject<Int, Never>()
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        repository = ScriptedQuakes()
+    }
+
+    private func makeOutput(language: Language = .en) -> QuakeListViewModel.Output {
+        let l10n = L10n.bundled(language)
+        let cities = TwoCities()
+        let now = self.now
+        let viewModel = QuakeListViewModel(
+            quakes: QuakesUseCase(repository: repository, locator: cities, cities: cities),
+            places: places.eraseToAnyPublisher(),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: .metric)),
+            scheduler: scheduler.eraseToAnyScheduler(), now: { now })
+        self.viewModel = viewModel
+        return viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
+            refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
+            periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+    }
+
+    private func quake(_ id: String, _ mag: Double, minutesAgo: Double, lat: Double, lon: Double) -> Quake {
+        Quake(id: id, magnitude: mag, place: "feed's words", time: now.addingTimeInterval(-minutesAgo * 60),
+              updated: now, timeZoneOffsetMinutes: nil, coordinate: Coordinate(latitude: lat, longitude: lon),
+              depthKilometres: 10, url: nil, felt: nil, alert: nil, tsunami: false, significance: nil,
+              magnitudeType: nil, kind: nil, reviewed: true)
+    }
+
+    private var feed: QuakeFeedSnapshot {
+        QuakeFeedSnapshot(quakes: [quake("a", 5.1, minutesAgo: 12, lat: 35.86, lon: 129.2),
+                                   quake("b", 2.7, minutesAgo: 180, lat: 35.7, lon: -117.7)], dropped: 1, generated: now)
+    }
+
+    private func summary(_ s: QuakeListState) -> String {
+        ([s.filter] + (s.message.map { [$0] } ?? s.rows.map { "\($0.magnitude) \($0.time) \($0.place)" }) + [s.status])
+            .joined(separator: " | ")
+    }
+
+    func testTheKeptFeedShowsFirstThenTheFreshOneThenA304SaysNotModified() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
+        scheduler.advance()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        refresh.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .notModified, checkedAt: now))
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        let rows = "5.1 12 min ago 24 km SW of Pohang | 2.7 3 h ago 190 km N of Los Angeles"
+        XCTAssertEqual(state.values.map(summary), [
+            "M2.5+ · past day | Loading earthquakes… | ",
+            "M2.5+ · past day | \(rows) | 2 events · updated 3 h ago · 1 unreadable events left out · refreshing…",
+            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out",
+            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out · refreshing…",
+            "M2.5+ · past day | \(rows) | 2 events · updated just now · not modified · 1 unreadable events left out",
+        ])
+        XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testOfflineKeepsTheCachedEventsAndSaysSoAndRRetries() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
+        repository.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.status, "2 events · offline · cached 3 h ago · 1 unreadable events left out")
+        XCTAssertEqual(state.values.last?.failed, true)
+        refresh.send()
+        XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testNothingKeptAndOfflineSaysWhyAndHowToRetry() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.message, "Cannot reach the earthquake server. Press r to try again.")
+    }
+
+    func testFiltersChooseTheFeedAndNearMyPlacesKeepsCloseEvents() {
+        let state = TestObserver(makeOutput(language: .ko).state)
+        appeared.send()
+        magnitude.send()
+        period.send()
+        XCTAssertEqual(repository.requests.map(\.description), ["2.5_day", "4.5_day", "4.5_week"])
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
+        scheduler.advance()
+        near.send()
+        XCTAssertEqual(state.values.last?.message, "아직 내 장소가 없습니다: 도시에서 f 를 누르거나 --location 을 주세요. n 으로 모두 보기.")
+        places.send([TwoCities.pohang.coordinate])
+        XCTAssertEqual(state.values.last?.rows.map(\.place), ["포항 남서쪽 24 km"])
+        XCTAssertEqual(state.values.last?.filter, "규모 4.5 이상 · 지난 7일 · 내 장소에서 500 km 이내")
+    }
+
+    func testTheFeedIsAskedAgainEveryMinuteWhileShownOnly() {
+        _ = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(completion: .finished)
+        scheduler.advance(by: .seconds(59))
+        XCTAssertEqual(repository.requests.count, 1)
+        scheduler.advance(by: .seconds(1))
+        XCTAssertEqual(repository.requests.count, 2)
+        repository.subject.send(completion: .finished)
+        disappeared.send()
+        scheduler.advance(by: .seconds(300))
+        XCTAssertEqual(repository.requests.count, 2, "not while another tab is shown")
+    }
+
+    func testOpeningARowRoutesToItsDetail() {
+        let output = makeOutput()
+        let route = TestObserver(output.route)
+        _ = TestObserver(output.state)
+        appeared.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
+        scheduler.advance()
+        opened.send(1)
+        opened.send(7)
+        guard case .showDetail(let quake, let place)? = route.values.first else { return XCTFail("no route") }
+        XCTAssertEqual(quake.id, "b")
+        XCTAssertEqual(place?.city.name, "Los Angeles")
+        XCTAssertEqual(route.values.count, 1)
+    }
+}
