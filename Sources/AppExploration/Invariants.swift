@@ -34,7 +34,7 @@ public enum Invariants {
             problems.append("the terminal does not show the frame drawn (the renderer lost cells)")
         }
         let place = harness.app.place
-        if !(0..<5).contains(place.tab) || place.depth < 1 {
+        if !(0..<6).contains(place.tab) || place.depth < 1 {
             problems.append("no screen on top (tab \(place.tab), depth \(place.depth))")
         }
         guard english, harness.size.cols >= 40, harness.size.rows >= 10, !place.overlay, problems.isEmpty else {
@@ -52,13 +52,13 @@ public enum Invariants {
             let likes = try harness.savedLikes()
             let likedCities = likes.compactMap { harness.container.city(id: $0) }
             switch (place.tab, place.depth) {
-            case (4, 1) where !body.contains(where: { has($0, "Delete every film") }):
+            case (5, 1) where !body.contains(where: { has($0, "Delete every film") }):
                 problems += checkWishlist(body, saved: wishlist)
             case (2, 1):
                 problems += checkLiked(body, saved: likedCities.map(\.name))
             case (0, 1):
                 problems += checkMarks(body, mark: "*", saved: likedCities.map(\.name), what: "liked city")
-            case (3, 1):
+            case (4, 1):
                 problems += checkMarks(body, mark: "♥", saved: wishlist, what: "saved film")
             default:
                 break

@@ -57,9 +57,27 @@ public final class ScriptedNetwork: HTTPClient, @unchecked Sendable {
         func cancel() { lock.lock(); cancelled = true; lock.unlock() }
     }
 
+    /// A USGS feed of a few events around the seeded cities, one of them broken, stamped now.
+    static var quakes: HTTPResponse {
+        let now = Int(Date().timeIntervalSince1970 * 1000)
+        let events = [(5.1, 35.9, 129.2, "near Pohang"), (4.6, 31.2, 139.9, "Izu Islands"), (2.7, 35.7, -117.7, "Ridgecrest"),
+                      (6.3, 24.0, 122.6, "off Hualien \\u001b[2J")]
+        let features = events.enumerated().map { i, e in
+            "{\"type\":\"Feature\",\"id\":\"ex\(i)\",\"properties\":{\"mag\":\(e.0),\"place\":\"\(e.3)\","
+                + "\"time\":\(now - i * 600_000),\"updated\":\(now),\"tz\":540,\"felt\":\(i * 10),\"alert\":\"green\","
+                + "\"status\":\"reviewed\",\"tsunami\":\(i == 3 ? 1 : 0),\"sig\":\(100 * i),\"magType\":\"mb\"},"
+                + "\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(e.2),\(e.1),10]}}"
+        } + [#"{"type":"Feature","id":"broken","properties":{"mag":"big"},"geometry":null}"#]
+        let body = #"{"type":"FeatureCollection","metadata":{"generated":"# + "\(now)" + #"},"features":["#
+            + features.joined(separator: ",") + "]}"
+        return HTTPResponse(status: 200, headers: ["content-type": "application/json", "etag": "\"v\(now / 60_000)\""],
+                            body: Data(body.utf8))
+    }
+
     /// An Open-Meteo answer for every place the request names (one object, or an array for several),
     /// starting at the current hour; anything else (a TMDB path) is not found.
     static func forecast(for request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
+        if request.url.path.hasPrefix("/earthquakes/feed/") { return .success(quakes) }
         guard request.url.path.hasSuffix("/forecast"),
               let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems else {
             return .success(HTTPResponse(status: 404, headers: [:], body: Data()))

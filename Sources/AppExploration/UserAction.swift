@@ -21,11 +21,11 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
 
     /// Keys the app knows, the commonest first.
     static let keys: [Key] = [
-        .down, .up, .enter, .escape, .char("1"), .char("2"), .char("3"), .char("4"), .char("5"), .char("/"),
+        .down, .up, .enter, .escape, .char("1"), .char("2"), .char("3"), .char("4"), .char("5"), .char("6"), .char("/"),
         .char("f"), .char("w"), .char("d"), .char("D"), .char("y"), .char("n"), .char("r"), .char("?"), .char("q"),
         .char("j"), .char("k"), .char("g"), .char("G"), .backspace, .tab, .backTab, .left, .right, .pageUp,
         .pageDown, .home, .end, .delete, .char("+"), .char("-"), .char("0"), .char("c"), .char("h"), .char("l"),
-        .char(" "), .function(12), .ctrl("l"), .ctrl("z"), .ctrl("c"), .char("x"), .char("9"), .function(1),
+        .char(" "), .function(12), .ctrl("l"), .ctrl("z"), .ctrl("c"), .char("x"), .char("9"), .char("m"), .char("p"), .char("s"), .function(1),
         .insert, .char("é"), .char("서"),
     ]
 

@@ -32,9 +32,12 @@ public protocol Screen: AnyObject {
     /// Called when the screen is on top again: its tab was selected, or the screen above it closed.
     /// (A screen's first appearance is its making.)
     func didAppear()
+    /// Called when the screen stops being on top: another tab was selected, or a screen was pushed over it.
+    func didDisappear()
 }
 
 public extension Screen {
     func frameShown() {}
     func didAppear() {}
+    func didDisappear() {}
 }

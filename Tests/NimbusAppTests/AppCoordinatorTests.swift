@@ -128,7 +128,7 @@ final class WeatherTabsTests: XCTestCase {
         coordinator.start()
         scheduler.advance()
         XCTAssertTrue(coordinator.render(size: Size(cols: 100, rows: 24)).text().contains("Not saving: data directory unusable"))
-        coordinator.handle(.char("5"))
+        coordinator.handle(.char("6"))
         scheduler.advance()
         let wishlist = coordinator.render(size: Size(cols: 160, rows: 24)).text()
         XCTAssertTrue(wishlist.contains("Can’t save to ~/blocker/nimbus (Not a directory): likes, the wishlist"), wishlist)

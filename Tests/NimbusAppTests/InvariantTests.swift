@@ -10,7 +10,7 @@ final class InvariantTests: XCTestCase {
     /// disagrees with the database, and the invariants say so.
     func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
         let harness = try AppHarness(environment: isolated([:]))
-        harness.press(.char("5"))
+        harness.press(.char("6"))
         XCTAssertEqual(Invariants.check(harness, english: true), [])
         let path = URL(fileURLWithPath: harness.environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus/nimbus.sqlite")
         let queue = try DatabaseQueue(path: path.path)
@@ -49,7 +49,7 @@ final class InvariantTests: XCTestCase {
         XCTAssertEqual(harness.changedRows, [row])
         XCTAssertEqual(harness.frame.lines(), before, "unliked, the screen is as it was")
 
-        harness.press(.char("4"), .char("/"))
+        harness.press(.char("5"), .char("/"))
         harness.type("heat")
         harness.press(.enter, .down)
         let list = harness.frame.lines()

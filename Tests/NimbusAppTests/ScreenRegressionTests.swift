@@ -33,7 +33,7 @@ final class ScreenRegressionTests: XCTestCase {
             func body() -> String { harness.screen.split(separator: "\n").dropFirst().dropLast().joined(separator: "\n") }
             harness.press(.char("3"))
             XCTAssertFalse(body().contains("…"), "\(language):\n\(harness.screen)")
-            harness.press(.char("5"))
+            harness.press(.char("6"))
             XCTAssertFalse(body().contains("…"), "\(language):\n\(harness.screen)")
             XCTAssertFalse(harness.screen.contains("Enter"), "nothing to open:\n\(harness.screen)")
         }
@@ -46,7 +46,7 @@ final class ScreenRegressionTests: XCTestCase {
     func testARetryHintThatWorksWhereTheFocusIs() throws {
         // TMDB at a port nothing listens on: the search fails.
         let harness = try AppHarness(environment: isolated(["TMDB_API_KEY": "k", "NIMBUS_TMDB_URL": "http://127.0.0.1:9"]))
-        harness.press(.char("4"), .char("/"))
+        harness.press(.char("5"), .char("/"))
         harness.type("heat")
         XCTAssertTrue(harness.wait(for: "Press Enter, then r to retry"), harness.screen)
         XCTAssertFalse(harness.screen.contains("Press r to retry"), "r types in the field:\n\(harness.screen)")

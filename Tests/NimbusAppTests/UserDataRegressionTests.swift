@@ -6,14 +6,14 @@ import NimbusTerminal
 /// Defects a new user met in the first minutes, each kept from coming back.
 final class UserDataRegressionTests: XCTestCase {
     private func films(_ harness: AppHarness, saving count: Int, query: String = "nolan") {
-        harness.press(.char("4"), .char("/"))
+        harness.press(.char("5"), .char("/"))
         harness.type(query)
         harness.press(.enter)
         for i in 0..<count {
             if i > 0 { harness.press(.down) }
             harness.press(.char("w"))
         }
-        harness.press(.char("5"))
+        harness.press(.char("6"))
     }
 
     private func wishlistCount(_ harness: AppHarness) throws -> Int {
@@ -50,7 +50,7 @@ final class UserDataRegressionTests: XCTestCase {
         let saved = try harness.savedWishlist()
         for title in saved { XCTAssertTrue(harness.screen.contains(String(title.prefix(20))), "\(title) not on\n\(harness.screen)") }
         try harness.restart()
-        harness.press(.char("5"))
+        harness.press(.char("6"))
         XCTAssertTrue(harness.screen.contains("Saved films: 5"), harness.screen)
     }
 

@@ -66,7 +66,10 @@ public final class AppCoordinator {
         let liked = LikedCoordinator(navigator: navigator, dependencies: container.makeLikedSceneDIContainer())
         liked.start(title: l10n[.tabLiked])
         children.append(liked)
-        // Tabs in their fixed order: 1 Cities, 2 Current, 3 Liked, 4 Movies, 5 Wishlist.
+        let quakes = QuakesCoordinator(navigator: navigator, dependencies: container.makeQuakesSceneDIContainer())
+        quakes.start(title: l10n[.tabQuakes])
+        children.append(quakes)
+        // Tabs in their fixed order: 1 Cities, 2 Current, 3 Liked, 4 Quakes, 5 Movies, 6 Wishlist.
         let movieScenes = container.makeMoviesSceneDIContainer()
         let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
         movies.start(title: l10n[.tabMovies])

@@ -65,6 +65,12 @@ public final class AppDIContainer {
         baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
         cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
         now: configuration.now)
+    /// The USGS feeds (or `NIMBUS_QUAKES_URL`), kept under `$XDG_CACHE_HOME/nimbus/quakes`.
+    public private(set) lazy var quakeRepository: QuakeRepository = USGSQuakeRepository(
+        client: configuration.httpClient.map { _ in httpClient } ?? OfflineHTTPClient(),
+        baseURL: USGSQuakeRepository.baseURL(environment: configuration.environment),
+        cache: QuakeFeedCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
+        now: configuration.now)
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue
     /// The user's own data; every store's migration is listed here, in a fixed order.
@@ -244,6 +250,17 @@ public final class AppDIContainer {
     func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
         CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
                                 l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    }
+
+    func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {
+        let catalog = self.catalog
+        return QuakesSceneDIContainer(
+            quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
+            likes: likesStore, lookup: { id in catalog.ref(forID: id).map { catalog.city($0) } },
+            locate: makeLocateCurrentCityUseCase(),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
+            mapPanel: { [unowned self] city in self.map.makeCityMapPanel(city: city) },
+            scheduler: configuration.scheduler, now: configuration.now)
     }
 
     /// The catalogue's city with GeoNames id `id`, if the loaded catalogue has it.

@@ -36,6 +36,7 @@ final class TabNavigator {
 
     func select(_ index: Int) {
         guard tabs.indices.contains(index), index != active else { return }
+        top?.didDisappear()
         active = index
         if isMaterialized(index) { top?.didAppear() } else { materializeRoot(index) }
         onChange?()
@@ -56,6 +57,7 @@ final class TabNavigator {
     func push(_ screen: Screen, onTab index: Int) {
         materializeRoot(index)
         screen.onNeedsDisplay = { [weak self] in self?.onChange?() }
+        if index == active { top?.didDisappear() }
         tabs[index].stack.append(screen)
         onChange?()
     }

@@ -1,0 +1,35 @@
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+
+/// What the Quakes tab needs built for it.
+protocol QuakesCoordinatorDependencies {
+    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> Screen
+    func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen
+}
+
+/// Runs the Quakes tab: the feed, and the event one opens.
+final class QuakesCoordinator {
+    private let navigator: TabNavigator
+    private let dependencies: QuakesCoordinatorDependencies
+    private var tab = 0
+
+    init(navigator: TabNavigator, dependencies: QuakesCoordinatorDependencies) {
+        self.navigator = navigator
+        self.dependencies = dependencies
+    }
+
+    func start(title: String) {
+        let dependencies = self.dependencies
+        tab = navigator.addTab(title: title) { [weak self] in
+            dependencies.makeQuakeListScreen { route in self?.handle(route) }
+        }
+    }
+
+    private func handle(_ route: QuakeListRoute) {
+        switch route {
+        case .showDetail(let quake, let place):
+            navigator.push(dependencies.makeQuakeDetailScreen(quake: quake, place: place), onTab: tab)
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+@preconcurrency import OpenCombineShim
+
+/// The Quakes tab's root: the feed's events, newest (or nearest) first.
+public final class QuakeListScreen: Screen {
+    private let l10n: L10n
+    private let viewModel: QuakeListViewModel
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let disappeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
+    private let magnitude = PassthroughSubject<Void, Never>()
+    private let period = PassthroughSubject<Void, Never>()
+    private let near = PassthroughSubject<Void, Never>()
+    private let sort = PassthroughSubject<Void, Never>()
+    private let opened = PassthroughSubject<Int, Never>()
+    private var cancellables: Set<AnyCancellable> = []
+    private var state: QuakeListState?
+    private var list = ListState()
+    private var lastPageSize = 10
+
+    public var onNeedsDisplay: (() -> Void)?
+
+    public init(viewModel: QuakeListViewModel, l10n: L10n, onRoute: @escaping (QuakeListRoute) -> Void) {
+        self.l10n = l10n
+        self.viewModel = viewModel
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
+            refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
+            periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+        output.state
+            .sink { [weak self] in self?.apply($0) }
+            .store(in: &cancellables)
+        output.route
+            .sink { onRoute($0) }
+            .store(in: &cancellables)
+        appeared.send()
+    }
+
+    private func apply(_ new: QuakeListState) {
+        // The selection stays on the same event when the list changes under it.
+        let selected = state.flatMap { $0.rows.indices.contains(list.selection) ? $0.rows[list.selection].id : nil }
+        state = new
+        list.setCount(new.rows.count)
+        if let selected, let i = new.rows.firstIndex(where: { $0.id == selected }) { list.select(i) }
+        onNeedsDisplay?()
+    }
+
+    public func didAppear() { appeared.send() }
+    public func didDisappear() { disappeared.send() }
+
+    // MARK: Screen
+
+    public var capturesText: Bool { false }
+
+    public var hints: [KeyHint] {
+        var hints: [KeyHint] = []
+        if list.count > 0 { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
+        hints += [KeyHint("m", l10n[.hintMagnitude]), KeyHint("p", l10n[.hintPeriod]), KeyHint("n", l10n[.hintNear]),
+                  KeyHint("r", l10n[state?.failed == true ? .hintRetry : .hintRefresh]),
+                  KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+        return hints
+    }
+
+    public var help: [KeyHint] {
+        [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
+         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
+         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Enter", l10n[.helpKeyOpenQuake]),
+         KeyHint("m", l10n[.helpKeyQuakesMagnitude]),
+         KeyHint("p", l10n[.helpKeyQuakesPeriod]),
+         KeyHint("n", l10n[.helpKeyQuakesNear]),
+         KeyHint("s", l10n[.helpKeyQuakesSort]),
+         KeyHint("r", l10n[.helpKeyQuakesRefresh])]
+    }
+
+    public func handle(_ key: Key) -> Bool {
+        if list.handle(key, pageSize: lastPageSize) {
+            onNeedsDisplay?()
+            return true
+        }
+        switch key {
+        case .enter where list.count > 0: opened.send(list.selection)
+        case .char("r"): refresh.send()
+        case .char("m"): magnitude.send()
+        case .char("p"): period.send()
+        case .char("n"): near.send()
+        case .char("s"): sort.send()
+        default: return false
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    // MARK: Drawing
+
+    public func draw(_ p: Painter, theme: Theme) {
+        p.hideCursor()
+        guard p.width > 0, p.height > 0, let state else { return }
+        p.text(DisplayWidth.truncate(state.filter, to: p.width), x: 0, y: 0, style: theme.accent)
+        guard p.height > 1 else { return }
+        p.text(DisplayWidth.truncate(DisplayWidth.sanitize(state.status), to: p.width), x: 0, y: 1,
+               style: state.failed ? theme.warning : theme.dim)
+        let body = p.sub(Rect(x: 0, y: 2, width: p.width, height: max(0, p.height - 2)))
+        if let message = state.message {
+            TextWrap.drawCentred(body, [message], top: min(1, body.height - 1),
+                                 style: state.failed ? theme.warning : theme.dim)
+            return
+        }
+        guard body.height > 1 else { return }
+        let columns = Columns(width: body.width)
+        drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
+        let area = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
+        lastPageSize = max(1, area.height)
+        ListView.draw(area, state: &list, selectedStyle: theme.selection) { i, row, selected in
+            guard state.rows.indices.contains(i) else { return }
+            self.drawRow(state.rows[i], in: row, columns: columns, theme: theme, selected: selected)
+        }
+    }
+
+    private struct Columns {
+        let magnitude = 5, time: Int, depth: Int, place: Int
+        init(width: Int) {
+            time = width >= 40 ? 13 : 0
+            depth = width >= 64 ? 10 : 0
+            place = max(0, width - 2 - magnitude - time - depth)
+        }
+    }
+
+    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+        let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
+        var x = p.text(DisplayWidth.pad("  " + l10n[.quakesColumnMagnitude], to: 2 + columns.magnitude), x: 0, y: 0, style: style)
+        for (cols, key) in [(columns.time, L10nKey.quakesColumnTime), (columns.depth, .quakesColumnDepth),
+                            (columns.place, .quakesColumnPlace)] where cols > 0 {
+            x += p.text(DisplayWidth.pad(DisplayWidth.truncate(l10n[key], to: cols), to: cols), x: x, y: 0, style: style)
+        }
+        if x < p.width { p.text(String(repeating: " ", count: p.width - x), x: x, y: 0, style: style) }
+    }
+
+    /// The magnitude's style: stronger events stand out, in colour and (bold, reverse) without it.
+    private func style(_ strength: Int, theme: Theme) -> Style {
+        switch strength {
+        case 0: return theme.dim
+        case 1: return theme.text
+        case 2: return theme.accent
+        case 3: return theme.warning
+        default:
+            var strong = theme.warning
+            strong.reverse = true
+            return strong
+        }
+    }
+
+    private func drawRow(_ row: QuakeRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+        let base = selected ? theme.selection : theme.text
+        if selected { p.text("›", x: 0, y: 0, style: base) }
+        if row.flagged { p.text("!", x: 1, y: 0, style: selected ? base : theme.warning) }
+        var x = 2
+        p.text(DisplayWidth.pad(row.magnitude, to: columns.magnitude), x: x, y: 0,
+               style: selected ? base : style(row.strength, theme: theme))
+        x += columns.magnitude
+        for (cols, text) in [(columns.time, row.time), (columns.depth, row.depth), (columns.place, row.place)] where cols > 0 {
+            p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, cols - 1)), x: x, y: 0,
+                   style: selected ? base : (cols == columns.place ? theme.text : theme.dim))
+            x += cols
+        }
+    }
+}
