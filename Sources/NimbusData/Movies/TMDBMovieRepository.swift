@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -177,6 +180,11 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         case .server(404): return .notFound
         case .server(429): return .rateLimited
         case .server(let status): return .server(status: status)
+        case .transport(.timedOut): return .timedOut
+        case .transport(.tooLarge): return .tooLarge
+        case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
+        case .transport(.badReply): return .badReply
+        case .transport(.redirectRefused): return .redirected
         case .transport: return .offline
         case .invalidURL, .missingData, .decoding: return .badResponse
         }

@@ -101,6 +101,10 @@ public struct WeatherFormatter: Sendable {
         case .server(let status): l10n.format(.weatherErrorServer, String(status))
         case .badResponse: l10n[.weatherErrorBadResponse]
         case .badConfiguration: l10n[.weatherErrorConfiguration]
+        case .connectionLost: l10n[.weatherErrorConnectionLost]
+        case .tooLarge: l10n[.weatherErrorTooLarge]
+        case .badReply: l10n[.weatherErrorBadReply]
+        case .redirected: l10n[.weatherErrorRedirected]
         }
     }
 
