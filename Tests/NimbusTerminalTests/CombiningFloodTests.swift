@@ -1,0 +1,71 @@
+import XCTest
+@testable import NimbusTerminal
+
+/// Text made to be slow: long runs of letter + combining-mark pairs (or one letter under thousands of
+/// marks) are sanitised, normalised and measured in time linear in their length.
+final class CombiningFloodTests: XCTestCase {
+    static func pairs(_ n: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(2 * n)
+        let marks: [Unicode.Scalar] = ["\u{301}", "\u{308}", "\u{323}", "\u{30A}"]
+        for i in 0..<n {
+            scalars.append(Unicode.Scalar(UInt8(ascii: "a") + UInt8(i % 26)))
+            scalars.append(marks[i % marks.count])
+        }
+        return String(scalars)
+    }
+
+    private func seconds(_ work: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        work()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    func testAMillionLetterAndMarkPairsSanitiseInLinearTime() {
+        let small = Self.pairs(100_000), large = Self.pairs(1_000_000)
+        var smallOut = "", largeOut = ""
+        let t100k = seconds { smallOut = DisplayWidth.sanitize(small) }
+        let t1M = seconds { largeOut = DisplayWidth.sanitize(large) }
+        print("sanitize: 100k pairs \(String(format: "%.3f", t100k)) s, 1M pairs \(String(format: "%.3f", t1M)) s")
+        XCTAssertLessThan(t1M, 2, "1M pairs")
+        // Ten times the text, at most ~20 times the time (linear, with room for a busy machine).
+        XCTAssertLessThan(t1M, max(0.05, t100k) * 20)
+        XCTAssertEqual(smallOut, small.precomposedStringWithCanonicalMapping)
+        XCTAssertEqual(largeOut.count, 1_000_000, "one grapheme per pair")
+    }
+
+    func testChunkedNormalisationAgreesWithFoundation() {
+        let samples = [
+            Self.pairs(3000), "e\u{301}" + String(repeating: "x", count: 700) + "o\u{308}\u{323}",
+            String(repeating: "\u{1112}\u{1161}\u{11AB}", count: 600), String(repeating: "か\u{3099}", count: 900),
+            String(repeating: "\u{212B}a\u{30A}", count: 500), String(repeating: "q\u{323}\u{307}", count: 800),
+        ]
+        for sample in samples {
+            XCTAssertEqual(DisplayWidth.nfc(sample), sample.precomposedStringWithCanonicalMapping)
+        }
+    }
+
+    func testCombiningRunsAreCappedPerBaseCharacter() {
+        let zalgo = "Z" + String(repeating: "\u{301}\u{316}", count: 5_000) + "a"
+        let clean = DisplayWidth.sanitize(zalgo)
+        XCTAssertEqual(clean.count, 2, "still two graphemes")
+        XCTAssertLessThanOrEqual(clean.unicodeScalars.count, 1 + DisplayWidth.maxCombiningMarks + 1)
+        XCTAssertEqual(clean.decomposedStringWithCanonicalMapping.unicodeScalars.first, "Z")
+        XCTAssertEqual(clean.unicodeScalars.last, "a")
+        // Ordinary stacks are left alone: Vietnamese and Korean.
+        XCTAssertEqual(DisplayWidth.sanitize("Hà Nội ệ"), "Hà Nội ệ")
+        XCTAssertEqual(DisplayWidth.sanitize("q\u{323}\u{307}"), "q\u{323}\u{307}".precomposedStringWithCanonicalMapping)
+        let flood = String(repeating: "\u{301}", count: 1_000_000)
+        let time = seconds { XCTAssertLessThanOrEqual(DisplayWidth.sanitize(flood).unicodeScalars.count, DisplayWidth.maxCombiningMarks) }
+        XCTAssertLessThan(time, 2)
+    }
+
+    func testMeasuringAndCuttingAFloodIsLinearToo() {
+        let large = DisplayWidth.sanitize(Self.pairs(1_000_000))
+        let time = seconds {
+            XCTAssertEqual(DisplayWidth.of(large), 1_000_000)
+            XCTAssertEqual(DisplayWidth.of(DisplayWidth.truncate(large, to: 40)), 40)
+        }
+        XCTAssertLessThan(time, 3)
+    }
+}
