@@ -24,6 +24,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         public var language: String
         /// Where responses are cached; nil for no disk cache.
         public var cacheDirectory: URL?
+        /// Longest wait for one response, first byte to last.
+        public var timeout: TimeInterval = 10
 
         public init(apiKey: String, baseURL: String = TMDBMovieRepository.defaultBaseURL, language: String,
                     cacheDirectory: URL?) {
@@ -205,7 +207,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         let auth = bearer ? [] : [URLQueryItem(name: "api_key", value: configuration.apiKey)]
         let headers = bearer ? ["Authorization": "Bearer \(configuration.apiKey)", "Accept": "application/json"]
                              : ["Accept": "application/json"]
-        guard let request = HTTPRequest(base: configuration.baseURL, path: path, query: items + auth, headers: headers) else {
+        guard let request = HTTPRequest(base: configuration.baseURL, path: path, query: items + auth, headers: headers,
+                                        timeout: configuration.timeout) else {
             return Fail(error: .badResponse).eraseToAnyPublisher()
         }
         let decoder = JSONDecoder()

@@ -357,7 +357,11 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         // Whole seconds: FoundationNetworking hands libcurl a truncated integer, and 0 there means "at once".
-        urlRequest.timeoutInterval = max(1, min(request.timeout, session.configuration.timeoutIntervalForRequest).rounded(.up))
+        // A second later than the deadline below when that is the shorter: FoundationNetworking traps
+        // ("a task that is not in the registry") when a task is cancelled just as libcurl ends it,
+        // so the two must not fire together.
+        let idle = min(request.timeout + 1, session.configuration.timeoutIntervalForRequest)
+        urlRequest.timeoutInterval = max(1, idle.rounded(.up))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: urlRequest)
         let state = TaskState(limit: request.maxBytes, task: task, origin: Origin(request.url), completion: completion)
@@ -431,6 +435,9 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
 
         func completed(error: Error?) {
+            lock.lock()
+            ended = true
+            lock.unlock()
             if let error {
                 lock.lock()
                 let expected = response?.expectedContentLength ?? -1
@@ -464,18 +471,27 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             deliver(.failure(error))
             // Not on the delegate queue: `cancel` waits for the session's work queue, which can be busy
             // inflating a compressed body while the chunks it makes pile up behind this one.
-            let task = self.task
-            DispatchQueue.global().async { task.cancel() }
+            // Never once the session has ended the task (see `sendOnce`).
+            DispatchQueue.global().async { [self] in
+                lock.lock()
+                let done = ended
+                lock.unlock()
+                if !done { task.cancel() }
+            }
         }
+
+        /// The session has reported the task complete; cancelling it now could trap in Foundation.
+        private var ended = false
 
         func cancel() {
             lock.lock()
             completion = nil
             let deadline = self.deadline
             self.deadline = nil
+            let done = ended
             lock.unlock()
             deadline?.cancel()
-            task.cancel()
+            if !done { task.cancel() }
         }
 
         private func deliver(_ result: Result<HTTPResponse, HTTPError>) {
