@@ -151,6 +151,10 @@ public enum DisplayWidth {
                             } else {
                                 marks = 0
                             }
+                        } else if (0xFE00...0xFE0F).contains(v) {
+                            // Variation selectors: the only marks NFC leaves alone.
+                            marks += 1
+                            if marks > maxCombiningMarks { changed = true; break }
                         } else {
                             marks = 0
                         }
