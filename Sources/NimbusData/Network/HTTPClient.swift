@@ -416,7 +416,8 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             self.response = response as? HTTPURLResponse
             lock.unlock()
             if response.expectedContentLength > Int64(limit) {
-                fail(.transport(.tooLarge(limit: limit)))
+                // The `.cancel` disposition ends the task; a cancel of our own could race it.
+                fail(.transport(.tooLarge(limit: limit)), cancelling: false)
                 return false
             }
             return true
@@ -467,8 +468,11 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             deliver(.success(HTTPResponse(status: response.statusCode, headers: headers, body: body)))
         }
 
-        func fail(_ error: HTTPError) {
+        /// Delivers `error` and stops the transfer, unless `cancelling` is false because the session is
+        /// about to end it anyway.
+        func fail(_ error: HTTPError, cancelling: Bool = true) {
             deliver(.failure(error))
+            guard cancelling else { return }
             // Not on the delegate queue: `cancel` waits for the session's work queue, which can be busy
             // inflating a compressed body while the chunks it makes pile up behind this one.
             // Never once the session has ended the task (see `sendOnce`).
@@ -485,13 +489,15 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
 
         func cancel() {
             lock.lock()
+            // Once the answer is delivered the transfer is over or being stopped by `fail`.
+            let delivered = completion == nil
             completion = nil
             let deadline = self.deadline
             self.deadline = nil
             let done = ended
             lock.unlock()
             deadline?.cancel()
-            if !done { task.cancel() }
+            if !done && !delivered { task.cancel() }
         }
 
         private func deliver(_ result: Result<HTTPResponse, HTTPError>) {
@@ -588,8 +594,10 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             if let origin = state.origin, Origin(request.url) == origin, location.map({ Origin($0) == origin }) ?? true {
                 completionHandler(request)
             } else {
+                // Refused, the session ends the task with the 3xx answer itself: no cancel to race it
+                // (and the session must hear back before anyone can cancel).
                 completionHandler(nil)
-                state.fail(.transport(.redirectRefused))
+                state.fail(.transport(.redirectRefused), cancelling: false)
             }
         }
     }
