@@ -194,6 +194,7 @@ public enum DisplayWidth {
     public static let maxCombiningMarks = 8
 
     static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        if (0x300...0x36F).contains(scalar.value) { return true } // the common block, without a property lookup
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
