@@ -364,7 +364,8 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         urlRequest.timeoutInterval = max(1, idle.rounded(.up))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: urlRequest)
-        let state = TaskState(limit: request.maxBytes, task: task, origin: Origin(request.url), completion: completion)
+        let state = TaskState(limit: request.maxBytes, timeout: request.timeout, task: task, origin: Origin(request.url),
+                              completion: completion)
         delegate.register(state, for: task.taskIdentifier)
         // The whole exchange is bounded, however slowly the bytes drip.
         let deadline = DispatchWorkItem { [weak state] in state?.fail(.transport(.timedOut)) }
@@ -402,9 +403,13 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         /// Where the request went first; redirects may only stay there.
         let origin: Origin?
 
-        init(limit: Int, task: URLSessionTask, origin: Origin?,
+        /// The request's deadline, also the longest a body past the cap may go on arriving.
+        let timeout: TimeInterval
+
+        init(limit: Int, timeout: TimeInterval, task: URLSessionTask, origin: Origin?,
              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) {
             self.limit = limit
+            self.timeout = timeout
             self.origin = origin
             self.task = task
             self.completion = completion
@@ -417,7 +422,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             lock.unlock()
             if response.expectedContentLength > Int64(limit) {
                 // The `.cancel` disposition ends the task; a cancel of our own could race it.
-                fail(.transport(.tooLarge(limit: limit)), cancelling: false)
+                fail(.transport(.tooLarge(limit: limit)), stop: .never)
                 return false
             }
             return true
@@ -428,7 +433,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             guard completion != nil else { lock.unlock(); return }
             if data.count + chunk.count > limit {
                 lock.unlock()
-                fail(.transport(.tooLarge(limit: limit)))
+                fail(.transport(.tooLarge(limit: limit)), stop: .later(after: timeout))
                 return
             }
             data.append(chunk)
@@ -468,15 +473,31 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
             deliver(.success(HTTPResponse(status: response.statusCode, headers: headers, body: body)))
         }
 
-        /// Delivers `error` and stops the transfer, unless `cancelling` is false because the session is
-        /// about to end it anyway.
-        func fail(_ error: HTTPError, cancelling: Bool = true) {
+        /// When a failed transfer is stopped.
+        enum Stop {
+            /// At once: the transfer is still running (a deadline passed).
+            case now
+            /// After `after` seconds if it is still running then: a body past the cap is dropped as it
+            /// comes, and one that ends by itself needs no cancel.
+            case later(after: TimeInterval)
+            /// Never: the session ends the task itself (a refused redirect, a `.cancel` disposition).
+            case never
+        }
+
+        /// Delivers `error` and stops the transfer as `stop` says. FoundationNetworking traps ("a task
+        /// that is not in the registry") when a cancel meets the task's own end, so cancels are kept
+        /// to transfers that are not about to end, and never made once the session has ended the task.
+        func fail(_ error: HTTPError, stop: Stop = .now) {
             deliver(.failure(error))
-            guard cancelling else { return }
+            let delay: TimeInterval
+            switch stop {
+            case .never: return
+            case .now: delay = 0
+            case .later(let after): delay = after
+            }
             // Not on the delegate queue: `cancel` waits for the session's work queue, which can be busy
             // inflating a compressed body while the chunks it makes pile up behind this one.
-            // Never once the session has ended the task (see `sendOnce`).
-            DispatchQueue.global().async { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
                 lock.lock()
                 let done = ended
                 lock.unlock()
@@ -597,7 +618,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
                 // Refused, the session ends the task with the 3xx answer itself: no cancel to race it
                 // (and the session must hear back before anyone can cancel).
                 completionHandler(nil)
-                state.fail(.transport(.redirectRefused), cancelling: false)
+                state.fail(.transport(.redirectRefused), stop: .never)
             }
         }
     }
