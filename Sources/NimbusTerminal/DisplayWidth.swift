@@ -128,6 +128,7 @@ public enum DisplayWidth {
         var out = String.UnicodeScalarView()
         var changed = false
         var onlyStable = true
+        var marks = 0 // combining marks since the last other scalar
         for scalar in s.unicodeScalars {
             let v = scalar.value
             var reprocess = true
@@ -142,7 +143,21 @@ public enum DisplayWidth {
                     case 0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
                         changed = true
                     default:
-                        if onlyStable, !isStableUnderNFC(v) { onlyStable = false }
+                        if v >= 0x300, !isStableUnderNFC(v) {
+                            onlyStable = false
+                            if isCombiningMark(scalar) {
+                                marks += 1
+                                if marks > maxCombiningMarks { changed = true; break }
+                            } else {
+                                marks = 0
+                            }
+                        } else if (0xFE00...0xFE0F).contains(v) {
+                            // Variation selectors: the only marks NFC leaves alone.
+                            marks += 1
+                            if marks > maxCombiningMarks { changed = true; break }
+                        } else {
+                            marks = 0
+                        }
                         out.append(scalar)
                     }
                 case .esc:
@@ -174,12 +189,24 @@ public enum DisplayWidth {
         return (changed ? String(out) : s, !onlyStable)
     }
 
+    /// Most combining marks kept after one base character (Zalgo text stacks thousands); `sanitize`
+    /// drops the rest.
+    public static let maxCombiningMarks = 8
+
+    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        if (0x300...0x36F).contains(scalar.value) { return true } // the common block, without a property lookup
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+
     // MARK: - Internals
 
     /// NFC form. Text that NFC cannot change (nearly all text a frame draws) is returned as is:
     /// Foundation's normalization goes through `CFString` and was a fifth of drawing a frame.
     static func nfc(_ s: String) -> String {
-        isNFC(s) ? s : s.precomposedStringWithCanonicalMapping
+        isNFC(s) ? s : ChunkedNFC.normalize(s)
     }
 
     /// True when NFC leaves `s` unchanged because every scalar is one that `isStableUnderNFC` accepts.
@@ -287,6 +314,37 @@ public enum DisplayWidth {
         guard let cs = nl_langinfo(nl_item(CODESET)) else { return false }
         let name = String(cString: cs).uppercased()
         return name == "UTF-8" || name == "UTF8"
+    }
+}
+
+/// NFC in time linear in the text's length. Foundation's normalisation slows down with the length
+/// of text that needs it (200,000 letter + mark pairs took 3.7 s, a million ~100 s), so text is
+/// normalised in pieces of about a thousand scalars, each ending just before a scalar that NFC never
+/// changes and that never combines with what precedes it (`isStableUnderNFC`): NFC of the whole
+/// is then the pieces' NFCs joined. A run of thousands of scalars without such a break (only
+/// possible in made-up text) is cut where it reaches `maxPiece`.
+enum ChunkedNFC {
+    static let piece = 1024
+    static let maxPiece = 4096
+
+    static func normalize(_ s: String) -> String {
+        let scalars = s.unicodeScalars
+        var out = ""
+        var start = scalars.startIndex
+        var length = 0
+        var index = start
+        while index < scalars.endIndex {
+            if length >= piece, length >= maxPiece || DisplayWidth.isStableUnderNFC(scalars[index].value) {
+                out += String(String.UnicodeScalarView(scalars[start..<index])).precomposedStringWithCanonicalMapping
+                start = index
+                length = 0
+            }
+            length += 1
+            index = scalars.index(after: index)
+        }
+        if start == scalars.startIndex { return s.precomposedStringWithCanonicalMapping }
+        out += String(String.UnicodeScalarView(scalars[start...])).precomposedStringWithCanonicalMapping
+        return out
     }
 }
 

@@ -26,6 +26,13 @@ public final class FixtureServer: @unchecked Sendable {
         /// Sends a body of `bytes` bytes of `filler` (no need to hold it in memory), with its Content-Length
         /// unless `announced` is false.
         case huge(bytes: Int, announced: Bool)
+        /// A gzip stream that inflates to `decodedBytes` zero bytes (about 1,000 times smaller on the
+        /// wire), sent with `Content-Encoding: gzip` and its compressed Content-Length.
+        case gzipZeros(decodedBytes: Int)
+        /// Sends the head and the first `bytes` of the body, then resets the connection (RST).
+        case reset(afterBytes: Int)
+        /// Sends `body` as is, with no status line or headers (an HTTP/0.9 reply).
+        case raw
     }
 
     public struct Response: Sendable {
@@ -186,9 +193,9 @@ public final class FixtureServer: @unchecked Sendable {
                     continue
                 }
                 let thread = Thread { [self] in
-                    serve(client)
+                    let reset = serve(client)
                     release(client)
-                    Self.closeGracefully(client)
+                    if reset { close(client) } else { Self.closeGracefully(client) }
                 }
                 thread.name = "FixtureServer.connection"
                 thread.start()
@@ -222,10 +229,11 @@ public final class FixtureServer: @unchecked Sendable {
             lock.unlock()
         }
 
-        private func serve(_ fd: Int32) {
+        /// Serves one request; true when the connection was reset and must be closed at once.
+        private func serve(_ fd: Int32) -> Bool {
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            guard let request = Self.readRequest(fd) else { return }
+            guard let request = Self.readRequest(fd) else { return false }
             lock.lock()
             log.append(request)
             let handler = routes[request.path] ?? fallback
@@ -235,33 +243,48 @@ public final class FixtureServer: @unchecked Sendable {
             case .normal:
                 write(fd, head(response, length: response.body.count) + response.body)
             case .delay(let seconds):
-                guard wait(seconds) else { return }
+                guard wait(seconds) else { return false }
                 write(fd, head(response, length: response.body.count) + response.body)
             case .hang:
                 _ = wait(60)
             case .drip(let chunk, let interval):
-                guard write(fd, head(response, length: response.body.count)) else { return }
+                guard write(fd, head(response, length: response.body.count)) else { return false }
                 var offset = 0
                 let step = max(1, chunk)
                 while offset < response.body.count {
                     let end = min(response.body.count, offset + step)
-                    guard write(fd, response.body.subdata(in: offset..<end)), wait(interval) else { return }
+                    guard write(fd, response.body.subdata(in: offset..<end)), wait(interval) else { return false }
                     offset = end
                 }
             case .truncate(let bytes):
                 write(fd, head(response, length: response.body.count) + response.body.prefix(max(0, bytes)))
             case .close:
-                return
+                return false
+            case .gzipZeros(let decoded):
+                let gzip = GzipZeros.stream(count: decoded)
+                var headed = response
+                headed.headers["Content-Encoding"] = "gzip"
+                write(fd, head(headed, length: gzip.count) + gzip)
+            case .reset(let bytes):
+                guard write(fd, head(response, length: response.body.count) + response.body.prefix(max(0, bytes))) else {
+                    return false
+                }
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+                return true
+            case .raw:
+                write(fd, response.body)
             case .huge(let bytes, let announced):
-                guard write(fd, head(response, length: announced ? bytes : nil)) else { return }
+                guard write(fd, head(response, length: announced ? bytes : nil)) else { return false }
                 let block = Data(repeating: UInt8(ascii: "x"), count: 64 << 10)
                 var sent = 0
                 while sent < bytes {
                     let n = min(block.count, bytes - sent)
-                    guard write(fd, block.prefix(n)) else { return }
+                    guard write(fd, block.prefix(n)) else { return false }
                     sent += n
                 }
             }
+            return false
         }
 
         /// Waits `seconds`, or less when the server stops; returns false when it stopped.
@@ -352,6 +375,97 @@ public final class FixtureServer: @unchecked Sendable {
             default: return "Status"
             }
         }
+    }
+}
+
+/// A gzip member of zero bytes built by hand: one dynamic-Huffman block whose length-258,
+/// distance-1 match costs two bits, so it inflates about 1,000 times (2 MB on the wire → 2 GB).
+public enum GzipZeros {
+    public static func stream(count: Int) -> Data {
+        var out: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03]
+        out.reserveCapacity(count / 1000 + 64)
+        var bitBuffer: UInt64 = 0
+        var bitCount = 0
+        func bits(_ value: UInt64, _ n: Int) {
+            bitBuffer |= value << UInt64(bitCount)
+            bitCount += n
+            while bitCount >= 8 {
+                out.append(UInt8(truncatingIfNeeded: bitBuffer))
+                bitBuffer >>= 8
+                bitCount -= 8
+            }
+        }
+        /// Huffman codes go most significant bit first.
+        func code(_ value: UInt64, _ n: Int) {
+            var reversed: UInt64 = 0
+            for i in 0..<n where value & (1 << UInt64(i)) != 0 { reversed |= 1 << UInt64(n - 1 - i) }
+            bits(reversed, n)
+        }
+        bits(1, 1) // final block
+        bits(2, 2) // dynamic Huffman
+        bits(29, 5) // 286 literal/length codes
+        bits(0, 5)  // 1 distance code
+        bits(14, 4) // 18 code-length code lengths
+        // In RFC 1951 order 16 17 18 0 8 7 9 6 10 5 11 4 12 3 13 2 14 1: symbol 18 → 1 bit, 2 and 1 → 2 bits.
+        for length in [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2] as [UInt64] { bits(length, 3) }
+        // Code-length codes: 18 = 0, 1 = 10, 2 = 11.
+        code(0b11, 2)                  // literal 0: length 2
+        code(0, 1); bits(138 - 11, 7)  // 138 zeros
+        code(0, 1); bits(117 - 11, 7)  // 117 zeros (literals 1…255)
+        code(0b11, 2)                  // 256 (end of block): length 2
+        code(0, 1); bits(28 - 11, 7)   // lengths 257…284 unused
+        code(0b10, 2)                  // 285 (length 258): length 1
+        code(0b10, 2)                  // distance 0 (distance 1): length 1
+        // Literal/length codes: 285 = 0, literal 0 = 10, end = 11; distance 0 = 0.
+        var left = count
+        if left > 0 { code(0b10, 2); left -= 1 }
+        var matches = left / 258
+        left -= matches * 258
+        if matches >= 4 {
+            // Matches are all-zero bits: after one zero byte flushes what is pending, whole zero
+            // bytes (four matches each) can go straight out.
+            bits(0, 8)
+            matches -= 4
+            out.append(contentsOf: repeatElement(0, count: matches / 4))
+            matches %= 4
+        }
+        while matches > 0 { bits(0, 2); matches -= 1 }
+        while left > 0 { code(0b10, 2); left -= 1 }
+        code(0b11, 2)
+        if bitCount > 0 { bits(0, 8 - bitCount) }
+        let crc = crcOfZeros(count)
+        let size = UInt32(truncatingIfNeeded: count)
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: crc >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: size >> UInt32(shift))) }
+        return Data(out)
+    }
+
+    /// CRC-32 of `count` zero bytes, by squaring the "append one zero byte" operator (O(log n)).
+    static func crcOfZeros(_ count: Int) -> UInt32 {
+        // The CRC register after zero bytes evolves linearly: crc' = M(crc); with the pre/post
+        // inversion, crc(zeros n) = ~M^n(~0).
+        typealias Matrix = [UInt32] // 32 columns
+        func times(_ m: Matrix, _ v: UInt32) -> UInt32 {
+            var r: UInt32 = 0
+            for i in 0..<32 where v & (1 << UInt32(i)) != 0 { r ^= m[i] }
+            return r
+        }
+        func square(_ m: Matrix) -> Matrix { m.map { times(m, $0) } }
+        // One zero byte = eight zero bits.
+        var bit: Matrix = (0..<32).map { i -> UInt32 in
+            let v: UInt32 = 1 << UInt32(i)
+            return v & 1 != 0 ? (v >> 1) ^ 0xEDB8_8320 : v >> 1
+        }
+        for _ in 0..<3 { bit = square(bit) }
+        var crc: UInt32 = 0xFFFF_FFFF
+        var n = count
+        var power = bit
+        while n > 0 {
+            if n & 1 != 0 { crc = times(power, crc) }
+            power = square(power)
+            n >>= 1
+        }
+        return ~crc
     }
 }
 

@@ -149,9 +149,9 @@ final class OpenMeteoWeatherRepositoryTests: XCTestCase {
         }
     }
 
-    func testAHugeBodyIsABadResponseNotAMemoryBlowUp() {
+    func testAHugeBodyIsTooLargeNotAMemoryBlowUp() {
         server.route("/v1/forecast", .init(behaviour: .huge(bytes: 64 << 20, announced: false)))
-        XCTAssertEqual(collect(repository(cache: false).forecast(for: Self.seoul)).error, .badResponse)
+        XCTAssertEqual(collect(repository(cache: false).forecast(for: Self.seoul)).error, .tooLarge)
     }
 
     func testAnUnusableBaseURLIsABadConfiguration() {

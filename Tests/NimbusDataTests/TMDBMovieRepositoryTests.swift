@@ -284,7 +284,7 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         // Last: libcurl may report a body cut short as a lost connection rather than a short body.
         server.route("/3/search/movie", .init(json: Self.searchPage1, behaviour: .truncate(bytes: 40)))
         let truncated = collect(repository().search(query: "b", page: 1)).error
-        XCTAssertTrue(truncated == .badResponse || truncated == .offline, "\(String(describing: truncated))")
+        XCTAssertTrue(truncated == .badResponse || truncated == .connectionLost, "\(String(describing: truncated))")
     }
 
     func testACachedResponseComesFirstThenTheFreshOneAndStandsWhenOffline() throws {

@@ -191,6 +191,17 @@ final class CityDetailViewModelTests: XCTestCase {
         ])
     }
 
+    func testABrokenConnectionWithoutACacheSaysSoRatherThanOffline() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(completion: .failure(.connectionLost))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), [
+            "loading",
+            "unavailable: The connection to the weather server broke off. Press r to try again.",
+        ])
+    }
+
     func testOfflineWithoutACacheSaysSoAndKeepsTheLocalParts() throws {
         let state = TestObserver(makeOutput(.ko).state)
         appeared.send()

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +24,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         public var language: String
         /// Where responses are cached; nil for no disk cache.
         public var cacheDirectory: URL?
+        /// Longest wait for one response, first byte to last.
+        public var timeout: TimeInterval = 10
 
         public init(apiKey: String, baseURL: String = TMDBMovieRepository.defaultBaseURL, language: String,
                     cacheDirectory: URL?) {
@@ -58,6 +63,9 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
     private let cache: ResponseCache?
     private let lock = NSLock()
     private var genreNames: [Int: String]?
+    /// The genre list on its way, if it is.
+    private var genreLoad: CurrentValueSubject<[Int: String]?, Never>?
+    private var genreRequest: AnyCancellable?
 
     public init(configuration: Configuration, client: HTTPClient) {
         self.configuration = configuration
@@ -67,19 +75,34 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
 
     // MARK: MovieRepository
 
+    /// A page of results. The genre list (for the rows' genre names) is fetched alongside, never
+    /// first: a page waits for genres still on their way at most `genreGrace`, then goes out without
+    /// them (a later search has them), so a slow genre request never holds results back.
     public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
         let items = [URLQueryItem(name: "query", value: query), URLQueryItem(name: "page", value: String(page)),
                      URLQueryItem(name: "include_adult", value: "false")]
-        return genres()
-            .flatMap { [self] names in
-                fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items) { [self] response in
-                    // Search results carry no directors; films opened before have them in the cache.
-                    try response.toDomain(query: query, requestedPage: page, genres: names,
-                                          directors: { cachedDetails($0)?.toDomain().directors ?? [] })
-                }
+        return Deferred { [self] () -> AnyPublisher<MoviesPage, MovieError> in
+            startGenres()
+            return fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items) { response in
+                // Checked here so that a page that makes no sense is neither sent nor cached.
+                _ = try response.toDomain(query: query, requestedPage: page, genres: [:])
+                return response
+            }
+            .flatMap(maxPublishers: .max(1)) { [self] response in
+                genres(within: Self.genreGrace).map { (response, $0) }.setFailureType(to: MovieError.self)
+            }
+            .compactMap { [self] response, names -> MoviesPage? in
+                // Search results carry no directors; films opened before have them in the cache.
+                try? response.toDomain(query: query, requestedPage: page, genres: names,
+                                       directors: { cachedDetails($0)?.toDomain().directors ?? [] })
             }
             .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
     }
+
+    /// Longest a page waits for a genre list already on its way.
+    static let genreGrace: TimeInterval = 0.3
 
     private static let detailsQuery = [URLQueryItem(name: "append_to_response", value: "credits")]
 
@@ -103,31 +126,66 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
 
     // MARK: Requests
 
-    /// Genre names by id, in the UI language: from the disk cache when there (they hardly change), else
-    /// fetched once; a failure leaves rows without genres and is tried again with the next search.
-    private func genres() -> AnyPublisher<[Int: String], MovieError> {
+    /// Genre names by id, in the UI language, from memory or the disk cache (they hardly change);
+    /// else those of the request `startGenres` made if it answers within `grace`, else none.
+    private func genres(within grace: TimeInterval) -> AnyPublisher<[Int: String], Never> {
         lock.lock()
         let known = genreNames
+        let loading = genreLoad
         lock.unlock()
-        if let known { return Just(known).setFailureType(to: MovieError.self).eraseToAnyPublisher() }
-        func names(_ list: TMDBGenreList) -> [Int: String] {
-            Dictionary(list.genres.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        if let known { return Just(known).eraseToAnyPublisher() }
+        guard let loading else { return Just([:]).eraseToAnyPublisher() }
+        return Deferred {
+            Future<[Int: String], Never> { promise in
+                let waiting = CancellableBox(loading.compactMap { $0 }.first().sink { promise(.success($0)) })
+                DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+                    promise(.success([:]))
+                    waiting.cancel()
+                }
+            }
         }
-        let remember: ([Int: String]) -> Void = { [weak self] names in
-            self?.lock.lock()
-            self?.genreNames = names
-            self?.lock.unlock()
+        .eraseToAnyPublisher()
+    }
+
+    /// Loads the genre list from the disk cache, or starts fetching it unless that is under way. The
+    /// request belongs to the repository, not to a search, so a search that ends first does not
+    /// cancel it; a failure leaves rows without genres and is tried again with the next search.
+    private func startGenres() {
+        lock.lock()
+        let busy = genreNames != nil || genreLoad != nil
+        lock.unlock()
+        guard !busy else { return }
+        func names(_ list: TMDBGenreList) -> [Int: String] {
+            Dictionary(list.genres.prefix(RemoteText.maxItems).map { ($0.id, RemoteText.clip($0.name, to: RemoteText.name)) },
+                       uniquingKeysWith: { a, _ in a })
         }
         if let data = cache?.read(cacheKey(path: Self.genrePath, query: [])),
            let list = try? JSONDecoder().decode(TMDBGenreList.self, from: data) {
-            remember(names(list))
-            return Just(names(list)).setFailureType(to: MovieError.self).eraseToAnyPublisher()
+            lock.lock()
+            genreNames = names(list)
+            lock.unlock()
+            return
         }
-        return fetch(TMDBGenreList.self, path: Self.genrePath, query: [], cachedFirst: false)
+        let answer = CurrentValueSubject<[Int: String]?, Never>(nil)
+        lock.lock()
+        genreLoad = answer
+        lock.unlock()
+        let request = fetch(TMDBGenreList.self, path: Self.genrePath, query: [], cachedFirst: false)
             .map(names)
-            .handleEvents(receiveOutput: remember)
-            .catch { _ in Just([Int: String]()).setFailureType(to: MovieError.self) }
-            .eraseToAnyPublisher()
+            .sink(receiveCompletion: { [weak self] _ in
+                guard let self else { return }
+                self.lock.lock()
+                self.genreLoad = nil
+                self.lock.unlock()
+            }, receiveValue: { [weak self] found in
+                self?.lock.lock()
+                self?.genreNames = found
+                self?.lock.unlock()
+                answer.send(found)
+            })
+        lock.lock()
+        genreRequest = request
+        lock.unlock()
     }
 
     private static let genrePath = "/3/genre/movie/list"
@@ -149,7 +207,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         let auth = bearer ? [] : [URLQueryItem(name: "api_key", value: configuration.apiKey)]
         let headers = bearer ? ["Authorization": "Bearer \(configuration.apiKey)", "Accept": "application/json"]
                              : ["Accept": "application/json"]
-        guard let request = HTTPRequest(base: configuration.baseURL, path: path, query: items + auth, headers: headers) else {
+        guard let request = HTTPRequest(base: configuration.baseURL, path: path, query: items + auth, headers: headers,
+                                        timeout: configuration.timeout) else {
             return Fail(error: .badResponse).eraseToAnyPublisher()
         }
         let decoder = JSONDecoder()
@@ -177,6 +236,11 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         case .server(404): return .notFound
         case .server(429): return .rateLimited
         case .server(let status): return .server(status: status)
+        case .transport(.timedOut): return .timedOut
+        case .transport(.tooLarge): return .tooLarge
+        case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
+        case .transport(.badReply): return .badReply
+        case .transport(.redirectRefused): return .redirected
         case .transport: return .offline
         case .invalidURL, .missingData, .decoding: return .badResponse
         }
@@ -238,7 +302,60 @@ final class ResponseCache: @unchecked Sendable {
     }
 }
 
+/// Holds a subscription until cancelled, from any thread.
+private final class CancellableBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: AnyCancellable?
+    init(_ cancellable: AnyCancellable) { held = cancellable }
+    func cancel() {
+        lock.lock()
+        let c = held
+        held = nil
+        lock.unlock()
+        c?.cancel()
+    }
+}
+
 // MARK: - DTOs
+
+/// Limits on text from a server, applied where DTOs become domain values: a title or name of at
+/// most 1,000 scalars, an overview of at most 10,000, at most `maxCombiningMarks` combining marks
+/// after one base character, and lists of at most `maxItems`. Escape sequences are left to
+/// `DisplayWidth.sanitize` where text is drawn; these limits keep that (and everything else) cheap.
+enum RemoteText {
+    static let name = 1_000
+    static let overview = 10_000
+    static let maxCombiningMarks = 8
+    static let maxItems = 100
+    static let maxCrew = 2_000
+
+    /// `text` cut to `limit` scalars with combining runs capped; the same string when nothing was cut.
+    static func clip(_ text: String, to limit: Int) -> String {
+        var out = String.UnicodeScalarView()
+        var count = 0
+        var marks = 0
+        var changed = false
+        for scalar in text.unicodeScalars {
+            if count == limit { changed = true; break }
+            if scalar.value >= 0x300, isCombiningMark(scalar) {
+                marks += 1
+                if marks > maxCombiningMarks { changed = true; continue }
+            } else {
+                marks = 0
+            }
+            out.append(scalar)
+            count += 1
+        }
+        return changed ? String(out) : text
+    }
+
+    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
+    }
+}
 
 struct TMDBSearchPage: Decodable {
     struct Result: Decodable {
@@ -264,8 +381,9 @@ struct TMDBSearchPage: Decodable {
             throw MovieError.badResponse
         }
         return MoviesPage(query: query, page: page, totalPages: min(Self.maxPages, max(page, total_pages)),
-                          totalResults: total_results, movies: results.map { r in
-                              MovieSummary(id: MovieID(source: .tmdb, value: r.id), title: r.title,
+                          totalResults: total_results, movies: results.prefix(RemoteText.maxItems).map { r in
+                              MovieSummary(id: MovieID(source: .tmdb, value: r.id),
+                                           title: RemoteText.clip(r.title, to: RemoteText.name),
                                            year: TMDBMovieDetails.year(r.release_date),
                                            genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
                           })
@@ -298,24 +416,31 @@ struct TMDBMovieDetails: Decodable {
     let credits: Credits?
 
     static func year(_ date: String?) -> Int? {
-        guard let date, date.count >= 4 else { return nil }
+        guard let date, date.utf8.count >= 4 else { return nil }
         return Int(date.prefix(4))
     }
 
+    /// The film as the domain sees it, every text cut to a sane length (`RemoteText`) and every
+    /// list to a sane count.
     func toDomain() -> Movie {
-        let crew = credits?.crew ?? []
-        func jobs(_ names: Set<String>) -> [String] {
+        let crew = (credits?.crew ?? []).prefix(RemoteText.maxCrew)
+        func names(_ list: some Sequence<String>) -> [String] {
+            list.prefix(RemoteText.maxItems).map { RemoteText.clip($0, to: RemoteText.name) }
+        }
+        func jobs(_ wanted: Set<String>) -> [String] {
             var seen = Set<String>()
-            return crew.filter { names.contains($0.job ?? "") }.map(\.name).filter { seen.insert($0).inserted }
+            return names(crew.filter { wanted.contains($0.job ?? "") }.map(\.name)).filter { seen.insert($0).inserted }
         }
         return Movie(
-            id: MovieID(source: .tmdb, value: id), title: title, year: Self.year(release_date),
-            runtime: runtime.flatMap { $0 > 0 ? $0 : nil }, genres: (genres ?? []).map(\.name),
+            id: MovieID(source: .tmdb, value: id), title: RemoteText.clip(title, to: RemoteText.name),
+            year: Self.year(release_date),
+            runtime: runtime.flatMap { (1...100_000).contains($0) ? $0 : nil }, genres: names((genres ?? []).map(\.name)),
             directors: jobs(["Director"]), writers: jobs(["Screenplay", "Writer", "Story", "Novel"]),
-            cast: (credits?.cast ?? []).prefix(30).map(\.name),
-            languages: (spoken_languages ?? []).map(\.name).filter { !$0.isEmpty },
-            countries: (production_countries ?? []).map(\.name), rated: nil,
-            ratings: MovieRatings(voteAverage: vote_average, voteCount: vote_count),
-            overview: overview.flatMap { $0.isEmpty ? nil : $0 })
+            cast: names((credits?.cast ?? []).prefix(30).map(\.name)),
+            languages: names((spoken_languages ?? []).map(\.name).filter { !$0.isEmpty }),
+            countries: names((production_countries ?? []).map(\.name)), rated: nil,
+            ratings: MovieRatings(voteAverage: vote_average.flatMap { (0...10).contains($0) ? $0 : nil },
+                                  voteCount: vote_count.flatMap { $0 >= 0 ? $0 : nil }),
+            overview: overview.flatMap { $0.isEmpty ? nil : RemoteText.clip($0, to: RemoteText.overview) })
     }
 }

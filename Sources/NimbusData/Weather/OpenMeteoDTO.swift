@@ -40,10 +40,38 @@ struct OpenMeteoForecastDTO: Decodable {
     let daily: Daily?
 }
 
+/// The physical bounds a value must lie in to be believed; anything outside (NaN, ±∞, 1e308, a rain
+/// chance of 1e20 %) counts as missing, so no chart or formatter downstream ever sees it, and the
+/// same check runs on a cached body read back from disk (written, perhaps, by an older version).
+enum PhysicalRange {
+    static let temperature = -100.0...70.0    // °C (metric is what Nimbus asks for)
+    static let percent = 0.0...100.0          // relative humidity, precipitation probability
+    static let pressure = 800.0...1100.0      // hPa at sea level
+    static let windSpeed = 0.0...500.0        // km/h
+    static let direction = 0.0...360.0        // degrees
+    static let precipitation = 0.0...1000.0   // mm in an hour
+    /// Unix seconds from 1970 to 2200.
+    static let time = 0...7_258_118_400
+    /// UTC offsets exist from −12 h to +14 h; a little more is allowed.
+    static let utcOffset = -18 * 3600...18 * 3600
+
+    /// `value` when it is in `range`, else nil.
+    static func check(_ value: Double?, _ range: ClosedRange<Double>) -> Double? {
+        guard let value, range.contains(value) else { return nil }
+        return value
+    }
+
+    static func date(_ seconds: Int?) -> Date? {
+        guard let seconds, time.contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}
+
 /// What a response lacked, for the log (the UI says "bad response").
 enum OpenMeteoShapeError: Error, Equatable {
     case missing(String)
     case empty(String)
+    case outOfRange(String)
 }
 
 extension OpenMeteoForecastDTO {
@@ -53,37 +81,54 @@ extension OpenMeteoForecastDTO {
         guard let hourly else { throw OpenMeteoShapeError.missing("hourly") }
         guard let daily else { throw OpenMeteoShapeError.missing("daily") }
         let hours = zip(hourly.time.indices, hourly.time).compactMap { i, time -> HourlyForecast? in
-            guard i < hourly.temperature_2m.count, let t = hourly.temperature_2m[i], t.isFinite else { return nil }
+            guard i < hourly.temperature_2m.count, let date = PhysicalRange.date(time),
+                  let t = PhysicalRange.check(hourly.temperature_2m[i], PhysicalRange.temperature) else { return nil }
             let p = hourly.precipitation_probability.flatMap { i < $0.count ? $0[i] : nil }
-            return HourlyForecast(time: Date(timeIntervalSince1970: TimeInterval(time)), temperature: t,
-                                  precipitationProbability: p)
+            return HourlyForecast(time: date, temperature: t,
+                                  precipitationProbability: PhysicalRange.check(p, PhysicalRange.percent))
         }
         guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
         let days = try dailyForecasts(daily)
         let c = current
+        guard let time = PhysicalRange.date(c.time) else { throw OpenMeteoShapeError.outOfRange("current.time") }
+        let temperature = PhysicalRange.check(c.temperature_2m, PhysicalRange.temperature)
         return Forecast(
-            coordinate: Coordinate(latitude: latitude, longitude: longitude),
-            utcOffsetSeconds: utc_offset_seconds ?? 0,
+            coordinate: try coordinate(),
+            utcOffsetSeconds: utcOffset,
             current: CurrentConditions(
-                time: Date(timeIntervalSince1970: TimeInterval(c.time)),
-                temperature: c.temperature_2m,
-                apparentTemperature: c.apparent_temperature ?? c.temperature_2m,
-                humidity: c.relative_humidity_2m ?? .nan,
-                pressure: c.pressure_msl ?? .nan,
-                precipitation: c.precipitation ?? 0,
-                windSpeed: c.wind_speed_10m ?? .nan,
-                windDirection: c.wind_direction_10m ?? .nan,
+                time: time,
+                temperature: temperature ?? .nan,
+                apparentTemperature: PhysicalRange.check(c.apparent_temperature, PhysicalRange.temperature)
+                    ?? temperature ?? .nan,
+                humidity: PhysicalRange.check(c.relative_humidity_2m, PhysicalRange.percent) ?? .nan,
+                pressure: PhysicalRange.check(c.pressure_msl, PhysicalRange.pressure) ?? .nan,
+                precipitation: c.precipitation == nil ? 0
+                    : PhysicalRange.check(c.precipitation, PhysicalRange.precipitation) ?? .nan,
+                windSpeed: PhysicalRange.check(c.wind_speed_10m, PhysicalRange.windSpeed) ?? .nan,
+                windDirection: PhysicalRange.check(c.wind_direction_10m, PhysicalRange.direction) ?? .nan,
                 condition: WeatherCondition(wmoCode: c.weather_code ?? -1),
                 isDay: (c.is_day ?? 1) != 0),
             hourly: hours,
             daily: days)
     }
 
+    /// The place the answer is for; one off the globe makes the whole answer suspect.
+    private func coordinate() throws -> Coordinate {
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        guard coordinate.isValid else { throw OpenMeteoShapeError.outOfRange("latitude/longitude") }
+        return coordinate
+    }
+
+    /// The UTC offset, or 0 when it is not one the Earth has.
+    private var utcOffset: Int {
+        utc_offset_seconds.flatMap { PhysicalRange.utcOffset.contains($0) ? $0 : nil } ?? 0
+    }
+
     /// The current temperature alone (batched list requests).
     func toCurrentTemperature() throws -> CurrentTemperature {
         guard let current else { throw OpenMeteoShapeError.missing("current") }
-        return CurrentTemperature(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                                  temperature: current.temperature_2m,
+        return CurrentTemperature(coordinate: try coordinate(),
+                                  temperature: PhysicalRange.check(current.temperature_2m, PhysicalRange.temperature) ?? .nan,
                                   condition: WeatherCondition(wmoCode: current.weather_code ?? -1))
     }
 
@@ -91,20 +136,21 @@ extension OpenMeteoForecastDTO {
     func toDayRange() throws -> DayRange {
         guard let daily else { throw OpenMeteoShapeError.missing("daily") }
         guard let today = try dailyForecasts(daily).first else { throw OpenMeteoShapeError.empty("daily") }
-        return DayRange(coordinate: Coordinate(latitude: latitude, longitude: longitude),
+        return DayRange(coordinate: try coordinate(),
                         high: today.high, low: today.low, condition: today.condition)
     }
 
     private func dailyForecasts(_ daily: Daily) throws -> [DailyForecast] {
         let days = zip(daily.time.indices, daily.time).compactMap { i, time -> DailyForecast? in
             guard i < daily.temperature_2m_max.count, i < daily.temperature_2m_min.count,
-                  let high = daily.temperature_2m_max[i], let low = daily.temperature_2m_min[i],
-                  high.isFinite, low.isFinite else { return nil }
+                  let high = PhysicalRange.check(daily.temperature_2m_max[i], PhysicalRange.temperature),
+                  let low = PhysicalRange.check(daily.temperature_2m_min[i], PhysicalRange.temperature),
+                  let date = PhysicalRange.date(time) else { return nil }
             func at(_ list: [Int?]?) -> Date? {
-                list.flatMap { i < $0.count ? $0[i] : nil }.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                PhysicalRange.date(list.flatMap { i < $0.count ? $0[i] : nil })
             }
             let code = daily.weather_code.flatMap { i < $0.count ? $0[i] : nil } ?? -1
-            return DailyForecast(date: Date(timeIntervalSince1970: TimeInterval(time)), high: high, low: low,
+            return DailyForecast(date: date, high: high, low: low,
                                  condition: WeatherCondition(wmoCode: code), sunrise: at(daily.sunrise),
                                  sunset: at(daily.sunset))
         }

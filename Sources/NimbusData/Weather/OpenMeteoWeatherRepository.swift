@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 
@@ -117,7 +120,10 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, @unchecked Sen
         switch error {
         case .invalidURL: return .badConfiguration
         case .transport(.timedOut): return .timedOut
-        case .transport(.tooLarge): return .badResponse
+        case .transport(.tooLarge): return .tooLarge
+        case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
+        case .transport(.badReply): return .badReply
+        case .transport(.redirectRefused): return .redirected
         case .transport: return .offline
         case .server(status: 429): return .rateLimited
         case .server(let status): return .server(status: status)

@@ -126,8 +126,18 @@ public struct MoviesPage: Equatable, Sendable {
 
 /// Why films could not be loaded.
 public enum MovieError: Error, Equatable, Sendable {
-    /// No connection, DNS failure, timeout.
+    /// No connection, DNS failure.
     case offline
+    /// The server did not answer in time.
+    case timedOut
+    /// The connection broke off in the middle of the answer (reset, closed early).
+    case connectionLost
+    /// The answer was larger than Nimbus accepts (counted after decompression).
+    case tooLarge
+    /// The answer was not readable HTTP (HTTP/0.9, a body that does not decompress).
+    case badReply
+    /// The server redirected elsewhere; the key goes only to the configured server.
+    case redirected
     /// The API key was refused (HTTP 401).
     case unauthorized
     /// Too many requests (HTTP 429).

@@ -195,4 +195,12 @@ public enum WeatherError: Error, Equatable, Sendable {
     case badResponse
     /// The configured server address is not a URL (`NIMBUS_WEATHER_URL`).
     case badConfiguration
+    /// The connection broke off in the middle of the answer (reset, closed early).
+    case connectionLost
+    /// The answer was larger than Nimbus accepts (counted after decompression).
+    case tooLarge
+    /// The answer was not readable HTTP (HTTP/0.9, a body that does not decompress).
+    case badReply
+    /// The server redirected elsewhere; Nimbus follows redirects only within the configured server.
+    case redirected
 }

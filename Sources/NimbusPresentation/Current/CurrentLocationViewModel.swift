@@ -90,6 +90,7 @@ public final class CurrentLocationViewModel {
     static func distance(_ metres: Double, _ format: WeatherFormatter) -> String {
         let value = format.units == .metric ? metres / 1000 : metres / 1609.344
         let unit = format.units == .metric ? "km" : "mi"
+        guard value.isFinite, abs(value) < WeatherFormatter.displayLimit else { return "–" }
         return (value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))) + " " + unit
     }
 }

@@ -24,6 +24,11 @@ extension L10n {
     func describe(_ error: MovieError) -> String {
         switch error {
         case .offline: return self[.moviesErrorOffline]
+        case .timedOut: return self[.moviesErrorTimeout]
+        case .connectionLost: return self[.moviesErrorConnectionLost]
+        case .tooLarge: return self[.moviesErrorTooLarge]
+        case .badReply: return self[.moviesErrorBadReply]
+        case .redirected: return self[.moviesErrorRedirected]
         case .unauthorized: return self[.moviesErrorUnauthorized]
         case .rateLimited: return self[.moviesErrorRateLimited]
         case .server(let status): return format(.moviesErrorServer, String(status))

@@ -295,8 +295,8 @@ public final class CityDetailViewModel {
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
             hourlyTemperatures: temps,
             hourlyRain: hours.map(\.precipitationProbability),
-            hoursMin: temps.min().map { "\(WeatherFormatter.rounded($0))°" } ?? "–",
-            hoursMax: temps.max().map { "\(WeatherFormatter.rounded($0))°" } ?? "–",
+            hoursMin: temps.min().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
+            hoursMax: temps.max().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             days: Array(days))
     }
 

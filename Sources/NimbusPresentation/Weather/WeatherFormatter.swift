@@ -18,35 +18,35 @@ public struct WeatherFormatter: Sendable {
 
     /// "23°C" / "74°F"; "–" when unknown.
     public func temperature(_ celsius: Double) -> String {
-        guard celsius.isFinite else { return "–" }
-        return "\(Self.rounded(degrees(celsius)))°" + (units == .metric ? "C" : "F")
+        guard let n = Self.rounded(degrees(celsius)) else { return "–" }
+        return "\(n)°" + (units == .metric ? "C" : "F")
     }
 
     /// "23°" (short, for lists and min/max labels).
     public func shortTemperature(_ celsius: Double) -> String {
-        guard celsius.isFinite else { return "–" }
-        return "\(Self.rounded(degrees(celsius)))°"
+        guard let n = Self.rounded(degrees(celsius)) else { return "–" }
+        return "\(n)°"
     }
 
     /// "10 km/h ↗" / "6 mph ↗": the arrow points where the wind blows to.
     public func wind(speed kmh: Double, from degrees: Double) -> String {
-        guard kmh.isFinite else { return "–" }
-        let speed = units == .metric ? "\(Self.rounded(kmh)) km/h" : "\(Self.rounded(kmh / 1.609344)) mph"
+        guard let n = Self.rounded(units == .metric ? kmh : kmh / 1.609344) else { return "–" }
+        let speed = units == .metric ? "\(n) km/h" : "\(n) mph"
         guard degrees.isFinite else { return speed }
         return speed + " " + Self.arrow(towards: degrees + 180)
     }
 
     public func humidity(_ percent: Double) -> String {
-        percent.isFinite ? "\(Self.rounded(percent))%" : "–"
+        Self.rounded(percent).map { "\($0)%" } ?? "–"
     }
 
     public func pressure(_ hPa: Double) -> String {
-        guard hPa.isFinite else { return "–" }
-        return units == .metric ? "\(Self.rounded(hPa)) hPa" : String(format: "%.2f inHg", hPa * 0.029529983)
+        guard let n = Self.rounded(hPa) else { return "–" }
+        return units == .metric ? "\(n) hPa" : String(format: "%.2f inHg", hPa * 0.029529983)
     }
 
     public func precipitation(_ mm: Double) -> String {
-        guard mm.isFinite else { return "–" }
+        guard Self.rounded(mm) != nil else { return "–" }
         return units == .metric ? String(format: "%.1f mm", mm) : String(format: "%.2f in", mm / 25.4)
     }
 
@@ -58,13 +58,14 @@ public struct WeatherFormatter: Sendable {
 
     /// "14 h 46 min" in the UI language.
     public func duration(_ seconds: TimeInterval) -> String {
+        guard seconds.isFinite, seconds < Self.displayLimit else { return "–" }
         let minutes = Int((max(0, seconds) / 60).rounded())
         return l10n.format(.weatherDuration, String(minutes / 60), String(minutes % 60))
     }
 
     /// "just now", "12 min ago", "3 h ago", "2 d ago".
     public func age(_ interval: TimeInterval) -> String {
-        let minutes = Int(max(0, interval) / 60)
+        let minutes = interval.isFinite ? Int(min(max(0, interval), Self.displayLimit) / 60) : 0
         if minutes < 1 { return l10n[.weatherAgeNow] }
         if minutes < 120 { return l10n.format(.weatherAgeMinutes, l10n.number(minutes)) }
         if minutes < 48 * 60 { return l10n.format(.weatherAgeHours, l10n.number(minutes / 60)) }
@@ -101,17 +102,26 @@ public struct WeatherFormatter: Sendable {
         case .server(let status): l10n.format(.weatherErrorServer, String(status))
         case .badResponse: l10n[.weatherErrorBadResponse]
         case .badConfiguration: l10n[.weatherErrorConfiguration]
+        case .connectionLost: l10n[.weatherErrorConnectionLost]
+        case .tooLarge: l10n[.weatherErrorTooLarge]
+        case .badReply: l10n[.weatherErrorBadReply]
+        case .redirected: l10n[.weatherErrorRedirected]
         }
     }
 
-    static func rounded(_ v: Double) -> Int {
+    /// Largest magnitude shown as a number; beyond it (and for NaN or ±∞) a value shows as "–".
+    static let displayLimit = 1e9
+
+    /// `v` to the nearest whole number, or nil when it is not a number that can be shown.
+    static func rounded(_ v: Double) -> Int? {
         let r = v.rounded()
-        guard r.isFinite, abs(r) < 1e9 else { return 0 }
+        guard r.isFinite, abs(r) < displayLimit else { return nil }
         return r == 0 ? 0 : Int(r) // no "-0"
     }
 
     static func arrow(towards degrees: Double) -> String {
         let arrows = ["↑", "↗", "→", "↘", "↓", "↙", "←", "↖"]
+        guard degrees.isFinite else { return "" }
         let d = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         return arrows[Int((d / 45).rounded()) % 8]
     }
@@ -150,17 +160,23 @@ public enum Sparkline {
     static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// One bar per value, scaled between `low` and `high` (the values' own range when nil); unknown values are spaces.
+    /// Total over any `Double`: NaN and ±∞ are unknown, values outside the range take the end bars, and a
+    /// range too wide for a `Double` (−1e308…1e308) is scaled in halves.
     public static func line(_ values: [Double?], low: Double? = nil, high: Double? = nil) -> String {
         let known = values.compactMap { $0 }.filter(\.isFinite)
-        guard let lo = low ?? known.min(), let hi = high ?? known.max() else {
+        guard let lo = (low?.isFinite == true ? low : nil) ?? known.min(),
+              let hi = (high?.isFinite == true ? high : nil) ?? known.max() else {
             return String(repeating: " ", count: values.count)
         }
-        let span = hi - lo
+        // Halved so that hi − lo and v − lo stay finite for any finite values.
+        let span = hi / 2 - lo / 2
+        let top = Double(bars.count - 1)
         return String(values.map { v -> Character in
             guard let v, v.isFinite else { return " " }
             guard span > 0 else { return bars[3] }
-            let i = Int(((v - lo) / span * Double(bars.count - 1)).rounded())
-            return bars[min(bars.count - 1, max(0, i))]
+            let position = ((v / 2 - lo / 2) / span * top).rounded()
+            guard position.isFinite else { return " " }
+            return bars[Int(min(top, max(0, position)))]
         })
     }
 }

@@ -1,0 +1,130 @@
+import Foundation
+
+extension FixtureServer {
+    /// Answers meant to hurt a client, each built from a well-formed fixture body.
+    public enum Hostile: String, CaseIterable, Sendable {
+        /// Terminal escape sequences (CSI, OSC title, hyperlink, bidi override) in every string field.
+        case escapesInStrings
+        /// Invalid UTF-8 bytes inside every string field.
+        case invalidUTF8
+        /// Every number ±1e308 (alternating).
+        case extremeNumbers
+        /// Every number a bare `NaN`, `Infinity` or `-Infinity` (not JSON, but some servers send it).
+        case nanAndInfinity
+        /// 100,000 nested arrays.
+        case nestingBomb
+        /// A string of 300,000 letter + combining-mark pairs.
+        case hugeStrings
+        /// 64 MiB of body, announced.
+        case hugeBody
+        /// A Content-Length larger than the body sent.
+        case lyingLength
+        /// A gzip body that inflates to 64 MiB of zeros (`HostileHTTPTests` tries larger ones).
+        case gzipBomb
+        /// The body a byte at a time, slower than any deadline.
+        case slowDrip
+        /// The connection reset halfway through the body.
+        case resetMidBody
+        /// A redirect to the same path on `localhost` at another port (another origin).
+        case redirectToOtherHost
+        /// A redirect to `file:///etc/passwd`.
+        case redirectToFile
+        case notModified304
+        case tooManyRequests429
+        case serverError500
+        case unauthorized401
+    }
+
+    /// The answer `mode` makes of `fixture` (a JSON body the client would accept); `otherPort` is where
+    /// redirects to another host point.
+    public static func hostile(_ mode: Hostile, fixture: Data, otherPort: UInt16 = 9) -> Response {
+        switch mode {
+        case .escapesInStrings:
+            return Response(body: rewrite(fixture, string: { "\u{1B}[2J\u{1B}]0;pwned\u{07}\u{1B}]8;;http://x\u{1B}\\" + $0 + "\u{202E}\u{9B}31m" }))
+        case .invalidUTF8:
+            return Response(body: replacing(rewrite(fixture, string: { "\u{E000}" + $0 }), "\u{E000}", with: [0xC3, 0x28, 0xFF, 0xFE, 0xED, 0xA0, 0x80]))
+        case .extremeNumbers:
+            var flip = false
+            return Response(body: rewrite(fixture, number: { _ in flip.toggle(); return flip ? "1e308" : "-1e308" }))
+        case .nanAndInfinity:
+            let words = ["NaN", "Infinity", "-Infinity"]
+            var n = 0
+            return Response(body: rewrite(fixture, number: { _ in n += 1; return words[n % 3] }))
+        case .nestingBomb:
+            return Response(body: Data(String(repeating: "[", count: 100_000).utf8) + Data(String(repeating: "]", count: 100_000).utf8))
+        case .hugeStrings:
+            // One string of 300,000 letter + mark pairs (under the size caps), the rest as they were.
+            var first = true
+            return Response(body: rewrite(fixture, string: { text in
+                defer { first = false }
+                return first ? String(repeating: "e\u{301}", count: 300_000) : text
+            }))
+        case .hugeBody:
+            return Response(behaviour: .huge(bytes: 64 << 20, announced: true))
+        case .lyingLength:
+            return Response(body: fixture, behaviour: .truncate(bytes: fixture.count / 2))
+        case .gzipBomb:
+            return Response(behaviour: .gzipZeros(decodedBytes: 64 << 20))
+        case .slowDrip:
+            return Response(body: fixture, behaviour: .drip(chunk: 1, interval: 0.2))
+        case .resetMidBody:
+            return Response(body: fixture, behaviour: .reset(afterBytes: fixture.count / 2))
+        case .redirectToOtherHost:
+            return Response(status: 302, headers: ["Location": "http://localhost:\(otherPort)/stolen"])
+        case .redirectToFile:
+            return Response(status: 302, headers: ["Location": "file:///etc/passwd"])
+        case .notModified304:
+            return Response(status: 304, headers: [:])
+        case .tooManyRequests429:
+            return Response(status: 429, json: #"{"status_code":25,"status_message":"slow down"}"#)
+        case .serverError500:
+            return Response(status: 500, json: #"{"error":true}"#)
+        case .unauthorized401:
+            return Response(status: 401, json: #"{"status_code":7,"status_message":"Invalid API key"}"#)
+        }
+    }
+
+    /// `json` with every string passed through `string` and every number's text replaced by `number`.
+    public static func rewrite(_ json: Data, string: (String) -> String = { $0 },
+                               number: ((String) -> String)? = nil) -> Data {
+        guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else { return json }
+        var numbers: [String] = []
+        let marker = "\u{E001}n"
+        func walk(_ value: Any) -> Any {
+            switch value {
+            case let s as String: return string(s)
+            case let a as [Any]: return a.map(walk)
+            case let d as [String: Any]: return d.mapValues(walk)
+            case let n as NSNumber where number != nil && String(cString: n.objCType) != "c":
+                numbers.append(number!(n.stringValue))
+                return marker
+            default: return value
+            }
+        }
+        guard var data = try? JSONSerialization.data(withJSONObject: walk(root), options: [.fragmentsAllowed]) else { return json }
+        for text in numbers {
+            data = replacingFirst(data, Data("\"\(marker)\"".utf8), with: Data(text.utf8))
+        }
+        return data
+    }
+
+    private static func replacing(_ data: Data, _ marker: String, with bytes: [UInt8]) -> Data {
+        // The marker as JSONSerialization writes it: raw UTF-8 (or escaped, which is then left alone).
+        let needle = Data(marker.utf8)
+        var out = Data()
+        var rest = data[...]
+        while let range = rest.range(of: needle) {
+            out += rest[..<range.lowerBound]
+            out += bytes
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+
+    private static func replacingFirst(_ data: Data, _ needle: Data, with replacement: Data) -> Data {
+        guard let range = data.range(of: needle) else { return data }
+        var out = data
+        out.replaceSubrange(range, with: replacement)
+        return out
+    }
+}

@@ -1,0 +1,113 @@
+import XCTest
+@preconcurrency import OpenCombineShim
+import NimbusDomain
+@testable import NimbusData
+import TestSupport
+
+/// Every hostile-server mode against the weather and TMDB repositories: no trap, an answer within a
+/// time bound, and either a typed error or values that are within physical ranges and cut to size.
+final class HostileServerTests: XCTestCase {
+    private var server: FixtureServer!
+    private var other: FixtureServer!
+    private var cacheDirectory: URL!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        other = try FixtureServer()
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-hostile-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        server.stop()
+        other.stop()
+        try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+
+    /// Waits for `publisher` to finish, at most `bound` seconds; nil when it did not.
+    private func run<T, E: Error>(_ publisher: AnyPublisher<T, E>, bound: TimeInterval) -> (values: [T], error: E?)? {
+        let done = expectation(description: "completion")
+        let box = LockedBox<([T], E?, Bool)>(([], nil, false))
+        let c = publisher.sink(
+            receiveCompletion: { completion in
+                if case .failure(let e) = completion { box.update { $0.1 = e } }
+                box.update { $0.2 = true }
+                done.fulfill()
+            },
+            receiveValue: { v in box.update { $0.0.append(v) } })
+        _ = XCTWaiter.wait(for: [done], timeout: bound)
+        c.cancel()
+        let (values, error, finished) = box.value
+        return finished ? (values, error) : nil
+    }
+
+    private func assertSane(_ f: Forecast, _ mode: FixtureServer.Hostile) {
+        func ok(_ v: Double, _ r: ClosedRange<Double>) -> Bool { v.isNaN || r.contains(v) }
+        XCTAssertTrue(f.hourly.allSatisfy { (-100...70).contains($0.temperature) }, "\(mode)")
+        XCTAssertTrue(f.hourly.allSatisfy { $0.precipitationProbability.map { (0...100).contains($0) } ?? true }, "\(mode)")
+        XCTAssertTrue(f.daily.allSatisfy { (-100...70).contains($0.high) && (-100...70).contains($0.low) }, "\(mode)")
+        let c = f.current
+        XCTAssertTrue(ok(c.temperature, -100...70) && ok(c.humidity, 0...100) && ok(c.pressure, 800...1100)
+                      && ok(c.windSpeed, 0...500) && ok(c.precipitation, 0...1000), "\(mode)")
+    }
+
+    private func assertSane(_ m: MovieSummary, _ mode: FixtureServer.Hostile) {
+        XCTAssertLessThanOrEqual(m.title.unicodeScalars.count, 1_000, "\(mode)")
+        XCTAssertLessThanOrEqual(m.genres.count, 100, "\(mode)")
+    }
+
+    func testEveryModeAgainstTheWeatherRepository() throws {
+        other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
+        let fixture = OpenMeteoWeatherRepositoryTests.seoulJSON
+        let batch = Data("[".utf8) + fixture + Data("]".utf8)
+        for mode in FixtureServer.Hostile.allCases {
+            // Built before the clock starts: making a body of million-scalar strings is the server's work.
+            let single = FixtureServer.hostile(mode, fixture: fixture, otherPort: other.port)
+            let many = FixtureServer.hostile(mode, fixture: batch, otherPort: other.port)
+            let start = Date()
+            server.route("/v1/forecast", handler: { request in
+                request.query["current"]?.contains("relative_humidity") == true ? single : many
+            })
+            let repository = OpenMeteoWeatherRepository(
+                client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                cache: WeatherCache(directory: cacheDirectory), timeout: 1, now: { OpenMeteoWeatherRepositoryTests.fetchTime })
+            let forecast = try XCTUnwrap(run(repository.forecast(for: OpenMeteoWeatherRepositoryTests.seoul), bound: 8), "\(mode)")
+            forecast.values.forEach { assertSane($0.value, mode) }
+            XCTAssertTrue(forecast.error != nil || !forecast.values.isEmpty, "\(mode)")
+            let temperatures = try XCTUnwrap(run(repository.currentTemperatures(for: [OpenMeteoWeatherRepositoryTests.seoul]), bound: 8), "\(mode)")
+            XCTAssertTrue(temperatures.values.flatMap { $0 }.allSatisfy { $0.temperature.isNaN || (-100...70).contains($0.temperature) }, "\(mode)")
+            let elapsed = Date().timeIntervalSince(start)
+            print("hostile weather \(mode.rawValue): \(forecast.error.map { "\($0)" } ?? "values") in \(String(format: "%.2f", elapsed)) s")
+            XCTAssertLessThan(elapsed, 8, "\(mode)")
+        }
+    }
+
+    func testEveryModeAgainstTheTMDBRepository() throws {
+        other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
+        let search = Data(TMDBMovieRepositoryTests.searchPage1.utf8)
+        let details = Data(TMDBMovieRepositoryTests.details.utf8)
+        let genres = Data(TMDBMovieRepositoryTests.genres.utf8)
+        for mode in FixtureServer.Hostile.allCases {
+            for (path, fixture) in [("/3/search/movie", search), ("/3/movie/272", details), ("/3/genre/movie/list", genres)] {
+                server.route(path, FixtureServer.hostile(mode, fixture: fixture, otherPort: other.port))
+            }
+            let start = Date()
+            var configuration = TMDBMovieRepository.Configuration(
+                apiKey: "eyJhostile.token", baseURL: server.baseURL.absoluteString, language: "en-US",
+                cacheDirectory: cacheDirectory.appendingPathComponent(mode.rawValue))
+            configuration.timeout = 1
+            let repository = TMDBMovieRepository(configuration: configuration, client: URLSessionHTTPClient(connectTimeout: 2))
+            let page = try XCTUnwrap(run(repository.search(query: "batman", page: 1), bound: 8), "\(mode)")
+            page.values.flatMap(\.movies).forEach { assertSane($0, mode) }
+            XCTAssertTrue(page.error != nil || !page.values.isEmpty, "\(mode)")
+            let movie = try XCTUnwrap(run(repository.details(MovieID(source: .tmdb, value: 272)), bound: 8), "\(mode)")
+            for m in movie.values {
+                XCTAssertLessThanOrEqual(m.title.unicodeScalars.count, 1_000, "\(mode)")
+                XCTAssertLessThanOrEqual(m.overview?.unicodeScalars.count ?? 0, 10_000, "\(mode)")
+                XCTAssertTrue((m.cast + m.directors + m.genres + m.languages + m.countries).allSatisfy { $0.unicodeScalars.count <= 1_000 })
+            }
+            let elapsed = Date().timeIntervalSince(start)
+            print("hostile tmdb \(mode.rawValue): \(page.error.map { "\($0)" } ?? "values") / \(movie.error.map { "\($0)" } ?? "values") in \(String(format: "%.2f", elapsed)) s")
+            XCTAssertLessThan(elapsed, 8, "\(mode)")
+        }
+    }
+}
