@@ -1,38 +1,63 @@
 import Foundation
 
-/// Text from a server, made safe to keep and to draw before anything else sees it: control
-/// characters and bidirectional overrides removed, runs of combining marks cut to a few per
-/// character, and the whole cut to a length, all in one linear pass.
+/// Limits on text from a server, applied where DTOs become domain values: a title or name of at
+/// most 1,000 scalars, an overview of at most 10,000, at most `maxCombiningMarks` combining marks
+/// after one base character, and lists of at most `maxItems`. Escape sequences are left to
+/// `DisplayWidth.sanitize` where text is drawn (`clip`), or removed here for text that is kept as
+/// it is (`clean`); these limits keep that (and everything else) cheap.
 enum RemoteText {
-    /// Names and titles.
-    static let titleLimit = 1_000
-    /// Overviews and other long text.
-    static let bodyLimit = 10_000
-    /// Combining marks kept after one base character (a real script needs at most a few).
-    static let marksPerBase = 8
+    static let name = 1_000
+    static let overview = 10_000
+    static let maxCombiningMarks = 8
+    static let maxItems = 100
+    static let maxCrew = 2_000
 
-    static func clean(_ text: String, maxScalars: Int) -> String {
+    /// `text` cut to `limit` scalars with combining runs capped; the same string when nothing was cut.
+    static func clip(_ text: String, to limit: Int) -> String {
         var out = String.UnicodeScalarView()
-        var kept = 0
+        var count = 0
         var marks = 0
+        var changed = false
         for scalar in text.unicodeScalars {
-            guard kept < maxScalars else { break }
-            let v = scalar.value
-            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
-                || v == 0x200E || v == 0x200F || v == 0x061C {
-                // A line break or tab becomes a space; other controls go.
-                if v == 0x0A || v == 0x09 || v == 0x0D { out.append(" "); kept += 1; marks = 0 }
-                continue
-            }
-            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+            if count == limit { changed = true; break }
+            if scalar.value >= 0x300, isCombiningMark(scalar) {
                 marks += 1
-                if marks > marksPerBase { continue }
+                if marks > maxCombiningMarks { changed = true; continue }
             } else {
                 marks = 0
             }
             out.append(scalar)
-            kept += 1
+            count += 1
         }
-        return String(out).trimmingCharacters(in: .whitespaces)
+        return changed ? String(out) : text
+    }
+
+    /// `clip`, after removing control characters and bidirectional overrides (line breaks and tabs
+    /// become spaces), trimmed: for short fields kept on disk and shown as they are (event places, ids).
+    static func clean(_ text: String, maxScalars limit: Int) -> String {
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v == 0x0A || v == 0x09 || v == 0x0D {
+                kept.append(" ")
+            } else if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+                        || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C {
+                continue
+            } else {
+                kept.append(scalar)
+            }
+            count += 1
+            // `clip` below counts precisely; this only stops the copy of a long text early.
+            if count > limit + maxCombiningMarks + 1 { break }
+        }
+        return clip(String(kept), to: limit).trimmingCharacters(in: .whitespaces)
+    }
+
+    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
+        }
     }
 }

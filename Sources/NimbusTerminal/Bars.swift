@@ -6,12 +6,17 @@ public enum TabBar {
         guard !titles.isEmpty else { return }
         var labels = titles.enumerated().map { " \($0.offset + 1) \(DisplayWidth.sanitize($0.element)) " }
         if labels.reduce(0, { $0 + DisplayWidth.of($1) }) > p.width {
-            // Share the width evenly; titles shrink with "…", then disappear leaving the numbers.
-            let budget = p.width / titles.count
+            // The active tab keeps its title when it can; the others share what is left, their titles
+            // shrinking with "…" and then leaving just the numbers.
+            let activeLabel = labels.indices.contains(active) ? labels[active] : ""
+            let others = max(1, titles.count - (activeLabel.isEmpty ? 0 : 1))
+            let keepActive = DisplayWidth.of(activeLabel) + others * 3 <= p.width
+            let budget = (p.width - (keepActive ? DisplayWidth.of(activeLabel) : 0)) / (keepActive ? others : titles.count)
             labels = titles.enumerated().map { i, title in
+                if i == active && keepActive { return activeLabel }
                 let number = " \(i + 1) "
                 let room = budget - number.count - 1
-                if room >= 2 {
+                if room >= 3 {
                     return number + DisplayWidth.truncate(DisplayWidth.sanitize(title), to: room) + " "
                 }
                 return budget >= number.count ? number : "\(i + 1)"

@@ -318,45 +318,6 @@ private final class CancellableBox: @unchecked Sendable {
 
 // MARK: - DTOs
 
-/// Limits on text from a server, applied where DTOs become domain values: a title or name of at
-/// most 1,000 scalars, an overview of at most 10,000, at most `maxCombiningMarks` combining marks
-/// after one base character, and lists of at most `maxItems`. Escape sequences are left to
-/// `DisplayWidth.sanitize` where text is drawn; these limits keep that (and everything else) cheap.
-enum RemoteText {
-    static let name = 1_000
-    static let overview = 10_000
-    static let maxCombiningMarks = 8
-    static let maxItems = 100
-    static let maxCrew = 2_000
-
-    /// `text` cut to `limit` scalars with combining runs capped; the same string when nothing was cut.
-    static func clip(_ text: String, to limit: Int) -> String {
-        var out = String.UnicodeScalarView()
-        var count = 0
-        var marks = 0
-        var changed = false
-        for scalar in text.unicodeScalars {
-            if count == limit { changed = true; break }
-            if scalar.value >= 0x300, isCombiningMark(scalar) {
-                marks += 1
-                if marks > maxCombiningMarks { changed = true; continue }
-            } else {
-                marks = 0
-            }
-            out.append(scalar)
-            count += 1
-        }
-        return changed ? String(out) : text
-    }
-
-    static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: return true
-        default: return false
-        }
-    }
-}
-
 struct TMDBSearchPage: Decodable {
     struct Result: Decodable {
         let id: Int

@@ -85,7 +85,7 @@ extension USGSFeedDTO.Feature {
         guard coordinate.isValid, depth.isFinite, Quake.depths.contains(depth) else { return nil }
         let id = RemoteText.clean(self.id, maxScalars: 64)
         guard !id.isEmpty else { return nil }
-        let place = RemoteText.clean(p.place ?? p.title ?? "", maxScalars: RemoteText.titleLimit)
+        let place = RemoteText.clean(p.place ?? p.title ?? "", maxScalars: RemoteText.name)
         return Quake(
             id: id, magnitude: mag, place: place, time: time,
             updated: p.updated.flatMap(USGSFeedDTO.date) ?? time,
