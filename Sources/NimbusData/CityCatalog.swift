@@ -89,17 +89,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     /// Where the optional large tier lives: `$XDG_DATA_HOME/nimbus/cities1000.bin`, by default under `~/.local/share`.
     public static func largeTierURL(environment: [String: String]) -> URL {
-        let dataHome: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true)
-                .appendingPathComponent(".local", isDirectory: true)
-                .appendingPathComponent("share", isDirectory: true)
-        }
-        return dataHome.appendingPathComponent("nimbus", isDirectory: true)
-            .appendingPathComponent(largeTierFileName, isDirectory: false)
+        NimbusDirectories(environment: environment).data.appendingPathComponent(largeTierFileName, isDirectory: false)
     }
 
     // MARK: - CityRepository
