@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Nimbus",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "nimbus", targets: ["nimbus"]),
         .executable(name: "nimbus-bench", targets: ["NimbusBench"]),

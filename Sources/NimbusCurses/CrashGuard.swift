@@ -1,7 +1,5 @@
 import CNCursesw
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Restores the terminal if the process dies of a signal (a Swift runtime trap, a crash, a `kill`
 /// of any signal whose default action ends the process), so nothing leaves the user's shell in raw

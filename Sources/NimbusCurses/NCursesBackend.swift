@@ -1,10 +1,6 @@
 import CNCursesw
 import NimbusTerminal
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 public enum NCursesError: Error, Equatable, CustomStringConvertible {
     /// stdin or stdout is not a terminal.

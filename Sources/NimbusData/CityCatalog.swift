@@ -52,10 +52,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     private var idIndex: [UInt32: Int32]?
     private let idLock = NSLock()
     private let scratch: SearchScratch
-    private let foldedNames = FoldedNamesCache()
-    /// The last query `matchedName` folded: a frame asks for each of its rows with the same query.
-    private var lastMatchedQuery: (text: String, tokens: FoldedTokens)?
-    private let matchedQueryLock = NSLock()
+    private let nameMatcher = CityNameMatcher()
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -92,17 +89,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     /// Where the optional large tier lives: `$XDG_DATA_HOME/nimbus/cities1000.bin`, by default under `~/.local/share`.
     public static func largeTierURL(environment: [String: String]) -> URL {
-        let dataHome: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            dataHome = URL(fileURLWithPath: home, isDirectory: true)
-                .appendingPathComponent(".local", isDirectory: true)
-                .appendingPathComponent("share", isDirectory: true)
-        }
-        return dataHome.appendingPathComponent("nimbus", isDirectory: true)
-            .appendingPathComponent(largeTierFileName, isDirectory: false)
+        NimbusDirectories(environment: environment).data.appendingPathComponent(largeTierFileName, isDirectory: false)
     }
 
     // MARK: - CityRepository
@@ -173,154 +160,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     public func matchedName(_ ref: CityRef, query: String) -> String? {
         let index = Int(ref.index)
         guard index >= 0 && index < cityCount else { return nil }
-        let queryTokens = foldedQuery(query)
-        guard queryTokens.count > 0 else { return nil }
-        // The largest cities, whose rows come first for short queries and which have the most
-        // names (a hundred and more), keep their names folded; the others are read in place.
-        if let names = foldedNames.names(index, blob: { namesBlob(at: index) }) {
-            return names.matchedAlternate(queryTokens).map {
-                String(decoding: UnsafeRawBufferPointer(rebasing: namesBlob(at: index)[names.names[$0].bytes]), as: UTF8.self)
-            }
-        }
-        var nameTokens = FoldedTokens()
-        // Names are checked in place in the mapped blob. An ASCII query can only match names with
-        // Latin letters (or forms that fold to them), a Hangul or kana query only names written in
-        // them: the rest are skipped by their bytes. An all-ASCII name (most romanisations) is
-        // compared without folding; only the remaining names are decoded and folded.
-        let asciiQuery = queryTokens.bytes.allSatisfy { $0 < 0x80 }
-        let keptQuery = !asciiQuery && String(decoding: queryTokens.bytes, as: UTF8.self).unicodeScalars
-            .allSatisfy { NameFolding.isKept($0.value) }
-        func matches(_ name: UnsafeRawBufferPointer) -> Bool {
-            if asciiQuery {
-                // Romanisations are compared in one pass over their bytes; a name that is not
-                // all ASCII is folded only if it can fold to ASCII at all.
-                if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
-                if !Self.mayFoldToASCII(name) { return false }
-            } else {
-                if keptQuery, !name.contains(where: { [0xE1, 0xE3, 0xEA, 0xEB, 0xEC, 0xED].contains($0) }) {
-                    return false // no UTF-8 lead byte of Hangul or kana
-                }
-                if let ascii = Self.asciiNameMatches(name, queryTokens) { return ascii }
-            }
-            NameFolding.fold(utf8: name, into: &nameTokens)
-            return (0..<queryTokens.count).allSatisfy { q in
-                let prefix = queryTokens.token(q)
-                return (0..<nameTokens.count).contains { nameTokens.token($0).starts(with: prefix) }
-            }
-        }
-        let blob = namesBlob(at: index)
-        let canonicalEnd = FoldedNames.nameEnd(in: blob, from: 0)
-        // Most rows match on their canonical name: check it before looking at the alternates.
-        if matches(UnsafeRawBufferPointer(rebasing: blob[..<canonicalEnd])) { return nil }
-        // The shortest matching alternate is the one in the query's own script and form ("서울" over "서울특별시").
-        var best: Range<Int>?
-        var bestLength = Int.max
-        var start = canonicalEnd + 1
-        while start < blob.endIndex {
-            let end = FoldedNames.nameEnd(in: blob, from: start)
-            let name = UnsafeRawBufferPointer(rebasing: blob[start..<end])
-            if matches(name) {
-                let length = name.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } // scalars
-                if length < bestLength {
-                    best = start..<end
-                    bestLength = length
-                }
-            }
-            start = end + 1
-        }
-        return best.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
-    }
-
-    /// `query` folded, from the last call when the query is the same.
-    private func foldedQuery(_ query: String) -> FoldedTokens {
-        matchedQueryLock.lock()
-        defer { matchedQueryLock.unlock() }
-        if let last = lastMatchedQuery, last.text == query { return last.tokens }
-        var tokens = FoldedTokens()
-        NameFolding.fold(query, into: &tokens)
-        lastMatchedQuery = (query, tokens)
-        return tokens
-    }
-
-    /// False when a name cannot fold to any ASCII letter or digit: no byte is one, and no UTF-8
-    /// sequence starts a scalar in a block where some scalar folds to one (conservative; a test
-    /// checks every scalar against `NameFolding`). Kana, CJK, Hangul, Cyrillic, Arabic… names are
-    /// skipped by their first two bytes without being decoded.
-    static func mayFoldToASCII(_ name: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        let n = name.count
-        while i < n {
-            let b = name[i]
-            let next: UInt8 = i + 1 < n ? name[i + 1] : 0
-            switch b {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true // ASCII letters and digits
-            case 0xC2...0xCB: return true                          // U+0080–U+02FF: Latin-1, Latin Extended, IPA, modifiers
-            case 0xE1 where (0xB4...0xBB).contains(next): return true // U+1D00–U+1EFF: phonetic, Latin Extended Additional
-            case 0xE2 where (0x81...0x86).contains(next) || (0x91...0x93).contains(next) || next == 0xB1:
-                return true                // super/subscripts, letterlike, number forms, enclosed, Latin Extended-C
-            case 0xE3 where (0x88...0x8F).contains(next): return true // U+3200–U+33FF: enclosed and squared (㎞)
-            case 0xEA where (0x9C...0x9F).contains(next): return true // U+A700–U+A7FF: Latin Extended-D
-            case 0xEF where next == 0xAC || next == 0xBC || next == 0xBD: return true // ligatures, fullwidth ASCII
-            case 0xF0 where next == 0x90 || next == 0x9D || next == 0x9F:
-                return true                // Latin Extended-F, mathematical and enclosed alphanumerics
-            default: break
-            }
-            i += 1
-        }
-        return false
-    }
-
-    /// Word-prefix match of a name against folded query tokens, reading the name's ASCII bytes in
-    /// place (ASCII folds to lowercase letters and digits split at everything else). True as soon
-    /// as every token has started a word; false when the name is all ASCII and some token never
-    /// did; nil when a non-ASCII byte comes first, as the name must then be folded to tell.
-    static func asciiNameMatches(_ name: UnsafeRawBufferPointer, _ query: FoldedTokens) -> Bool? {
-        let count = query.count
-        guard count > 0 else { return true }
-        guard count <= 64 else { return nil }
-        let all: UInt64 = count == 64 ? ~0 : (1 << UInt64(count)) - 1
-        var found: UInt64 = 0
-        let n = name.count
-        var inWord = false
-        return query.bytes.withUnsafeBufferPointer { tokens -> Bool? in
-            for i in 0..<n {
-                let b = name[i]
-                if b >= 0x80 { return nil }
-                let folded = Self.asciiFolded(b)
-                if folded != 0 && !inWord {
-                    for q in 0..<count where found & (1 << UInt64(q)) == 0 {
-                        let range = query.range(q)
-                        var k = range.lowerBound
-                        var j = i
-                        while k < range.upperBound, j < n, Self.asciiFolded(name[j]) == tokens[k] {
-                            k += 1
-                            j += 1
-                        }
-                        if k == range.upperBound { found |= 1 << UInt64(q) }
-                    }
-                    if found == all { return true }
-                }
-                inWord = folded != 0
-            }
-            return false
-        }
-    }
-
-    /// An ASCII letter or digit as a token byte (lowercase); 0 for anything else.
-    @inline(__always)
-    private static func asciiFolded(_ b: UInt8) -> UInt8 {
-        switch b {
-        case 0x41...0x5A: return b | 0x20
-        case 0x61...0x7A, 0x30...0x39: return b
-        default: return 0
-        }
+        return nameMatcher.matchedName(query, city: index, names: namesBlob(at: index))
     }
 
     /// Folds the names of the most populous cities, whose rows come first for short queries, so
     /// the first keystrokes don't pay for it. A few milliseconds; run it off the main queue.
     public func foldNamesOfLargestCities() {
-        for index in 0..<min(cityCount, FoldedNamesCache.keptCities) {
-            _ = foldedNames.names(index) { namesBlob(at: index) }
+        for index in 0..<min(cityCount, CityNameMatcher.keptCities) {
+            nameMatcher.foldNames(ofCity: index, names: namesBlob(at: index))
         }
     }
 
@@ -375,13 +222,13 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     /// The canonical name alone: the names blob up to its first separator.
     func canonicalName(at index: Int) -> String {
         let bytes = namesBlob(at: index)
-        let end = bytes.firstIndex(of: 0x1F) ?? bytes.endIndex
+        let end = bytes.firstIndex(of: CityNameMatcher.nameSeparator) ?? bytes.endIndex
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     /// All names of the city at `index`: the canonical name first, then its alternates.
     func names(at index: Int) -> [String] {
-        namesBlob(at: index).split(separator: 0x1F, omittingEmptySubsequences: false)
+        namesBlob(at: index).split(separator: CityNameMatcher.nameSeparator, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -30,7 +30,7 @@ public enum NameFolding {
         var i = 0
         while i < n {
             let lead = utf8[i]
-            if lead < 0x80 {
+            if lead < UTF8Lead.firstNonASCII {
                 // ASCII: letters and digits are token characters; everything else is P*, S*, Zs or Cc.
                 switch lead {
                 case 0x41...0x5A: buffer.append(byte: lead + 0x20)
@@ -40,13 +40,14 @@ public enum NameFolding {
                 i += 1
                 continue
             }
-            let length = lead >= 0xF8 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0
+            let length = UTF8Lead.sequenceLength(lead) // 0 for a continuation byte or 0xC0, 0xC1, 0xF8…
+            // The lead byte's payload bits: 3 of a four-byte sequence, 4 of a three-byte one, 5 of a two-byte one.
             var value = UInt32(lead) & (length == 4 ? 0x07 : length == 3 ? 0x0F : 0x1F)
             var valid = length > 0 && i + length <= n
             if valid {
                 for k in 1..<length {
                     let b = utf8[i + k]
-                    if b & 0xC0 != 0x80 { valid = false; break }
+                    if !UTF8Lead.isContinuation(b) { valid = false; break }
                     value = value << 6 | UInt32(b & 0x3F)
                 }
                 // Overlong forms are invalid, as String(decoding:) has them (surrogates and values

@@ -1,11 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Terminal column widths of text, measured per grapheme.
 ///

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// An in-process HTTP/1.1 server on 127.0.0.1 with a random port, serving scripted responses per path.
 ///

@@ -108,7 +108,6 @@ final class MapSnapshotCacheTests: XCTestCase {
     /// first entry and adding a fourth keeps the first three and drops the new one, where least-recently-used
     /// eviction drops the second. If this starts failing, Foundation's behaviour changed: reconsider.
     func testFoundationNSCacheOnLinuxDoesNotEvictTheLeastRecentlyUsed() {
-        #if os(Linux)
         final class Box { let n: Int; init(_ n: Int) { self.n = n } }
         let cache = NSCache<NSNumber, Box>()
         cache.countLimit = 3
@@ -117,6 +116,5 @@ final class MapSnapshotCacheTests: XCTestCase {
         cache.setObject(Box(3), forKey: 3)
         let kept = (0..<4).map { cache.object(forKey: NSNumber(value: $0)) != nil }
         XCTAssertNotEqual(kept, [true, false, true, true], "NSCache now evicts by recency")
-        #endif
     }
 }

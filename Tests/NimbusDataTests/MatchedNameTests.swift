@@ -46,11 +46,11 @@ final class MatchedNameTests: XCTestCase {
             guard folded.contains(where: { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else { continue }
             checked += 1
             let bytes = Array(String(scalar).utf8)
-            XCTAssertTrue(bytes.withUnsafeBytes(CityCatalog.mayFoldToASCII), "U+\(String(v, radix: 16)) folds to \(folded)")
+            XCTAssertTrue(bytes.withUnsafeBytes(CityNameMatcher.mayFoldToASCII), "U+\(String(v, radix: 16)) folds to \(folded)")
         }
         XCTAssertGreaterThan(checked, 1000)
         for name in ["Москва", "東京", "ソウル", "서울", "القاهرة", "ათენი"] {
-            XCTAssertFalse(Array(name.utf8).withUnsafeBytes(CityCatalog.mayFoldToASCII), name)
+            XCTAssertFalse(Array(name.utf8).withUnsafeBytes(CityNameMatcher.mayFoldToASCII), name)
         }
     }
 
@@ -91,7 +91,7 @@ final class MatchedNameTests: XCTestCase {
         func match(_ name: String, _ query: String) -> Bool? {
             var tokens = FoldedTokens()
             NameFolding.fold(query, into: &tokens)
-            return Array(name.utf8).withUnsafeBytes { CityCatalog.asciiNameMatches($0, tokens) }
+            return Array(name.utf8).withUnsafeBytes { CityNameMatcher.asciiNameMatches($0, tokens) }
         }
         XCTAssertEqual(match("Sao Paulo", "pau sao"), true)
         XCTAssertEqual(match("Sao Paulo", "aul"), false, "a query word must start a name word")

@@ -94,8 +94,7 @@ public final class LandMask: @unchecked Sendable {
             throw MapDataError.missing("\(bundledName).bin (bundle resource)")
         }
         if let environment {
-            let fine = CityCatalog.largeTierURL(environment: environment)
-                .deletingLastPathComponent().appendingPathComponent(fineFileName)
+            let fine = NimbusDirectories(environment: environment).data.appendingPathComponent(fineFileName)
             if FileManager.default.fileExists(atPath: fine.path), let mask = try? LandMask(contentsOf: [url, fine]) {
                 return mask
             }

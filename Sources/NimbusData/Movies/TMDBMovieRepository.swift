@@ -50,11 +50,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME/nimbus/tmdb`, else `~/.cache/nimbus/tmdb`.
     public static func cacheDirectory(environment: [String: String]) -> URL {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("nimbus/tmdb")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/nimbus/tmdb")
+        NimbusDirectories(environment: environment).cache.appendingPathComponent("tmdb", isDirectory: true)
     }
 
     public let source = MovieSource.tmdb

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Reads and writes the app's own files (the user database, the weather and TMDB caches) without
 /// following symbolic links: whatever sits at a path the app writes is hostile until `lstat` says it

@@ -110,11 +110,7 @@ public final class UserDatabase: @unchecked Sendable {
 
     /// `$XDG_DATA_HOME/nimbus`, else `~/.local/share/nimbus`.
     public static func defaultDirectory(environment: [String: String]) -> URL {
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("nimbus")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/nimbus")
+        NimbusDirectories(environment: environment).data
     }
 
     private static func open(_ url: URL, migrations: [Migration]) throws -> DatabaseQueue {

@@ -17,11 +17,7 @@ public final class WeatherCache: @unchecked Sendable {
 
     /// `$XDG_CACHE_HOME/nimbus`, else `~/.cache/nimbus`.
     public static func defaultDirectory(environment: [String: String]) -> URL {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("nimbus")
-        }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".cache/nimbus")
+        NimbusDirectories(environment: environment).cache
     }
 
     struct Entry: Codable {
