@@ -3,9 +3,7 @@ import Foundation
 import NimbusCurses
 import NimbusData
 import NimbusTerminal
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs the app on the real terminal: keys read on the main thread, signals as dispatch sources on
 /// the main queue.

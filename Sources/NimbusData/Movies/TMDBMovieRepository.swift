@@ -1,10 +1,6 @@
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 @preconcurrency import OpenCombineShim
 
 /// A GET request with its limits.
