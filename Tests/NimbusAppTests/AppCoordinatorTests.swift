@@ -103,7 +103,7 @@ final class WeatherTabsTests: XCTestCase {
         scheduler.advance()
         let first = coordinator.render(size: Size(cols: 100, rows: 24)).text()
         XCTAssertEqual(first.split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) },
-                       "1 Cities  2 Current  3 Liked  4 Movies  5 Wishlist")
+                       "1 Cities  2 Current  3 Liked  4 Quakes  5 Movies  6 Wishlist")
         XCTAssertTrue(first.contains("Saved data unreadable, moved aside (tab 3)"), first)
         coordinator.handle(.char("3"))
         scheduler.advance()
