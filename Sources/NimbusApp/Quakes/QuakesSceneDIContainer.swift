@@ -52,7 +52,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
 
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
         let viewModel = QuakeDetailViewModel(quake: quake, place: place, likes: LikeCityUseCase(repository: likes),
-                                             format: format)
+                                             format: format, now: now)
         // The map of the epicentre: the map panel of a "city" there, marked with the magnitude.
         let epicentre = City(id: Self.mapID(quake.id), name: "M " + QuakeFormatter.magnitude(quake.magnitude),
                              countryCode: place?.city.countryCode ?? "", latitude: quake.coordinate.latitude,

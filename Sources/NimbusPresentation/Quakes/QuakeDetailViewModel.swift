@@ -34,12 +34,15 @@ public final class QuakeDetailViewModel {
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
     private let format: QuakeFormatter
+    private let now: @Sendable () -> Date
 
-    public init(quake: Quake, place: QuakePlace?, likes: LikeCityUseCase?, format: QuakeFormatter) {
+    public init(quake: Quake, place: QuakePlace?, likes: LikeCityUseCase?, format: QuakeFormatter,
+                now: @escaping @Sendable () -> Date) {
         self.quake = quake
         self.place = place
         self.likes = likes
         self.format = format
+        self.now = now
     }
 
     public func transform(input: Input) -> Output {
@@ -63,15 +66,16 @@ public final class QuakeDetailViewModel {
                 case .failed(let notice): return (model.liked, notice)
                 }
             }
-            .map { [format, quake, place] model in
-                Self.state(quake, place, liked: model.liked, notice: model.notice, format: format)
+            .map { [format, quake, place, now] model in
+                Self.state(quake, place, liked: model.liked, notice: model.notice, format: format, now: now())
             }
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state)
     }
 
-    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, notice: String?, format: QuakeFormatter) -> QuakeDetailState {
+    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, notice: String?, format: QuakeFormatter,
+                      now: Date) -> QuakeDetailState {
         let l10n = format.l10n
         let utc = DateFormatter()
         utc.locale = l10n.locale
@@ -87,7 +91,7 @@ public final class QuakeDetailViewModel {
             facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time), local.string(from: quake.time)))
         } else {
             facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time)) + " · "
-                         + format.weather.age(Date().timeIntervalSince(quake.time)))
+                         + format.weather.age(now.timeIntervalSince(quake.time)))
         }
         facts.append(l10n.format(.quakeDetailMagnitude, QuakeFormatter.magnitude(quake.magnitude)
                                  + (quake.magnitudeType.map { " (\($0))" } ?? "")) + " · " + format.depth(quake.depthKilometres))
