@@ -14,11 +14,12 @@ public final class AppHarness {
     public let scheduler: TestSchedulerOf<DispatchQueue>
     public let environment: [String: String]
     public let arguments: [String]
-    public private(set) var app: AppCoordinator
+    public var app: AppCoordinator { loop.coordinator }
+    /// The loop the live app runs, on the fake terminal and the virtual clock.
+    private var loop: AppLoop!
     public private(set) var container: AppDIContainer
     public private(set) var size: Size
     public let terminal: FakeTerminal
-    private var renderer: Renderer
     private let httpClient: HTTPClient?
     /// A connection of the harness's own to the user database, opened on first read.
     private var reader: DatabaseQueue?
@@ -36,10 +37,11 @@ public final class AppHarness {
         self.size = size
         self.httpClient = httpClient
         terminal = FakeTerminal(size: size)
-        renderer = Renderer(backend: terminal)
+        let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
                                            httpClient: httpClient)
         frame = ScreenBuffer(size: size)
+        loop = makeLoop(app)
         settle()
     }
 
@@ -69,6 +71,17 @@ public final class AppHarness {
 
     public var quit: Bool { app.quitRequested }
 
+    private func makeLoop(_ app: AppCoordinator) -> AppLoop {
+        let scheduler = self.scheduler
+        let loop = AppLoop(coordinator: app, backend: terminal, size: { [unowned self] in self.size },
+                           runDueWork: { scheduler.advance() })
+        loop.onFrame = { [unowned self] frame in
+            self.previousFrame = self.frame
+            self.frame = frame
+        }
+        return loop
+    }
+
     /// The screen as text, after pending work on the virtual clock ran.
     public var screen: String {
         settle()
@@ -82,8 +95,7 @@ public final class AppHarness {
     /// Hands each key to the app as the live loop does: handle, run what is due, draw.
     public func send(_ keys: [Key]) {
         for key in keys where !quit {
-            app.handle(key)
-            settle()
+            loop.handle([key])
         }
     }
 
@@ -98,7 +110,7 @@ public final class AppHarness {
     public func resize(_ new: Size) {
         size = new
         terminal.size = new
-        renderer.invalidate()
+        loop.invalidate()
         settle()
     }
 
@@ -121,10 +133,11 @@ public final class AppHarness {
 
     /// Quits and starts the app again on the same data, as a user does.
     public func restart() throws {
+        let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
                                            httpClient: httpClient)
         parser = KeyParser()
-        renderer = Renderer(backend: terminal)
+        loop = makeLoop(app)
         previousFrame = nil
         settle()
     }
@@ -135,10 +148,7 @@ public final class AppHarness {
     }
 
     private func draw() {
-        previousFrame = frame
-        frame = app.render(size: size)
-        renderer.render(frame)
-        app.frameShown()
+        loop.draw()
     }
 
     /// Rows whose cells (text or style) differ between the last two frames: what the renderer sent.

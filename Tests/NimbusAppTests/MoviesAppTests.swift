@@ -1,15 +1,18 @@
 import XCTest
 import CombineSchedulers
+import NimbusData
 import NimbusTerminal
 import TestSupport
 @testable import NimbusApp
 
 /// The Movies and Wishlist tabs in the whole app: every size, and TMDB through the loopback fixture server.
 final class MoviesAppTests: XCTestCase {
-    private func makeApp(_ environment: [String: String]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
+    /// The app offline, unless given a network (`LiveHTTPClient`, the one the real app runs on).
+    private func makeApp(_ environment: [String: String], httpClient: HTTPClient = OfflineHTTPClient()) throws
+        -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
         let container = try AppDIContainer(configuration: .init(
-            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler()))
+            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler(), httpClient: httpClient))
         let app = AppCoordinator(container: container)
         app.start()
         scheduler.advance()
@@ -86,7 +89,8 @@ final class MoviesAppTests: XCTestCase {
         """#))
         let key = "0123456789abcdef0123456789abcdef"
         let (app, scheduler) = try makeApp(["NIMBUS_LANG": "ko", "TMDB_API_KEY": key,
-                                            "NIMBUS_TMDB_URL": server.baseURL.absoluteString])
+                                            "NIMBUS_TMDB_URL": server.baseURL.absoluteString],
+                                           httpClient: LiveHTTPClient())
         app.handle(.backTab)
         app.handle(.backTab)
         waitFor("TMDB · ko-KR", app, scheduler)

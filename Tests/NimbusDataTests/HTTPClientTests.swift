@@ -195,39 +195,9 @@ final class HTTPClientTests: XCTestCase {
                        "http://127.0.0.1:8080/v1/forecast")
     }
 
-    func testALazyClientIsMadeOnItsFirstRequestOnly() {
-        server.route("/n", .init(json: "{}"))
-        let made = ResultBox()
-        let count = Counter()
-        let lazy = LazyHTTPClient { count.increment(); return URLSessionHTTPClient(connectTimeout: 2) }
-        XCTAssertEqual(count.value, 0)
-        for _ in 0..<2 {
-            let done = expectation(description: "sent")
-            _ = lazy.send(request("/n")) { made.set($0); done.fulfill() }
-            wait(for: [done], timeout: 10)
-        }
-        XCTAssertEqual(count.value, 1)
-        XCTAssertEqual((try? made.value?.get())?.status, 200)
-    }
-
-    func testPreparingALazyClientMakesItBeforeTheFirstRequest() {
-        server.route("/n", .init(json: "{}"))
-        let made = ResultBox()
-        let count = Counter()
-        let lazy = LazyHTTPClient { count.increment(); return URLSessionHTTPClient.live() }
-        lazy.prepare()
-        XCTAssertEqual(count.value, 1)
-        let done = expectation(description: "sent")
-        _ = lazy.send(request("/n")) { made.set($0); done.fulfill() }
-        wait(for: [done], timeout: 10)
-        XCTAssertEqual(count.value, 1)
-        XCTAssertEqual((try? made.value?.get())?.status, 200)
-    }
-
     func testTheLiveClientLoadsLibcurl() {
         XCTAssertNil(Libcurl.load())
         XCTAssertNil(Libcurl.load(), "a second load answers the same")
-        XCTAssertTrue(URLSessionHTTPClient.live() is URLSessionHTTPClient)
     }
 
     func testTheServerStopsWhenDropped() throws {

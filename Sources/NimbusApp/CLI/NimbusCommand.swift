@@ -230,7 +230,9 @@ struct Run: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
-        configuration.httpClient = LazyHTTPClient { URLSessionHTTPClient.live() }
+        // The one HTTP client: libcurl is loaded on the first request (or the warm-up), not at start-up.
+        let network = LiveHTTPClient()
+        configuration.httpClient = network
         // Maps are drawn off the main queue so that keys never wait for them.
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.
@@ -248,7 +250,7 @@ struct Run: ParsableCommand {
         let backend = NCursesBackend()
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
         // long as the process.
-        let runner = LiveRunner(backend: backend)
+        let runner = LiveRunner(backend: backend, network: network)
         try withExtendedLifetime(runner) {
             try runner.run {
                 if !backend.supportsColor { container.useMonochrome() }

@@ -17,13 +17,19 @@ public final class MapSceneDIContainer {
     private let units: UnitSystem
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let renderScheduler: AnySchedulerOf<DispatchQueue>
+    /// The map style of the app's preferences (`AppPreferences.mapStyle`), and how a panel changes it.
+    private let mapStyle: () -> MapStyle
+    private let mapStyleChanged: (MapStyle) -> Void
 
     /// 64 maps or 200,000 cells (about 65 maps of 100×30), whichever is reached first.
     public static let countLimit = 64
     public static let totalCostLimit = 200_000
 
     public init(repository: RenderedMapRepository, l10n: L10n, units: UnitSystem,
-                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>) {
+                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
+                mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in }) {
+        self.mapStyle = mapStyle
+        self.mapStyleChanged = mapStyleChanged
         self.cache = repository.cache
         self.repository = repository
         self.l10n = l10n
@@ -38,17 +44,14 @@ public final class MapSceneDIContainer {
 
     public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country) -> CityMapViewModel {
         CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units,
-                         initialZoom: initialZoom, initialStyle: preferredStyle,
+                         initialZoom: initialZoom, initialStyle: mapStyle(),
                          scheduler: scheduler, renderScheduler: renderScheduler)
     }
-
-    /// Braille or blocks, as last chosen with `c`: a font without braille needs blocks on every map.
-    public private(set) var preferredStyle: MapStyle = .braille
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
     public func makeCityMapPanel(city: City) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n,
-                     styleChanged: { [weak self] in self?.preferredStyle = $0 })
+                     styleChanged: mapStyleChanged)
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

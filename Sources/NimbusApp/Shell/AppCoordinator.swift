@@ -9,7 +9,7 @@ public final class AppCoordinator {
     public static let minimumSize = Size(cols: 40, rows: 10)
 
     private let container: AppDIContainer
-    private let navigator = TabNavigator()
+    private let navigator: TabNavigator
     private var children: [AnyObject] = []
     private var showingHelp = false
     /// The help overlay's first line shown, and the largest that still fills it (from the last frame).
@@ -18,7 +18,6 @@ public final class AppCoordinator {
     private var lastHelpPage = 1
     private var showingMapStats = false
     private let l10n: L10n
-    private let theme: Theme
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -36,25 +35,23 @@ public final class AppCoordinator {
 
     /// Set when the user asked to quit.
     public private(set) var quitRequested = false
-    /// Called whenever the frame needs drawing again.
-    public var onNeedsDisplay: (() -> Void)?
-    /// Called for Ctrl-L.
-    public var onRedrawRequested: (() -> Void)?
+    /// Set whenever the frame needs drawing again (by the screens, the tabs and the overlays);
+    /// the app loop reads and clears it.
+    public let needsDisplay = NeedsDisplay()
     /// Called for Ctrl-Z.
     public var onSuspendRequested: (() -> Void)?
 
     public init(container: AppDIContainer) {
         self.container = container
         self.l10n = container.l10n
-        self.theme = container.theme
-        navigator.onChange = { [weak self] in self?.onNeedsDisplay?() }
+        navigator = TabNavigator(needsDisplay: needsDisplay)
     }
 
-    /// Background warm-up of the container's services (see `AppDIContainer.warmUp`).
-    public var warmUp: @Sendable () -> Void {
-        let container = self.container
-        return { container.warmUp() }
-    }
+    /// The warm-up of the container's shared services, for a background queue (see `WarmUp`).
+    public var warmUp: WarmUp { container.warmUp }
+
+    /// The part of the warm-up that draws; main thread only, after the first frame.
+    public func rehearseTyping() { container.rehearseTyping() }
 
     public func start() {
         let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
@@ -89,7 +86,7 @@ public final class AppCoordinator {
             quitRequested = true
             return
         case .ctrl("l"):
-            onRedrawRequested?()
+            needsDisplay.setFullRedraw() // the next frame clears the screen and repaints it all
             return
         case .ctrl("z"):
             // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
@@ -97,7 +94,7 @@ public final class AppCoordinator {
             return
         case .function(12):
             showingMapStats.toggle()
-            onNeedsDisplay?()
+            needsDisplay.set()
             return
         default:
             break
@@ -105,7 +102,7 @@ public final class AppCoordinator {
         // The map cache overlay stays up while browsing; only Esc closes it.
         if showingMapStats, key == .escape, !showingHelp {
             showingMapStats = false
-            onNeedsDisplay?()
+            needsDisplay.set()
             return
         }
         if showingHelp {
@@ -138,7 +135,7 @@ public final class AppCoordinator {
         default: return
         }
         helpScroll = min(max(0, helpScroll), helpMaxScroll)
-        onNeedsDisplay?()
+        needsDisplay.set()
     }
 
     private func handleGlobal(_ key: Key) -> Bool {
@@ -149,7 +146,7 @@ public final class AppCoordinator {
         case .char("?"):
             showingHelp = true
             helpScroll = 0
-            onNeedsDisplay?()
+            needsDisplay.set()
             return true
         case .char(let c) where c.isASCII && c.isNumber:
             guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
@@ -170,6 +167,8 @@ public final class AppCoordinator {
     }
 
     // MARK: Drawing
+
+    private var theme: Theme { container.preferences.theme }
 
     /// Draws the whole frame for a terminal of `size`.
     public func render(size: Size) -> ScreenBuffer {

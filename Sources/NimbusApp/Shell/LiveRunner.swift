@@ -9,19 +9,17 @@ import Glibc
 /// the main queue.
 final class LiveRunner {
     private let backend: NCursesBackend
-    private let renderer: Renderer
-    private var coordinator: AppCoordinator!
+    private var loop: AppLoop!
     private var parser = KeyParser()
     private var sources: [DispatchSourceProtocol] = []
     private var escapeTimer: DispatchWorkItem?
-    private var drawScheduled = false
-    /// True while keys are being handled: their frame is drawn right after, so nothing is queued.
-    private var handlingKeys = false
     private var restored = false
+    /// The app's network, which knows whether libcurl could be used.
+    private let network: LiveHTTPClient?
 
-    init(backend: NCursesBackend) {
+    init(backend: NCursesBackend, network: LiveHTTPClient? = nil) {
         self.backend = backend
-        self.renderer = Renderer(backend: backend)
+        self.network = network
     }
 
     /// Takes the terminal, starts the app and never returns.
@@ -33,42 +31,26 @@ final class LiveRunner {
         // A SIGBUS from a mapped file that was truncated names the file.
         CrashGuard.install(describingAddress: { MappedFiles.path(containing: $0) })
         try backend.start()
-        coordinator = makeCoordinator()
+        let coordinator = makeCoordinator()
+        let backend = self.backend
+        // The live clock is the main queue: its work runs between turns, not between keys.
+        loop = AppLoop(coordinator: coordinator, backend: backend, size: { backend.size })
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
-        coordinator.onNeedsDisplay = { [weak self] in self?.setNeedsDraw() }
-        coordinator.onRedrawRequested = { [weak self] in
-            self?.renderer.invalidate() // the next frame clears the screen and repaints it all
-            self?.setNeedsDraw()
-        }
         coordinator.start()
-        draw()
-        warmUp()
+        loop.draw()
+        warmUp(coordinator)
         runLoop()
     }
 
-    // MARK: Drawing
-
-    private func setNeedsDraw() {
-        guard !drawScheduled else { return }
-        drawScheduled = true
-        if handlingKeys { return }
-        DispatchQueue.main.async { [weak self] in
-            guard let self, self.drawScheduled else { return } // already drawn by a keystroke
-            self.draw()
-        }
-    }
-
-    private func draw() {
-        drawScheduled = false
-        renderer.render(coordinator.render(size: backend.size))
-        coordinator.frameShown()
-    }
-
-    /// After the first frame, does in the background the one-off work the first keystrokes would
-    /// otherwise pay for (folding tables for names in other scripts).
-    private func warmUp() {
+    /// After the first frame, does the one-off work the first keystrokes would otherwise pay for:
+    /// in the background what touches only shared data (folding tables for names in other scripts),
+    /// on the main thread what draws.
+    private func warmUp(_ coordinator: AppCoordinator) {
         let warm = coordinator.warmUp
-        DispatchQueue.global(qos: .utility).async { warm() }
+        DispatchQueue.global(qos: .utility).async { warm.run() }
+        // The rehearsal of typing draws a screen, so it stays on the main thread: it runs on the
+        // loop's first turn, after the first frame.
+        DispatchQueue.main.async { coordinator.rehearseTyping() }
     }
 
     // MARK: Input
@@ -83,7 +65,8 @@ final class LiveRunner {
         while true {
             fds[0].revents = 0
             fds[1].revents = 0
-            let n = poll(&fds, 2, -1)
+            // A frame asked for while the last one was drawn (by `frameShown`) is drawn on the next turn.
+            let n = poll(&fds, 2, loop.needsDisplay.isSet ? 0 : -1)
             if n < 0 {
                 if errno == EINTR { continue }
                 exit(status: 1)
@@ -97,6 +80,8 @@ final class LiveRunner {
                 _ = read(mainQueue, &value, 8)
                 _dispatch_main_queue_callback_4CF(nil)
             }
+            // Whatever ran (an answer from the network, a timer, a signal) may have asked for a frame.
+            loop.drawIfNeeded()
         }
     }
 
@@ -125,15 +110,9 @@ final class LiveRunner {
 
     private func deliver(_ keys: [Key]) {
         guard !keys.isEmpty else { return }
-        handlingKeys = true
-        for key in keys {
-            coordinator.handle(key)
-            if coordinator.quitRequested { exit(status: 0) }
-        }
-        handlingKeys = false
-        // Draw now rather than on the next turn of the main queue: a keystroke's frame goes out
-        // without waiting for a queue hop (~0.2 ms here).
-        draw()
+        // The loop draws the keys' frame at once rather than on the next turn of the main queue: a
+        // keystroke's frame goes out without waiting for a queue hop (~0.2 ms here).
+        if loop.handle(keys) { exit(status: 0) }
     }
 
     // MARK: Signals
@@ -158,8 +137,8 @@ final class LiveRunner {
 
     private func resized() {
         backend.updateSize()
-        renderer.invalidate()
-        draw()
+        loop?.invalidate()
+        loop?.draw()
     }
 
     private func suspend() {
@@ -173,14 +152,14 @@ final class LiveRunner {
     private func resumed() {
         CrashGuard.install()
         backend.resume()
-        renderer.invalidate()
-        draw()
+        loop?.invalidate()
+        loop?.draw()
     }
 
     /// Restores the terminal and exits; every way out goes through here.
     func exit(status: Int32) -> Never {
         restore()
-        if let reason = Libcurl.unavailableReason {
+        if let reason = network?.unavailableReason {
             FileHandle.standardError.write(Data("nimbus: ran without the network: libcurl could not be used (\(reason))\n".utf8))
         }
         Glibc.exit(status)

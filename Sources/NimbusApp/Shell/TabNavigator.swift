@@ -15,7 +15,12 @@ final class TabNavigator {
 
     private(set) var tabs: [Tab] = []
     private(set) var active = 0
-    var onChange: (() -> Void)?
+    /// Set when the tabs change and, by the screens themselves, when a screen needs drawing again.
+    let needsDisplay: NeedsDisplay
+
+    init(needsDisplay: NeedsDisplay = NeedsDisplay()) {
+        self.needsDisplay = needsDisplay
+    }
 
     /// Adds a tab whose root `makeRoot` makes when the tab is first shown; returns the tab's index.
     @discardableResult
@@ -39,13 +44,13 @@ final class TabNavigator {
         top?.didDisappear()
         active = index
         if isMaterialized(index) { top?.didAppear() } else { materializeRoot(index) }
-        onChange?()
+        needsDisplay.set()
     }
 
     private func materializeRoot(_ index: Int) {
         guard tabs.indices.contains(index), tabs[index].stack.isEmpty else { return }
         let root = tabs[index].makeRoot()
-        root.onNeedsDisplay = { [weak self] in self?.onChange?() }
+        root.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         tabs[index].stack = [root]
     }
 
@@ -56,10 +61,10 @@ final class TabNavigator {
 
     func push(_ screen: Screen, onTab index: Int) {
         materializeRoot(index)
-        screen.onNeedsDisplay = { [weak self] in self?.onChange?() }
+        screen.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         if index == active { top?.didDisappear() }
         tabs[index].stack.append(screen)
-        onChange?()
+        needsDisplay.set()
     }
 
     /// Pops the active tab's top screen; the root stays. Returns false when there was nothing to pop.
@@ -74,7 +79,7 @@ final class TabNavigator {
         guard tabs.indices.contains(index), tabs[index].stack.count > 1 else { return false }
         tabs[index].stack.removeLast()
         if index == active { top?.didAppear() }
-        onChange?()
+        needsDisplay.set()
         return true
     }
 }

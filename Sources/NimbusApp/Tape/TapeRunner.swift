@@ -74,8 +74,9 @@ private final class Session {
     private var arguments: [String] = []
     private let scheduler = DispatchQueue.test
     private var terminal: FakeTerminal?
-    private var renderer: Renderer?
-    private var coordinator: AppCoordinator?
+    /// The app loop the live runner runs, on the fake terminal and the virtual clock.
+    private var loop: AppLoop?
+    private var coordinator: AppCoordinator? { loop?.coordinator }
     private var parser = KeyParser()
     private var exited = false
     private let network = TapeHTTPClient()
@@ -132,9 +133,8 @@ private final class Session {
             guard coordinator == nil else { throw Reason("Args must come before the app starts (or after Restart)") }
             arguments = args
         case .restart:
-            coordinator = nil
+            loop = nil
             terminal = nil
-            renderer = nil
             exited = false
         case .type(let text):
             try started()
@@ -145,14 +145,13 @@ private final class Session {
             for _ in 0..<count { deliver([key]) }
         case .wait(let ms):
             try started()
-            scheduler.advance(by: .milliseconds(ms))
-            draw()
+            turn(advancingBy: .milliseconds(ms))
         case .resize(let s):
             try started()
             size = s
             terminal?.size = s
-            renderer?.invalidate()
-            draw()
+            loop?.invalidate()
+            loop?.draw()
         case .expect(let text):
             try started()
             try expect(text)
@@ -225,9 +224,11 @@ private final class Session {
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
         self.terminal = terminal
-        self.renderer = Renderer(backend: terminal)
-        self.coordinator = coordinator
-        settle()
+        let scheduler = self.scheduler
+        loop = AppLoop(coordinator: coordinator, backend: terminal, size: { [unowned self] in self.size },
+                       runDueWork: { scheduler.advance() })
+        scheduler.advance()
+        loop?.draw()
     }
 
     private func feed(_ bytes: [UInt8]) throws {
@@ -235,24 +236,20 @@ private final class Session {
     }
 
     private func deliver(_ keys: [Key]) {
-        guard let coordinator else { return }
-        for key in keys where !exited {
-            coordinator.handle(key)
-            if coordinator.quitRequested { exited = true }
-            scheduler.advance()
-        }
-        if !exited { draw() }
+        guard let loop, !exited else { return }
+        if loop.handle(keys) { exited = true }
     }
 
+    /// Runs what is due now; draws if anything asked for a frame.
     private func settle() {
-        scheduler.advance()
-        draw()
+        turn(advancingBy: .zero)
     }
 
-    private func draw() {
-        guard let coordinator, let renderer else { return }
-        renderer.render(coordinator.render(size: size))
-        coordinator.frameShown()
+    /// One turn of the loop on the virtual clock: the work due within `interval` runs, then the frame
+    /// is drawn if anything asked for one, as the live loop does after the main queue's work.
+    private func turn(advancingBy interval: DispatchQueue.SchedulerTimeType.Stride) {
+        scheduler.advance(by: interval)
+        loop?.drawIfNeeded()
     }
 
     /// Passes as soon as the text shows; virtual time moves on in 10 ms steps for up to 5 s.
@@ -261,9 +258,8 @@ private final class Session {
         var waited = 0
         while !screenText.contains(text) {
             guard waited < 5000 else { throw Reason("expected the screen to contain \"\(text)\" (waited 5 s of virtual time)") }
-            scheduler.advance(by: .milliseconds(10))
+            turn(advancingBy: .milliseconds(10))
             waited += 10
-            draw()
         }
     }
 

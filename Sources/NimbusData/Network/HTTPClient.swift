@@ -251,16 +251,6 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 /// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
 /// the size cap while the body arrives, and a deadline per request for the whole exchange.
 public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
-    /// The app's client: a URLSession when libcurl, which it calls, can be loaded (see `Libcurl`);
-    /// otherwise a client that is always offline, the reason kept in `Libcurl.unavailableReason`.
-    public static func live() -> HTTPClient {
-        if let reason = Libcurl.load() {
-            Libcurl.recordUnavailable(reason)
-            return OfflineHTTPClient()
-        }
-        return URLSessionHTTPClient()
-    }
-
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -619,34 +609,5 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
                 state.fail(.transport(.redirectRefused), stop: .never)
             }
         }
-    }
-}
-
-/// A client made on its first request (or `prepare`), so building one costs nothing at start-up: a
-/// URLSession on Linux loads and sets up libcurl.
-public final class LazyHTTPClient: HTTPClient, @unchecked Sendable {
-    private let lock = NSLock()
-    private let make: @Sendable () -> HTTPClient
-    private var client: HTTPClient?
-
-    public init(_ make: @escaping @Sendable () -> HTTPClient) { self.make = make }
-
-    private var resolved: HTTPClient {
-        lock.lock()
-        defer { lock.unlock() }
-        if let client { return client }
-        let made = make()
-        client = made
-        return made
-    }
-
-    public func send(_ request: HTTPRequest,
-                     completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        resolved.send(request, completion: completion)
-    }
-
-    /// Makes the client now.
-    public func prepare() {
-        _ = resolved
     }
 }

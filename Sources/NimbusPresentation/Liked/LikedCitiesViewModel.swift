@@ -28,6 +28,22 @@ public enum LikedCitiesRoute: Equatable, Sendable {
     case showDetail(City)
 }
 
+/// The map the Liked screen has room for: the city (by GeoNames id) and the size in cells.
+public struct LikedThumbnailRequest: Equatable, Sendable {
+    public let cityID: Int
+    public let size: MapSize
+    public init(cityID: Int, size: MapSize) {
+        self.cityID = cityID
+        self.size = size
+    }
+}
+
+/// A liked city's small map.
+public struct LikedThumbnail: Sendable {
+    public let cityID: Int
+    public let snapshot: MapSnapshot
+}
+
 /// The liked cities with today's high and low, from one batched request per change.
 public final class LikedCitiesViewModel {
     public struct Input {
@@ -38,18 +54,26 @@ public final class LikedCitiesViewModel {
         public let removeRequested: AnyPublisher<Int, Never>
         /// `r`: ask for today's ranges again.
         public let refreshRequested: AnyPublisher<Void, Never>
+        /// The map the screen has room for beside the list: the selected row's city at a size; nil
+        /// when there is no room (or no row).
+        public let thumbnailWanted: AnyPublisher<LikedThumbnailRequest?, Never>
         public init(appeared: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    removeRequested: AnyPublisher<Int, Never>, refreshRequested: AnyPublisher<Void, Never>) {
+                    removeRequested: AnyPublisher<Int, Never>, refreshRequested: AnyPublisher<Void, Never>,
+                    thumbnailWanted: AnyPublisher<LikedThumbnailRequest?, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.rowOpened = rowOpened
             self.removeRequested = removeRequested
             self.refreshRequested = refreshRequested
+            self.thumbnailWanted = thumbnailWanted
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<LikedCitiesState, Never>
         public let route: AnyPublisher<LikedCitiesRoute, Never>
+        /// The map for the last `thumbnailWanted`, delivered at once (from the cache, or drawn on
+        /// the spot: about a millisecond for a thumbnail); nil when none is wanted or there is no map.
+        public let thumbnail: AnyPublisher<LikedThumbnail?, Never>
     }
 
     private let liked: GetLikedCitiesUseCase
@@ -60,10 +84,13 @@ public final class LikedCitiesViewModel {
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// A notice from start-up (the database file was unreadable and moved aside).
     private let startupNotice: String?
+    /// City maps, for the selected row's thumbnail; nil shows none.
+    private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
                 format: WeatherFormatter, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
-                startupNotice: String?) {
+                startupNotice: String?, map: ShowCityMapUseCase? = nil) {
+        self.map = map
         self.liked = liked
         self.like = like
         self.ranges = ranges
@@ -161,7 +188,18 @@ public final class LikedCitiesViewModel {
             .compactMap { $0 }
             .eraseToAnyPublisher()
 
-        return Output(state: state.eraseToAnyPublisher(), route: route)
+        let map = self.map
+        let thumbnail = input.thumbnailWanted
+            .removeDuplicates()
+            .map { request -> LikedThumbnail? in
+                guard let request, let map,
+                      let city = citiesSubject.value.first(where: { $0.id == request.cityID }),
+                      let snapshot = try? map.thumbnail(for: city, size: request.size) else { return nil }
+                return LikedThumbnail(cityID: city.id, snapshot: snapshot)
+            }
+            .eraseToAnyPublisher()
+
+        return Output(state: state.eraseToAnyPublisher(), route: route, thumbnail: thumbnail)
     }
 
     func state(_ model: Model) -> LikedCitiesState {

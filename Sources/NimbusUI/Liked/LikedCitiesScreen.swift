@@ -11,12 +11,15 @@ public final class LikedCitiesScreen: Screen {
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let removeRequested = PassthroughSubject<Int, Never>()
     private let refreshRequested = PassthroughSubject<Void, Never>()
+    private let thumbnailWanted = PassthroughSubject<LikedThumbnailRequest?, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var state: LikedCitiesState?
     private var list = ListState()
     private var lastPageSize = 10
-    /// A small map of a city by id, for the selected row when the screen is wide.
-    private let thumbnail: ((Int, MapSize) -> MapSnapshot?)?
+    /// The selected row's small map, from the view model, shown when the screen is wide.
+    private var thumbnail: LikedThumbnail?
+    /// The size the screen was last drawn at: whether a thumbnail fits.
+    private var lastSize: (width: Int, height: Int)?
 
     public var onNeedsDisplay: (() -> Void)?
 
@@ -24,17 +27,23 @@ public final class LikedCitiesScreen: Screen {
     static let thumbnailSize = MapSize(cols: 28, rows: 10)
     static let thumbnailMinWidth = 100
 
-    public init(viewModel: LikedCitiesViewModel, l10n: L10n, thumbnail: ((Int, MapSize) -> MapSnapshot?)? = nil,
-                onRoute: @escaping (LikedCitiesRoute) -> Void) {
+    public init(viewModel: LikedCitiesViewModel, l10n: L10n, onRoute: @escaping (LikedCitiesRoute) -> Void) {
         self.l10n = l10n
-        self.thumbnail = thumbnail
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), rowOpened: rowOpened.eraseToAnyPublisher(),
-            removeRequested: removeRequested.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher()))
+            removeRequested: removeRequested.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher(),
+            thumbnailWanted: thumbnailWanted.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 self?.state = state
                 self?.list.setCount(state.rows.count)
+                self?.askForThumbnail()
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        output.thumbnail
+            .sink { [weak self] thumbnail in
+                self?.thumbnail = thumbnail
                 self?.onNeedsDisplay?()
             }
             .store(in: &cancellables)
@@ -45,6 +54,23 @@ public final class LikedCitiesScreen: Screen {
     }
 
     public func didAppear() { appeared.send() }
+
+    /// The frame shows the size the screen has: the view model hears which map fits (after a resize,
+    /// or the first frame).
+    public func frameShown() { askForThumbnail() }
+
+    /// Tells the view model which map the screen has room for now: the selected row's, when the
+    /// screen as last drawn is wide enough. The view model answers at once, so a keystroke's frame
+    /// shows the new row's map.
+    private func askForThumbnail() {
+        let size = Self.thumbnailSize
+        guard let lastSize, let state, lastSize.width >= Self.thumbnailMinWidth, lastSize.height >= size.rows + 2,
+              state.rows.indices.contains(list.selection) else {
+            thumbnailWanted.send(nil)
+            return
+        }
+        thumbnailWanted.send(LikedThumbnailRequest(cityID: state.rows[list.selection].cityID, size: size))
+    }
 
     // MARK: Screen
 
@@ -68,6 +94,7 @@ public final class LikedCitiesScreen: Screen {
 
     public func handle(_ key: Key) -> Bool {
         if list.handle(key, pageSize: lastPageSize) {
+            askForThumbnail()
             onNeedsDisplay?()
             return true
         }
@@ -92,12 +119,14 @@ public final class LikedCitiesScreen: Screen {
 
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
+        lastSize = (p.width, p.height)
         guard p.width > 0, p.height > 0, let state else { return }
         // The selected city's map on the right when there is room for it and the list.
         let size = Self.thumbnailSize
-        if let thumbnail, p.width >= Self.thumbnailMinWidth, p.height >= size.rows + 2,
+        if p.width >= Self.thumbnailMinWidth, p.height >= size.rows + 2,
            state.rows.indices.contains(list.selection),
-           let snapshot = thumbnail(state.rows[list.selection].cityID, size) {
+           let thumbnail, thumbnail.cityID == state.rows[list.selection].cityID {
+            let snapshot = thumbnail.snapshot
             let top = state.notice == nil ? 1 : 2
             MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: p.width - size.cols, y: top, width: size.cols, height: size.rows)),
                                  palette: theme.map)

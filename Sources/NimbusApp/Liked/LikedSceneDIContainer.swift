@@ -1,0 +1,47 @@
+import Foundation
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+@preconcurrency import CombineSchedulers
+
+/// Makes the Liked tab's use cases, view model and screens.
+final class LikedSceneDIContainer: LikedCoordinatorDependencies {
+    private let likes: LikesRepository
+    private let lookup: @Sendable (Int) -> City?
+    /// City maps for the selected row's thumbnail, made when the tab is first shown.
+    private let map: () -> ShowCityMapUseCase
+    private let notice: String?
+    private let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let details: CityDetailFactory
+
+    init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
+         map: @escaping () -> ShowCityMapUseCase, notice: String?, format: WeatherFormatter,
+         countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+        self.likes = likes
+        self.lookup = lookup
+        self.map = map
+        self.notice = notice
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.details = details
+    }
+
+    func makeLikedCitiesViewModel() -> LikedCitiesViewModel {
+        LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
+                             like: LikeCityUseCase(repository: likes),
+                             ranges: GetTodayRangesUseCase(repository: details.weather), format: format,
+                             countries: countries, scheduler: scheduler, startupNotice: notice,
+                             map: map())
+    }
+
+    func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen {
+        LikedCitiesScreen(viewModel: makeLikedCitiesViewModel(), l10n: format.l10n, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}

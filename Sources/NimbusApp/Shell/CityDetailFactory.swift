@@ -1,0 +1,39 @@
+import Foundation
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+@preconcurrency import CombineSchedulers
+
+/// Makes city detail screens; every tab that opens a city shares one.
+final class CityDetailFactory {
+    let weather: WeatherRepository
+    let likes: LikesRepository?
+    let format: WeatherFormatter
+    private let countries: CountryNames
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let now: @Sendable () -> Date
+    private let makePanel: (City) -> ScreenPanel?
+
+    init(weather: WeatherRepository, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
+         scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date,
+         makePanel: @escaping (City) -> ScreenPanel?) {
+        self.weather = weather
+        self.likes = likes
+        self.format = format
+        self.countries = countries
+        self.scheduler = scheduler
+        self.now = now
+        self.makePanel = makePanel
+    }
+
+    func makeCityDetailViewModel(city: City) -> CityDetailViewModel {
+        CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
+                            likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
+                            countries: countries, scheduler: scheduler, now: now)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        CityDetailScreen(viewModel: makeCityDetailViewModel(city: city), l10n: format.l10n, panel: makePanel(city),
+                         onRoute: onRoute)
+    }
+}

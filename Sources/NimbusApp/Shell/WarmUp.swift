@@ -1,0 +1,82 @@
+import Foundation
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import NimbusUI
+@preconcurrency import CombineSchedulers
+
+/// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
+/// here, not on the main queue when the list first asks for temperatures 300 ms after its rows
+/// settle), the folded names of the largest cities (their rows come first for short queries), the
+/// country names of the catalogue, the Current tab's k-d tree and the film ranking table.
+///
+/// Made of the container's shared, `Sendable` services only, so `run` can go to any queue; the
+/// part that draws a screen is `AppDIContainer.rehearseTyping`, on the main thread.
+public struct WarmUp: Sendable {
+    let client: HTTPClient
+    let catalog: CityCatalog
+    let countryNames: CountryNames
+    let locator: CatalogCityLocator
+    let movieCatalogue: MovieCatalogue
+
+    public func run() {
+        let client = self.client
+        DispatchQueue.global(qos: .utility).async { client.prepare() }
+        catalog.foldNamesOfLargestCities()
+        let sample = (0..<min(catalog.cityCount, 3000)).map { CityRef(Int32($0)) }
+        var seen = Set<String>()
+        for ref in sample {
+            let code = catalog.summary(ref).countryCode
+            if seen.insert(code).inserted { _ = countryNames.name(code) }
+        }
+        // The Current tab's k-d tree (18 ms at 34k cities, 100 ms at 170k), then the film ranking table.
+        _ = locator.spatialIndex
+        movieCatalogue.warmUp()
+    }
+}
+
+extension AppDIContainer {
+    /// The background warm-up of the shared services.
+    public var warmUp: WarmUp {
+        WarmUp(client: httpClient, catalog: catalog, countryNames: countryNames, locator: locator,
+               movieCatalogue: movieCatalogue)
+    }
+
+    /// Types a few queries into a Cities screen of its own that is never shown, draws its frames
+    /// and encodes them: the first real keystrokes then find the generic metadata, the lazily
+    /// bound symbols and the caches of that path already made (they were half of a first
+    /// keystroke's time). The screen has no likes and asks for no weather.
+    /// Main thread only (it makes and draws a screen), after the first frame.
+    public func rehearseTyping() {
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: cityRepository), totalCount: cityRepository.cityCount, l10n: l10n,
+            countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+        let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
+        let backend = RehearsalBackend()
+        let renderer = Renderer(backend: backend)
+        _ = screen.handle(.char("/"))
+        for key in [Key.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
+                    .backspace, .char("東"), .backspace] {
+            _ = screen.handle(key)
+            let canvas = Canvas(size: backend.size)
+            screen.draw(canvas.painter(), theme: preferences.theme)
+            renderer.render(canvas.buffer)
+        }
+    }
+}
+
+/// A terminal that encodes frames and throws the bytes away (`AppDIContainer.rehearseTyping`).
+private final class RehearsalBackend: TerminalBackend {
+    let size = Size(cols: 80, rows: 24)
+    let supportsColor = true
+    private var encoder = FrameEncoder(sequences: .init(
+        moveTo: { x, y in Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) }, style: { _ in Array("\u{1B}[0m".utf8) },
+        reset: [], clear: [], showCursor: [], hideCursor: [], lastCellScrolls: false))
+    private var cursor: Point?
+
+    func draw(_ changes: [CellChange]) { encoder.draw(changes, size: size) }
+    func setCursor(_ p: Point?) { cursor = p }
+    func flush() { _ = encoder.finish(cursor: cursor, size: size) }
+    func clearAll() { encoder.clear() }
+}
