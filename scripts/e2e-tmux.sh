@@ -131,15 +131,19 @@ check "SIGBUS ends it with status 135" test "$(cat "$work/status" 2>/dev/null)" 
 check "terminal restored after SIGBUS" restored "$work/stty"
 check "the message names the truncated file" grep -qF "nimbus: $work/cities.bin changed while nimbus was using it" "$work/stderr"
 
-# COLUMNS and LINES that disagree with the terminal lose to its real size.
+# COLUMNS and LINES that disagree with the terminal lose to its real size, which is not the
+# terminfo entry's 80×24 either.
 rm -f "$work/status"
+t resize-window -t e2e -x 100 -y 30
 t respawn-pane -k -t e2e \
   "env -u LANG -u LC_ALL COLUMNS=99999 LINES=99999 TERM=tmux-256color '$bin'; echo \$? > '$work/status'; sleep 30"
 check "COLUMNS=99999 LINES=99999: starts at the terminal's size" wait_for "GeoNames"
-check "the status bar is on the terminal's last row" bash -c "tmux -u -L '$sock' capture-pane -p -t e2e | sed -n 24p | grep -q GeoNames"
+check "the status bar is on the terminal's last row (30 of a 100×30 pane)" bash -c "tmux -u -L '$sock' capture-pane -p -t e2e | sed -n 30p | grep -q GeoNames"
+check "and ends at its last column" bash -c "tmux -u -L '$sock' capture-pane -p -t e2e | sed -n 30p | grep -q 'cities\$'"
 t send-keys -t e2e q
 for _ in $(seq 50); do [ -s "$work/status" ] && break; sleep 0.1; done
 check "and quits with 0" test "$(cat "$work/status" 2>/dev/null)" = 0
+t resize-window -t e2e -x 80 -y 24
 
 # A like is on disk as soon as it shows: kill -9 right after it, and it is still there.
 rm -f "$work/pid"

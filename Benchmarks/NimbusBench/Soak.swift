@@ -35,8 +35,8 @@ enum Soak {
         }
         let seconds = Date().timeIntervalSince(start)
         print("soak: \(counts.actions) actions in \(sequences) sequences, \(String(format: "%.0f", seconds)) s, "
-            + "\(Int(Double(counts.actions) / seconds)) actions/s; \(counts.checks) invariant checks "
-            + "(\(Invariants.names.count) invariants each: \(Invariants.names.joined(separator: ", "))), none broken (seed \(seed))")
+            + "\(Int(Double(counts.actions) / seconds)) actions/s; \(counts.checks) invariant evaluations "
+            + "(of: \(Invariants.names.joined(separator: ", "))), none broken (seed \(seed))")
     }
 
     /// A small seeded generator, so a soak can be run again exactly.

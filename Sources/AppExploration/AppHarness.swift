@@ -183,6 +183,13 @@ extension AppHarness {
         } ?? []
     }
 
+    /// The liked ids the running app's store says are saved (what its screens show).
+    public var acknowledgedLikes: [Int] {
+        var ids: [Int] = []
+        _ = container.likesStore.contents.sink { ids = $0 }
+        return ids
+    }
+
     /// Liked city ids, newest first.
     public func savedLikes() throws -> [Int] {
         try read { db in

@@ -69,22 +69,22 @@ public enum Exploration {
         }
         for action in actions {
             done.append(action)
-            var before: ([String], [Int])?
-            if action == .restart { before = (try harness.savedWishlist(), try harness.savedLikes()) }
+            // What the running app says is saved, before a restart: the new run must find exactly that.
+            var acknowledged: [Int]?
+            if action == .restart { acknowledged = harness.acknowledgedLikes }
+            let effect = Effect(before: harness, action: action)
             try action.perform(on: harness, network: network)
             if harness.quit {
-                before = (try harness.savedWishlist(), try harness.savedLikes())
+                acknowledged = harness.acknowledgedLikes
                 try harness.restart()
             }
             counts.actions += 1
-            counts.checks += 1
             var problems = Invariants.check(harness, english: english)
-            if let before {
-                let after = (try harness.savedWishlist(), try harness.savedLikes())
-                if after.0 != before.0 || after.1 != before.1 {
-                    problems.append("a restart changed what is saved: \(before) → \(after)")
-                }
+            counts.checks += Invariants.lastCount
+            if let acknowledged, try harness.savedLikes() != acknowledged {
+                problems.append("after a restart the likes on disk are \(try harness.savedLikes()), not the \(acknowledged) the app showed")
             }
+            if let effect { problems += try effect.check(after: harness) }
             if !problems.isEmpty { return failure(problems) }
         }
         return nil
@@ -126,5 +126,62 @@ public enum Exploration {
                                                                  receiveValue: { found += $0.movies })
         }
         return found
+    }
+
+    /// What a key that changes saved data must have done, judged from the row it was pressed on
+    /// (the model half of the model-based test: screens agreeing with the database is not enough if
+    /// `d` deleted the wrong film and both show it).
+    struct Effect {
+        enum Kind { case deleteFilm, deleteLike, toggleLike, toggleFilm }
+        let kind: Kind
+        let selected: String
+        let films: [String]
+        let likes: [Int]
+        let cols: Int
+
+        init?(before harness: AppHarness, action: UserAction) {
+            guard case .key(let key) = action, !harness.app.place.overlay,
+                  harness.size.cols >= 40, harness.size.rows >= 10 else { return nil }
+            let place = harness.app.place
+            let lines = harness.frame.lines()
+            guard let selected = lines.dropFirst().dropLast().first(where: { $0.hasPrefix("›") }) else { return nil }
+            switch (key, place.tab, place.depth) {
+            case (.char("d"), 5, 1) where !lines.contains(where: { Invariants.has($0, "Delete every film") }): kind = .deleteFilm
+            case (.char("d"), 2, 1), (.delete, 2, 1): kind = .deleteLike
+            case (.char("f"), 0, 1): kind = .toggleLike
+            case (.char("w"), 4, 1): kind = .toggleFilm
+            default: return nil
+            }
+            guard let films = try? harness.savedWishlist(), let likes = try? harness.savedLikes() else { return nil }
+            self.selected = selected
+            self.films = films
+            self.likes = likes
+            self.cols = harness.size.cols
+        }
+
+        func check(after harness: AppHarness) throws -> [String] {
+            let films = try harness.savedWishlist(), likes = try harness.savedLikes()
+            switch kind {
+            case .deleteFilm:
+                guard films.count == self.films.count - 1 else {
+                    return ["d on \(selected.trimmingCharacters(in: .whitespaces)) left \(films.count) of \(self.films.count) films"]
+                }
+                let removed = self.films.indices.first { i in i >= films.count || films[i] != self.films[i] }.map { self.films[$0] }
+                guard let removed, Invariants.shows(selected, removed, width: Invariants.wishlistTitleWidth(cols: cols)) else {
+                    return ["d on \(selected.trimmingCharacters(in: .whitespaces)) deleted \(removed ?? "nothing") instead"]
+                }
+                return []
+            case .deleteLike:
+                return likes.count == self.likes.count - 1 && Set(self.likes).isSuperset(of: likes)
+                    ? [] : ["d on a liked city changed the likes from \(self.likes) to \(likes)"]
+            case .toggleLike:
+                return Set(likes).symmetricDifference(self.likes).count == 1
+                    ? [] : ["f on one city changed the likes from \(self.likes) to \(likes)"]
+            case .toggleFilm:
+                // Refused as a duplicate (the same title and year from the other source) changes nothing.
+                return Set(films).symmetricDifference(self.films).count <= 1 && abs(films.count - self.films.count) <= 1
+                    ? [] : ["w on one film changed the wishlist from \(self.films) to \(films)"]
+            }
+        }
     }
 }

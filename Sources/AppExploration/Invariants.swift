@@ -14,7 +14,7 @@ public enum Invariants {
     public static let names = [
         "no trap", "frame fits the terminal", "terminal shows the frame", "a screen on top",
         "Wishlist rows = saved films", "Liked rows = liked cities", "one selected row", "list marks = saved",
-        "[Liked] = liked", "a restart keeps what was saved",
+        "[Liked] = liked", "a restart keeps what was saved", "d, f and w change exactly the row they were pressed on",
     ]
 
     /// Whether `part` is in `text` (byte search: this runs on every row of every frame).
@@ -22,9 +22,13 @@ public enum Invariants {
         text.utf8.firstRange(of: part.utf8) != nil
     }
 
+    /// How many invariants the last `check` evaluated (the content ones run only where they can).
+    public nonisolated(unsafe) private(set) static var lastCount = 0
+
     /// Each broken invariant, as a sentence; empty when all hold.
     public static func check(_ harness: AppHarness, english: Bool) -> [String] {
         var problems: [String] = []
+        lastCount = 4
         let frame = harness.frame
         if frame.size != harness.size {
             problems.append("the frame is \(frame.size.cols)×\(frame.size.rows) on a \(harness.size.cols)×\(harness.size.rows) terminal")
@@ -33,6 +37,10 @@ public enum Invariants {
         if harness.terminal.grid.allCells != frame.allCells, harness.terminal.screenText() != frame.text() {
             problems.append("the terminal does not show the frame drawn (the renderer lost cells)")
         }
+        let lines = frame.lines()
+        if let wide = lines.firstIndex(where: { DisplayWidth.of($0) > frame.size.cols }) {
+            problems.append("row \(wide) is \(DisplayWidth.of(lines[wide])) columns wide on \(frame.size.cols)")
+        }
         let place = harness.app.place
         if !(0..<6).contains(place.tab) || place.depth < 1 {
             problems.append("no screen on top (tab \(place.tab), depth \(place.depth))")
@@ -40,20 +48,17 @@ public enum Invariants {
         guard english, harness.size.cols >= 40, harness.size.rows >= 10, !place.overlay, problems.isEmpty else {
             return problems
         }
-        let lines = frame.lines()
-        if let wide = lines.firstIndex(where: { DisplayWidth.of($0) > frame.size.cols }) {
-            return problems + ["row \(wide) is \(DisplayWidth.of(lines[wide])) columns wide on \(frame.size.cols)"]
-        }
         let body = Array(lines.dropFirst().dropLast())
         let showsData = place.depth == 1 || body.contains { has($0, "Population") }
         guard showsData else { return problems }
+        lastCount += 3
         do {
             let wishlist = try harness.savedWishlist()
             let likes = try harness.savedLikes()
             let likedCities = likes.compactMap { harness.container.city(id: $0) }
             switch (place.tab, place.depth) {
             case (5, 1) where !body.contains(where: { has($0, "Delete every film") }):
-                problems += checkWishlist(body, saved: wishlist)
+                problems += checkWishlist(body, saved: wishlist, cols: harness.size.cols)
             case (2, 1):
                 problems += checkLiked(body, saved: likedCities.map(\.name))
             case (0, 1):
@@ -80,8 +85,19 @@ public enum Invariants {
         }
     }
 
+    /// The Wishlist's title cell for a terminal `cols` wide (mirrors `WishlistScreen.Columns`).
+    static func wishlistTitleWidth(cols: Int) -> Int {
+        let year = cols >= 30 ? 6 : 0, added = cols >= 56 ? 14 : 0, director = cols >= 64 ? min(24, cols / 4) : 0
+        return max(0, max(0, cols - year - director - added - 2) - 1)
+    }
+
+    /// Whether `row` (from column 2) shows `title` exactly as a cell `width` wide draws it.
+    static func shows(_ row: String, _ title: String, width: Int) -> Bool {
+        String(row.dropFirst(2)).hasPrefix(DisplayWidth.truncate(DisplayWidth.sanitize(title), to: width))
+    }
+
     /// Whether `row` (from column 2) shows `title`, cut or whole.
-    private static func shows(_ row: String, _ title: String) -> Bool {
+    static func shows(_ row: String, _ title: String) -> Bool {
         let text = String(row.dropFirst(2))
         let clean = DisplayWidth.sanitize(title)
         let head = String(clean.prefix(6))
@@ -89,12 +105,15 @@ public enum Invariants {
             String(text.prefix { $0 != "…" })))
     }
 
-    /// Whether `shown` is a run of `saved`, in order, from some offset (the list may be scrolled).
-    private static func isWindow(_ shown: [String], of saved: [String]) -> Bool {
+    /// Whether `shown` is a run of `saved`, in order, from some offset (the list may be scrolled);
+    /// with a cell width, each row must show its title exactly as that cell draws it.
+    private static func isWindow(_ shown: [String], of saved: [String], width: Int? = nil) -> Bool {
         guard !shown.isEmpty else { return saved.isEmpty }
         guard shown.count <= saved.count else { return false }
         return (0...(saved.count - shown.count)).contains { offset in
-            shown.indices.allSatisfy { shows(shown[$0], saved[offset + $0]) }
+            shown.indices.allSatisfy { i in
+                width.map { w in shows(shown[i], saved[offset + i], width: w) } ?? shows(shown[i], saved[offset + i])
+            }
         }
     }
 
@@ -104,7 +123,7 @@ public enum Invariants {
         return []
     }
 
-    static func checkWishlist(_ body: [String], saved: [String]) -> [String] {
+    static func checkWishlist(_ body: [String], saved: [String], cols: Int) -> [String] {
         var problems: [String] = []
         guard let summary = body.first, summary.hasPrefix("Saved films: ") else {
             return ["the Wishlist does not say how many films are saved: \(body.first ?? "")"]
@@ -124,7 +143,7 @@ public enum Invariants {
         let shown = rows(after: header, in: body)
         // The last row of the body may hold a message (from column 0) instead of a film.
         let message = body.last.map { !$0.hasPrefix(" ") && !$0.hasPrefix("›") } ?? false
-        if !isWindow(shown, of: saved) {
+        if !isWindow(shown, of: saved, width: wishlistTitleWidth(cols: cols)) {
             problems.append("the Wishlist rows \(shown.map { $0.trimmingCharacters(in: .whitespaces) }) are not the saved films \(saved)")
         }
         if shown.count < min(saved.count, body.count - header - 1 - (message ? 1 : 0)) {

@@ -80,8 +80,11 @@ public final class NCursesBackend: TerminalBackend {
         let environment = Self.sizeVariables()
         if Self.terminalSize() != nil {
             // The terminal knows its size: COLUMNS and LINES that say otherwise (stale, or hostile
-            // like COLUMNS=99999) must not make curses draw for a screen that isn't there.
-            use_env(false)
+            // like COLUMNS=99999) must not make curses draw for a screen that isn't there. They go
+            // from the environment, so curses asks the terminal (`use_env(false)` would make it take
+            // the terminfo entry's 80×24 instead of the window's size).
+            unsetenv("COLUMNS")
+            unsetenv("LINES")
         } else if let problem = Self.sizeVariableProblem(columns: environment.columns, lines: environment.lines) {
             throw problem
         }

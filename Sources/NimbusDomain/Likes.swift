@@ -41,10 +41,6 @@ public struct LikeCityUseCase: Sendable {
         Result { try repository.setLiked(cityID, false) }.mapError(Self.typed)
     }
 
-    public func likedCityIDs() -> Result<[Int], LikesError> {
-        Result { try repository.likedCityIDs() }.mapError(Self.typed)
-    }
-
     /// What is saved now, then after every change (see `LikesRepository.contents`).
     public var contents: AnyPublisher<[Int], Never> { repository.contents }
 

@@ -8,8 +8,8 @@ import NimbusTerminal
 /// Latin, Hangul and kana, pastes with control bytes, resizes from 1×1 to 300×100, tab switches,
 /// restarts, and server answers: a forecast, an error, garbage, a slow answer, none) from seeded
 /// user data, with the invariants of `Invariants` checked after every action. A failing sequence
-/// shrinks (fewer actions, plainer ones) to a minimal reproduction; each one found became a named
-/// regression test (`FoundByPropertyTests`).
+/// shrinks (fewer actions, plainer ones) to a minimal reproduction, which becomes a named regression
+/// test (the defects of the first round are in `UserDataRegressionTests` and `ScreenRegressionTests`).
 ///
 /// `NIMBUS_PROPERTY_COUNT` raises the number of sequences (the default keeps `swift test` quick);
 /// `nimbus-bench --soak` runs a million actions. A trap ends the test process without a report:

@@ -1,5 +1,5 @@
 import XCTest
-import AppExploration
+@testable import AppExploration
 import GRDB
 import NimbusTerminal
 @testable import NimbusApp
@@ -24,6 +24,33 @@ final class InvariantTests: XCTestCase {
         let problems = Invariants.check(harness, english: true)
         XCTAssertTrue(problems.contains("the Wishlist says 0 films; 1 are saved"), "\(problems)")
         XCTAssertTrue(problems.contains("no films are saved, and the Wishlist does not say so") == false)
+    }
+
+    /// The model half: screens and database agreeing is not enough when `d` deleted another film
+    /// than the one it was pressed on.
+    func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
+        let harness = try AppHarness(environment: isolated([:]))
+        harness.press(.char("5"), .char("/"))
+        harness.type("nolan")
+        harness.press(.enter, .char("w"), .down, .char("w"), .down, .char("w"), .char("6"), .down)
+        let effect = try XCTUnwrap(Exploration.Effect(before: harness, action: .key(.char("d"))))
+        // Delete the first film behind the app's back instead of the selected (second) one.
+        let path = URL(fileURLWithPath: harness.environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus/nimbus.sqlite")
+        let first = try harness.savedWishlist()[0]
+        try DatabaseQueue(path: path.path).write { db in
+            try db.execute(sql: "DELETE FROM wishlist WHERE title = ?", arguments: [first])
+        }
+        let problems = try effect.check(after: harness)
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(problems.first?.contains("deleted \(first) instead") == true, "\(problems)")
+        // The right one, as the app does it.
+        let right = try AppHarness(environment: isolated([:]))
+        right.press(.char("5"), .char("/"))
+        right.type("nolan")
+        right.press(.enter, .char("w"), .down, .char("w"), .char("6"), .down)
+        let rightEffect = try XCTUnwrap(Exploration.Effect(before: right, action: .key(.char("d"))))
+        right.press(.char("d"))
+        XCTAssertEqual(try rightEffect.check(after: right), [])
     }
 
     func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {

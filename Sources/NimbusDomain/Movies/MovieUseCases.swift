@@ -34,8 +34,6 @@ public struct SearchMoviesUseCase {
         }
     }
 
-    public func suggestions(limit: Int = 10) -> [String] { history.recentQueries(limit: limit) }
-
     /// The recent queries, newest first, now and after every change.
     public var recentQueries: AnyPublisher<[String], Never> { history.queries }
 
@@ -66,8 +64,6 @@ public struct MovieDetailsUseCase {
 
     public func recordViewed(_ movie: MovieSummary) { try? history.recordViewed(movie) }
 
-    public func recentlyViewed(limit: Int = 10) -> [MovieSummary] { history.recentlyViewed(limit: limit) }
-
     /// The recently opened films, newest first, now and after every change.
     public var viewed: AnyPublisher<[MovieSummary], Never> { history.viewed }
 }
@@ -79,7 +75,6 @@ public struct WishlistUseCase {
     private let repository: WishlistRepository
     public init(repository: WishlistRepository) { self.repository = repository }
 
-    public func entries() throws -> [WishlistEntry] { try repository.entries() }
     public func contains(_ id: MovieID) -> Bool { repository.contains(id) }
 
     /// Removes a saved film, or saves an unsaved one (refused as a duplicate when the same title and
