@@ -190,6 +190,13 @@ extension AppHarness {
         return ids
     }
 
+    /// The film titles the running app's wishlist store says are saved, newest first.
+    public var acknowledgedFilms: [String] {
+        var titles: [String] = []
+        _ = container.wishlistContents.sink { titles = $0.map(\.movie.title) }
+        return titles
+    }
+
     /// Liked city ids, newest first.
     public func savedLikes() throws -> [Int] {
         try read { db in

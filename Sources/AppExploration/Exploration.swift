@@ -70,19 +70,24 @@ public enum Exploration {
         for action in actions {
             done.append(action)
             // What the running app says is saved, before a restart: the new run must find exactly that.
-            var acknowledged: [Int]?
-            if action == .restart { acknowledged = harness.acknowledgedLikes }
+            var acknowledged: (likes: [Int], films: [String])?
+            if action == .restart { acknowledged = (harness.acknowledgedLikes, harness.acknowledgedFilms) }
             let effect = Effect(before: harness, action: action)
             try action.perform(on: harness, network: network)
             if harness.quit {
-                acknowledged = harness.acknowledgedLikes
+                acknowledged = (harness.acknowledgedLikes, harness.acknowledgedFilms)
                 try harness.restart()
             }
             counts.actions += 1
             var problems = Invariants.check(harness, english: english)
             counts.checks += Invariants.lastCount
-            if let acknowledged, try harness.savedLikes() != acknowledged {
-                problems.append("after a restart the likes on disk are \(try harness.savedLikes()), not the \(acknowledged) the app showed")
+            if let acknowledged {
+                if try harness.savedLikes() != acknowledged.likes {
+                    problems.append("after a restart the likes on disk are \(try harness.savedLikes()), not the \(acknowledged.likes) the app showed")
+                }
+                if try harness.savedWishlist() != acknowledged.films {
+                    problems.append("after a restart the films on disk are \(try harness.savedWishlist()), not the \(acknowledged.films) the app showed")
+                }
             }
             if let effect { problems += try effect.check(after: harness) }
             if !problems.isEmpty { return failure(problems) }

@@ -80,6 +80,9 @@ public final class AppDIContainer {
         migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
     private lazy var movieServices: MovieServices = makeMovieServices()
 
+    /// The saved films as the app's wishlist store publishes them (what its screens show).
+    public var wishlistContents: AnyPublisher<[WishlistEntry], Never> { movieServices.wishlist.contents }
+
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
