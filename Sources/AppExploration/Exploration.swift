@@ -145,7 +145,8 @@ public enum Exploration {
         let cols: Int
 
         init?(before harness: AppHarness, action: UserAction) {
-            guard case .key(let key) = action, !harness.app.place.overlay,
+            // A key typed into a field (or answering a question) is not the command it would be in the list.
+            guard case .key(let key) = action, !harness.app.place.overlay, !harness.app.place.capturesText,
                   harness.size.cols >= 40, harness.size.rows >= 10 else { return nil }
             let place = harness.app.place
             let lines = harness.frame.lines()

@@ -53,6 +53,16 @@ final class InvariantTests: XCTestCase {
         XCTAssertEqual(try rightEffect.check(after: right), [])
     }
 
+    /// Found by the property tests (shrunk to `/`, `f`): in the search field `f` is text, not a like,
+    /// so the explorer must not expect a like from it.
+    func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
+        var counts = Exploration.Counts()
+        let failure = try Exploration.run(Exploration.Setup(code: 0), actions: [.key(.char("/")), .key(.char("f"))],
+                                          counts: &counts)
+        XCTAssertNil(failure.map(String.init(describing:)))
+        XCTAssertEqual(counts.actions, 2)
+    }
+
     func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
         let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 50, rows: 12))
         XCTAssertEqual(Invariants.check(harness, english: true), [])

@@ -25,12 +25,14 @@ public final class AppCoordinator {
         public let tab: Int
         public let depth: Int
         public let overlay: Bool
+        /// A text field (or a question) on the screen takes printable keys as text.
+        public let capturesText: Bool
     }
 
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: showingHelp || showingMapStats)
+              overlay: showingHelp || showingMapStats, capturesText: navigator.top?.capturesText ?? false)
     }
 
     /// Set when the user asked to quit.
