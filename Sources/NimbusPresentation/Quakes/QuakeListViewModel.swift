@@ -92,8 +92,10 @@ public final class QuakeListViewModel {
     private var loading = false
     private var myPlaces: [Coordinate] = []
     private var shown: [Quake] = []
-    /// Each event's place, worked out once (the catalogue lookup and the local name are not free).
-    private var placeCache: [String: QuakePlace?] = [:]
+    /// Each event's place and its words, worked out once per event and update: the catalogue lookup
+    /// and the city's local name (a romanising transform in Korean and Japanese) would otherwise run
+    /// for every row on every change of the list.
+    private var placeCache: [String: (updated: Date, place: QuakePlace?, text: String)] = [:]
     private var load: AnyCancellable?
     private var timer: AnyCancellable?
     private var cancellables: Set<AnyCancellable> = []
@@ -153,7 +155,7 @@ public final class QuakeListViewModel {
             .sink { [weak self] index in
                 guard let self, self.shown.indices.contains(index) else { return }
                 let quake = self.shown[index]
-                self.routeSubject.send(.showDetail(quake, self.place(quake)))
+                self.routeSubject.send(.showDetail(quake, self.placed(quake).place))
             }
             .store(in: &cancellables)
         places
@@ -217,12 +219,13 @@ public final class QuakeListViewModel {
             })
     }
 
-    private func place(_ quake: Quake) -> QuakePlace? {
-        if let known = placeCache[quake.id] { return known }
+    private func placed(_ quake: Quake) -> (place: QuakePlace?, text: String) {
+        if let known = placeCache[quake.id], known.updated == quake.updated { return (known.place, known.text) }
         let found = quakes.place(of: quake)
+        let text = format.place(quake, found)
         if placeCache.count > 5_000 { placeCache.removeAll() }
-        placeCache[quake.id] = found
-        return found
+        placeCache[quake.id] = (quake.updated, found, text)
+        return (found, text)
     }
 
     /// Kilometres to the nearest of my places, or nil without places.
@@ -244,7 +247,7 @@ public final class QuakeListViewModel {
             QuakeRow(id: quake.id, magnitude: QuakeFormatter.magnitude(quake.magnitude),
                      strength: QuakeFormatter.strength(quake.magnitude),
                      time: format.weather.age(time.timeIntervalSince(quake.time)),
-                     place: format.place(quake, place(quake)), depth: format.distance(kilometres: quake.depthKilometres),
+                     place: placed(quake).text, depth: format.distance(kilometres: quake.depthKilometres),
                      flagged: quake.tsunami || (quake.alert.map { $0 != .green } ?? false))
         }
         var filter = format.filter(feed)
