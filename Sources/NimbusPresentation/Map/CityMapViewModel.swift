@@ -195,6 +195,6 @@ public final class CityMapViewModel {
 }
 
 /// The last map shown, kept while the next one is drawn; touched on the state scheduler only.
-private final class LastSnapshot: @unchecked Sendable {
+private final class LastSnapshot {
     var snapshot: MapSnapshot?
 }
