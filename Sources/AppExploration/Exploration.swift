@@ -7,6 +7,7 @@ import NimbusTerminal
 
 /// Runs a sequence of user actions against the whole app, from seeded user data, checking the
 /// invariants after every action; the property tests and the soak both use it.
+@MainActor
 public enum Exploration {
     /// Where a run starts: the language, what is already saved, and whether films come from TMDB.
     public struct Setup: Equatable, CustomStringConvertible, Sendable {

@@ -9,6 +9,7 @@ import NimbusTerminal
 ///
 /// The content checks read the screen as a user does, so they run in English at sizes where the
 /// screens lay out in full (40×10 and up); the structural ones run in every language and size.
+@MainActor
 public enum Invariants {
     /// What is checked, for reports.
     public static let names = [

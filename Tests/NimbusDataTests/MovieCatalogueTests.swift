@@ -132,14 +132,16 @@ final class MovieCatalogueTests: XCTestCase {
         }
         XCTAssertEqual(entered.wait(timeout: .now() + 10), .success, "the build started")
         let searched = expectation(description: "search answered")
-        var during: [String] = []
+        let answered = LockedBox<[String]>([])
         DispatchQueue.global().async {
-            during = ((try? warming.page(query: "heat", page: 1).movies) ?? []).map(\.title)
+            let titles = ((try? warming.page(query: "heat", page: 1).movies) ?? []).map(\.title)
+            answered.update { $0 = titles }
             searched.fulfill()
         }
         wait(for: [searched], timeout: 10)
         release.signal()
         wait(for: [warmed], timeout: 60)
+        let during = answered.value
         XCTAssertEqual(during.first, "Heat")
         let warmTitles = try warming.page(query: "heat", page: 1).movies.map(\.title)
         XCTAssertEqual(during, warmTitles, "ranked as with the whole table")

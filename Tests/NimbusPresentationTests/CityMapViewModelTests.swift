@@ -187,7 +187,7 @@ final class CityMapViewModelTests: XCTestCase {
         ])
     }
 
-    func testRealQueuesOnlyTheLastOfManyQuickViewsIsShown() {
+    @MainActor func testRealQueuesOnlyTheLastOfManyQuickViewsIsShown() {
         repository.delay = 0.01
         let viewModel = CityMapViewModel(
             city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(.en), units: .metric,

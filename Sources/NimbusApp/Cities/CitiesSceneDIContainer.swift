@@ -5,6 +5,7 @@ import NimbusUI
 @preconcurrency import CombineSchedulers
 
 /// Makes the Cities tab's use cases, view models and screens.
+@MainActor
 final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let cities: CityRepository
     private let countries: CountryNames

@@ -5,6 +5,7 @@ import NimbusUI
 @preconcurrency import CombineSchedulers
 
 /// Makes the Current tab's view model and screens.
+@MainActor
 final class CurrentSceneDIContainer: CurrentCoordinatorDependencies {
     private let locate: LocateCurrentCityUseCase
     private let format: WeatherFormatter

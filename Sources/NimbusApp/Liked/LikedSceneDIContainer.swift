@@ -5,6 +5,7 @@ import NimbusUI
 @preconcurrency import CombineSchedulers
 
 /// Makes the Liked tab's use cases, view model and screens.
+@MainActor
 final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let likes: LikesRepository
     private let lookup: @Sendable (Int) -> City?

@@ -49,7 +49,7 @@ public final class MapSceneDIContainer {
     }
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
-    public func makeCityMapPanel(city: City) -> ScreenPanel {
+    @MainActor public func makeCityMapPanel(city: City) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n,
                      styleChanged: mapStyleChanged)
     }

@@ -24,6 +24,7 @@ struct MovieServices {
 ///
 /// The services are made when one of the two tabs is first shown: start-up, which shows the Cities
 /// tab, doesn't pay for the film catalogue's queries.
+@MainActor
 final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoordinatorDependencies {
     private let makeServices: () -> MovieServices
     private lazy var services: MovieServices = makeServices()

@@ -7,6 +7,7 @@ import NimbusUI
 @preconcurrency import OpenCombineShim
 
 /// Makes the Quakes tab's use cases, view models and screens.
+@MainActor
 final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     private let quakes: QuakesUseCase
     private let likes: LikesRepository

@@ -5,6 +5,7 @@ import NimbusUI
 @preconcurrency import CombineSchedulers
 
 /// Makes city detail screens; every tab that opens a city shares one.
+@MainActor
 final class CityDetailFactory {
     let weather: WeatherRepository
     let likes: LikesRepository?

@@ -4,6 +4,7 @@ import NimbusTerminal
 @preconcurrency import OpenCombineShim
 
 /// The Cities tab's root: a search field over a list of matching cities.
+@MainActor
 public final class CityListScreen: Screen {
     private enum Focus { case list, field }
 

@@ -5,6 +5,7 @@ import NimbusTerminal
 @preconcurrency import OpenCombineShim
 
 /// The Current tab's root: how the city was found, then that city's detail.
+@MainActor
 public final class CurrentCityScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()

@@ -5,6 +5,7 @@ import NimbusTerminal
 @preconcurrency import OpenCombineShim
 
 /// The Liked tab's root: liked cities with today's high and low.
+@MainActor
 public final class LikedCitiesScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()

@@ -5,6 +5,7 @@ import NimbusTerminal
 @preconcurrency import CombineSchedulers
 
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.
+@MainActor
 public final class MovieListScreen: Screen {
     private enum Focus { case list, field, suggestions, recent }
 

@@ -4,6 +4,7 @@ import NimbusTerminal
 @preconcurrency import OpenCombineShim
 
 /// The Wishlist tab's root: saved films, newest first.
+@MainActor
 public final class WishlistScreen: Screen {
     private let l10n: L10n
     private let viewModel: WishlistViewModel

@@ -4,6 +4,7 @@ import NimbusTerminal
 @preconcurrency import OpenCombineShim
 
 /// The Quakes tab's root: the feed's events, newest (or nearest) first.
+@MainActor
 public final class QuakeListScreen: Screen {
     private let l10n: L10n
     private let viewModel: QuakeListViewModel
