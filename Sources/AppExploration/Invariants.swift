@@ -12,7 +12,7 @@ import NimbusTerminal
 @MainActor
 public enum Invariants {
     /// What is checked, for reports.
-    public static let names = [
+    public nonisolated static let names = [
         "no trap", "frame fits the terminal", "terminal shows the frame", "a screen on top",
         "Wishlist rows = saved films", "Liked rows = liked cities", "one selected row", "list marks = saved",
         "[Liked] = liked", "a restart keeps what was saved",

@@ -3,6 +3,7 @@ import CombineSchedulers
 import NimbusTerminal
 @testable import NimbusApp
 
+@MainActor
 final class AppCoordinatorTests: XCTestCase {
     private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
@@ -58,6 +59,7 @@ final class AppCoordinatorTests: XCTestCase {
     }
 }
 
+@MainActor
 final class AppCoordinatorKeyTests: XCTestCase {
     func testQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
@@ -90,6 +92,7 @@ extension XCTestCase {
     }
 }
 
+@MainActor
 final class WeatherTabsTests: XCTestCase {
     func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
         let environment = isolated([:])

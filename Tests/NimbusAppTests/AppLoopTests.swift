@@ -5,6 +5,7 @@ import NimbusUI
 @testable import NimbusApp
 
 /// The loop both runners drive: keys, the frame, the one "needs display" flag.
+@MainActor
 final class AppLoopTests: XCTestCase {
     private func makeLoop() throws -> (AppLoop, FakeTerminal, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test

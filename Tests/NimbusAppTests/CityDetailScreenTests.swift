@@ -26,6 +26,7 @@ final class RecordingPanel: ScreenPanel {
     func cancel() { cancels += 1 }
 }
 
+@MainActor
 final class CityDetailScreenTests: XCTestCase {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                                     population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
@@ -130,6 +131,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 }
 
+@MainActor
 final class StaleForecastTests: XCTestCase {
     func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
         let scheduler = DispatchQueue.test

@@ -25,6 +25,7 @@ private final class RecordingWeatherClient: HTTPClient, @unchecked Sendable {
     }
 }
 
+@MainActor
 final class CityListTemperatureAppTests: XCTestCase {
     func testTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
         let scheduler = DispatchQueue.test

@@ -3,6 +3,7 @@ import NimbusDomain
 @testable import NimbusApp
 
 /// The `nimbus` binary's command line: every error one line, status 2 for usage and 1 for a failure.
+@MainActor
 final class CommandLineTests: XCTestCase {
     private struct Outcome {
         let status: Int32

@@ -5,6 +5,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// The checks the property tests make, and the seed's bug: a toggle must touch only its own row.
+@MainActor
 final class InvariantTests: XCTestCase {
     /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
     /// disagrees with the database, and the invariants say so.

@@ -8,6 +8,7 @@ import TestSupport
 @testable import NimbusApp
 
 /// Golden text maps (what `nimbus map` prints), recorded with NIMBUS_RECORD=1.
+@MainActor
 final class MapGoldenTests: XCTestCase {
     private static let snapshots = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("__snapshots__")
@@ -66,6 +67,7 @@ final class MapGoldenTests: XCTestCase {
 }
 
 /// The map panel drawn into a canvas, as the city detail screen will host it.
+@MainActor
 final class CityMapPanelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var container: AppDIContainer!
@@ -183,6 +185,7 @@ final class CityMapPanelTests: XCTestCase {
 }
 
 /// F12: the map cache's counters over any screen.
+@MainActor
 final class MapCacheOverlayTests: XCTestCase {
     func testF12ShowsTheCountersAndEscClosesIt() throws {
         let container = try MapGoldenTests.container(language: "ko")

@@ -6,6 +6,7 @@ import TestSupport
 @testable import NimbusApp
 
 /// The Movies and Wishlist tabs in the whole app: every size, and TMDB through the loopback fixture server.
+@MainActor
 final class MoviesAppTests: XCTestCase {
     /// The app offline, unless given a network (`LiveHTTPClient`, the one the real app runs on).
     private func makeApp(_ environment: [String: String], httpClient: HTTPClient = OfflineHTTPClient()) throws

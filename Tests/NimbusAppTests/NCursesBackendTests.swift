@@ -4,6 +4,7 @@ import NimbusTerminal
 
 /// The terminal's size and set-up errors (issue 12, finding 10): each cause has its own message,
 /// and COLUMNS/LINES lose to the size the terminal reports.
+@MainActor
 final class NCursesBackendTests: XCTestCase {
     func testTheTerminalsOwnSizeWinsOverTheEnvironment() {
         let real = Size(cols: 80, rows: 24)

@@ -4,6 +4,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// What the screens say and which keys they offer, as a new user met them.
+@MainActor
 final class ScreenRegressionTests: XCTestCase {
     func testQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
         let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 40, rows: 10))

@@ -3,6 +3,7 @@ import NimbusTerminal
 import NimbusUI
 @testable import NimbusApp
 
+@MainActor
 final class TabNavigatorTests: XCTestCase {
     private final class Blank: Screen {
         let name: String

@@ -3,6 +3,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// Plays every `Tests/Tapes/*.tape` through the headless runner.
+@MainActor
 final class TapeTests: XCTestCase {
     private static let tapesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tapes")

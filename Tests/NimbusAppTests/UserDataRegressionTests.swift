@@ -4,6 +4,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// Defects a new user met in the first minutes, each kept from coming back.
+@MainActor
 final class UserDataRegressionTests: XCTestCase {
     private func films(_ harness: AppHarness, saving count: Int, query: String = "nolan") {
         harness.press(.char("5"), .char("/"))

@@ -154,7 +154,7 @@ final class HTTPClientTests: XCTestCase {
             receiveCompletion: { if case .failure(let e) = $0 { box.set(.failure(e)) } },
             receiveValue: { box.set(.success($0)) })
         let arrived = expectation(description: "request reached the server")
-        let server = self.server
+        let server: FixtureServer = self.server
         DispatchQueue.global().async {
             while server.requests.isEmpty { usleep(5000) }
             arrived.fulfill()
