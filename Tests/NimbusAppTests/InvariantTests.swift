@@ -9,7 +9,12 @@ import NimbusTerminal
 final class InvariantTests: XCTestCase {
     /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
     /// disagrees with the database, and the invariants say so.
-    func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+    nonisolated func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() }
+    }
+
+    private func mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("6"))
         XCTAssertEqual(Invariants.check(harness, english: true), [])
@@ -27,7 +32,12 @@ final class InvariantTests: XCTestCase {
         XCTAssertTrue(problems.contains("no films are saved, and the Wishlist does not say so") == false)
     }
 
-    func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+    nonisolated func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }
+    }
+
+    private func mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
         let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 50, rows: 12))
         XCTAssertEqual(Invariants.check(harness, english: true), [])
         harness.terminal.size = Size(cols: 30, rows: 5) // the terminal shrank and nobody told the app
@@ -36,7 +46,12 @@ final class InvariantTests: XCTestCase {
 
     /// ChildOfWeather's bug: toggling one row redrew others, and a full redraw lost the toggle's
     /// feedback. A like and a wishlist mark each change their own row (and the status line), nothing else.
-    func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+    nonisolated func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() }
+    }
+
+    private func mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("/"))
         harness.type("seoul")
