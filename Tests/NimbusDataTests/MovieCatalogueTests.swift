@@ -118,10 +118,11 @@ final class MovieCatalogueTests: XCTestCase {
         let warming = try MovieCatalogue.bundled()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        var held = false
+        let held = LockedBox(false)
         warming.rankTableChunkHook = {
-            guard !held else { return }
-            held = true
+            var first = false
+            held.update { held in first = !held; held = true }
+            guard first else { return }
             entered.signal()
             release.wait()  // the build stops here, mid-table, until the search below is done
         }
