@@ -12,7 +12,7 @@ import NimbusDomain
 /// fresh one after; when the network then fails, the cached value stands. The API key goes in the
 /// `api_key` query item (a v4 read token, which starts with "eyJ", as a bearer header) and never
 /// into errors, logs or cache file names.
-public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
+public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { // unchecked: `lock` guards the genre state (OpenCombine values, not Sendable)
     public struct Configuration: Sendable {
         public var apiKey: String
         /// `https://api.themoviedb.org` unless `NIMBUS_TMDB_URL` says otherwise.

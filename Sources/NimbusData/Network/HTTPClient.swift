@@ -191,6 +191,7 @@ private struct HTTPPublisher<Client: HTTPClient>: Publisher {
     }
 }
 
+// unchecked: `lock` guards the subscriber, which OpenCombine hands over without a Sendable bound.
 private final class HTTPSubscription<Client: HTTPClient, S: Subscriber>: Subscription, @unchecked Sendable
 where S.Input == HTTPResponse, S.Failure == HTTPError {
     private let lock = NSLock()
@@ -251,7 +252,7 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 
 /// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
 /// the size cap while the body arrives, and a deadline per request for the whole exchange.
-public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
+public final class URLSessionHTTPClient: HTTPClient, Sendable {
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -383,7 +384,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     /// Per-task buffers and the single completion.
-    final class TaskState: HTTPCancellable, @unchecked Sendable {
+    final class TaskState: HTTPCancellable, @unchecked Sendable { // unchecked: `lock` guards the vars; `deadline` is set before the task starts
         private let lock = NSLock()
         private let limit: Int
         private let task: URLSessionTask
