@@ -3,7 +3,7 @@ import GRDB
 import NimbusApp
 import NimbusData
 import NimbusTerminal
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 /// The whole app on a fake terminal with a virtual clock, driven as a user drives it: keys, text,

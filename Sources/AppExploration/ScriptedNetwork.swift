@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import NimbusData
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 /// A network the explorer switches between answers: none, a forecast for whatever was asked, a

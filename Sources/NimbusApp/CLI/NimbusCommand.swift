@@ -3,7 +3,7 @@ import Foundation
 import NimbusCurses
 import NimbusData
 import NimbusDomain
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 /// The version `nimbus --version` prints.

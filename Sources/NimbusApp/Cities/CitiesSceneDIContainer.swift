@@ -2,7 +2,7 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes the Cities tab's use cases, view models and screens.
 @MainActor

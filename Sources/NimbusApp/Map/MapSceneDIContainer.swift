@@ -3,7 +3,7 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 /// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.

@@ -3,7 +3,7 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// The long-lived services the Movies and Wishlist tabs share (owned by `AppDIContainer`).
 struct MovieServices {

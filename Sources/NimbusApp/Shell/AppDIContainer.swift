@@ -4,7 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 /// Which city catalogue to load.

@@ -2,7 +2,7 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes city detail screens; every tab that opens a city shares one.
 @MainActor

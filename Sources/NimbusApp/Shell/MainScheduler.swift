@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 @preconcurrency import OpenCombineShim
 
 public enum MainScheduler {

@@ -4,7 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
 /// here, not on the main queue when the list first asks for temperatures 300 ms after its rows

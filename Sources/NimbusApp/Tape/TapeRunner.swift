@@ -1,7 +1,7 @@
 import Foundation
 import NimbusData
 import NimbusTerminal
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Plays tapes headless: a `FakeTerminal` for the screen and a virtual clock for every timer.
 @MainActor

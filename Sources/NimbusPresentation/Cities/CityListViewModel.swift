@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import NimbusDomain
 @preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// One row of the city list, already formatted for display.
 public struct CityRow: Equatable, Sendable {

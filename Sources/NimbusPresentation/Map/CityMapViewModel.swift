@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// A step of panning: a quarter of the view.
 public enum MapPan: Equatable, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import NimbusPresentation
 import NimbusTerminal
 @preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.
 @MainActor
