@@ -4,7 +4,7 @@ import NimbusApp
 import NimbusData
 import NimbusTerminal
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The whole app on a fake terminal with a virtual clock, driven as a user drives it: keys, text,
 /// resizes, restarts. Frames go through the renderer to the fake terminal, as they go to a real one.

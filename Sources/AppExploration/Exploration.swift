@@ -3,7 +3,7 @@ import NimbusApp
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Runs a sequence of user actions against the whole app, from seeded user data, checking the
 /// invariants after every action; the property tests and the soak both use it.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import NimbusData
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A network the explorer switches between answers: none, a forecast for whatever was asked, a
 /// server error, garbage, an answer that comes late. In process and on the virtual clock, so runs

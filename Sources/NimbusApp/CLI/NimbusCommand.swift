@@ -4,7 +4,7 @@ import NimbusCurses
 import NimbusData
 import NimbusDomain
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The version `nimbus --version` prints.
 public let nimbusVersion = "0.1.0"

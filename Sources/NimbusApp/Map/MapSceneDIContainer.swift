@@ -4,7 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusUI
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.
 ///

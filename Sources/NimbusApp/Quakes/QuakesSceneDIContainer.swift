@@ -4,7 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusUI
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Makes the Quakes tab's use cases, view models and screens.
 @MainActor

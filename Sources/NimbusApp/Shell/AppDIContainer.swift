@@ -5,7 +5,7 @@ import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
 import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Which city catalogue to load.
 public enum CatalogChoice: Equatable, Sendable {

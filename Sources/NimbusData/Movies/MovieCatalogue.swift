@@ -3,7 +3,7 @@ import Synchronization
 import GRDB
 import NimbusDomain
 import NimbusResources
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The bundled film catalogue (`Resources/movies.sqlite`, Wikidata), opened read-only.
 ///

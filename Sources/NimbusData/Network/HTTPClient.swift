@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import FoundationNetworking
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A GET request with its limits.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The USGS real-time feeds (keyless, public domain, updated every minute): the kept copy first,
 /// then a conditional request with its validators; a 304 keeps the copy and costs no decoding.

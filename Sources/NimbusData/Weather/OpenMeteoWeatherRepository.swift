@@ -1,7 +1,7 @@
 import Foundation
 import FoundationNetworking
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Weather from the Open-Meteo forecast API (no key), with the last forecast of each place on disk.
 public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {

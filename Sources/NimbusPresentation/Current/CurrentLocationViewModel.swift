@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import CombineSchedulers
 
 /// What the Current tab shows above the city's detail.

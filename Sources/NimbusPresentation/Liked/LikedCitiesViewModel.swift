@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import CombineSchedulers
 
 /// One liked city, formatted.

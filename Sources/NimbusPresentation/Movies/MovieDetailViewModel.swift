@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import CombineSchedulers
 
 /// What the film detail screen shows.

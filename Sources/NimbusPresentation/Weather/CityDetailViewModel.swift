@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import CombineSchedulers
 
 /// The header of a city's detail: what the catalogue and the clock know, with no network.

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Cities tab's root: a search field over a list of matching cities.
 @MainActor

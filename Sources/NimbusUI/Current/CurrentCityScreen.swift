@@ -2,7 +2,7 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Current tab's root: how the city was found, then that city's detail.
 @MainActor

@@ -2,7 +2,7 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Liked tab's root: liked cities with today's high and low.
 @MainActor

@@ -2,7 +2,7 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A city's map inside another screen: the map, and a line with the scale bar and the zoom.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// One film: every field, wrapped by display width, scrollable; `w` toggles the wishlist.
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import CombineSchedulers
 
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Wishlist tab's root: saved films, newest first.
 @MainActor

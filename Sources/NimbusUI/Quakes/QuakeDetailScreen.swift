@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// One event: its facts, and the map centred on the epicentre beside them (or below) when there is room.
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Quakes tab's root: the feed's events, newest (or nearest) first.
 @MainActor

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A city's detail: header, current weather, the next 24 hours and 7 days, sun times, and
 /// optionally a panel (the city's map) beside or below.
