@@ -92,5 +92,5 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["__snapshots__"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -14,7 +14,7 @@ enum NimbusBenchmark {
         "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
     ]
 
-    static func main() {
+    @MainActor static func main() {
         if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
         if let i = CommandLine.arguments.firstIndex(of: "--soak") {
             let rest = CommandLine.arguments.dropFirst(i + 1)

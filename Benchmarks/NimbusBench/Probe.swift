@@ -3,6 +3,7 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 
+@MainActor
 enum Probe {
     static func run() {
         let c = try! CityCatalog.bundled()
@@ -43,6 +44,7 @@ import NimbusTerminal
 import CombineSchedulers
 import OpenCombineShim
 
+@MainActor
 enum RenderProbe {
     /// Keystrokes as the live app handles them: the key, the frame, the diff into a terminal.
     /// Work scheduled now runs at once, as on the main queue; timers never fire, as while someone types.

@@ -5,6 +5,7 @@ import Foundation
 /// in sequences of 200 from a fresh sandbox with seeded data, with every invariant checked after every
 /// action. Prints actions per second and the checks made; exits 1 with the sequence at the first
 /// broken invariant.
+@MainActor
 enum Soak {
     static func run(actions total: Int, seed: UInt64) {
         var rng = SplitMix(seed: seed)
@@ -30,7 +31,8 @@ enum Soak {
             if Date().timeIntervalSince(lastReport) > 30 {
                 lastReport = Date()
                 let rate = Double(counts.actions) / Date().timeIntervalSince(start)
-                print("soak: \(counts.actions) actions, \(Int(rate)) a second", to: &standardError)
+                var stderr = StandardError()
+                print("soak: \(counts.actions) actions, \(Int(rate)) a second", to: &stderr)
             }
         }
         let seconds = Date().timeIntervalSince(start)
@@ -57,4 +59,3 @@ private struct StandardError: TextOutputStream {
     mutating func write(_ string: String) { FileHandle.standardError.write(Data(string.utf8)) }
 }
 
-private var standardError = StandardError()

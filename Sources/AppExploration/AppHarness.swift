@@ -3,12 +3,13 @@ import GRDB
 import NimbusApp
 import NimbusData
 import NimbusTerminal
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// The whole app on a fake terminal with a virtual clock, driven as a user drives it: keys, text,
 /// resizes, restarts. Frames go through the renderer to the fake terminal, as they go to a real one.
 /// The data and cache directories are the harness's own and survive `restart()`, as on disk.
+@MainActor
 public final class AppHarness {
     /// The virtual clock: every timer, debounce and delivery of the app runs on it.
     public let scheduler: TestSchedulerOf<DispatchQueue>

@@ -3,10 +3,11 @@ import NimbusApp
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Runs a sequence of user actions against the whole app, from seeded user data, checking the
 /// invariants after every action; the property tests and the soak both use it.
+@MainActor
 public enum Exploration {
     /// Where a run starts: the language, what is already saved, and whether films come from TMDB.
     public struct Setup: Equatable, CustomStringConvertible, Sendable {

@@ -9,9 +9,10 @@ import NimbusTerminal
 ///
 /// The content checks read the screen as a user does, so they run in English at sizes where the
 /// screens lay out in full (40×10 and up); the structural ones run in every language and size.
+@MainActor
 public enum Invariants {
     /// What is checked, for reports.
-    public static let names = [
+    public nonisolated static let names = [
         "no trap", "frame fits the terminal", "terminal shows the frame", "a screen on top",
         "Wishlist rows = saved films", "Liked rows = liked cities", "one selected row", "list marks = saved",
         "[Liked] = liked", "a restart keeps what was saved", "d, f and w change exactly the row they were pressed on",

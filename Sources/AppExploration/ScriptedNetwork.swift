@@ -1,19 +1,19 @@
 import Foundation
+import Synchronization
 import NimbusData
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// A network the explorer switches between answers: none, a forecast for whatever was asked, a
 /// server error, garbage, an answer that comes late. In process and on the virtual clock, so runs
 /// are deterministic and never leave the machine.
-public final class ScriptedNetwork: HTTPClient, @unchecked Sendable {
+public final class ScriptedNetwork: HTTPClient, Sendable {
     public enum Mode: String, CaseIterable, Sendable, CustomStringConvertible {
         case offline, forecast, serverError, garbage, slow, empty
         public var description: String { rawValue }
     }
 
-    private let lock = NSLock()
-    private var _mode: Mode = .offline
+    private let _mode = Mutex(Mode.offline)
     private let clock: TestSchedulerOf<DispatchQueue>
 
     public init(clock: TestSchedulerOf<DispatchQueue>) {
@@ -21,8 +21,8 @@ public final class ScriptedNetwork: HTTPClient, @unchecked Sendable {
     }
 
     public var mode: Mode {
-        get { lock.lock(); defer { lock.unlock() }; return _mode }
-        set { lock.lock(); _mode = newValue; lock.unlock() }
+        get { _mode.withLock { $0 } }
+        set { _mode.withLock { $0 = newValue } }
     }
 
     public func send(_ request: HTTPRequest,
@@ -50,11 +50,10 @@ public final class ScriptedNetwork: HTTPClient, @unchecked Sendable {
         return task
     }
 
-    private final class Task: HTTPCancellable, @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-        func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+    private final class Task: HTTPCancellable, Sendable {
+        private let cancelled = Atomic<Bool>(false)
+        var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+        func cancel() { cancelled.store(true, ordering: .releasing) }
     }
 
     /// A USGS feed of a few events around the seeded cities, one of them broken, stamped now.

@@ -80,7 +80,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
     }
 
     /// Does the action to the app.
-    public func perform(on harness: AppHarness, network: ScriptedNetwork) throws {
+    @MainActor public func perform(on harness: AppHarness, network: ScriptedNetwork) throws {
         switch self {
         case .key(let key): harness.send([key])
         case .type(let text): harness.type(text)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 import NimbusResources
 
@@ -30,7 +31,7 @@ public enum CityCatalogError: Error, Equatable, Sendable {
 /// every later read is bounds-checked, so a damaged file yields wrong answers at worst, never a crash.
 /// Search marks the postings of each query word's prefix range in a bitset over cities, intersects
 /// the bitsets and walks the result in index order, which is population order.
-public final class CityCatalog: CityRepository, @unchecked Sendable {
+public final class CityCatalog: CityRepository, @unchecked Sendable { // unchecked: `base` points into `data`; `lock` guards the search buffers
     /// The bundled catalogue's file name.
     public static let bundledName = "cities15000"
     /// The optional large tier's file name, looked up under `$XDG_DATA_HOME/nimbus/`.
@@ -49,8 +50,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
 
     private let lock = NSLock()
     /// Catalogue position by GeoNames id, made by the first `ref(forID:)`.
-    private var idIndex: [UInt32: Int32]?
-    private let idLock = NSLock()
+    private let idIndex = Mutex<[UInt32: Int32]?>(nil)
     private let scratch: SearchScratch
     private let nameMatcher = CityNameMatcher()
 
@@ -198,17 +198,17 @@ public final class CityCatalog: CityRepository, @unchecked Sendable {
     /// (~1 ms at 34k cities) rather than scanned each time.
     public func ref(forID id: Int) -> CityRef? {
         guard let wanted = UInt32(exactly: id) else { return nil }
-        idLock.lock()
-        defer { idLock.unlock() }
-        if idIndex == nil {
-            var index = [UInt32: Int32](minimumCapacity: cityCount)
-            for i in 0..<cityCount {
-                let id = u32(layout.cities + i * CatalogLayout.recordSize)
-                if index[id] == nil { index[id] = Int32(i) } // the first, as a scan would find
+        return idIndex.withLock { idIndex in
+            if idIndex == nil {
+                var index = [UInt32: Int32](minimumCapacity: cityCount)
+                for i in 0..<cityCount {
+                    let id = u32(layout.cities + i * CatalogLayout.recordSize)
+                    if index[id] == nil { index[id] = Int32(i) } // the first, as a scan would find
+                }
+                idIndex = index
             }
-            idIndex = index
+            return idIndex?[wanted].map(CityRef.init)
         }
-        return idIndex?[wanted].map(CityRef.init)
     }
 
     /// The UTF-8 names of the city at `index`, canonical first, separated by U+001F, in place.

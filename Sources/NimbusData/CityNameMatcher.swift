@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds which of a city's names a query matched, for its result row: nil when the canonical name
 /// matches (or nothing does), else the shortest matching alternate, which is the one in the query's
@@ -11,17 +12,18 @@ import Foundation
 /// - the others are read in place: an ASCII query skips names that cannot fold to ASCII by their
 ///   bytes, a Hangul or kana query names with no Hangul or kana lead byte, and an all-ASCII name is
 ///   compared without folding; only the remaining names are folded.
-final class CityNameMatcher: @unchecked Sendable { // both locks guard what they are declared with
+final class CityNameMatcher: Sendable {
     /// Cities below this catalogue index keep their names folded; catalogues are in population order.
     static let keptCities = 1_500
 
-    private let keptLock = NSLock()
-    private var kept: [Int: FoldedNames] = [:]
-    private var keptScratch = FoldedTokens()
+    private struct Kept {
+        var names: [Int: FoldedNames] = [:]
+        var scratch = FoldedTokens()
+    }
+    private let kept = Mutex(Kept())
 
     /// The last query folded: a frame asks for each of its rows with the same query.
-    private var lastQuery: (text: String, tokens: FoldedTokens)?
-    private let queryLock = NSLock()
+    private let lastQuery = Mutex<(text: String, tokens: FoldedTokens)?>(nil)
 
     /// The name of city `index` that `query` matched (see the type), given the city's names blob
     /// (UTF-8 names separated by `nameSeparator`, the canonical one first).
@@ -45,23 +47,23 @@ final class CityNameMatcher: @unchecked Sendable { // both locks guard what they
     /// The folded names of city `index`, made on first use; nil for a city beyond the kept ones.
     private func foldedNames(_ index: Int, blob: UnsafeRawBufferPointer) -> FoldedNames? {
         guard index < Self.keptCities else { return nil }
-        keptLock.lock()
-        defer { keptLock.unlock() }
-        if let hit = kept[index] { return hit }
-        let made = FoldedNames(blob: blob, scratch: &keptScratch)
-        kept[index] = made
-        return made
+        return kept.withLock { kept in
+            if let hit = kept.names[index] { return hit }
+            let made = FoldedNames(blob: blob, scratch: &kept.scratch)
+            kept.names[index] = made
+            return made
+        }
     }
 
     /// `query` folded, from the last call when the query is the same.
     private func foldedQuery(_ query: String) -> FoldedTokens {
-        queryLock.lock()
-        defer { queryLock.unlock() }
-        if let last = lastQuery, last.text == query { return last.tokens }
-        var tokens = FoldedTokens()
-        NameFolding.fold(query, into: &tokens)
-        lastQuery = (query, tokens)
-        return tokens
+        lastQuery.withLock { lastQuery in
+            if let last = lastQuery, last.text == query { return last.tokens }
+            var tokens = FoldedTokens()
+            NameFolding.fold(query, into: &tokens)
+            lastQuery = (query, tokens)
+            return tokens
+        }
     }
 
     // MARK: - Names read in place

@@ -143,7 +143,7 @@ public enum NameFolding {
 
 /// The folded bytes of every non-ASCII scalar seen so far: a slot per BMP scalar (a dictionary
 /// for the rest) pointing into one byte pool. Used under `lock`, taken once per folded name.
-private final class FoldTable: @unchecked Sendable {
+private final class FoldTable: @unchecked Sendable { // unchecked: `fold` holds `lock` across a whole name
     /// Ends a token; never a byte of UTF-8.
     static let separator: UInt8 = 0xFF
 

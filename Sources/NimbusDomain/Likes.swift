@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Why a like could not be saved or read.
 public enum LikesError: Error, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One terminal cell: a grapheme, its column width and style.
 ///
@@ -89,29 +90,29 @@ public struct Glyph: Hashable, Sendable {
 
 /// Graphemes of several scalars seen so far, each stored once; bounded so that pasted junk
 /// cannot grow it without end.
-final class GlyphTable: @unchecked Sendable {
+final class GlyphTable: Sendable {
     static let shared = GlyphTable()
     static let capacity = 65_536
 
-    private let lock = NSLock()
-    private var texts: [String] = []
-    private var indices: [String: UInt32] = [:]
+    private struct State {
+        var texts: [String] = []
+        var indices: [String: UInt32] = [:]
+    }
+    private let state = Mutex(State())
 
     func index(of text: String) -> UInt32? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let i = indices[text] { return i }
-        guard texts.count < Self.capacity else { return nil }
-        let i = UInt32(texts.count)
-        texts.append(text)
-        indices[text] = i
-        return i
+        state.withLock { state in
+            if let i = state.indices[text] { return i }
+            guard state.texts.count < Self.capacity else { return nil }
+            let i = UInt32(state.texts.count)
+            state.texts.append(text)
+            state.indices[text] = i
+            return i
+        }
     }
 
     func text(at index: UInt32) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return texts[Int(index)]
+        state.withLock { $0.texts[Int(index)] }
     }
 }
 

@@ -13,6 +13,7 @@ public struct KeyHint: Equatable, Sendable {
 /// One screen of a tab's navigation stack.
 ///
 /// A screen draws its view model's latest state and forwards keys to the view model's inputs.
+@MainActor
 public protocol Screen: AnyObject {
     /// Draws the screen into the area between the tab bar and the status bar.
     func draw(_ painter: Painter, theme: Theme)

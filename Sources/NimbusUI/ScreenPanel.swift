@@ -2,6 +2,7 @@ import NimbusTerminal
 
 /// A part of a screen that draws itself and takes keys, embedded by a host screen
 /// (the map inside a city's detail). The host offers it keys it does not use itself.
+@MainActor
 public protocol ScreenPanel: AnyObject {
     /// Draws the panel into the area the host gives it.
     func draw(_ painter: Painter, theme: Theme)

@@ -6,7 +6,7 @@ import Glibc
 /// Small and bounded on purpose: POSIX sockets, one thread to accept and one per connection (at most
 /// `maxConnections` at a time), requests of at most 64 KiB, one response per connection
 /// (`Connection: close`). It stops by itself on `deinit`; a hanging response ends when it stops.
-public final class FixtureServer: @unchecked Sendable {
+public final class FixtureServer: Sendable {
     /// How a response goes out.
     public enum Behaviour: Equatable, Sendable {
         /// Status, headers and body at once.
@@ -145,7 +145,7 @@ public final class FixtureServer: @unchecked Sendable {
 
     // MARK: Serving
 
-    private final class Core: @unchecked Sendable {
+    private final class Core: @unchecked Sendable { // unchecked: `lock` (an NSCondition: handlers wait on it, Mutex cannot) guards the vars
         let lock = NSCondition()
         let listener: Int32
         let maxConnections: Int

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Records every value a publisher emits, so tests can assert the whole history.
 public final class TestObserver<Value> {

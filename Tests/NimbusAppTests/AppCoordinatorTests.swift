@@ -3,6 +3,7 @@ import CombineSchedulers
 import NimbusTerminal
 @testable import NimbusApp
 
+@MainActor
 final class AppCoordinatorTests: XCTestCase {
     private func makeCoordinator(_ environment: [String: String] = [:]) throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
@@ -14,7 +15,12 @@ final class AppCoordinatorTests: XCTestCase {
         return (coordinator, scheduler)
     }
 
-    func testEverySizeFromOneByOneTo500By200Draws() throws {
+    nonisolated func testEverySizeFromOneByOneTo500By200Draws() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestEverySizeFromOneByOneTo500By200Draws() }
+    }
+
+    private func mainActorTestEverySizeFromOneByOneTo500By200Draws() throws {
         let (coordinator, scheduler) = try makeCoordinator(["NIMBUS_LANG": "ko"])
         coordinator.handle(.char("/"))
         for c in "서울" { coordinator.handle(.char(c)) }
@@ -38,7 +44,12 @@ final class AppCoordinatorTests: XCTestCase {
         for size in sizes { XCTAssertEqual(coordinator.render(size: size).size, size) }
     }
 
-    func testDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
+    nonisolated func testDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() }
+    }
+
+    private func mainActorTestDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
         let (coordinator, _) = try makeCoordinator()
         coordinator.handle(.char("9"))
         XCTAssertFalse(coordinator.quitRequested)
@@ -50,7 +61,12 @@ final class AppCoordinatorTests: XCTestCase {
         XCTAssertTrue(coordinator.quitRequested)
     }
 
-    func testCtrlCQuitsFromAnywhere() throws {
+    nonisolated func testCtrlCQuitsFromAnywhere() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestCtrlCQuitsFromAnywhere() }
+    }
+
+    private func mainActorTestCtrlCQuitsFromAnywhere() throws {
         let (coordinator, _) = try makeCoordinator()
         coordinator.handle(.char("?"))
         coordinator.handle(.ctrl("c"))
@@ -58,8 +74,14 @@ final class AppCoordinatorTests: XCTestCase {
     }
 }
 
+@MainActor
 final class AppCoordinatorKeyTests: XCTestCase {
-    func testQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
+    nonisolated func testQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestQClosesHelpThenQuitsAndCtrlZAsksToSuspend() }
+    }
+
+    private func mainActorTestQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
         let container = try AppDIContainer(configuration: .init(
             environment: isolated([:]), scheduler: DispatchQueue.test.eraseToAnyScheduler()))
         let coordinator = AppCoordinator(container: container)
@@ -90,8 +112,14 @@ extension XCTestCase {
     }
 }
 
+@MainActor
 final class WeatherTabsTests: XCTestCase {
-    func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
+    nonisolated func testTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() }
+    }
+
+    private func mainActorTestTabsAreCitiesCurrentLikedAndACorruptDatabaseIsAnnounced() throws {
         let environment = isolated([:])
         let directory = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -115,7 +143,12 @@ final class WeatherTabsTests: XCTestCase {
         XCTAssertEqual(aside.count, 1)
     }
 
-    func testAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
+    nonisolated func testAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() }
+    }
+
+    private func mainActorTestAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
         var environment = isolated([:])
         // A regular file where the data directory should be: nothing can be created under it.
         let blocker = URL(fileURLWithPath: environment["HOME"]!).appendingPathComponent("blocker")
@@ -134,7 +167,12 @@ final class WeatherTabsTests: XCTestCase {
         XCTAssertTrue(wishlist.contains("Can’t save to ~/blocker/nimbus (Not a directory): likes, the wishlist"), wishlist)
     }
 
-    func testTheCurrentTabAtEverySize() throws {
+    nonisolated func testTheCurrentTabAtEverySize() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheCurrentTabAtEverySize() }
+    }
+
+    private func mainActorTestTheCurrentTabAtEverySize() throws {
         let scheduler = DispatchQueue.test
         var environment = isolated([:])
         environment["NIMBUS_LOCATION"] = "37.5,127"

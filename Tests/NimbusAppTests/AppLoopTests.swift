@@ -5,6 +5,7 @@ import NimbusUI
 @testable import NimbusApp
 
 /// The loop both runners drive: keys, the frame, the one "needs display" flag.
+@MainActor
 final class AppLoopTests: XCTestCase {
     private func makeLoop() throws -> (AppLoop, FakeTerminal, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
@@ -20,7 +21,12 @@ final class AppLoopTests: XCTestCase {
         return (loop, terminal, scheduler)
     }
 
-    func testKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() throws {
+    nonisolated func testKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() }
+    }
+
+    private func mainActorTestKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() throws {
         let (loop, terminal, _) = try makeLoop()
         var frames = 0
         loop.onFrame = { _ in frames += 1 }
@@ -34,7 +40,12 @@ final class AppLoopTests: XCTestCase {
         XCTAssertEqual(frames, 1, "nothing asked for another frame")
     }
 
-    func testATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() throws {
+    nonisolated func testATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() }
+    }
+
+    private func mainActorTestATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() throws {
         let (loop, _, _) = try makeLoop()
         var frames = 0
         loop.onFrame = { _ in frames += 1 }
@@ -46,7 +57,12 @@ final class AppLoopTests: XCTestCase {
         XCTAssertEqual(loop.coordinator.place.tab, 2)
     }
 
-    func testAQuitKeyStopsTheKeysAfterItAndDrawsNothing() throws {
+    nonisolated func testAQuitKeyStopsTheKeysAfterItAndDrawsNothing() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAQuitKeyStopsTheKeysAfterItAndDrawsNothing() }
+    }
+
+    private func mainActorTestAQuitKeyStopsTheKeysAfterItAndDrawsNothing() throws {
         let (loop, _, _) = try makeLoop()
         var frames = 0
         loop.onFrame = { _ in frames += 1 }
@@ -55,7 +71,12 @@ final class AppLoopTests: XCTestCase {
         XCTAssertEqual(loop.coordinator.place.tab, 0, "the key after q was not handled")
     }
 
-    func testCtrlLRepaintsTheWholeTerminal() {
+    nonisolated func testCtrlLRepaintsTheWholeTerminal() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestCtrlLRepaintsTheWholeTerminal() }
+    }
+
+    private func mainActorTestCtrlLRepaintsTheWholeTerminal() {
         let flag = NeedsDisplay()
         flag.setFullRedraw()
         XCTAssertTrue(flag.isSet)

@@ -26,6 +26,7 @@ final class RecordingPanel: ScreenPanel {
     func cancel() { cancels += 1 }
 }
 
+@MainActor
 final class CityDetailScreenTests: XCTestCase {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                                     population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
@@ -48,7 +49,12 @@ final class CityDetailScreenTests: XCTestCase {
         return (screen, scheduler)
     }
 
-    func testEverySizeDrawsWithAndWithoutAPanel() throws {
+    nonisolated func testEverySizeDrawsWithAndWithoutAPanel() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
+    }
+
+    private func mainActorTestEverySizeDrawsWithAndWithoutAPanel() throws {
         for panel in [nil, RecordingPanel()] as [RecordingPanel?] {
             for online in [true, false] {
                 let (screen, _) = try makeScreen(panel: panel, online: online)
@@ -65,7 +71,12 @@ final class CityDetailScreenTests: XCTestCase {
         }
     }
 
-    func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
+    nonisolated func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
+    }
+
+    private func mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
         let panel = RecordingPanel()
         let (screen, _) = try makeScreen(panel: panel)
         let wide = Canvas(size: Size(cols: 120, rows: 22))
@@ -83,7 +94,12 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertEqual(panel.draws, [], "no room for the map at 80×24: the weather keeps the screen")
     }
 
-    func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
+    nonisolated func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
+    }
+
+    private func mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
         let (screen, _) = try makeScreen(language: .en, panel: RecordingPanel())
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
         XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "+-", "f", "?", "q"])
@@ -91,7 +107,12 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "f", "?", "q"], "no room for the map, no map keys")
     }
 
-    func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
+    nonisolated func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
+    }
+
+    private func mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
         let panel = RecordingPanel()
         var routes: [CityDetailRoute] = []
         let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
@@ -109,7 +130,12 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertEqual(routes, [.back])
     }
 
-    func testTheDetailShowsTheWeatherInKorean() throws {
+    nonisolated func testTheDetailShowsTheWeatherInKorean() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheDetailShowsTheWeatherInKorean() }
+    }
+
+    private func mainActorTestTheDetailShowsTheWeatherInKorean() throws {
         let (screen, _) = try makeScreen(panel: nil)
         let canvas = Canvas(size: Size(cols: 80, rows: 22))
         screen.draw(canvas.painter(), theme: .monochrome)
@@ -119,7 +145,12 @@ final class CityDetailScreenTests: XCTestCase {
         XCTAssertTrue(text.contains("23°C  체감 24°C"), text)
     }
 
-    func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
+    nonisolated func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
+    }
+
+    private func mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
         let (screen, _) = try makeScreen(language: .en, panel: nil, online: false)
         let canvas = Canvas(size: Size(cols: 40, rows: 12))
         screen.draw(canvas.painter(), theme: .monochrome)
@@ -130,8 +161,14 @@ final class CityDetailScreenTests: XCTestCase {
     }
 }
 
+@MainActor
 final class StaleForecastTests: XCTestCase {
-    func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
+    nonisolated func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
+    }
+
+    private func mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
         let scheduler = DispatchQueue.test
         let client = TapeHTTPClient()
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

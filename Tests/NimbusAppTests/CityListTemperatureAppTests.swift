@@ -25,8 +25,14 @@ private final class RecordingWeatherClient: HTTPClient, @unchecked Sendable {
     }
 }
 
+@MainActor
 final class CityListTemperatureAppTests: XCTestCase {
-    func testTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
+    nonisolated func testTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() }
+    }
+
+    private func mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
         let scheduler = DispatchQueue.test
         let client = RecordingWeatherClient()
         let container = try AppDIContainer(configuration: .init(

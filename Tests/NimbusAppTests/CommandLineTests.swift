@@ -3,6 +3,7 @@ import NimbusDomain
 @testable import NimbusApp
 
 /// The `nimbus` binary's command line: every error one line, status 2 for usage and 1 for a failure.
+@MainActor
 final class CommandLineTests: XCTestCase {
     private struct Outcome {
         let status: Int32
@@ -38,7 +39,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(text.contains(part), "\"\(part)\" not in: \(text)", file: file, line: line)
     }
 
-    func testNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
+    nonisolated func testNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() }
+    }
+
+    private func mainActorTestNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
         XCTAssertEqual(CLIOptions.joiningSignedValues(["--location", "-33.86,151.21"]), ["--location=-33.86,151.21"])
         XCTAssertEqual(CLIOptions.joiningSignedValues(["map", "x", "--location", "-.5,3", "--zoom", "3"]),
                        ["map", "x", "--location=-.5,3", "--zoom", "3"])
@@ -54,7 +60,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(sydney.stdout.contains("Sydney"), sydney.stdout)
     }
 
-    func testUsageErrorsAreOneLineWithStatusTwo() throws {
+    nonisolated func testUsageErrorsAreOneLineWithStatusTwo() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestUsageErrorsAreOneLineWithStatusTwo() }
+    }
+
+    private func mainActorTestUsageErrorsAreOneLineWithStatusTwo() throws {
         for (arguments, part) in [(["map", "seoul", "--zoom", "13"], "--zoom must be world, country, city or 0-12 (got '13')"),
                                   (["--location", "95,0"], "latitude 95.0 is outside -90...90"),
                                   (["--location", "north"], "like 37.57,126.98 or -33.86,151.21"),
@@ -67,7 +78,12 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
-    func testFailuresAreOneLineWithStatusOne() throws {
+    nonisolated func testFailuresAreOneLineWithStatusOne() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestFailuresAreOneLineWithStatusOne() }
+    }
+
+    private func mainActorTestFailuresAreOneLineWithStatusOne() throws {
         let tape = try run(["tape", "/missing.tape"])
         XCTAssertEqual(tape.status, 1)
         XCTAssertEqual(tape.stdout, "FAIL  /missing.tape: no such file or directory\n0 passed, 1 failed\n")

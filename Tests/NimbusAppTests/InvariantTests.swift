@@ -5,10 +5,16 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// The checks the property tests make, and the seed's bug: a toggle must touch only its own row.
+@MainActor
 final class InvariantTests: XCTestCase {
     /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
     /// disagrees with the database, and the invariants say so.
-    func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+    nonisolated func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() }
+    }
+
+    private func mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("6"))
         XCTAssertEqual(Invariants.check(harness, english: true), [])
@@ -28,7 +34,12 @@ final class InvariantTests: XCTestCase {
 
     /// The model half: screens and database agreeing is not enough when `d` deleted another film
     /// than the one it was pressed on.
-    func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
+    nonisolated func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() }
+    }
+
+    private func mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("5"), .char("/"))
         harness.type("nolan")
@@ -55,7 +66,12 @@ final class InvariantTests: XCTestCase {
 
     /// Found by the property tests (shrunk to `/`, `f`): in the search field `f` is text, not a like,
     /// so the explorer must not expect a like from it.
-    func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
+    nonisolated func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() }
+    }
+
+    private func mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
         var counts = Exploration.Counts()
         let failure = try Exploration.run(Exploration.Setup(code: 0), actions: [.key(.char("/")), .key(.char("f"))],
                                           counts: &counts)
@@ -63,7 +79,12 @@ final class InvariantTests: XCTestCase {
         XCTAssertEqual(counts.actions, 2)
     }
 
-    func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+    nonisolated func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }
+    }
+
+    private func mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
         let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 50, rows: 12))
         XCTAssertEqual(Invariants.check(harness, english: true), [])
         harness.terminal.size = Size(cols: 30, rows: 5) // the terminal shrank and nobody told the app
@@ -72,7 +93,12 @@ final class InvariantTests: XCTestCase {
 
     /// ChildOfWeather's bug: toggling one row redrew others, and a full redraw lost the toggle's
     /// feedback. A like and a wishlist mark each change their own row (and the status line), nothing else.
-    func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+    nonisolated func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() }
+    }
+
+    private func mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("/"))
         harness.type("seoul")

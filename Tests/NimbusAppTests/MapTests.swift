@@ -8,6 +8,7 @@ import TestSupport
 @testable import NimbusApp
 
 /// Golden text maps (what `nimbus map` prints), recorded with NIMBUS_RECORD=1.
+@MainActor
 final class MapGoldenTests: XCTestCase {
     private static let snapshots = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("__snapshots__")
@@ -29,27 +30,57 @@ final class MapGoldenTests: XCTestCase {
                        file: file, line: line)
     }
 
-    func testSeoul() throws {
+    nonisolated func testSeoul() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestSeoul() }
+    }
+
+    private func mainActorTestSeoul() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("seoul", "seoul", zoom: zoom) }
     }
 
-    func testSaoPaulo() throws {
+    nonisolated func testSaoPaulo() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestSaoPaulo() }
+    }
+
+    private func mainActorTestSaoPaulo() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("são paulo", "sao-paulo", zoom: zoom) }
     }
 
-    func testReykjavik() throws {
+    nonisolated func testReykjavik() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestReykjavik() }
+    }
+
+    private func mainActorTestReykjavik() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("reykjavik", "reykjavik", zoom: zoom) }
     }
 
-    func testWellington() throws {
+    nonisolated func testWellington() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestWellington() }
+    }
+
+    private func mainActorTestWellington() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("wellington", "wellington", zoom: zoom) }
     }
 
-    func testBlocks() throws {
+    nonisolated func testBlocks() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestBlocks() }
+    }
+
+    private func mainActorTestBlocks() throws {
         try assertGolden("wellington", "wellington", zoom: "country", style: .blocks)
     }
 
-    func testCommandLineArguments() throws {
+    nonisolated func testCommandLineArguments() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestCommandLineArguments() }
+    }
+
+    private func mainActorTestCommandLineArguments() throws {
         XCTAssertEqual(MapText.zoom("World"), .world)
         XCTAssertEqual(MapText.zoom("7"), MapZoom(7))
         XCTAssertNil(MapText.zoom("13"))
@@ -66,6 +97,7 @@ final class MapGoldenTests: XCTestCase {
 }
 
 /// The map panel drawn into a canvas, as the city detail screen will host it.
+@MainActor
 final class CityMapPanelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var container: AppDIContainer!
@@ -88,7 +120,12 @@ final class CityMapPanelTests: XCTestCase {
 
     private func lines(_ buffer: ScreenBuffer) -> [String] { trimmedScreen(buffer.text()).components(separatedBy: "\n") }
 
-    func testLoadingThenMapWithLabelScaleAndStatus() throws {
+    nonisolated func testLoadingThenMapWithLabelScaleAndStatus() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestLoadingThenMapWithLabelScaleAndStatus() }
+    }
+
+    private func mainActorTestLoadingThenMapWithLabelScaleAndStatus() throws {
         let panel = try makePanel()
         var redraws = 0
         panel.onNeedsDisplay = { redraws += 1 }
@@ -106,7 +143,12 @@ final class CityMapPanelTests: XCTestCase {
         XCTAssertFalse(shown.joined().contains("Drawing"))
     }
 
-    func testKeysZoomPanResetAndStyle() throws {
+    nonisolated func testKeysZoomPanResetAndStyle() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestKeysZoomPanResetAndStyle() }
+    }
+
+    private func mainActorTestKeysZoomPanResetAndStyle() throws {
         let panel = try makePanel()
         _ = draw(panel)
         scheduler.advance()
@@ -133,7 +175,12 @@ final class CityMapPanelTests: XCTestCase {
         XCTAssertEqual(container.map.statistics.hits, 1)
     }
 
-    func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
+    nonisolated func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() }
+    }
+
+    private func mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
         let first = try makePanel()
         _ = draw(first)
         scheduler.advance()
@@ -145,7 +192,12 @@ final class CityMapPanelTests: XCTestCase {
         XCTAssertEqual(container.map.statistics.hits, 1)
     }
 
-    func testKoreanLabelsAndEveryTinySize() throws {
+    nonisolated func testKoreanLabelsAndEveryTinySize() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestKoreanLabelsAndEveryTinySize() }
+    }
+
+    private func mainActorTestKoreanLabelsAndEveryTinySize() throws {
         let panel = try makePanel(language: "ko")
         _ = draw(panel, cols: 30, rows: 8)
         scheduler.advance()
@@ -164,7 +216,12 @@ final class CityMapPanelTests: XCTestCase {
         XCTAssertEqual(draw(panel, cols: 500, rows: 200).size, Size(cols: 500, rows: 200))
     }
 
-    func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
+    nonisolated func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() }
+    }
+
+    private func mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
         XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 5, width: 20)?.x, 6)
         XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 16, width: 20)?.x, 9)  // " Seoul " ends at 15
         let korean = MapSnapshotView.labelPlacement("서울특별시", markerX: 6, width: 14)
@@ -183,8 +240,14 @@ final class CityMapPanelTests: XCTestCase {
 }
 
 /// F12: the map cache's counters over any screen.
+@MainActor
 final class MapCacheOverlayTests: XCTestCase {
-    func testF12ShowsTheCountersAndEscClosesIt() throws {
+    nonisolated func testF12ShowsTheCountersAndEscClosesIt() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestF12ShowsTheCountersAndEscClosesIt() }
+    }
+
+    private func mainActorTestF12ShowsTheCountersAndEscClosesIt() throws {
         let container = try MapGoldenTests.container(language: "ko")
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
         _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
@@ -203,7 +266,12 @@ final class MapCacheOverlayTests: XCTestCase {
         XCTAssertFalse(coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
     }
 
-    func testThumbnailDrawsIntoAPainter() throws {
+    nonisolated func testThumbnailDrawsIntoAPainter() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestThumbnailDrawsIntoAPainter() }
+    }
+
+    private func mainActorTestThumbnailDrawsIntoAPainter() throws {
         let container = try MapGoldenTests.container()
         let wellington = container.cityRepository.city(container.cityRepository.search("wellington").refs[0])
         let thumbnail = try XCTUnwrap(container.map.thumbnail(for: wellington, size: MapSize(cols: 12, rows: 4)))

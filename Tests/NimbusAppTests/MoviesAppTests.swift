@@ -6,6 +6,7 @@ import TestSupport
 @testable import NimbusApp
 
 /// The Movies and Wishlist tabs in the whole app: every size, and TMDB through the loopback fixture server.
+@MainActor
 final class MoviesAppTests: XCTestCase {
     /// The app offline, unless given a network (`LiveHTTPClient`, the one the real app runs on).
     private func makeApp(_ environment: [String: String], httpClient: HTTPClient = OfflineHTTPClient()) throws
@@ -32,7 +33,12 @@ final class MoviesAppTests: XCTestCase {
         XCTAssertTrue(screen(app).contains(text), "expected \"\(text)\" on\n\(screen(app))", file: file, line: line)
     }
 
-    func testEverySizeDrawsTheMovieScreensInKorean() throws {
+    nonisolated func testEverySizeDrawsTheMovieScreensInKorean() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestEverySizeDrawsTheMovieScreensInKorean() }
+    }
+
+    private func mainActorTestEverySizeDrawsTheMovieScreensInKorean() throws {
         let (app, scheduler) = try makeApp(["NIMBUS_LANG": "ko"])
         app.handle(.backTab)
         app.handle(.backTab)
@@ -58,7 +64,12 @@ final class MoviesAppTests: XCTestCase {
         XCTAssertTrue(screen(app).contains("모두 삭제할까요?"), screen(app))
     }
 
-    func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
+    nonisolated func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() }
+    }
+
+    private func mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
         let env = isolated([:])
         let directory = URL(fileURLWithPath: env["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -70,7 +81,12 @@ final class MoviesAppTests: XCTestCase {
         XCTAssertTrue(files.contains { $0.hasPrefix("nimbus.sqlite.corrupt-") }, "\(files)")
     }
 
-    func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
+    nonisolated func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() }
+    }
+
+    private func mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
         let server = try FixtureServer()
         defer { server.stop() }
         server.route("/3/genre/movie/list", .init(json: #"{"genres":[{"id":28,"name":"액션"},{"id":80,"name":"범죄"}]}"#))

@@ -4,21 +4,37 @@ import NimbusTerminal
 
 /// The terminal's size and set-up errors (issue 12, finding 10): each cause has its own message,
 /// and COLUMNS/LINES lose to the size the terminal reports.
+@MainActor
 final class NCursesBackendTests: XCTestCase {
-    func testTheTerminalsOwnSizeWinsOverTheEnvironment() {
+    nonisolated func testTheTerminalsOwnSizeWinsOverTheEnvironment() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() }
+    }
+
+    private func mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() {
         let real = Size(cols: 80, rows: 24)
         XCTAssertEqual(NCursesBackend.startingSize(columns: "99999", lines: "99999", terminal: real), real)
         XCTAssertEqual(NCursesBackend.startingSize(columns: "120", lines: "40", terminal: real), real)
     }
 
-    func testWithoutATerminalSizeUsableVariablesAreUsed() {
+    nonisolated func testWithoutATerminalSizeUsableVariablesAreUsed() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestWithoutATerminalSizeUsableVariablesAreUsed() }
+    }
+
+    private func mainActorTestWithoutATerminalSizeUsableVariablesAreUsed() {
         XCTAssertEqual(NCursesBackend.startingSize(columns: "120", lines: "40", terminal: nil), Size(cols: 120, rows: 40))
         for (c, l) in [("99999", "24"), ("80", "0"), ("-5", "24"), ("abc", "24"), (nil, "24"), ("80", nil)] as [(String?, String?)] {
             XCTAssertEqual(NCursesBackend.startingSize(columns: c, lines: l, terminal: nil), Size(cols: 80, rows: 24), "\(c ?? "nil")x\(l ?? "nil")")
         }
     }
 
-    func testUnusableSizeVariablesAreNamedNotBlamedOnTERM() {
+    nonisolated func testUnusableSizeVariablesAreNamedNotBlamedOnTERM() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestUnusableSizeVariablesAreNamedNotBlamedOnTERM() }
+    }
+
+    private func mainActorTestUnusableSizeVariablesAreNamedNotBlamedOnTERM() {
         XCTAssertEqual(NCursesBackend.sizeVariableProblem(columns: "99999", lines: nil),
                        .badSizeVariable(name: "COLUMNS", value: "99999"))
         XCTAssertEqual(NCursesBackend.sizeVariableProblem(columns: "80", lines: "lots"),
@@ -30,7 +46,12 @@ final class NCursesBackendTests: XCTestCase {
         XCTAssertFalse(message.contains("TERM"), message)
     }
 
-    func testEachSetUpFailureHasItsOwnMessage() {
+    nonisolated func testEachSetUpFailureHasItsOwnMessage() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestEachSetUpFailureHasItsOwnMessage() }
+    }
+
+    private func mainActorTestEachSetUpFailureHasItsOwnMessage() {
         XCTAssertEqual(NCursesBackend.whyInitFailed(term: ""), .noTerm)
         XCTAssertEqual(NCursesBackend.whyInitFailed(term: "no-such-terminal-\(UUID().uuidString.prefix(8))").description.contains("is not a terminal the terminfo database knows"), true)
         let errors: [NCursesError] = [.notATerminal, .noTerm, .unknownTerminal(term: "x"), .noTerminfo(term: "x"),

@@ -4,8 +4,14 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// What the screens say and which keys they offer, as a new user met them.
+@MainActor
 final class ScreenRegressionTests: XCTestCase {
-    func testQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
+    nonisolated func testQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() }
+    }
+
+    private func mainActorTestQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
         let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 40, rows: 10))
         harness.press(.char("?"))
         XCTAssertTrue(harness.screen.contains("Keys"), harness.screen)
@@ -26,7 +32,12 @@ final class ScreenRegressionTests: XCTestCase {
         XCTAssertTrue(harness.quit)
     }
 
-    func testEmptyStatesWrapInsteadOfBeingCut() throws {
+    nonisolated func testEmptyStatesWrapInsteadOfBeingCut() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestEmptyStatesWrapInsteadOfBeingCut() }
+    }
+
+    private func mainActorTestEmptyStatesWrapInsteadOfBeingCut() throws {
         for language in ["en", "ko", "ja"] {
             let harness = try AppHarness(environment: isolated(["NIMBUS_LANG": language]), size: Size(cols: 40, rows: 12))
             // Between the tab bar and the status bar, which have their own rules for narrow terminals.
@@ -43,7 +54,12 @@ final class ScreenRegressionTests: XCTestCase {
         XCTAssertTrue(text.contains("No liked cities yet: press f on a city to like it."), harness.screen)
     }
 
-    func testARetryHintThatWorksWhereTheFocusIs() throws {
+    nonisolated func testARetryHintThatWorksWhereTheFocusIs() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestARetryHintThatWorksWhereTheFocusIs() }
+    }
+
+    private func mainActorTestARetryHintThatWorksWhereTheFocusIs() throws {
         // TMDB at a port nothing listens on: the search fails.
         let harness = try AppHarness(environment: isolated(["TMDB_API_KEY": "k", "NIMBUS_TMDB_URL": "http://127.0.0.1:9"]))
         harness.press(.char("5"), .char("/"))
@@ -56,7 +72,12 @@ final class ScreenRegressionTests: XCTestCase {
         XCTAssertTrue(harness.wait(for: "Press r to retry"), "r retried, and it failed again:\n\(harness.screen)")
     }
 
-    func testMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() throws {
+    nonisolated func testMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() }
+    }
+
+    private func mainActorTestMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("/"))
         harness.type("seoul")

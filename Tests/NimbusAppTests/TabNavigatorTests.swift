@@ -3,6 +3,7 @@ import NimbusTerminal
 import NimbusUI
 @testable import NimbusApp
 
+@MainActor
 final class TabNavigatorTests: XCTestCase {
     private final class Blank: Screen {
         let name: String
@@ -15,7 +16,12 @@ final class TabNavigatorTests: XCTestCase {
         var onNeedsDisplay: (() -> Void)?
     }
 
-    func testRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {
+    nonisolated func testRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestRootsAreMadeWhenATabIsFirstShownAndKeptAfter() }
+    }
+
+    private func mainActorTestRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {
         let navigator = TabNavigator()
         var made: [String] = []
         func tab(_ name: String) -> () -> Screen { { made.append(name); return Blank(name) } }
@@ -41,7 +47,12 @@ final class TabNavigatorTests: XCTestCase {
         XCTAssertFalse(navigator.pop(), "the root stays")
     }
 
-    func testASourceIsAskedForOnlyWhileItsTabIsActive() {
+    nonisolated func testASourceIsAskedForOnlyWhileItsTabIsActive() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestASourceIsAskedForOnlyWhileItsTabIsActive() }
+    }
+
+    private func mainActorTestASourceIsAskedForOnlyWhileItsTabIsActive() {
         let navigator = TabNavigator()
         var asked = 0
         navigator.addTab(title: "A", root: { Blank("a") })

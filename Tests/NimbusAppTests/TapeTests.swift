@@ -3,6 +3,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// Plays every `Tests/Tapes/*.tape` through the headless runner.
+@MainActor
 final class TapeTests: XCTestCase {
     private static let tapesDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tapes")
@@ -18,7 +19,12 @@ final class TapeTests: XCTestCase {
                               "XDG_CACHE_HOME": home.appendingPathComponent("cache").path])
     }
 
-    func testEveryTapePasses() throws {
+    nonisolated func testEveryTapePasses() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestEveryTapePasses() }
+    }
+
+    private func mainActorTestEveryTapePasses() throws {
         let files = try FileManager.default.contentsOfDirectory(at: Self.tapesDirectory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "tape" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
@@ -35,7 +41,12 @@ final class TapeTests: XCTestCase {
         }
     }
 
-    func testAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
+    nonisolated func testAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAFailingExpectationNamesTheLineAndShowsTheScreen() }
+    }
+
+    private func mainActorTestAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
         let tape = try Tape(name: "failing.tape", source: "Size 40x10\nPress /\nType \"seoul\"\nExpect \"Atlantis\"\n")
         XCTAssertThrowsError(try runner().run(tape)) { error in
             let message = "\(error)"
@@ -45,7 +56,12 @@ final class TapeTests: XCTestCase {
         }
     }
 
-    func testAMismatchedSnapshotShowsTheDifferingLines() throws {
+    nonisolated func testAMismatchedSnapshotShowsTheDifferingLines() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAMismatchedSnapshotShowsTheDifferingLines() }
+    }
+
+    private func mainActorTestAMismatchedSnapshotShowsTheDifferingLines() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-snap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -56,7 +72,12 @@ final class TapeTests: XCTestCase {
         }
     }
 
-    func testRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
+    nonisolated func testRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestRecordingWritesEverySnapshotOfTheTapeAndThenFails() }
+    }
+
+    private func mainActorTestRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-snap-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let runner = TapeRunner(snapshotDirectory: directory, record: true, baseEnvironment: [:])
@@ -71,7 +92,12 @@ final class TapeTests: XCTestCase {
         XCTAssertNoThrow(try replay.run(tape), "the recorded snapshots match a second run")
     }
 
-    func testParseErrorsNameTheLine() {
+    nonisolated func testParseErrorsNameTheLine() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestParseErrorsNameTheLine() }
+    }
+
+    private func mainActorTestParseErrorsNameTheLine() {
         XCTAssertThrowsError(try Tape(name: "t", source: "Size 80x24\nPress Hyper-Q\n")) { error in
             XCTAssertEqual((error as? Tape.ParseError)?.line, 2)
         }
@@ -82,7 +108,12 @@ final class TapeTests: XCTestCase {
         XCTAssertThrowsError(try Tape(name: "t", source: "Dance\n"))
     }
 
-    func testTapeSyntax() throws {
+    nonisolated func testTapeSyntax() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTapeSyntax() }
+    }
+
+    private func mainActorTestTapeSyntax() throws {
         let tape = try Tape(name: "t", source: """
         Size 100x30   # comment
         Env NIMBUS_LANG=ko
@@ -98,7 +129,12 @@ final class TapeTests: XCTestCase {
         ])
     }
 
-    func testNetworkAndClockCommands() throws {
+    nonisolated func testNetworkAndClockCommands() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestNetworkAndClockCommands() }
+    }
+
+    private func mainActorTestNetworkAndClockCommands() throws {
         let tape = try Tape(name: "t", source: """
         Now 2026-06-21T09:12:00+09:00
         Serve /v1/forecast fixtures/open-meteo-seoul.json
@@ -117,7 +153,12 @@ final class TapeTests: XCTestCase {
         }
     }
 
-    func testAHugePasteIsTakenQuicklyAndBounded() throws {
+    nonisolated func testAHugePasteIsTakenQuicklyAndBounded() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAHugePasteIsTakenQuicklyAndBounded() }
+    }
+
+    private func mainActorTestAHugePasteIsTakenQuicklyAndBounded() throws {
         let paste = "\u{1B}[200~" + String(repeating: "서울 seoul ", count: 1250) + "\u{1B}[201~"
         let tape = try Tape(name: "paste.tape", source: "Size 80x24\nPress /\nType \"\(paste)\"\nExpect \"› Seoul\"\nExpect \"1 of 34,006 cities\"\n")
         let start = Date()
@@ -127,7 +168,12 @@ final class TapeTests: XCTestCase {
 
     // MARK: Tapes are untrusted input (issue 12, finding 5)
 
-    func testEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
+    nonisolated func testEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestEnvCannotMoveTheTapesDataCacheOrConfigDirectories() }
+    }
+
+    private func mainActorTestEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
         for name in ["XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME"] {
             XCTAssertThrowsError(try Tape(name: "evil.tape", source: "Size 80x24\nEnv \(name)=/home/someone/.local/share\n")) { error in
                 let message = "\(error)"
@@ -140,7 +186,12 @@ final class TapeTests: XCTestCase {
         XCTAssertNoThrow(try Tape(name: "t", source: "Env NIMBUS_LANG=ko\nEnv LC_MESSAGES=\n"))
     }
 
-    func testArgsAndParseErrorsPrintOneLine() {
+    nonisolated func testArgsAndParseErrorsPrintOneLine() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestArgsAndParseErrorsPrintOneLine() }
+    }
+
+    private func mainActorTestArgsAndParseErrorsPrintOneLine() {
         XCTAssertThrowsError(try Tape(name: "args.tape", source: "Size 80x24\nArgs --bogus\n")) { error in
             let message = "\(error)"
             XCTAssertTrue(message.hasPrefix("tape args.tape:2: Args: "), message)
@@ -158,7 +209,12 @@ final class TapeTests: XCTestCase {
         }
     }
 
-    func testServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {
+    nonisolated func testServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestServeReadsOnlyPlainFilesInsideTheTapesFolder() }
+    }
+
+    private func mainActorTestServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {
         let fm = FileManager.default
         let root = fm.temporaryDirectory.appendingPathComponent("nimbus-serve-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("tapes")

@@ -4,6 +4,7 @@ import NimbusTerminal
 @testable import NimbusApp
 
 /// Defects a new user met in the first minutes, each kept from coming back.
+@MainActor
 final class UserDataRegressionTests: XCTestCase {
     private func films(_ harness: AppHarness, saving count: Int, query: String = "nolan") {
         harness.press(.char("5"), .char("/"))
@@ -22,7 +23,12 @@ final class UserDataRegressionTests: XCTestCase {
 
     /// Deleting the only film of the wishlist trapped (SIGILL): the store's change notice reloaded the
     /// list inside `remove`, and the view model then removed the row a second time.
-    func testDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() throws {
+    nonisolated func testDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() }
+    }
+
+    private func mainActorTestDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() throws {
         let harness = try AppHarness(environment: isolated([:]))
         films(harness, saving: 1)
         XCTAssertTrue(harness.screen.contains("Saved films: 1"), harness.screen)
@@ -31,7 +37,12 @@ final class UserDataRegressionTests: XCTestCase {
         XCTAssertEqual(try wishlistCount(harness), 0)
     }
 
-    func testDeletingTheLastFilmOfALongerListKeepsTheOthers() throws {
+    nonisolated func testDeletingTheLastFilmOfALongerListKeepsTheOthers() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestDeletingTheLastFilmOfALongerListKeepsTheOthers() }
+    }
+
+    private func mainActorTestDeletingTheLastFilmOfALongerListKeepsTheOthers() throws {
         let harness = try AppHarness(environment: isolated(["NIMBUS_LANG": "ko"]))
         films(harness, saving: 3)
         harness.press(.char("G"), .char("d"))
@@ -40,7 +51,12 @@ final class UserDataRegressionTests: XCTestCase {
     }
 
     /// Six films, delete the second: the screen showed 4 while the database held 5.
-    func testDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() throws {
+    nonisolated func testDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() }
+    }
+
+    private func mainActorTestDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() throws {
         let harness = try AppHarness(environment: isolated([:]))
         films(harness, saving: 6, query: "the")
         XCTAssertEqual(try wishlistCount(harness), 6)
@@ -54,7 +70,12 @@ final class UserDataRegressionTests: XCTestCase {
         XCTAssertTrue(harness.screen.contains("Saved films: 5"), harness.screen)
     }
 
-    func testWithTwoFilmsDeletingTheFirstShowsTheSecond() throws {
+    nonisolated func testWithTwoFilmsDeletingTheFirstShowsTheSecond() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestWithTwoFilmsDeletingTheFirstShowsTheSecond() }
+    }
+
+    private func mainActorTestWithTwoFilmsDeletingTheFirstShowsTheSecond() throws {
         let harness = try AppHarness(environment: isolated([:]))
         films(harness, saving: 2)
         harness.press(.char("g"), .char("d"))
@@ -65,7 +86,12 @@ final class UserDataRegressionTests: XCTestCase {
 
     /// A weather screen opened before the city was unliked on the Liked tab said "[Liked]", and `f`
     /// there liked it again.
-    func testAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() throws {
+    nonisolated func testAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() }
+    }
+
+    private func mainActorTestAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() throws {
         let harness = try AppHarness(environment: isolated([:]))
         harness.press(.char("/"))
         harness.type("seoul")

@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 @testable import NimbusData
 import TestSupport
 
@@ -154,8 +154,9 @@ final class HTTPClientTests: XCTestCase {
             receiveCompletion: { if case .failure(let e) = $0 { box.set(.failure(e)) } },
             receiveValue: { box.set(.success($0)) })
         let arrived = expectation(description: "request reached the server")
+        let server: FixtureServer = self.server
         DispatchQueue.global().async {
-            while self.server.requests.isEmpty { usleep(5000) }
+            while server.requests.isEmpty { usleep(5000) }
             arrived.fulfill()
         }
         wait(for: [arrived], timeout: 5)

@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 @testable import NimbusData
 import TestSupport
 

@@ -3,16 +3,16 @@ import XCTest
 import NimbusDomain
 @testable import NimbusData
 
+private func key(_ city: Int, cols: Int = 10, rows: Int = 3, zoom: Int = 4, style: MapStyle = .braille) -> MapSnapshotKey {
+    MapSnapshotKey(cityID: city, zoom: MapZoom(zoom), size: MapSize(cols: cols, rows: rows), style: style)
+}
+
+private func snapshot(_ key: MapSnapshotKey) -> MapSnapshot {
+    let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: key.size.cols)
+    return MapSnapshot(key: key, rows: Array(repeating: row, count: key.size.rows), marker: nil, kilometresPerColumn: 1)
+}
+
 final class MapSnapshotCacheTests: XCTestCase {
-    private func key(_ city: Int, cols: Int = 10, rows: Int = 3, zoom: Int = 4, style: MapStyle = .braille) -> MapSnapshotKey {
-        MapSnapshotKey(cityID: city, zoom: MapZoom(zoom), size: MapSize(cols: cols, rows: rows), style: style)
-    }
-
-    private func snapshot(_ key: MapSnapshotKey) -> MapSnapshot {
-        let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: key.size.cols)
-        return MapSnapshot(key: key, rows: Array(repeating: row, count: key.size.rows), marker: nil, kilometresPerColumn: 1)
-    }
-
     private func put(_ cache: MapSnapshotCache, _ key: MapSnapshotKey) {
         cache.setObject(snapshot(key), forKey: key)
     }
@@ -87,8 +87,8 @@ final class MapSnapshotCacheTests: XCTestCase {
                 var seed = UInt64(t + 1)
                 for _ in 0..<operations {
                     seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                    let k = self.key(Int(seed >> 33) % 120)
-                    if cache.object(forKey: k) == nil { cache.setObject(self.snapshot(k), forKey: k) }
+                    let k = key(Int(seed >> 33) % 120)
+                    if cache.object(forKey: k) == nil { cache.setObject(snapshot(k), forKey: k) }
                 }
                 group.leave()
             }.start()

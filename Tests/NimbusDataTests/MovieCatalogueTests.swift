@@ -118,10 +118,11 @@ final class MovieCatalogueTests: XCTestCase {
         let warming = try MovieCatalogue.bundled()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        var held = false
+        let held = LockedBox(false)
         warming.rankTableChunkHook = {
-            guard !held else { return }
-            held = true
+            var first = false
+            held.update { held in first = !held; held = true }
+            guard first else { return }
             entered.signal()
             release.wait()  // the build stops here, mid-table, until the search below is done
         }
@@ -132,14 +133,16 @@ final class MovieCatalogueTests: XCTestCase {
         }
         XCTAssertEqual(entered.wait(timeout: .now() + 10), .success, "the build started")
         let searched = expectation(description: "search answered")
-        var during: [String] = []
+        let answered = LockedBox<[String]>([])
         DispatchQueue.global().async {
-            during = ((try? warming.page(query: "heat", page: 1).movies) ?? []).map(\.title)
+            let titles = ((try? warming.page(query: "heat", page: 1).movies) ?? []).map(\.title)
+            answered.update { $0 = titles }
             searched.fulfill()
         }
         wait(for: [searched], timeout: 10)
         release.signal()
         wait(for: [warmed], timeout: 60)
+        let during = answered.value
         XCTAssertEqual(during.first, "Heat")
         let warmTitles = try warming.page(query: "heat", page: 1).movies.map(\.title)
         XCTAssertEqual(during, warmTitles, "ranked as with the whole table")

@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 import GRDB
 import NimbusDomain
@@ -6,7 +7,7 @@ import NimbusDomain
 /// Recent queries, recently viewed films and the wishlist in the user database.
 final class MovieStoresTests: XCTestCase {
     private var directory: URL!
-    private var clock = Date(timeIntervalSince1970: 1_700_000_000)
+    private let clock = TickingClock()
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-movies-\(UUID().uuidString)")
@@ -17,18 +18,13 @@ final class MovieStoresTests: XCTestCase {
         try UserDatabase(directory: directory, migrations: [WishlistStore.migration, MovieHistoryStore.migration])
     }
 
-    private func tick() -> Date {
-        clock += 1
-        return clock
-    }
-
     private func film(_ n: Int, _ title: String, year: Int? = 2000, source: MovieSource = .catalogue) -> MovieSummary {
         MovieSummary(id: MovieID(source: source, value: n), title: title, year: year, genres: ["Drama", "Crime"],
                      directors: ["A. Director"])
     }
 
     func testRecentQueriesAreNewestFirstDeduplicatedAndBounded() throws {
-        let store = MovieHistoryStore(database: try open(), now: { [unowned self] in self.tick() })
+        let store = MovieHistoryStore(database: try open(), now: { [clock] in clock.tick() })
         try store.saveQuery("heat")
         try store.saveQuery("batman")
         try store.saveQuery("Heat")
@@ -39,7 +35,7 @@ final class MovieStoresTests: XCTestCase {
     }
 
     func testRecentlyViewedMovesAReopenedFilmToTheFront() throws {
-        let store = MovieHistoryStore(database: try open(), now: { [unowned self] in self.tick() })
+        let store = MovieHistoryStore(database: try open(), now: { [clock] in clock.tick() })
         try store.recordViewed(film(1, "Heat"))
         try store.recordViewed(film(2, "Alien"))
         try store.recordViewed(film(1, "Heat"))
@@ -49,7 +45,7 @@ final class MovieStoresTests: XCTestCase {
 
     func testHistoryPublishesWhatIsSavedNowThenAfterEveryChange() throws {
         let database = try open()
-        let store = MovieHistoryStore(database: database, now: { [unowned self] in self.tick() })
+        let store = MovieHistoryStore(database: database, now: { [clock] in clock.tick() })
         try store.saveQuery("heat")
         var queries: [[String]] = []
         var viewed: [[String]] = []
@@ -68,7 +64,7 @@ final class MovieStoresTests: XCTestCase {
 
     func testTheWishlistIsNewestFirstRefusesDuplicatesAndSurvivesReopening() throws {
         do {
-            let store = WishlistStore(database: try open(), now: { [unowned self] in self.tick() })
+            let store = WishlistStore(database: try open(), now: { [clock] in clock.tick() })
             var seen: [[String]] = []
             let watch = store.contents.sink { seen.append($0.map(\.movie.title)) }
             try store.add(film(1, "Heat", year: 1995))
@@ -93,5 +89,17 @@ final class MovieStoresTests: XCTestCase {
         let mode = try FileManager.default.attributesOfItem(
             atPath: directory.appendingPathComponent(UserDatabase.fileName).path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
+    }
+}
+
+/// A clock one second further on each time it is read.
+private final class TickingClock: Sendable {
+    private let now = Mutex(Date(timeIntervalSince1970: 1_700_000_000))
+
+    func tick() -> Date {
+        now.withLock { now in
+            now += 1
+            return now
+        }
     }
 }

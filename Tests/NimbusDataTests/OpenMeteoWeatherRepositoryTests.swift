@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import NimbusDomain
 @testable import NimbusData
 import TestSupport

@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 import NimbusDomain
 @testable import NimbusData
 import TestSupport
@@ -134,7 +134,7 @@ final class PoisonedForecastTests: XCTestCase {
     }
 }
 
-final class LockedBox<T>: @unchecked Sendable {
+final class LockedBox<T>: @unchecked Sendable { // unchecked: `lock` guards `stored`
     private let lock = NSLock()
     private var stored: T
     init(_ value: T) { stored = value }

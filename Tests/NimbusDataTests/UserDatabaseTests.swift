@@ -133,7 +133,8 @@ final class UserDatabaseTests: XCTestCase {
             // How earlier versions migrated: GRDB's DatabaseMigrator, one transaction a migration.
             let queue = try DatabaseQueue(path: url.path)
             var migrator = DatabaseMigrator()
-            migrator.registerMigration(notes.identifier) { db in try self.notes.migrate(db) }
+            let notes = self.notes
+            migrator.registerMigration(notes.identifier) { db in try notes.migrate(db) }
             try migrator.migrate(queue)
             try queue.write { try $0.execute(sql: "INSERT INTO note (text) VALUES ('kept')") }
         }

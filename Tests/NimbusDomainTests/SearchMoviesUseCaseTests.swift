@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 @testable import NimbusDomain
 
 final class SearchMoviesUseCaseTests: XCTestCase {

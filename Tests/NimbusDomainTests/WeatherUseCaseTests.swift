@@ -1,5 +1,5 @@
 import XCTest
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 @testable import NimbusDomain
 
 /// Answers batches with the place's latitude as its temperature and records every batch.

@@ -201,7 +201,9 @@ final class CityMapViewModelTests: XCTestCase {
         size.send(MapSize(cols: 30, rows: 8))
         for _ in 0..<8 { zoom.send(1) }
         let shown = expectation(description: "the last view is shown")
-        func poll() {
+        // Polled on the main queue only, where this test runs.
+        nonisolated(unsafe) let observer = self.observer!
+        @Sendable func poll() {
             if observer.values.contains(where: { !$0.isLoading }) { shown.fulfill() }
             else { DispatchQueue.main.asyncAfter(deadline: .now() + 0.005, execute: poll) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 // Collaborators a test expects never to be asked: each call fails the test where it happens, naming the
 // method, and answers with an empty publisher so the code under test carries on (isowords' `.failing`).

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A movie repository whose every request is answered by the test, through `respond`.
 final class ScriptedMovieRepository: MovieRepository {

@@ -3,7 +3,7 @@ import XCTest
 import TestSupport
 
 /// ANSI sequences as xterm's terminfo entry gives them, for the encoder under test.
-private let ansi = FrameEncoder.Sequences(
+private var ansi: FrameEncoder.Sequences { FrameEncoder.Sequences(
     moveTo: { x, y in Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) },
     style: { style in
         var s = "\u{1B}[0"
@@ -17,7 +17,7 @@ private let ansi = FrameEncoder.Sequences(
         return Array((s + "m").utf8)
     },
     reset: Array("\u{1B}[0m".utf8), clear: Array("\u{1B}[H\u{1B}[2J".utf8),
-    showCursor: Array("\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8), lastCellScrolls: false)
+    showCursor: Array("\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8), lastCellScrolls: false) }
 
 /// Just enough of a terminal to play the encoder's output back: cursor moves, SGR, clear,
 /// cursor visibility and text that advances by each glyph's width.

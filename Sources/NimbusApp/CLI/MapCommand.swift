@@ -5,7 +5,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// `nimbus map QUERY`: prints the map of the first city matching the query.
 struct MapCommand: ParsableCommand {

@@ -3,8 +3,8 @@ import Foundation
 import NimbusCurses
 import NimbusData
 import NimbusDomain
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// The version `nimbus --version` prints.
 public let nimbusVersion = "0.1.0"
@@ -74,7 +74,7 @@ public struct CLIOptions: ParsableArguments {
     }
 
     /// The parsed options as plain values.
-    struct Values {
+    struct Values: Sendable {
         var tier: Tier
         var catalog: String?
         /// The position given with `--location` (already checked by `validate`).
@@ -151,7 +151,7 @@ public struct NimbusCommand: ParsableCommand {
     /// can't be used (an unknown option, a bad `--location` or `--zoom`) exits with status 2, as shell
     /// tools do; a command that could not do its work (a tape file that can't be read, no terminal)
     /// with status 1. `--help` and `--version` exit 0.
-    public static func runFromCommandLine() -> Never {
+    @MainActor public static func runFromCommandLine() -> Never {
         let arguments = CLIOptions.joiningSignedValues(Array(CommandLine.arguments.dropFirst()))
         // Plain `nimbus` has nothing to parse: start the app with the default options without
         // building ArgumentParser's model of every command and option (a seventh of start-up).
@@ -222,11 +222,13 @@ struct Run: ParsableCommand {
     @OptionGroup var options: CLIOptions
 
     func run() throws {
-        try Self.start(options: options.values)
+        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
+        let values = options.values
+        try MainActor.assumeIsolated { try Self.start(options: values) }
     }
 
     /// Starts the app; returns only by throwing (a catalogue that can't be opened, no terminal).
-    static func start(options: CLIOptions.Values) throws {
+    @MainActor static func start(options: CLIOptions.Values) throws {
         let environment = ProcessInfo.processInfo.environment
         var configuration = options.configuration(
             environment: environment, scheduler: MainScheduler.live, colors: true)
@@ -270,6 +272,11 @@ struct TapeCommand: ParsableCommand {
     @Argument(help: "Tape files.") var files: [String]
 
     func run() throws {
+        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
+        try MainActor.assumeIsolated { try runTapes() }
+    }
+
+    @MainActor private func runTapes() throws {
         var failed = 0
         let environment = ProcessInfo.processInfo.environment
         for path in files {

@@ -3,12 +3,14 @@ import NimbusPresentation
 import NimbusUI
 
 /// What the Cities tab needs built for it.
+@MainActor
 protocol CitiesCoordinatorDependencies {
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
 }
 
 /// Runs the Cities tab: the list, and the detail a city opens.
+@MainActor
 final class CitiesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: CitiesCoordinatorDependencies

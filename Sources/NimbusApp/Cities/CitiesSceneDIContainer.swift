@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes the Cities tab's use cases, view models and screens.
+@MainActor
 final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let cities: CityRepository
     private let countries: CountryNames

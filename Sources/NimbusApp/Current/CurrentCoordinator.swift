@@ -3,12 +3,14 @@ import NimbusPresentation
 import NimbusUI
 
 /// What the Current tab needs built for it.
+@MainActor
 protocol CurrentCoordinatorDependencies {
     func makeCurrentCityScreen(makeDetail: @escaping (City) -> Screen) -> Screen
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
 }
 
 /// Runs the Current tab: the nearest city's detail is the tab's root.
+@MainActor
 final class CurrentCoordinator {
     private let navigator: TabNavigator
     private let dependencies: CurrentCoordinatorDependencies

@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes the Current tab's view model and screens.
+@MainActor
 final class CurrentSceneDIContainer: CurrentCoordinatorDependencies {
     private let locate: LocateCurrentCityUseCase
     private let format: WeatherFormatter

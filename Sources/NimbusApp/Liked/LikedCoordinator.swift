@@ -3,12 +3,14 @@ import NimbusPresentation
 import NimbusUI
 
 /// What the Liked tab needs built for it.
+@MainActor
 protocol LikedCoordinatorDependencies {
     func makeLikedCitiesScreen(onRoute: @escaping (LikedCitiesRoute) -> Void) -> Screen
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
 }
 
 /// Runs the Liked tab: liked cities, and the detail one opens.
+@MainActor
 final class LikedCoordinator {
     private let navigator: TabNavigator
     private let dependencies: LikedCoordinatorDependencies

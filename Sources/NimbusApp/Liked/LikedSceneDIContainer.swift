@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes the Liked tab's use cases, view model and screens.
+@MainActor
 final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let likes: LikesRepository
     private let lookup: @Sendable (Int) -> City?

@@ -3,8 +3,8 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.
 ///
@@ -49,7 +49,7 @@ public final class MapSceneDIContainer {
     }
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
-    public func makeCityMapPanel(city: City) -> ScreenPanel {
+    @MainActor public func makeCityMapPanel(city: City) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n,
                      styleChanged: mapStyleChanged)
     }

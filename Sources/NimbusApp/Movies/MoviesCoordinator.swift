@@ -3,6 +3,7 @@ import NimbusPresentation
 import NimbusUI
 
 /// What the Movies tab needs built for it.
+@MainActor
 protocol MoviesCoordinatorDependencies {
     func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen
@@ -11,6 +12,7 @@ protocol MoviesCoordinatorDependencies {
 }
 
 /// Runs the Movies tab: search, then a film's details.
+@MainActor
 final class MoviesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: MoviesCoordinatorDependencies
@@ -37,6 +39,7 @@ final class MoviesCoordinator {
 }
 
 /// What the Wishlist tab needs built for it.
+@MainActor
 protocol WishlistCoordinatorDependencies {
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen
@@ -44,6 +47,7 @@ protocol WishlistCoordinatorDependencies {
 }
 
 /// Runs the Wishlist tab: saved films, then a film's details.
+@MainActor
 final class WishlistCoordinator {
     private let navigator: TabNavigator
     private let dependencies: WishlistCoordinatorDependencies

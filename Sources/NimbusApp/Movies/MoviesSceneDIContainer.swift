@@ -3,7 +3,7 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// The long-lived services the Movies and Wishlist tabs share (owned by `AppDIContainer`).
 struct MovieServices {
@@ -24,6 +24,7 @@ struct MovieServices {
 ///
 /// The services are made when one of the two tabs is first shown: start-up, which shows the Cities
 /// tab, doesn't pay for the film catalogue's queries.
+@MainActor
 final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoordinatorDependencies {
     private let makeServices: () -> MovieServices
     private lazy var services: MovieServices = makeServices()

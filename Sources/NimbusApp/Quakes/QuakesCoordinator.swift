@@ -3,12 +3,14 @@ import NimbusPresentation
 import NimbusUI
 
 /// What the Quakes tab needs built for it.
+@MainActor
 protocol QuakesCoordinatorDependencies {
     func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> Screen
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen
 }
 
 /// Runs the Quakes tab: the feed, and the event one opens.
+@MainActor
 final class QuakesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: QuakesCoordinatorDependencies

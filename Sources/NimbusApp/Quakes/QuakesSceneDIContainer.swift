@@ -3,10 +3,11 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// Makes the Quakes tab's use cases, view models and screens.
+@MainActor
 final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     private let quakes: QuakesUseCase
     private let likes: LikesRepository

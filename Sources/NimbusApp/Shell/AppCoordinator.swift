@@ -4,6 +4,7 @@ import NimbusTerminal
 import NimbusUI
 
 /// Owns the tabs, the global keys and the frame around the active screen.
+@MainActor
 public final class AppCoordinator {
     /// The smallest terminal the app lays out in; below it a notice is shown instead.
     public static let minimumSize = Size(cols: 40, rows: 10)

@@ -4,8 +4,8 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 /// Which city catalogue to load.
 public enum CatalogChoice: Equatable, Sendable {
@@ -181,12 +181,12 @@ public final class AppDIContainer {
     /// "GeoNames · 34,006 cities", made once (the status bar shows it on every frame).
     private lazy var citiesSource = l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
 
-    func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
+    @MainActor func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
         CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
                                 l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
-    func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {
+    @MainActor func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {
         let catalog = self.catalog
         return QuakesSceneDIContainer(
             quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
@@ -202,7 +202,7 @@ public final class AppDIContainer {
         catalog.ref(forID: id).map { catalog.city($0) }
     }
 
-    func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
+    @MainActor func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         let catalog = self.catalog
         let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }
         return LikedSceneDIContainer(likes: likesStore, lookup: lookup,
@@ -211,19 +211,19 @@ public final class AppDIContainer {
                                      scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
-    func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
+    @MainActor func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
         MoviesSceneDIContainer(services: { self.movieServices }, l10n: l10n, scheduler: configuration.scheduler)
     }
 
-    func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
+    @MainActor func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
         CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
                                scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
     /// The city's map, drawn inside its detail.
-    func makeCityMapPanel(city: City) -> ScreenPanel? { map.makeCityMapPanel(city: city) }
+    @MainActor func makeCityMapPanel(city: City) -> ScreenPanel? { map.makeCityMapPanel(city: city) }
 
-    func makeCityDetailFactory() -> CityDetailFactory {
+    @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, likes: likesStore,
                           format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
                           scheduler: configuration.scheduler, now: configuration.now,

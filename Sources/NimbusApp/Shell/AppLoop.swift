@@ -10,6 +10,7 @@ import NimbusUI
 ///
 /// Redraws are asked for through one flag, the coordinator's `NeedsDisplay`: screens, tabs and
 /// overlays set it, and the loop reads and clears it when it draws.
+@MainActor
 public final class AppLoop {
     public let coordinator: AppCoordinator
     private let renderer: Renderer

@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Makes city detail screens; every tab that opens a city shares one.
+@MainActor
 final class CityDetailFactory {
     let weather: WeatherRepository
     let likes: LikesRepository?

@@ -7,6 +7,7 @@ import Glibc
 
 /// Runs the app on the real terminal: keys read on the main thread, signals as dispatch sources on
 /// the main queue.
+@MainActor
 final class LiveRunner {
     private let backend: NCursesBackend
     private var loop: AppLoop!

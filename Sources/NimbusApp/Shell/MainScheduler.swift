@@ -1,6 +1,6 @@
 import Foundation
-@preconcurrency import CombineSchedulers
-@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import OpenCombineShim
 
 public enum MainScheduler {
     /// The main queue, without a hop when already on it (`UIScheduler`), typed as the

@@ -4,6 +4,7 @@ import NimbusUI
 ///
 /// A tab's root screen is made the first time the tab is shown (or something is pushed on it), so
 /// start-up pays only for the first tab: the others' databases and catalogues are opened when needed.
+@MainActor
 final class TabNavigator {
     struct Tab {
         let title: String

@@ -4,7 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
 /// here, not on the main queue when the list first asks for temperatures 300 ms after its rows
@@ -48,7 +48,7 @@ extension AppDIContainer {
     /// bound symbols and the caches of that path already made (they were half of a first
     /// keystroke's time). The screen has no likes and asks for no weather.
     /// Main thread only (it makes and draws a screen), after the first frame.
-    public func rehearseTyping() {
+    @MainActor public func rehearseTyping() {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: cityRepository), totalCount: cityRepository.cityCount, l10n: l10n,
             countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())

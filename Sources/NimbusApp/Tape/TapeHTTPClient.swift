@@ -1,33 +1,34 @@
 import Foundation
+import Synchronization
 import NimbusData
 
 /// The network of a tape: fixture files served per path, in process and at once, or no network at all.
 /// Nothing leaves the process, so tapes never touch the internet and stay deterministic.
-final class TapeHTTPClient: HTTPClient, @unchecked Sendable {
-    private let lock = NSLock()
-    private var routes: [String: Data] = [:]
+final class TapeHTTPClient: HTTPClient, Sendable {
+    private struct State {
+        var routes: [String: Data] = [:]
+        /// Requests made so far (paths with queries), for diagnosing tapes.
+        var log: [String] = []
+    }
+    private let state = Mutex(State())
+
     /// Requests made so far (paths with queries), for diagnosing tapes.
-    private(set) var log: [String] = []
+    var log: [String] { state.withLock { $0.log } }
 
     func serve(_ path: String, body: Data) {
-        lock.lock()
-        routes[path] = body
-        lock.unlock()
+        state.withLock { $0.routes[path] = body }
     }
 
     func goOffline() {
-        lock.lock()
-        routes = [:]
-        lock.unlock()
+        state.withLock { $0.routes = [:] }
     }
 
     func send(_ request: HTTPRequest,
               completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        lock.lock()
-        log.append(request.url.path + "?" + (request.url.query ?? ""))
-        let offline = routes.isEmpty
-        let body = routes[request.url.path]
-        lock.unlock()
+        let (offline, body) = state.withLock { state in
+            state.log.append(request.url.path + "?" + (request.url.query ?? ""))
+            return (state.routes.isEmpty, state.routes[request.url.path])
+        }
         if offline {
             completion(.failure(.transport(.notConnected)))
         } else if let body, body.count <= request.maxBytes {

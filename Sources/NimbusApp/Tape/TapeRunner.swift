@@ -1,9 +1,10 @@
 import Foundation
 import NimbusData
 import NimbusTerminal
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// Plays tapes headless: a `FakeTerminal` for the screen and a virtual clock for every timer.
+@MainActor
 public final class TapeRunner {
     public struct Failure: Error, CustomStringConvertible {
         public let tape: String
@@ -68,6 +69,7 @@ private struct Recorded: Error {
 }
 
 /// One run of the app inside a tape.
+@MainActor
 private final class Session {
     private var size = Size(cols: 80, rows: 24)
     private var environment: [String: String]
@@ -110,9 +112,12 @@ private final class Session {
     /// Wall time: the pinned start plus the virtual time that has passed.
     private var clock: @Sendable () -> Date {
         let start = clockStart
-        let origin = schedulerStart
+        let origin = schedulerStart.dispatchTime
         let scheduler = self.scheduler
-        return { start.addingTimeInterval(TimeInterval(origin.distance(to: scheduler.now).magnitude) / 1e9) }
+        return {
+            let elapsed = DispatchQueue.SchedulerTimeType(origin).distance(to: scheduler.now)
+            return start.addingTimeInterval(TimeInterval(elapsed.magnitude) / 1e9)
+        }
     }
 
     var screenText: String { terminal?.screenText() ?? "(the app has not started)" }

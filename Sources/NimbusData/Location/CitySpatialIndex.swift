@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 
 /// Nearest-city lookup over the catalogue: a balanced k-d tree over the cities' positions as points
@@ -7,7 +8,7 @@ import NimbusDomain
 ///
 /// The tree is an implicit one (a permutation of city indices, median at the middle of each range),
 /// built once on first use: about 10 ms for 34k cities, 60 ms for 170k in a release build.
-public final class CitySpatialIndex: @unchecked Sendable {
+public final class CitySpatialIndex: @unchecked Sendable { // unchecked: its vars are written in init only (the tree is built in place)
     private var xs: [Double] = []
     private var ys: [Double] = []
     private var zs: [Double] = []
@@ -110,21 +111,21 @@ public final class CitySpatialIndex: @unchecked Sendable {
 
 /// `CityLocating` over a catalogue: the k-d tree for positions (built lazily, once, thread-safe),
 /// the catalogue's own time-zone column for zones.
-public final class CatalogCityLocator: CityLocating, @unchecked Sendable {
+public final class CatalogCityLocator: CityLocating, Sendable {
     private let catalog: CityCatalog
-    private let lock = NSLock()
-    private var index: CitySpatialIndex?
+    private let index = Mutex<CitySpatialIndex?>(nil)
 
     public init(catalog: CityCatalog) { self.catalog = catalog }
 
     /// The index, built on first use.
     public var spatialIndex: CitySpatialIndex {
-        lock.lock(); defer { lock.unlock() }
-        if let index { return index }
         let catalog = self.catalog
-        let built = CitySpatialIndex(count: catalog.cityCount) { catalog.position(at: $0) }
-        index = built
-        return built
+        return index.withLock { index in
+            if let index { return index }
+            let built = CitySpatialIndex(count: catalog.cityCount) { catalog.position(at: $0) }
+            index = built
+            return built
+        }
     }
 
     public func nearestCity(to point: GeoPoint) -> CityRef? {

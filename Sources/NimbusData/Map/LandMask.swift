@@ -51,7 +51,7 @@ struct LandLevel {
 ///
 /// The bundled file holds 1–30 pixels per degree; a file of finer levels (60 and 120, the 1 km GLOBE
 /// grid) generated into the user's data directory is used on top when present.
-public final class LandMask: @unchecked Sendable {
+public final class LandMask: @unchecked Sendable { // unchecked: its levels point into `files`, immutable after init
     public static let bundledName = "landmask"
     public static let fineFileName = "landmask-1km.bin"
 
@@ -149,7 +149,7 @@ public final class LandMask: @unchecked Sendable {
 }
 
 /// Land borders between countries as line segments ("NMBB" format, see `scripts/landmask.py`).
-public final class CountryBorders: @unchecked Sendable {
+public final class CountryBorders: Sendable {
     /// Segments in degrees: (lon0, lat0, lon1, lat1).
     let segments: [(Float, Float, Float, Float)]
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 
 /// Rendered maps by (city, zoom, size, style, pan), with `NSCache` semantics: a count limit, a total
@@ -6,8 +7,45 @@ import NimbusDomain
 ///
 /// Not `NSCache` itself: on Linux, swift-corelibs-foundation's `NSCache` evicts the cheapest entry
 /// rather than the least recently used one and keeps no counters (see `MapSnapshotCacheTests`).
-public final class MapSnapshotCache: @unchecked Sendable {
-    private final class Node {
+public final class MapSnapshotCache: Sendable {
+    private let list: Mutex<LRUList>
+
+    /// A limit of 0 means no limit, as with `NSCache`.
+    public init(countLimit: Int = 64, totalCostLimit: Int = 200_000) {
+        list = Mutex(LRUList(countLimit: countLimit, totalCostLimit: totalCostLimit))
+    }
+
+    /// The snapshot for `key`, which becomes the most recently used; counts a hit or a miss.
+    public func object(forKey key: MapSnapshotKey) -> MapSnapshot? {
+        list.withLock { $0.object(forKey: key) }
+    }
+
+    /// Stores `value` as the most recently used entry, then evicts the least recently used entries
+    /// until both limits hold (an entry costlier than the whole limit is not kept).
+    public func setObject(_ value: MapSnapshot, forKey key: MapSnapshotKey, cost: Int? = nil) {
+        let cost = max(0, cost ?? value.cost)
+        list.withLock { $0.setObject(value, forKey: key, cost: cost) }
+    }
+
+    /// Removes one entry (not counted as an eviction).
+    public func removeObject(forKey key: MapSnapshotKey) {
+        list.withLock { $0.removeObject(forKey: key) }
+    }
+
+    public func removeAllObjects() {
+        list.withLock { $0.removeAllObjects() }
+    }
+
+    /// Keys from least to most recently used.
+    public var keysByRecency: [MapSnapshotKey] { list.withLock { $0.keysByRecency } }
+
+    public var statistics: MapCacheStatistics { list.withLock { $0.stats } }
+}
+
+/// The cache's entries in a doubly linked list by recency, with an index by key; guarded by the
+/// cache's mutex.
+private struct LRUList {
+    final class Node {
         let key: MapSnapshotKey
         var value: MapSnapshot
         var cost: Int
@@ -20,21 +58,18 @@ public final class MapSnapshotCache: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var nodes: [MapSnapshotKey: Node] = [:]
+    var nodes: [MapSnapshotKey: Node] = [:]
     /// Least recently used end; `newest` is the other.
-    private var oldest: Node?
-    private var newest: Node?
-    private var stats: MapCacheStatistics
+    var oldest: Node?
+    var newest: Node?
+    var stats: MapCacheStatistics
 
-    /// A limit of 0 means no limit, as with `NSCache`.
-    public init(countLimit: Int = 64, totalCostLimit: Int = 200_000) {
+    init(countLimit: Int, totalCostLimit: Int) {
         stats = MapCacheStatistics(countLimit: max(0, countLimit), totalCostLimit: max(0, totalCostLimit))
     }
 
     /// The snapshot for `key`, which becomes the most recently used; counts a hit or a miss.
-    public func object(forKey key: MapSnapshotKey) -> MapSnapshot? {
-        lock.lock(); defer { lock.unlock() }
+    mutating func object(forKey key: MapSnapshotKey) -> MapSnapshot? {
         guard let node = nodes[key] else {
             stats.misses += 1
             return nil
@@ -47,9 +82,7 @@ public final class MapSnapshotCache: @unchecked Sendable {
 
     /// Stores `value` as the most recently used entry, then evicts the least recently used entries
     /// until both limits hold (an entry costlier than the whole limit is not kept).
-    public func setObject(_ value: MapSnapshot, forKey key: MapSnapshotKey, cost: Int? = nil) {
-        let cost = max(0, cost ?? value.cost)
-        lock.lock(); defer { lock.unlock() }
+    mutating func setObject(_ value: MapSnapshot, forKey key: MapSnapshotKey, cost: Int) {
         if let node = nodes[key] {
             stats.totalCost += cost - node.cost
             node.value = value
@@ -72,35 +105,27 @@ public final class MapSnapshotCache: @unchecked Sendable {
     }
 
     /// Removes one entry (not counted as an eviction).
-    public func removeObject(forKey key: MapSnapshotKey) {
-        lock.lock(); defer { lock.unlock() }
+    mutating func removeObject(forKey key: MapSnapshotKey) {
         if let node = nodes[key] { remove(node) }
         stats.count = nodes.count
     }
 
-    public func removeAllObjects() {
-        lock.lock(); defer { lock.unlock() }
+    mutating func removeAllObjects() {
         while let node = oldest { remove(node) }
         stats.count = 0
     }
 
     /// Keys from least to most recently used.
-    public var keysByRecency: [MapSnapshotKey] {
-        lock.lock(); defer { lock.unlock() }
+    var keysByRecency: [MapSnapshotKey] {
         var keys: [MapSnapshotKey] = []
         var node = oldest
         while let n = node { keys.append(n.key); node = n.newer }
         return keys
     }
 
-    public var statistics: MapCacheStatistics {
-        lock.lock(); defer { lock.unlock() }
-        return stats
-    }
+    // MARK: List
 
-    // MARK: List (lock held)
-
-    private func append(_ node: Node) {
+    private mutating func append(_ node: Node) {
         node.older = newest
         node.newer = nil
         newest?.newer = node
@@ -108,7 +133,7 @@ public final class MapSnapshotCache: @unchecked Sendable {
         if oldest == nil { oldest = node }
     }
 
-    private func unlink(_ node: Node) {
+    private mutating func unlink(_ node: Node) {
         let older = node.older, newer = node.newer
         if let older { older.newer = newer } else { oldest = newer }
         if let newer { newer.older = older } else { newest = older }
@@ -116,7 +141,7 @@ public final class MapSnapshotCache: @unchecked Sendable {
         node.newer = nil
     }
 
-    private func remove(_ node: Node) {
+    private mutating func remove(_ node: Node) {
         unlink(node)
         nodes[node.key] = nil
         stats.totalCost -= node.cost

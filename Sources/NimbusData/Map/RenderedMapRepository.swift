@@ -1,15 +1,15 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 
 /// Maps rendered from the land data, kept in a `MapSnapshotCache`.
 ///
 /// The land data is opened on the first render (a few microseconds: the files are memory-mapped),
 /// never at start-up.
-public final class RenderedMapRepository: MapRepository, @unchecked Sendable {
+public final class RenderedMapRepository: MapRepository, Sendable {
     public let cache: MapSnapshotCache
     private let load: @Sendable () throws -> MapRenderer
-    private let lock = NSLock()
-    private var renderer: Result<MapRenderer, MapError>?
+    private let renderer = Mutex<Result<MapRenderer, MapError>?>(nil)
 
     public init(cache: MapSnapshotCache, load: @escaping @Sendable () throws -> MapRenderer) {
         self.cache = cache
@@ -38,19 +38,23 @@ public final class RenderedMapRepository: MapRepository, @unchecked Sendable {
 
     /// Opens the land data once; a failure is remembered and reported on every render.
     public func loadedRenderer() throws(MapError) -> MapRenderer {
-        lock.lock(); defer { lock.unlock() }
-        if renderer == nil {
+        let load = self.load
+        let result = renderer.withLock { renderer -> Result<MapRenderer, MapError> in
+            if let renderer { return renderer }
+            let made: Result<MapRenderer, MapError>
             do {
-                renderer = .success(try load())
+                made = .success(try load())
             } catch let error as MapDataError {
                 switch error {
-                case .missing(let path): renderer = .failure(.dataMissing(path))
-                case .unreadable(let why), .corrupt(let why): renderer = .failure(.dataDamaged(why))
+                case .missing(let path): made = .failure(.dataMissing(path))
+                case .unreadable(let why), .corrupt(let why): made = .failure(.dataDamaged(why))
                 }
             } catch {
-                renderer = .failure(.dataDamaged(String(describing: error)))
+                made = .failure(.dataDamaged(String(describing: error)))
             }
+            renderer = made
+            return made
         }
-        return try renderer!.get()
+        return try result.get()
     }
 }

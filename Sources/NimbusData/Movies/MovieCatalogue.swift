@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 import GRDB
 import NimbusDomain
 import NimbusResources
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The bundled film catalogue (`Resources/movies.sqlite`, Wikidata), opened read-only.
 ///
@@ -14,30 +15,32 @@ import NimbusResources
 /// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
 /// is where the words matched instead. A query's ranked ids are kept, so the
 /// next page is one lookup of 20 rows.
-public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
+public final class MovieCatalogue: MovieRepository, Sendable {
     public static let pageSize = 20
 
     public let source = MovieSource.catalogue
     /// Number of films, counted on first use: `count(*)` reads the whole table (~7 ms cold), which
     /// start-up should not wait for.
     public var movieCount: Int {
-        countLock.lock()
-        defer { countLock.unlock() }
-        if let counted { return counted }
-        let n = (try? database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0 }) ?? 0
-        counted = n
-        return n
+        let database = self.database
+        return counted.withLock { counted in
+            if let counted { return counted }
+            let n = (try? database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM movie") ?? 0 }) ?? 0
+            counted = n
+            return n
+        }
     }
-    private var counted: Int?
-    private let countLock = NSLock()
+    private let counted = Mutex<Int?>(nil)
     private let database: DatabaseQueue
-    private let lock = NSLock()
-    /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
-    private var rankTable: RankTable?
-    /// The last few queries' ranked ids, newest last.
-    private var ranked: [(query: String, ids: [Int64])] = []
-    /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
-    private var firstKeystroke: [String: [Int64]] = [:]
+    private struct Memo {
+        /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).
+        var rankTable: RankTable?
+        /// The last few queries' ranked ids, newest last.
+        var ranked: [(query: String, ids: [Int64])] = []
+        /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
+        var firstKeystroke: [String: [Int64]] = [:]
+    }
+    private let memo = Mutex(Memo())
 
     /// The catalogue bundled with the app.
     public static func bundled() throws -> MovieCatalogue {
@@ -82,17 +85,13 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         for ch in "abcdefghijklmnopqrstuvwxyz0123456789" {
             let query = String(ch)
             guard let key = Self.matchExpression(query), let ids = try? rank(query) else { continue }
-            lock.lock()
-            firstKeystroke[key] = ids
-            lock.unlock()
+            memo.withLock { $0.firstKeystroke[key] = ids }
         }
     }
 
     /// The ranking table once it is built, else nil (never waits for a build).
     private func readyRankTable() -> RankTable? {
-        lock.lock()
-        defer { lock.unlock() }
-        return rankTable
+        memo.withLock { $0.rankTable }
     }
 
     /// The ranking table, built now if no one has built it yet. The build reads the catalogue a chunk at
@@ -101,11 +100,11 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     private func rankEntries() throws -> RankTable {
         if let table = readyRankTable() { return table }
         let built = try buildRankTable()
-        lock.lock()
-        defer { lock.unlock() }
-        if let table = rankTable { return table }  // another thread finished first
-        rankTable = built
-        return built
+        return memo.withLock { memo in
+            if let table = memo.rankTable { return table }  // another thread finished first
+            memo.rankTable = built
+            return built
+        }
     }
 
     /// Most matches ranked from their own entries before the ranking table is built (see `rank`).
@@ -115,7 +114,11 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
     static let rankTableChunk = 1000
 
     /// Runs between two chunks of a ranking table build (tests hold a build here).
-    var rankTableChunkHook: (() -> Void)?
+    var rankTableChunkHook: (@Sendable () -> Void)? {
+        get { chunkHook.withLock { $0 } }
+        set { chunkHook.withLock { $0 = newValue } }
+    }
+    private let chunkHook = Mutex<(@Sendable () -> Void)?>(nil)
 
     private func buildRankTable() throws -> RankTable {
         var table: [Int64: RankEntry] = [:]
@@ -245,14 +248,13 @@ public final class MovieCatalogue: MovieRepository, @unchecked Sendable {
         // so the memo is keyed by the match expression of the lowercased query.
         let lowered = query.lowercased()
         guard let key = Self.matchExpression(lowered) else { return [] }
-        lock.lock()
-        if let hit = firstKeystroke[key] ?? ranked.first(where: { $0.query == key })?.ids { lock.unlock(); return hit }
-        lock.unlock()
+        let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
+        if let hit { return hit }
         let ids = try rank(lowered)
-        lock.lock()
-        ranked.append((key, ids))
-        if ranked.count > 8 { ranked.removeFirst() }
-        lock.unlock()
+        memo.withLock { memo in
+            memo.ranked.append((key, ids))
+            if memo.ranked.count > 8 { memo.ranked.removeFirst() }
+        }
         return ids
     }
 

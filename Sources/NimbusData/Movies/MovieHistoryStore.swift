@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// Recent queries and recently opened films, in the user database.
-public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendable {
+public final class MovieHistoryStore: MovieHistoryRepository, Sendable {
     public static let migration = UserDatabase.Migration("v1-movie-history") { db in
         try db.create(table: "movie_query") { t in
             t.primaryKey("query", .text)
@@ -26,12 +26,12 @@ public final class MovieHistoryStore: MovieHistoryRepository, @unchecked Sendabl
     static let keep = 50
 
     private let database: UserDatabase
-    private let now: () -> Date
+    private let now: @Sendable () -> Date
     /// What is saved: read when the store is made, then again inside every write's transaction.
     private let savedQueries: CurrentValueSubject<[String], Never>
     private let savedViewed: CurrentValueSubject<[MovieSummary], Never>
 
-    public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
+    public init(database: UserDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
         savedQueries = CurrentValueSubject((try? database.writer.read { try Self.fetchQueries($0, limit: Self.keep) }) ?? [])

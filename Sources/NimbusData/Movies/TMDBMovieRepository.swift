@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FoundationNetworking
 import Glibc
 import NimbusDomain
@@ -11,7 +12,7 @@ import NimbusDomain
 /// fresh one after; when the network then fails, the cached value stands. The API key goes in the
 /// `api_key` query item (a v4 read token, which starts with "eyJ", as a bearer header) and never
 /// into errors, logs or cache file names.
-public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
+public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { // unchecked: `lock` guards the genre state (OpenCombine values, not Sendable)
     public struct Configuration: Sendable {
         public var apiKey: String
         /// `https://api.themoviedb.org` unless `NIMBUS_TMDB_URL` says otherwise.
@@ -129,6 +130,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
         guard let loading else { return Just([:]).eraseToAnyPublisher() }
         return Deferred {
             Future<[Int: String], Never> { promise in
+                // OpenCombine's promise takes its future's lock, but the library is not annotated.
+                nonisolated(unsafe) let promise = promise
                 let waiting = CancellableBox(loading.compactMap { $0 }.first().sink { promise(.success($0)) })
                 DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
                     promise(.success([:]))
@@ -241,11 +244,10 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable {
 
 /// Response bodies on disk, one file per request, written atomically with mode 0600; at most
 /// `limit` files are kept (the least recently written go first).
-final class ResponseCache: @unchecked Sendable {
+final class ResponseCache: Sendable {
     let directory: URL
     let limit: Int
-    private let lock = NSLock()
-    private var writesSincePrune = 0
+    private let writesSincePrune = Mutex(0)
 
     init(directory: URL, limit: Int = 2000) {
         self.directory = directory
@@ -272,11 +274,13 @@ final class ResponseCache: @unchecked Sendable {
     func write(_ data: Data, for key: String) {
         // Atomic, 0600, never through a link; a cache that can't be written only costs a request next time.
         SafeFile.write(data, to: url(for: key))
-        lock.lock()
-        writesSincePrune += 1
-        let due = writesSincePrune >= max(1, limit / 10)
-        if due { writesSincePrune = 0 }
-        lock.unlock()
+        let limit = self.limit
+        let due = writesSincePrune.withLock { writes in
+            writes += 1
+            let due = writes >= max(1, limit / 10)
+            if due { writes = 0 }
+            return due
+        }
         if due { prune() }
     }
 
@@ -295,15 +299,14 @@ final class ResponseCache: @unchecked Sendable {
 }
 
 /// Holds a subscription until cancelled, from any thread.
-private final class CancellableBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var held: AnyCancellable?
-    init(_ cancellable: AnyCancellable) { held = cancellable }
+private final class CancellableBox: Sendable {
+    private let held: Mutex<AnyCancellable?>
+    init(_ cancellable: AnyCancellable) { held = Mutex(cancellable) }
     func cancel() {
-        lock.lock()
-        let c = held
-        held = nil
-        lock.unlock()
+        let c = held.withLock { held in
+            defer { held = nil }
+            return held
+        }
         c?.cancel()
     }
 }

@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// The saved films, in the user database; every change is one transaction.
-public final class WishlistStore: WishlistRepository, @unchecked Sendable {
+public final class WishlistStore: WishlistRepository, Sendable {
     public static let migration = UserDatabase.Migration("v1-wishlist") { db in
         try db.create(table: "wishlist") { t in
             t.autoIncrementedPrimaryKey("seq")
@@ -20,11 +20,11 @@ public final class WishlistStore: WishlistRepository, @unchecked Sendable {
     }
 
     private let database: UserDatabase
-    private let now: () -> Date
+    private let now: @Sendable () -> Date
     /// What is saved: read when the store is made, then again inside every write's transaction.
     private let saved: CurrentValueSubject<[WishlistEntry], Never>
 
-    public init(database: UserDatabase, now: @escaping () -> Date = Date.init) {
+    public init(database: UserDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
         saved = CurrentValueSubject((try? database.writer.read(Self.fetchEntries)) ?? [])

@@ -1,6 +1,7 @@
 import Foundation
+import Synchronization
 import FoundationNetworking
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A GET request with its limits.
 public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
@@ -190,6 +191,7 @@ private struct HTTPPublisher<Client: HTTPClient>: Publisher {
     }
 }
 
+// unchecked: `lock` guards the subscriber, which OpenCombine hands over without a Sendable bound.
 private final class HTTPSubscription<Client: HTTPClient, S: Subscriber>: Subscription, @unchecked Sendable
 where S.Input == HTTPResponse, S.Failure == HTTPError {
     private let lock = NSLock()
@@ -250,7 +252,7 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 
 /// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
 /// the size cap while the body arrives, and a deadline per request for the whole exchange.
-public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
+public final class URLSessionHTTPClient: HTTPClient, Sendable {
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -316,26 +318,29 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     /// The cancellable of whichever attempt is current.
-    final class RetryHandle: HTTPCancellable, @unchecked Sendable {
-        private let lock = NSLock()
-        private var current: HTTPCancellable?
-        private var cancelled = false
+    final class RetryHandle: HTTPCancellable, Sendable {
+        private struct State {
+            var current: HTTPCancellable?
+            var cancelled = false
+        }
+        private let state = Mutex(State())
 
-        var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
 
         func set(_ task: HTTPCancellable) {
-            lock.lock()
-            if cancelled { lock.unlock(); task.cancel(); return }
-            current = task
-            lock.unlock()
+            let cancelled = state.withLock { state in
+                if !state.cancelled { state.current = task }
+                return state.cancelled
+            }
+            if cancelled { task.cancel() }
         }
 
         func cancel() {
-            lock.lock()
-            cancelled = true
-            let task = current
-            current = nil
-            lock.unlock()
+            let task = state.withLock { state in
+                state.cancelled = true
+                defer { state.current = nil }
+                return state.current
+            }
             task?.cancel()
         }
     }
@@ -379,7 +384,7 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     /// Per-task buffers and the single completion.
-    final class TaskState: HTTPCancellable, @unchecked Sendable {
+    final class TaskState: HTTPCancellable, @unchecked Sendable { // unchecked: `lock` guards the vars; `deadline` is set before the task starts
         private let lock = NSLock()
         private let limit: Int
         private let task: URLSessionTask
@@ -543,20 +548,20 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
     }
 
     /// Routes session callbacks to each task's state.
-    final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let lock = NSLock()
-        private var states: [Int: TaskState] = [:]
+    final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+        private struct Tasks {
+            var states: [Int: TaskState] = [:]
+            /// Decoded body bytes handed over by the session so far, kept or not (for tests).
+            var bytes = 0
+        }
+        private let tasks = Mutex(Tasks())
 
         func register(_ state: TaskState, for id: Int) {
-            lock.lock()
-            states[id] = state
-            lock.unlock()
+            tasks.withLock { $0.states[id] = state }
         }
 
         private func state(_ id: Int, remove: Bool = false) -> TaskState? {
-            lock.lock()
-            defer { lock.unlock() }
-            return remove ? states.removeValue(forKey: id) : states[id]
+            tasks.withLock { remove ? $0.states.removeValue(forKey: id) : $0.states[id] }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -566,26 +571,15 @@ public final class URLSessionHTTPClient: HTTPClient, @unchecked Sendable {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            lock.lock()
-            bytes += data.count
-            lock.unlock()
+            tasks.withLock { $0.bytes += data.count }
             state(dataTask.taskIdentifier)?.received(data: data)
         }
 
         /// Tasks the session has not finished yet (for tests).
-        var unfinished: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return states.count
-        }
+        var unfinished: Int { tasks.withLock { $0.states.count } }
 
-        private var bytes = 0
         /// Decoded body bytes handed over by the session so far, kept or not (for tests).
-        var bytesReceived: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return bytes
-        }
+        var bytesReceived: Int { tasks.withLock { $0.bytes } }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
             state(task.taskIdentifier, remove: true)?.completed(error: error)

@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// Liked cities in the user database: one row per city, newest first.
-public final class LikesStore: LikesRepository, @unchecked Sendable {
+public final class LikesStore: LikesRepository, Sendable {
     /// The `liked_city` table; passed to `UserDatabase` with the other stores' migrations.
     public static let migration = UserDatabase.Migration("likes-v1") { db in
         try db.create(table: "liked_city") { t in

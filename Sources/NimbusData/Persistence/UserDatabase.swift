@@ -9,7 +9,7 @@ import NimbusDomain
 /// read (not a database, corrupt, or with a schema this version can't migrate) is moved aside,
 /// never emptied in place: a fresh database is created next to it and `recovery` says where the old
 /// one went, so the app can tell the user.
-public final class UserDatabase: @unchecked Sendable {
+public final class UserDatabase: Sendable {
     /// One schema step. Each store declares its own (`LikesStore.migration`, ...); the app passes
     /// them all, in a fixed order, to `init`.
     public struct Migration: Sendable {

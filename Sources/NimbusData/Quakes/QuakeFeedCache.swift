@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 
 /// Each feed's events as last shown, with the validators the server sent (`Last-Modified`, `ETag`),
 /// under `$XDG_CACHE_HOME/nimbus/quakes`: one file per feed (at most twenty feeds exist), 0600,
 /// written atomically, never through a link. What is kept is the checked events, never the raw
 /// answer: nothing is cached that would not be drawn.
-public final class QuakeFeedCache: @unchecked Sendable {
+public final class QuakeFeedCache: Sendable {
     /// What is kept for a feed.
     public struct Entry: Equatable, Sendable {
         public let snapshot: QuakeFeedSnapshot
@@ -15,7 +16,8 @@ public final class QuakeFeedCache: @unchecked Sendable {
     }
 
     public let directory: URL
-    private let lock = NSLock()
+    /// Serialises file access: one reader or writer at a time.
+    private let lock = Mutex(())
     /// A feed file larger than this is not ours: 500 events take about 200 kB.
     static let maxBytes = 4 << 20
 
@@ -29,9 +31,8 @@ public final class QuakeFeedCache: @unchecked Sendable {
     }
 
     public func read(_ feed: QuakeFeed) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let data = SafeFile.read(url(feed), maxBytes: Self.maxBytes),
+        let data = lock.withLock { _ in SafeFile.read(url(feed), maxBytes: Self.maxBytes) }
+        guard let data,
               let stored = try? JSONDecoder().decode(StoredFeed.self, from: data) else { return nil }
         return stored.entry
     }
@@ -39,10 +40,10 @@ public final class QuakeFeedCache: @unchecked Sendable {
     /// Keeps `entry` for `feed`; failures are ignored (the cache is only a convenience).
     public func write(_ entry: Entry, for feed: QuakeFeed) {
         guard let data = try? JSONEncoder().encode(StoredFeed(entry)) else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        _ = SafeFile.makeDirectory(directory)
-        SafeFile.write(data, to: url(feed))
+        lock.withLock { _ in
+            _ = SafeFile.makeDirectory(directory)
+            SafeFile.write(data, to: url(feed))
+        }
     }
 }
 

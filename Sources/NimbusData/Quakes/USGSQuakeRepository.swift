@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The USGS real-time feeds (keyless, public domain, updated every minute): the kept copy first,
 /// then a conditional request with its validators; a 304 keeps the copy and costs no decoding.
-public final class USGSQuakeRepository: QuakeRepository, @unchecked Sendable {
+public final class USGSQuakeRepository: QuakeRepository, Sendable {
     public static let defaultBaseURL = "https://earthquake.usgs.gov"
     /// The largest answer taken: `all_month` is about 10 MB; a 20 MB answer is refused.
     public static let maxBytes = 16 << 20
@@ -15,8 +16,7 @@ public final class USGSQuakeRepository: QuakeRepository, @unchecked Sendable {
     private let timeout: TimeInterval
     private let now: @Sendable () -> Date
     /// The last entry of each feed this run, so a 304 needs no trip to the disk either.
-    private let lock = NSLock()
-    private var latest: [QuakeFeed: QuakeFeedCache.Entry] = [:]
+    private let latest = Mutex<[QuakeFeed: QuakeFeedCache.Entry]>([:])
 
     public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: QuakeFeedCache?,
                 timeout: TimeInterval = 20, now: @escaping @Sendable () -> Date = Date.init) {
@@ -34,19 +34,14 @@ public final class USGSQuakeRepository: QuakeRepository, @unchecked Sendable {
     }
 
     private func stored(_ feed: QuakeFeed) -> QuakeFeedCache.Entry? {
-        lock.lock()
-        let known = latest[feed]
-        lock.unlock()
-        if let known { return known }
+        if let known = latest.withLock({ $0[feed] }) { return known }
         guard let entry = cache?.read(feed) else { return nil }
         remember(entry, for: feed)
         return entry
     }
 
     private func remember(_ entry: QuakeFeedCache.Entry, for feed: QuakeFeed) {
-        lock.lock()
-        latest[feed] = entry
-        lock.unlock()
+        latest.withLock { $0[feed] = entry }
     }
 
     /// The headers that make a request conditional on what is kept.

@@ -1,10 +1,10 @@
 import Foundation
 import FoundationNetworking
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Weather from the Open-Meteo forecast API (no key), with the last forecast of each place on disk.
-public final class OpenMeteoWeatherRepository: WeatherRepository, @unchecked Sendable {
+public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     public static let defaultBaseURL = "https://api.open-meteo.com"
 
     private let client: HTTPClient

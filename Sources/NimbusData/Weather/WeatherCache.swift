@@ -1,14 +1,16 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 
 /// Raw forecast responses on disk under `$XDG_CACHE_HOME/nimbus/weather`, with when they were fetched.
 ///
 /// Files are written atomically with mode 0600 (`SafeFile`: links are never followed); an unreadable or
 /// oversized file, or anything but a plain file, counts as no cache.
-public final class WeatherCache: @unchecked Sendable {
+public final class WeatherCache: Sendable {
     public let directory: URL
     private let maxBytes: Int
-    private let lock = NSLock()
+    /// Serialises file access: one reader or writer at a time.
+    private let lock = Mutex(())
 
     public init(directory: URL, maxBytes: Int = 4 << 20) {
         self.directory = directory
@@ -36,9 +38,8 @@ public final class WeatherCache: @unchecked Sendable {
     /// The cached body for `coordinate` and when it was fetched, or nil.
     public func read(_ coordinate: Coordinate) -> (body: Data, fetchedAt: Date)? {
         let url = url(coordinate)
-        lock.lock()
-        defer { lock.unlock() }
-        guard let data = SafeFile.read(url, maxBytes: maxBytes * 2),
+        let data = lock.withLock { _ in SafeFile.read(url, maxBytes: maxBytes * 2) }
+        guard let data,
               let entry = try? JSONDecoder().decode(Entry.self, from: data),
               entry.fetchedAt.isFinite else { return nil }
         return (entry.body, Date(timeIntervalSince1970: entry.fetchedAt))
@@ -50,8 +51,6 @@ public final class WeatherCache: @unchecked Sendable {
               let data = try? JSONEncoder().encode(Entry(fetchedAt: fetchedAt.timeIntervalSince1970, body: body))
         else { return }
         let url = url(coordinate)
-        lock.lock()
-        defer { lock.unlock() }
-        SafeFile.write(data, to: url)
+        lock.withLock { _ in SafeFile.write(data, to: url) }
     }
 }

@@ -1,17 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A flag a caller sets to stop work that is already running on another queue.
-public final class CancellationFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
+public final class CancellationFlag: Sendable {
+    private let cancelled = Atomic<Bool>(false)
     public init() {}
-    public var isCancelled: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return cancelled
-    }
-    public func cancel() {
-        lock.lock(); cancelled = true; lock.unlock()
-    }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    public func cancel() { cancelled.store(true, ordering: .releasing) }
 }
 
 /// Why a map could not be drawn.

@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Film search and details, from the bundled catalogue or from TMDB.
 public protocol MovieRepository: AnyObject {

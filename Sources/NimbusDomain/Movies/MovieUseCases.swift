@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Searches films; a query the user settled on (submitted, or opened a film from) and that found
 /// something is remembered as a suggestion.

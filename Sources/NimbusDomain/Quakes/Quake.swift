@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// One earthquake (or other seismic event) from a feed.
 public struct Quake: Equatable, Sendable, Identifiable {

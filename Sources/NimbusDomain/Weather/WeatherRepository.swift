@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Weather for places; the live one talks to Open-Meteo and keeps a disk cache.
 public protocol WeatherRepository: Sendable {

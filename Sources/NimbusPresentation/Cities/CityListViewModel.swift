@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 @preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// One row of the city list, already formatted for display.
 public struct CityRow: Equatable, Sendable {
@@ -36,22 +37,19 @@ public struct CityRows: Equatable, Sendable {
 }
 
 /// Formatted rows of one result list; only rows that were shown are ever formatted.
-private final class RowCache: @unchecked Sendable {
+private final class RowCache: Sendable {
     private let format: @Sendable (CityRef) -> CityRow
-    private var rows: [CityRef: CityRow] = [:]
-    private let lock = NSLock()
+    private let rows = Mutex<[CityRef: CityRow]>([:])
 
     init(format: @escaping @Sendable (CityRef) -> CityRow) { self.format = format }
 
     func row(_ ref: CityRef) -> CityRow {
-        lock.lock()
-        if let hit = rows[ref] { lock.unlock(); return hit }
-        lock.unlock()
+        if let hit = rows.withLock({ $0[ref] }) { return hit }
         let row = format(ref)
-        lock.lock()
-        if rows.count > 4096 { rows.removeAll(keepingCapacity: true) }
-        rows[ref] = row
-        lock.unlock()
+        rows.withLock { rows in
+            if rows.count > 4096 { rows.removeAll(keepingCapacity: true) }
+            rows[ref] = row
+        }
         return row
     }
 }
@@ -259,21 +257,18 @@ public struct CityListLikes: Equatable, Sendable {
 }
 
 /// Temperatures already fetched, so scrolling back costs no request.
-private final class KnownTemperatures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int: String] = [:]
+private final class KnownTemperatures: Sendable {
+    private let values = Mutex<[Int: String]>([:])
 
     func contains(_ id: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return values[id] != nil
+        values.withLock { $0[id] != nil }
     }
 
     func add(_ new: [Int: String]) -> [Int: String] {
-        lock.lock()
-        defer { lock.unlock() }
-        if values.count > 5000 { values.removeAll() }
-        values.merge(new) { _, b in b }
-        return values
+        values.withLock { values in
+            if values.count > 5000 { values.removeAll() }
+            values.merge(new) { _, b in b }
+            return values
+        }
     }
 }

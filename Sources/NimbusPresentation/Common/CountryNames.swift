@@ -1,10 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Country names in the UI language, through Foundation/ICU, memoised per code.
-public final class CountryNames: @unchecked Sendable {
+public final class CountryNames: Sendable {
     private let locale: Locale
-    private var cache: [String: String] = [:]
-    private let lock = NSLock()
+    private let cache = Mutex<[String: String]>([:])
 
     public init(locale: Locale) { self.locale = locale }
 
@@ -16,11 +16,12 @@ public final class CountryNames: @unchecked Sendable {
 
     /// The localised name of an ISO 3166 code, or the code itself when ICU has none.
     public func name(_ code: String) -> String {
-        lock.lock(); defer { lock.unlock() }
-        if let hit = cache[code] { return hit }
-        let name = Self.overrides[code]?[locale.language.languageCode?.identifier ?? ""]
-            ?? locale.localizedString(forRegionCode: code) ?? code
-        cache[code] = name
-        return name
+        cache.withLock { cache in
+            if let hit = cache[code] { return hit }
+            let name = Self.overrides[code]?[locale.language.languageCode?.identifier ?? ""]
+                ?? locale.localizedString(forRegionCode: code) ?? code
+            cache[code] = name
+            return name
+        }
     }
 }

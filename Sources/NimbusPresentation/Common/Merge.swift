@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// Every value of every publisher, as they come (OpenCombine 0.14 has no `Publishers.Merge`).
 func merge<T, E: Error>(_ publishers: AnyPublisher<T, E>...) -> AnyPublisher<T, E> {

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// What the Current tab shows above the city's detail.
 public struct CurrentLocationState: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// One liked city, formatted.
 public struct LikedRow: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// A step of panning: a quarter of the view.
 public enum MapPan: Equatable, Sendable {
@@ -195,6 +195,6 @@ public final class CityMapViewModel {
 }
 
 /// The last map shown, kept while the next one is drawn; touched on the state scheduler only.
-private final class LastSnapshot: @unchecked Sendable {
+private final class LastSnapshot {
     var snapshot: MapSnapshot?
 }

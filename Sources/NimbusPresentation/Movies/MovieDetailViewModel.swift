@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// What the film detail screen shows.
 public struct MovieDetailState: Equatable, Sendable {

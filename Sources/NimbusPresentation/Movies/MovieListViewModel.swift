@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import CombineSchedulers
 
 /// What the movie search screen shows.
 public struct MovieListState: Equatable, Sendable {

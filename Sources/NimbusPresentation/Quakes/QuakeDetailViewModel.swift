@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// What an event's detail shows.
 public struct QuakeDetailState: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import NimbusDomain
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// The header of a city's detail: what the catalogue and the clock know, with no network.
 public struct CityHeader: Equatable, Sendable {

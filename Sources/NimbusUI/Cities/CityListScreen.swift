@@ -1,9 +1,10 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Cities tab's root: a search field over a list of matching cities.
+@MainActor
 public final class CityListScreen: Screen {
     private enum Focus { case list, field }
 

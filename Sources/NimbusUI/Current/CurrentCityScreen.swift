@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Current tab's root: how the city was found, then that city's detail.
+@MainActor
 public final class CurrentCityScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()

@@ -2,9 +2,10 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Liked tab's root: liked cities with today's high and low.
+@MainActor
 public final class LikedCitiesScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()

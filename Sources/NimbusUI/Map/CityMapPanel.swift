@@ -2,11 +2,12 @@ import Foundation
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A city's map inside another screen: the map, and a line with the scale bar and the zoom.
 ///
 /// Keys: `+`/`-` zoom, arrows or `h j k l` pan, `0` back to the city, `c` braille or blocks.
+@MainActor
 public final class CityMapPanel: ScreenPanel {
     private let l10n: L10n
     private let sizeChanged = PassthroughSubject<MapSize, Never>()

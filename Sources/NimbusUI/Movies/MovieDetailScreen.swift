@@ -1,9 +1,10 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// One film: every field, wrapped by display width, scrollable; `w` toggles the wishlist.
+@MainActor
 public final class MovieDetailScreen: Screen {
     private let l10n: L10n
     private let viewModel: MovieDetailViewModel

@@ -1,10 +1,11 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
-@preconcurrency import CombineSchedulers
+import OpenCombineShim
+import CombineSchedulers
 
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.
+@MainActor
 public final class MovieListScreen: Screen {
     private enum Focus { case list, field, suggestions, recent }
 

@@ -1,9 +1,10 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Wishlist tab's root: saved films, newest first.
+@MainActor
 public final class WishlistScreen: Screen {
     private let l10n: L10n
     private let viewModel: WishlistViewModel

@@ -1,9 +1,10 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// One event: its facts, and the map centred on the epicentre beside them (or below) when there is room.
+@MainActor
 public final class QuakeDetailScreen: Screen {
     private let l10n: L10n
     private let viewModel: QuakeDetailViewModel
@@ -29,7 +30,7 @@ public final class QuakeDetailScreen: Screen {
         panel?.onNeedsDisplay = { [weak self] in self?.onNeedsDisplay?() }
     }
 
-    deinit { if !left { panel?.cancel() } }
+    isolated deinit { if !left { panel?.cancel() } }
 
     public var capturesText: Bool { false }
 

@@ -1,9 +1,10 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// The Quakes tab's root: the feed's events, newest (or nearest) first.
+@MainActor
 public final class QuakeListScreen: Screen {
     private let l10n: L10n
     private let viewModel: QuakeListViewModel

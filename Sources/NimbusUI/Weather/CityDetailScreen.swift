@@ -1,10 +1,11 @@
 import Foundation
 import NimbusPresentation
 import NimbusTerminal
-@preconcurrency import OpenCombineShim
+import OpenCombineShim
 
 /// A city's detail: header, current weather, the next 24 hours and 7 days, sun times, and
 /// optionally a panel (the city's map) beside or below.
+@MainActor
 public final class CityDetailScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()
@@ -45,7 +46,7 @@ public final class CityDetailScreen: Screen {
         appeared.send()
     }
 
-    deinit { if !left { panel?.cancel() } }
+    isolated deinit { if !left { panel?.cancel() } }
 
     // MARK: Screen
 
