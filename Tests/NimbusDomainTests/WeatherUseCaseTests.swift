@@ -22,6 +22,15 @@ private final class EchoWeatherRepository: WeatherRepository, @unchecked Sendabl
         return Just(coordinates.map { DayRange(coordinate: $0, high: $0.latitude + 5, low: $0.latitude, condition: .rain) })
             .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
     }
+
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+        batches.append(coordinates)
+        let places = coordinates.map {
+            PlaceWeather(coordinate: $0, temperature: $0.latitude, high: $0.latitude + 5, low: $0.latitude - 5, condition: .snow)
+        }
+        return Just(Fetched(value: places, fetchedAt: Date(timeIntervalSince1970: 0), isCached: false))
+            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+    }
 }
 
 final class WeatherUseCaseTests: XCTestCase {
@@ -34,6 +43,23 @@ final class WeatherUseCaseTests: XCTestCase {
         XCTAssertEqual(repository.batches.count, 1)
         XCTAssertEqual(repository.batches.first?.count, GetCurrentTemperaturesUseCase.batchSize)
         XCTAssertEqual(result[Coordinate(latitude: 7, longitude: 0)]?.temperature, 7)
+    }
+
+    func testPlacesTodayAskOnceForAllPlacesAndKeyTheAnswersByPlace() {
+        let repository = EchoWeatherRepository()
+        let places = [Coordinate(latitude: 37, longitude: 127), Coordinate(latitude: 35, longitude: 139),
+                      Coordinate(latitude: 37, longitude: 127)]
+        var result: Fetched<[Coordinate: PlaceWeather]>?
+        _ = GetPlacesTodayUseCase(repository: repository).execute(for: places)
+            .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
+        XCTAssertEqual(repository.batches, [Array(places.prefix(2))])
+        XCTAssertEqual(result?.value[places[1]]?.high, 40)
+        XCTAssertEqual(result?.value.count, 2)
+        // No places: no request, and an empty answer at once.
+        _ = GetPlacesTodayUseCase(repository: repository).execute(for: [])
+            .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
+        XCTAssertEqual(repository.batches.count, 1)
+        XCTAssertEqual(result?.value, [:])
     }
 
     func testNoPlacesMeansNoRequest() {

@@ -31,6 +31,14 @@ final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
         rangeSubject = PassthroughSubject()
         return rangeSubject.eraseToAnyPublisher()
     }
+
+    var placesSubject = PassthroughSubject<Fetched<[PlaceWeather]>, WeatherError>()
+
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+        batches.append(coordinates)
+        placesSubject = PassthroughSubject()
+        return placesSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
 }
 
 /// Likes in memory; `failWrites` makes every write throw.

@@ -22,6 +22,11 @@ final class FailingWeatherRepository: WeatherRepository {
         XCTFail("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
+
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+        XCTFail("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
+        return Empty().eraseToAnyPublisher()
+    }
 }
 
 /// A film repository that must not be called.

@@ -24,7 +24,7 @@ public struct CLIOptions: ParsableArguments {
     public var catalog: String?
 
     @Option(help: ArgumentHelp(
-        "Your position for the Current tab, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the system time zone.",
+        "Your position for the Today tab, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the system time zone.",
         valueName: "lat,lon"))
     public var location: String?
 
@@ -134,7 +134,7 @@ public struct NimbusCommand: ParsableCommand {
         abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
         discussion: """
         Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
-        1-5 tabs (Cities, Current, Liked, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
+        1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
         NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);

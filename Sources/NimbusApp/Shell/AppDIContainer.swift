@@ -60,11 +60,13 @@ public final class AppDIContainer {
     public let countryNames: CountryNames
     /// Temperatures and speeds in the units of the user's region, or `NIMBUS_UNITS`.
     public let units: UnitSystem
-    /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast cache under `$XDG_CACHE_HOME/nimbus`.
+    /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast and Today caches under `$XDG_CACHE_HOME/nimbus`.
     public private(set) lazy var weatherRepository: WeatherRepository = OpenMeteoWeatherRepository(
         client: httpClient,
         baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
         cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
+        placesCache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment),
+                                  folder: "today"),
         now: configuration.now)
     /// The USGS feeds (or `NIMBUS_QUAKES_URL`), kept under `$XDG_CACHE_HOME/nimbus/quakes`.
     public private(set) lazy var quakeRepository: QuakeRepository = USGSQuakeRepository(
@@ -133,7 +135,7 @@ public final class AppDIContainer {
 
     /// Offline reverse geocoding over the catalogue (its k-d tree is built on first use).
     public var cityLocator: CityLocating { locator }
-    /// Thread-safe, and cheap until its k-d tree is first asked for (by the Current tab, or `warmUp`).
+    /// Thread-safe, and cheap until its k-d tree is first asked for (by the Today and Quakes tabs, or `warmUp`).
     let locator: CatalogCityLocator
 
     /// Where the user is: `--location`, `NIMBUS_LOCATION`, then the system time zone.
@@ -181,9 +183,22 @@ public final class AppDIContainer {
     /// "GeoNames · 34,006 cities", made once (the status bar shows it on every frame).
     private lazy var citiesSource = l10n.format(.statusSourceCities, l10n.number(cityRepository.cityCount))
 
-    @MainActor func makeCurrentSceneDIContainer() -> CurrentSceneDIContainer {
-        CurrentSceneDIContainer(locate: makeLocateCurrentCityUseCase(), format: WeatherFormatter(l10n: l10n, units: units),
-                                l10n: l10n, scheduler: configuration.scheduler, details: makeCityDetailFactory())
+    /// The Today tab opens cities, events and films with the screens of the tabs they belong to.
+    @MainActor func makeTodaySceneDIContainer(quakes: QuakesSceneDIContainer,
+                                              movies: MoviesSceneDIContainer) -> TodaySceneDIContainer {
+        let catalog = self.catalog
+        return TodaySceneDIContainer(
+            sources: { [unowned self] in
+                TodayViewModel.Sources(
+                    locate: makeLocateCurrentCityUseCase(),
+                    liked: GetLikedCitiesUseCase(likes: likesStore, lookup: { id in catalog.ref(forID: id).map { catalog.city($0) } }),
+                    weather: GetPlacesTodayUseCase(repository: weatherRepository),
+                    quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
+                    wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
+            },
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
+            scheduler: configuration.scheduler, now: configuration.now, details: makeCityDetailFactory(),
+            quakes: quakes, movies: movies)
     }
 
     @MainActor func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {

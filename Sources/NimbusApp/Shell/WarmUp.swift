@@ -9,7 +9,7 @@ import CombineSchedulers
 /// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
 /// here, not on the main queue when the list first asks for temperatures 300 ms after its rows
 /// settle), the folded names of the largest cities (their rows come first for short queries), the
-/// country names of the catalogue, the Current tab's k-d tree and the film ranking table.
+/// country names of the catalogue, the Today tab's k-d tree and the film ranking table.
 ///
 /// Made of the container's shared, `Sendable` services only, so `run` can go to any queue; the
 /// part that draws a screen is `AppDIContainer.rehearseTyping`, on the main thread.
@@ -30,7 +30,7 @@ public struct WarmUp: Sendable {
             let code = catalog.summary(ref).countryCode
             if seen.insert(code).inserted { _ = countryNames.name(code) }
         }
-        // The Current tab's k-d tree (18 ms at 34k cities, 100 ms at 170k), then the film ranking table.
+        // The Today tab's k-d tree (18 ms at 34k cities, 100 ms at 170k), then the film ranking table.
         _ = locator.spatialIndex
         movieCatalogue.warmUp()
     }

@@ -3,8 +3,8 @@ import NimbusDomain
 
 /// Open-Meteo `/v1/forecast` responses, as requested with `timeformat=unixtime` and `timezone=auto`.
 /// Several locations in one request come back as a JSON array of these; one location as a single object.
-struct OpenMeteoForecastDTO: Decodable {
-    struct Current: Decodable {
+struct OpenMeteoForecastDTO: Codable {
+    struct Current: Codable {
         let time: Int
         let temperature_2m: Double
         let relative_humidity_2m: Double?
@@ -17,13 +17,13 @@ struct OpenMeteoForecastDTO: Decodable {
         let wind_direction_10m: Double?
     }
 
-    struct Hourly: Decodable {
+    struct Hourly: Codable {
         let time: [Int]
         let temperature_2m: [Double?]
         let precipitation_probability: [Double?]?
     }
 
-    struct Daily: Decodable {
+    struct Daily: Codable {
         let time: [Int]
         let weather_code: [Int?]?
         let temperature_2m_max: [Double?]
@@ -130,6 +130,15 @@ extension OpenMeteoForecastDTO {
         return CurrentTemperature(coordinate: try coordinate(),
                                   temperature: PhysicalRange.check(current.temperature_2m, PhysicalRange.temperature) ?? .nan,
                                   condition: WeatherCondition(wmoCode: current.weather_code ?? -1))
+    }
+
+    /// Now, today's range and condition of `place` (batched Today requests; the server answers for the
+    /// nearest grid point, so the place asked about is kept).
+    func toPlaceWeather(at place: Coordinate) throws -> PlaceWeather {
+        let now = try toCurrentTemperature()
+        let range = try toDayRange()
+        return PlaceWeather(coordinate: place, temperature: now.temperature, high: range.high, low: range.low,
+                            condition: now.condition == .unknown ? range.condition : now.condition)
     }
 
     /// Today's range alone (batched liked-cities requests).

@@ -10,17 +10,21 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     private let client: HTTPClient
     private let baseURL: String
     private let cache: WeatherCache?
+    /// The last answer for each of the Today tab's places.
+    private let placesCache: WeatherCache?
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
 
     /// - Parameters:
     ///   - baseURL: the server (`NIMBUS_WEATHER_URL`), without `/v1/forecast`.
     ///   - cache: where forecasts are kept; nil keeps none.
-    public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: WeatherCache?,
+    ///   - placesCache: where the Today tab's places are kept; nil keeps none.
+    public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: WeatherCache?, placesCache: WeatherCache? = nil,
                 timeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) {
         self.client = client
         self.baseURL = baseURL
         self.cache = cache
+        self.placesCache = placesCache
         self.timeout = timeout
         self.now = now
     }
@@ -86,6 +90,45 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min"),
             URLQueryItem(name: "forecast_days", value: "1"),
         ]) { try $0.toDayRange() }
+    }
+
+    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+        let cache = placesCache
+        let now = self.now
+        let cached = Deferred { () -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> in
+            guard let cache else { return Empty().eraseToAnyPublisher() }
+            var places: [PlaceWeather] = []
+            var oldest: Date?
+            for coordinate in coordinates {
+                guard let entry = cache.read(coordinate),
+                      let dto = try? JSONDecoder().decode(OpenMeteoForecastDTO.self, from: entry.body),
+                      let place = try? dto.toPlaceWeather(at: coordinate) else { continue }
+                places.append(place)
+                oldest = min(oldest ?? entry.fetchedAt, entry.fetchedAt)
+            }
+            guard let oldest else { return Empty().eraseToAnyPublisher() }
+            return Just(Fetched(value: places, fetchedAt: oldest, isCached: true))
+                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+        }
+        let fresh = batch(coordinates, [
+            URLQueryItem(name: "current", value: "temperature_2m,weather_code"),
+            URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min"),
+            URLQueryItem(name: "forecast_days", value: "1"),
+        ]) { $0 }
+        .tryMap { answers -> Fetched<[PlaceWeather]> in
+            let fetchedAt = now()
+            let places = try zip(coordinates, answers).map { coordinate, dto in
+                let place = try dto.toPlaceWeather(at: coordinate)
+                // Only what decoded and was believed is kept; the cache holds the answer as it came.
+                if let cache, let body = try? JSONEncoder().encode(dto) {
+                    cache.write(body, for: coordinate, fetchedAt: fetchedAt)
+                }
+                return place
+            }
+            return Fetched(value: places, fetchedAt: fetchedAt, isCached: false)
+        }
+        .mapError { ($0 as? WeatherError) ?? .badResponse }
+        return cached.append(fresh).eraseToAnyPublisher()
     }
 
     private func batch<T>(_ coordinates: [Coordinate], _ items: [URLQueryItem],

@@ -9,11 +9,14 @@ import NimbusDomain
 public final class WeatherCache: Sendable {
     public let directory: URL
     private let maxBytes: Int
+    /// The folder under `directory`: "weather" for forecasts, "today" for the Today tab's places.
+    private let folder: String
     /// Serialises file access: one reader or writer at a time.
     private let lock = Mutex(())
 
-    public init(directory: URL, maxBytes: Int = 4 << 20) {
+    public init(directory: URL, folder: String = "weather", maxBytes: Int = 4 << 20) {
         self.directory = directory
+        self.folder = folder
         self.maxBytes = maxBytes
     }
 
@@ -32,7 +35,7 @@ public final class WeatherCache: Sendable {
     }
 
     private func url(_ coordinate: Coordinate) -> URL {
-        directory.appendingPathComponent("weather").appendingPathComponent(Self.key(coordinate))
+        directory.appendingPathComponent(folder).appendingPathComponent(Self.key(coordinate))
     }
 
     /// The cached body for `coordinate` and when it was fetched, or nil.

@@ -169,6 +169,22 @@ public struct DayRange: Equatable, Sendable {
     }
 }
 
+/// Now, today's high and low and the condition of one place, from a batched request (the Today tab).
+public struct PlaceWeather: Equatable, Sendable {
+    public let coordinate: Coordinate
+    public let temperature: Double
+    public let high: Double
+    public let low: Double
+    public let condition: WeatherCondition
+    public init(coordinate: Coordinate, temperature: Double, high: Double, low: Double, condition: WeatherCondition) {
+        self.coordinate = coordinate
+        self.temperature = temperature
+        self.high = high
+        self.low = low
+        self.condition = condition
+    }
+}
+
 /// A value and when it was fetched from the server; `isCached` when it came from the disk cache.
 public struct Fetched<Value: Equatable & Sendable>: Equatable, Sendable {
     public let value: Value

@@ -11,6 +11,10 @@ public protocol WeatherRepository: Sendable {
     func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError>
     /// Today's high and low for several places in one request, in the order given.
     func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError>
+    /// Now, today's range and condition of several places in one request, in the order given: the
+    /// cached answers first when there are any (`isCached`, the oldest's time), then fresh ones. Fails
+    /// with a `WeatherError` (after the cached value) when the server can't be reached.
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError>
 }
 
 /// The forecast of a city: cached first, then fresh.
@@ -59,6 +63,28 @@ public struct GetTodayRangesUseCase: Sendable {
                 var byPlace: [Coordinate: DayRange] = [:]
                 for (coordinate, r) in zip(unique, ranges) { byPlace[coordinate] = r }
                 return byPlace
+            }
+            .eraseToAnyPublisher()
+    }
+}
+
+/// Now, high, low and condition of the user's places, for the Today tab: one request for all of them.
+public struct GetPlacesTodayUseCase: Sendable {
+    private let repository: WeatherRepository
+    public init(repository: WeatherRepository) { self.repository = repository }
+
+    /// Duplicates are asked for once; at most `GetCurrentTemperaturesUseCase.batchSize` places.
+    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[Coordinate: PlaceWeather]>, WeatherError> {
+        var seen = Set<Coordinate>()
+        let unique = Array(coordinates.filter { seen.insert($0).inserted }.prefix(GetCurrentTemperaturesUseCase.batchSize))
+        guard !unique.isEmpty else {
+            return Just(Fetched(value: [:], fetchedAt: Date(), isCached: false))
+                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+        }
+        return repository.placesToday(for: unique)
+            .map { fetched in
+                Fetched(value: Dictionary(fetched.value.map { ($0.coordinate, $0) }, uniquingKeysWith: { _, new in new }),
+                        fetchedAt: fetched.fetchedAt, isCached: fetched.isCached)
             }
             .eraseToAnyPublisher()
     }

@@ -141,7 +141,7 @@ public final class QuakeListScreen: Screen {
     }
 
     /// The magnitude's style: stronger events stand out, in colour and (bold, reverse) without it.
-    private func style(_ strength: Int, theme: Theme) -> Style {
+    static func style(_ strength: Int, theme: Theme) -> Style {
         switch strength {
         case 0: return theme.dim
         case 1: return theme.text
@@ -160,7 +160,7 @@ public final class QuakeListScreen: Screen {
         if row.flagged { p.text("!", x: 1, y: 0, style: selected ? base : theme.warning) }
         var x = 2
         p.text(DisplayWidth.pad(row.magnitude, to: columns.magnitude), x: x, y: 0,
-               style: selected ? base : style(row.strength, theme: theme))
+               style: selected ? base : Self.style(row.strength, theme: theme))
         x += columns.magnitude
         for (cols, text) in [(columns.time, row.time), (columns.depth, row.depth), (columns.place, row.place)] where cols > 0 {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, cols - 1)), x: x, y: 0,

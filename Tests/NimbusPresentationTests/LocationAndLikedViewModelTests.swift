@@ -26,63 +26,40 @@ private struct ListLocator: CityLocating {
     }
 }
 
-final class CurrentLocationViewModelTests: XCTestCase {
-    private let scheduler = DispatchQueue.test
+/// How the nearest city was found, in words (the Today tab's places notes).
+final class LocationSummaryTests: XCTestCase {
     private let cities = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
-    private let appeared = PassthroughSubject<Void, Never>()
 
-    private func states(_ location: DeviceLocation, ignored: [IgnoredLocationSetting] = [],
-                        language: Language = .en, units: UnitSystem = .metric) -> TestObserver<CurrentLocationState> {
-        let viewModel = CurrentLocationViewModel(
-            locate: LocateCurrentCityUseCase(provider: FixedLocation(location: location, ignored: ignored),
-                                             locator: ListLocator(cities: cities), cities: cities),
-            format: WeatherFormatter(l10n: L10n.bundled(language), units: units),
-            scheduler: scheduler.eraseToAnyScheduler())
-        return TestObserver(viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher())).state)
+    private func summary(_ location: DeviceLocation, ignored: [IgnoredLocationSetting] = [],
+                         language: Language = .en, units: UnitSystem = .metric) -> LocationSummary {
+        let locate = LocateCurrentCityUseCase(provider: FixedLocation(location: location, ignored: ignored),
+                                              locator: ListLocator(cities: cities), cities: cities)
+        return LocationSummary(locate.execute(), format: WeatherFormatter(l10n: L10n.bundled(language), units: units))
     }
 
     func testAPositionGivesTheNearestCityAndItsDistance() {
-        let state = states(.argument(GeoPoint(latitude: 35.2, longitude: 129.1)!))
-        XCTAssertTrue(state.values.isEmpty, "nothing until the tab is shown")
-        appeared.send()
-        scheduler.advance()
-        appeared.send()
-        scheduler.advance()
-        state.assertValues([
-            CurrentLocationState(status: .locating, warnings: []),
-            CurrentLocationState(status: .located(.busan, summary: "Nearest city to 35.20°N 129.10°E (--location), 12 km away",
-                                                  approximate: false), warnings: []),
-        ])
+        XCTAssertEqual(summary(.argument(GeoPoint(latitude: 35.2, longitude: 129.1)!)),
+                       LocationSummary(status: .located(.busan, summary: "Nearest city to 35.20°N 129.10°E (--location), 12 km away",
+                                                        approximate: false), warnings: []))
     }
 
     func testImperialDistancesAreInMiles() {
-        let state = states(.environment(GeoPoint(latitude: 37.0, longitude: 127.0)!), units: .imperial)
-        appeared.send()
-        scheduler.advance()
-        XCTAssertEqual(state.last?.status, .located(.seoul, summary: "Nearest city to 37.00°N 127.00°E (NIMBUS_LOCATION), 39 mi away",
-                                                   approximate: false))
+        XCTAssertEqual(summary(.environment(GeoPoint(latitude: 37.0, longitude: 127.0)!), units: .imperial).status,
+                       .located(.seoul, summary: "Nearest city to 37.00°N 127.00°E (NIMBUS_LOCATION), 39 mi away",
+                                approximate: false))
     }
 
     func testATimeZoneGivesAnApproximateCityAndIgnoredSettingsAreListed() {
         let bad = IgnoredLocationSetting(name: "NIMBUS_LOCATION", value: "north\u{1B}[2J", error: .notTwoNumbers("north"))
-        let state = states(.timeZone("Asia/Seoul"), ignored: [bad], language: .ja)
-        appeared.send()
-        scheduler.advance()
-        XCTAssertEqual(state.last, CurrentLocationState(
+        XCTAssertEqual(summary(.timeZone("Asia/Seoul"), ignored: [bad], language: .ja), LocationSummary(
             status: .located(.seoul, summary: "おおよその位置：タイムゾーン Asia/Seoul で最大の都市", approximate: true),
             warnings: ["NIMBUS_LOCATION=north[2J を無視しました：正しい位置ではありません"]))
     }
 
     func testNoLocationSaysHowToGiveOne() {
-        let state = states(.unknown)
-        appeared.send()
-        scheduler.advance()
-        XCTAssertEqual(state.last?.status, .failed(
+        XCTAssertEqual(summary(.unknown).status, .failed(
             "No location known. Start with --location LAT,LON or set NIMBUS_LOCATION (for example 37.57,126.98)."))
-        let zone = states(.timeZone("Antarctica/Troll"))
-        appeared.send()
-        scheduler.advance()
-        XCTAssertEqual(zone.last?.status, .failed(
+        XCTAssertEqual(summary(.timeZone("Antarctica/Troll")).status, .failed(
             "No location known: the time zone Antarctica/Troll has no catalogue city. Use --location LAT,LON or NIMBUS_LOCATION."))
     }
 }

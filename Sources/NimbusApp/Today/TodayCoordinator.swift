@@ -1,0 +1,44 @@
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+
+/// What the Today tab needs built for it.
+@MainActor
+protocol TodayCoordinatorDependencies {
+    func makeTodayScreen(onRoute: @escaping (TodayRoute) -> Void) -> Screen
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen
+    func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen
+    func makeMovieDetailScreen(movie: MovieSummary) -> Screen
+}
+
+/// Runs the Today tab: the three sections, and the city, event or film one opens from them.
+@MainActor
+final class TodayCoordinator {
+    private let navigator: TabNavigator
+    private let dependencies: TodayCoordinatorDependencies
+    private var tab = 0
+
+    init(navigator: TabNavigator, dependencies: TodayCoordinatorDependencies) {
+        self.navigator = navigator
+        self.dependencies = dependencies
+    }
+
+    func start(title: String) {
+        let dependencies = self.dependencies
+        tab = navigator.addTab(title: title) { [weak self] in
+            dependencies.makeTodayScreen { route in self?.handle(route) }
+        }
+    }
+
+    private func handle(_ route: TodayRoute) {
+        let dependencies = self.dependencies
+        switch route {
+        case .city(let city):
+            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
+        case .quake(let quake, let place):
+            navigator.push(dependencies.makeQuakeDetailScreen(quake: quake, place: place), onTab: tab)
+        case .film(let movie):
+            navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import NimbusDomain
+import NimbusPresentation
+import NimbusUI
+import CombineSchedulers
+
+/// Makes the Today tab's view model and screen; the screens it opens come from the containers of
+/// the tabs they belong to.
+@MainActor
+final class TodaySceneDIContainer: TodayCoordinatorDependencies {
+    private let sources: () -> TodayViewModel.Sources
+    private let format: QuakeFormatter
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let now: @Sendable () -> Date
+    private let details: CityDetailFactory
+    private let quakes: QuakesSceneDIContainer
+    private let movies: MoviesSceneDIContainer
+
+    /// `sources` is asked when the tab is first shown (the films' store opens then, not at start-up).
+    init(sources: @escaping () -> TodayViewModel.Sources, format: QuakeFormatter, scheduler: AnySchedulerOf<DispatchQueue>,
+         now: @escaping @Sendable () -> Date, details: CityDetailFactory, quakes: QuakesSceneDIContainer,
+         movies: MoviesSceneDIContainer) {
+        self.sources = sources
+        self.format = format
+        self.scheduler = scheduler
+        self.now = now
+        self.details = details
+        self.quakes = quakes
+        self.movies = movies
+    }
+
+    func makeTodayViewModel() -> TodayViewModel {
+        TodayViewModel(sources: sources(), format: format, scheduler: scheduler, now: now)
+    }
+
+    func makeTodayScreen(onRoute: @escaping (TodayRoute) -> Void) -> Screen {
+        TodayScreen(viewModel: makeTodayViewModel(), l10n: format.l10n, scheduler: scheduler, onRoute: onRoute)
+    }
+
+    func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
+        details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+
+    func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
+        quakes.makeQuakeDetailScreen(quake: quake, place: place)
+    }
+
+    func makeMovieDetailScreen(movie: MovieSummary) -> Screen {
+        movies.makeMovieDetailScreen(movie: movie)
+    }
+}

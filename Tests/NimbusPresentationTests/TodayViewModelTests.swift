@@ -1,0 +1,309 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// Seoul and Busan, with Pohang for placing events; the user is in Seoul.
+private struct TodayCities: CityLocating, CityRepository, DeviceLocationProviding {
+    static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
+                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항"])
+    let all: [City] = [.seoul, .busan, pohang]
+    func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) {
+        (.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!), [])
+    }
+    func nearestCity(to point: GeoPoint) -> CityRef? {
+        all.indices.min { a, b in
+            Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[a].coordinate)
+                < Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[b].coordinate)
+        }.map { CityRef(Int32($0)) }
+    }
+    func largestCity(inTimeZone zone: String) -> CityRef? { nil }
+    var cityCount: Int { all.count }
+    func search(_ query: String) -> CityMatches { CityMatches(query: query, refs: []) }
+    func city(_ ref: CityRef) -> City { all[Int(ref.index)] }
+    func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
+    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+}
+
+final class TodayViewModelTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 1_782_000_000)
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var weather: ScriptedWeatherRepository!
+    private var quakes: ScriptedQuakes!
+    private var likes: InMemoryLikes!
+    /// The films' stores, as the app's publish them (what is saved now, then every change); while
+    /// `filmsOpen` is false the wishlist has not answered yet (a films answer still on its way).
+    private var wishlist: CurrentValueSubject<[WishlistEntry], Never>!
+    private var filmsOpen: CurrentValueSubject<Bool, Never>!
+    private var viewed: CurrentValueSubject<[MovieSummary], Never>!
+    private var viewModel: TodayViewModel?
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<TodaySection, Never>()
+    private let opened = PassthroughSubject<TodayItem, Never>()
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        weather = ScriptedWeatherRepository()
+        quakes = ScriptedQuakes()
+        likes = InMemoryLikes()
+        likes.ids = [City.busan.id]
+        wishlist = CurrentValueSubject([])
+        filmsOpen = CurrentValueSubject(false)
+        viewed = CurrentValueSubject([])
+    }
+
+    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
+        let cities = TodayCities()
+        let now = self.now
+        let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
+        let viewModel = TodayViewModel(
+            sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
+                           liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
+                           weather: GetPlacesTodayUseCase(repository: weather),
+                           quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
+                           wishlist: filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
+                           viewed: viewed.eraseToAnyPublisher()),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric)),
+            scheduler: scheduler.eraseToAnyScheduler(), now: { now })
+        self.viewModel = viewModel
+        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
+                                                refreshRequested: refresh.eraseToAnyPublisher(),
+                                                opened: opened.eraseToAnyPublisher()))
+    }
+
+    // MARK: Answers
+
+    private var places: Fetched<[PlaceWeather]> {
+        Fetched(value: [PlaceWeather(coordinate: City.seoul.coordinate, temperature: 23, high: 28, low: 17, condition: .clear),
+                        PlaceWeather(coordinate: City.busan.coordinate, temperature: 21, high: 25, low: 18, condition: .rain)],
+                fetchedAt: now, isCached: false)
+    }
+
+    private var feed: QuakeFeedUpdate {
+        func quake(_ id: String, _ mag: Double, lat: Double, lon: Double) -> Quake {
+            Quake(id: id, magnitude: mag, place: "feed's words", time: now.addingTimeInterval(-3600), updated: now,
+                  timeZoneOffsetMinutes: nil, coordinate: Coordinate(latitude: lat, longitude: lon), depthKilometres: 10,
+                  url: nil, felt: nil, alert: nil, tsunami: false, significance: nil, magnitudeType: nil, kind: nil,
+                  reviewed: true)
+        }
+        // Near Pohang (~60 km from Busan), and one in California (far from every place).
+        return QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [quake("kr", 4.1, lat: 35.9, lon: 129.2),
+                                                                    quake("ca", 3.0, lat: 35.7, lon: -117.7)],
+                                                           dropped: 0, generated: now),
+                               origin: .fresh, checkedAt: now)
+    }
+
+    private let film = MovieSummary(id: MovieID(source: .catalogue, value: 1), title: "Oldboy", year: 2003, genres: [], directors: [])
+
+    private func answer(_ section: Int) {
+        switch section {
+        case 1:
+            weather.placesSubject.send(places)
+            weather.placesSubject.send(completion: .finished)
+        case 2:
+            quakes.subject.send(feed)
+            quakes.subject.send(completion: .finished)
+        default:
+            wishlist.send([WishlistEntry(movie: film, addedAt: now)])
+            filmsOpen.send(true)
+        }
+        scheduler.advance()
+    }
+
+    /// Each section in a word: what a person would see of it.
+    private func summary(_ state: TodayState) -> String {
+        func word(_ status: TodaySectionStatus, rows: Int) -> String {
+            switch status {
+            case .loading: return rows > 0 ? "loading(\(rows))" : "loading"
+            case .loaded: return "\(rows)"
+            case .empty: return "empty"
+            case .failed: return "failed"
+            case .stale: return "stale(\(rows))"
+            }
+        }
+        let weather = state.places.rows.map { $0.now ?? "…" }.joined(separator: ",")
+        return "places \(word(state.places.status, rows: state.places.rows.count)) [\(weather)]"
+            + " · quakes \(word(state.quakes.status, rows: state.quakes.rows.count))"
+            + " · films \(word(state.films.status, rows: state.films.rows.count))"
+    }
+
+    // MARK: Tests
+
+    func testNothingIsAskedUntilTheTabIsShownThenAllThreeAtOnce() {
+        let state = TestObserver(makeOutput().state)
+        XCTAssertTrue(state.values.isEmpty)
+        XCTAssertEqual(quakes.requests, [])
+        appeared.send()
+        scheduler.advance()
+        // The quakes and films were asked in the same turn; the places as soon as the location was found.
+        XCTAssertEqual(quakes.requests, [TodayViewModel.feed])
+        XCTAssertEqual(weather.batches, [[City.seoul.coordinate, City.busan.coordinate]])
+        XCTAssertEqual(state.last.map(summary), "places loading(2) […,…] · quakes loading · films loading")
+    }
+
+    /// The point of the seed: whatever order the answers come in, each section is drawn the moment its
+    /// own answer arrives, and the others are left as they were.
+    func testEveryOrderOfAnswersGivesItsOwnHistoryAndTheSameEnd() {
+        let orders = [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]]
+        let after = [
+            1: "places 2 [23°,21°]",
+            2: "quakes 1",
+            3: "films 1",
+        ]
+        for order in orders {
+            setUp()
+            let state = TestObserver(makeOutput().state)
+            appeared.send()
+            scheduler.advance()
+            var expected = ["places loading(2) […,…]", "quakes loading", "films loading"]
+            var history: [String] = []
+            for section in order {
+                answer(section)
+                // Only the answering section changed.
+                let index = section - 1
+                expected[index] = after[section]!
+                history.append(expected.joined(separator: " · "))
+                XCTAssertEqual(state.last.map(summary), history.last, "order \(order), after \(section)")
+            }
+            // The quakes section lists the event near Busan only, with where it is and how far.
+            let row = state.last?.quakes.rows.first
+            XCTAssertEqual(row?.place, "21 km SW of Pohang", "order \(order)")
+            XCTAssertEqual(row?.distance, "90 km from Busan", "order \(order)")
+        }
+    }
+
+    func testASlowSectionNeverHoldsBackAFastOne() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(3)
+        answer(2)
+        // The weather never answered: the other two are drawn anyway.
+        XCTAssertEqual(state.last.map(summary), "places loading(2) […,…] · quakes 1 · films 1")
+    }
+
+    func testOneFailingSectionLeavesTheOthersLoadedAndRRetriesItAlone() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(3)
+        quakes.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        answer(1)
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes failed · films 1")
+        guard case .failed(let message)? = state.last?.quakes.status else { return XCTFail("not failed") }
+        XCTAssertEqual(message, "Cannot reach the earthquake server. Press r here to try this section again.")
+        // `r` in the failed section asks only for it.
+        let batches = weather.batches.count
+        refresh.send(.quakes)
+        scheduler.advance()
+        XCTAssertEqual(quakes.requests.count, 2)
+        XCTAssertEqual(weather.batches.count, batches)
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes loading · films 1")
+        answer(2)
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes 1 · films 1")
+        // `r` in a loaded section reloads everything.
+        refresh.send(.places)
+        scheduler.advance()
+        XCTAssertEqual(quakes.requests.count, 3)
+        XCTAssertEqual(weather.batches.count, batches + 1)
+    }
+
+    func testAKeptAnswerIsShownAsStaleWhenTheServerCannotBeReached() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        weather.placesSubject.send(Fetched(value: places.value, fetchedAt: now.addingTimeInterval(-3 * 3600), isCached: true))
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.status, .stale("offline · cached 3 h ago"))
+        XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "21°"])
+    }
+
+    func testAnAnswerOfALoadThatWasAskedAgainIsIgnored() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        let first = quakes.subject
+        refresh.send(.films) // films are loading, not failed: everything again
+        scheduler.advance()
+        XCTAssertEqual(quakes.requests.count, 2)
+        first.send(QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [], dropped: 0, generated: now), origin: .fresh,
+                                   checkedAt: now))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(summary)?.contains("quakes loading"), true, "the older load's answer counts for nothing")
+        answer(2)
+        XCTAssertEqual(state.last?.quakes.rows.count, 1)
+    }
+
+    /// A like changes the places (one new request for their weather) and the quakes near them (from
+    /// the feed already here: the event near Busan is now nearest to Seoul), and nothing else.
+    func testALikeUpdatesThePlacesWithoutReloadingTheOthers() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        answer(2)
+        answer(3)
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes 1 · films 1")
+        likes.ids = []
+        scheduler.advance()
+        XCTAssertEqual(quakes.requests.count, 1, "the feed is not asked again")
+        XCTAssertEqual(weather.batches.last, [City.seoul.coordinate])
+        // Busan is gone; Seoul keeps its weather while it reloads.
+        XCTAssertEqual(state.last.map(summary), "places loading(1) [23°] · quakes 1 · films 1")
+        XCTAssertEqual(state.last?.quakes.rows.first?.distance, "271 km from Seoul")
+    }
+
+    func testAWishlistChangeUpdatesTheFilmsAlone() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        answer(2)
+        answer(3)
+        let requests = (quakes.requests.count, weather.batches.count)
+        viewed.send([film])
+        wishlist.send([])
+        scheduler.advance()
+        XCTAssertEqual(state.last?.viewed.map(\.title), ["Oldboy (2003)"])
+        XCTAssertEqual(state.last?.films.rows, [])
+        XCTAssertEqual(quakes.requests.count, requests.0)
+        XCTAssertEqual(weather.batches.count, requests.1)
+    }
+
+    func testNoPlacesSaysHowToHaveSome() {
+        likes.ids = []
+        let state = TestObserver(makeOutput(language: .ko).state)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        // Seoul is still "here": the empty message is for a user with no location and no likes, below.
+        XCTAssertEqual(state.last?.places.rows.map(\.name), ["서울"])
+        XCTAssertEqual(state.last?.places.rows.first?.isHere, true)
+    }
+
+    func testOpeningAnItemRoutesToItsScreen() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        let routes = TestObserver(output.route)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        answer(2)
+        answer(3)
+        XCTAssertEqual(state.values.isEmpty, false)
+        opened.send(.place(1))
+        opened.send(.wishlist(0))
+        opened.send(.quake(0))
+        opened.send(.quake(5)) // not there: nothing
+        XCTAssertEqual(routes.values.count, 3)
+        XCTAssertEqual(routes.values.first, .city(.busan))
+        XCTAssertEqual(routes.values.dropFirst().first, .film(film))
+        guard case .quake(let quake, let place)? = routes.values.last else { return XCTFail("no quake route") }
+        XCTAssertEqual(quake.id, "kr")
+        XCTAssertEqual(place?.city.name, "Pohang")
+    }
+}
