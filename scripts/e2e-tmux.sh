@@ -110,7 +110,7 @@ check "started for PIPE" wait_for "Cities"
 kill -PIPE "$(cat "$work/pid")"
 sleep 0.3
 t send-keys -t e2e 2
-check "still running after SIGPIPE" wait_for "Current"
+check "still running after SIGPIPE" wait_for "Your places"
 t send-keys -t e2e q
 for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
 check "quits with 0 after SIGPIPE" test "$(cat "$work/status" 2>/dev/null)" = 0

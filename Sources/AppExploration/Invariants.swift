@@ -62,6 +62,8 @@ public enum Invariants {
                 problems += checkWishlist(body, saved: wishlist, cols: harness.size.cols)
             case (2, 1):
                 problems += checkLiked(body, saved: likedCities.map(\.name))
+            case (1, 1):
+                problems += checkToday(body, liked: likedCities.map(\.name), wishlist: wishlist)
             case (0, 1):
                 problems += checkMarks(body, mark: "*", saved: likedCities.map(\.name), what: "liked city")
             case (4, 1):
@@ -122,6 +124,35 @@ public enum Invariants {
         let selected = rows.filter { $0.hasPrefix("›") }.count
         if count > 0 && selected != 1 { return ["\(what): \(selected) rows are selected of \(count)"] }
         return []
+    }
+
+    /// Today: every liked city among the places, and the wishlist's newest films in the store's
+    /// order, as far as the screen shows them (the list may scroll: only what is drawn is checked).
+    static func checkToday(_ body: [String], liked: [String], wishlist: [String]) -> [String] {
+        var problems: [String] = []
+        if let header = body.firstIndex(where: { $0.hasPrefix(" Your places") }) {
+            let section = body[(header + 1)...].prefix { !$0.isEmpty && !$0.allSatisfy(\.isWhitespace) }
+            // Whole when the screen shows the section's end (the blank line after it).
+            if header + 1 + section.count < body.count, section.count <= 1 + liked.count + 2 {
+                for name in liked where !section.contains(where: { shows($0, name) }) {
+                    problems.append("Today does not list the liked city \(name)")
+                }
+            }
+        }
+        if let title = body.firstIndex(where: { $0.hasPrefix("  Wishlist") }) {
+            let shown = body[(title + 1)...]
+                .prefix { ($0.hasPrefix("    ") || $0.hasPrefix("›   ")) && $0.dropFirst(4).first?.isWhitespace == false }
+                .map { "  " + String($0.dropFirst(4)) }
+            let expected = Array(wishlist.prefix(5))
+            let room = title + 1 + shown.count < body.count // the screen goes on below the rows shown
+            if (!shown.isEmpty && !isWindow(shown, of: expected)) || (shown.count < expected.count && room) {
+                problems.append("Today's wishlist shows \(shown.map { $0.trimmingCharacters(in: .whitespaces) }); the newest saved are \(expected)")
+            }
+        } else if !wishlist.isEmpty, body.contains(where: { $0.hasPrefix(" Your films") }),
+                  let films = body.firstIndex(where: { $0.hasPrefix(" Your films") }), films + 2 < body.count {
+            problems.append("Today shows no wishlist; \(wishlist.count) films are saved")
+        }
+        return problems
     }
 
     static func checkWishlist(_ body: [String], saved: [String], cols: Int) -> [String] {

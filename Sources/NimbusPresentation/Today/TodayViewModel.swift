@@ -395,8 +395,9 @@ public final class TodayViewModel {
         }
     }
 
+    /// The store keeps the wishlist newest first (films added in the same second in the order added).
     static func newest(_ wishlist: [WishlistEntry]) -> [WishlistEntry] {
-        Array(wishlist.sorted { $0.addedAt > $1.addedAt }.prefix(wishlistLimit))
+        Array(wishlist.prefix(wishlistLimit))
     }
 
     // MARK: State

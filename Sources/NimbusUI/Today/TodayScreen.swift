@@ -317,11 +317,11 @@ public final class TodayScreen: Screen {
         case .quake(let i):
             guard state.quakes.rows.indices.contains(i) else { return }
             let row = state.quakes.rows[i]
-            let magnitudeWidth = 6
+            let magnitudeWidth = 7
             let timeWidth = p.width >= 50 ? 12 : 0
             let distanceWidth = p.width >= 70 ? min(26, p.width / 4) : 0
             let placeWidth = max(0, p.width - 2 - magnitudeWidth - timeWidth - distanceWidth)
-            p.text(fit(row.magnitude, magnitudeWidth - 1), x: 2, y: 0,
+            p.text(fit("M " + row.magnitude, magnitudeWidth - 1), x: 2, y: 0,
                    style: selected ? base : QuakeListScreen.style(row.strength, theme: theme))
             var x = 2 + magnitudeWidth
             p.text(fit(row.place, placeWidth - 1), x: x, y: 0, style: base)
