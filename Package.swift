@@ -49,8 +49,10 @@ let package = Package(
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
         ]),
         .target(name: "NimbusLocalization", dependencies: ["NimbusResources"], path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
+        // An HTTP/1.1 server on loopback with scripted (and hostile) answers: tests and the benchmark.
+        .target(name: "LoopbackServer", path: "Sources/LoopbackServer"),
         .target(name: "TestSupport", dependencies: [
-            "NimbusTerminal",
+            "NimbusTerminal", "LoopbackServer",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ], path: "Sources/TestSupport"),
         // The whole app driven as a user would, with invariants checked after every action: used by the
@@ -62,7 +64,7 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .executableTarget(name: "NimbusBench", dependencies: [
-            "AppExploration", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
+            "AppExploration", "LoopbackServer", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),

@@ -39,6 +39,11 @@ enum NimbusBenchmark {
         let runs = Int(value("--runs") ?? "") ?? 15
 
         var table = Table()
+        if CommandLine.arguments.contains("--today") && !CommandLine.arguments.contains("--pty") {
+            TodayBenchmark.run(runs: min(runs, 10), into: &table)
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
             print(table.render())
@@ -78,6 +83,7 @@ enum NimbusBenchmark {
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
         if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
+        if !ptyOnly || args.contains("--today") { TodayBenchmark.run(runs: min(runs, 10), into: &table) }
         table.section("This benchmark process")
         table.row("peak RSS (catalogues loaded)", mb(peakRSS(RUSAGE_SELF)))
         print(table.render())

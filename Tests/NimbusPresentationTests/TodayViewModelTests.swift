@@ -66,7 +66,7 @@ final class TodayViewModelTests: XCTestCase {
                            wishlist: filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
                            viewed: viewed.eraseToAnyPublisher()),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric)),
-            scheduler: scheduler.eraseToAnyScheduler(), now: { now })
+            scheduler: scheduler.eraseToAnyScheduler(), work: scheduler.eraseToAnyScheduler(), now: { now })
         self.viewModel = viewModel
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
                                                 refreshRequested: refresh.eraseToAnyPublisher(),

@@ -34,11 +34,13 @@ public final class AppDIContainer {
         public var now: @Sendable () -> Date
         /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
         public var renderScheduler: AnySchedulerOf<DispatchQueue>?
+        /// Where other work leaves the main thread (finding the nearest city); nil does it on `scheduler`.
+        public var workScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
                     now: @escaping @Sendable () -> Date = { Date() },
-                    renderScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
+                    renderScheduler: AnySchedulerOf<DispatchQueue>? = nil, workScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
             self.environment = environment
             self.catalog = catalog
             self.location = location
@@ -47,6 +49,7 @@ public final class AppDIContainer {
             self.httpClient = httpClient
             self.now = now
             self.renderScheduler = renderScheduler
+            self.workScheduler = workScheduler
         }
     }
 
@@ -197,8 +200,8 @@ public final class AppDIContainer {
                     wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
             },
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
-            scheduler: configuration.scheduler, now: configuration.now, details: makeCityDetailFactory(),
-            quakes: quakes, movies: movies)
+            scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,
+            now: configuration.now, details: makeCityDetailFactory(), quakes: quakes, movies: movies)
     }
 
     @MainActor func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {

@@ -11,6 +11,7 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     private let sources: () -> TodayViewModel.Sources
     private let format: QuakeFormatter
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let work: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
     private let details: CityDetailFactory
     private let quakes: QuakesSceneDIContainer
@@ -18,11 +19,12 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
 
     /// `sources` is asked when the tab is first shown (the films' store opens then, not at start-up).
     init(sources: @escaping () -> TodayViewModel.Sources, format: QuakeFormatter, scheduler: AnySchedulerOf<DispatchQueue>,
-         now: @escaping @Sendable () -> Date, details: CityDetailFactory, quakes: QuakesSceneDIContainer,
+         work: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date, details: CityDetailFactory, quakes: QuakesSceneDIContainer,
          movies: MoviesSceneDIContainer) {
         self.sources = sources
         self.format = format
         self.scheduler = scheduler
+        self.work = work
         self.now = now
         self.details = details
         self.quakes = quakes
@@ -30,7 +32,7 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     }
 
     func makeTodayViewModel() -> TodayViewModel {
-        TodayViewModel(sources: sources(), format: format, scheduler: scheduler, now: now)
+        TodayViewModel(sources: sources(), format: format, scheduler: scheduler, work: work, now: now)
     }
 
     func makeTodayScreen(onRoute: @escaping (TodayRoute) -> Void) -> Screen {

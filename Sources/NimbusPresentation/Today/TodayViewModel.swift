@@ -156,13 +156,18 @@ public final class TodayViewModel {
     private let sources: Sources
     private let format: QuakeFormatter
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    private let work: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
 
+    /// - Parameters:
+    ///   - scheduler: the main scheduler: the one serial path every answer is applied on.
+    ///   - work: where the nearest city is found (the spatial index is built on first use).
     public init(sources: Sources, format: QuakeFormatter, scheduler: AnySchedulerOf<DispatchQueue>,
-                now: @escaping @Sendable () -> Date) {
+                work: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) {
         self.sources = sources
         self.format = format
         self.scheduler = scheduler
+        self.work = work
         self.now = now
     }
 
@@ -297,11 +302,11 @@ public final class TodayViewModel {
         let events = merge(firstAppearance.eraseToAnyPublisher(), laterAppearances.eraseToAnyPublisher(),
                            refreshes.eraseToAnyPublisher(), changes.eraseToAnyPublisher())
             .filter { !$0.isEmpty }
-            .map { [sources, scheduler] sections -> AnyPublisher<Event, Never> in
+            .map { [sources, work] sections -> AnyPublisher<Event, Never> in
                 generation += 1
                 let tag = generation
                 let publishers = TodaySection.allCases.map { section in
-                    sections.contains(section) ? Self.load(section, sources: sources, scheduler: scheduler)
+                    sections.contains(section) ? Self.load(section, sources: sources, work: work)
                                                : Empty().eraseToAnyPublisher()
                 }
                 return Just(Event.started(sections, generation: tag))
@@ -341,17 +346,14 @@ public final class TodayViewModel {
 
     /// The publisher of one section's answers.
     static func load(_ section: TodaySection, sources: Sources,
-                     scheduler: AnySchedulerOf<DispatchQueue>) -> AnyPublisher<Answer, Failure> {
+                     work: AnySchedulerOf<DispatchQueue>) -> AnyPublisher<Answer, Failure> {
         switch section {
         case .places:
-            // Finding the nearest city builds the spatial index on first use: the frame before says "loading".
-            return Just(())
-                .receive(on: scheduler)
-                .map { _ -> (Result<CurrentCity, LocateCityError>, [City]) in
-                    var liked: [City] = []
-                    _ = sources.liked.contents.first().sink { liked = $0 }
-                    return (sources.locate.execute(), liked)
-                }
+            // The liked cities as the store has them now; then the nearest city, found on `work` (the
+            // spatial index is built on first use): the frame before says "loading".
+            return sources.liked.contents.first()
+                .receive(on: work)
+                .map { liked in (sources.locate.execute(), liked) }
                 .setFailureType(to: Failure.self)
                 .flatMap { located, liked -> AnyPublisher<Answer, Failure> in
                     var coordinates = liked.map(\.coordinate)

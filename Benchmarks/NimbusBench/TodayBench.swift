@@ -1,0 +1,97 @@
+import Foundation
+import LoopbackServer
+import NimbusApp
+import NimbusData
+import NimbusTerminal
+import CombineSchedulers
+
+/// The Today tab against loopback servers that answer each request after `delay`: the time from
+/// pressing `2` to the frame with every section drawn. The places' weather and the quakes feed are
+/// asked at once, so all is drawn after about one delay, not the sum of them.
+@MainActor
+enum TodayBenchmark {
+    static let delay: TimeInterval = 0.2
+
+    static func run(runs: Int, into table: inout Table) {
+        table.section("Today tab: the weather and the quake feed each answered after \(Int(delay * 1000)) ms on loopback (\(runs) runs)")
+        guard let server = try? FixtureServer() else {
+            table.row("loopback server", "could not start")
+            return
+        }
+        server.route("/v1/forecast", FixtureServer.Response(json: place, behaviour: .delay(delay)))
+        server.route("/earthquakes/feed/v1.0/summary/2.5_day.geojson", FixtureServer.Response(json: feed, behaviour: .delay(delay)))
+        var times: [Double] = []
+        var failures: [String] = []
+        for _ in 0..<runs {
+            switch once(base: server.baseURL.absoluteString) {
+            case .success(let t): times.append(t)
+            case .failure(let why): failures.append(why.message)
+            }
+        }
+        table.header("", "p50", "max")
+        if !times.isEmpty {
+            table.row("press 2 → all three sections drawn", NimbusBenchmark.ms(NimbusBenchmark.pct(times, 50)), NimbusBenchmark.ms(times.max() ?? 0))
+            table.row("one after another would take at least", NimbusBenchmark.ms(2 * delay), "")
+        }
+        if let failure = failures.first { table.row("failed runs: \(failures.count)", failure) }
+    }
+
+    struct Failure: Error { let message: String }
+
+    private static func once(base: String) -> Result<Double, Failure> {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-today-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            "NIMBUS_WEATHER_URL": base, "NIMBUS_QUAKES_URL": base, "NIMBUS_LOCATION": "37.5,127.0",
+            "NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric",
+        ]
+        let container: AppDIContainer
+        do {
+            container = try AppDIContainer(configuration: .init(
+                environment: environment, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
+                httpClient: LiveHTTPClient(), workScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler()))
+        } catch {
+            return .failure(Failure(message: "\(error)"))
+        }
+        let app = AppCoordinator(container: container)
+        app.start()
+        let size = Size(cols: 100, rows: 30)
+        _ = app.render(size: size)
+        let t0 = NimbusBenchmark.now()
+        app.handle(.char("2"))
+        var seen: [String: Double] = [:]
+        while NimbusBenchmark.now() - t0 < 5 {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.001))
+            let frame = app.render(size: size).text()
+            for mark in ["23°", "N of Gyeongju", "No films yet", "Seoul"] where seen[mark] == nil && frame.contains(mark) {
+                seen[mark] = NimbusBenchmark.now() - t0
+            }
+            if ProcessInfo.processInfo.environment["TODAY_TRACE"] != nil, frame.contains("23°"), frame.contains("N of Gyeongju") { print(seen) }
+            if frame.contains("23°"), frame.contains("N of Gyeongju"), frame.contains("No films yet"), !frame.contains("Loading") {
+                return .success(NimbusBenchmark.now() - t0)
+            }
+        }
+        return .failure(Failure(message: "not all drawn in 5 s: " + app.render(size: size).text()
+            .split(separator: "\n").prefix(12).joined(separator: " | ")))
+    }
+
+    /// Seoul, as Open-Meteo answers one place.
+    static let place = """
+        {"latitude":37.55,"longitude":127.0,"utc_offset_seconds":32400,
+         "current":{"time":1782000000,"temperature_2m":23.4,"weather_code":2},
+         "daily":{"time":[1781967600],"weather_code":[2],"temperature_2m_max":[28.0],"temperature_2m_min":[17.0]}}
+        """
+
+    /// One event an hour ago near Gyeongju, as the USGS feed has it.
+    static var feed: String {
+        let time = Int((Date().timeIntervalSince1970 - 3600) * 1000)
+        return """
+            {"type":"FeatureCollection","metadata":{"generated":\(time),"count":1},"features":[
+             {"type":"Feature","id":"bench1","properties":{"mag":4.1,"place":"somewhere","time":\(time),
+              "updated":\(time),"type":"earthquake","status":"reviewed","tsunami":0,"magType":"mb"},
+              "geometry":{"type":"Point","coordinates":[129.2,35.9,10.0]}}]}
+            """
+    }
+}
