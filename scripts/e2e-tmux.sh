@@ -221,5 +221,11 @@ check "the detail shows the served weather" wait_for "Partly cloudy"
 check "the server was asked for Seoul's forecast" grep -q "GET /v1/forecast?latitude=37.566" "$work/http.log"
 t send-keys -t e2e q
 
+# One-shot output for status bars, from the same server, with no terminal at all.
+oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --oneline < /dev/null)
+check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅ 23°C 10 km/h →"
+printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
+check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -21,7 +21,7 @@ extension MovieRow {
 
 extension L10n {
     /// The localised explanation of a film loading error.
-    func describe(_ error: MovieError) -> String {
+    public func describe(_ error: MovieError) -> String {
         switch error {
         case .offline: return self[.moviesErrorOffline]
         case .timedOut: return self[.moviesErrorTimeout]

@@ -33,7 +33,11 @@ public struct WeatherPanel: Equatable, Sendable {
     public let feelsLike: String
     public let condition: String
     public let icon: [String]
+    /// One symbol for the sky ("⛅"), for one-line output.
+    public let symbol: String
     public let wind: String
+    /// The wind without its label: "9 km/h ↘".
+    public let windValue: String
     public let humidity: String
     public let pressure: String
     public let precipitation: String
@@ -289,7 +293,9 @@ public final class CityDetailViewModel {
             feelsLike: l10n.format(.weatherFeelsLike, format.temperature(c.apparentTemperature)),
             condition: format.condition(c.condition),
             icon: WeatherIcon.lines(c.condition, isDay: c.isDay),
+            symbol: WeatherIcon.symbol(c.condition, isDay: c.isDay),
             wind: l10n.format(.weatherWind, format.wind(speed: c.windSpeed, from: c.windDirection)),
+            windValue: format.wind(speed: c.windSpeed, from: c.windDirection),
             humidity: l10n.format(.weatherHumidity, format.humidity(c.humidity)),
             pressure: l10n.format(.weatherPressure, format.pressure(c.pressure)),
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),

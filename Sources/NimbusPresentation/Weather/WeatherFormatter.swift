@@ -129,6 +129,20 @@ public struct WeatherFormatter: Sendable {
 
 /// Small ASCII pictures of the sky, in the spirit of wttr.in (5 lines, at most 13 columns).
 public enum WeatherIcon {
+    /// One symbol for the sky, as wttr.in's `%c` ("☀️", "⛅", "🌧").
+    public static func symbol(_ c: WeatherCondition, isDay: Bool = true) -> String {
+        switch c {
+        case .clear, .mainlyClear: isDay ? "☀️" : "🌙"
+        case .partlyCloudy: "⛅"
+        case .overcast: "☁️"
+        case .fog: "🌫"
+        case .drizzle, .freezingDrizzle, .rain, .freezingRain, .rainShowers: "🌧"
+        case .snow, .snowGrains, .snowShowers: "🌨"
+        case .thunderstorm, .thunderstormHail: "⛈"
+        case .unknown: "✨"
+        }
+    }
+
     public static func lines(_ c: WeatherCondition, isDay: Bool = true) -> [String] {
         switch c {
         case .clear, .mainlyClear:

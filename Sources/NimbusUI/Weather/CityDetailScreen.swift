@@ -13,7 +13,8 @@ public final class CityDetailScreen: Screen {
     private let like = PassthroughSubject<Void, Never>()
     private let leave = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
-    private var state: CityDetailState?
+    /// What the screen shows now (one-shot output waits on it).
+    public private(set) var state: CityDetailState?
     private let panel: ScreenPanel?
     /// Whether the last frame had room for the panel (its keys are hinted only then).
     private var panelShown = false

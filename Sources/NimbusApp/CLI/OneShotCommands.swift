@@ -1,0 +1,372 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import NimbusUI
+import CombineSchedulers
+import OpenCombineShim
+
+// One-shot output (wttr.in, linecast): the same view models, formatters and caches as the screens,
+// printed once instead of drawn full screen.
+
+/// `nimbus weather CITY`: one city's weather without the full-screen UI.
+struct WeatherCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "weather",
+        abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
+        discussion: """
+        --oneline takes a --format like wttr.in's: %l the city, %c the sky as a symbol, %C in words, \
+        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %% a percent sign \
+        (default "%l: %c %t %w"). Exit status 1 when no city matches or no weather could be had.
+        """)
+
+    @OptionGroup var options: CLIOptions
+
+    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\").")
+    var query: [String]
+
+    @Flag(help: "One line, for tmux and status bars.") var oneline = false
+    @Flag(help: "The forecast as JSON (metric units, ISO 8601 times).") var json = false
+    @Flag(name: .customLong("print"), help: "The detail screen drawn once (the default).") var printScreen = false
+
+    @Option(help: ArgumentHelp("The line --oneline prints.", valueName: "format"))
+    var format: String = "%l: %c %t %w"
+
+    @Option(help: ArgumentHelp("Size of --print (default: the terminal's, else 80x24).", valueName: "COLSxROWS"))
+    var size: String?
+
+    func validate() throws {
+        if [oneline, json, printScreen].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --oneline, --json and --print")
+        }
+        if let size, MapText.size(size) == nil {
+            throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')")
+        }
+    }
+
+    func run() throws {
+        let values = options.values
+        let query = self.query.joined(separator: " ")
+        let mode: OneShot.Mode = oneline ? .oneline(format) : json ? .json : .print(size.flatMap(MapText.size).map { Size(cols: $0.cols, rows: $0.rows) })
+        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
+        let text = try MainActor.assumeIsolated { try OneShot.weather(query: query, mode: mode, options: values) }
+        print(text)
+    }
+}
+
+/// `nimbus search CITY`: the matching cities, one per line.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates).",
+        discussion: "Exit status 1 when nothing matched.")
+
+    @OptionGroup var options: CLIOptions
+    @Argument(help: "Any of a city's names, in any script.") var query: [String]
+    @Option(help: "At most this many lines.") var limit: Int = 20
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be 1-10000") }
+    }
+
+    func run() throws {
+        let values = options.values
+        let query = self.query.joined(separator: " ")
+        let limit = self.limit
+        print(try MainActor.assumeIsolated { try OneShot.cities(query: query, limit: limit, options: values) })
+    }
+}
+
+/// `nimbus movies QUERY`: the matching films, one per line or as JSON.
+struct MoviesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "movies",
+        abstract: "Print the films matching a query (title, year, directors), one per line or as JSON.",
+        discussion: "From the bundled catalogue, or TMDB with TMDB_API_KEY. Exit status 1 when nothing matched.")
+
+    @OptionGroup var options: CLIOptions
+    @Argument(help: "Title, cast or director.") var query: [String]
+    @Flag(help: "JSON instead of lines.") var json = false
+
+    func run() throws {
+        let values = options.values
+        let query = self.query.joined(separator: " ")
+        let json = self.json
+        print(try MainActor.assumeIsolated { try OneShot.movies(query: query, json: json, options: values) })
+    }
+}
+
+/// The work behind the one-shot commands.
+@MainActor
+enum OneShot {
+    enum Mode: Equatable {
+        case oneline(String)
+        case json
+        case print(Size?)
+    }
+
+    /// How long a one-shot command waits for the server.
+    static let patience: TimeInterval = 20
+
+    /// What the commands run in: the process's environment and clock (tests pin both).
+    struct Context {
+        var environment = ProcessInfo.processInfo.environment
+        var now: @Sendable () -> Date = { Date() }
+    }
+
+    static func container(_ options: CLIOptions.Values, network: Bool, context: Context) throws -> AppDIContainer {
+        var configuration = options.configuration(environment: context.environment,
+                                                  scheduler: DispatchQueue.main.eraseToAnyScheduler(), colors: false)
+        configuration.now = context.now
+        if network { configuration.httpClient = LiveHTTPClient() }
+        do {
+            return try AppDIContainer(configuration: configuration)
+        } catch let error as CityCatalogError {
+            throw CommandFailure(message: error.message)
+        } catch is MovieError {
+            throw CommandFailure(message: "the bundled film catalogue (movies.sqlite) could not be opened")
+        }
+    }
+
+    /// The first city matching `query`, as the Cities tab would list it first.
+    static func city(_ query: String, in container: AppDIContainer) throws -> City {
+        let matches = container.cityRepository.search(query)
+        guard let first = matches.refs.first else {
+            throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"")
+        }
+        return container.cityRepository.city(first)
+    }
+
+    /// Runs the main queue until `done` or the patience runs out.
+    static func wait(until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(patience)
+        while !done(), Date() < deadline {
+            RunLoop.main.run(until: Date().addingTimeInterval(0.005))
+        }
+    }
+
+    // MARK: weather
+
+    static func weather(query: String, mode: Mode, options: CLIOptions.Values, context: Context = Context()) throws -> String {
+        let container = try container(options, network: true, context: context)
+        let city = try city(query, in: container)
+        switch mode {
+        case .json:
+            return try forecastJSON(city: city, container: container)
+        case .oneline(let format):
+            let state = try detailState(city: city, container: container)
+            guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: unavailable(state)) }
+            let name = state.header.localName ?? state.header.name
+            return line(format, name: name, panel: panel)
+        case .print(let size):
+            return try printed(city: city, container: container, size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
+        }
+    }
+
+    /// The detail's view model's last state once the fresh forecast (or a failure) is in.
+    private static func detailState(city: City, container: AppDIContainer) throws -> CityDetailState {
+        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city)
+        let output = viewModel.transform(input: .init(appeared: Just(()).eraseToAnyPublisher(),
+                                                      refreshRequested: Empty().eraseToAnyPublisher(),
+                                                      likeToggled: Empty().eraseToAnyPublisher(),
+                                                      leaveRequested: Empty().eraseToAnyPublisher()))
+        var last: CityDetailState?
+        let subscription = output.state.sink { last = $0 }
+        wait { last.map(isSettled) ?? false }
+        subscription.cancel()
+        guard let last else { throw CommandFailure(message: "no weather for \(city.name)") }
+        return last
+    }
+
+    /// Loaded without a note (fresh), or given up on (unavailable, or a note that is not "refreshing").
+    private static func isSettled(_ state: CityDetailState) -> Bool {
+        switch state.weather {
+        case .loading: return false
+        case .unavailable: return true
+        case .loaded: return state.notice == nil
+        }
+    }
+
+    private static func unavailable(_ state: CityDetailState) -> String {
+        if case .unavailable(let message) = state.weather { return message }
+        return state.notice ?? "no weather"
+    }
+
+    /// wttr.in-style `%` codes filled from the screen's own panel.
+    static func line(_ format: String, name: String, panel: WeatherPanel) -> String {
+        var out = ""
+        var percent = false
+        for ch in format {
+            if percent {
+                switch ch {
+                case "l": out += name
+                case "c": out += panel.symbol
+                case "C": out += panel.condition
+                case "t": out += panel.temperature
+                case "f": out += panel.feelsLike
+                case "w": out += panel.windValue
+                case "h": out += panel.humidity
+                case "p": out += panel.precipitation
+                case "%": out += "%"
+                default: out += "%" + String(ch)
+                }
+                percent = false
+            } else if ch == "%" {
+                percent = true
+            } else {
+                out.append(ch)
+            }
+        }
+        if percent { out += "%" }
+        return DisplayWidth.sanitize(out)
+    }
+
+    /// The detail screen (weather and map) drawn once, as text: when the fresh forecast (or a
+    /// failure) is in and the frame has stopped changing (the map is drawn on the main queue here).
+    private static func printed(city: City, container: AppDIContainer, size: Size) throws -> String {
+        let factory = container.makeCityDetailFactory()
+        let screen = CityDetailScreen(viewModel: factory.makeCityDetailViewModel(city: city), l10n: container.l10n,
+                                      panel: container.makeCityMapPanel(city: city), onRoute: { _ in })
+        var last = ""
+        var same = 0
+        wait {
+            let text = draw(screen, canvas: Canvas(size: size))
+            same = text == last ? same + 1 : 0
+            last = text
+            return (screen.state.map(isSettled) ?? false) && same >= 3
+        }
+        return last.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            .joined(separator: "\n")
+            .trimmingCharacters(in: .newlines)
+    }
+
+    private static func draw(_ screen: Screen, canvas: Canvas) -> String {
+        screen.draw(canvas.painter(), theme: .monochrome)
+        return canvas.buffer.text()
+    }
+
+    static func terminalSize() -> Size? {
+        guard isatty(STDOUT_FILENO) != 0 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return Size(cols: Int(size.ws_col), rows: Int(size.ws_row))
+    }
+
+    // MARK: JSON
+
+    /// The domain forecast as stable JSON: metric units, times in ISO 8601, keys sorted.
+    private static func forecastJSON(city: City, container: AppDIContainer) throws -> String {
+        var fetched: Fetched<Forecast>?
+        var failure: WeatherError?
+        var finished = false
+        // Answers come on the network's thread; they are read here, on the main queue.
+        let subscription = GetForecastUseCase(repository: container.weatherRepository).execute(for: city)
+            .receive(on: DispatchQueue.main.eraseToAnyScheduler())
+            .sink(receiveCompletion: { completion in
+                if case .failure(let error) = completion { failure = error }
+                finished = true
+            }, receiveValue: { fetched = $0 })
+        wait { finished }
+        subscription.cancel()
+        guard let fetched else {
+            let format = WeatherFormatter(l10n: container.l10n, units: container.units)
+            throw CommandFailure(message: format.message(failure ?? .timedOut))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: failure != nil))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct ForecastJSON: Encodable {
+        struct Place: Encodable {
+            let id: Int, name: String, country: String, latitude: Double, longitude: Double, timeZone: String
+        }
+        struct Current: Encodable {
+            let time: Date, temperatureC: Double?, apparentTemperatureC: Double?, humidityPercent: Double?
+            let pressureHPa: Double?, precipitationMM: Double?, windKmh: Double?, windFromDegrees: Double?
+            let condition: String, isDay: Bool
+        }
+        struct Hour: Encodable { let time: Date, temperatureC: Double?, precipitationProbabilityPercent: Double? }
+        struct Day: Encodable {
+            let date: Date, highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
+        }
+        let city: Place
+        let fetchedAt: Date
+        /// From the disk cache: the server could not be reached.
+        let cached: Bool
+        let utcOffsetSeconds: Int
+        let current: Current
+        let hourly: [Hour]
+        let daily: [Day]
+
+        init(city: City, fetched: Fetched<Forecast>, stale: Bool) {
+            let f = fetched.value
+            func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+            self.city = Place(id: city.id, name: city.name, country: city.countryCode, latitude: city.latitude,
+                              longitude: city.longitude, timeZone: city.timeZone)
+            fetchedAt = fetched.fetchedAt
+            cached = fetched.isCached || stale
+            utcOffsetSeconds = f.utcOffsetSeconds
+            let c = f.current
+            current = Current(time: c.time, temperatureC: finite(c.temperature), apparentTemperatureC: finite(c.apparentTemperature),
+                              humidityPercent: finite(c.humidity), pressureHPa: finite(c.pressure),
+                              precipitationMM: finite(c.precipitation), windKmh: finite(c.windSpeed),
+                              windFromDegrees: finite(c.windDirection), condition: "\(c.condition)", isDay: c.isDay)
+            hourly = f.hourly.map { Hour(time: $0.time, temperatureC: finite($0.temperature),
+                                         precipitationProbabilityPercent: $0.precipitationProbability.flatMap(finite)) }
+            daily = f.daily.map { Day(date: $0.date, highC: finite($0.high), lowC: finite($0.low), condition: "\($0.condition)",
+                                      sunrise: $0.sunrise, sunset: $0.sunset) }
+        }
+    }
+
+    // MARK: search, movies
+
+    static func cities(query: String, limit: Int, options: CLIOptions.Values, context: Context = Context()) throws -> String {
+        let container = try container(options, network: false, context: context)
+        let matches = container.cityRepository.search(query)
+        guard !matches.refs.isEmpty else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
+        return matches.refs.prefix(limit).map { ref in
+            let city = container.cityRepository.city(ref)
+            return [city.name, container.countryNames.name(city.countryCode),
+                    container.l10n.number(city.population), WeatherFormatter.coordinates(city.coordinate)]
+                .map(DisplayWidth.sanitize).joined(separator: "\t")
+        }.joined(separator: "\n")
+    }
+
+    static func movies(query: String, json: Bool, options: CLIOptions.Values, context: Context = Context()) throws -> String {
+        let container = try container(options, network: true, context: context)
+        var page: MoviesPage?
+        var failure: MovieError?
+        var finished = false
+        let subscription = container.makeMoviesSceneDIContainer().makeSearchMoviesUseCase().execute(query: query, page: 1)
+            .receive(on: DispatchQueue.main.eraseToAnyScheduler())
+            .sink(receiveCompletion: { completion in
+                if case .failure(let error) = completion { failure = error }
+                finished = true
+            }, receiveValue: { page = $0 })
+        wait { finished }
+        subscription.cancel()
+        if let failure { throw CommandFailure(message: container.l10n.describe(failure)) }
+        guard let movies = page?.movies, !movies.isEmpty else {
+            throw CommandFailure(message: "no film matches \"\(CLIOptions.shown(query))\"")
+        }
+        if json {
+            struct Film: Encodable { let title: String, year: Int?, directors: [String], genres: [String], id: String }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let films = movies.map { Film(title: $0.title, year: $0.year, directors: $0.directors, genres: $0.genres,
+                                          id: $0.id.description) }
+            return String(decoding: try encoder.encode(films), as: UTF8.self)
+        }
+        return movies.map { movie in
+            [movie.title, movie.year.map(String.init) ?? "", movie.directors.joined(separator: ", ")]
+                .map(DisplayWidth.sanitize).joined(separator: "\t")
+        }.joined(separator: "\n")
+    }
+}

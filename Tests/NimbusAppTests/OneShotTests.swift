@@ -1,0 +1,86 @@
+import XCTest
+@testable import NimbusApp
+import NimbusTerminal
+import TestSupport
+
+/// `nimbus weather`, `search` and `movies` against a loopback server, as a script or a status bar
+/// would run them: golden output for `--print` and `--json`, and the one-line forms.
+final class OneShotTests: XCTestCase {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tapes/fixtures")
+    private static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("__snapshots__")
+    /// 2026-06-21 09:12 in Seoul: the fixture's forecast is fresh then.
+    private static let now = Date(timeIntervalSince1970: 1_782_000_720)
+
+    private var server: FixtureServer!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        let body = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json"))
+        server.route("/v1/forecast", FixtureServer.Response(body: body))
+    }
+
+    private func context(_ extra: [String: String] = [:]) -> OneShot.Context {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-oneshot-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                           "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en",
+                           "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString]
+        environment.merge(extra) { _, new in new }
+        let now = Self.now
+        return OneShot.Context(environment: environment, now: { now })
+    }
+
+    private func weather(_ query: String, _ mode: OneShot.Mode, _ extra: [String: String] = [:]) throws -> String {
+        let context = context(extra)
+        return try MainActor.assumeIsolated { try OneShot.weather(query: query, mode: mode, options: .defaults, context: context) }
+    }
+
+    func testOneLineForStatusBarsInEveryLanguageAndFormat() throws {
+        XCTAssertEqual(try weather("seoul", .oneline("%l: %c %t %w")), "Seoul: ⛅ 23°C 10 km/h →")
+        XCTAssertEqual(try weather("서울", .oneline("%l %c %t"), ["NIMBUS_LANG": "ko"]), "서울 ⛅ 23°C")
+        XCTAssertEqual(try weather("seoul", .oneline("%C, %h; 100%% %x %"), ["NIMBUS_LANG": "ja"]),
+                       "一部曇り, 湿度 64%; 100% %x %")
+        // A format string's own control characters are not written to a status bar either.
+        XCTAssertEqual(try weather("seoul", .oneline("%t\u{1B}]0;x\u{07}")), "23°C")
+    }
+
+    func testJSONIsTheForecastInStableKeysAndUnits() throws {
+        let json = try weather("seoul", .json)
+        assertSnapshot(of: json, named: "weather-seoul-json", in: Self.snapshots)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        XCTAssertEqual((object?["current"] as? [String: Any])?["temperatureC"] as? Double, 23.4)
+        XCTAssertEqual(object?["cached"] as? Bool, false)
+    }
+
+    func testPrintDrawsTheDetailScreenOnce() throws {
+        let text = try weather("seoul", .print(Size(cols: 100, rows: 30)))
+        assertSnapshot(of: text, named: "weather-seoul-print", in: Self.snapshots)
+        XCTAssertTrue(text.contains("Partly cloudy"))
+        XCTAssertFalse(text.contains("\u{1B}"))
+    }
+
+    func testNoCityOrNoWeatherIsOneLineAndStatusOne() throws {
+        XCTAssertThrowsError(try weather("zzqqxx", .oneline("%t"))) { error in
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: no city matches \"zzqqxx\"")
+            XCTAssertEqual(NimbusCommand.outcome(of: error).status, 1)
+        }
+        XCTAssertThrowsError(try weather("seoul", .json, ["NIMBUS_WEATHER_URL": "http://127.0.0.1:9"])) { error in
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: Cannot reach the weather server.")
+        }
+    }
+
+    func testSearchAndMoviesPrintOneLineEach() throws {
+        let context = context()
+        let cities = try MainActor.assumeIsolated { try OneShot.cities(query: "sao paulo", limit: 2, options: .defaults, context: context) }
+        XCTAssertEqual(cities, "São Paulo\tBrazil\t12,400,232\t23.55°S 46.64°W\nLuanda\tAngola\t2,776,168\t8.84°S 13.23°E")
+        let films = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: false, options: .defaults, context: context) }
+        XCTAssertTrue(films.hasPrefix("Oldboy\t2003\tPark Chan-wook"), films)
+        let json = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: true, options: .defaults, context: context) }
+        XCTAssertTrue(json.contains("\"title\" : \"Oldboy\""), json)
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            try OneShot.movies(query: "qqqzzzxxx", json: false, options: .defaults, context: context)
+        })
+    }
+}
