@@ -137,7 +137,7 @@ public enum Exploration {
     /// What a key that changes saved data must have done, judged from the row it was pressed on
     /// (the model half of the model-based test: screens agreeing with the database is not enough if
     /// `d` deleted the wrong film and both show it).
-    struct Effect {
+    @MainActor struct Effect {
         enum Kind { case deleteFilm, deleteLike, toggleLike, toggleFilm }
         let kind: Kind
         let selected: String
