@@ -46,6 +46,7 @@ final class QuakeListViewModelTests: XCTestCase {
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
     private let opened = PassthroughSubject<Int, Never>()
+    private let stop = PassthroughSubject<Void, Never>()
 
     override func setUp() {
         scheduler = DispatchQueue.test
@@ -66,7 +67,8 @@ final class QuakeListViewModelTests: XCTestCase {
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            cancelRequested: stop.eraseToAnyPublisher()))
     }
 
     private func quake(_ id: String, _ mag: Double, minutesAgo: Double, lat: Double, lon: Double) -> Quake {
@@ -119,6 +121,47 @@ final class QuakeListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.last?.failed, true)
         refresh.send()
         XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testEscStopsAStalledRequestAndTheKeptEventsStay() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.loading, true)
+        let stalled = repository.subject
+        stop.send()
+        XCTAssertEqual(state.values.last?.loading, false)
+        XCTAssertEqual(state.values.last?.failed, true, "r retries")
+        XCTAssertEqual(state.values.last?.rows.count, 2)
+        XCTAssertEqual(state.values.last?.status, "2 events · stopped · cached 3 h ago · 1 unreadable events left out")
+        // The stopped request's answer, had it come, is not taken; the minute's refresh waits for r.
+        stalled.send(QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [], dropped: 0, generated: nil), origin: .fresh,
+                                     checkedAt: now))
+        scheduler.advance(by: .seconds(QuakeListViewModel.refreshInterval))
+        XCTAssertEqual(state.values.last?.rows.count, 2)
+        XCTAssertEqual(repository.requests.count, 1)
+        refresh.send()
+        XCTAssertEqual(repository.requests.count, 2)
+        XCTAssertEqual(state.values.last?.loading, true)
+    }
+
+    func testNothingKeptStoppedOrTimedOutSaysWhatHappened() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        stop.send()
+        XCTAssertEqual(state.values.last?.message, "Loading stopped. Press r to try again.")
+        refresh.send()
+        XCTAssertEqual(state.values.last?.message, "Loading earthquakes…")
+        repository.subject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.message, "The earthquake server did not answer in time. Press r to try again.")
+        // With a kept copy, the status says it timed out rather than offline.
+        refresh.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-600)))
+        repository.subject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.status, "2 events · timed out · cached 10 min ago · 1 unreadable events left out")
     }
 
     func testNothingKeptAndOfflineSaysWhyAndHowToRetry() {

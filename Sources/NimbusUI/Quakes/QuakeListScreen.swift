@@ -16,6 +16,7 @@ public final class QuakeListScreen: Screen {
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
     private let opened = PassthroughSubject<Int, Never>()
+    private let stop = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var state: QuakeListState?
     private var list = ListState()
@@ -30,7 +31,8 @@ public final class QuakeListScreen: Screen {
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            cancelRequested: stop.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] in self?.apply($0) }
             .store(in: &cancellables)
@@ -58,6 +60,7 @@ public final class QuakeListScreen: Screen {
 
     public var hints: [KeyHint] {
         var hints: [KeyHint] = []
+        if state?.loading == true { hints.append(KeyHint("Esc", l10n[.hintStop])) }
         if list.count > 0 { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
         hints += [KeyHint("m", l10n[.hintMagnitude]), KeyHint("p", l10n[.hintPeriod]), KeyHint("n", l10n[.hintNear]),
                   KeyHint("r", l10n[state?.failed == true ? .hintRetry : .hintRefresh]),
@@ -74,7 +77,8 @@ public final class QuakeListScreen: Screen {
          KeyHint("p", l10n[.helpKeyQuakesPeriod]),
          KeyHint("n", l10n[.helpKeyQuakesNear]),
          KeyHint("s", l10n[.helpKeyQuakesSort]),
-         KeyHint("r", l10n[.helpKeyQuakesRefresh])]
+         KeyHint("r", l10n[.helpKeyQuakesRefresh]),
+         KeyHint("Esc", l10n[.helpKeyQuakesStop])]
     }
 
     public func handle(_ key: Key) -> Bool {
@@ -84,6 +88,7 @@ public final class QuakeListScreen: Screen {
         }
         switch key {
         case .enter where list.count > 0: opened.send(list.selection)
+        case .escape where state?.loading == true: stop.send()
         case .char("r"): refresh.send()
         case .char("m"): magnitude.send()
         case .char("p"): period.send()
