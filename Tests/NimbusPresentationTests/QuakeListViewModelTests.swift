@@ -84,7 +84,7 @@ final class QuakeListViewModelTests: XCTestCase {
     }
 
     private func summary(_ s: QuakeListState) -> String {
-        ([s.filter] + (s.message.map { [$0] } ?? s.rows.map { "\($0.magnitude) \($0.time) \($0.place)" }) + [s.status])
+        ([s.filter] + (s.message.map { [$0] } ?? s.rows.map { "\($0.magnitude) \($0.time) \($0.place)" }) + [s.summary, s.status])
             .joined(separator: " | ")
     }
 
@@ -101,12 +101,13 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(completion: .finished)
         scheduler.advance()
         let rows = "5.1 12 min ago 24 km SW of Pohang | 2.7 3 h ago 190 km N of Los Angeles"
+        let held = "2 events · 1 unreadable events left out"
         XCTAssertEqual(state.values.map(summary), [
-            "M2.5+ · past day | Loading earthquakes… | ",
-            "M2.5+ · past day | \(rows) | 2 events · updated 3 h ago · 1 unreadable events left out · refreshing…",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out · refreshing…",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · not modified · 1 unreadable events left out",
+            "M2.5+ · past day | Loading earthquakes… |  | ",
+            "M2.5+ · past day | \(rows) | \(held) | updated 3 h ago · refreshing…",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now · refreshing…",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now · not modified",
         ])
         XCTAssertEqual(repository.requests.count, 2)
     }
@@ -117,7 +118,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
-        XCTAssertEqual(state.values.last?.status, "2 events · offline · cached 3 h ago · 1 unreadable events left out")
+        XCTAssertEqual(state.values.last?.status, "offline · cached 3 h ago")
         XCTAssertEqual(state.values.last?.failed, true)
         refresh.send()
         XCTAssertEqual(repository.requests.count, 2)
@@ -134,7 +135,7 @@ final class QuakeListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.last?.loading, false)
         XCTAssertEqual(state.values.last?.failed, true, "r retries")
         XCTAssertEqual(state.values.last?.rows.count, 2)
-        XCTAssertEqual(state.values.last?.status, "2 events · stopped · cached 3 h ago · 1 unreadable events left out")
+        XCTAssertEqual(state.values.last?.status, "stopped · cached 3 h ago")
         // The stopped request's answer, had it come, is not taken; the minute's refresh waits for r.
         stalled.send(QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [], dropped: 0, generated: nil), origin: .fresh,
                                      checkedAt: now))
@@ -161,7 +162,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-600)))
         repository.subject.send(completion: .failure(.timedOut))
         scheduler.advance()
-        XCTAssertEqual(state.values.last?.status, "2 events · timed out · cached 10 min ago · 1 unreadable events left out")
+        XCTAssertEqual(state.values.last?.status, "timed out · cached 10 min ago")
     }
 
     func testNothingKeptAndOfflineSaysWhyAndHowToRetry() {

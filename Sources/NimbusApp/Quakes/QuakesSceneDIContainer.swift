@@ -46,7 +46,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         .eraseToAnyPublisher()
     }
 
-    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> Screen {
+    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
         let viewModel = QuakeListViewModel(quakes: quakes, places: places(), format: format, scheduler: scheduler, now: now)
         return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, onRoute: onRoute)
     }

@@ -24,7 +24,10 @@ public struct QuakeListState: Equatable, Sendable {
     public let rows: [QuakeRow]
     /// Shown instead of rows: loading, empty, or what went wrong and how to retry.
     public let message: String?
-    /// "12 events · updated 2 min ago · not modified", "offline · cached 3 h ago".
+    /// "12 events · 3 unreadable events left out": what the list holds, beside the filter.
+    public let summary: String
+    /// "updated 2 min ago · not modified", "offline · cached 3 h ago", "refreshing…": how fresh the
+    /// feed is, for the status bar; empty before anything is loaded.
     public let status: String
     /// The last request failed or was stopped (r retries).
     public let failed: Bool
@@ -294,9 +297,11 @@ public final class QuakeListViewModel {
                 message = l10n[.quakesEmpty]
             }
         }
+        var summary: [String] = []
         var status: [String] = []
         if let update {
-            status.append(l10n.format(.quakesCount, l10n.number(rows.count)))
+            summary.append(l10n.format(.quakesCount, l10n.number(rows.count)))
+            if update.snapshot.dropped > 0 { summary.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
             let age = format.weather.age(time.timeIntervalSince(update.checkedAt))
             if stopped {
                 status.append(l10n.format(.quakesStoppedCached, age))
@@ -310,11 +315,10 @@ public final class QuakeListViewModel {
                 status.append(l10n.format(.quakesUpdated, age))
                 if update.origin == .notModified { status.append(l10n[.quakesNotModified]) }
             }
-            if update.snapshot.dropped > 0 { status.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
         }
         if loading, update != nil { status.append(l10n[.quakesRefreshing]) }
         stateSubject.send(QuakeListState(filter: filter, rows: rows, message: message,
-                                         status: status.joined(separator: " · "),
+                                         summary: summary.joined(separator: " · "), status: status.joined(separator: " · "),
                                          failed: (error != nil || stopped) && !loading, loading: loading))
     }
 }

@@ -51,6 +51,13 @@ public final class QuakeListScreen: Screen {
         onNeedsDisplay?()
     }
 
+    /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
+    /// status bar; nil before anything is loaded.
+    public var status: String? {
+        guard let status = state?.status, !status.isEmpty else { return nil }
+        return status
+    }
+
     public func didAppear() { appeared.send() }
     public func didDisappear() { disappeared.send() }
 
@@ -105,11 +112,16 @@ public final class QuakeListScreen: Screen {
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
-        p.text(DisplayWidth.truncate(state.filter, to: p.width), x: 0, y: 0, style: theme.accent)
-        guard p.height > 1 else { return }
-        p.text(DisplayWidth.truncate(DisplayWidth.sanitize(state.status), to: p.width), x: 0, y: 1,
-               style: state.failed ? theme.warning : theme.dim)
-        let body = p.sub(Rect(x: 0, y: 2, width: p.width, height: max(0, p.height - 2)))
+        // The filter, and what the list holds on the right when there is room; how fresh the feed is
+        // goes on the status bar (`status`).
+        let filter = DisplayWidth.truncate(DisplayWidth.sanitize(state.filter), to: p.width)
+        let used = p.text(filter, x: 0, y: 0, style: theme.accent)
+        let room = p.width - used - 2
+        if room >= 8, !state.summary.isEmpty {
+            let summary = DisplayWidth.truncate(DisplayWidth.sanitize(state.summary), to: room)
+            p.text(summary, x: p.width - DisplayWidth.of(summary), y: 0, style: theme.dim)
+        }
+        let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: max(0, p.height - 1)))
         if let message = state.message {
             TextWrap.drawCentred(body, [message], top: min(1, body.height - 1),
                                  style: state.failed ? theme.warning : theme.dim)
