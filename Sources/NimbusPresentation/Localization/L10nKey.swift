@@ -40,6 +40,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // MARK: Map (city map panel, map cache overlay)
     case mapLoading = "map.loading"
     case mapStatus = "map.status"
+    case mapQuakesShown = "map.quakes.shown"
+    case helpKeyMapQuakes = "help.key.map.quakes"
     case mapStyleBraille = "map.style.braille"
     case mapStyleBlocks = "map.style.blocks"
     case mapUnitKm = "map.unit.km"
