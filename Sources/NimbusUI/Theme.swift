@@ -61,6 +61,8 @@ public struct MapPalette: Sendable {
     public var border: Style
     public var marker: Style
     public var label: Style
+    /// Labels of markers other than the city's (places, earthquakes): quieter than the city's.
+    public var otherLabel: Style
     public var scale: Style
 
     public static let color = MapPalette(
@@ -69,6 +71,7 @@ public struct MapPalette: Sendable {
         border: Style(fg: .index(180)),
         marker: Style(fg: .index(203), bold: true),
         label: Style(fg: .white, bg: .index(24), bold: true),
+        otherLabel: Style(fg: .index(230), bg: .index(238)),
         scale: Style(fg: .index(250))
     )
 
@@ -78,6 +81,7 @@ public struct MapPalette: Sendable {
         border: .plain,
         marker: Style(bold: true),
         label: Style(bold: true, reverse: true),
+        otherLabel: Style(reverse: true),
         scale: .plain
     )
 }

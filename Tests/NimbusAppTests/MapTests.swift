@@ -239,6 +239,69 @@ final class CityMapPanelTests: XCTestCase {
     }
 }
 
+/// Several labelled markers on one map: every marker drawn, labels never over a marker or each other.
+@MainActor
+final class MapMarkerDrawingTests: XCTestCase {
+    /// A blank sea map of `cols` × `rows` with the city at `city`.
+    private func snapshot(cols: Int, rows: Int, city: (x: Int, y: Int)?) -> MapSnapshot {
+        let key = MapSnapshotKey(cityID: 1, zoom: .country, size: MapSize(cols: cols, rows: rows), style: .braille)
+        return MapSnapshot(key: key, rows: Array(repeating: Array(repeating: MapCell(glyph: " ", kind: .sea), count: cols), count: rows),
+                           marker: city, kilometresPerColumn: 10)
+    }
+
+    nonisolated func testLabelsNeverOverlapAndALabelWithoutRoomIsLeftOutButItsMarkerStays() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestLabelsNeverOverlap() }
+    }
+
+    private func mainActorTestLabelsNeverOverlap() {
+        let map = snapshot(cols: 30, rows: 3, city: (x: 2, y: 0))
+        let markers = [
+            PlacedMapMarker(x: 12, y: 0, label: "Seoul", kind: .place),  // right of the city's label
+            PlacedMapMarker(x: 10, y: 1, label: "Busan", kind: .place),  // its right would cover M5.1's marker: left
+            PlacedMapMarker(x: 16, y: 1, label: "M5.1", kind: .quake),
+            PlacedMapMarker(x: 28, y: 2, label: "M4.4", kind: .quake),   // no room right of it: left
+        ]
+        let canvas = Canvas(size: Size(cols: 30, rows: 3))
+        MapSnapshotView.draw(map, in: canvas.painter(), palette: .monochrome, label: "Pohang", markers: markers)
+        let lines = canvas.buffer.text().split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        XCTAssertEqual(lines[0], "  ● Pohang  ◆ Seoul")
+        XCTAssertEqual(lines[1], "    Busan ◆     ✱ M5.1")
+        XCTAssertEqual(lines[2], "                       M4.4 ✱")
+
+        // Crowded: two markers a column apart; the second's label has no room on either side.
+        let crowded = [PlacedMapMarker(x: 1, y: 0, label: "Seoul", kind: .place),
+                       PlacedMapMarker(x: 2, y: 0, label: "Incheon", kind: .place)]
+        let small = Canvas(size: Size(cols: 10, rows: 1))
+        MapSnapshotView.draw(snapshot(cols: 10, rows: 1, city: nil), in: small.painter(), palette: .monochrome,
+                             markers: crowded)
+        let line = small.buffer.text()
+        XCTAssertTrue(line.contains("◆◆"), line)
+        XCTAssertFalse(line.contains("Seoul"), "Seoul's label would cover Incheon's marker: left out\n\(line)")
+        XCTAssertFalse(line.contains("Incheon"), line)
+
+        // Any markers anywhere: labels stay whole, inside the map, off every marker and each other.
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let count = Int.random(in: 1...12, using: &random)
+            let ms = (0..<count).map { i in
+                PlacedMapMarker(x: Int.random(in: 0..<10, using: &random) * 2 + (i % 2), y: Int.random(in: 0..<2, using: &random) * 3,
+                                label: ["Seoul", "M5.1", "서울", "Tōkyō"][i % 4], kind: i % 2 == 0 ? .place : .quake)
+            }
+            let c = Canvas(size: Size(cols: 20, rows: 4))
+            MapSnapshotView.draw(snapshot(cols: 20, rows: 4, city: (x: 10, y: 2)), in: c.painter(), palette: .monochrome,
+                                 label: "Busan", markers: ms)
+            let text = c.buffer.text()
+            for m in ms {
+                XCTAssertTrue(["◆", "✱"].contains(c.buffer[x: m.x, y: m.y].text),
+                              "marker at \(m.x),\(m.y) covered\n\(text)")
+            }
+            XCTAssertEqual(c.buffer[x: 10, y: 2].text, "●", text)
+        }
+    }
+}
+
 /// F12: the map cache's counters over any screen.
 @MainActor
 final class MapCacheOverlayTests: XCTestCase {

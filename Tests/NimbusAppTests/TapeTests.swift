@@ -1,4 +1,7 @@
 import XCTest
+import Synchronization
+import CombineSchedulers
+import NimbusData
 import NimbusTerminal
 @testable import NimbusApp
 
@@ -142,7 +145,7 @@ final class TapeTests: XCTestCase {
         """)
         XCTAssertEqual(tape.lines.map(\.command), [
             .now(Date(timeIntervalSince1970: 1_782_000_720)),
-            .serve(path: "/v1/forecast", file: "fixtures/open-meteo-seoul.json"), .offline,
+            .serve(path: "/v1/forecast", answer: .init(file: "fixtures/open-meteo-seoul.json")), .offline,
         ])
         XCTAssertThrowsError(try Tape(name: "t", source: "Now yesterday\n"))
         XCTAssertThrowsError(try Tape(name: "t", source: "Serve v1 file\n"))
@@ -151,6 +154,104 @@ final class TapeTests: XCTestCase {
         XCTAssertThrowsError(try runner().run(missing)) { error in
             XCTAssertTrue("\(error)".contains("no fixture file"), "\(error)")
         }
+    }
+
+    nonisolated func testServeScriptsStatusHeadersAndDelay() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestServeScriptsStatusHeadersAndDelay() }
+    }
+
+    private func mainActorTestServeScriptsStatusHeadersAndDelay() throws {
+        let tape = try Tape(name: "t", source: #"""
+        Serve /feed fixtures/usgs-2.5_day.geojson status=304 header="Last-Modified: Wed, 21 Oct 2026 07:28:00 GMT" header="ETag: \"abc\"" delay=200ms
+        Serve /feed - status=503 header="Retry-After: 120" delay=2s   # no body
+        Serve  /feed   fixtures/a.json   # spaces between arguments
+        ExpectRequest /feed If-Modified-Since
+        ExpectRequest /feed If-None-Match "\"abc\""
+        """#)
+        XCTAssertEqual(tape.lines.map(\.command), [
+            .serve(path: "/feed", answer: .init(file: "fixtures/usgs-2.5_day.geojson", status: 304, headers: [
+                .init("Last-Modified", "Wed, 21 Oct 2026 07:28:00 GMT"), .init("ETag", "\"abc\""),
+            ], delayMilliseconds: 200)),
+            .serve(path: "/feed", answer: .init(file: nil, status: 503, headers: [.init("Retry-After", "120")],
+                                                delayMilliseconds: 2000)),
+            .serve(path: "/feed", answer: .init(file: "fixtures/a.json")),
+            .expectRequest(path: "/feed", header: "If-Modified-Since", value: nil),
+            .expectRequest(path: "/feed", header: "If-None-Match", value: "\"abc\""),
+        ])
+        for bad in ["Serve /feed", "Serve /feed f status=abc", "Serve /feed f status=99", "Serve /feed f status=200 status=304",
+                    "Serve /feed f header=Last-Modified", "Serve /feed f header=\"no colon\"",
+                    "Serve /feed f header=\"Bad Name: x\"", "Serve /feed f delay=soon", "Serve /feed f delay=2h",
+                    "Serve /feed f colour=red", "Serve /feed f header=\"ETag: open", "Serve /feed \"f\"",
+                    "ExpectRequest /feed", "ExpectRequest feed If-None-Match", "ExpectRequest /feed If-None-Match abc",
+                    "ExpectRequest /feed If-None-Match \"a\" \"b\""] {
+            XCTAssertThrowsError(try Tape(name: "t", source: bad + "\n"), bad) { error in
+                XCTAssertEqual((error as? Tape.ParseError)?.line, 1, bad)
+            }
+        }
+    }
+
+    nonisolated func testExpectRequestFailsWithTheLineAndWhatWasSent() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestExpectRequestFailsWithTheLineAndWhatWasSent() }
+    }
+
+    private func mainActorTestExpectRequestFailsWithTheLineAndWhatWasSent() throws {
+        let path = "/earthquakes/feed/v1.0/summary/2.5_day.geojson"
+        let first = """
+        Size 100x30
+        Serve \(path) fixtures/usgs-2.5_day.geojson header="ETag: \\"v1\\""
+        Press 4
+        Expect "M2.5+"
+        """
+        XCTAssertThrowsError(try runner().run(Tape(name: "r.tape", source: first + "\nExpectRequest \(path) If-None-Match\n"))) { error in
+            XCTAssertTrue("\(error)".hasPrefix("r.tape:5: ExpectRequest"), "\(error)")
+            XCTAssertTrue("\(error)".contains("to carry If-None-Match"), "\(error)")
+        }
+        XCTAssertThrowsError(try runner().run(Tape(name: "r.tape", source: first + "\nExpectRequest /other If-None-Match\n"))) { error in
+            XCTAssertTrue("\(error)".contains("none was made"), "\(error)")
+        }
+        // The second request is conditional on the first answer's ETag.
+        let refresh = first + "\nPress r\nExpectRequest \(path) If-None-Match \"\\\"v1\\\"\"\n"
+        XCTAssertNoThrow(try runner().run(Tape(name: "r.tape", source: refresh)))
+        XCTAssertThrowsError(try runner().run(Tape(name: "r.tape", source: first + "\nPress r\nExpectRequest \(path) If-None-Match \"v2\"\n"))) { error in
+            XCTAssertTrue("\(error)".contains("it carried If-None-Match: \"v1\""), "\(error)")
+        }
+    }
+
+    nonisolated func testADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() }
+    }
+
+    private func mainActorTestADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() throws {
+        let scheduler = DispatchQueue.test
+        let client = TapeHTTPClient(clock: scheduler)
+        client.serve("/slow", answer: .init(headers: ["etag": "\"x\""], body: Data("{}".utf8), delay: 2))
+        let results = Mutex<[Result<HTTPResponse, HTTPError>]>([])
+        let request = try XCTUnwrap(HTTPRequest(base: "http://tape.invalid", path: "/slow", timeout: 5))
+        _ = client.send(request) { result in results.withLock { $0.append(result) } }
+        scheduler.advance(by: .milliseconds(1999))
+        XCTAssertTrue(results.withLock { $0.isEmpty }, "nothing before the delay")
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(results.withLock { $0 }, [.success(HTTPResponse(status: 200, headers: ["etag": "\"x\""], body: Data("{}".utf8)))])
+
+        // Cancelled, it never comes; slower than the timeout, it times out at the timeout.
+        results.withLock { $0 = [] }
+        client.send(request) { result in results.withLock { $0.append(result) } }.cancel()
+        client.serve("/slow", answer: .init(body: Data("{}".utf8), delay: 60))
+        _ = client.send(request) { result in results.withLock { $0.append(result) } }
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(results.withLock { $0 }, [.failure(.transport(.timedOut))])
+
+        // A 304 is a `.server` failure, as from the live client; the headers sent are kept.
+        client.serve("/slow", answer: .init(status: 304))
+        var conditional = request
+        conditional.headers = ["If-None-Match": "\"x\""]
+        results.withLock { $0 = [] }
+        _ = client.send(conditional) { result in results.withLock { $0.append(result) } }
+        XCTAssertEqual(results.withLock { $0 }, [.failure(.server(status: 304))])
+        XCTAssertEqual(client.lastRequestHeaders("/slow"), ["if-none-match": "\"x\""])
     }
 
     nonisolated func testAHugePasteIsTakenQuicklyAndBounded() throws {

@@ -147,7 +147,7 @@ final class USGSQuakeRepositoryTests: XCTestCase {
                           coordinate: Coordinate(latitude: 10, longitude: 10), depthKilometres: 5, url: nil, felt: nil,
                           alert: nil, tsunami: false, significance: nil, magnitudeType: nil, kind: nil, reviewed: false)
         cache.write(.init(snapshot: QuakeFeedSnapshot(quakes: [quake], dropped: 0, generated: nil), fetchedAt: Self.now,
-                          lastModified: nil, etag: nil), for: Self.feed)
+                          validators: HTTPValidators(etag: nil, lastModified: nil)), for: Self.feed)
         XCTAssertEqual(cache.read(Self.feed)?.snapshot.quakes, [quake])
         // Edited on disk to hold a magnitude no earthquake has: it is not shown.
         let url = cacheDirectory.appendingPathComponent("quakes/2.5_day.json")

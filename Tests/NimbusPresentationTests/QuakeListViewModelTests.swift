@@ -46,6 +46,7 @@ final class QuakeListViewModelTests: XCTestCase {
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
     private let opened = PassthroughSubject<Int, Never>()
+    private let stop = PassthroughSubject<Void, Never>()
 
     override func setUp() {
         scheduler = DispatchQueue.test
@@ -66,7 +67,8 @@ final class QuakeListViewModelTests: XCTestCase {
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            cancelRequested: stop.eraseToAnyPublisher()))
     }
 
     private func quake(_ id: String, _ mag: Double, minutesAgo: Double, lat: Double, lon: Double) -> Quake {
@@ -82,7 +84,7 @@ final class QuakeListViewModelTests: XCTestCase {
     }
 
     private func summary(_ s: QuakeListState) -> String {
-        ([s.filter] + (s.message.map { [$0] } ?? s.rows.map { "\($0.magnitude) \($0.time) \($0.place)" }) + [s.status])
+        ([s.filter] + (s.message.map { [$0] } ?? s.rows.map { "\($0.magnitude) \($0.time) \($0.place)" }) + [s.summary, s.status])
             .joined(separator: " | ")
     }
 
@@ -99,12 +101,13 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(completion: .finished)
         scheduler.advance()
         let rows = "5.1 12 min ago 24 km SW of Pohang | 2.7 3 h ago 190 km N of Los Angeles"
+        let held = "2 events · 1 unreadable events left out"
         XCTAssertEqual(state.values.map(summary), [
-            "M2.5+ · past day | Loading earthquakes… | ",
-            "M2.5+ · past day | \(rows) | 2 events · updated 3 h ago · 1 unreadable events left out · refreshing…",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · 1 unreadable events left out · refreshing…",
-            "M2.5+ · past day | \(rows) | 2 events · updated just now · not modified · 1 unreadable events left out",
+            "M2.5+ · past day | Loading earthquakes… |  | ",
+            "M2.5+ · past day | \(rows) | \(held) | updated 3 h ago · refreshing…",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now · refreshing…",
+            "M2.5+ · past day | \(rows) | \(held) | updated just now · not modified",
         ])
         XCTAssertEqual(repository.requests.count, 2)
     }
@@ -115,10 +118,51 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
-        XCTAssertEqual(state.values.last?.status, "2 events · offline · cached 3 h ago · 1 unreadable events left out")
+        XCTAssertEqual(state.values.last?.status, "offline · cached 3 h ago")
         XCTAssertEqual(state.values.last?.failed, true)
         refresh.send()
         XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testEscStopsAStalledRequestAndTheKeptEventsStay() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.loading, true)
+        let stalled = repository.subject
+        stop.send()
+        XCTAssertEqual(state.values.last?.loading, false)
+        XCTAssertEqual(state.values.last?.failed, true, "r retries")
+        XCTAssertEqual(state.values.last?.rows.count, 2)
+        XCTAssertEqual(state.values.last?.status, "stopped · cached 3 h ago")
+        // The stopped request's answer, had it come, is not taken; the minute's refresh waits for r.
+        stalled.send(QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [], dropped: 0, generated: nil), origin: .fresh,
+                                     checkedAt: now))
+        scheduler.advance(by: .seconds(QuakeListViewModel.refreshInterval))
+        XCTAssertEqual(state.values.last?.rows.count, 2)
+        XCTAssertEqual(repository.requests.count, 1)
+        refresh.send()
+        XCTAssertEqual(repository.requests.count, 2)
+        XCTAssertEqual(state.values.last?.loading, true)
+    }
+
+    func testNothingKeptStoppedOrTimedOutSaysWhatHappened() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        stop.send()
+        XCTAssertEqual(state.values.last?.message, "Loading stopped. Press r to try again.")
+        refresh.send()
+        XCTAssertEqual(state.values.last?.message, "Loading earthquakes…")
+        repository.subject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.message, "The earthquake server did not answer in time. Press r to try again.")
+        // With a kept copy, the status says it timed out rather than offline.
+        refresh.send()
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-600)))
+        repository.subject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        XCTAssertEqual(state.values.last?.status, "timed out · cached 10 min ago")
     }
 
     func testNothingKeptAndOfflineSaysWhyAndHowToRetry() {

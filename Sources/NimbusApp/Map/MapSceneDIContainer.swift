@@ -42,15 +42,20 @@ public final class MapSceneDIContainer {
         ShowCityMapUseCase(repository: repository)
     }
 
-    public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country) -> CityMapViewModel {
+    /// `places` are marked on the map; `nearbyQuakes`, when given, can be shown with `e`.
+    public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country,
+                                     places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
+                                     nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> CityMapViewModel {
         CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units,
                          initialZoom: initialZoom, initialStyle: mapStyle(),
-                         scheduler: scheduler, renderScheduler: renderScheduler)
+                         scheduler: scheduler, renderScheduler: renderScheduler,
+                         places: places, nearbyQuakes: nearbyQuakes)
     }
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
-    @MainActor public func makeCityMapPanel(city: City) -> ScreenPanel {
-        CityMapPanel(viewModel: makeCityMapViewModel(city: city), l10n: l10n,
+    @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
+                                            nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
+        CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
                      styleChanged: mapStyleChanged)
     }
 

@@ -5,7 +5,7 @@ import NimbusUI
 /// What the Quakes tab needs built for it.
 @MainActor
 protocol QuakesCoordinatorDependencies {
-    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> Screen
+    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen
 }
 
@@ -15,6 +15,8 @@ final class QuakesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: QuakesCoordinatorDependencies
     private var tab = 0
+    /// The tab's root, whose feed status the status bar shows while the tab is active.
+    private weak var list: QuakeListScreen?
 
     init(navigator: TabNavigator, dependencies: QuakesCoordinatorDependencies) {
         self.navigator = navigator
@@ -23,8 +25,10 @@ final class QuakesCoordinator {
 
     func start(title: String) {
         let dependencies = self.dependencies
-        tab = navigator.addTab(title: title) { [weak self] in
-            dependencies.makeQuakeListScreen { route in self?.handle(route) }
+        tab = navigator.addTab(title: title, source: { [weak self] in self?.list?.status }) { [weak self] in
+            let list = dependencies.makeQuakeListScreen { route in self?.handle(route) }
+            self?.list = list
+            return list
         }
     }
 

@@ -14,13 +14,15 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     private let lookup: @Sendable (Int) -> City?
     private let locate: LocateCurrentCityUseCase
     private let format: QuakeFormatter
-    /// The map panel of a place, made when an event is opened (the map services load on first use).
-    private let mapPanel: (City) -> ScreenPanel
+    /// The map panel of a place with my places marked on it, made when an event is opened (the map
+    /// services load on first use).
+    private let mapPanel: (City, AnyPublisher<[MapMarker], Never>) -> ScreenPanel
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
 
     init(quakes: QuakesUseCase, likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
-         locate: LocateCurrentCityUseCase, format: QuakeFormatter, mapPanel: @escaping (City) -> ScreenPanel,
+         locate: LocateCurrentCityUseCase, format: QuakeFormatter,
+         mapPanel: @escaping (City, AnyPublisher<[MapMarker], Never>) -> ScreenPanel,
          scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) {
         self.quakes = quakes
         self.likes = likes
@@ -32,21 +34,26 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         self.now = now
     }
 
-    /// My places: the liked cities as they change, and where I am (found once, offline).
-    private func places() -> AnyPublisher<[Coordinate], Never> {
+    /// My places: where I am (found once, offline) and the liked cities as they change.
+    private func myPlaces() -> AnyPublisher<[City], Never> {
         let lookup = self.lookup
         let locate = self.locate
-        return Deferred { () -> AnyPublisher<[Coordinate], Never> in
-            let here: [Coordinate]
-            if case .success(let current) = locate.execute() { here = [current.city.coordinate] } else { here = [] }
-            return LikeCityUseCase(repository: self.likes).contents
-                .map { ids in here + ids.compactMap(lookup).map(\.coordinate) }
+        let likes = self.likes
+        return Deferred { () -> AnyPublisher<[City], Never> in
+            let here: [City]
+            if case .success(let current) = locate.execute() { here = [current.city] } else { here = [] }
+            return LikeCityUseCase(repository: likes).contents
+                .map { ids in here + ids.compactMap(lookup) }
                 .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
     }
 
-    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> Screen {
+    private func places() -> AnyPublisher<[Coordinate], Never> {
+        myPlaces().map { $0.map(\.coordinate) }.eraseToAnyPublisher()
+    }
+
+    func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
         let viewModel = QuakeListViewModel(quakes: quakes, places: places(), format: format, scheduler: scheduler, now: now)
         return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, onRoute: onRoute)
     }
@@ -59,7 +66,9 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
                              countryCode: place?.city.countryCode ?? "", latitude: quake.coordinate.latitude,
                              longitude: quake.coordinate.longitude, population: 0,
                              timeZone: place?.city.timeZone ?? "UTC", alternateNames: [])
-        return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: mapPanel(epicentre))
+        let language = format.l10n.language
+        let places = myPlaces().map { $0.map { MapMarker.place($0, language: language) } }.eraseToAnyPublisher()
+        return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: mapPanel(epicentre, places))
     }
 
     /// A map cache key for an event that no catalogue city has (GeoNames ids are positive).

@@ -211,7 +211,7 @@ public final class AppDIContainer {
             likes: likesStore, lookup: { id in catalog.ref(forID: id).map { catalog.city($0) } },
             locate: makeLocateCurrentCityUseCase(),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
-            mapPanel: { [unowned self] city in self.map.makeCityMapPanel(city: city) },
+            mapPanel: { [unowned self] city, places in self.map.makeCityMapPanel(city: city, places: places) },
             scheduler: configuration.scheduler, now: configuration.now)
     }
 
@@ -238,8 +238,21 @@ public final class AppDIContainer {
                                scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
-    /// The city's map, drawn inside its detail.
-    @MainActor func makeCityMapPanel(city: City) -> ScreenPanel? { map.makeCityMapPanel(city: city) }
+    /// The city's map, drawn inside its detail; `e` shows the recent earthquakes around it.
+    @MainActor func makeCityMapPanel(city: City) -> ScreenPanel? {
+        map.makeCityMapPanel(city: city, nearbyQuakes: { [unowned self] in self.recentQuakeMarkers() })
+    }
+
+    /// The feed a city map shows earthquakes from: M2.5+ of the past 7 days, the kept copy first, then
+    /// the server's answer (asked conditionally); a failure leaves what was shown.
+    static let mapQuakeFeed = QuakeFeed(magnitude: .twoAndAHalf, period: .week)
+
+    private func recentQuakeMarkers() -> AnyPublisher<[MapMarker], Never> {
+        QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository).feed(Self.mapQuakeFeed)
+            .map { update in update.snapshot.quakes.map(MapMarker.quake) }
+            .catch { _ in Empty<[MapMarker], Never>() }
+            .eraseToAnyPublisher()
+    }
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, likes: likesStore,

@@ -16,12 +16,42 @@ public struct Tape: Equatable {
         case snapshot(String)
         case restart
         case expectExit
-        /// `Serve /v1/forecast FILE`: answers requests for the path with the file (relative to the tape's folder).
-        case serve(path: String, file: String)
+        /// `Serve /v1/forecast FILE [status=N] [header="Name: value"]... [delay=200ms]`: answers requests
+        /// for the path (a later `Serve` of the same path replaces the answer).
+        case serve(path: String, answer: Answer)
+        /// `ExpectRequest /path Header ["value"]`: the last request for the path carried the header (with that value).
+        case expectRequest(path: String, header: String, value: String?)
         /// `Offline`: every request fails as unreachable (the default until a `Serve`).
         case offline
         /// `Now 2026-06-21T09:00:00+09:00`: the wall clock at start; it moves with virtual time.
         case now(Date)
+    }
+
+    /// What a `Serve` line answers with.
+    public struct Answer: Equatable, Sendable {
+        /// The body, relative to the tape's folder; nil for `-` (no body, as a 304 has).
+        public var file: String?
+        public var status: Int
+        /// In the order written; names as written (the client sees them lower-cased, as a server's).
+        public var headers: [Header]
+        /// Virtual time before the answer comes; a request whose timeout is shorter times out first.
+        public var delayMilliseconds: Int
+
+        public init(file: String?, status: Int = 200, headers: [Header] = [], delayMilliseconds: Int = 0) {
+            self.file = file
+            self.status = status
+            self.headers = headers
+            self.delayMilliseconds = delayMilliseconds
+        }
+    }
+
+    public struct Header: Equatable, Sendable {
+        public let name: String
+        public let value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     public struct Line: Equatable {
@@ -125,13 +155,7 @@ public struct Tape: Equatable {
             }
             return .press(key, count: count)
         case "wait":
-            // At most an hour of virtual time.
-            guard rest.hasSuffix("ms"), let ms = Int(rest.dropLast(2)), (0...3_600_000).contains(ms) else {
-                if rest.hasSuffix("s"), !rest.hasSuffix("ms"), let s = Int(rest.dropLast()), (0...3600).contains(s) {
-                    return .wait(milliseconds: s * 1000)
-                }
-                throw Reason("expected Wait 300ms or Wait 2s (at most an hour)")
-            }
+            guard let ms = milliseconds(rest) else { throw Reason("expected Wait 300ms or Wait 2s (at most an hour)") }
             return .wait(milliseconds: ms)
         case "expect": return .expect(try quoted(rest))
         case "expectnot": return .expectNot(try quoted(rest))
@@ -141,10 +165,14 @@ public struct Tape: Equatable {
             }
             return .snapshot(rest)
         case "restart": return .restart
-        case "serve":
-            let parts = rest.split(separator: " ").map(String.init)
-            guard parts.count == 2, parts[0].hasPrefix("/") else { throw Reason("expected Serve /PATH FILE") }
-            return .serve(path: parts[0], file: parts[1])
+        case "serve": return try serve(rest)
+        case "expectrequest":
+            let parts = try arguments(rest)
+            guard (2...3).contains(parts.count), parts[0].text.hasPrefix("/"), !parts[0].quoted,
+                  !parts[1].quoted, isHeaderName(parts[1].text), parts.count == 2 || parts[2].quoted else {
+                throw Reason("expected ExpectRequest /PATH Header-Name [\"value\"]")
+            }
+            return .expectRequest(path: parts[0].text, header: parts[1].text, value: parts.count == 3 ? parts[2].text : nil)
         case "offline":
             guard rest.isEmpty else { throw Reason("Offline takes nothing") }
             return .offline
@@ -155,6 +183,100 @@ public struct Tape: Equatable {
             return .now(date)
         case "expectexit": return .expectExit
         default: throw Reason("unknown command \"\(word)\"")
+        }
+    }
+
+    /// `/PATH FILE [status=N] [header="Name: value"]... [delay=200ms|2s]`; FILE `-` is no body.
+    static func serve(_ rest: String) throws -> Command {
+        let usage = "expected Serve /PATH FILE|- [status=200] [header=\"Name: value\"]... [delay=200ms]"
+        let parts = try arguments(rest)
+        guard parts.count >= 2, parts[0].text.hasPrefix("/"), !parts[0].quoted, !parts[1].quoted else { throw Reason(usage) }
+        var answer = Answer(file: parts[1].text == "-" ? nil : parts[1].text)
+        var seen: Set<String> = []
+        for option in parts.dropFirst(2) {
+            guard let eq = option.text.firstIndex(of: "="), !option.quoted else { throw Reason(usage) }
+            let name = String(option.text[..<eq])
+            let value = String(option.text[option.text.index(after: eq)...])
+            if name != "header" {
+                guard seen.insert(name).inserted else { throw Reason("Serve: \(name)= given twice") }
+            }
+            switch name {
+            case "status":
+                guard let status = Int(value), (100...599).contains(status) else {
+                    throw Reason("Serve: expected status=N with N from 100 to 599")
+                }
+                answer.status = status
+            case "header":
+                guard option.valueQuoted, let colon = value.firstIndex(of: ":") else {
+                    throw Reason("Serve: expected header=\"Name: value\"")
+                }
+                let headerName = String(value[..<colon])
+                let headerValue = value[value.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                guard isHeaderName(headerName), !headerValue.contains(where: { $0.isNewline || $0 == "\r" }) else {
+                    throw Reason("Serve: expected header=\"Name: value\" with a name of letters, digits and -")
+                }
+                answer.headers.append(Header(headerName, headerValue))
+            case "delay":
+                guard let ms = milliseconds(value) else { throw Reason("Serve: expected delay=300ms or delay=2s (at most an hour)") }
+                answer.delayMilliseconds = ms
+            default:
+                throw Reason("Serve: unknown option \(name)= (status=, header=, delay=)")
+            }
+        }
+        return .serve(path: parts[0].text, answer: answer)
+    }
+
+    /// A header name as HTTP allows it (letters, digits and `-`, the common subset of tokens).
+    static func isHeaderName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
+    }
+
+    /// `300ms` or `2s`, at most an hour.
+    static func milliseconds(_ text: String) -> Int? {
+        if text.hasSuffix("ms"), let ms = Int(text.dropLast(2)), (0...3_600_000).contains(ms) { return ms }
+        if text.hasSuffix("s"), !text.hasSuffix("ms"), let s = Int(text.dropLast()), (0...3600).contains(s) { return s * 1000 }
+        return nil
+    }
+
+    /// One argument of a line: a bare word, a `"quoted string"`, or `name="quoted value"`.
+    struct Argument: Equatable {
+        /// For `name="value"`, `name=value` unescaped.
+        let text: String
+        /// The whole argument was a quoted string.
+        let quoted: Bool
+        /// The part after `=` was a quoted string.
+        let valueQuoted: Bool
+    }
+
+    /// Splits on spaces outside quotes; quoted parts are unescaped as `quoted` does.
+    static func arguments(_ s: String) throws -> [Argument] {
+        var out: [Argument] = []
+        var chars = Substring(s)
+        while true {
+            chars = chars.drop { $0 == " " || $0 == "\t" }
+            guard !chars.isEmpty else { return out }
+            var raw = ""
+            var inQuotes = false
+            var escaped = false
+            while let c = chars.first, inQuotes || (c != " " && c != "\t") {
+                chars = chars.dropFirst()
+                raw.append(c)
+                if escaped { escaped = false; continue }
+                if c == "\\" && inQuotes { escaped = true; continue }
+                if c == "\"" { inQuotes.toggle() }
+            }
+            guard !inQuotes else { throw Reason("a quoted string has no closing quote") }
+            if raw.first == "\"" {
+                out.append(Argument(text: try quoted(raw), quoted: true, valueQuoted: false))
+            } else if let eq = raw.firstIndex(of: "="), raw[raw.index(after: eq)...].first == "\"" {
+                let value = try quoted(String(raw[raw.index(after: eq)...]))
+                out.append(Argument(text: String(raw[...eq]) + value, quoted: false, valueQuoted: true))
+            } else {
+                guard !raw.contains("\"") else { throw Reason("unexpected quote in \(raw)") }
+                out.append(Argument(text: raw, quoted: false, valueQuoted: false))
+            }
         }
     }
 

@@ -81,7 +81,7 @@ private final class Session {
     private var coordinator: AppCoordinator? { loop?.coordinator }
     private var parser = KeyParser()
     private var exited = false
-    private let network = TapeHTTPClient()
+    private let network: TapeHTTPClient
     private let fixtures: URL
     /// The wall clock at virtual time zero; `Now` sets it.
     private var clockStart = Date(timeIntervalSince1970: 1_781_913_600) // 2026-06-21T00:00:00Z
@@ -96,6 +96,7 @@ private final class Session {
         self.environment = environment
         self.fixtures = fixtures
         schedulerStart = scheduler.now
+        network = TapeHTTPClient(clock: scheduler)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-\(UUID().uuidString)")
         self.environment["HOME"] = home.path
         self.environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
@@ -170,8 +171,25 @@ private final class Session {
             try snapshot(name, directory: snapshots, record: record)
         case .expectExit:
             guard exited else { throw Reason("expected the app to have quit") }
-        case .serve(let path, let file):
-            network.serve(path, body: try fixture(file))
+        case .serve(let path, let answer):
+            var headers = ["content-type": "application/json"]
+            for header in answer.headers { headers[header.name.lowercased()] = header.value }
+            network.serve(path, answer: TapeHTTPClient.Answer(
+                status: answer.status, headers: headers, body: try answer.file.map { try fixture($0) } ?? Data(),
+                delay: TimeInterval(answer.delayMilliseconds) / 1000))
+        case .expectRequest(let path, let header, let value):
+            try started()
+            settle()
+            guard let headers = network.lastRequestHeaders(path) else {
+                throw Reason("expected a request for \(path); none was made")
+            }
+            guard let sent = headers[header.lowercased()] else {
+                throw Reason("expected the last request for \(path) to carry \(header); it carried "
+                             + (headers.isEmpty ? "no headers" : headers.keys.sorted().joined(separator: ", ")))
+            }
+            if let value, sent != value {
+                throw Reason("expected the last request for \(path) to carry \(header): \(value); it carried \(header): \(sent)")
+            }
         case .offline:
             network.goOffline()
         case .now(let date):

@@ -15,17 +15,11 @@ public struct MapRenderer: Sendable {
         self.borders = ProjectedBorders(borders)
     }
 
-    /// The highest latitude shown (Web Mercator's limit).
-    static let maxLatitude = 85.05112878
+    static let maxLatitude = MapProjection.maxLatitude
 
-    static func mercator(_ latitude: Double) -> Double {
-        let phi = min(max(latitude, -maxLatitude), maxLatitude) * .pi / 180
-        return log(tan(.pi / 4 + phi / 2)) * 180 / .pi
-    }
+    static func mercator(_ latitude: Double) -> Double { MapProjection.mercator(latitude) }
 
-    static func latitude(mercator y: Double) -> Double {
-        atan(sinh(y * .pi / 180)) * 180 / .pi
-    }
+    static func latitude(mercator y: Double) -> Double { MapProjection.latitude(mercator: y) }
 
     /// Renders `request`; nil when `cancel` is set while it runs.
     public func render(_ request: MapRequest, cancel: CancellationFlag = CancellationFlag()) -> MapSnapshot? {
@@ -33,18 +27,16 @@ public struct MapRenderer: Sendable {
         let cols = key.size.cols, rows = key.size.rows
         let across = key.style.dotsAcross, down = key.style.dotsDown
         let width = cols * across, height = rows * down
-        let step = key.zoom.degreesPerDot
-        // A cell is about twice as tall as wide: braille dots are square, block dots twice as tall.
-        let vstep = step * 2 * Double(across) / Double(down)
-
-        let centreLon = request.longitude + Double(key.offset.x) * Double(width) / 4 * step
+        let projection = MapProjection(request)
+        let step = projection.step, vstep = projection.verticalStep
+        let centreLon = projection.centreLongitude, centreY = projection.centreY
         let limit = Self.mercator(Self.maxLatitude)
-        let centreY = min(max(Self.mercator(request.latitude) - Double(key.offset.y) * Double(height) / 4 * vstep, -limit), limit)
         let centreLat = Self.latitude(mercator: centreY)
         let kmPerColumn = Double(across) * step * 111.32 * cos(centreLat * .pi / 180)
 
         guard cols > 0, rows > 0 else {
-            return MapSnapshot(key: key, rows: Array(repeating: [], count: rows), marker: nil, kilometresPerColumn: kmPerColumn)
+            return MapSnapshot(key: key, rows: Array(repeating: [], count: rows), marker: nil, kilometresPerColumn: kmPerColumn,
+                               projection: projection)
         }
 
         let level = land.level(atLeast: 1 / step)
@@ -95,15 +87,9 @@ public struct MapRenderer: Sendable {
             cells.append(line)
         }
 
-        // The city's cell; the longitude is taken to the copy of the city nearest the centre.
-        var dLon = (request.longitude - centreLon).truncatingRemainder(dividingBy: 360)
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        // (A hair added against rounding: a city panned by whole quarters sits exactly on a cell edge.)
-        let mx = (dLon / step + Double(width) / 2) / Double(across) + 1e-9
-        let my = (Double(height) / 2 - (Self.mercator(request.latitude) - centreY) / vstep) / Double(down) + 1e-9
-        let marker: (x: Int, y: Int)? = mx >= 0 && mx < Double(cols) && my >= 0 && my < Double(rows)
-            ? (x: Int(mx.rounded(.down)), y: Int(my.rounded(.down))) : nil
-        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn)
+        // The city's cell.
+        let marker = projection.cell(of: Coordinate(latitude: request.latitude, longitude: request.longitude))
+        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection)
     }
 
     @inline(__always)

@@ -11,8 +11,14 @@ public final class QuakeFeedCache: Sendable {
     public struct Entry: Equatable, Sendable {
         public let snapshot: QuakeFeedSnapshot
         public let fetchedAt: Date
-        public let lastModified: String?
-        public let etag: String?
+        /// What the server sent with the body the events came from.
+        public let validators: HTTPValidators
+
+        public init(snapshot: QuakeFeedSnapshot, fetchedAt: Date, validators: HTTPValidators) {
+            self.snapshot = snapshot
+            self.fetchedAt = fetchedAt
+            self.validators = validators
+        }
     }
 
     public let directory: URL
@@ -64,8 +70,8 @@ private struct StoredFeed: Codable {
 
     init(_ entry: QuakeFeedCache.Entry) {
         fetchedAt = entry.fetchedAt.timeIntervalSince1970
-        lastModified = entry.lastModified
-        etag = entry.etag
+        lastModified = entry.validators.lastModified
+        etag = entry.validators.etag
         generated = entry.snapshot.generated?.timeIntervalSince1970
         dropped = entry.snapshot.dropped
         events = entry.snapshot.quakes.map { q in
@@ -92,7 +98,7 @@ private struct StoredFeed: Codable {
             snapshot: QuakeFeedSnapshot(quakes: QuakeFeedSnapshot.merging([], quakes), dropped: dropped,
                                         generated: generated.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }),
             fetchedAt: Date(timeIntervalSince1970: fetchedAt),
-            lastModified: lastModified.map { RemoteText.clean($0, maxScalars: 64) },
-            etag: etag.map { RemoteText.clean($0, maxScalars: 200) })
+            validators: HTTPValidators(etag: etag.map { RemoteText.clean($0, maxScalars: 200) },
+                                       lastModified: lastModified.map { RemoteText.clean($0, maxScalars: 64) }))
     }
 }

@@ -4,7 +4,8 @@ import NimbusDomain
 import OpenCombineShim
 
 /// The USGS real-time feeds (keyless, public domain, updated every minute): the kept copy first,
-/// then a conditional request with its validators; a 304 keeps the copy and costs no decoding.
+/// then a conditional GET (`HTTPClient.conditionalGet`) with its validators; a 304 keeps the copy
+/// and costs no decoding.
 public final class USGSQuakeRepository: QuakeRepository, Sendable {
     public static let defaultBaseURL = "https://earthquake.usgs.gov"
     /// The largest answer taken: `all_month` is about 10 MB; a 20 MB answer is refused.
@@ -15,16 +16,26 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
     private let cache: QuakeFeedCache?
     private let timeout: TimeInterval
     private let now: @Sendable () -> Date
+    private let decode: @Sendable (Data) throws -> QuakeFeedSnapshot
     /// The last entry of each feed this run, so a 304 needs no trip to the disk either.
     private let latest = Mutex<[QuakeFeed: QuakeFeedCache.Entry]>([:])
 
+    /// `decode` turns a feed's body into events (`decodeFeed`; the benchmark counts its calls).
     public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: QuakeFeedCache?,
-                timeout: TimeInterval = 20, now: @escaping @Sendable () -> Date = Date.init) {
+                timeout: TimeInterval = 20, now: @escaping @Sendable () -> Date = Date.init,
+                decode: @escaping @Sendable (Data) throws -> QuakeFeedSnapshot = USGSQuakeRepository.decodeFeed) {
         self.client = client
         self.baseURL = baseURL
         self.cache = cache
         self.timeout = timeout
         self.now = now
+        self.decode = decode
+    }
+
+    /// A feed's body as events, each checked on its own (a bad one dropped and counted); a body that
+    /// is not a feature collection is `QuakeError.badResponse`.
+    public static func decodeFeed(_ body: Data) throws -> QuakeFeedSnapshot {
+        try USGSFeedDTO.decode(body)
     }
 
     /// `NIMBUS_QUAKES_URL`, else USGS's.
@@ -44,28 +55,26 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
         latest.withLock { $0[feed] = entry }
     }
 
-    /// The headers that make a request conditional on what is kept.
-    static func validators(_ entry: QuakeFeedCache.Entry?) -> [String: String] {
-        var headers: [String: String] = [:]
-        if let etag = entry?.etag, !etag.isEmpty { headers["If-None-Match"] = etag }
-        if let date = entry?.lastModified, !date.isEmpty { headers["If-Modified-Since"] = date }
-        return headers
-    }
-
     public func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> {
         Deferred { [self] () -> AnyPublisher<QuakeFeedUpdate, QuakeError> in
             let kept = stored(feed)
-            guard let request = HTTPRequest(base: baseURL, path: feed.path, headers: Self.validators(kept),
-                                            timeout: timeout, maxBytes: Self.maxBytes) else {
+            guard let request = HTTPRequest(base: baseURL, path: feed.path, timeout: timeout, maxBytes: Self.maxBytes) else {
                 return Fail(error: .badConfiguration).eraseToAnyPublisher()
             }
             let cached = kept.map {
                 Just(QuakeFeedUpdate(snapshot: $0.snapshot, origin: .cache, checkedAt: $0.fetchedAt))
                     .setFailureType(to: QuakeError.self).eraseToAnyPublisher()
             } ?? Empty().eraseToAnyPublisher()
-            let fresh = client.publisher(for: request)
-                .map { response -> Result<QuakeFeedUpdate, QuakeError> in self.fresh(response, feed: feed, kept: kept) }
-                .catch { error -> Just<Result<QuakeFeedUpdate, QuakeError>> in Just(self.failed(error, feed: feed, kept: kept)) }
+            let fresh = client.conditionalGet(request, cached: kept.map { HTTPCached(value: $0, validators: $0.validators) })
+                .map { answer -> Result<QuakeFeedUpdate, QuakeError> in
+                    switch answer {
+                    case .modified(let response, let validators):
+                        return self.fresh(response.body, validators: validators, feed: feed, kept: kept)
+                    case .notModified(let kept):
+                        return .success(self.unchanged(kept, feed: feed))
+                    }
+                }
+                .catch { error in Just(.failure(Self.map(error))) }
                 .setFailureType(to: QuakeError.self)
                 .flatMap { $0.publisher }
             return cached.append(fresh).eraseToAnyPublisher()
@@ -74,11 +83,11 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
     }
 
     /// A 200: decoded (on the client's queue, never the main one), merged with what was kept, kept.
-    private func fresh(_ response: HTTPResponse, feed: QuakeFeed, kept: QuakeFeedCache.Entry?)
+    private func fresh(_ body: Data, validators: HTTPValidators, feed: QuakeFeed, kept: QuakeFeedCache.Entry?)
         -> Result<QuakeFeedUpdate, QuakeError> {
         let decoded: QuakeFeedSnapshot
         do {
-            decoded = try USGSFeedDTO.decode(response.body)
+            decoded = try decode(body)
         } catch {
             return .failure((error as? QuakeError) ?? .badResponse)
         }
@@ -89,25 +98,24 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
         let snapshot = QuakeFeedSnapshot(
             quakes: QuakeFeedSnapshot.merging(kept?.snapshot.quakes ?? [], decoded.quakes).filter { $0.time >= since },
             dropped: decoded.dropped, generated: decoded.generated)
-        let entry = QuakeFeedCache.Entry(
-            snapshot: snapshot, fetchedAt: time,
-            lastModified: response.headers["last-modified"].map { RemoteText.clean($0, maxScalars: 64) },
-            etag: response.headers["etag"].map { RemoteText.clean($0, maxScalars: 200) })
+        let entry = QuakeFeedCache.Entry(snapshot: snapshot, fetchedAt: time, validators: validators)
         remember(entry, for: feed)
         cache?.write(entry, for: feed)
         return .success(QuakeFeedUpdate(snapshot: snapshot, origin: .fresh, checkedAt: time))
     }
 
-    /// A failure; a 304 is not one: the kept events stand, checked now.
-    private func failed(_ error: HTTPError, feed: QuakeFeed, kept: QuakeFeedCache.Entry?) -> Result<QuakeFeedUpdate, QuakeError> {
-        if case .server(status: 304) = error {
-            guard let kept else { return .failure(.notModifiedWithoutCache) }
-            let checked = QuakeFeedCache.Entry(snapshot: kept.snapshot, fetchedAt: now(),
-                                               lastModified: kept.lastModified, etag: kept.etag)
-            remember(checked, for: feed)
-            return .success(QuakeFeedUpdate(snapshot: kept.snapshot, origin: .notModified, checkedAt: checked.fetchedAt))
+    /// A 304: the kept events stand, checked now.
+    private func unchanged(_ kept: QuakeFeedCache.Entry, feed: QuakeFeed) -> QuakeFeedUpdate {
+        let checked = QuakeFeedCache.Entry(snapshot: kept.snapshot, fetchedAt: now(), validators: kept.validators)
+        remember(checked, for: feed)
+        return QuakeFeedUpdate(snapshot: kept.snapshot, origin: .notModified, checkedAt: checked.fetchedAt)
+    }
+
+    static func map(_ error: ConditionalGetError) -> QuakeError {
+        switch error {
+        case .notModifiedWithoutCache: return .notModifiedWithoutCache
+        case .http(let error): return map(error)
         }
-        return .failure(Self.map(error))
     }
 
     static func map(_ error: HTTPError) -> QuakeError {

@@ -98,6 +98,70 @@ public struct MapCell: Equatable, Sendable {
     }
 }
 
+/// Where places fall on a map: Web Mercator around the view's centre, in dots of the map's style.
+public struct MapProjection: Equatable, Sendable {
+    /// The highest latitude shown (Web Mercator's limit).
+    public static let maxLatitude = 85.05112878
+
+    /// Degrees of longitude at the view's centre.
+    public let centreLongitude: Double
+    /// The centre's latitude in Mercator units (degrees of `mercator(_:)`).
+    public let centreY: Double
+    /// Degrees of longitude, and Mercator units of latitude, one dot spans.
+    public let step: Double
+    public let verticalStep: Double
+    public let size: MapSize
+    public let style: MapStyle
+
+    public init(centreLongitude: Double, centreY: Double, step: Double, verticalStep: Double, size: MapSize, style: MapStyle) {
+        self.centreLongitude = centreLongitude
+        self.centreY = centreY
+        self.step = step
+        self.verticalStep = verticalStep
+        self.size = size
+        self.style = style
+    }
+
+    /// The view of `request`: its centre moved by the pan, in quarters of the view.
+    public init(_ request: MapRequest) {
+        let key = request.key
+        let across = key.style.dotsAcross, down = key.style.dotsDown
+        let width = key.size.cols * across, height = key.size.rows * down
+        step = key.zoom.degreesPerDot
+        // A cell is about twice as tall as wide: braille dots are square, block dots twice as tall.
+        verticalStep = step * 2 * Double(across) / Double(down)
+        centreLongitude = request.longitude + Double(key.offset.x) * Double(width) / 4 * step
+        let limit = Self.mercator(Self.maxLatitude)
+        centreY = min(max(Self.mercator(request.latitude) - Double(key.offset.y) * Double(height) / 4 * verticalStep, -limit), limit)
+        size = key.size
+        style = key.style
+    }
+
+    public static func mercator(_ latitude: Double) -> Double {
+        let phi = min(max(latitude, -maxLatitude), maxLatitude) * .pi / 180
+        return log(tan(.pi / 4 + phi / 2)) * 180 / .pi
+    }
+
+    public static func latitude(mercator y: Double) -> Double {
+        atan(sinh(y * .pi / 180)) * 180 / .pi
+    }
+
+    /// The cell `coordinate` falls in, nil outside the view; the longitude is taken to the copy of
+    /// the place nearest the centre.
+    public func cell(of coordinate: Coordinate) -> (x: Int, y: Int)? {
+        guard coordinate.isValid else { return nil }
+        let across = style.dotsAcross, down = style.dotsDown
+        let width = Double(size.cols * across), height = Double(size.rows * down)
+        var dLon = (coordinate.longitude - centreLongitude).truncatingRemainder(dividingBy: 360)
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        // (A hair added against rounding: a city panned by whole quarters sits exactly on a cell edge.)
+        let x = (dLon / step + width / 2) / Double(across) + 1e-9
+        let y = (height / 2 - (Self.mercator(coordinate.latitude) - centreY) / verticalStep) / Double(down) + 1e-9
+        guard x >= 0, x < Double(size.cols), y >= 0, y < Double(size.rows) else { return nil }
+        return (x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
+    }
+}
+
 /// A rendered map: rows of cells, the city's cell, and the scale.
 public struct MapSnapshot: Equatable, Sendable {
     public let key: MapSnapshotKey
@@ -107,12 +171,16 @@ public struct MapSnapshot: Equatable, Sendable {
     public let marker: (x: Int, y: Int)?
     /// Kilometres one column spans at the centre of the view.
     public let kilometresPerColumn: Double
+    /// Where other places fall on this map (for markers); nil when the view is not known.
+    public let projection: MapProjection?
 
-    public init(key: MapSnapshotKey, rows: [[MapCell]], marker: (x: Int, y: Int)?, kilometresPerColumn: Double) {
+    public init(key: MapSnapshotKey, rows: [[MapCell]], marker: (x: Int, y: Int)?, kilometresPerColumn: Double,
+                projection: MapProjection? = nil) {
         self.key = key
         self.rows = rows
         self.marker = marker
         self.kilometresPerColumn = kilometresPerColumn
+        self.projection = projection
     }
 
     /// What the snapshot costs in a cache: its cells.
@@ -123,7 +191,7 @@ public struct MapSnapshot: Equatable, Sendable {
 
     public static func == (l: MapSnapshot, r: MapSnapshot) -> Bool {
         l.key == r.key && l.rows == r.rows && l.marker?.x == r.marker?.x && l.marker?.y == r.marker?.y
-            && l.kilometresPerColumn == r.kilometresPerColumn
+            && l.kilometresPerColumn == r.kilometresPerColumn && l.projection == r.projection
     }
 }
 

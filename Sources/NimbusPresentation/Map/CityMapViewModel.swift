@@ -23,6 +23,10 @@ public struct CityMapState: Equatable, Sendable {
     public let scaleBar: MapScaleBar?
     public let zoom: MapZoom
     public let style: MapStyle
+    /// Markers other than the city's inside the view, in the order they are given room for labels.
+    public var markers: [PlacedMapMarker] = []
+    /// Whether nearby recent earthquakes are shown; nil when this map cannot show them.
+    public var quakesShown: Bool?
 }
 
 /// A city's map: zoom, pan and style change the view; maps come from the cache at once or are drawn
@@ -39,16 +43,20 @@ public final class CityMapViewModel {
         public let styleToggled: AnyPublisher<Void, Never>
         /// The screen showing the map went away.
         public let dismissed: AnyPublisher<Void, Never>
+        /// Nearby recent earthquakes on or off (when the map can show them).
+        public let quakesToggled: AnyPublisher<Void, Never>
 
         public init(sizeChanged: AnyPublisher<MapSize, Never>, zoomed: AnyPublisher<Int, Never>,
                     panned: AnyPublisher<MapPan, Never>, resetRequested: AnyPublisher<Void, Never>,
-                    styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>) {
+                    styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>,
+                    quakesToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
             self.sizeChanged = sizeChanged
             self.zoomed = zoomed
             self.panned = panned
             self.resetRequested = resetRequested
             self.styleToggled = styleToggled
             self.dismissed = dismissed
+            self.quakesToggled = quakesToggled
         }
     }
 
@@ -75,11 +83,17 @@ public final class CityMapViewModel {
     private let initialStyle: MapStyle
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let renderScheduler: AnySchedulerOf<DispatchQueue>
+    private let places: AnyPublisher<[MapMarker], Never>
+    private let nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)?
 
     /// `scheduler` delivers state (the main queue); `renderScheduler` draws maps (a background queue).
+    /// `places` are marked on every map (as they change); `nearbyQuakes`, when given, are recent
+    /// earthquakes the user can show and hide (`quakesToggled`), asked for each time they are shown.
     public init(city: City, showMap: ShowCityMapUseCase, l10n: L10n, units: UnitSystem,
                 initialZoom: MapZoom = .country, initialStyle: MapStyle = .braille,
-                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>) {
+                scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
+                places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
+                nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) {
         self.city = city
         self.showMap = showMap
         self.l10n = l10n
@@ -88,6 +102,8 @@ public final class CityMapViewModel {
         self.initialStyle = initialStyle
         self.scheduler = scheduler
         self.renderScheduler = renderScheduler
+        self.places = places
+        self.nearbyQuakes = nearbyQuakes
     }
 
     public func transform(input: Input) -> Output {
@@ -169,9 +185,68 @@ public final class CityMapViewModel {
                 return render.prepend(loading).eraseToAnyPublisher()
             }
             .switchToLatest()
+
+        // The markers go over whichever map is shown; a new map or new markers make a new state.
+        let quakes: AnyPublisher<[MapMarker]?, Never>
+        if let nearbyQuakes {
+            quakes = input.quakesToggled
+                .scan(false) { shown, _ in !shown }
+                .map { shown -> AnyPublisher<[MapMarker]?, Never> in
+                    shown ? nearbyQuakes().map { Optional($0) }.prepend([]).eraseToAnyPublisher()
+                        : Just(nil).eraseToAnyPublisher()
+                }
+                .switchToLatest()
+                .receive(on: scheduler)
+                .eraseToAnyPublisher()
+        } else {
+            quakes = Empty().eraseToAnyPublisher()
+        }
+        let canShowQuakes = nearbyQuakes != nil
+        let combined = [
+            state.map { Part.map($0) }.eraseToAnyPublisher(),
+            places.receive(on: scheduler).map { Part.places($0) }.eraseToAnyPublisher(),
+            quakes.map { Part.quakes($0) }.eraseToAnyPublisher(),
+        ].publisher.flatMap { $0 }
+            .scan(Layers()) { layers, part in
+                var layers = layers
+                switch part {
+                case .map(let state): layers.map = state
+                case .places(let places): layers.places = places
+                case .quakes(let quakes): layers.quakes = quakes
+                }
+                return layers
+            }
+            .compactMap { [self] layers -> CityMapState? in
+                guard var state = layers.map else { return nil }
+                if let snapshot = state.snapshot {
+                    state.markers = MapMarkerPlacement.place(layers.places + (layers.quakes ?? []), on: snapshot)
+                }
+                if canShowQuakes {
+                    state.quakesShown = layers.quakes != nil
+                    if layers.quakes != nil {
+                        let count = state.markers.filter { $0.kind == .quake }.count
+                        state = state.with(status: state.status + " · " + l10n.format(.mapQuakesShown, l10n.number(count)))
+                    }
+                }
+                return state
+            }
+            // Markers that came before the first map (or did not change) make no new state.
+            .removeDuplicates()
             .prefix(untilOutputFrom: input.dismissed)
             .eraseToAnyPublisher()
-        return Output(state: state)
+        return Output(state: combined)
+    }
+
+    private enum Part {
+        case map(CityMapState), places([MapMarker]), quakes([MapMarker]?)
+    }
+
+    /// The latest map state and markers.
+    private struct Layers {
+        var map: CityMapState?
+        var places: [MapMarker] = []
+        /// Nil while hidden.
+        var quakes: [MapMarker]?
     }
 
     private func state(_ request: MapRequest, snapshot: MapSnapshot?, loading: Bool, message: String?) -> CityMapState {
@@ -191,6 +266,16 @@ public final class CityMapViewModel {
         case .dataMissing(let path): return l10n.format(.mapErrorMissing, path)
         case .dataDamaged(let reason): return l10n.format(.mapErrorDamaged, reason)
         }
+    }
+}
+
+extension CityMapState {
+    func with(status: String) -> CityMapState {
+        var copy = CityMapState(cityName: cityName, snapshot: snapshot, isLoading: isLoading, message: message,
+                                status: status, scaleBar: scaleBar, zoom: zoom, style: style)
+        copy.markers = markers
+        copy.quakesShown = quakesShown
+        return copy
     }
 }
 

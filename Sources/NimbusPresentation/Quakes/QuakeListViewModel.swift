@@ -24,10 +24,15 @@ public struct QuakeListState: Equatable, Sendable {
     public let rows: [QuakeRow]
     /// Shown instead of rows: loading, empty, or what went wrong and how to retry.
     public let message: String?
-    /// "12 events · updated 2 min ago · not modified", "offline · cached 3 h ago".
+    /// "12 events · 3 unreadable events left out": what the list holds, beside the filter.
+    public let summary: String
+    /// "updated 2 min ago · not modified", "offline · cached 3 h ago", "refreshing…": how fresh the
+    /// feed is, for the status bar; empty before anything is loaded.
     public let status: String
-    /// The last request failed (r retries).
+    /// The last request failed or was stopped (r retries).
     public let failed: Bool
+    /// A request is in flight (Esc stops it).
+    public let loading: Bool
 }
 
 public enum QuakeListRoute: Equatable, Sendable {
@@ -52,11 +57,14 @@ public final class QuakeListViewModel {
         /// `s`: newest first, or nearest first.
         public let sortToggled: AnyPublisher<Void, Never>
         public let rowOpened: AnyPublisher<Int, Never>
+        /// `Esc` while loading: the request in flight is stopped; what is shown stays.
+        public let cancelRequested: AnyPublisher<Void, Never>
 
         public init(appeared: AnyPublisher<Void, Never>, disappeared: AnyPublisher<Void, Never>,
                     refreshRequested: AnyPublisher<Void, Never>, magnitudeCycled: AnyPublisher<Void, Never>,
                     periodCycled: AnyPublisher<Void, Never>, nearToggled: AnyPublisher<Void, Never>,
-                    sortToggled: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>) {
+                    sortToggled: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
+                    cancelRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.disappeared = disappeared
             self.refreshRequested = refreshRequested
@@ -65,6 +73,7 @@ public final class QuakeListViewModel {
             self.nearToggled = nearToggled
             self.sortToggled = sortToggled
             self.rowOpened = rowOpened
+            self.cancelRequested = cancelRequested
         }
     }
 
@@ -90,6 +99,8 @@ public final class QuakeListViewModel {
     private var update: QuakeFeedUpdate?
     private var error: QuakeError?
     private var loading = false
+    /// The user stopped the last request (Esc); the minute's refresh waits for `r` or a new appearance.
+    private var stopped = false
     private var myPlaces: [Coordinate] = []
     private var shown: [Quake] = []
     /// Each event's place and its words, worked out once per event and update: the catalogue lookup
@@ -124,6 +135,9 @@ public final class QuakeListViewModel {
             .store(in: &cancellables)
         input.refreshRequested
             .sink { [weak self] in self?.fetch() }
+            .store(in: &cancellables)
+        input.cancelRequested
+            .sink { [weak self] in self?.stop() }
             .store(in: &cancellables)
         input.magnitudeCycled
             .sink { [weak self] in
@@ -177,6 +191,7 @@ public final class QuakeListViewModel {
 
     private func appeared() {
         started = true
+        stopped = false
         // Shown again within the minute the feed was checked: nothing new can be there yet.
         if let update, error == nil, now().timeIntervalSince(update.checkedAt) < Self.refreshInterval, load == nil {
             emit()
@@ -185,7 +200,17 @@ public final class QuakeListViewModel {
         }
         timer = scheduler.timerPublisher(every: .seconds(Self.refreshInterval))
             .autoconnect()
-            .sink { [weak self] _ in if self?.load == nil { self?.fetch() } }
+            .sink { [weak self] _ in if self?.load == nil, self?.stopped == false { self?.fetch() } }
+    }
+
+    /// Stops the request in flight; the events shown (the kept copy) stay.
+    private func stop() {
+        guard loading else { return }
+        load?.cancel()
+        load = nil
+        loading = false
+        stopped = true
+        emit()
     }
 
     private func switchFeed() {
@@ -196,6 +221,7 @@ public final class QuakeListViewModel {
 
     private func fetch() {
         started = true
+        stopped = false
         load?.cancel()
         loading = true
         emit()
@@ -257,7 +283,9 @@ public final class QuakeListViewModel {
 
         var message: String?
         if rows.isEmpty {
-            if let error, update == nil {
+            if stopped, update == nil {
+                message = l10n[.quakesStopped] + " " + l10n[.quakesRetry]
+            } else if let error, update == nil {
                 message = format.message(error) + " " + l10n[.quakesRetry]
             } else if update == nil {
                 message = l10n[.quakesLoading]
@@ -269,21 +297,28 @@ public final class QuakeListViewModel {
                 message = l10n[.quakesEmpty]
             }
         }
+        var summary: [String] = []
         var status: [String] = []
         if let update {
-            status.append(l10n.format(.quakesCount, l10n.number(rows.count)))
+            summary.append(l10n.format(.quakesCount, l10n.number(rows.count)))
+            if update.snapshot.dropped > 0 { summary.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
             let age = format.weather.age(time.timeIntervalSince(update.checkedAt))
-            if let error {
-                status.append(error == .offline || error == .timedOut
-                              ? l10n.format(.quakesOfflineCached, age) : format.message(error))
+            if stopped {
+                status.append(l10n.format(.quakesStoppedCached, age))
+            } else if let error {
+                switch error {
+                case .offline: status.append(l10n.format(.quakesOfflineCached, age))
+                case .timedOut: status.append(l10n.format(.quakesTimedOutCached, age))
+                default: status.append(format.message(error))
+                }
             } else {
                 status.append(l10n.format(.quakesUpdated, age))
                 if update.origin == .notModified { status.append(l10n[.quakesNotModified]) }
             }
-            if update.snapshot.dropped > 0 { status.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
         }
         if loading, update != nil { status.append(l10n[.quakesRefreshing]) }
         stateSubject.send(QuakeListState(filter: filter, rows: rows, message: message,
-                                         status: status.joined(separator: " · "), failed: error != nil && !loading))
+                                         summary: summary.joined(separator: " · "), status: status.joined(separator: " · "),
+                                         failed: (error != nil || stopped) && !loading, loading: loading))
     }
 }

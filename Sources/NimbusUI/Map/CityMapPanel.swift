@@ -6,7 +6,8 @@ import OpenCombineShim
 
 /// A city's map inside another screen: the map, and a line with the scale bar and the zoom.
 ///
-/// Keys: `+`/`-` zoom, arrows or `h j k l` pan, `0` back to the city, `c` braille or blocks.
+/// Keys: `+`/`-` zoom, arrows or `h j k l` pan, `0` back to the city, `c` braille or blocks, `e` recent
+/// earthquakes on or off (on maps that can show them).
 @MainActor
 public final class CityMapPanel: ScreenPanel {
     private let l10n: L10n
@@ -16,6 +17,7 @@ public final class CityMapPanel: ScreenPanel {
     private let resetRequested = PassthroughSubject<Void, Never>()
     private let styleToggled = PassthroughSubject<Void, Never>()
     private let dismissed = PassthroughSubject<Void, Never>()
+    private let quakesToggled = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var lastSize: MapSize?
 
@@ -32,7 +34,8 @@ public final class CityMapPanel: ScreenPanel {
             panned: panned.eraseToAnyPublisher(),
             resetRequested: resetRequested.eraseToAnyPublisher(),
             styleToggled: styleToggled.eraseToAnyPublisher(),
-            dismissed: dismissed.eraseToAnyPublisher()))
+            dismissed: dismissed.eraseToAnyPublisher(),
+            quakesToggled: quakesToggled.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 if let previous = self?.state?.style, previous != state.style { styleChanged(state.style) }
@@ -58,7 +61,7 @@ public final class CityMapPanel: ScreenPanel {
         guard let state else { return }
         let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))
         if let snapshot = state.snapshot {
-            MapSnapshotView.draw(snapshot, in: mapArea, palette: theme.map, label: state.cityName)
+            MapSnapshotView.draw(snapshot, in: mapArea, palette: theme.map, label: state.cityName, markers: state.markers)
         }
         if let message = state.message, !state.isLoading || state.snapshot == nil {
             let line = DisplayWidth.truncate(message, to: mapArea.width)
@@ -87,6 +90,7 @@ public final class CityMapPanel: ScreenPanel {
         case .down, .char("j"): panned.send(.down)
         case .char("0"): resetRequested.send(())
         case .char("c"): styleToggled.send(())
+        case .char("e") where state?.quakesShown != nil: quakesToggled.send(())
         default: return false
         }
         return true
@@ -97,10 +101,12 @@ public final class CityMapPanel: ScreenPanel {
          KeyHint("← ↓ ↑ →  h j k l", l10n[.helpKeyMapPan]),
          KeyHint("0", l10n[.helpKeyMapReset]),
          KeyHint("c", l10n[.helpKeyMapStyle])]
+            + (state?.quakesShown != nil ? [KeyHint("e", l10n[.helpKeyMapQuakes])] : [])
     }
 
     /// Short hints for a host's status bar.
     public var hints: [KeyHint] {
+        // (`e` is in the help only: the bar keeps room for `? help`.)
         [KeyHint("+-", l10n[.mapHintZoom]), KeyHint("hjkl", l10n[.mapHintPan])]
     }
 

@@ -16,6 +16,7 @@ public final class QuakeListScreen: Screen {
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
     private let opened = PassthroughSubject<Int, Never>()
+    private let stop = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var state: QuakeListState?
     private var list = ListState()
@@ -30,7 +31,8 @@ public final class QuakeListScreen: Screen {
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+            cancelRequested: stop.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] in self?.apply($0) }
             .store(in: &cancellables)
@@ -49,6 +51,13 @@ public final class QuakeListScreen: Screen {
         onNeedsDisplay?()
     }
 
+    /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
+    /// status bar; nil before anything is loaded.
+    public var status: String? {
+        guard let status = state?.status, !status.isEmpty else { return nil }
+        return status
+    }
+
     public func didAppear() { appeared.send() }
     public func didDisappear() { disappeared.send() }
 
@@ -58,6 +67,7 @@ public final class QuakeListScreen: Screen {
 
     public var hints: [KeyHint] {
         var hints: [KeyHint] = []
+        if state?.loading == true { hints.append(KeyHint("Esc", l10n[.hintStop])) }
         if list.count > 0 { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
         hints += [KeyHint("m", l10n[.hintMagnitude]), KeyHint("p", l10n[.hintPeriod]), KeyHint("n", l10n[.hintNear]),
                   KeyHint("r", l10n[state?.failed == true ? .hintRetry : .hintRefresh]),
@@ -74,7 +84,8 @@ public final class QuakeListScreen: Screen {
          KeyHint("p", l10n[.helpKeyQuakesPeriod]),
          KeyHint("n", l10n[.helpKeyQuakesNear]),
          KeyHint("s", l10n[.helpKeyQuakesSort]),
-         KeyHint("r", l10n[.helpKeyQuakesRefresh])]
+         KeyHint("r", l10n[.helpKeyQuakesRefresh]),
+         KeyHint("Esc", l10n[.helpKeyQuakesStop])]
     }
 
     public func handle(_ key: Key) -> Bool {
@@ -84,6 +95,7 @@ public final class QuakeListScreen: Screen {
         }
         switch key {
         case .enter where list.count > 0: opened.send(list.selection)
+        case .escape where state?.loading == true: stop.send()
         case .char("r"): refresh.send()
         case .char("m"): magnitude.send()
         case .char("p"): period.send()
@@ -100,11 +112,16 @@ public final class QuakeListScreen: Screen {
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
-        p.text(DisplayWidth.truncate(state.filter, to: p.width), x: 0, y: 0, style: theme.accent)
-        guard p.height > 1 else { return }
-        p.text(DisplayWidth.truncate(DisplayWidth.sanitize(state.status), to: p.width), x: 0, y: 1,
-               style: state.failed ? theme.warning : theme.dim)
-        let body = p.sub(Rect(x: 0, y: 2, width: p.width, height: max(0, p.height - 2)))
+        // The filter, and what the list holds on the right when there is room; how fresh the feed is
+        // goes on the status bar (`status`).
+        let filter = DisplayWidth.truncate(DisplayWidth.sanitize(state.filter), to: p.width)
+        let used = p.text(filter, x: 0, y: 0, style: theme.accent)
+        let room = p.width - used - 2
+        if room >= 8, !state.summary.isEmpty {
+            let summary = DisplayWidth.truncate(DisplayWidth.sanitize(state.summary), to: room)
+            p.text(summary, x: p.width - DisplayWidth.of(summary), y: 0, style: theme.dim)
+        }
+        let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: max(0, p.height - 1)))
         if let message = state.message {
             TextWrap.drawCentred(body, [message], top: min(1, body.height - 1),
                                  style: state.failed ? theme.warning : theme.dim)
