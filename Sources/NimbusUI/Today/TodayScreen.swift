@@ -274,15 +274,16 @@ public final class TodayScreen: Screen {
         case .blank:
             break
         case .header(let section):
-            let (title, status): (String, TodaySectionStatus) = switch section {
-            case .places: (state.places.title, state.places.status)
-            case .quakes: (state.quakes.title, state.quakes.status)
-            case .films: (state.films.title, state.films.status)
+            let (title, status, hasRows): (String, TodaySectionStatus, Bool) = switch section {
+            case .places: (state.places.title, state.places.status, !state.places.rows.isEmpty)
+            case .quakes: (state.quakes.title, state.quakes.status, !state.quakes.rows.isEmpty)
+            case .films: (state.films.title, state.films.status, !state.films.rows.isEmpty || !state.viewed.isEmpty)
             }
             var header = theme.accent
             header.bold = true
             let note: (String, Style)? = switch status {
-            case .loading: (Spinner.frame(spinnerTick) + " " + l10n[.todayLoading], theme.dim)
+            // Without rows the spinner is on the section's own line below.
+            case .loading where hasRows: (Spinner.frame(spinnerTick) + " " + l10n[.todayLoading], theme.dim)
             case .loaded(let note?): (note, theme.dim)
             case .stale(let note): (note, theme.warning)
             default: nil
