@@ -235,10 +235,19 @@ public final class TodayScreen: Screen {
         guard let state, let selection else { return }
         let lines = lines(state, width: lastWidth)
         guard var at = lineIndex(of: selection, in: lines) else { return }
-        // The first row of a section brings its header into view.
-        if at > 0, case .header = lines[at - 1] { at -= 1 }
+        // A section's first stop brings its header (and notes) into view.
+        if Self.targets(state).first(where: { $0.section == selection.section }) == selection,
+           let header = lines.firstIndex(of: .header(selection.section)) {
+            at = header
+        }
         if at < offset { offset = at }
-        if let y = lineIndex(of: selection, in: lines), y >= offset + lastHeight { offset = y - lastHeight + 1 }
+        // The whole of a section's message (it may wrap onto several lines) comes into view.
+        var end = lineIndex(of: selection, in: lines) ?? at
+        if case .section(let section) = selection,
+           let last = lines.lastIndex(where: { if case .message(section, _, _) = $0 { return true } else { return false } }) {
+            end = last
+        }
+        if end >= offset + lastHeight { offset = min(at, end - lastHeight + 1) }
         offset = max(0, min(offset, max(0, lines.count - lastHeight)))
     }
 
