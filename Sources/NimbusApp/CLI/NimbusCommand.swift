@@ -237,8 +237,8 @@ struct Run: ParsableCommand {
         configuration.httpClient = network
         // Maps are drawn off the main queue so that keys never wait for them.
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
-        // Finding the nearest city (the k-d tree is built on first use) too.
-        configuration.workScheduler = DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler()
+        // Finding the nearest city (the k-d tree is built on first use) too, on a serial queue.
+        configuration.workScheduler = DispatchQueue(label: "nimbus.work", qos: .userInitiated).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {

@@ -142,10 +142,7 @@ enum OneShot {
 
     /// Runs the main queue until `done` or the patience runs out.
     static func wait(until done: () -> Bool) {
-        let deadline = Date().addingTimeInterval(patience)
-        while !done(), Date() < deadline {
-            RunLoop.main.run(until: Date().addingTimeInterval(0.005))
-        }
+        MainQueuePump.run(until: Date().addingTimeInterval(patience), done: done)
     }
 
     // MARK: weather

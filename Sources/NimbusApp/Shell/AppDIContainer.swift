@@ -35,6 +35,7 @@ public final class AppDIContainer {
         /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
         public var renderScheduler: AnySchedulerOf<DispatchQueue>?
         /// Where other work leaves the main thread (finding the nearest city); nil does it on `scheduler`.
+        /// A serial queue: `receive(on:)` a concurrent one may deliver a completion before the value.
         public var workScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,

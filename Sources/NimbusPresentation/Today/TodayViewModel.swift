@@ -352,8 +352,13 @@ public final class TodayViewModel {
             // The liked cities as the store has them now; then the nearest city, found on `work` (the
             // spatial index is built on first use): the frame before says "loading".
             return sources.liked.contents.first()
-                .receive(on: work)
-                .map { liked in (sources.locate.execute(), liked) }
+                .flatMap { liked in
+                    // One value and its completion together (a `receive(on:)` a concurrent queue
+                    // could deliver the completion first, and the places would end unanswered).
+                    Future<(Result<CurrentCity, LocateCityError>, [City]), Never> { promise in
+                        work.schedule { promise(.success((sources.locate.execute(), liked))) }
+                    }
+                }
                 .setFailureType(to: Failure.self)
                 .flatMap { located, liked -> AnyPublisher<Answer, Failure> in
                     var coordinates = liked.map(\.coordinate)
