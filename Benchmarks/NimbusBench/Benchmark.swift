@@ -30,6 +30,12 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
+        if CommandLine.arguments.contains("--quakes") {
+            var table = Table()
+            do { QuakeBenchmark.run(catalog: try CityCatalog.bundled(), into: &table) } catch { table.row("bundled catalogue", "error: \(error)") }
+            print(table.render())
+            return
+        }
         let args = CommandLine.arguments
         func value(_ flag: String) -> String? {
             args.firstIndex(of: flag).flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
@@ -97,6 +103,7 @@ enum NimbusBenchmark {
             table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
             searchLatency(catalog, into: &table)
             reverseGeocoding(catalog, into: &table)
+            QuakeBenchmark.run(catalog: catalog, into: &table)
         } catch {
             table.row("bundled catalogue", "error: \(error)")
         }

@@ -1,16 +1,12 @@
 import Foundation
 import NimbusDomain
 
-/// A USGS summary feed as it comes: a GeoJSON `FeatureCollection`. Each feature is decoded on its
-/// own, so one malformed event is dropped and counted while the others are kept (GitFeed's
-/// `flatMap(Event.init)`); a body that is not a collection at all is an error.
-struct USGSFeedDTO: Decodable {
-    struct Metadata: Decodable {
-        let generated: Double?
-    }
-
-    struct Feature: Decodable {
-        struct Properties: Decodable {
+/// A USGS summary feed as it comes: a GeoJSON `FeatureCollection`, read by `USGSFeedScanner`. Each
+/// feature is checked on its own, so one malformed event is dropped and counted while the others
+/// are kept (GitFeed's `flatMap(Event.init)`); a body that is not a collection at all is an error.
+enum USGSFeedDTO {
+    struct Feature {
+        struct Properties {
             let mag: Double?
             let place: String?
             let time: Double?
@@ -27,7 +23,7 @@ struct USGSFeedDTO: Decodable {
             let title: String?
         }
 
-        struct Geometry: Decodable {
+        struct Geometry {
             let coordinates: [Double]
         }
 
@@ -36,34 +32,65 @@ struct USGSFeedDTO: Decodable {
         let geometry: Geometry
     }
 
-    /// A value that decodes, or nil where it does not (the feature is then dropped, not the feed).
-    struct Lossy<Value: Decodable>: Decodable {
-        let value: Value?
-        init(from decoder: Decoder) throws {
-            value = try? Value(from: decoder)
+    /// The newest `QuakeFeedSnapshot.limit` events worth showing and how many of the feed's were not;
+    /// throws when `body` is not a feature collection.
+    ///
+    /// Every feature's numbers are checked (a bad one is counted), but the text of an event (its
+    /// place, link, kinds: the sanitising is the costly part) is made only for the events kept.
+    static func decode(_ body: Data) throws -> QuakeFeedSnapshot {
+        try body.withUnsafeBytes { raw throws -> QuakeFeedSnapshot in
+            var scanner = USGSFeedScanner(raw.bindMemory(to: UInt8.self))
+            let scanned: USGSFeedScanner.Collection?
+            do {
+                scanned = try scanner.collection()
+            } catch {
+                throw QuakeError.badResponse
+            }
+            guard let collection = scanned, collection.type == "FeatureCollection" else { throw QuakeError.badResponse }
+            // One per id, the later `updated` winning (a tie: the later in the feed), as `merging` does.
+            var byID: [String: Candidate] = [:]
+            byID.reserveCapacity(collection.features.count)
+            var dropped = 0
+            for case let (index, feature) in collection.features.enumerated() {
+                guard let feature, let candidate = Candidate(feature, index: index) else { dropped += 1; continue }
+                if let known = byID[feature.id], known.updated > candidate.updated { continue }
+                byID[feature.id] = candidate
+            }
+            let newest = byID.values.sorted { $0.time != $1.time ? $0.time > $1.time : $0.id < $1.id }
+            var quakes: [Quake] = []
+            quakes.reserveCapacity(min(newest.count, QuakeFeedSnapshot.limit))
+            for candidate in newest {
+                guard quakes.count < QuakeFeedSnapshot.limit else { break }
+                guard let raw = collection.features[candidate.index],
+                      let quake = scanner.feature(raw).toDomain() else { dropped += 1; continue }
+                quakes.append(quake)
+            }
+            let generated = collection.generated.flatMap(Self.date)
+            return QuakeFeedSnapshot(quakes: QuakeFeedSnapshot.merging([], quakes), dropped: dropped, generated: generated)
         }
     }
 
-    let type: String
-    let metadata: Metadata?
-    let features: [Lossy<Feature>]
+    /// A feature whose numbers make an event, before its text is made.
+    private struct Candidate {
+        let index: Int
+        let id: String
+        let time: Double
+        let updated: Double
 
-    /// The events worth showing and how many were not; throws when `body` is not a feature collection.
-    static func decode(_ body: Data) throws -> QuakeFeedSnapshot {
-        let dto: USGSFeedDTO
-        do {
-            dto = try JSONDecoder().decode(USGSFeedDTO.self, from: body)
-        } catch {
-            throw QuakeError.badResponse
+        init?(_ raw: USGSFeedScanner.RawFeature, index: Int) {
+            guard let mag = raw.mag, mag.isFinite, Quake.magnitudes.contains(mag), raw.coordinateCount >= 2,
+                  let time = raw.time, USGSFeedDTO.date(time) != nil else { return nil }
+            let coordinate = Coordinate(latitude: raw.coordinates.1, longitude: raw.coordinates.0)
+            let depth = raw.coordinateCount > 2 ? raw.coordinates.2 : 0
+            guard coordinate.isValid, depth.isFinite, Quake.depths.contains(depth) else { return nil }
+            // The id has something left once sanitised (any printable ASCII settles it without the work).
+            guard raw.id.utf8.contains(where: { (0x21...0x7E).contains($0) }) || !RemoteText.clean(raw.id, maxScalars: 64).isEmpty
+            else { return nil }
+            self.index = index
+            id = raw.id
+            self.time = time
+            updated = raw.updated.flatMap { USGSFeedDTO.date($0) == nil ? nil : $0 } ?? time
         }
-        guard dto.type == "FeatureCollection" else { throw QuakeError.badResponse }
-        var quakes: [Quake] = []
-        var dropped = 0
-        for feature in dto.features {
-            if let quake = feature.value?.toDomain() { quakes.append(quake) } else { dropped += 1 }
-        }
-        let generated = dto.metadata?.generated.flatMap(Self.date)
-        return QuakeFeedSnapshot(quakes: QuakeFeedSnapshot.merging([], quakes), dropped: dropped, generated: generated)
     }
 
     /// Milliseconds since 1970 as a date, if it is one between 1900 and 2200.
@@ -77,8 +104,7 @@ extension USGSFeedDTO.Feature {
     /// The event, or nil when a number is missing or outside what is physically possible.
     func toDomain() -> Quake? {
         let p = properties
-        guard let mag = p.mag, mag.isFinite, Quake.magnitudes.contains(mag),
-              geometry.coordinates.count >= 2,
+        guard let mag = p.mag, mag.isFinite, Quake.magnitudes.contains(mag), geometry.coordinates.count >= 2,
               let time = p.time.flatMap(USGSFeedDTO.date) else { return nil }
         let coordinate = Coordinate(latitude: geometry.coordinates[1], longitude: geometry.coordinates[0])
         let depth = geometry.coordinates.count > 2 ? geometry.coordinates[2] : 0
