@@ -39,6 +39,8 @@ let package = Package(
             "NimbusDomain", "NimbusResources", "CLazyCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            // The retrying client's waits are timed by the app's scheduler.
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         // libdispatch's hooks for serving the main queue from a run loop of our own.
         .target(name: "CMainQueue"),
@@ -76,6 +78,7 @@ let package = Package(
             "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),

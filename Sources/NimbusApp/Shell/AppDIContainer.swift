@@ -34,6 +34,9 @@ public final class AppDIContainer {
         public var now: @Sendable () -> Date
         /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
         public var renderScheduler: AnySchedulerOf<DispatchQueue>?
+        /// Scales each retry's backoff (a number in 0..<1): random, but fixed in tapes so their
+        /// retries, timed by the virtual clock, come at the same moment every run.
+        public var retryJitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
@@ -88,6 +91,8 @@ public final class AppDIContainer {
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        retryingClient = RetryingHTTPClient(configuration.httpClient, scheduler: configuration.scheduler,
+                                            now: configuration.now, jitter: configuration.retryJitter)
         l10n = L10n.bundled(Language.resolve(environment: configuration.environment))
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         preferences = AppPreferences(theme: configuration.colors && !noColor ? .color : .monochrome)
@@ -103,8 +108,15 @@ public final class AppDIContainer {
         movieCatalogue = try MovieCatalogue.bundled()
     }
 
-    /// The shared HTTP client: the configured one (the app's, a tape's scripted network, or offline).
-    public var httpClient: HTTPClient { configuration.httpClient }
+    /// The shared HTTP client: the configured one (the app's, a tape's scripted network, or offline),
+    /// sending again what a 429, a 503 or a failed connection asks to wait for. Its waits are timed
+    /// by the app's scheduler (the virtual clock in tapes and tests), which the status bar's
+    /// countdown reads too.
+    public var httpClient: HTTPClient { retryingClient }
+    private let retryingClient: RetryingHTTPClient
+
+    /// The retries being waited for, for the status bar.
+    public var retryStatus: HTTPRetryStatus { retryingClient.status }
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
