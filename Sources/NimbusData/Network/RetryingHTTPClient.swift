@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import CombineSchedulers
+import Logging
 import OpenCombineShim
 
 /// A client that sends a GET again when the answer says to wait: a 429 (too many requests) or a 503
@@ -34,6 +35,8 @@ public final class RetryingHTTPClient: HTTPClient {
     private let jitter: @Sendable () -> Double
     /// The retries waiting now.
     public let status: HTTPRetryStatus
+    /// Where each wait is said (the `http` logger), if anywhere.
+    private let logger: Logger?
 
     /// - Parameters:
     ///   - scheduler: times the waits (and is the clock of `HTTPRetryWait.retryAt`).
@@ -42,7 +45,8 @@ public final class RetryingHTTPClient: HTTPClient {
     public init(_ inner: HTTPClient, policy: Policy = Policy(), scheduler: AnySchedulerOf<DispatchQueue>,
                 now: @escaping @Sendable () -> Date = { Date() },
                 jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                status: HTTPRetryStatus = HTTPRetryStatus()) {
+                status: HTTPRetryStatus = HTTPRetryStatus(), logger: Logger? = nil) {
+        self.logger = logger
         self.inner = inner
         self.policy = policy
         self.scheduler = scheduler
@@ -141,6 +145,7 @@ public final class RetryingHTTPClient: HTTPClient {
             }
             guard let id else { return }
             client.status.changed()
+            client.logger?.info("\(RequestLine(request).text) → \(RequestLine.outcome(exchange)), retrying in \(String(format: "%.1f", delay)) s\(exchange.reply?.headers["retry-after"] == nil ? "" : " (Retry-After)"), try \(tries + 1) of \(client.policy.maxTries)")
             // A cancelled request's wait ends in nothing (a delayed action can't be unscheduled); one
             // whose task was merely dropped goes on, as a request in flight does.
             scheduler.schedule(after: due) { [self] in
