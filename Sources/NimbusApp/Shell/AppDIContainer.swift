@@ -31,15 +31,15 @@ public final class AppDIContainer {
         /// by default (every request fails as unreachable), so nothing but the real app (`Run`, a
         /// `LiveHTTPClient`) and tapes with `Serve` ever makes a request.
         public var httpClient: HTTPClient
-        /// The wall clock (tapes pin it).
-        public var now: @Sendable () -> Date
-        /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
-        public var renderScheduler: AnySchedulerOf<DispatchQueue>?
         /// Scales each retry's backoff (a number in 0..<1): random, but fixed in tapes so their
         /// retries, timed by the virtual clock, come at the same moment every run.
         public var retryJitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
         /// The log (`NIMBUS_LOG`, `--log-file`): off unless the real app was asked for one.
         public var log: NimbusLog = .off
+        /// The wall clock (tapes pin it).
+        public var now: @Sendable () -> Date
+        /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
+        public var renderScheduler: AnySchedulerOf<DispatchQueue>?
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
