@@ -183,6 +183,8 @@ public struct NimbusCommand: ParsableCommand {
             try command.run()
             Foundation.exit(0)
         } catch {
+            // `--help` parses as ArgumentParser's help command, whose `run` throws the request for help.
+            if exitCode(for: error) == .success { exit(withError: error) }
             fail(error)
         }
     }
