@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
@@ -20,6 +21,7 @@ let package = Package(
             "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain", "CMainQueue",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Every module NimbusUI imports, listed (NimbusDomain too, though NimbusPresentation brings it along).
         .target(name: "NimbusUI", dependencies: [
@@ -39,6 +41,9 @@ let package = Package(
             "NimbusDomain", "NimbusResources", "CLazyCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            // The retrying client's waits are timed by the app's scheduler.
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // libdispatch's hooks for serving the main queue from a run loop of our own.
         .target(name: "CMainQueue"),
@@ -78,6 +83,8 @@ let package = Package(
             "NimbusData", "NimbusDomain", "NimbusResources", "TestSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),

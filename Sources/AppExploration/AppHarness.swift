@@ -64,6 +64,7 @@ public final class AppHarness {
         var configuration = try CLIOptions.parseCommandLine(arguments).configuration(
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
         if let httpClient { configuration.httpClient = httpClient }
+        configuration.retryJitter = { 0.5 }
         let container = try AppDIContainer(configuration: configuration)
         let app = AppCoordinator(container: container)
         app.start()

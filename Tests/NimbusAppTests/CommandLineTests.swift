@@ -97,4 +97,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(noTerminal.status, 1)
         assertOneLine(noTerminal.stderr, containing: "needs a terminal")
     }
+
+    nonisolated func testHelpAndTheLogFileOption() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestHelpAndTheLogFileOption() }
+    }
+
+    private func mainActorTestHelpAndTheLogFileOption() throws {
+        for (arguments, part) in [(["--help"], "NIMBUS_LOG=debug|info"), (["run", "--help"], "--log-file <path>"),
+                                  (["tape", "--help"], "Tape files.")] {
+            let help = try run(arguments)
+            XCTAssertEqual(help.status, 0, "\(arguments): \(help.stderr)")
+            XCTAssertTrue(help.stdout.contains(part), help.stdout)
+            XCTAssertEqual(help.stderr, "")
+        }
+        let unwritable = try run(["--log-file", "/proc/nimbus/x.log"])
+        XCTAssertEqual(unwritable.status, 1)
+        assertOneLine(unwritable.stderr, containing: "can't write the log file /proc/nimbus/x.log")
+        // The log is opened before the terminal is asked for: here there is none, and the file says it started.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-cli-log-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("deep/n.log")
+        let noTerminal = try run(["--log-file", file.path])
+        XCTAssertEqual(noTerminal.status, 1)
+        assertOneLine(noTerminal.stderr, containing: "needs a terminal")
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertTrue(text.contains(" info http: nimbus \(nimbusVersion) started, logging at info"), text)
+        let mode = (try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue
+        XCTAssertEqual(mode, 0o600)
+    }
 }

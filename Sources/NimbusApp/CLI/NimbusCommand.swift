@@ -4,6 +4,7 @@ import NimbusCurses
 import NimbusData
 import NimbusDomain
 import CombineSchedulers
+import Logging
 import OpenCombineShim
 
 /// The version `nimbus --version` prints.
@@ -27,6 +28,11 @@ public struct CLIOptions: ParsableArguments {
         "Your position for the Today tab, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the system time zone.",
         valueName: "lat,lon"))
     public var location: String?
+
+    @Option(help: ArgumentHelp(
+        "Log every network request to this file (0600, rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
+        valueName: "path"))
+    public var logFile: String?
 
     public init() {}
 
@@ -79,9 +85,11 @@ public struct CLIOptions: ParsableArguments {
         var catalog: String?
         /// The position given with `--location` (already checked by `validate`).
         var location: GeoPoint?
+        /// `--log-file` (only the real app logs; tapes never do).
+        var logFile: String?
 
         /// What an empty command line means.
-        static let defaults = Values(tier: .standard, catalog: nil, location: nil)
+        static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
 
         func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
                            colors: Bool) -> AppDIContainer.Configuration {
@@ -94,7 +102,7 @@ public struct CLIOptions: ParsableArguments {
     }
 
     var values: Values {
-        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) })
+        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile)
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -137,6 +145,7 @@ public struct NimbusCommand: ParsableCommand {
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
         NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
@@ -174,6 +183,8 @@ public struct NimbusCommand: ParsableCommand {
             try command.run()
             Foundation.exit(0)
         } catch {
+            // `--help` parses as ArgumentParser's help command, whose `run` throws the request for help.
+            if exitCode(for: error) == .success { exit(withError: error) }
             fail(error)
         }
     }
@@ -235,6 +246,7 @@ struct Run: ParsableCommand {
         // The one HTTP client: libcurl is loaded on the first request (or the warm-up), not at start-up.
         let network = LiveHTTPClient()
         configuration.httpClient = network
+        configuration.log = try Self.log(environment: environment, logFile: options.logFile)
         // Maps are drawn off the main queue so that keys never wait for them.
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Finding the nearest city (the k-d tree is built on first use) too, on a serial queue.
@@ -260,6 +272,22 @@ struct Run: ParsableCommand {
                 if !backend.supportsColor { container.useMonochrome() }
                 return AppCoordinator(container: container)
             }
+        }
+    }
+}
+
+extension Run {
+    /// The log the environment and `--log-file` ask for. Nothing of swift-log's ever writes to the
+    /// terminal: the app's loggers are made with handlers of its own, and any other goes nowhere.
+    static func log(environment: [String: String], logFile: String?) throws -> NimbusLog {
+        LoggingSystem.bootstrap { _ in SwiftLogNoOpLogHandler() }
+        let secrets = [environment["TMDB_API_KEY"]?.trimmingCharacters(in: .whitespaces)].compactMap { $0 }
+        do {
+            let log = try NimbusLog.configured(environment: environment, logFile: logFile, secrets: secrets)
+            log.logger(.http).info("nimbus \(nimbusVersion) started, logging at \(log.level?.rawValue ?? "")")
+            return log
+        } catch {
+            throw CommandFailure(message: String(describing: error))
         }
     }
 }

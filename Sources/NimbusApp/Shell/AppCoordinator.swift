@@ -1,7 +1,9 @@
 import Foundation
+import NimbusData
 import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
+import OpenCombineShim
 
 /// Owns the tabs, the global keys and the frame around the active screen.
 @MainActor
@@ -19,6 +21,10 @@ public final class AppCoordinator {
     private var lastHelpPage = 1
     private var showingMapStats = false
     private let l10n: L10n
+    /// The retry the status bar counts down to (see `retriesChanged`), and what keeps it counting.
+    private var retryWait: HTTPRetryWait?
+    private var retryObservation: AnyCancellable?
+    private var retryTicker: Cancellable?
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -79,6 +85,44 @@ public final class AppCoordinator {
         let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
+        observeRetries()
+    }
+
+    // MARK: Retries
+
+    /// The network's retries, heard on any thread, handled on the app's scheduler (the main queue).
+    private func observeRetries() {
+        let scheduler = container.configuration.scheduler
+        retryObservation = container.retryStatus.observe { [weak self] in
+            scheduler.schedule { MainActor.assumeIsolated { self?.retriesChanged() } }
+        }
+    }
+
+    /// A retry began or went out: the status bar says how long the last one waiting has left,
+    /// redrawn each second while any waits, and goes back to the tab's source when none does.
+    private func retriesChanged() {
+        retryWait = container.retryStatus.latest
+        let scheduler = container.configuration.scheduler
+        if retryWait == nil {
+            retryTicker?.cancel()
+            retryTicker = nil
+        } else if retryTicker == nil {
+            retryTicker = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(1)) {
+                [weak self] in MainActor.assumeIsolated { self?.needsDisplay.set() }
+            }
+        }
+        needsDisplay.set()
+    }
+
+    /// "rate limited, retrying in 12 s" while a retry waits.
+    var retryMessage: String? {
+        guard let retryWait else { return nil }
+        let seconds = l10n.number(max(1, retryWait.secondsLeft(at: container.configuration.scheduler.now)))
+        switch retryWait.reason {
+        case .rateLimited: return l10n.format(.statusRetryRateLimited, seconds)
+        case .unavailable: return l10n.format(.statusRetryUnavailable, seconds)
+        case .connectionFailed: return l10n.format(.statusRetryConnection, seconds)
+        }
     }
 
     // MARK: Keys
@@ -193,7 +237,7 @@ public final class AppCoordinator {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: retryMessage ?? navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }
         if showingHelp { drawHelp(p) }
         return canvas.buffer

@@ -5,6 +5,7 @@ import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
 import CombineSchedulers
+import Logging
 import OpenCombineShim
 
 /// Which city catalogue to load.
@@ -30,6 +31,11 @@ public final class AppDIContainer {
         /// by default (every request fails as unreachable), so nothing but the real app (`Run`, a
         /// `LiveHTTPClient`) and tapes with `Serve` ever makes a request.
         public var httpClient: HTTPClient
+        /// Scales each retry's backoff (a number in 0..<1): random, but fixed in tapes so their
+        /// retries, timed by the virtual clock, come at the same moment every run.
+        public var retryJitter: @Sendable () -> Double = { Double.random(in: 0..<1) }
+        /// The log (`NIMBUS_LOG`, `--log-file`): off unless the real app was asked for one.
+        public var log: NimbusLog = .off
         /// The wall clock (tapes pin it).
         public var now: @Sendable () -> Date
         /// Where maps are drawn; nil draws them on `scheduler` (tapes and tests: deterministic).
@@ -65,25 +71,33 @@ public final class AppDIContainer {
     /// Temperatures and speeds in the units of the user's region, or `NIMBUS_UNITS`.
     public let units: UnitSystem
     /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast and Today caches under `$XDG_CACHE_HOME/nimbus`.
-    public private(set) lazy var weatherRepository: WeatherRepository = OpenMeteoWeatherRepository(
-        client: httpClient,
-        baseURL: OpenMeteoWeatherRepository.baseURL(environment: configuration.environment),
-        cache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
-        placesCache: WeatherCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment),
-                                  folder: "today"),
-        now: configuration.now)
+    public private(set) lazy var weatherRepository: WeatherRepository = {
+        let baseURL = OpenMeteoWeatherRepository.baseURL(environment: configuration.environment)
+        let directory = WeatherCache.defaultDirectory(environment: configuration.environment)
+        configuration.log.logger(.weather).info("forecasts from \(LogRedaction.url(baseURL)), kept in \(directory.path)")
+        return OpenMeteoWeatherRepository(
+            client: httpClient(for: .weather), baseURL: baseURL, cache: WeatherCache(directory: directory),
+            placesCache: WeatherCache(directory: directory, folder: "today"), now: configuration.now)
+    }()
     /// The USGS feeds (or `NIMBUS_QUAKES_URL`), kept under `$XDG_CACHE_HOME/nimbus/quakes`.
-    public private(set) lazy var quakeRepository: QuakeRepository = USGSQuakeRepository(
-        client: httpClient,
-        baseURL: USGSQuakeRepository.baseURL(environment: configuration.environment),
-        cache: QuakeFeedCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
-        now: configuration.now)
+    public private(set) lazy var quakeRepository: QuakeRepository = {
+        let baseURL = USGSQuakeRepository.baseURL(environment: configuration.environment)
+        configuration.log.logger(.quakes).info("earthquake feeds from \(LogRedaction.url(baseURL))")
+        return USGSQuakeRepository(
+            client: httpClient(for: .quakes), baseURL: baseURL,
+            cache: QuakeFeedCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
+            now: configuration.now)
+    }()
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue
     /// The user's own data; every store's migration is listed here, in a fixed order.
-    public private(set) lazy var userDatabase: UserDatabase = UserDatabase.openOrKeepInMemory(
-        environment: configuration.environment,
-        migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
+    public private(set) lazy var userDatabase: UserDatabase = {
+        let database = UserDatabase.openOrKeepInMemory(
+            environment: configuration.environment,
+            migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
+        configuration.log.logger(.db).info("user database \(database.url?.path ?? "in memory"): \(database.status)")
+        return database
+    }()
     private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// The saved films as the app's wishlist store publishes them (what its screens show).
@@ -92,6 +106,9 @@ public final class AppDIContainer {
     /// Loads the catalogue and strings; throws a `CityCatalogError` when the catalogue can't be read.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
+        retryingClient = RetryingHTTPClient(configuration.httpClient, scheduler: configuration.scheduler,
+                                            now: configuration.now, jitter: configuration.retryJitter,
+                                            logger: configuration.log.isOn ? configuration.log.logger(.http) : nil)
         l10n = L10n.bundled(Language.resolve(environment: configuration.environment))
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
         preferences = AppPreferences(theme: configuration.colors && !noColor ? .color : .monochrome)
@@ -107,8 +124,22 @@ public final class AppDIContainer {
         movieCatalogue = try MovieCatalogue.bundled()
     }
 
-    /// The shared HTTP client: the configured one (the app's, a tape's scripted network, or offline).
-    public var httpClient: HTTPClient { configuration.httpClient }
+    /// The shared HTTP client: the configured one (the app's, a tape's scripted network, or offline),
+    /// sending again what a 429, a 503 or a failed connection asks to wait for. Its waits are timed
+    /// by the app's scheduler (the virtual clock in tapes and tests), which the status bar's
+    /// countdown reads too.
+    public var httpClient: HTTPClient { httpClient(for: nil) }
+    private let retryingClient: RetryingHTTPClient
+
+    /// The shared client as `subsystem` uses it: with logging on, each request is logged on the
+    /// `http` logger with `for=subsystem`; off, the shared client itself (nothing in between).
+    func httpClient(for subsystem: LogSubsystem?) -> HTTPClient {
+        guard configuration.log.isOn else { return retryingClient }
+        return LoggingHTTPClient(retryingClient, logger: configuration.log.logger(.http), subsystem: subsystem?.rawValue)
+    }
+
+    /// The retries being waited for, for the status bar.
+    public var retryStatus: HTTPRetryStatus { retryingClient.status }
 
     /// TMDB when `TMDB_API_KEY` is set, else the bundled catalogue.
     private func makeMovieServices() -> MovieServices {
@@ -116,7 +147,8 @@ public final class AppDIContainer {
         let wishlist = WishlistStore(database: userDatabase, now: configuration.now)
         let language = Self.tmdbLanguage(l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
-            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient),
+            configuration.log.logger(.tmdb).info("films from TMDB at \(LogRedaction.url(tmdb.baseURL))")
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient(for: .tmdb)),
                                  others: [movieCatalogue], history: history,
                                  wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
                                  idleMessage: l10n[.moviesIdleTmdb], dataStatus: userDatabase.status)

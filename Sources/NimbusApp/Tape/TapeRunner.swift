@@ -243,6 +243,7 @@ private final class Session {
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: terminal.supportsColor)
         configuration.httpClient = network
         configuration.now = clock
+        configuration.retryJitter = { 0.5 }
         let container = try AppDIContainer(configuration: configuration)
         let coordinator = AppCoordinator(container: container)
         coordinator.start()

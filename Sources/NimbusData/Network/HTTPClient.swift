@@ -105,10 +105,21 @@ public protocol HTTPClient: Sendable {
 
     /// Does ahead of time, on the calling queue, the one-off set-up the first request would pay for.
     func prepare()
+
+    /// Starts `request` like `send`, and tells besides the result what the reply said (its status and
+    /// headers, 2xx or not: a 429's `Retry-After`) and how many tries it took. The default makes do
+    /// with what `send` gives.
+    func exchange(_ request: HTTPRequest,
+                  completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable
 }
 
 extension HTTPClient {
     public func prepare() {}
+
+    public func exchange(_ request: HTTPRequest,
+                         completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
+        send(request) { completion(HTTPExchange(result: $0)) }
+    }
 
     /// The response as a publisher: the request starts on subscription and is cancelled with it.
     public func publisher(for request: HTTPRequest) -> AnyPublisher<HTTPResponse, HTTPError> {
@@ -297,14 +308,19 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     /// already dropped. Timeouts, refusals and HTTP statuses are never retried.
     public func send(_ request: HTTPRequest,
                      completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        exchange(request) { completion($0.result) }
+    }
+
+    public func exchange(_ request: HTTPRequest,
+                         completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
         let handle = RetryHandle()
         @Sendable func attempt(_ retriesLeft: Int) {
-            let task = sendOnce(request) { result in
-                if retriesLeft > 0, case .failure(.transport(let reason)) = result, Self.isBrokenConnection(reason),
-                   !handle.isCancelled {
+            let task = sendOnce(request) { exchange in
+                if retriesLeft > 0, case .failure(.transport(let reason)) = exchange.result,
+                   Self.isBrokenConnection(reason), !handle.isCancelled {
                     attempt(retriesLeft - 1)
                 } else {
-                    completion(result)
+                    completion(exchange)
                 }
             }
             handle.set(task)
@@ -346,7 +362,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
     }
 
     private func sendOnce(_ request: HTTPRequest,
-                          completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+                          completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = "GET"
         // Whole seconds: FoundationNetworking hands libcurl a truncated integer, and 0 there means "at once".
@@ -388,7 +404,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
         private let lock = NSLock()
         private let limit: Int
         private let task: URLSessionTask
-        private var completion: (@Sendable (Result<HTTPResponse, HTTPError>) -> Void)?
+        private var completion: (@Sendable (HTTPExchange) -> Void)?
         private var data = Data()
         private var response: HTTPURLResponse?
         var deadline: DispatchWorkItem?
@@ -400,7 +416,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
         let timeout: TimeInterval
 
         init(limit: Int, timeout: TimeInterval, task: URLSessionTask, origin: Origin?,
-             completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) {
+             completion: @escaping @Sendable (HTTPExchange) -> Void) {
             self.limit = limit
             self.timeout = timeout
             self.origin = origin
@@ -520,10 +536,12 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
             self.completion = nil
             let deadline = self.deadline
             self.deadline = nil
+            let bytes = data.count
+            let reply = completion == nil ? nil : response.map(HTTPReplyHead.init)
             data = Data()
             lock.unlock()
             deadline?.cancel()
-            completion?(result)
+            completion?(HTTPExchange(result: result, reply: reply.map { $0.with(bytes: bytes) }))
         }
 
         static func map(_ error: Error) -> HTTPError {

@@ -53,6 +53,11 @@ public final class LiveHTTPClient: HTTPClient {
         resolved.send(request, completion: completion)
     }
 
+    public func exchange(_ request: HTTPRequest,
+                         completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
+        resolved.exchange(request, completion: completion)
+    }
+
     /// Loads libcurl and makes the client now.
     public func prepare() {
         _ = resolved

@@ -247,6 +247,9 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case hintRemove = "hint.remove"
     case helpKeyRemove = "help.key.remove"
     case statusDatabaseRecovered = "status.database.recovered"
+    case statusRetryRateLimited = "status.retry.rate.limited"
+    case statusRetryUnavailable = "status.retry.unavailable"
+    case statusRetryConnection = "status.retry.connection"
     case weatherNothingAhead = "weather.nothing.ahead"
     // Quakes
     case tabQuakes = "tab.quakes"

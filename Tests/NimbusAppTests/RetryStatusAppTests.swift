@@ -1,0 +1,163 @@
+import XCTest
+import Synchronization
+import CombineSchedulers
+import NimbusData
+import NimbusTerminal
+@testable import NimbusApp
+
+/// Open-Meteo that first says "too many requests": the answers to the first `limited` requests
+/// matching `limits` are 429 with `retryAfter`, every other request gets 21.4° for each place.
+private final class RateLimitedWeatherClient: HTTPClient, Sendable {
+    private struct State {
+        var requests: [URL] = []
+        var limitedSoFar = 0
+    }
+    private let state = Mutex(State())
+    private let retryAfter: String
+    private let limited: Int
+    private let limits: @Sendable (URL) -> Bool
+
+    init(retryAfter: String, limited: Int = 1, limits: @escaping @Sendable (URL) -> Bool = { _ in true }) {
+        self.retryAfter = retryAfter
+        self.limited = limited
+        self.limits = limits
+    }
+
+    var requests: [URL] { state.withLock { $0.requests } }
+
+    private final class Task: HTTPCancellable, Sendable { func cancel() {} }
+
+    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        exchange(request) { completion($0.result) }
+    }
+
+    func exchange(_ request: HTTPRequest, completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
+        let url = request.url
+        let limit = state.withLock { state in
+            state.requests.append(url)
+            guard limits(url), state.limitedSoFar < limited else { return false }
+            state.limitedSoFar += 1
+            return true
+        }
+        if limit {
+            completion(HTTPExchange(result: .failure(.server(status: 429)),
+                                    reply: HTTPReplyHead(status: 429, headers: ["retry-after": retryAfter])))
+        } else {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            func values(_ name: String) -> [Substring] { items.first { $0.name == name }?.value?.split(separator: ",") ?? [] }
+            let entries = zip(values("latitude"), values("longitude")).map { lat, lon in
+                #"{"latitude":\#(lat),"longitude":\#(lon),"current":{"time":0,"temperature_2m":21.4,"weather_code":0}}"#
+            }
+            completion(HTTPExchange(result: .success(HTTPResponse(status: 200, headers: [:],
+                                                                  body: Data("[\(entries.joined(separator: ","))]".utf8)))))
+        }
+        return Task()
+    }
+}
+
+/// The status bar while the network waits to retry: the whole history on a test scheduler.
+@MainActor
+final class RetryStatusAppTests: XCTestCase {
+    private let size = Size(cols: 80, rows: 24)
+
+    private func launch(_ client: HTTPClient, language: String = "en") throws -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
+        let scheduler = DispatchQueue.test
+        let container = try AppDIContainer(configuration: .init(
+            environment: isolated(["NIMBUS_LANG": language, "NIMBUS_UNITS": "metric"]),
+            scheduler: scheduler.eraseToAnyScheduler(), httpClient: client))
+        let app = AppCoordinator(container: container)
+        app.start()
+        scheduler.advance()
+        // The list asks for its rows' temperatures once its frame is shown and the rows settle.
+        _ = app.render(size: size)
+        app.frameShown()
+        scheduler.advance(by: .milliseconds(300))
+        return (app, scheduler)
+    }
+
+    private func statusBar(_ app: AppCoordinator) -> String {
+        app.render(size: size).lines().last ?? ""
+    }
+
+    private func rowsWithTemperatures(_ app: AppCoordinator) -> Int {
+        app.render(size: size).lines().dropFirst(3).prefix(20).filter { $0.contains("21°") }.count
+    }
+
+    nonisolated func testA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() }
+    }
+
+    private func mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
+        let client = RateLimitedWeatherClient(retryAfter: "12")
+        let (app, scheduler) = try launch(client)
+        XCTAssertEqual(client.requests.count, 1)
+        XCTAssertTrue(statusBar(app).hasSuffix("rate limited, retrying in 12 s"), statusBar(app))
+        XCTAssertEqual(rowsWithTemperatures(app), 0)
+        var history: [String] = []
+        for _ in 0..<12 {
+            _ = app.needsDisplay.take()
+            scheduler.advance(by: .seconds(1))
+            XCTAssertTrue(app.needsDisplay.take().display, "the countdown asks for a frame each second")
+            let bar = statusBar(app)
+            history.append(bar.contains("retrying") ? String(bar.split(separator: ",").last ?? "") : "loaded")
+        }
+        XCTAssertEqual(history, [" retrying in 11 s", " retrying in 10 s", " retrying in 9 s", " retrying in 8 s",
+                                 " retrying in 7 s", " retrying in 6 s", " retrying in 5 s", " retrying in 4 s",
+                                 " retrying in 3 s", " retrying in 2 s", " retrying in 1 s", "loaded"])
+        XCTAssertEqual(client.requests.count, 2, "the retry went out beneath the list")
+        XCTAssertEqual(rowsWithTemperatures(app), 20, "the rows recovered without a key")
+        XCTAssertTrue(statusBar(app).hasSuffix("GeoNames · 34,006 cities"), statusBar(app))
+        // Nothing is left ticking.
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(client.requests.count, 2)
+    }
+
+    nonisolated func testARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() }
+    }
+
+    private func mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
+        for (language, first, last) in [("en", "rate limited, retrying in 60 s", "rate limited, retrying in 1 s"),
+                                        ("ko", "요청 한도 초과, 60초 후 다시 시도", "요청 한도 초과, 1초 후 다시 시도"),
+                                        ("ja", "リクエスト制限中、60秒後に再試行", "リクエスト制限中、1秒後に再試行")] {
+            let client = RateLimitedWeatherClient(retryAfter: "999999")
+            let (app, scheduler) = try launch(client, language: language)
+            XCTAssertTrue(statusBar(app).hasSuffix(first), statusBar(app))
+            scheduler.advance(by: .seconds(59))
+            XCTAssertTrue(statusBar(app).hasSuffix(last), statusBar(app))
+            XCTAssertEqual(client.requests.count, 1)
+            scheduler.advance(by: .seconds(1))
+            XCTAssertEqual(client.requests.count, 2)
+            XCTAssertFalse(statusBar(app).contains(first.prefix(4)), statusBar(app))
+            XCTAssertEqual(rowsWithTemperatures(app), 20)
+        }
+    }
+
+    nonisolated func testLeavingTheScreenCancelsItsWaitingRetry() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestLeavingTheScreenCancelsItsWaitingRetry() }
+    }
+
+    private func mainActorTestLeavingTheScreenCancelsItsWaitingRetry() throws {
+        // The rows' temperatures load; the detail's forecast (asked with `daily`) is rate limited.
+        let client = RateLimitedWeatherClient(retryAfter: "30") { url in url.query?.contains("daily=") == true }
+        let (app, scheduler) = try launch(client)
+        XCTAssertEqual(rowsWithTemperatures(app), 20)
+        app.handle(.enter)
+        scheduler.advance()
+        XCTAssertEqual(app.place.depth, 2)
+        let forecasts = { client.requests.filter { $0.query?.contains("daily=") == true }.count }
+        XCTAssertEqual(forecasts(), 1)
+        XCTAssertTrue(statusBar(app).hasSuffix("rate limited, retrying in 30 s"), statusBar(app))
+        scheduler.advance(by: .seconds(10))
+        XCTAssertTrue(statusBar(app).hasSuffix("rate limited, retrying in 20 s"), statusBar(app))
+        app.handle(.escape)
+        scheduler.advance()
+        XCTAssertEqual(app.place.depth, 1)
+        XCTAssertFalse(statusBar(app).contains("retrying"), "the wait went with the screen: " + statusBar(app))
+        scheduler.advance(by: .seconds(120))
+        XCTAssertEqual(forecasts(), 1, "no retry once the screen is gone")
+    }
+}
