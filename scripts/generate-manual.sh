@@ -4,7 +4,9 @@
 # command, an option or its help, and commit the result. Read it with `man ./docs/nimbus.1`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift package plugin --allow-writing-to-package-directory generate-manual --multi-page=false \
-  --date "$(git log -1 --format=%cs)" --authors "The Nimbus authors" --output-directory .build/manual >/dev/null
-cp .build/manual/nimbus.1 docs/nimbus.1
+swift package plugin generate-manual --configuration debug \
+  --date "$(git log -1 --format=%cs)" --authors "The Nimbus authors" >/dev/null
+page=$(find .build/plugins -name nimbus.1 -newer Package.swift | head -1)
+[ -n "$page" ] || { echo "generate-manual wrote no nimbus.1" >&2; exit 1; }
+cp "$page" docs/nimbus.1
 echo "docs/nimbus.1 updated"

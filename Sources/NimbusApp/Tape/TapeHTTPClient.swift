@@ -55,30 +55,40 @@ final class TapeHTTPClient: HTTPClient, Sendable {
 
     func send(_ request: HTTPRequest,
               completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        exchange(request) { completion($0.result) }
+    }
+
+    /// The answer with its head (status and headers, 2xx or not), as the live client tells it: a
+    /// scripted `Retry-After` reaches the retrying layer above.
+    func exchange(_ request: HTTPRequest,
+                  completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
         let (offline, answer) = state.withLock { state in
             state.log.append(request.url.path + "?" + (request.url.query ?? ""))
             state.lastHeaders[request.url.path] = Dictionary(
                 request.headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
             return (state.routes.isEmpty, state.routes[request.url.path])
         }
-        let result: Result<HTTPResponse, HTTPError>
+        let exchange: HTTPExchange
         if offline {
-            result = .failure(.transport(.notConnected))
+            exchange = HTTPExchange(result: .failure(.transport(.notConnected)))
         } else if let answer {
-            result = Self.result(answer, maxBytes: request.maxBytes)
+            exchange = HTTPExchange(result: Self.result(answer, maxBytes: request.maxBytes),
+                                    reply: HTTPReplyHead(status: answer.status, headers: answer.headers, bytes: answer.body.count))
         } else {
-            result = .failure(.server(status: 404))
+            exchange = HTTPExchange(result: .failure(.server(status: 404)))
         }
         let delay = answer?.delay ?? 0
         guard let clock, delay > 0 else {
-            completion(result)
+            completion(exchange)
             return Pending()
         }
         // The live client's deadline: an answer slower than the request's timeout never comes.
         let pending = Pending()
         let timedOut = delay > request.timeout
         clock.schedule(after: clock.now.advanced(by: .seconds(timedOut ? request.timeout : delay))) {
-            if pending.finish() { completion(timedOut ? .failure(.transport(.timedOut)) : result) }
+            if pending.finish() {
+                completion(timedOut ? HTTPExchange(result: .failure(.transport(.timedOut))) : exchange)
+            }
         }
         return pending
     }
