@@ -126,4 +126,27 @@ final class CommandLineTests: XCTestCase {
         let mode = (try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber)?.intValue
         XCTAssertEqual(mode, 0o600)
     }
+
+    nonisolated func testCompletionsAndTheManPageFollowTheCommands() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestCompletionsAndTheManPageFollowTheCommands() }
+    }
+
+    private func mainActorTestCompletionsAndTheManPageFollowTheCommands() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try run(["--generate-completion-script", shell])
+            XCTAssertEqual(script.status, 0, script.stderr)
+            for command in ["weather", "search", "movies", "tape", "map"] {
+                XCTAssertTrue(script.stdout.contains(command), "\(shell) completions lack \(command)")
+            }
+        }
+        // The committed man page names every command the binary has (scripts/generate-manual.sh).
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/nimbus.1")
+        let manual = try String(contentsOf: page, encoding: .utf8)
+        for command in ["weather", "search", "movies", "tape", "map", "run"] {
+            XCTAssertTrue(manual.contains(".It Em \(command)") || manual.contains("\(command)"),
+                          "docs/nimbus.1 lacks \(command): run scripts/generate-manual.sh")
+        }
+    }
 }
