@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "NimbusData", dependencies: [
             "NimbusDomain", "NimbusResources", "CLazyCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         // libdispatch's hooks for serving the main queue from a run loop of our own.

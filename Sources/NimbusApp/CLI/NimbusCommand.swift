@@ -28,6 +28,16 @@ public struct CLIOptions: ParsableArguments {
         valueName: "lat,lon"))
     public var location: String?
 
+    @Option(help: ArgumentHelp("metric, imperial or auto (the locale's). Over NIMBUS_UNITS and config.toml.", valueName: "units"))
+    public var units: UserSettings.Units?
+
+    @Option(help: ArgumentHelp("dark, light or auto (asks the terminal). Over NIMBUS_THEME and config.toml.", valueName: "theme"))
+    public var theme: UserSettings.Theme?
+
+    @Option(help: ArgumentHelp("braille, blocks or auto (blocks on the Linux console). Over NIMBUS_MAP_STYLE and config.toml.",
+                               valueName: "style"))
+    public var mapStyle: UserSettings.MapStyle?
+
     public init() {}
 
     /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
@@ -79,6 +89,8 @@ public struct CLIOptions: ParsableArguments {
         var catalog: String?
         /// The position given with `--location` (already checked by `validate`).
         var location: GeoPoint?
+        /// `--units`, `--theme`, `--map-style`.
+        var settings = UserSettings()
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil)
@@ -88,13 +100,16 @@ public struct CLIOptions: ParsableArguments {
             let choice: CatalogChoice
             if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
             else { choice = tier == .large ? .large : .bundled }
-            return .init(environment: environment, catalog: choice, location: location, scheduler: scheduler,
-                         colors: colors)
+            var configuration = AppDIContainer.Configuration(
+                environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
+            configuration.settingsFlags = settings
+            return configuration
         }
     }
 
     var values: Values {
-        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) })
+        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) },
+               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle))
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -122,6 +137,10 @@ public struct CLIOptions: ParsableArguments {
     }
 }
 
+extension UserSettings.Units: ExpressibleByArgument {}
+extension UserSettings.Theme: ExpressibleByArgument {}
+extension UserSettings.MapStyle: ExpressibleByArgument {}
+
 /// An error of a command that was given correctly but could not do its work: exit status 1.
 struct CommandFailure: Error {
     let message: String
@@ -136,7 +155,8 @@ public struct NimbusCommand: ParsableCommand {
         Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
-        NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_UNITS=metric|imperial|auto, NIMBUS_THEME=dark|light|auto, \
+        NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
@@ -256,8 +276,11 @@ struct Run: ParsableCommand {
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)
         try withExtendedLifetime(runner) {
-            try runner.run {
+            // Only the auto theme, with colours, asks the terminal (and waits up to 50 ms for it).
+            let ask = container.preferences.themeSetting == .auto && !container.preferences.monochrome
+            try runner.run(askBackground: ask) { background in
                 if !backend.supportsColor { container.useMonochrome() }
+                container.useTerminalBackground(background)
                 return AppCoordinator(container: container)
             }
         }

@@ -19,6 +19,10 @@ public final class AppCoordinator {
     private var lastHelpPage = 1
     private var showingMapStats = false
     private let l10n: L10n
+    /// The settings overlay (`,` or F2), while it is open.
+    private var settings: SettingsOverlay?
+    /// The config file's problem stays on the status bar until the settings are opened.
+    private var configNoticeSeen = false
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -33,7 +37,8 @@ public final class AppCoordinator {
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: showingHelp || showingMapStats, capturesText: navigator.top?.capturesText ?? false)
+              overlay: showingHelp || showingMapStats || settings != nil,
+              capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false)
     }
 
     /// Set when the user asked to quit.
@@ -79,6 +84,14 @@ public final class AppCoordinator {
         let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
+        let opening = container.preferences.defaultTab
+        if opening > 1, opening <= navigator.tabs.count { navigator.select(opening - 1) }
+    }
+
+    private func openSettings() {
+        settings = SettingsOverlay(container: container, tabTitles: { [unowned self] in navigator.tabs.map(\.title) })
+        configNoticeSeen = true
+        needsDisplay.set()
     }
 
     // MARK: Keys
@@ -103,6 +116,16 @@ public final class AppCoordinator {
             return
         default:
             break
+        }
+        if let settings {
+            if !settings.handle(key) { self.settings = nil }
+            // Units, clock and theme changes show on every screen from this frame on.
+            needsDisplay.setFullRedraw()
+            return
+        }
+        if key == .function(2), !showingHelp {
+            openSettings()
+            return
         }
         // The map cache overlay stays up while browsing; only Esc closes it.
         if showingMapStats, key == .escape, !showingHelp {
@@ -153,6 +176,9 @@ public final class AppCoordinator {
             helpScroll = 0
             needsDisplay.set()
             return true
+        case .char(","):
+            openSettings()
+            return true
         case .char(let c) where c.isASCII && c.isNumber:
             guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
             navigator.select(n - 1)
@@ -193,10 +219,18 @@ public final class AppCoordinator {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }
+        settings?.draw(p, theme: theme)
         if showingHelp { drawHelp(p) }
         return canvas.buffer
+    }
+
+    /// The right of the status bar: the config file's problem until the settings are opened, else
+    /// where the data comes from.
+    private var statusRight: String {
+        if !configNoticeSeen, let notice = container.configNotice { return notice }
+        return navigator.activeSource ?? container.statusSource
     }
 
     /// The frame from the last `render` is on the terminal.
@@ -242,6 +276,7 @@ public final class AppCoordinator {
         ] : []
         let global = tabs + [
             KeyHint("?", l10n[.helpKeyHelp]),
+            KeyHint(", F2", l10n[.helpKeySettings]),
             KeyHint("q", l10n[.helpKeyQuit]),
             KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
             KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),

@@ -237,7 +237,7 @@ public final class CityDetailViewModel {
         let f = DateFormatter()
         f.locale = l10n.locale
         f.timeZone = timeZone
-        f.setLocalizedDateFormatFromTemplate("EEE d MMM HH:mm")
+        f.setLocalizedDateFormatFromTemplate(format.display.value.clock == .h24 ? "EEE d MMM HH:mm" : "EEE d MMM h:mm a")
         return CityHeader(
             name: city.name,
             localName: Self.localName(city, language: l10n.language),
@@ -257,7 +257,7 @@ public final class CityDetailViewModel {
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
-            f.dateFormat = "HH:mm"
+            f.dateFormat = format.timePattern
             // To the nearest minute, as almanacs and Open-Meteo give them.
             func minute(_ d: Date?) -> String { d.map { f.string(from: $0.addingTimeInterval(30)) } ?? "–" }
             return SunLine(text: [
