@@ -218,6 +218,10 @@ public final class AppCoordinator {
         if navigator.tabs.count > 1, navigator.top?.capturesText == false {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
+        if !configNoticeSeen, container.configNotice != nil, settings == nil {
+            // The config file's problem needs the room: only the key that opens the settings stays.
+            hints = [(key: ",", label: l10n[.settingsTitle])]
+        }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
                        hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }

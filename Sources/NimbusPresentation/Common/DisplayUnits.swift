@@ -1,5 +1,6 @@
 import Foundation
 import NimbusDomain
+import OpenCombineShim
 import Synchronization
 
 /// The units and clock every formatter reads when it formats, owned by the app (one per app): a
@@ -30,8 +31,21 @@ public final class DisplayUnits: Sendable {
 
     public var value: Value {
         get { state.withLock { $0 } }
-        set { state.withLock { $0 = newValue } }
+        set {
+            let changed = state.withLock { old -> Bool in
+                defer { old = newValue }
+                return old != newValue
+            }
+            if changed { subject.send(()) }
+        }
     }
+
+    /// Sent (on the thread that changed the value: the main thread in the app) after each change;
+    /// view models that keep formatted text re-format on it.
+    nonisolated(unsafe) private let subject = PassthroughSubject<Void, Never>()
+
+    /// Once now, then after every change.
+    public var changes: AnyPublisher<Void, Never> { subject.prepend(()).eraseToAnyPublisher() }
 }
 
 /// The precedence of every setting: command-line flag > environment variable > config file >

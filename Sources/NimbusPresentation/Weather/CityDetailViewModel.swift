@@ -122,6 +122,8 @@ public final class CityDetailViewModel {
         var error: WeatherError?
         var liked = false
         var likeFailed = false
+        /// Counts the settings' changes of units or clock: the same data is formatted again.
+        var formatting = 0
     }
 
     enum Event {
@@ -130,6 +132,7 @@ public final class CityDetailViewModel {
         case failed(WeatherError)
         case finished
         case liked(Result<Bool, LikesError>)
+        case unitsChanged
     }
 
     public func transform(input: Input) -> Output {
@@ -169,7 +172,9 @@ public final class CityDetailViewModel {
             likeEvents = Empty().eraseToAnyPublisher()
         }
 
-        let state = merge(loads.eraseToAnyPublisher(), likeEvents)
+        // A change of units or clock in the settings formats the same model again, while the screen is up.
+        let reformat = format.display.changes.dropFirst().map { Event.unitsChanged }.prefix(untilOutputFrom: leave)
+        let state = merge(merge(loads.eraseToAnyPublisher(), likeEvents), reformat.eraseToAnyPublisher())
             .scan(Model()) { model, event in
                 var m = model
                 switch event {
@@ -189,6 +194,8 @@ public final class CityDetailViewModel {
                     m.likeFailed = false
                 case .liked(.failure):
                     m.likeFailed = true
+                case .unitsChanged:
+                    m.formatting += 1
                 }
                 return m
             }
