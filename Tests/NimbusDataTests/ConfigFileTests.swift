@@ -128,3 +128,20 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(ConfigFile(environment: ["HOME": "/home/a"]).url.path, "/home/a/.config/nimbus/config.toml")
     }
 }
+
+/// The home setting comes after `--location` and `NIMBUS_LOCATION`, before the time zone.
+final class HomeLocationTests: XCTestCase {
+    func testHomeIsAfterTheFlagAndTheVariable() {
+        let home = GeoPoint(latitude: 35.18, longitude: 129.07)!
+        let flag = GeoPoint(latitude: 1, longitude: 2)!
+        func where_(_ argument: GeoPoint?, _ environment: [String: String]) -> DeviceLocation {
+            SystemLocationProvider(argument: argument, environment: environment, home: home,
+                                   localtimeLink: { "/usr/share/zoneinfo/Asia/Seoul" }, timezoneFile: { nil }).currentLocation().location
+        }
+        XCTAssertEqual(where_(flag, ["NIMBUS_LOCATION": "3,4"]), .argument(flag))
+        XCTAssertEqual(where_(nil, ["NIMBUS_LOCATION": "3,4"]), .environment(GeoPoint(latitude: 3, longitude: 4)!))
+        XCTAssertEqual(where_(nil, [:]), .home(home))
+        XCTAssertEqual(SystemLocationProvider(argument: nil, environment: [:], localtimeLink: { "/usr/share/zoneinfo/Asia/Seoul" },
+                                              timezoneFile: { nil }).currentLocation().location, .timeZone("Asia/Seoul"))
+    }
+}

@@ -167,14 +167,13 @@ public final class AppDIContainer {
 
     /// Where the user is: `--location`, `NIMBUS_LOCATION`, the home setting, then the system time zone.
     public var locationProvider: DeviceLocationProviding {
-        var argument = configuration.location
-        if argument == nil, (configuration.environment["NIMBUS_LOCATION"] ?? "").isEmpty, let home = preferences.home {
-            switch home {
-            case .point(let p): argument = p
-            case .city(let id): argument = city(id: id).flatMap { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-            }
+        var home: GeoPoint?
+        switch preferences.home {
+        case .point(let p)?: home = p
+        case .city(let id)?: home = city(id: id).flatMap { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        case nil: break
         }
-        return SystemLocationProvider(argument: argument, environment: configuration.environment)
+        return SystemLocationProvider(argument: configuration.location, environment: configuration.environment, home: home)
     }
 
     func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {

@@ -234,6 +234,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case tabLiked = "tab.liked"
     case currentLocating = "current.locating"
     case currentFromArgument = "current.from.argument"
+    case currentFromHome = "current.from.home"
     case currentFromEnvironment = "current.from.environment"
     case currentFromTimeZone = "current.from.time.zone"
     case currentNoLocation = "current.no.location"
