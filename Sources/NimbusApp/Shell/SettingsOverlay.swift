@@ -175,8 +175,8 @@ final class SettingsOverlay {
     private var footer: String {
         if let problem = container.configNotice { return l10n.format(.settingsNotSaved, problem) }
         if saved == false { return l10n.format(.settingsNotSaved, container.configFile.url.path) }
-        return l10n.format(.settingsSaved, Self.shortPath(container.configFile.url.path,
-                                                          home: container.configuration.environment["HOME"]))
+        let path = Self.shortPath(container.configFile.url.path, home: container.configuration.environment["HOME"])
+        return l10n.format(saved == true ? .settingsSaved : .settingsFile, path)
     }
 
     static func shortPath(_ path: String, home: String?) -> String {

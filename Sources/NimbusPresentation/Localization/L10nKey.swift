@@ -354,4 +354,5 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case settingsValueNone = "settings.value.none"
     case settingsValueHours = "settings.value.hours"
     case helpKeySettings = "help.key.settings"
+    case settingsFile = "settings.file"
 }
