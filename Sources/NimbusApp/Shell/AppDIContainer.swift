@@ -213,7 +213,25 @@ public final class AppDIContainer {
     }
 
     /// The first problem of the config file, for the status bar.
-    public var configNotice: String? { configProblems.first.map(String.init(describing:)) }
+    public var configNotice: String? { configProblems.first.map { Self.message($0, l10n: l10n) } }
+
+    /// A config file's problem in the UI language (English says it as the file reader does).
+    static func message(_ problem: ConfigFile.Problem, l10n: L10n) -> String {
+        if l10n.language == .en { return problem.description }
+        let text: String
+        switch problem.reason {
+        case .badValue(let key, let allowed):
+            if allowed.isEmpty { text = l10n[.configHome] }
+            else if key == UserSettings.Key.defaultTab.rawValue { text = l10n[.configTabRange] }
+            else { text = l10n.format(.configMustBe, key, allowed.joined(separator: l10n.language == .ja ? "、" : ", ")) }
+        case .notTOML: text = l10n[.configNotTOML]
+        case .notAFile: return l10n[.configNotFile]
+        case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))
+        case .unreadable: return l10n[.configUnreadable]
+        }
+        guard let line = problem.line else { return "config.toml: " + text }
+        return l10n.format(.configAtLine, String(line), text)
+    }
 
     /// Changes the saved settings, applies them at once and writes the file (unless it could not be
     /// read cleanly at start-up, when it is left alone). Returns whether the file was written.

@@ -12,13 +12,28 @@ public struct ConfigFile: Sendable {
 
     /// One thing wrong with the file, for the status bar.
     public struct Problem: Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong, for a message in the UI language.
+        public enum Reason: Equatable, Sendable {
+            /// `key` must be one of `allowed` (the home key: a city id or "lat,lon", with `allowed` empty).
+            case badValue(key: String, allowed: [String])
+            case notTOML
+            /// A link, directory, fifo…: not read.
+            case notAFile
+            case tooLarge
+            /// Unreadable, or not UTF-8.
+            case unreadable
+        }
+
         /// The line (from 1) it is on, when it is on one.
         public let line: Int?
+        /// In English, as the log and the tests read it.
         public let message: String
+        public let reason: Reason
 
-        public init(line: Int?, message: String) {
+        public init(line: Int?, message: String, reason: Reason) {
             self.line = line
             self.message = message
+            self.reason = reason
         }
 
         /// "config.toml line 3: units must be metric, imperial or auto".
@@ -57,24 +72,24 @@ public struct ConfigFile: Sendable {
         switch SafeFile.kind(atPath: url.path) {
         case .missing: return Loaded()
         case .regular: break
-        case .directory: return Self.unreadable("is a directory, not a file; not read")
-        case .other(let name): return Self.unreadable("is a \(name), not a file; not read")
+        case .directory: return Self.unreadable("is a directory, not a file; not read", .notAFile)
+        case .other(let name): return Self.unreadable("is a \(name), not a file; not read", .notAFile)
         }
         guard let data = SafeFile.read(url, maxBytes: Self.maximumSize) else {
             var st = stat()
             if lstat(url.path, &st) == 0, Int(st.st_size) > Self.maximumSize {
-                return Self.unreadable("is larger than \(Self.maximumSize / 1024) KB; not read")
+                return Self.unreadable("is larger than \(Self.maximumSize / 1024) KB; not read", .tooLarge)
             }
-            return Self.unreadable("cannot be read; not used")
+            return Self.unreadable("cannot be read; not used", .unreadable)
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return Self.unreadable("is not UTF-8 text; not read")
+            return Self.unreadable("is not UTF-8 text; not read", .unreadable)
         }
         return Self.parse(text)
     }
 
-    private static func unreadable(_ message: String) -> Loaded {
-        Loaded(problems: [Problem(line: nil, message: message)], writable: false)
+    private static func unreadable(_ message: String, _ reason: Problem.Reason) -> Loaded {
+        Loaded(problems: [Problem(line: nil, message: message, reason: reason)], writable: false)
     }
 
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
@@ -84,42 +99,51 @@ public struct ConfigFile: Sendable {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             return Loaded(problems: [Problem(line: error.source.begin.line,
-                                             message: "is not TOML (\(oneLine(error.description)))")],
+                                             message: "is not TOML (\(oneLine(error.description)))", reason: .notTOML)],
                           writable: false)
         } catch {
-            return Loaded(problems: [Problem(line: nil, message: "is not TOML")], writable: false)
+            return Loaded(problems: [Problem(line: nil, message: "is not TOML", reason: .notTOML)], writable: false)
         }
         var settings = UserSettings()
         var problems: [Problem] = []
-        func bad(_ key: UserSettings.Key, _ message: String) {
-            problems.append(Problem(line: line(of: key.rawValue, in: text), message: "\(key.rawValue) \(message)"))
+        func bad(_ key: UserSettings.Key, _ allowed: [String]) {
+            let message: String
+            if allowed.isEmpty {
+                message = "must be a GeoNames city id or \"lat,lon\""
+            } else if allowed.count == 1 {
+                message = "must be " + allowed[0]
+            } else {
+                message = "must be " + allowed.dropLast().joined(separator: ", ") + " or " + allowed.last!
+            }
+            problems.append(Problem(line: line(of: key.rawValue, in: text), message: "\(key.rawValue) \(message)",
+                                    reason: .badValue(key: key.rawValue, allowed: allowed)))
         }
-        func word<E: RawRepresentable & CaseIterable>(_ key: UserSettings.Key, _ type: E.Type, _ message: String) -> E?
+        func word<E: RawRepresentable & CaseIterable>(_ key: UserSettings.Key, _ type: E.Type) -> E?
         where E.RawValue == String {
             guard let value = table[key.rawValue] else { return nil }
             let text = value.string ?? value.int.map(String.init)
             if let text, let e = E(rawValue: text.lowercased()) { return e }
-            bad(key, message)
+            bad(key, E.allCases.map(\.rawValue))
             return nil
         }
-        settings.units = word(.units, UserSettings.Units.self, "must be metric, imperial or auto")
-        settings.temperatureUnit = word(.temperatureUnit, UserSettings.Temperature.self, "must be c or f")
-        settings.windUnit = word(.windUnit, UserSettings.Wind.self, "must be kmh, mph or ms")
-        settings.clock = word(.clock, UserSettings.Clock.self, "must be 12 or 24")
-        settings.theme = word(.theme, UserSettings.Theme.self, "must be dark, light or auto")
-        settings.mapStyle = word(.mapStyle, UserSettings.MapStyle.self, "must be braille, blocks or auto")
+        settings.units = word(.units, UserSettings.Units.self)
+        settings.temperatureUnit = word(.temperatureUnit, UserSettings.Temperature.self)
+        settings.windUnit = word(.windUnit, UserSettings.Wind.self)
+        settings.clock = word(.clock, UserSettings.Clock.self)
+        settings.theme = word(.theme, UserSettings.Theme.self)
+        settings.mapStyle = word(.mapStyle, UserSettings.MapStyle.self)
         if let value = table[UserSettings.Key.mouse.rawValue] {
-            if let b = value.bool { settings.mouse = b } else { bad(.mouse, "must be true or false") }
+            if let b = value.bool { settings.mouse = b } else { bad(.mouse, ["true", "false"]) }
         }
         if let value = table[UserSettings.Key.defaultTab.rawValue] {
             if let n = value.int, UserSettings.tabs.contains(n) { settings.defaultTab = n }
-            else { bad(.defaultTab, "must be a number from 1 to 6") }
+            else { bad(.defaultTab, ["a number from 1 to 6"]) }
         }
         if let value = table[UserSettings.Key.home.rawValue] {
             if let home = (value.string ?? value.int.map(String.init)).flatMap(UserSettings.Home.init(text:)) {
                 settings.home = home
             } else {
-                bad(.home, "must be a GeoNames city id or \"lat,lon\"")
+                bad(.home, [])
             }
         }
         return Loaded(settings: settings, problems: problems, writable: problems.isEmpty)

@@ -355,4 +355,12 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case settingsValueHours = "settings.value.hours"
     case helpKeySettings = "help.key.settings"
     case settingsFile = "settings.file"
+    case configAtLine = "config.at.line"
+    case configMustBe = "config.must.be"
+    case configTabRange = "config.tab.range"
+    case configHome = "config.home"
+    case configNotTOML = "config.not.toml"
+    case configNotFile = "config.not.file"
+    case configTooLarge = "config.too.large"
+    case configUnreadable = "config.unreadable"
 }
