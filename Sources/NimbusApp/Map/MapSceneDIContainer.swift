@@ -65,7 +65,7 @@ public final class MapSceneDIContainer {
     @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
-                     styleChanged: mapStyleChanged)
+                     styleChanged: mapStyleChanged, preferredStyle: mapStyle)
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

@@ -88,9 +88,9 @@ public final class QuakeDetailViewModel {
             local.locale = l10n.locale
             local.timeZone = zone
             local.setLocalizedDateFormatFromTemplate("MMMd " + format.weather.timePattern)
-            facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time), local.string(from: quake.time)))
+            facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " "), local.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")))
         } else {
-            facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time)) + " · "
+            facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")) + " · "
                          + format.weather.age(now.timeIntervalSince(quake.time)))
         }
         facts.append(l10n.format(.quakeDetailMagnitude, QuakeFormatter.magnitude(quake.magnitude)

@@ -249,7 +249,7 @@ public final class CityDetailViewModel {
             name: city.name,
             localName: Self.localName(city, language: l10n.language),
             country: countries.name(city.countryCode),
-            localTime: f.string(from: now),
+            localTime: f.string(from: now).replacingOccurrences(of: "\u{202F}", with: " "),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
             population: l10n.format(.weatherPopulation, l10n.number(city.population)))
     }
@@ -262,11 +262,20 @@ public final class CityDetailViewModel {
         case .allNight: return SunLine(text: l10n[.weatherPolarNight])
         case .normal:
             let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
-            f.dateFormat = format.timePattern
+            if format.display.value.clock == .h24 {
+                f.locale = Locale(identifier: "en_US_POSIX")
+                f.dateFormat = "HH:mm"
+            } else {
+                // "7:21 AM", "오전 7:21", "午前7:21": the language places the marker.
+                f.locale = l10n.locale
+                f.setLocalizedDateFormatFromTemplate("h:mm a")
+            }
             // To the nearest minute, as almanacs and Open-Meteo give them.
-            func minute(_ d: Date?) -> String { d.map { f.string(from: $0.addingTimeInterval(30)) } ?? "–" }
+            // ICU puts a narrow no-break space before "AM"; terminals show a plain one.
+            func minute(_ d: Date?) -> String {
+                d.map { f.string(from: $0.addingTimeInterval(30)).replacingOccurrences(of: "\u{202F}", with: " ") } ?? "–"
+            }
             return SunLine(text: [
                 l10n.format(.weatherSunrise, minute(sun.sunrise)),
                 l10n.format(.weatherSunset, minute(sun.sunset)),
