@@ -198,6 +198,11 @@ final class SettingsOverlay {
             }
         }
         lines += [""] + TextWrap.lines(footer, width: inner) + TextWrap.lines(l10n[.settingsHelp], width: inner)
-        Overlay.draw(p, title: l10n[.settingsTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+        // On a short terminal the box scrolls so that the chosen row (or the search) stays in view.
+        let visible = max(1, p.height - 2)
+        let focus = search != nil ? min(lines.count - 1, rows.count + 3 + pick) : selected
+        let scroll = max(0, focus - visible + 1)
+        Overlay.draw(p, title: l10n[.settingsTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder,
+                     scroll: scroll)
     }
 }
