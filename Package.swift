@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "NimbusData", dependencies: [
             "NimbusDomain", "NimbusResources", "CLazyCurl",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             // The retrying client's waits are timed by the app's scheduler.
             .product(name: "CombineSchedulers", package: "combine-schedulers"),

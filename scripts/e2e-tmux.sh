@@ -13,7 +13,7 @@ sock="nimbus-e2e-$$"
 export LC_ALL=C.UTF-8
 # The user's own likes and forecasts stay untouched, and no request leaves the machine
 # (port 9 on loopback refuses the connection at once).
-export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" NIMBUS_WEATHER_URL=http://127.0.0.1:9
+export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" NIMBUS_WEATHER_URL=http://127.0.0.1:9
 t() { tmux -u -L "$sock" "$@"; }
 http_pid=
 cleanup() {
@@ -226,6 +226,15 @@ oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMB
 check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅ 23°C 10 km/h →"
 printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
 check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
+
+# The auto theme asks the terminal for its background (OSC 11) and follows its answer; no answer
+# within 50 ms is dark; NO_COLOR is never asked and stays colourless.
+osc() { env -u NO_COLOR python3 "$root/scripts/e2e-osc11.py" "$bin" "$1"; }
+check "OSC 11 white background → light theme" test "$(osc rgb:ffff/ffff/ffff)" = "light queried"
+check "OSC 11 black background → dark theme" test "$(osc rgb:0000/0000/0000)" = "dark queried"
+check "no OSC 11 answer → dark theme" test "$(osc none)" = "dark queried"
+check "NO_COLOR: not asked, no colours" test "$(NO_COLOR=1 python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "none not-queried"
+check "NIMBUS_THEME=dark: not asked" test "$(env -u NO_COLOR NIMBUS_THEME=dark python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "dark not-queried"
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

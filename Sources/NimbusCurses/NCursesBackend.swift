@@ -107,6 +107,13 @@ public final class NCursesBackend: TerminalBackend {
         nimbus_write_raw("\u{1B}[?2004h")
     }
 
+    /// Asks the terminal for its background colour (OSC 11); the answer comes on stdin, where the
+    /// key parser takes it (`KeyParser.terminalAnswers`) and never lets it through as typed text.
+    public func requestBackgroundColor() {
+        guard started else { return }
+        Self.write(TerminalBackground.query)
+    }
+
     /// Leaves curses mode and disables bracketed paste. Idempotent; safe from any exit path.
     public func stop() {
         guard started else { return }

@@ -13,6 +13,8 @@ public struct KeyParser {
         case linuxFunction   // ESC [ [ (Linux console F1–F5)
         case ss3             // ESC O
         case paste           // inside ESC[200~ ... ESC[201~
+        case osc             // ESC ] ... (a terminal's answer, such as OSC 11's colour), until BEL or ST
+        case oscEscape       // ESC inside an OSC: the start of ST (ESC \)
     }
 
     private var state = State.ground
@@ -26,10 +28,24 @@ public struct KeyParser {
 
     public init() {}
 
+    /// Longest OSC answer kept (a colour answer is ~24 bytes); the rest is dropped.
+    static let oscLimit = 256
+    private var oscBytes: [UInt8] = []
+    /// The bodies of the OSC answers the terminal sent ("11;rgb:ffff/ffff/ffff"), oldest first, at most 8:
+    /// swallowed here so they never reach a screen as keys.
+    public private(set) var terminalAnswers: [String] = []
+
+    private mutating func finishOSC() {
+        state = .ground
+        if terminalAnswers.count >= 8 { terminalAnswers.removeFirst() }
+        terminalAnswers.append(String(decoding: oscBytes, as: UTF8.self))
+        oscBytes.removeAll()
+    }
+
     /// True while an escape sequence (or a lone ESC) awaits more bytes; call `flushPending` after ~25 ms of silence.
     public var hasPendingEscape: Bool {
         switch state {
-        case .escape, .csi, .csiIgnore, .linuxFunction, .ss3: return true
+        case .escape, .csi, .csiIgnore, .linuxFunction, .ss3, .osc, .oscEscape: return true
         case .ground, .paste: return false
         }
     }
@@ -53,6 +69,8 @@ public struct KeyParser {
         case .escape:
             keys.append(.escape)
             state = .ground
+        case .osc, .oscEscape:
+            state = .ground; oscBytes.removeAll()
         case .csi, .csiIgnore, .linuxFunction, .ss3:
             state = .ground
             params.removeAll()
@@ -72,6 +90,7 @@ public struct KeyParser {
             switch b {
             case 0x5B: state = .csi; params.removeAll()
             case 0x4F: state = .ss3
+            case 0x5D: state = .osc; oscBytes.removeAll()        // an answer from the terminal, never typed text
             case 0x1B: keys.append(.escape)                      // ESC ESC: first one was a real Escape
             case 0x20...0x7E: keys.append(.escape); state = .ground // Alt-x: report Escape, drop x
             default:
@@ -101,6 +120,15 @@ public struct KeyParser {
                 state = .ground; params.removeAll()
                 ground(b, &keys)
             }
+        case .osc:
+            switch b {
+            case 0x07: finishOSC()
+            case 0x1B: state = .oscEscape
+            default: if oscBytes.count < KeyParser.oscLimit { oscBytes.append(b) }
+            }
+        case .oscEscape:
+            finishOSC()
+            if b != 0x5C { step(b, &keys) } // ESC \ ends it; any other byte begins something new
         case .csiIgnore:
             switch b {
             case 0x40...0x7E: state = .ground

@@ -35,6 +35,24 @@ public struct Theme: Sendable {
         warning: Style(fg: .yellow, bold: true)
     )
 
+    /// For a light (white) background: dark text, darker accents, pale bars.
+    public static let light = Theme(
+        text: .plain,
+        dim: Style(fg: .index(242)),
+        accent: Style(fg: .index(25), bold: true),
+        selection: Style(fg: .black, bg: .index(153), bold: true),
+        tabBar: Style(fg: .index(236), bg: .index(252)),
+        tabActive: Style(fg: .white, bg: .index(25), bold: true),
+        statusBar: Style(fg: .index(236), bg: .index(252)),
+        statusKey: Style(fg: .index(25), bg: .index(252), bold: true),
+        field: .plain,
+        placeholder: Style(fg: .index(245)),
+        overlay: Style(fg: .black, bg: .index(255)),
+        overlayBorder: Style(fg: .index(25), bg: .index(255)),
+        warning: Style(fg: .index(130), bold: true),
+        map: .light
+    )
+
     /// No colour at all (`NO_COLOR`, or a terminal without colours): reverse video and bold carry the meaning.
     public static let monochrome = Theme(
         text: .plain,
@@ -73,6 +91,16 @@ public struct MapPalette: Sendable {
         label: Style(fg: .white, bg: .index(24), bold: true),
         otherLabel: Style(fg: .index(230), bg: .index(238)),
         scale: Style(fg: .index(250))
+    )
+
+    public static let light = MapPalette(
+        land: Style(fg: .index(108)),
+        coast: Style(fg: .index(22), bold: true),
+        border: Style(fg: .index(130)),
+        marker: Style(fg: .index(160), bold: true),
+        label: Style(fg: .white, bg: .index(25), bold: true),
+        otherLabel: Style(fg: .black, bg: .index(252)),
+        scale: Style(fg: .index(238))
     )
 
     public static let monochrome = MapPalette(

@@ -60,6 +60,14 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(sydney.stdout.contains("Sydney"), sydney.stdout)
     }
 
+    nonisolated func testSettingsFlagsReachTheConfiguration() throws {
+        let values = try CLIOptions.parseCommandLine(["--units", "imperial", "--theme", "light", "--map-style", "blocks"]).values
+        XCTAssertEqual(values.settings, UserSettings(units: .imperial, theme: .light, mapStyle: .blocks))
+        XCTAssertEqual(try CLIOptions.parseCommandLine([]).values.settings, UserSettings())
+        XCTAssertThrowsError(try CLIOptions.parseCommandLine(["--units", "kelvin"]))
+        XCTAssertThrowsError(try CLIOptions.parseCommandLine(["--theme", "pink"]))
+    }
+
     nonisolated func testUsageErrorsAreOneLineWithStatusTwo() throws {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
         try MainActor.assumeIsolated { try test.mainActorTestUsageErrorsAreOneLineWithStatusTwo() }

@@ -106,7 +106,7 @@ final class CityMapPanelTests: XCTestCase {
         scheduler = DispatchQueue.test
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-map-\(UUID().uuidString)")
         container = try AppDIContainer(configuration: .init(
-            environment: ["NIMBUS_LANG": language, "NIMBUS_UNITS": units, "XDG_DATA_HOME": empty.path],
+            environment: ["NIMBUS_LANG": language, "NIMBUS_UNITS": units, "XDG_DATA_HOME": empty.path, "XDG_CONFIG_HOME": empty.path],
             scheduler: scheduler.eraseToAnyScheduler()))
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
         return try XCTUnwrap(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)

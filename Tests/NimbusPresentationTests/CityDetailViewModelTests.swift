@@ -333,7 +333,11 @@ final class CityDetailViewModelTests: XCTestCase {
     }
 
     func testUnitsFollowTheRegionUnlessOverridden() {
-        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .imperial, "no region: English is US")
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .metric, "no region: metric, as Open-Meteo")
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "C"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en"], language: .en), .metric)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_LR.UTF-8"], language: .en), .imperial)
+        XCTAssertEqual(UnitSystem.resolve(environment: ["LC_MEASUREMENT": "my_MM"], language: .en), .imperial)
         XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ko), .metric)
         XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_US.UTF-8"], language: .en), .imperial)
         XCTAssertEqual(UnitSystem.resolve(environment: ["LANG": "en_GB.UTF-8"], language: .en), .metric)

@@ -230,8 +230,8 @@ final class CityMapViewModelTests: XCTestCase {
         XCTAssertNil(MapScaleBar.make(kilometresPerColumn: .infinity, maxColumns: 20, units: .metric, l10n: en))
     }
 
-    func testUnitsFollowTheLanguageUnlessOverridden() {
-        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .imperial)
+    func testUnitsWithNoRegionAreMetricUnlessOverridden() {
+        XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .en), .metric)
         XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ko), .metric)
         XCTAssertEqual(UnitSystem.resolve(environment: [:], language: .ja), .metric)
         XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "metric"], language: .en), .metric)

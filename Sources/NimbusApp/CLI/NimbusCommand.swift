@@ -34,6 +34,16 @@ public struct CLIOptions: ParsableArguments {
         valueName: "path"))
     public var logFile: String?
 
+    @Option(help: ArgumentHelp("metric, imperial or auto (the locale's). Over NIMBUS_UNITS and config.toml.", valueName: "units"))
+    public var units: UserSettings.Units?
+
+    @Option(help: ArgumentHelp("dark, light or auto (asks the terminal). Over NIMBUS_THEME and config.toml.", valueName: "theme"))
+    public var theme: UserSettings.Theme?
+
+    @Option(help: ArgumentHelp("braille, blocks or auto (blocks on the Linux console). Over NIMBUS_MAP_STYLE and config.toml.",
+                               valueName: "style"))
+    public var mapStyle: UserSettings.MapStyle?
+
     public init() {}
 
     /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
@@ -87,6 +97,8 @@ public struct CLIOptions: ParsableArguments {
         var location: GeoPoint?
         /// `--log-file` (only the real app logs; tapes never do).
         var logFile: String?
+        /// `--units`, `--theme`, `--map-style`.
+        var settings = UserSettings()
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
@@ -96,13 +108,16 @@ public struct CLIOptions: ParsableArguments {
             let choice: CatalogChoice
             if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
             else { choice = tier == .large ? .large : .bundled }
-            return .init(environment: environment, catalog: choice, location: location, scheduler: scheduler,
-                         colors: colors)
+            var configuration = AppDIContainer.Configuration(
+                environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
+            configuration.settingsFlags = settings
+            return configuration
         }
     }
 
     var values: Values {
-        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile)
+        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile,
+               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle))
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -130,6 +145,10 @@ public struct CLIOptions: ParsableArguments {
     }
 }
 
+extension UserSettings.Units: ExpressibleByArgument {}
+extension UserSettings.Theme: ExpressibleByArgument {}
+extension UserSettings.MapStyle: ExpressibleByArgument {}
+
 /// An error of a command that was given correctly but could not do its work: exit status 1.
 struct CommandFailure: Error {
     let message: String
@@ -144,7 +163,8 @@ public struct NimbusCommand: ParsableCommand {
         Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
-        NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_UNITS=metric|imperial|auto, NIMBUS_THEME=dark|light|auto, \
+        NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
         NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
@@ -268,8 +288,11 @@ struct Run: ParsableCommand {
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)
         try withExtendedLifetime(runner) {
-            try runner.run {
+            // Only the auto theme, with colours, asks the terminal (and waits up to 50 ms for it).
+            let ask = container.preferences.themeSetting == .auto && !container.preferences.monochrome
+            try runner.run(askBackground: ask) { background in
                 if !backend.supportsColor { container.useMonochrome() }
+                container.useTerminalBackground(background)
                 return AppCoordinator(container: container)
             }
         }

@@ -270,7 +270,7 @@ enum OneShot {
         wait { finished }
         subscription.cancel()
         guard let fetched else {
-            let format = WeatherFormatter(l10n: container.l10n, units: container.units)
+            let format = WeatherFormatter(l10n: container.l10n, display: container.display)
             throw CommandFailure(message: format.message(failure ?? .timedOut))
         }
         let encoder = JSONEncoder()

@@ -14,7 +14,8 @@ public final class MapSceneDIContainer {
     public let cache: MapSnapshotCache
     public let repository: RenderedMapRepository
     private let l10n: L10n
-    private let units: UnitSystem
+    /// The units system now (the settings change it; a map made later uses the new one).
+    private let units: () -> UnitSystem
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let renderScheduler: AnySchedulerOf<DispatchQueue>
     /// The map style of the app's preferences (`AppPreferences.mapStyle`), and how a panel changes it.
@@ -25,7 +26,15 @@ public final class MapSceneDIContainer {
     public static let countLimit = 64
     public static let totalCostLimit = 200_000
 
-    public init(repository: RenderedMapRepository, l10n: L10n, units: UnitSystem,
+    public convenience init(repository: RenderedMapRepository, l10n: L10n, units: UnitSystem,
+                            scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
+                            mapStyle: @escaping () -> MapStyle = { .braille },
+                            mapStyleChanged: @escaping (MapStyle) -> Void = { _ in }) {
+        self.init(repository: repository, l10n: l10n, currentUnits: { units }, scheduler: scheduler,
+                  renderScheduler: renderScheduler, mapStyle: mapStyle, mapStyleChanged: mapStyleChanged)
+    }
+
+    public init(repository: RenderedMapRepository, l10n: L10n, currentUnits units: @escaping () -> UnitSystem,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
                 mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in }) {
         self.mapStyle = mapStyle
@@ -46,7 +55,7 @@ public final class MapSceneDIContainer {
     public func makeCityMapViewModel(city: City, initialZoom: MapZoom = .country,
                                      places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                      nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> CityMapViewModel {
-        CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units,
+        CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units(),
                          initialZoom: initialZoom, initialStyle: mapStyle(),
                          scheduler: scheduler, renderScheduler: renderScheduler,
                          places: places, nearbyQuakes: nearbyQuakes)
@@ -56,7 +65,7 @@ public final class MapSceneDIContainer {
     @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
-                     styleChanged: mapStyleChanged)
+                     styleChanged: mapStyleChanged, preferredStyle: mapStyle)
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

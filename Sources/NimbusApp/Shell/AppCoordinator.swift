@@ -25,6 +25,10 @@ public final class AppCoordinator {
     private var retryWait: HTTPRetryWait?
     private var retryObservation: AnyCancellable?
     private var retryTicker: Cancellable?
+    /// The settings overlay (`,` or F2), while it is open.
+    private var settings: SettingsOverlay?
+    /// The config file's problem stays on the status bar until the settings are opened.
+    private var configNoticeSeen = false
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -39,7 +43,8 @@ public final class AppCoordinator {
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: showingHelp || showingMapStats, capturesText: navigator.top?.capturesText ?? false)
+              overlay: showingHelp || showingMapStats || settings != nil,
+              capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false)
     }
 
     /// Set when the user asked to quit.
@@ -86,6 +91,14 @@ public final class AppCoordinator {
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
         observeRetries()
+        let opening = container.preferences.defaultTab
+        if opening > 1, opening <= navigator.tabs.count { navigator.select(opening - 1) }
+    }
+
+    private func openSettings() {
+        settings = SettingsOverlay(container: container, tabTitles: { [unowned self] in navigator.tabs.map(\.title) })
+        configNoticeSeen = true
+        needsDisplay.set()
     }
 
     // MARK: Retries
@@ -148,6 +161,16 @@ public final class AppCoordinator {
         default:
             break
         }
+        if let settings {
+            if !settings.handle(key) { self.settings = nil }
+            // Units, clock and theme changes show on every screen from this frame on.
+            needsDisplay.setFullRedraw()
+            return
+        }
+        if key == .function(2), !showingHelp {
+            openSettings()
+            return
+        }
         // The map cache overlay stays up while browsing; only Esc closes it.
         if showingMapStats, key == .escape, !showingHelp {
             showingMapStats = false
@@ -197,6 +220,9 @@ public final class AppCoordinator {
             helpScroll = 0
             needsDisplay.set()
             return true
+        case .char(","):
+            openSettings()
+            return true
         case .char(let c) where c.isASCII && c.isNumber:
             guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
             navigator.select(n - 1)
@@ -236,11 +262,24 @@ public final class AppCoordinator {
         if navigator.tabs.count > 1, navigator.top?.capturesText == false {
             hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
         }
+        if !configNoticeSeen, container.configNotice != nil, settings == nil {
+            // The config file's problem needs the room: only the key that opens the settings stays.
+            hints = [(key: ",", label: l10n[.settingsTitle])]
+        }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: retryMessage ?? navigator.activeSource ?? container.statusSource, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }
+        settings?.draw(p, theme: theme)
         if showingHelp { drawHelp(p) }
         return canvas.buffer
+    }
+
+    /// The right of the status bar: the config file's problem until the settings are opened, else
+    /// where the data comes from.
+    private var statusRight: String {
+        if let retryMessage { return retryMessage }
+        if !configNoticeSeen, let notice = container.configNotice { return notice }
+        return navigator.activeSource ?? container.statusSource
     }
 
     /// The frame from the last `render` is on the terminal.
@@ -286,6 +325,7 @@ public final class AppCoordinator {
         ] : []
         let global = tabs + [
             KeyHint("?", l10n[.helpKeyHelp]),
+            KeyHint(", F2", l10n[.helpKeySettings]),
             KeyHint("q", l10n[.helpKeyQuit]),
             KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
             KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),

@@ -43,6 +43,8 @@ public final class AppDIContainer {
         /// Where other work leaves the main thread (finding the nearest city); nil does it on `scheduler`.
         /// A serial queue: `receive(on:)` a concurrent one may deliver a completion before the value.
         public var workScheduler: AnySchedulerOf<DispatchQueue>?
+        /// Settings given on the command line (`--units`, `--theme`, `--map-style`): above all others.
+        public var settingsFlags = UserSettings()
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
@@ -68,8 +70,17 @@ public final class AppDIContainer {
     let catalog: CityCatalog
     /// Country names in the UI language, shared by every screen that shows them.
     public let countryNames: CountryNames
-    /// Temperatures and speeds in the units of the user's region, or `NIMBUS_UNITS`.
-    public let units: UnitSystem
+    /// Temperatures, speeds and the clock as the settings say now: every formatter reads them.
+    public let display: DisplayUnits
+    /// The units system now (pressures, distances).
+    public var units: UnitSystem { display.value.system }
+    /// `config.toml`.
+    public let configFile: ConfigFile
+    /// The settings as saved in the file (what the settings screen changes and saves).
+    public private(set) var savedSettings: UserSettings
+    /// What was wrong with the file when it was read; while there is anything, it is never written.
+    public private(set) var configProblems: [ConfigFile.Problem]
+    private var configWritable: Bool
     /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast and Today caches under `$XDG_CACHE_HOME/nimbus`.
     public private(set) lazy var weatherRepository: WeatherRepository = {
         let baseURL = OpenMeteoWeatherRepository.baseURL(environment: configuration.environment)
@@ -111,9 +122,22 @@ public final class AppDIContainer {
                                             logger: configuration.log.isOn ? configuration.log.logger(.http) : nil)
         l10n = L10n.bundled(Language.resolve(environment: configuration.environment))
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
-        preferences = AppPreferences(theme: configuration.colors && !noColor ? .color : .monochrome)
+        configFile = ConfigFile(environment: configuration.environment)
+        let loaded = configFile.load()
+        savedSettings = loaded.settings
+        configProblems = loaded.problems
+        configWritable = loaded.writable
+        let resolved = ResolvedSettings.resolve(flags: configuration.settingsFlags, environment: configuration.environment,
+                                                file: loaded.settings)
+        preferences = AppPreferences(theme: .color, mapStyle: resolved.mapStyle)
+        preferences.monochrome = !configuration.colors || noColor
+        preferences.themeSetting = resolved.theme
+        preferences.mouse = resolved.mouse
+        preferences.defaultTab = resolved.defaultTab
+        preferences.home = resolved.home
+        preferences.updateTheme()
         countryNames = CountryNames(locale: l10n.locale)
-        units = UnitSystem.resolve(environment: configuration.environment, language: l10n.language)
+        display = DisplayUnits(resolved.units)
         switch configuration.catalog {
         case .bundled: catalog = try CityCatalog.bundled()
         case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
@@ -174,9 +198,15 @@ public final class AppDIContainer {
     /// Thread-safe, and cheap until its k-d tree is first asked for (by the Today and Quakes tabs, or `warmUp`).
     let locator: CatalogCityLocator
 
-    /// Where the user is: `--location`, `NIMBUS_LOCATION`, then the system time zone.
+    /// Where the user is: `--location`, `NIMBUS_LOCATION`, the home setting, then the system time zone.
     public var locationProvider: DeviceLocationProviding {
-        SystemLocationProvider(argument: configuration.location, environment: configuration.environment)
+        var home: GeoPoint?
+        switch preferences.home {
+        case .point(let p)?: home = p
+        case .city(let id)?: home = city(id: id).flatMap { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        case nil: break
+        }
+        return SystemLocationProvider(argument: configuration.location, environment: configuration.environment, home: home)
     }
 
     func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
@@ -196,7 +226,7 @@ public final class AppDIContainer {
                                      totalCostLimit: MapSceneDIContainer.totalCostLimit)
         return MapSceneDIContainer(
             repository: .bundled(cache: cache, environment: configuration.environment),
-            l10n: l10n, units: units,
+            l10n: l10n, currentUnits: { [display] in display.value.system },
             scheduler: configuration.scheduler,
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler,
             mapStyle: { [unowned self] in self.preferences.mapStyle },
@@ -204,7 +234,60 @@ public final class AppDIContainer {
     }()
 
     /// Switches to the colourless theme (the terminal has no colours).
-    public func useMonochrome() { preferences.theme = .monochrome }
+    public func useMonochrome() {
+        preferences.monochrome = true
+        preferences.updateTheme()
+    }
+
+    /// The terminal's background (OSC 11), which the `auto` theme follows.
+    public func useTerminalBackground(_ background: TerminalBackground?) {
+        preferences.terminalBackground = background
+        preferences.updateTheme()
+    }
+
+    /// The first problem of the config file, for the status bar.
+    public var configNotice: String? { configProblems.first.map { Self.message($0, l10n: l10n) } }
+
+    /// A config file's problem in the UI language (English says it as the file reader does).
+    static func message(_ problem: ConfigFile.Problem, l10n: L10n) -> String {
+        if l10n.language == .en { return problem.description }
+        let text: String
+        switch problem.reason {
+        case .badValue(let key, let allowed):
+            if allowed.isEmpty { text = l10n[.configHome] }
+            else if key == UserSettings.Key.defaultTab.rawValue { text = l10n[.configTabRange] }
+            else { text = l10n.format(.configMustBe, key, allowed.joined(separator: l10n.language == .ja ? "、" : ", ")) }
+        case .notTOML: text = l10n[.configNotTOML]
+        case .notAFile: return l10n[.configNotFile]
+        case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))
+        case .unreadable: return l10n[.configUnreadable]
+        }
+        guard let line = problem.line else { return "config.toml: " + text }
+        return l10n.format(.configAtLine, String(line), text)
+    }
+
+    /// Changes the saved settings, applies them at once and writes the file (unless it could not be
+    /// read cleanly at start-up, when it is left alone). Returns whether the file was written.
+    @discardableResult
+    public func changeSettings(_ change: (inout UserSettings) -> Void) -> Bool {
+        change(&savedSettings)
+        // The screen's choice wins over the command line and the environment from now on.
+        var environment = configuration.environment
+        for name in [ResolvedSettings.unitsVariable, ResolvedSettings.themeVariable, ResolvedSettings.mapStyleVariable] {
+            environment[name] = nil
+        }
+        let resolved = ResolvedSettings.resolve(flags: UserSettings(), environment: environment, file: savedSettings)
+        let units = resolved.units
+        display.value = units
+        preferences.themeSetting = resolved.theme
+        preferences.mapStyle = resolved.mapStyle
+        preferences.mouse = resolved.mouse
+        preferences.defaultTab = resolved.defaultTab
+        preferences.home = resolved.home
+        preferences.updateTheme()
+        guard configWritable else { return false }
+        return configFile.save(savedSettings)
+    }
 
     /// Text on the right of the status bar: where the data comes from.
     var statusSource: String {
@@ -232,7 +315,7 @@ public final class AppDIContainer {
                     quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
                     wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
             },
-            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, display: display)),
             scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,
             now: configuration.now, details: makeCityDetailFactory(), quakes: quakes, movies: movies)
     }
@@ -243,7 +326,7 @@ public final class AppDIContainer {
             quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
             likes: likesStore, lookup: { id in catalog.ref(forID: id).map { catalog.city($0) } },
             locate: makeLocateCurrentCityUseCase(),
-            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: units)),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, display: display)),
             mapPanel: { [unowned self] city, places in self.map.makeCityMapPanel(city: city, places: places) },
             scheduler: configuration.scheduler, now: configuration.now)
     }
@@ -258,7 +341,7 @@ public final class AppDIContainer {
         let lookup: @Sendable (Int) -> City? = { id in catalog.ref(forID: id).map { catalog.city($0) } }
         return LikedSceneDIContainer(likes: likesStore, lookup: lookup,
                                      map: { [unowned self] in self.map.makeShowCityMapUseCase() }, notice: databaseNotice,
-                                     format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                                     format: WeatherFormatter(l10n: l10n, display: display), countries: countryNames,
                                      scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
@@ -289,7 +372,7 @@ public final class AppDIContainer {
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, likes: likesStore,
-                          format: WeatherFormatter(l10n: l10n, units: units), countries: countryNames,
+                          format: WeatherFormatter(l10n: l10n, display: display), countries: countryNames,
                           scheduler: configuration.scheduler, now: configuration.now,
                           makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }

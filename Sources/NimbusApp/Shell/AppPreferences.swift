@@ -1,4 +1,6 @@
 import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
 import NimbusUI
 
 /// The user interface's preferences that change while the app runs, in one value the app owns
@@ -7,11 +9,39 @@ import NimbusUI
 public struct AppPreferences: Sendable {
     /// Colours, or none (`NO_COLOR`, or a terminal without colours).
     public var theme: Theme
-    /// Braille or blocks, as last chosen with `c` on a map: a font without braille needs blocks on every map.
+    /// Braille or blocks, as last chosen with `c` on a map or in the settings: a font without
+    /// braille needs blocks on every map.
     public var mapStyle: MapStyle
+    /// The theme setting (dark, light or auto) as it is now.
+    public var themeSetting: UserSettings.Theme = .dark
+    /// No colours at all (`NO_COLOR` or the terminal): no theme setting changes that.
+    public var monochrome = false
+    /// The terminal's background, when it answered (OSC 11): what `auto` follows.
+    public var terminalBackground: TerminalBackground?
+    /// Mouse reporting on.
+    public var mouse = true
+    /// The tab the app opens on (1...6).
+    public var defaultTab = 1
+    /// Home: the Today tab's position when none is given on the command line or in the environment.
+    public var home: UserSettings.Home?
 
     public init(theme: Theme, mapStyle: MapStyle = .braille) {
         self.theme = theme
         self.mapStyle = mapStyle
+    }
+
+    /// The theme for the setting, the terminal's background and `monochrome`.
+    public static func chooseTheme(_ setting: UserSettings.Theme, background: TerminalBackground?, monochrome: Bool) -> Theme {
+        if monochrome { return .monochrome }
+        switch setting {
+        case .dark: return .color
+        case .light: return .light
+        case .auto: return background == .light ? .light : .color
+        }
+    }
+
+    /// Applies the theme setting (and whatever else decides the theme) to `theme`.
+    public mutating func updateTheme() {
+        theme = AppPreferences.chooseTheme(themeSetting, background: terminalBackground, monochrome: monochrome)
     }
 }

@@ -27,18 +27,22 @@ final class LiveRunner {
     ///
     /// Signal sources are set up before the terminal is taken, so a SIGTERM or SIGHUP that comes
     /// early still finds the terminal restored on the way out.
-    func run(makeCoordinator: () -> AppCoordinator) throws -> Never {
+    func run(askBackground: Bool = false, makeCoordinator: (TerminalBackground?) -> AppCoordinator) throws -> Never {
         listenToSignals()
         // A SIGBUS from a mapped file that was truncated names the file.
         CrashGuard.install(describingAddress: { MappedFiles.path(containing: $0) })
         try backend.start()
-        let coordinator = makeCoordinator()
+        var early: [Key] = []
+        let background = askBackground && backend.supportsColor ? askTerminalBackground(keys: &early) : nil
+        let coordinator = makeCoordinator(background)
         let backend = self.backend
         // The live clock is the main queue: its work runs between turns, not between keys.
         loop = AppLoop(coordinator: coordinator, backend: backend, size: { backend.size })
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.start()
         loop.draw()
+        // Keys typed while the terminal was asked for its background.
+        if !early.isEmpty { DispatchQueue.main.async { [weak self] in self?.deliver(early) } }
         warmUp(coordinator)
         runLoop()
     }
@@ -84,6 +88,29 @@ final class LiveRunner {
             // Whatever ran (an answer from the network, a timer, a signal) may have asked for a frame.
             loop.drawIfNeeded()
         }
+    }
+
+    /// Sends OSC 11 and waits at most 50 ms for the answer; keys typed meanwhile are kept in `keys`.
+    private func askTerminalBackground(keys: inout [Key]) -> TerminalBackground? {
+        backend.requestBackgroundColor()
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(TerminalBackground.timeoutMilliseconds) * 1_000_000
+        var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        while true {
+            if let answer = parser.terminalAnswers.last(where: { $0.hasPrefix("11;") }) {
+                return TerminalBackground.parse(answer)
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            fd.revents = 0
+            let n = poll(&fd, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            if n < 0 { if errno == EINTR { continue }; break }
+            if n == 0 { continue }
+            var bytes = [UInt8](repeating: 0, count: 512)
+            let got = read(STDIN_FILENO, &bytes, bytes.count)
+            guard got > 0 else { break }
+            keys += parser.feed(Array(bytes[0..<got]))
+        }
+        return nil
     }
 
     private func readInput() {

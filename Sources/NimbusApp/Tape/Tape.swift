@@ -25,6 +25,11 @@ public struct Tape: Equatable {
         case offline
         /// `Now 2026-06-21T09:00:00+09:00`: the wall clock at start; it moves with virtual time.
         case now(Date)
+        /// `Config FILE`: the tape's `config.toml` is a copy of FILE (relative to the tape's folder),
+        /// before the app starts.
+        case config(String)
+        /// `ExpectConfig "text"`: the tape's `config.toml` contains the text.
+        case expectConfig(String)
     }
 
     /// What a `Serve` line answers with.
@@ -182,6 +187,10 @@ public struct Tape: Equatable {
             }
             return .now(date)
         case "expectexit": return .expectExit
+        case "config":
+            guard !rest.isEmpty, !rest.contains(" ") else { throw Reason("expected Config FILE") }
+            return .config(rest)
+        case "expectconfig": return .expectConfig(try quoted(rest))
         default: throw Reason("unknown command \"\(word)\"")
         }
     }

@@ -192,6 +192,19 @@ private final class Session {
             }
         case .offline:
             network.goOffline()
+        case .config(let file):
+            guard coordinator == nil else { throw Reason("Config must come before the app starts (or after Restart)") }
+            let body = try fixture(file)
+            let url = ConfigFile(environment: environment).url
+            guard SafeFile.write(body, to: url) else { throw Reason("Config \(file): could not write \(url.path)") }
+        case .expectConfig(let text):
+            try started()
+            settle()
+            let url = ConfigFile(environment: environment).url
+            let saved = SafeFile.read(url, maxBytes: ConfigFile.maximumSize).map { String(decoding: $0, as: UTF8.self) }
+            guard let saved, saved.contains(text) else {
+                throw Reason("expected config.toml to contain \"\(text)\"; it has: \(saved ?? "(no file)")")
+            }
         case .now(let date):
             guard coordinator == nil else { throw Reason("Now must come before the app starts (or after Restart)") }
             clockStart = date.addingTimeInterval(-TimeInterval(schedulerStart.distance(to: scheduler.now).magnitude) / 1e9)

@@ -10,7 +10,10 @@ public struct SystemLocationProvider: DeviceLocationProviding {
     private let timezoneFile: @Sendable () -> String?
 
     /// `localtimeLink` and `timezoneFile` read the system's files; tests pass their own.
-    public init(argument: GeoPoint?, environment: [String: String],
+    /// The home setting's position: after `NIMBUS_LOCATION`, before the time zone.
+    private let home: GeoPoint?
+
+    public init(argument: GeoPoint?, environment: [String: String], home: GeoPoint? = nil,
                 localtimeLink: @escaping @Sendable () -> String? = {
                     try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime")
                 },
@@ -19,6 +22,7 @@ public struct SystemLocationProvider: DeviceLocationProviding {
                 }) {
         self.argument = argument
         self.environment = environment
+        self.home = home
         self.localtimeLink = localtimeLink
         self.timezoneFile = timezoneFile
     }
@@ -33,6 +37,7 @@ public struct SystemLocationProvider: DeviceLocationProviding {
                 ignored.append(IgnoredLocationSetting(name: "NIMBUS_LOCATION", value: value, error: error))
             }
         }
+        if let home { return (.home(home), ignored) }
         if let zone = systemTimeZone() { return (.timeZone(zone), ignored) }
         return (.unknown, ignored)
     }

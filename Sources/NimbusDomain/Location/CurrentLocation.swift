@@ -6,6 +6,8 @@ public enum DeviceLocation: Equatable, Sendable {
     case argument(GeoPoint)
     /// From `NIMBUS_LOCATION`.
     case environment(GeoPoint)
+    /// From the home setting (`home` in config.toml).
+    case home(GeoPoint)
     /// Only the system time zone is known (`TZ` or `/etc/localtime`): an approximation.
     case timeZone(String)
     /// Nothing to go on (no valid variable, and a time zone such as UTC that names no place).
@@ -78,7 +80,7 @@ public struct LocateCurrentCityUseCase: Sendable {
     public func execute() -> Result<CurrentCity, LocateCityError> {
         let (location, ignored) = provider.currentLocation()
         switch location {
-        case .argument(let point), .environment(let point):
+        case .argument(let point), .environment(let point), .home(let point):
             guard let ref = locator.nearestCity(to: point) else { return .failure(.noLocation(zone: nil, ignored: ignored)) }
             let city = cities.city(ref)
             let distance = point.distance(to: GeoPoint(latitude: city.latitude, longitude: city.longitude)

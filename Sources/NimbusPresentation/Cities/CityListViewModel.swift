@@ -172,7 +172,7 @@ public final class CityListViewModel {
         let search = self.search
         let scheduler = self.scheduler
         let known = KnownTemperatures()
-        return visible
+        let fetched: AnyPublisher<[Int: Double], Never> = visible
             .withLatest(from: state)
             .map { range, state -> [CityRef] in
                 let end = min(range.upperBound, state.rows.count)
@@ -182,7 +182,7 @@ public final class CityListViewModel {
             .removeDuplicates()
             // New rows cancel the request for the old ones at once; the new request waits until the
             // rows have stayed put for `temperatureDelay`, so there is at most one per 300 ms.
-            .map { refs -> AnyPublisher<[Int: String], Never> in
+            .map { refs -> AnyPublisher<[Int: Double], Never> in
                 // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel
                 // that comes after its upstream finished, so every row set that only flashed by
                 // was still decoded 300 ms later.
@@ -191,14 +191,12 @@ public final class CityListViewModel {
                     .first()
                     .map { _ in refs.map { search.city($0) }.filter { !known.contains($0.id) } }
                     .filter { !$0.isEmpty }
-                    .flatMap { cities -> AnyPublisher<[Int: String], Never> in
+                    .flatMap { cities -> AnyPublisher<[Int: Double], Never> in
                         temperatures.execute(for: cities.map(\.coordinate))
-                            .map { byPlace -> [Int: String] in
-                                var out: [Int: String] = [:]
+                            .map { byPlace -> [Int: Double] in
+                                var out: [Int: Double] = [:]
                                 for city in cities {
-                                    if let t = byPlace[city.coordinate] {
-                                        out[city.id] = format.shortTemperature(t.temperature)
-                                    }
+                                    if let t = byPlace[city.coordinate] { out[city.id] = t.temperature }
                                 }
                                 return out
                             }
@@ -209,6 +207,14 @@ public final class CityListViewModel {
             }
             .switchToLatest()
             .map { known.add($0) }
+            .eraseToAnyPublisher()
+        // Kept in °C and formatted as they go out, again after each change of units in the settings.
+        let reformat: AnyPublisher<[Int: Double], Never> = format.display.changes.dropFirst()
+            .map { _ in known.all }
+            .filter { !$0.isEmpty }
+            .eraseToAnyPublisher()
+        return merge(fetched, reformat)
+            .map { all -> [Int: String] in all.mapValues { format.shortTemperature($0) } }
             .receive(on: scheduler)
             .eraseToAnyPublisher()
     }
@@ -258,13 +264,15 @@ public struct CityListLikes: Equatable, Sendable {
 
 /// Temperatures already fetched, so scrolling back costs no request.
 private final class KnownTemperatures: Sendable {
-    private let values = Mutex<[Int: String]>([:])
+    private let values = Mutex<[Int: Double]>([:])
+
+    var all: [Int: Double] { values.withLock { $0 } }
 
     func contains(_ id: Int) -> Bool {
         values.withLock { $0[id] != nil }
     }
 
-    func add(_ new: [Int: String]) -> [Int: String] {
+    func add(_ new: [Int: Double]) -> [Int: Double] {
         values.withLock { values in
             if values.count > 5000 { values.removeAll() }
             values.merge(new) { _, b in b }

@@ -10,14 +10,18 @@ public enum UnitSystem: String, Sendable, CaseIterable {
     /// Regions that measure in imperial units.
     static let imperialRegions: Set<String> = ["US", "LR", "MM"]
 
-    /// `NIMBUS_UNITS=metric|imperial` when set and valid; else the region of the first of `LC_ALL`,
-    /// `LC_MEASUREMENT`, `LANG` that is set (en_US → imperial, en_GB or ko_KR → metric); else, with no
-    /// region to go on, the language (English is shown with the United States' conventions, so
-    /// imperial; Korean and Japanese metric).
+    /// `NIMBUS_UNITS=metric|imperial` when set and valid; else the locale's default (`localeDefault`).
     public static func resolve(environment: [String: String], language: Language) -> UnitSystem {
         if let value = environment["NIMBUS_UNITS"]?.lowercased(), let units = UnitSystem(rawValue: value) {
             return units
         }
+        return localeDefault(environment: environment)
+    }
+
+    /// The region of the first of `LC_ALL`, `LC_MEASUREMENT`, `LANG` that is set: en_US, en_LR and
+    /// my_MM → imperial, any other region (en_GB, ko_KR) → metric; with no region to go on, metric
+    /// (as Open-Meteo and wttr.in outside the United States).
+    public static func localeDefault(environment: [String: String]) -> UnitSystem {
         for name in ["LC_ALL", "LC_MEASUREMENT", "LANG"] {
             guard let value = environment[name], !value.isEmpty else { continue }
             let base = value.prefix { $0 != "." && $0 != "@" }
@@ -25,9 +29,6 @@ public enum UnitSystem: String, Sendable, CaseIterable {
             guard parts.count >= 2 else { break }
             return imperialRegions.contains(parts[1].uppercased()) ? .imperial : .metric
         }
-        switch language {
-        case .en: return .imperial
-        case .ko, .ja: return .metric
-        }
+        return .metric
     }
 }

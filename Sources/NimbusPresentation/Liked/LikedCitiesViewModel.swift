@@ -105,6 +105,7 @@ public final class LikedCitiesViewModel {
         case ranges([Coordinate: DayRange])
         case rangesFailed(WeatherError)
         case removeFailed
+        case unitsChanged
     }
 
     struct Model: Equatable {
@@ -113,6 +114,8 @@ public final class LikedCitiesViewModel {
         var loadFailed = false
         var rangeError: WeatherError?
         var removeFailed = false
+        /// Counts the settings' changes of units: the same ranges are formatted again.
+        var formatting = 0
     }
 
     public func transform(input: Input) -> Output {
@@ -156,7 +159,9 @@ public final class LikedCitiesViewModel {
             .switchToLatest()
             .eraseToAnyPublisher()
 
-        let state = merge(loads, removals)
+        // A change of units in the settings formats the same ranges again.
+        let reformat = format.display.changes.dropFirst().map { Event.unitsChanged }
+        let state = merge(merge(loads, removals).eraseToAnyPublisher(), reformat.eraseToAnyPublisher())
             .scan(Model()) { model, event in
                 var m = model
                 switch event {
@@ -172,6 +177,8 @@ public final class LikedCitiesViewModel {
                     m.rangeError = e
                 case .removeFailed:
                     m.removeFailed = true
+                case .unitsChanged:
+                    m.formatting += 1
                 }
                 return m
             }

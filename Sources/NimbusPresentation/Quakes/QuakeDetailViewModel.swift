@@ -80,17 +80,17 @@ public final class QuakeDetailViewModel {
         let utc = DateFormatter()
         utc.locale = l10n.locale
         utc.timeZone = TimeZone(identifier: "UTC")
-        utc.setLocalizedDateFormatFromTemplate("yMMMd HH:mm")
+        utc.setLocalizedDateFormatFromTemplate("yMMMd " + format.weather.timePattern)
         var facts: [String] = []
         var warnings: Set<Int> = []
         if let minutes = quake.timeZoneOffsetMinutes, let zone = TimeZone(secondsFromGMT: minutes * 60) {
             let local = DateFormatter()
             local.locale = l10n.locale
             local.timeZone = zone
-            local.setLocalizedDateFormatFromTemplate("MMMd HH:mm")
-            facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time), local.string(from: quake.time)))
+            local.setLocalizedDateFormatFromTemplate("MMMd " + format.weather.timePattern)
+            facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " "), local.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")))
         } else {
-            facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time)) + " · "
+            facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")) + " · "
                          + format.weather.age(now.timeIntervalSince(quake.time)))
         }
         facts.append(l10n.format(.quakeDetailMagnitude, QuakeFormatter.magnitude(quake.magnitude)

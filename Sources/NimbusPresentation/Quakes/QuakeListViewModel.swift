@@ -179,6 +179,14 @@ public final class QuakeListViewModel {
                 if self.started { self.emit() }
             }
             .store(in: &cancellables)
+        // A change of units in the settings formats the same list again (depths, distances).
+        format.weather.display.changes.dropFirst()
+            .receive(on: scheduler)
+            .sink { [weak self] in
+                guard let self, self.started else { return }
+                self.emit()
+            }
+            .store(in: &cancellables)
         return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(),
                       route: routeSubject.eraseToAnyPublisher())
     }

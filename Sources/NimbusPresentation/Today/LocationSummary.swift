@@ -33,6 +33,8 @@ public struct LocationSummary: Equatable, Sendable {
                 summary = l10n.format(.currentFromArgument, Self.point(point), Self.distance(current.distance ?? 0, format))
             case .environment(let point):
                 summary = l10n.format(.currentFromEnvironment, Self.point(point), Self.distance(current.distance ?? 0, format))
+            case .home(let point):
+                summary = l10n.format(.currentFromHome, Self.point(point), Self.distance(current.distance ?? 0, format))
             case .timeZone(let zone):
                 summary = l10n.format(.currentFromTimeZone, zone)
             case .unknown:

@@ -322,13 +322,20 @@ public final class TodayViewModel {
         let now = self.now
         let quakes = sources.quakes
         let describe = { (quake: Quake) in format.place(quake, quakes.place(of: quake)) }
-        let state = events
+        let applied = events
             .map { event -> Model in
                 var m = model.value
                 m.apply(event, describe: describe)
                 model.send(m)
                 return m
             }
+            .eraseToAnyPublisher()
+        // A change of units in the settings formats the same sections again.
+        let reformatted = format.weather.display.changes.dropFirst()
+            .map { _ in model.value }
+            .receive(on: scheduler)
+            .eraseToAnyPublisher()
+        let state = merge(applied, reformatted)
             .map { Self.state($0, format: format, now: now()) }
             .removeDuplicates()
             .eraseToAnyPublisher()

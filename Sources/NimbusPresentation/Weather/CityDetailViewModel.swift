@@ -122,6 +122,8 @@ public final class CityDetailViewModel {
         var error: WeatherError?
         var liked = false
         var likeFailed = false
+        /// Counts the settings' changes of units or clock: the same data is formatted again.
+        var formatting = 0
     }
 
     enum Event {
@@ -130,6 +132,7 @@ public final class CityDetailViewModel {
         case failed(WeatherError)
         case finished
         case liked(Result<Bool, LikesError>)
+        case unitsChanged
     }
 
     public func transform(input: Input) -> Output {
@@ -169,7 +172,9 @@ public final class CityDetailViewModel {
             likeEvents = Empty().eraseToAnyPublisher()
         }
 
-        let state = merge(loads.eraseToAnyPublisher(), likeEvents)
+        // A change of units or clock in the settings formats the same model again, while the screen is up.
+        let reformat = format.display.changes.dropFirst().map { Event.unitsChanged }.prefix(untilOutputFrom: leave)
+        let state = merge(merge(loads.eraseToAnyPublisher(), likeEvents), reformat.eraseToAnyPublisher())
             .scan(Model()) { model, event in
                 var m = model
                 switch event {
@@ -189,6 +194,8 @@ public final class CityDetailViewModel {
                     m.likeFailed = false
                 case .liked(.failure):
                     m.likeFailed = true
+                case .unitsChanged:
+                    m.formatting += 1
                 }
                 return m
             }
@@ -237,12 +244,12 @@ public final class CityDetailViewModel {
         let f = DateFormatter()
         f.locale = l10n.locale
         f.timeZone = timeZone
-        f.setLocalizedDateFormatFromTemplate("EEE d MMM HH:mm")
+        f.setLocalizedDateFormatFromTemplate(format.display.value.clock == .h24 ? "EEE d MMM HH:mm" : "EEE d MMM h:mm a")
         return CityHeader(
             name: city.name,
             localName: Self.localName(city, language: l10n.language),
             country: countries.name(city.countryCode),
-            localTime: f.string(from: now),
+            localTime: f.string(from: now).replacingOccurrences(of: "\u{202F}", with: " "),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
             population: l10n.format(.weatherPopulation, l10n.number(city.population)))
     }
@@ -255,11 +262,20 @@ public final class CityDetailViewModel {
         case .allNight: return SunLine(text: l10n[.weatherPolarNight])
         case .normal:
             let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
-            f.dateFormat = "HH:mm"
+            if format.display.value.clock == .h24 {
+                f.locale = Locale(identifier: "en_US_POSIX")
+                f.dateFormat = "HH:mm"
+            } else {
+                // "7:21 AM", "오전 7:21", "午前7:21": the language places the marker.
+                f.locale = l10n.locale
+                f.setLocalizedDateFormatFromTemplate("h:mm a")
+            }
             // To the nearest minute, as almanacs and Open-Meteo give them.
-            func minute(_ d: Date?) -> String { d.map { f.string(from: $0.addingTimeInterval(30)) } ?? "–" }
+            // ICU puts a narrow no-break space before "AM"; terminals show a plain one.
+            func minute(_ d: Date?) -> String {
+                d.map { f.string(from: $0.addingTimeInterval(30)).replacingOccurrences(of: "\u{202F}", with: " ") } ?? "–"
+            }
             return SunLine(text: [
                 l10n.format(.weatherSunrise, minute(sun.sunrise)),
                 l10n.format(.weatherSunset, minute(sun.sunset)),

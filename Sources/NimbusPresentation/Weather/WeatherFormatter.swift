@@ -4,23 +4,34 @@ import NimbusDomain
 /// Turns weather values (metric, as the domain keeps them) into localised text in the chosen units.
 public struct WeatherFormatter: Sendable {
     public let l10n: L10n
-    public let units: UnitSystem
+    /// The app's units, read at each call (the settings screen changes them while the app runs).
+    public let display: DisplayUnits
+
+    /// Pressures, precipitation and distances.
+    public var units: UnitSystem { display.value.system }
 
     public init(l10n: L10n, units: UnitSystem) {
+        self.init(l10n: l10n, display: DisplayUnits(system: units))
+    }
+
+    public init(l10n: L10n, display: DisplayUnits) {
         self.l10n = l10n
-        self.units = units
+        self.display = display
     }
 
     /// A temperature in display units (°C or °F), not rounded.
     public func degrees(_ celsius: Double) -> Double {
-        units == .metric ? celsius : celsius * 9 / 5 + 32
+        display.value.temperature == .c ? celsius : celsius * 9 / 5 + 32
     }
 
     /// "23°C" / "74°F"; "–" when unknown.
     public func temperature(_ celsius: Double) -> String {
         guard let n = Self.rounded(degrees(celsius)) else { return "–" }
-        return "\(n)°" + (units == .metric ? "C" : "F")
+        return "\(n)°" + (display.value.temperature == .c ? "C" : "F")
     }
+
+    /// "HH:mm" or "h:mm a": the clock setting's pattern for a time of day.
+    public var timePattern: String { display.value.clock == .h24 ? "HH:mm" : "h:mm a" }
 
     /// "23°" (short, for lists and min/max labels).
     public func shortTemperature(_ celsius: Double) -> String {
@@ -30,8 +41,10 @@ public struct WeatherFormatter: Sendable {
 
     /// "10 km/h ↗" / "6 mph ↗": the arrow points where the wind blows to.
     public func wind(speed kmh: Double, from degrees: Double) -> String {
-        guard let n = Self.rounded(units == .metric ? kmh : kmh / 1.609344) else { return "–" }
-        let speed = units == .metric ? "\(n) km/h" : "\(n) mph"
+        let unit = display.value.wind
+        let value = unit == .kmh ? kmh : unit == .mph ? kmh / 1.609344 : kmh / 3.6
+        guard let n = Self.rounded(value) else { return "–" }
+        let speed = "\(n) " + (unit == .kmh ? "km/h" : unit == .mph ? "mph" : "m/s")
         guard degrees.isFinite else { return speed }
         return speed + " " + Self.arrow(towards: degrees + 180)
     }

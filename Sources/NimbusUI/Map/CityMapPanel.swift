@@ -25,9 +25,17 @@ public final class CityMapPanel: ScreenPanel {
     public private(set) var state: CityMapState?
     public var onNeedsDisplay: (() -> Void)?
 
-    /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map).
-    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in }) {
+    /// The app's map style now (the settings change it): the panel follows it at its next frame.
+    private let preferredStyle: (() -> MapStyle)?
+    /// The style asked for with a toggle, until the view model's state has it.
+    private var styleAsked: MapStyle?
+
+    /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map);
+    /// `preferredStyle`, when given, is followed when it changes elsewhere (the settings).
+    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in },
+                preferredStyle: (() -> MapStyle)? = nil) {
         self.l10n = l10n
+        self.preferredStyle = preferredStyle
         let output = viewModel.transform(input: .init(
             sizeChanged: sizeChanged.eraseToAnyPublisher(),
             zoomed: zoomed.eraseToAnyPublisher(),
@@ -57,6 +65,12 @@ public final class CityMapPanel: ScreenPanel {
         if size != lastSize {
             lastSize = size
             sizeChanged.send(size)  // a cached map arrives at once, into `state`
+        }
+        if let wanted = preferredStyle?(), let shown = state?.style, shown != wanted, styleAsked != wanted {
+            styleAsked = wanted
+            styleToggled.send(())  // the map is drawn again in the style the settings chose
+        } else if styleAsked != nil, state?.style == styleAsked {
+            styleAsked = nil
         }
         guard let state else { return }
         let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))

@@ -1,0 +1,147 @@
+import XCTest
+import NimbusDomain
+@testable import NimbusData
+
+/// `config.toml`: read with TOMLKit, each bad value named with its line, written atomically 0600,
+/// and never rewritten while it could not be read cleanly.
+final class ConfigFileTests: XCTestCase {
+    private var directory: URL!
+    private let fm = FileManager.default
+    private var url: URL { directory.appendingPathComponent("nimbus/config.toml") }
+
+    override func setUpWithError() throws {
+        directory = fm.temporaryDirectory.appendingPathComponent("nimbus-config-\(UUID().uuidString)")
+        try fm.createDirectory(at: directory.appendingPathComponent("nimbus"), withIntermediateDirectories: true)
+        addTeardownBlock { [directory] in try? FileManager.default.removeItem(at: directory!) }
+    }
+
+    private func write(_ text: String) throws { try text.write(to: url, atomically: false, encoding: .utf8) }
+    private var contents: String { (try? String(contentsOf: url, encoding: .utf8)) ?? "(none)" }
+
+    static let example = """
+    # Nimbus settings
+    units = "imperial"
+    temperature_unit = "c"
+    wind_unit = "ms"
+    clock = 12
+    theme = "light"
+    map_style = "blocks"
+    mouse = false
+    default_tab = 2
+    home = "1835848"
+
+    """
+
+    func testTheExampleFileReadsWhole() {
+        let loaded = ConfigFile.parse(Self.example)
+        XCTAssertEqual(loaded.problems, [])
+        XCTAssertTrue(loaded.writable)
+        XCTAssertEqual(loaded.settings, UserSettings(units: .imperial, temperatureUnit: .c, windUnit: .ms, clock: .h12,
+                                                     theme: .light, mapStyle: .blocks, mouse: false, defaultTab: 2,
+                                                     home: .city(1835848)))
+        XCTAssertEqual(ConfigFile.parse("home = \"37.57,126.98\"\nclock = \"24\"").settings,
+                       UserSettings(clock: .h24, home: .point(GeoPoint(latitude: 37.57, longitude: 126.98)!)))
+    }
+
+    func testEachBadValueIsNamedWithItsLineAndLeftToItsDefault() {
+        let text = "# mine\ntheme = \"dark\"\nunits = \"kelvin\"\nmouse = \"yes\"\ndefault_tab = 9\nhome = \"nowhere\"\nclock = 13\n"
+        let loaded = ConfigFile.parse(text)
+        XCTAssertEqual(loaded.problems.map(\.description), [
+            "config.toml line 3: units must be metric, imperial or auto",
+            "config.toml line 7: clock must be 12 or 24",
+            "config.toml line 4: mouse must be true or false",
+            "config.toml line 5: default_tab must be a number from 1 to 6",
+            "config.toml line 6: home must be a GeoNames city id or \"lat,lon\"",
+        ])
+        XCTAssertEqual(loaded.settings, UserSettings(theme: .dark), "the good value is kept, the bad ones are unset")
+        XCTAssertFalse(loaded.writable)
+    }
+
+    func testTextThatIsNotTOMLIsAProblemWithItsLine() {
+        let loaded = ConfigFile.parse("units = \"metric\"\nthis is not toml\n")
+        XCTAssertEqual(loaded.problems.count, 1)
+        XCTAssertEqual(loaded.problems.first?.line, 2)
+        XCTAssertTrue(loaded.problems.first?.description.hasPrefix("config.toml line 2: is not TOML") == true,
+                      loaded.problems.first?.description ?? "")
+        XCTAssertEqual(loaded.settings, UserSettings())
+        XCTAssertFalse(loaded.writable)
+    }
+
+    func testAMissingFileIsNoSettingsAndIsWrittenAt0600() throws {
+        try fm.removeItem(at: directory.appendingPathComponent("nimbus"))
+        let file = ConfigFile(url: url)
+        XCTAssertEqual(file.load(), ConfigFile.Loaded())
+        XCTAssertTrue(file.save(UserSettings(units: .metric, clock: .h12, mouse: true, home: .city(1835848))))
+        let mode = try fm.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
+        XCTAssertEqual(mode?.intValue, 0o600)
+        XCTAssertEqual(file.load().settings, UserSettings(units: .metric, clock: .h12, mouse: true, home: .city(1835848)))
+    }
+
+    func testSavingKeepsKeysTheAppDoesNotKnowAndRemovesUnsetOnes() throws {
+        try write("future_key = 3\nunits = \"imperial\"\ntheme = \"light\"\n")
+        let file = ConfigFile(url: url)
+        XCTAssertTrue(file.save(UserSettings(units: .metric)))
+        XCTAssertTrue(contents.contains("future_key = 3"), contents)
+        XCTAssertTrue(contents.contains("units = 'metric'") || contents.contains("units = \"metric\""), contents)
+        XCTAssertFalse(contents.contains("theme"), contents)
+    }
+
+    func testAFileWithABadValueIsNeverRewritten() throws {
+        let bad = "units = \"kelvin\"\n"
+        try write(bad)
+        let file = ConfigFile(url: url)
+        XCTAssertFalse(file.load().writable)
+        XCTAssertFalse(file.save(UserSettings(units: .metric)))
+        XCTAssertEqual(contents, bad)
+        try write("not toml at all [[[\n")
+        XCTAssertFalse(file.save(UserSettings(units: .metric)))
+        XCTAssertEqual(contents, "not toml at all [[[\n")
+    }
+
+    func testALinkATooLargeFileAndADirectoryAreNotReadNorWritten() throws {
+        let victim = directory.appendingPathComponent("victim.toml")
+        try "units = \"metric\"\n".write(to: victim, atomically: false, encoding: .utf8)
+        try fm.createSymbolicLink(atPath: url.path, withDestinationPath: victim.path)
+        let file = ConfigFile(url: url)
+        var loaded = file.load()
+        XCTAssertEqual(loaded.problems.map(\.description), ["config.toml is a symbolic link, not a file; not read"])
+        XCTAssertEqual(loaded.settings, UserSettings())
+        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "units = \"metric\"\n")
+        XCTAssertEqual(SafeFile.kind(atPath: url.path), .other("symbolic link"))
+
+        try fm.removeItem(at: url)
+        try write(String(repeating: "# padding\n", count: ConfigFile.maximumSize / 10 + 1))
+        loaded = file.load()
+        XCTAssertEqual(loaded.problems.map(\.description), ["config.toml is larger than 64 KB; not read"])
+        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
+
+        try fm.removeItem(at: url)
+        try fm.createDirectory(at: url, withIntermediateDirectories: false)
+        XCTAssertEqual(file.load().problems.map(\.description), ["config.toml is a directory, not a file; not read"])
+        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
+    }
+
+    func testTheFileIsUnderXDGConfigHome() {
+        XCTAssertEqual(ConfigFile(environment: ["XDG_CONFIG_HOME": "/tmp/x", "HOME": "/home/a"]).url.path,
+                       "/tmp/x/nimbus/config.toml")
+        XCTAssertEqual(ConfigFile(environment: ["HOME": "/home/a"]).url.path, "/home/a/.config/nimbus/config.toml")
+    }
+}
+
+/// The home setting comes after `--location` and `NIMBUS_LOCATION`, before the time zone.
+final class HomeLocationTests: XCTestCase {
+    func testHomeIsAfterTheFlagAndTheVariable() {
+        let home = GeoPoint(latitude: 35.18, longitude: 129.07)!
+        let flag = GeoPoint(latitude: 1, longitude: 2)!
+        func where_(_ argument: GeoPoint?, _ environment: [String: String]) -> DeviceLocation {
+            SystemLocationProvider(argument: argument, environment: environment, home: home,
+                                   localtimeLink: { "/usr/share/zoneinfo/Asia/Seoul" }, timezoneFile: { nil }).currentLocation().location
+        }
+        XCTAssertEqual(where_(flag, ["NIMBUS_LOCATION": "3,4"]), .argument(flag))
+        XCTAssertEqual(where_(nil, ["NIMBUS_LOCATION": "3,4"]), .environment(GeoPoint(latitude: 3, longitude: 4)!))
+        XCTAssertEqual(where_(nil, [:]), .home(home))
+        XCTAssertEqual(SystemLocationProvider(argument: nil, environment: [:], localtimeLink: { "/usr/share/zoneinfo/Asia/Seoul" },
+                                              timezoneFile: { nil }).currentLocation().location, .timeZone("Asia/Seoul"))
+    }
+}
