@@ -19,7 +19,7 @@ struct WeatherCommand: ParsableCommand {
         abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
         discussion: """
         --oneline takes a --format like wttr.in's: %l the city, %c the sky as a symbol, %C in words, \
-        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %% a percent sign \
+        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %m the Moon, %% a percent sign \
         (default "%l: %c %t %w"). Exit status 1 when no city matches or no weather could be had.
         """)
 
@@ -157,7 +157,7 @@ enum OneShot {
             let state = try detailState(city: city, container: container)
             guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: unavailable(state)) }
             let name = state.header.localName ?? state.header.name
-            return line(format, name: name, panel: panel)
+            return line(format, name: name, panel: panel, moon: state.sun.moonSymbol)
         case .print(let size):
             return try printed(city: city, container: container, size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
         }
@@ -193,7 +193,7 @@ enum OneShot {
     }
 
     /// wttr.in-style `%` codes filled from the screen's own panel.
-    static func line(_ format: String, name: String, panel: WeatherPanel) -> String {
+    static func line(_ format: String, name: String, panel: WeatherPanel, moon: String) -> String {
         var out = ""
         var percent = false
         for ch in format {
@@ -207,6 +207,7 @@ enum OneShot {
                 case "w": out += panel.windValue
                 case "h": out += panel.humidity
                 case "p": out += panel.precipitation
+                case "m": out += moon
                 case "%": out += "%"
                 default: out += "%" + String(ch)
                 }

@@ -15,9 +15,13 @@ public struct CityHeader: Equatable, Sendable {
     public let population: String
 }
 
-/// Sunrise, sunset and day length, computed locally.
+/// Sunrise, sunset and day length, and the Moon, computed locally.
 public struct SunLine: Equatable, Sendable {
     public let text: String
+    /// "Moon: waxing gibbous, 78% lit · full Nov 24 · new Dec 9" in the city's time zone.
+    public let moon: String
+    /// The Moon as it looks from the city ("🌔"; mirrored south of the equator).
+    public let moonSymbol: String
 }
 
 /// The weather part of the detail, formatted.
@@ -257,30 +261,43 @@ public final class CityDetailViewModel {
     private func sun(now: Date) -> SunLine {
         let l10n = format.l10n
         let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, timeZone: timeZone)
+        let moon = MoonCalculator.state(at: now)
+        let day = DateFormatter()
+        day.locale = l10n.locale
+        day.timeZone = timeZone
+        day.setLocalizedDateFormatFromTemplate("MMMd")
+        let moonText = l10n.format(.weatherMoon, Self.phaseName(moon.phase, l10n),
+                                   "\(Int((moon.illumination * 100).rounded()))%",
+                                   day.string(from: moon.nextFull), day.string(from: moon.nextNew))
+        let symbol = moon.symbol(latitude: city.latitude)
         switch sun.kind {
-        case .allDay: return SunLine(text: l10n[.weatherPolarDay])
-        case .allNight: return SunLine(text: l10n[.weatherPolarNight])
+        case .allDay: return SunLine(text: l10n[.weatherPolarDay], moon: moonText, moonSymbol: symbol)
+        case .allNight: return SunLine(text: l10n[.weatherPolarNight], moon: moonText, moonSymbol: symbol)
         case .normal:
             let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
             f.timeZone = timeZone
-            if format.display.value.clock == .h24 {
-                f.locale = Locale(identifier: "en_US_POSIX")
-                f.dateFormat = "HH:mm"
-            } else {
-                // "7:21 AM", "오전 7:21", "午前7:21": the language places the marker.
-                f.locale = l10n.locale
-                f.setLocalizedDateFormatFromTemplate("h:mm a")
-            }
+            f.dateFormat = "HH:mm"
             // To the nearest minute, as almanacs and Open-Meteo give them.
-            // ICU puts a narrow no-break space before "AM"; terminals show a plain one.
-            func minute(_ d: Date?) -> String {
-                d.map { f.string(from: $0.addingTimeInterval(30)).replacingOccurrences(of: "\u{202F}", with: " ") } ?? "–"
-            }
+            func minute(_ d: Date?) -> String { d.map { f.string(from: $0.addingTimeInterval(30)) } ?? "–" }
             return SunLine(text: [
                 l10n.format(.weatherSunrise, minute(sun.sunrise)),
                 l10n.format(.weatherSunset, minute(sun.sunset)),
                 l10n.format(.weatherDayLength, format.duration(sun.dayLength)),
-            ].joined(separator: " · "))
+            ].joined(separator: " · "), moon: moonText, moonSymbol: symbol)
+        }
+    }
+
+    static func phaseName(_ phase: MoonPhase, _ l10n: L10n) -> String {
+        switch phase {
+        case .new: l10n[.moonNew]
+        case .waxingCrescent: l10n[.moonWaxingCrescent]
+        case .firstQuarter: l10n[.moonFirstQuarter]
+        case .waxingGibbous: l10n[.moonWaxingGibbous]
+        case .full: l10n[.moonFull]
+        case .waningGibbous: l10n[.moonWaningGibbous]
+        case .lastQuarter: l10n[.moonLastQuarter]
+        case .waningCrescent: l10n[.moonWaningCrescent]
         }
     }
 

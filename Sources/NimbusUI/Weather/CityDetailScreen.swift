@@ -15,6 +15,8 @@ public final class CityDetailScreen: Screen {
     private var cancellables: Set<AnyCancellable> = []
     /// What the screen shows now (one-shot output waits on it).
     public private(set) var state: CityDetailState?
+    /// From this height the Moon has a line of its own under the sun times.
+    static let moonMinHeight = 26
     private let panel: ScreenPanel?
     /// Whether the last frame had room for the panel (its keys are hinted only then).
     private var panelShown = false
@@ -145,6 +147,11 @@ public final class CityDetailScreen: Screen {
         y += 1
         line(state.sun.text, style: theme.dim)
         y += 1
+        // The Moon where there is room for it below the 24 rows the rest is laid out for.
+        if p.height >= Self.moonMinHeight {
+            line(state.sun.moon, style: theme.dim)
+            y += 1
+        }
         if let notice = state.notice { line(notice, style: theme.warning) }
         y += 1
 
