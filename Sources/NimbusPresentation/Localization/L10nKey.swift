@@ -164,6 +164,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case weatherDuration = "weather.duration"
     case weatherPolarDay = "weather.polar.day"
     case weatherPolarNight = "weather.polar.night"
+    case weatherAxisNow = "weather.axis.now"
     case weatherMoon = "weather.moon"
     case moonNew = "moon.new"
     case moonWaxingCrescent = "moon.waxing.crescent"

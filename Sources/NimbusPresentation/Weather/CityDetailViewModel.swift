@@ -48,6 +48,8 @@ public struct WeatherPanel: Equatable, Sendable {
     /// The next 24 hours' temperatures (display units) and chances of rain (percent).
     public let hourlyTemperatures: [Double]
     public let hourlyRain: [Double?]
+    /// The local hour ("00"…"23", in the city's time zone) of each of those hours.
+    public let hourLabels: [String]
     public let hoursMin: String
     public let hoursMax: String
     public let days: [Day]
@@ -306,6 +308,10 @@ public final class CityDetailViewModel {
         let c = forecast.current
         let hours = forecast.hours(from: now, count: 24)
         let temps = hours.map { format.degrees($0.temperature) }
+        let hourFormatter = DateFormatter()
+        hourFormatter.locale = Locale(identifier: "en_US_POSIX")
+        hourFormatter.timeZone = timeZone
+        hourFormatter.dateFormat = "HH"
         let weekday = DateFormatter()
         weekday.locale = l10n.locale
         weekday.timeZone = timeZone
@@ -334,6 +340,7 @@ public final class CityDetailViewModel {
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
             hourlyTemperatures: temps,
             hourlyRain: hours.map(\.precipitationProbability),
+            hourLabels: hours.map { hourFormatter.string(from: $0.time) },
             hoursMin: temps.min().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             hoursMax: temps.max().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             days: Array(days))

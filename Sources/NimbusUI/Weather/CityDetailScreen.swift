@@ -168,6 +168,20 @@ public final class CityDetailScreen: Screen {
         }
     }
 
+    /// "now  12    18    00" under a chart of one column per hour: each label starts at its hour's
+    /// column, none overlaps the one before, none runs past `width`.
+    static func timeAxis(_ hours: [String], now: String, width: Int) -> String {
+        guard width > 0, !hours.isEmpty else { return "" }
+        var axis = DisplayWidth.truncate(now, to: width, ellipsis: false)
+        var used = DisplayWidth.of(axis)
+        for (i, hour) in hours.enumerated().prefix(width) where Int(hour).map({ $0 % 6 == 0 }) == true {
+            guard i > used, i + DisplayWidth.of(hour) <= width else { continue }
+            axis += String(repeating: " ", count: i - used) + hour
+            used = i + DisplayWidth.of(hour)
+        }
+        return axis
+    }
+
     private func drawWeather(_ p: Painter, weather: WeatherPanel, top: Int, theme: Theme) {
         let w = p.width
         var y = top
@@ -204,7 +218,11 @@ public final class CityDetailScreen: Screen {
         y += 1
         p.text(DisplayWidth.truncate(labels[1], to: labelWidth), x: 1, y: y, style: theme.dim)
         p.text(DisplayWidth.truncate(rain, to: room, ellipsis: false), x: chartX, y: y, style: theme.text)
-        y += 2
+        y += 1
+        // The time axis under the charts: "now", then every sixth hour of the city's clock.
+        p.text(Self.timeAxis(weather.hourLabels, now: l10n[.weatherAxisNow], width: min(room, weather.hourLabels.count)),
+               x: chartX, y: y, style: theme.dim)
+        y += 1
         // The next 7 days.
         p.text(DisplayWidth.truncate(l10n[.weatherNext7], to: max(0, w - 1)), x: 1, y: y, style: theme.dim)
         y += 1
