@@ -28,7 +28,18 @@ public struct CLIOptions: ParsableArguments {
         valueName: "lat,lon"))
     public var location: String?
 
+    @Flag(name: .customLong("no-mouse"), help: ArgumentHelp(
+        "Do not ask the terminal for mouse reports (clicks, the wheel, drags), so it selects text on a plain drag. Also NIMBUS_MOUSE=0. With the mouse on, Shift+drag still selects text in most terminals."))
+    public var noMouse = false
+
     public init() {}
+
+    /// Whether mouse reporting is on: off with `--no-mouse`, else off when `NIMBUS_MOUSE` is 0, off, no or false.
+    static func mouseEnabled(noMouse: Bool, environment: [String: String]) -> Bool {
+        if noMouse { return false }
+        let value = (environment["NIMBUS_MOUSE"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        return !["0", "off", "no", "false"].contains(value)
+    }
 
     /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
     /// is `--location=-33.86,151.21`, not an unknown option `-3`.
@@ -79,6 +90,7 @@ public struct CLIOptions: ParsableArguments {
         var catalog: String?
         /// The position given with `--location` (already checked by `validate`).
         var location: GeoPoint?
+        var noMouse = false
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil)
@@ -88,13 +100,15 @@ public struct CLIOptions: ParsableArguments {
             let choice: CatalogChoice
             if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
             else { choice = tier == .large ? .large : .bundled }
-            return .init(environment: environment, catalog: choice, location: location, scheduler: scheduler,
-                         colors: colors)
+            var configuration = AppDIContainer.Configuration(
+                environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
+            configuration.mouse = CLIOptions.mouseEnabled(noMouse: noMouse, environment: environment)
+            return configuration
         }
     }
 
     var values: Values {
-        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) })
+        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, noMouse: noMouse)
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -133,10 +147,11 @@ public struct NimbusCommand: ParsableCommand {
         commandName: "nimbus",
         abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
         discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, y copy, r refresh the weather, Esc back, \
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
-        NIMBUS_UNITS=metric|imperial; NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_UNITS=metric|imperial; NIMBUS_MOUSE=0 (or --no-mouse) turns mouse reporting off \
+        (with it on, Shift+drag still selects text in most terminals); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
@@ -251,7 +266,7 @@ struct Run: ParsableCommand {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CommandFailure(message: "nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
-        let backend = NCursesBackend()
+        let backend = NCursesBackend(mouse: configuration.mouse)
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)

@@ -36,6 +36,8 @@ public final class AppDIContainer {
         public var renderScheduler: AnySchedulerOf<DispatchQueue>?
         /// Where other work leaves the main thread (finding the nearest city); nil does it on `scheduler`.
         public var workScheduler: AnySchedulerOf<DispatchQueue>?
+        /// Mouse reporting: clicks, the wheel and drags reach the screens (`--no-mouse`, `NIMBUS_MOUSE=0` turn it off).
+        public var mouse: Bool = true
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
