@@ -192,6 +192,16 @@ private final class Session {
             }
         case .offline:
             network.goOffline()
+        case .mouse(let events):
+            try started()
+            try feed(events.flatMap(\.sgrBytes))
+        case .expectClipboard(let text):
+            try started()
+            settle()
+            guard let copied = terminal?.clipboard else {
+                throw Reason("expected \"\(text)\" on the clipboard; nothing was copied (no OSC 52 write)")
+            }
+            if copied != text { throw Reason("expected \"\(text)\" on the clipboard; it holds \"\(copied)\"") }
         case .now(let date):
             guard coordinator == nil else { throw Reason("Now must come before the app starts (or after Restart)") }
             clockStart = date.addingTimeInterval(-TimeInterval(schedulerStart.distance(to: scheduler.now).magnitude) / 1e9)
