@@ -169,7 +169,8 @@ public final class AppDIContainer {
             scheduler: configuration.scheduler,
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler,
             mapStyle: { [unowned self] in self.preferences.mapStyle },
-            mapStyleChanged: { [unowned self] in self.preferences.mapStyle = $0 })
+            mapStyleChanged: { [unowned self] in self.preferences.mapStyle = $0 },
+            mouse: configuration.mouse)
     }()
 
     /// Switches to the colourless theme (the terminal has no colours).

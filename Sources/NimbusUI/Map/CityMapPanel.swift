@@ -24,14 +24,18 @@ public final class CityMapPanel: ScreenPanel {
     /// Where the map was last drawn (absolute cells), and the drag not yet turned into pans.
     private var mapArea: Rect?
     private var dragged = (x: 0, y: 0)
+    private let mouse: Bool
 
     /// The latest state from the view model (for tests).
     public private(set) var state: CityMapState?
     public var onNeedsDisplay: (() -> Void)?
 
     /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map).
-    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in }) {
+    /// `mouse`: the wheel and drags are listed in the help (they work whenever reports come).
+    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in },
+                mouse: Bool = true) {
         self.l10n = l10n
+        self.mouse = mouse
         let output = viewModel.transform(input: .init(
             sizeChanged: sizeChanged.eraseToAnyPublisher(),
             zoomed: zoomed.eraseToAnyPublisher(),
@@ -134,8 +138,8 @@ public final class CityMapPanel: ScreenPanel {
         [KeyHint("+ -", l10n[.helpKeyMapZoom]),
          KeyHint("← ↓ ↑ →  h j k l", l10n[.helpKeyMapPan]),
          KeyHint("0", l10n[.helpKeyMapReset]),
-         KeyHint("c", l10n[.helpKeyMapStyle]),
-         KeyHint(l10n[.helpMouseMap], l10n[.helpMouseMapLabel])]
+         KeyHint("c", l10n[.helpKeyMapStyle])]
+            + (mouse ? [KeyHint(l10n[.helpMouseMap], l10n[.helpMouseMapLabel])] : [])
             + (state?.quakesShown != nil ? [KeyHint("e", l10n[.helpKeyMapQuakes])] : [])
     }
 
