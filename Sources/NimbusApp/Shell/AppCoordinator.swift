@@ -271,7 +271,8 @@ public final class AppCoordinator {
         if showingMapStats { return }
         guard lastSize.rows >= Self.minimumSize.rows, lastSize.cols >= Self.minimumSize.cols else { return }
         if at.y == 0 {
-            if case .click = action, let hit = tabColumns.first(where: { $0.columns.contains(at.x) }) {
+            if case .click = action, navigator.top?.isAsking != true,
+               let hit = tabColumns.first(where: { $0.columns.contains(at.x) }) {
                 navigator.select(hit.tab)
             }
             return

@@ -56,6 +56,7 @@ public final class WishlistScreen: Screen {
     /// While the "delete all?" question is asked it takes every key (as a text field does), so
     /// `1`–`6`, `?` and `q` cannot leave it half-answered; Ctrl-C still quits.
     public var capturesText: Bool { state?.confirmation != nil }
+    public var isAsking: Bool { state?.confirmation != nil }
 
     public var hints: [KeyHint] {
         if state?.confirmation != nil {
