@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
 # the exit status, that the terminal is restored afterwards (after q, Ctrl-C and every signal whose
-# default action ends a process, a truncated catalogue's SIGBUS included), COLUMNS/LINES losing to
+# default action ends a process, a truncated catalogue's SIGBUS included), the mouse and OSC 52, COLUMNS/LINES losing to
 # the terminal's real size, the user's data surviving kill -9, and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +39,8 @@ wait_for() {
 # stty -a prints "-icanon" for a raw terminal and "icanon" for a restored one.
 restored() { grep -qE '(^| )icanon( |$)' "$1" && grep -qE '(^| )echo( |$)' "$1"; }
 shows() { grep -qF -- "$1" "$work/screen"; }
+# "11" while the pane asks for SGR button-event mouse reports, "00" when it does not.
+mouse_flags() { t display -p -t e2e '#{mouse_sgr_flag}#{mouse_button_flag}'; }
 
 # The pane runs nimbus, then records its exit status and the terminal modes left behind.
 t new-session -d -s e2e -x 80 -y 24 \
@@ -84,6 +86,7 @@ signal_case() { # SIGNAL expected-status
   for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
   check "$sig ends it with status $want" test "$(cat "$work/status" 2>/dev/null)" = "$want"
   check "terminal restored after $sig" restored "$work/stty"
+  check "mouse reporting off after $sig" test "$(mouse_flags)" = 00
 }
 signal_case TERM 143
 signal_case HUP 129
@@ -235,6 +238,36 @@ check "OSC 11 black background → dark theme" test "$(osc rgb:0000/0000/0000)" 
 check "no OSC 11 answer → dark theme" test "$(osc none)" = "dark queried"
 check "NO_COLOR: not asked, no colours" test "$(NO_COLOR=1 python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "none not-queried"
 check "NIMBUS_THEME=dark: not asked" test "$(env -u NO_COLOR NIMBUS_THEME=dark python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "dark not-queried"
+# The mouse: the terminal is asked for SGR 1006 reports, clicks and the wheel (written as the bytes
+# a terminal sends; X;Y from 1) select, open and switch tabs; y copies through OSC 52 into tmux's
+# buffer; reporting is off again after q, and never on with --no-mouse.
+rm -f "$work/stty"
+t set -s set-clipboard on
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL NIMBUS_LANG=en TERM=tmux-256color '$bin'; stty -a > '$work/stty'; sleep 30"
+check "started for the mouse" wait_for "Cities"
+check "SGR mouse reporting on" test "$(mouse_flags)" = 11
+t send-keys -t e2e -l $'\e[<0;6;5M\e[<0;6;5m'
+check "a click selects Beijing" wait_for "› Beijing"
+t send-keys -t e2e -l $'\e[<65;6;10M'
+check "the wheel moves the selection three rows" wait_for "› Kinshasa"
+t send-keys -t e2e -l $'\e[<0;6;8M\e[<0;6;8m'
+check "a click on the selected row opens it" wait_for "4.33°S 15.31°E"
+t send-keys -t e2e y
+check "y says what was copied" wait_for "Copied: Kinshasa 4.33°S 15.31°E"
+check "OSC 52 reached tmux's buffer" test "$(t show-buffer)" = "Kinshasa 4.33°S 15.31°E"
+t send-keys -t e2e -l $'\e[<0;42;1M\e[<0;42;1m'
+check "a click on a tab's title switches to it" wait_for "search titles"
+capture
+check "no report leaked as text" bash -c "! grep -qF '[<' '$work/screen'"
+t send-keys -t e2e q
+for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+check "mouse reporting off after q" test "$(mouse_flags)" = 00
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL TERM=tmux-256color '$bin' --no-mouse; sleep 30"
+check "started with --no-mouse" wait_for "Cities"
+check "no mouse reporting with --no-mouse" test "$(mouse_flags)" = 00
+t send-keys -t e2e q
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

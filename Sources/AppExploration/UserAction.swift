@@ -44,6 +44,22 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         Array(String(repeating: "서울 ", count: 40).utf8), Array("e\u{301}\u{301}\u{301}\u{301}".utf8),
     ]
 
+    /// Mouse reports as a terminal writes them (SGR 1006, and one legacy X10 report): clicks on the
+    /// tab bar, on rows and on the status bar, double clicks, the wheel, a drag, and reports far
+    /// outside the screen or cut short.
+    static let mouse: [[UInt8]] = {
+        func sgr(_ events: [MouseEvent]) -> [UInt8] { events.flatMap(\.sgrBytes) }
+        func click(_ x: Int, _ y: Int) -> [MouseEvent] { [MouseEvent(.press, x: x, y: y), MouseEvent(.release, x: x, y: y)] }
+        return [
+            sgr(click(5, 4)), sgr(click(41, 0)), sgr(click(5, 4) + click(5, 4)),
+            sgr([MouseEvent(.wheelDown, button: .none, x: 5, y: 8)]), sgr([MouseEvent(.wheelUp, button: .none, x: 90, y: 10)]),
+            sgr([MouseEvent(.press, x: 90, y: 10), MouseEvent(.drag, x: 80, y: 12), MouseEvent(.drag, x: 70, y: 14),
+                 MouseEvent(.release, x: 70, y: 14)]),
+            sgr(click(12, 0)), sgr(click(3, 23)), sgr(click(9, 2)), sgr(click(999, 999)),
+            Array("\u{1B}[<0;99999;1M".utf8), Array("\u{1B}[<0;5".utf8), Array("\u{1B}[M #$".utf8),
+        ]
+    }()
+
     static let sizes: [Size] = [
         Size(cols: 80, rows: 24), Size(cols: 40, rows: 10), Size(cols: 120, rows: 30), Size(cols: 100, rows: 30),
         Size(cols: 1, rows: 1), Size(cols: 39, rows: 9), Size(cols: 300, rows: 100), Size(cols: 88, rows: 32),
@@ -63,6 +79,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         case 14, 15: self = .wait(milliseconds: [50, 300, 1000, 5000][n % 4])
         case 16: self = .restart
         case 17: self = .network(ScriptedNetwork.Mode.allCases[n % ScriptedNetwork.Mode.allCases.count])
+        case 18: self = .paste(Self.mouse[n % Self.mouse.count])
         default: self = .key(Self.keys[n % 10])
         }
     }

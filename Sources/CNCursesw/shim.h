@@ -112,7 +112,7 @@ static inline void nimbus_write_raw(const char *s) { nimbus_write(s, strlen(s));
    written with one async-signal-safe write(2). */
 #include <unistd.h>
 static inline void nimbus_write_terminal_reset(void) {
-    static const char reset[] = "\033[?2004l\033[0m\033[?25h\033[?1049l\r\n";
+    static const char reset[] = "\033[?1006l\033[?1002l\033[?1000l\033[?2004l\033[0m\033[?25h\033[?1049l\r\n";
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
 }

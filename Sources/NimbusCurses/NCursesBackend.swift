@@ -58,9 +58,17 @@ public final class NCursesBackend: TerminalBackend {
     private var colorCount: Int32 = 0
     private var encoder: FrameEncoder?
     private var cursor: Point?
+    /// Whether the terminal is asked for mouse reports (button presses, drags and the wheel, SGR 1006).
+    public let mouse: Bool
+
+    /// Mouse reporting on: clicks, drags with a button held, the wheel; SGR 1006 so columns beyond 223 work.
+    public static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
+    /// Mouse reporting off again, in the reverse order.
+    public static let mouseOff = "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l"
 
     /// Does not touch the terminal; call `start()`.
-    public init() {
+    public init(mouse: Bool = true) {
+        self.mouse = mouse
         size = NCursesBackend.initialSize()
     }
 
@@ -105,6 +113,7 @@ public final class NCursesBackend: TerminalBackend {
         readSize()
         refresh() // curses enters the alternate screen
         nimbus_write_raw("\u{1B}[?2004h")
+        if mouse { nimbus_write_raw(Self.mouseOn) }
     }
 
     /// Asks the terminal for its background colour (OSC 11); the answer comes on stdin, where the
@@ -119,6 +128,7 @@ public final class NCursesBackend: TerminalBackend {
         guard started else { return }
         started = false
         if !suspended {
+            if mouse { nimbus_write_raw(Self.mouseOff) }
             nimbus_write_raw("\u{1B}[?2004l")
             Self.write(Self.capability("sgr0") + Self.capability("cnorm"))
             endwin()
@@ -129,6 +139,7 @@ public final class NCursesBackend: TerminalBackend {
     /// Gives the terminal back (SIGTSTP).
     public func suspend() {
         guard started, !suspended else { return }
+        if mouse { nimbus_write_raw(Self.mouseOff) }
         nimbus_write_raw("\u{1B}[?2004l")
         Self.write(Self.capability("sgr0") + Self.capability("cnorm"))
         endwin()
@@ -141,6 +152,7 @@ public final class NCursesBackend: TerminalBackend {
         suspended = false
         refresh()
         nimbus_write_raw("\u{1B}[?2004h")
+        if mouse { nimbus_write_raw(Self.mouseOn) }
         updateSize()
         encoder?.forget()
     }
@@ -182,6 +194,13 @@ public final class NCursesBackend: TerminalBackend {
     public func clearAll() {
         guard started, !suspended else { return }
         encoder?.clear()
+    }
+
+    /// Puts `text` on the clipboard of the terminal (and, over SSH or in tmux with `set-clipboard on`,
+    /// of the machine the user sits at) with OSC 52.
+    public func copyToClipboard(_ text: String) {
+        guard started, !suspended else { return }
+        Self.write(OSC52.sequence(for: text))
     }
 
     // MARK: - Internals

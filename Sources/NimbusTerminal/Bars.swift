@@ -1,9 +1,11 @@
 /// A row of numbered tabs: " 1 Cities  2 Movies ".
 public enum TabBar {
-    public static func draw(_ p: Painter, titles: [String], active: Int, activeStyle: Style, style: Style) {
-        guard p.width > 0, p.height > 0 else { return }
+    /// Draws the bar; returns the columns (relative to the painter) each tab shown took, for clicks.
+    @discardableResult
+    public static func draw(_ p: Painter, titles: [String], active: Int, activeStyle: Style, style: Style) -> [(tab: Int, columns: Range<Int>)] {
+        guard p.width > 0, p.height > 0 else { return [] }
         p.fill(Rect(x: 0, y: 0, width: p.width, height: 1), style: style)
-        guard !titles.isEmpty else { return }
+        guard !titles.isEmpty else { return [] }
         var labels = titles.enumerated().map { " \($0.offset + 1) \(DisplayWidth.sanitize($0.element)) " }
         if labels.reduce(0, { $0 + DisplayWidth.of($1) }) > p.width {
             // The active tab keeps its title when it can; the others share what is left, their titles
@@ -29,10 +31,14 @@ public enum TabBar {
             while first < active && widths[first...active].reduce(0, +) > p.width { first += 1 }
         }
         var x = 0
+        var placed: [(tab: Int, columns: Range<Int>)] = []
         for i in first..<labels.count {
             if x >= p.width { break }
+            let start = x
             x += p.text(labels[i], x: x, y: 0, style: i == active ? activeStyle : style)
+            placed.append((i, start..<min(x, p.width)))
         }
+        return placed
     }
 }
 

@@ -20,6 +20,10 @@ public final class FakeTerminal: TerminalBackend {
     public private(set) var flushCount = 0
     public private(set) var clearCount = 0
     private var input: [UInt8] = []
+    /// Every OSC 52 sequence written, as the bytes a terminal would receive.
+    public private(set) var clipboardWrites: [[UInt8]] = []
+    /// The text of the last OSC 52 write, decoded from its base64 as a terminal would.
+    public var clipboard: String? { clipboardWrites.last.flatMap(OSC52.decode) }
 
     public init(size: Size = Size(cols: 80, rows: 24), supportsColor: Bool = true) {
         self.size = size
@@ -45,6 +49,10 @@ public final class FakeTerminal: TerminalBackend {
     public func clearAll() {
         clearCount += 1
         grid = ScreenBuffer(size: size)
+    }
+
+    public func copyToClipboard(_ text: String) {
+        clipboardWrites.append(OSC52.sequence(for: text))
     }
 
     /// Screen contents, rows joined with "\n", trailing spaces trimmed (like `ScreenBuffer.text()`).

@@ -10,6 +10,8 @@ public enum Key: Equatable, Hashable, Sendable {
     case ctrl(Character)
     /// F1–F12.
     case function(Int)
+    /// A mouse report (SGR 1006); tapes script them with `Click`, `Scroll` and `Drag`, not `Press`.
+    case mouse(MouseEvent)
     case unknown
 
     private static let named: [(String, Key)] = [
@@ -81,6 +83,7 @@ public enum Key: Equatable, Hashable, Sendable {
         case .ctrl(" "): return "Ctrl-Space"
         case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
         case .function(let n): return "F\(n)"
+        case .mouse(let m): return "Mouse(\(m.action) \(m.button) \(m.x),\(m.y))"
         case .unknown: return "Unknown"
         }
     }
@@ -128,6 +131,7 @@ public enum Key: Equatable, Hashable, Sendable {
                 return csi("\(codes[n - 5])~")
             default: return []
             }
+        case .mouse(let m): return m.sgrBytes
         case .unknown: return []
         }
     }

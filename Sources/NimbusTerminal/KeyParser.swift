@@ -15,6 +15,7 @@ public struct KeyParser {
         case paste           // inside ESC[200~ ... ESC[201~
         case osc             // ESC ] ... (a terminal's answer, such as OSC 11's colour), until BEL or ST
         case oscEscape       // ESC inside an OSC: the start of ST (ESC \)
+        case x10Mouse        // ESC [ M: a legacy mouse report's three raw bytes follow
     }
 
     private var state = State.ground
@@ -25,6 +26,7 @@ public struct KeyParser {
     private var pasteBytes: [UInt8] = []
     private var pasteOverflow = false
     private var pasteMatch = 0
+    private var x10Bytes: [UInt8] = []
 
     public init() {}
 
@@ -45,7 +47,7 @@ public struct KeyParser {
     /// True while an escape sequence (or a lone ESC) awaits more bytes; call `flushPending` after ~25 ms of silence.
     public var hasPendingEscape: Bool {
         switch state {
-        case .escape, .csi, .csiIgnore, .linuxFunction, .ss3, .osc, .oscEscape: return true
+        case .escape, .csi, .csiIgnore, .linuxFunction, .ss3, .osc, .oscEscape, .x10Mouse: return true
         case .ground, .paste: return false
         }
     }
@@ -71,9 +73,10 @@ public struct KeyParser {
             state = .ground
         case .osc, .oscEscape:
             state = .ground; oscBytes.removeAll()
-        case .csi, .csiIgnore, .linuxFunction, .ss3:
+        case .csi, .csiIgnore, .linuxFunction, .ss3, .x10Mouse:
             state = .ground
             params.removeAll()
+            x10Bytes.removeAll()
         case .ground, .paste:
             break
         }
@@ -103,6 +106,13 @@ public struct KeyParser {
             case 0x40...0x7E:
                 state = .ground
                 if b == 0x5B && params.isEmpty { state = .linuxFunction; return }
+                // A legacy (X10) mouse report: three raw bytes follow, which must not become text.
+                if b == 0x4D && params.isEmpty { state = .x10Mouse; x10Bytes.removeAll(); return }
+                if params.first == 0x3C, b == 0x4D || b == 0x6D {
+                    if let event = MouseEvent(sgrParameters: params.dropFirst(), final: b) { keys.append(.mouse(event)) }
+                    params.removeAll()
+                    return
+                }
                 if csiStartsPaste(final: b) {
                     state = .paste
                     params.removeAll()
@@ -161,6 +171,15 @@ public struct KeyParser {
             }
         case .paste:
             pasteStep(b, &keys)
+        case .x10Mouse:
+            x10Bytes.append(b)
+            guard x10Bytes.count == 3 else { return }
+            state = .ground
+            let (code, col, row) = (Int(x10Bytes[0]) - 32, Int(x10Bytes[1]) - 32, Int(x10Bytes[2]) - 32)
+            x10Bytes.removeAll()
+            if code >= 0, col >= 1, row >= 1, let event = MouseEvent(code: code, x: col - 1, y: row - 1, released: false) {
+                keys.append(.mouse(event))
+            }
         }
     }
 

@@ -4,6 +4,8 @@ public struct ListState: Equatable, Sendable {
     public var selection: Int
     /// Index of the first visible row.
     public var offset: Int
+    /// Where the rows were last drawn, in absolute screen cells (for clicks and the wheel).
+    public var drawnArea: Rect?
 
     public init(count: Int = 0) {
         self.count = max(0, count)
@@ -47,6 +49,43 @@ public struct ListState: Equatable, Sendable {
         offset = max(0, offset)
     }
 
+    /// What a click or the wheel did to the list.
+    public enum PointerResult: Equatable, Sendable {
+        /// Not on the list, or nothing to do.
+        case ignored
+        /// The selection moved (a click on another row, or the wheel).
+        case moved
+        /// A double click, or a click on the row already selected: open it, as Enter does.
+        case open(Int)
+    }
+
+    /// Rows the wheel moves per notch.
+    public static let wheelStep = 3
+
+    /// A click selects the row under it (a double click, or a click on the selected row, opens it);
+    /// the wheel over the list moves the selection by `wheelStep` rows a notch.
+    public mutating func handle(_ pointer: Pointer) -> PointerResult {
+        guard let area = drawnArea, area.contains(pointer.screen), count > 0 else { return .ignored }
+        switch pointer.action {
+        case .click(let clicks):
+            let index = offset + pointer.screen.y - area.y
+            guard index >= 0, index < count else { return .ignored }
+            if clicks >= 2 || index == selection {
+                select(index)
+                return .open(index)
+            }
+            select(index)
+            return .moved
+        case .wheel(let notches):
+            let before = selection
+            select(selection + notches * Self.wheelStep)
+            scrollToSelection(pageSize: area.height)
+            return selection == before ? .ignored : .moved
+        case .drag:
+            return .ignored
+        }
+    }
+
     private static func clamp(_ i: Int, _ count: Int) -> Int {
         count == 0 ? 0 : min(max(i, 0), count - 1)
     }
@@ -58,6 +97,7 @@ public struct ListView {
     public static func draw(_ p: Painter, state: inout ListState, selectedStyle: Style,
                             row: (Int, Painter, Bool) -> Void) {
         state.setCount(state.count)
+        state.drawnArea = p.bounds
         guard p.height > 0 else { return }
         state.scrollToSelection(pageSize: p.height)
         let end = min(state.count, state.offset + p.height)

@@ -22,4 +22,11 @@ public protocol TerminalBackend: AnyObject {
     func flush()
     /// Clears the screen so the next frame repaints everything (Ctrl-L).
     func clearAll()
+    /// Puts `text` on the system clipboard through the terminal (OSC 52; see `OSC52`).
+    func copyToClipboard(_ text: String)
+}
+
+public extension TerminalBackend {
+    /// Backends with no clipboard (the warm-up's rehearsal) drop what is copied.
+    func copyToClipboard(_ text: String) {}
 }

@@ -19,6 +19,14 @@ public protocol Screen: AnyObject {
     func draw(_ painter: Painter, theme: Theme)
     /// Handles a key the app did not take; returns false when the screen has no use for it.
     func handle(_ key: Key) -> Bool
+    /// Handles a click, the wheel or a drag on the screen's body (coordinates relative to the body);
+    /// returns false when the screen has no use for it. Default: none.
+    func handle(_ pointer: Pointer) -> Bool
+    /// What `y` copies (OSC 52): the selected thing as one line of text; nil when nothing is selected.
+    var copyText: String? { get }
+    /// True while the screen asks a question that must be answered first (the wishlist's "delete
+    /// all?"): a click on a tab's title does not leave it. Default: false.
+    var isAsking: Bool { get }
     /// True while a text field has focus: printable keys (`q`, digits) are then text, not commands.
     var capturesText: Bool { get }
     /// The main keys of the screen, for the status bar.
@@ -38,6 +46,9 @@ public protocol Screen: AnyObject {
 }
 
 public extension Screen {
+    func handle(_ pointer: Pointer) -> Bool { false }
+    var copyText: String? { nil }
+    var isAsking: Bool { false }
     func frameShown() {}
     func didAppear() {}
     func didDisappear() {}

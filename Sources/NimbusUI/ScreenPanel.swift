@@ -16,4 +16,10 @@ public protocol ScreenPanel: AnyObject {
     var onNeedsDisplay: (() -> Void)? { get set }
     /// The host is going away: cancel any work in flight.
     func cancel()
+    /// A click, the wheel or a drag the host passed on; returns false when the panel has no use for it.
+    func handle(_ pointer: Pointer) -> Bool
+}
+
+public extension ScreenPanel {
+    func handle(_ pointer: Pointer) -> Bool { false }
 }

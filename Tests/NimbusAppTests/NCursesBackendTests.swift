@@ -6,6 +6,13 @@ import NimbusTerminal
 /// and COLUMNS/LINES lose to the size the terminal reports.
 @MainActor
 final class NCursesBackendTests: XCTestCase {
+    nonisolated func testMouseReportingIsSGRButtonEventsAndOffAgainInReverse() {
+        XCTAssertEqual(NCursesBackend.mouseOn, "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h")
+        XCTAssertEqual(NCursesBackend.mouseOff, "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l")
+        XCTAssertFalse(NCursesBackend(mouse: false).mouse)
+        XCTAssertTrue(NCursesBackend().mouse)
+    }
+
     nonisolated func testTheTerminalsOwnSizeWinsOverTheEnvironment() {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
         MainActor.assumeIsolated { test.mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() }

@@ -44,7 +44,26 @@ public struct CLIOptions: ParsableArguments {
                                valueName: "style"))
     public var mapStyle: UserSettings.MapStyle?
 
+    @Flag(name: .customLong("no-mouse"), help: ArgumentHelp(
+        "Do not ask the terminal for mouse reports (clicks, the wheel, drags), so it selects text on a plain drag. Also NIMBUS_MOUSE=0. With the mouse on, Shift+drag still selects text in most terminals."))
+    public var noMouse = false
+
     public init() {}
+
+    /// Whether mouse reporting is on: off with `--no-mouse`, else off when `NIMBUS_MOUSE` is 0, off, no or false.
+    static func mouseEnabled(noMouse: Bool, environment: [String: String]) -> Bool {
+        mouseSetting(noMouse: noMouse, environment: environment) ?? true
+    }
+
+    /// What the command line or the environment says of the mouse; nil when neither does (the
+    /// config file's `mouse` then decides).
+    static func mouseSetting(noMouse: Bool, environment: [String: String]) -> Bool? {
+        if noMouse { return false }
+        let value = (environment["NIMBUS_MOUSE"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        if ["0", "off", "no", "false"].contains(value) { return false }
+        if ["1", "on", "yes", "true"].contains(value) { return true }
+        return nil
+    }
 
     /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
     /// is `--location=-33.86,151.21`, not an unknown option `-3`.
@@ -99,6 +118,7 @@ public struct CLIOptions: ParsableArguments {
         var logFile: String?
         /// `--units`, `--theme`, `--map-style`.
         var settings = UserSettings()
+        var noMouse = false
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
@@ -111,13 +131,14 @@ public struct CLIOptions: ParsableArguments {
             var configuration = AppDIContainer.Configuration(
                 environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
             configuration.settingsFlags = settings
+            configuration.mouse = CLIOptions.mouseEnabled(noMouse: noMouse, environment: environment)
             return configuration
         }
     }
 
     var values: Values {
         Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile,
-               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle))
+               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle), noMouse: noMouse)
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -160,11 +181,12 @@ public struct NimbusCommand: ParsableCommand {
         commandName: "nimbus",
         abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
         discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, r refresh the weather, Esc back, \
+        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, y copy, r refresh the weather, Esc back, \
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
         NIMBUS_UNITS=metric|imperial|auto, NIMBUS_THEME=dark|light|auto, \
         NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_MOUSE=0 (or --no-mouse) turns mouse reporting off (with it on, Shift+drag still selects text in most terminals); \
         NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
@@ -283,7 +305,9 @@ struct Run: ParsableCommand {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CommandFailure(message: "nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
-        let backend = NCursesBackend()
+        // Flag > environment > config.toml's `mouse` > on.
+        let mouse = CLIOptions.mouseSetting(noMouse: options.noMouse, environment: environment) ?? container.preferences.mouse
+        let backend = NCursesBackend(mouse: mouse)
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)

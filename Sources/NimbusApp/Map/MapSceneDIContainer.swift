@@ -21,6 +21,8 @@ public final class MapSceneDIContainer {
     /// The map style of the app's preferences (`AppPreferences.mapStyle`), and how a panel changes it.
     private let mapStyle: () -> MapStyle
     private let mapStyleChanged: (MapStyle) -> Void
+    /// Whether the mouse is on (the map panel's help then lists the wheel and drags).
+    private let mouse: Bool
 
     /// 64 maps or 200,000 cells (about 65 maps of 100×30), whichever is reached first.
     public static let countLimit = 64
@@ -36,7 +38,9 @@ public final class MapSceneDIContainer {
 
     public init(repository: RenderedMapRepository, l10n: L10n, currentUnits units: @escaping () -> UnitSystem,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
-                mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in }) {
+                mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in },
+                mouse: Bool = true) {
+        self.mouse = mouse
         self.mapStyle = mapStyle
         self.mapStyleChanged = mapStyleChanged
         self.cache = repository.cache
@@ -65,7 +69,7 @@ public final class MapSceneDIContainer {
     @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
-                     styleChanged: mapStyleChanged, preferredStyle: mapStyle)
+                     styleChanged: mapStyleChanged, preferredStyle: mapStyle, mouse: mouse)
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

@@ -20,6 +20,9 @@ public final class AppCoordinator {
     private var helpMaxScroll = 0
     private var lastHelpPage = 1
     private var showingMapStats = false
+    /// The help overlay's filter: what was typed, and whether keys still go into it.
+    private var helpFilter = ""
+    private var helpFilterTyping = false
     private let l10n: L10n
     /// The retry the status bar counts down to (see `retriesChanged`), and what keeps it counting.
     private var retryWait: HTTPRetryWait?
@@ -29,6 +32,18 @@ public final class AppCoordinator {
     private var settings: SettingsOverlay?
     /// The config file's problem stays on the status bar until the settings are opened.
     private var configNoticeSeen = false
+    /// The frame's size and where each tab's title was drawn (from the last `render`), for clicks.
+    private var lastSize = Size(cols: 0, rows: 0)
+    private var tabColumns: [(tab: Int, columns: Range<Int>)] = []
+    /// The last left press (to count double clicks) and where the held button last was (for drags).
+    private var lastPress: (at: Point, time: Date, count: Int)?
+    private var dragAt: Point?
+    /// What `y` copied, shown on the status bar until the next key.
+    private var statusMessage: String?
+    /// Where `y` sends text: the terminal's clipboard (OSC 52), set by `AppLoop`.
+    public var copyToClipboard: ((String) -> Void)?
+    /// Two presses on one cell within this time are a double click.
+    static let doubleClickInterval: TimeInterval = 0.4
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -143,6 +158,14 @@ public final class AppCoordinator {
     /// Dispatches a key in phases: always-global keys, the help overlay, the screen's text field,
     /// global commands, the screen, then the screen's fallbacks.
     public func handle(_ key: Key) {
+        if case .mouse(let event) = key {
+            handleMouse(event)
+            return
+        }
+        if statusMessage != nil {
+            statusMessage = nil
+            needsDisplay.set()
+        }
         switch key {
         case .ctrl("c"):
             quitRequested = true
@@ -192,22 +215,150 @@ public final class AppCoordinator {
         if key == .escape || key == .backspace { navigator.pop() }
     }
 
-    /// The help overlay takes every key while it is open: it scrolls, and `?`, `Esc`, `q` or `Enter` close it
-    /// (as htop's help does; `q` does not quit from there).
+    /// The help overlay takes every key while it is open: it scrolls, filters as you type (`/` or a
+    /// letter starts the filter, Backspace edits it, Enter keeps it), and `?`, `q`, `Esc` or `Enter`
+    /// close it (as htop's help does; `q` does not quit from there). Esc first clears a filter.
     private func handleHelp(_ key: Key) {
+        if helpFilterTyping {
+            switch key {
+            case .char(let c):
+                helpFilter.append(c)
+                helpScroll = 0
+            case .paste(let text):
+                helpFilter += text
+                helpScroll = 0
+            case .backspace:
+                if helpFilter.isEmpty { helpFilterTyping = false } else { helpFilter.removeLast() }
+                helpScroll = 0
+            case .ctrl("u"):
+                helpFilter = ""
+            case .enter:
+                helpFilterTyping = false
+            case .escape:
+                helpFilter = ""
+                helpFilterTyping = false
+                helpScroll = 0
+            default:
+                scrollHelp(key)
+            }
+            needsDisplay.set()
+            return
+        }
         switch key {
-        case .char("?"), .char("q"), .escape, .enter:
-            showingHelp = false
-        case .up, .char("k"): helpScroll -= 1
-        case .down, .char("j"): helpScroll += 1
+        case .char("?"), .char("q"), .enter:
+            closeHelp()
+        case .escape:
+            if helpFilter.isEmpty { closeHelp() } else { helpFilter = ""; helpScroll = 0 }
+        case .char("/"):
+            helpFilterTyping = true
+        case .char(let c) where c.isLetter || c.isNumber:
+            helpFilterTyping = true
+            helpFilter.append(c)
+            helpScroll = 0
+        case .backspace where !helpFilter.isEmpty:
+            helpFilterTyping = true
+            helpFilter.removeLast()
+            helpScroll = 0
+        default:
+            guard scrollHelp(key) else { return }
+        }
+        needsDisplay.set()
+    }
+
+    @discardableResult
+    private func scrollHelp(_ key: Key) -> Bool {
+        switch key {
+        case .up: helpScroll -= 1
+        case .down: helpScroll += 1
         case .pageUp: helpScroll -= lastHelpPage
         case .pageDown, .char(" "): helpScroll += lastHelpPage
-        case .home, .char("g"): helpScroll = 0
-        case .end, .char("G"): helpScroll = helpMaxScroll
-        default: return
+        case .home: helpScroll = 0
+        case .end: helpScroll = helpMaxScroll
+        default: return false
         }
         helpScroll = min(max(0, helpScroll), helpMaxScroll)
+        return true
+    }
+
+    private func openHelp() {
+        showingHelp = true
+        helpScroll = 0
+        helpFilter = ""
+        helpFilterTyping = false
         needsDisplay.set()
+    }
+
+    private func closeHelp() {
+        showingHelp = false
+        helpFilter = ""
+        helpFilterTyping = false
+    }
+
+    // MARK: Mouse
+
+    /// Turns a mouse report into a click (counted), a wheel notch or a drag step, and gives it to the
+    /// help overlay, the tab bar or the screen under it.
+    private func handleMouse(_ event: MouseEvent) {
+        guard container.configuration.mouse else { return }
+        let at = Point(x: event.x, y: event.y)
+        // A click or the wheel is the next input: the message `y` left goes, as on a key.
+        if statusMessage != nil, event.action != .release, event.action != .drag {
+            statusMessage = nil
+            needsDisplay.set()
+        }
+        let action: Pointer.Action
+        switch (event.action, event.button) {
+        case (.press, .left):
+            let now = container.configuration.now()
+            var count = 1
+            if let last = lastPress, last.at == at, now.timeIntervalSince(last.time) <= Self.doubleClickInterval, last.count == 1 {
+                count = 2
+            }
+            lastPress = (at, now, count)
+            dragAt = at
+            action = .click(count: count)
+        case (.drag, .left):
+            guard let from = dragAt, from != at else { return }
+            dragAt = at
+            action = .drag(dx: at.x - from.x, dy: at.y - from.y)
+        case (.release, _):
+            dragAt = nil
+            return
+        case (.wheelUp, _): action = .wheel(-1)
+        case (.wheelDown, _): action = .wheel(1)
+        default: return
+        }
+        if showingHelp {
+            if case .wheel(let n) = action {
+                helpScroll = min(max(0, helpScroll + n * ListState.wheelStep), helpMaxScroll)
+                needsDisplay.set()
+            }
+            return
+        }
+        if showingMapStats { return }
+        guard lastSize.rows >= Self.minimumSize.rows, lastSize.cols >= Self.minimumSize.cols else { return }
+        if at.y == 0 {
+            if case .click = action, navigator.top?.isAsking != true,
+               let hit = tabColumns.first(where: { $0.columns.contains(at.x) }) {
+                navigator.select(hit.tab)
+            }
+            return
+        }
+        guard at.y < lastSize.rows - 1, let screen = navigator.top else { return }
+        _ = screen.handle(Pointer(action, x: at.x, y: at.y - 1, screen: at))
+    }
+
+    // MARK: Copy
+
+    /// `y`: the screen's selected thing goes to the clipboard, and the status bar says what it was.
+    private func copySelection() -> Bool {
+        guard let text = navigator.top?.copyText else { return false }
+        let clean = OSC52.sanitize(text)
+        guard !clean.isEmpty else { return false }
+        copyToClipboard?(clean)
+        statusMessage = l10n.format(.copyDone, clean)
+        needsDisplay.set()
+        return true
     }
 
     private func handleGlobal(_ key: Key) -> Bool {
@@ -216,13 +367,13 @@ public final class AppCoordinator {
             quitRequested = true
             return true
         case .char("?"):
-            showingHelp = true
-            helpScroll = 0
-            needsDisplay.set()
+            openHelp()
             return true
         case .char(","):
             openSettings()
             return true
+        case .char("y"):
+            return copySelection()
         case .char(let c) where c.isASCII && c.isNumber:
             guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
             navigator.select(n - 1)
@@ -249,11 +400,12 @@ public final class AppCoordinator {
     public func render(size: Size) -> ScreenBuffer {
         let canvas = Canvas(size: size)
         let p = canvas.painter()
+        lastSize = size
         if size.cols < Self.minimumSize.cols || size.rows < Self.minimumSize.rows {
             drawTooSmall(p, size: size)
             return canvas.buffer
         }
-        TabBar.draw(p.sub(Rect(x: 0, y: 0, width: size.cols, height: 1)),
+        tabColumns = TabBar.draw(p.sub(Rect(x: 0, y: 0, width: size.cols, height: 1)),
                     titles: navigator.tabs.map(\.title), active: navigator.active,
                     activeStyle: theme.tabActive, style: theme.tabBar)
         let body = p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2))
@@ -277,6 +429,7 @@ public final class AppCoordinator {
     /// The right of the status bar: the config file's problem until the settings are opened, else
     /// where the data comes from.
     private var statusRight: String {
+        if let statusMessage { return statusMessage }
         if let retryMessage { return retryMessage }
         if !configNoticeSeen, let notice = container.configNotice { return notice }
         return navigator.activeSource ?? container.statusSource
@@ -323,15 +476,22 @@ public final class AppCoordinator {
             KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
             KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
         ] : []
-        let global = tabs + [
+        let allGlobal = tabs + [
             KeyHint("?", l10n[.helpKeyHelp]),
             KeyHint(", F2", l10n[.helpKeySettings]),
+            KeyHint("y", l10n[.helpKeyCopy]),
             KeyHint("q", l10n[.helpKeyQuit]),
             KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
             KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),
             KeyHint("F12", l10n[.helpKeyDebug]),
-        ]
-        let screen = navigator.top?.help ?? []
+        ] + (container.configuration.mouse ? [
+            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
+            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
+            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
+        ] : [])
+        let allScreen = navigator.top?.help ?? []
+        let global = allGlobal.filter { Self.helpMatches($0, helpFilter) }
+        let screen = allScreen.filter { Self.helpMatches($0, helpFilter) }
         let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0
         // The box's inside is the screen less its border and padding; a label that does not fit
         // there wraps under itself rather than being cut.
@@ -344,12 +504,26 @@ public final class AppCoordinator {
                 (i == 0 ? DisplayWidth.pad(h.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
             }
         }
-        var lines = [l10n[.helpSectionScreen]] + screen.flatMap(wrapped)
-        lines += [""] + [l10n[.helpSectionGlobal]] + global.flatMap(wrapped)
-        lines += [""] + TextWrap.lines(l10n[.helpClose], width: inner)
+        var lines: [String] = []
+        if helpFilterTyping || !helpFilter.isEmpty {
+            lines += [l10n.format(.helpFilterPrompt, helpFilter + (helpFilterTyping ? "▏" : "")), ""]
+        }
+        if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }
+        if !global.isEmpty { lines += [l10n[.helpSectionGlobal]] + global.flatMap(wrapped) + [""] }
+        if screen.isEmpty && global.isEmpty { lines += [l10n.format(.helpFilterNone, helpFilter), ""] }
+        lines += TextWrap.lines(l10n[helpFilterTyping ? .helpFilterClose : .helpClose], width: inner)
         helpMaxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay,
                                      borderStyle: theme.overlayBorder, scroll: helpScroll)
         helpScroll = min(helpScroll, helpMaxScroll)
         lastHelpPage = max(1, min(lines.count, p.height - 2) - 1)
+    }
+
+    /// A key matches the help filter when its key or its label contains every word of the filter,
+    /// ignoring case and accents.
+    static func helpMatches(_ hint: KeyHint, _ filter: String) -> Bool {
+        let words = filter.split(separator: " ")
+        guard !words.isEmpty else { return true }
+        let text = (hint.key + " " + hint.label).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return words.allSatisfy { text.contains($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
     }
 }

@@ -45,6 +45,8 @@ public final class AppDIContainer {
         public var workScheduler: AnySchedulerOf<DispatchQueue>?
         /// Settings given on the command line (`--units`, `--theme`, `--map-style`): above all others.
         public var settingsFlags = UserSettings()
+        /// Mouse reporting: clicks, the wheel and drags reach the screens (`--no-mouse`, `NIMBUS_MOUSE=0` turn it off).
+        public var mouse: Bool = true
 
         public init(environment: [String: String], catalog: CatalogChoice = .bundled, location: GeoPoint? = nil,
                     scheduler: AnySchedulerOf<DispatchQueue>, colors: Bool = true, httpClient: HTTPClient = OfflineHTTPClient(),
@@ -230,7 +232,8 @@ public final class AppDIContainer {
             scheduler: configuration.scheduler,
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler,
             mapStyle: { [unowned self] in self.preferences.mapStyle },
-            mapStyleChanged: { [unowned self] in self.preferences.mapStyle = $0 })
+            mapStyleChanged: { [unowned self] in self.preferences.mapStyle = $0 },
+            mouse: configuration.mouse)
     }()
 
     /// Switches to the colourless theme (the terminal has no colours).

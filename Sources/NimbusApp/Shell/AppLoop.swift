@@ -30,6 +30,7 @@ public final class AppLoop {
         self.renderer = Renderer(backend: backend)
         self.size = size
         self.runDueWork = runDueWork
+        coordinator.copyToClipboard = { [weak backend] text in backend?.copyToClipboard(text) }
     }
 
     public var needsDisplay: NeedsDisplay { coordinator.needsDisplay }

@@ -30,6 +30,11 @@ public struct Tape: Equatable {
         case config(String)
         /// `ExpectConfig "text"`: the tape's `config.toml` contains the text.
         case expectConfig(String)
+        /// `Click X Y`, `DoubleClick X Y`, `Scroll up|down X Y`, `Drag X1 Y1 X2 Y2`: mouse reports
+        /// (0-based column and row) sent as the SGR 1006 bytes a terminal writes, through the key parser.
+        case mouse([MouseEvent])
+        /// `ExpectClipboard "text"`: the last OSC 52 write put exactly this text on the clipboard.
+        case expectClipboard(String)
     }
 
     /// What a `Serve` line answers with.
@@ -191,6 +196,27 @@ public struct Tape: Equatable {
             guard !rest.isEmpty, !rest.contains(" ") else { throw Reason("expected Config FILE") }
             return .config(rest)
         case "expectconfig": return .expectConfig(try quoted(rest))
+        case "click", "doubleclick":
+            let n = try cells(rest, count: 2, usage: "expected \(word) X Y (0-based column and row)")
+            let click = [MouseEvent(.press, x: n[0], y: n[1]), MouseEvent(.release, x: n[0], y: n[1])]
+            return .mouse(word.lowercased() == "click" ? click : click + click)
+        case "scroll":
+            let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)
+            let usage = "expected Scroll up|down X Y"
+            guard parts.count == 2, ["up", "down"].contains(parts[0].lowercased()) else { throw Reason(usage) }
+            let n = try cells(parts[1], count: 2, usage: usage)
+            return .mouse([MouseEvent(parts[0].lowercased() == "up" ? .wheelUp : .wheelDown, button: .none, x: n[0], y: n[1])])
+        case "drag":
+            let n = try cells(rest, count: 4, usage: "expected Drag X1 Y1 X2 Y2")
+            // The pointer goes one cell at a time, as a hand-held mouse reports it.
+            let steps = max(abs(n[2] - n[0]), abs(n[3] - n[1]))
+            var events = [MouseEvent(.press, x: n[0], y: n[1])]
+            for i in stride(from: 1, through: steps, by: 1) {
+                events.append(MouseEvent(.drag, x: n[0] + (n[2] - n[0]) * i / steps, y: n[1] + (n[3] - n[1]) * i / steps))
+            }
+            events.append(MouseEvent(.release, x: n[2], y: n[3]))
+            return .mouse(events)
+        case "expectclipboard": return .expectClipboard(try quoted(rest))
         default: throw Reason("unknown command \"\(word)\"")
         }
     }
@@ -240,6 +266,13 @@ public struct Tape: Equatable {
         !name.isEmpty && name.unicodeScalars.allSatisfy {
             $0.isASCII && ($0 == "-" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
         }
+    }
+
+    /// `count` cell coordinates (0-based, at most 999).
+    static func cells(_ text: String, count: Int, usage: String) throws -> [Int] {
+        let numbers = text.split(separator: " ").map { Int($0) }
+        guard numbers.count == count, numbers.allSatisfy({ $0 != nil && (0...999).contains($0!) }) else { throw Reason(usage) }
+        return numbers.map { $0! }
     }
 
     /// `300ms` or `2s`, at most an hour.

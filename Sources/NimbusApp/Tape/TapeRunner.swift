@@ -205,6 +205,16 @@ private final class Session {
             guard let saved, saved.contains(text) else {
                 throw Reason("expected config.toml to contain \"\(text)\"; it has: \(saved ?? "(no file)")")
             }
+        case .mouse(let events):
+            try started()
+            try feed(events.flatMap(\.sgrBytes))
+        case .expectClipboard(let text):
+            try started()
+            settle()
+            guard let copied = terminal?.clipboard else {
+                throw Reason("expected \"\(text)\" on the clipboard; nothing was copied (no OSC 52 write)")
+            }
+            if copied != text { throw Reason("expected \"\(text)\" on the clipboard; it holds \"\(copied)\"") }
         case .now(let date):
             guard coordinator == nil else { throw Reason("Now must come before the app starts (or after Restart)") }
             clockStart = date.addingTimeInterval(-TimeInterval(schedulerStart.distance(to: scheduler.now).magnitude) / 1e9)

@@ -19,11 +19,17 @@ public struct CityRow: Equatable, Sendable {
 public struct CityRows: Equatable, Sendable {
     private let matches: CityMatches
     private let cache: RowCache
+    private let copyText: @Sendable (CityRef) -> String
 
-    init(matches: CityMatches, format: @escaping @Sendable (CityRef) -> CityRow) {
+    init(matches: CityMatches, format: @escaping @Sendable (CityRef) -> CityRow,
+         copyText: @escaping @Sendable (CityRef) -> String = { _ in "" }) {
         self.matches = matches
         self.cache = RowCache(format: format)
+        self.copyText = copyText
     }
+
+    /// What `y` copies for the row at `i`: "Seoul 37.57°N 126.98°E" (the whole city is read only now).
+    public func copyText(at i: Int) -> String { copyText(matches[i]) }
 
     public var count: Int { matches.count }
     /// The row at `i`, formatted once and kept for redraws and scrolling back.
@@ -140,6 +146,9 @@ public final class CityListViewModel {
                         country: countries.name(hit.city.countryCode),
                         population: l10n.number(hit.city.population)
                     )
+                } copyText: { ref in
+                    let city = search.city(ref)
+                    return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
                 }
                 let summary = matches.query.isEmpty
                     ? l10n.format(.citiesSummaryAll, l10n.number(total))

@@ -11,6 +11,8 @@ public struct LikedRow: Equatable, Sendable {
     /// "28° / 17°", nil until today's range came.
     public let range: String?
     public let condition: String?
+    /// "37.57°N 126.98°E" (what `y` copies beside the name).
+    public let coordinates: String
 }
 
 /// What the Liked tab shows.
@@ -215,7 +217,8 @@ public final class LikedCitiesViewModel {
             let range = model.ranges[city.coordinate]
             return LikedRow(cityID: city.id, name: city.name, country: countries.name(city.countryCode),
                             range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
-                            condition: range.map { format.condition($0.condition) })
+                            condition: range.map { format.condition($0.condition) },
+                            coordinates: WeatherFormatter.coordinates(city.coordinate))
         }
         var notices: [String] = []
         if let startupNotice { notices.append(startupNotice) }

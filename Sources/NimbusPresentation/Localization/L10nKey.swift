@@ -376,4 +376,19 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case configNotFile = "config.not.file"
     case configTooLarge = "config.too.large"
     case configUnreadable = "config.unreadable"
+
+    // MARK: Help filter, mouse, copy
+    case helpKeyCopy = "help.key.copy"
+    case helpFilterPrompt = "help.filter.prompt"
+    case helpFilterNone = "help.filter.none"
+    case helpFilterClose = "help.filter.close"
+    case helpMouseClick = "help.mouse.click"
+    case helpMouseClickLabel = "help.mouse.click.label"
+    case helpMouseWheel = "help.mouse.wheel"
+    case helpMouseWheelLabel = "help.mouse.wheel.label"
+    case helpMouseShift = "help.mouse.shift"
+    case helpMouseShiftLabel = "help.mouse.shift.label"
+    case copyDone = "copy.done"
+    case helpMouseMap = "help.mouse.map"
+    case helpMouseMapLabel = "help.mouse.map.label"
 }

@@ -8,6 +8,20 @@ public enum MapPan: Equatable, Sendable {
     case left, right, up, down
 }
 
+/// A zoom about a point of the view (the mouse wheel at the pointer): `delta` +1 in, −1 out; the
+/// point is given in quarters of the view from its centre (as pans are), and stays where it was, as
+/// closely as quarter steps allow.
+public struct MapZoomAt: Equatable, Sendable {
+    public let delta: Int
+    public let x: Int
+    public let y: Int
+    public init(delta: Int, x: Int, y: Int) {
+        self.delta = delta
+        self.x = x
+        self.y = y
+    }
+}
+
 /// What the map panel shows.
 public struct CityMapState: Equatable, Sendable {
     /// The city's name, for the marker's label.
@@ -45,11 +59,15 @@ public final class CityMapViewModel {
         public let dismissed: AnyPublisher<Void, Never>
         /// Nearby recent earthquakes on or off (when the map can show them).
         public let quakesToggled: AnyPublisher<Void, Never>
+        /// Zooms about a point of the view (the wheel).
+        public let zoomedAt: AnyPublisher<MapZoomAt, Never>
 
         public init(sizeChanged: AnyPublisher<MapSize, Never>, zoomed: AnyPublisher<Int, Never>,
                     panned: AnyPublisher<MapPan, Never>, resetRequested: AnyPublisher<Void, Never>,
                     styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>,
-                    quakesToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
+                    quakesToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
+                    zoomedAt: AnyPublisher<MapZoomAt, Never> = Empty().eraseToAnyPublisher()) {
+            self.zoomedAt = zoomedAt
             self.sizeChanged = sizeChanged
             self.zoomed = zoomed
             self.panned = panned
@@ -72,7 +90,7 @@ public final class CityMapViewModel {
     }
 
     private enum Action {
-        case size(MapSize), zoom(Int), pan(MapPan), reset, toggleStyle
+        case size(MapSize), zoom(Int), zoomAt(MapZoomAt), pan(MapPan), reset, toggleStyle
     }
 
     private let city: City
@@ -106,12 +124,16 @@ public final class CityMapViewModel {
         self.nearbyQuakes = nearbyQuakes
     }
 
+    /// Half, rounded towards zero (as the keys' zoom-out does).
+    private static func halved(_ n: Int) -> Int { n / 2 }
+
     public func transform(input: Input) -> Output {
         let initial = View(size: nil, zoom: initialZoom, offset: .zero, style: initialStyle)
         // Merged with flatMap: OpenCombine has no Merge.
         let actions = [
             input.sizeChanged.map { Action.size($0) }.eraseToAnyPublisher(),
             input.zoomed.map { Action.zoom($0) }.eraseToAnyPublisher(),
+            input.zoomedAt.map { Action.zoomAt($0) }.eraseToAnyPublisher(),
             input.panned.map { Action.pan($0) }.eraseToAnyPublisher(),
             input.resetRequested.map { Action.reset }.eraseToAnyPublisher(),
             input.styleToggled.map { Action.toggleStyle }.eraseToAnyPublisher(),
@@ -130,6 +152,18 @@ public final class CityMapViewModel {
                         let factor = zoom > view.zoom ? 2 : 1
                         let divisor = zoom > view.zoom ? 1 : 2
                         view.offset = MapOffset(x: view.offset.x * factor / divisor, y: view.offset.y * factor / divisor)
+                    }
+                    view.zoom = zoom
+                case .zoomAt(let at):
+                    let zoom = MapZoom(view.zoom.level + at.delta)
+                    guard zoom != view.zoom else { break }
+                    // The point under the pointer stays put: zooming in, the centre moves half-way
+                    // to it (in the new zoom's quarters: twice the offset, plus the point); zooming
+                    // out, it moves as far again away from it (half of offset minus the point).
+                    if zoom > view.zoom {
+                        view.offset = MapOffset(x: view.offset.x * 2 + at.x, y: view.offset.y * 2 + at.y)
+                    } else {
+                        view.offset = MapOffset(x: Self.halved(view.offset.x - at.x), y: Self.halved(view.offset.y - at.y))
                     }
                     view.zoom = zoom
                 case .pan(let pan):

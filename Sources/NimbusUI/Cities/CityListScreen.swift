@@ -131,6 +131,33 @@ public final class CityListScreen: Screen {
         return false
     }
 
+    /// A click on the search line focuses the field; on the list, a click selects, a double click
+    /// (or a click on the selected row) opens; the wheel moves the selection.
+    public func handle(_ pointer: Pointer) -> Bool {
+        if case .click = pointer.action, pointer.y == 0 {
+            focus = .field
+            onNeedsDisplay?()
+            return true
+        }
+        switch list.handle(pointer) {
+        case .ignored: return false
+        case .moved:
+            focus = .list
+            onNeedsDisplay?()
+        case .open(let index):
+            focus = .list
+            rowOpened.send(index)
+            onNeedsDisplay?()
+        }
+        return true
+    }
+
+    /// The selected city's name and coordinates: "Seoul 37.57°N 126.98°E".
+    public var copyText: String? {
+        guard focus == .list, let state, list.count > 0, list.selection < state.rows.count else { return nil }
+        return state.rows.copyText(at: list.selection)
+    }
+
     // MARK: Drawing
 
     public func draw(_ p: Painter, theme: Theme) {

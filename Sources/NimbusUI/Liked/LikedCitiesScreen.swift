@@ -93,6 +93,24 @@ public final class LikedCitiesScreen: Screen {
          KeyHint("r", l10n[.helpKeyRefresh])]
     }
 
+    /// A click selects a city, a double click (or a click on the selected one) opens it; the wheel moves the selection.
+    public func handle(_ pointer: Pointer) -> Bool {
+        switch list.handle(pointer) {
+        case .ignored: return false
+        case .moved:
+            askForThumbnail()
+            onNeedsDisplay?()
+        case .open: _ = handle(.enter)
+        }
+        return true
+    }
+
+    /// The selected city's name and coordinates.
+    public var copyText: String? {
+        guard let state, state.rows.indices.contains(list.selection) else { return nil }
+        return state.rows[list.selection].name + " " + state.rows[list.selection].coordinates
+    }
+
     public func handle(_ key: Key) -> Bool {
         if list.handle(key, pageSize: lastPageSize) {
             askForThumbnail()

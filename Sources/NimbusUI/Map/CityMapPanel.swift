@@ -20,6 +20,11 @@ public final class CityMapPanel: ScreenPanel {
     private let quakesToggled = PassthroughSubject<Void, Never>()
     private var cancellables: Set<AnyCancellable> = []
     private var lastSize: MapSize?
+    private let zoomedAt = PassthroughSubject<MapZoomAt, Never>()
+    /// Where the map was last drawn (absolute cells), and the drag not yet turned into pans.
+    private var mapArea: Rect?
+    private var dragged = (x: 0, y: 0)
+    private let mouse: Bool
 
     /// The latest state from the view model (for tests).
     public private(set) var state: CityMapState?
@@ -31,11 +36,13 @@ public final class CityMapPanel: ScreenPanel {
     private var styleAsked: MapStyle?
 
     /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map);
-    /// `preferredStyle`, when given, is followed when it changes elsewhere (the settings).
+    /// `preferredStyle`, when given, is followed when it changes elsewhere (the settings); `mouse`: the
+    /// wheel and drags are listed in the help (they work whenever reports come).
     public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in },
-                preferredStyle: (() -> MapStyle)? = nil) {
+                preferredStyle: (() -> MapStyle)? = nil, mouse: Bool = true) {
         self.l10n = l10n
         self.preferredStyle = preferredStyle
+        self.mouse = mouse
         let output = viewModel.transform(input: .init(
             sizeChanged: sizeChanged.eraseToAnyPublisher(),
             zoomed: zoomed.eraseToAnyPublisher(),
@@ -43,7 +50,8 @@ public final class CityMapPanel: ScreenPanel {
             resetRequested: resetRequested.eraseToAnyPublisher(),
             styleToggled: styleToggled.eraseToAnyPublisher(),
             dismissed: dismissed.eraseToAnyPublisher(),
-            quakesToggled: quakesToggled.eraseToAnyPublisher()))
+            quakesToggled: quakesToggled.eraseToAnyPublisher(),
+            zoomedAt: zoomedAt.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 if let previous = self?.state?.style, previous != state.style { styleChanged(state.style) }
@@ -74,6 +82,7 @@ public final class CityMapPanel: ScreenPanel {
         }
         guard let state else { return }
         let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))
+        self.mapArea = mapArea.bounds
         if let snapshot = state.snapshot {
             MapSnapshotView.draw(snapshot, in: mapArea, palette: theme.map, label: state.cityName, markers: state.markers)
         }
@@ -110,11 +119,40 @@ public final class CityMapPanel: ScreenPanel {
         return true
     }
 
+    /// The wheel over the map zooms at the pointer; a drag moves the map with the pointer, a quarter
+    /// of the view at a time. Returns false for pointers outside the map.
+    public func handle(_ pointer: Pointer) -> Bool {
+        guard let area = mapArea, area.width > 0, area.height > 0 else { return false }
+        switch pointer.action {
+        case .wheel(let notches):
+            guard area.contains(pointer.screen), notches != 0 else { return false }
+            // The pointer in quarters of the view from the centre, rounded.
+            let qx = Int((Double(pointer.screen.x - area.x) + 0.5 - Double(area.width) / 2) * 4 / Double(area.width)).clamped(-2, 2)
+            let qy = Int((Double(pointer.screen.y - area.y) + 0.5 - Double(area.height) / 2) * 4 / Double(area.height)).clamped(-2, 2)
+            zoomedAt.send(MapZoomAt(delta: notches < 0 ? 1 : -1, x: qx, y: qy))
+            return true
+        case .click:
+            dragged = (0, 0)
+            return area.contains(pointer.screen)
+        case .drag(let dx, let dy):
+            // Dragging right brings what is on the left into view: the view moves left.
+            dragged.x += dx
+            dragged.y += dy
+            let stepX = max(1, area.width / 4), stepY = max(1, area.height / 4)
+            while dragged.x >= stepX { panned.send(.left); dragged.x -= stepX }
+            while dragged.x <= -stepX { panned.send(.right); dragged.x += stepX }
+            while dragged.y >= stepY { panned.send(.up); dragged.y -= stepY }
+            while dragged.y <= -stepY { panned.send(.down); dragged.y += stepY }
+            return true
+        }
+    }
+
     public var help: [KeyHint] {
         [KeyHint("+ -", l10n[.helpKeyMapZoom]),
          KeyHint("← ↓ ↑ →  h j k l", l10n[.helpKeyMapPan]),
          KeyHint("0", l10n[.helpKeyMapReset]),
          KeyHint("c", l10n[.helpKeyMapStyle])]
+            + (mouse ? [KeyHint(l10n[.helpMouseMap], l10n[.helpMouseMapLabel])] : [])
             + (state?.quakesShown != nil ? [KeyHint("e", l10n[.helpKeyMapQuakes])] : [])
     }
 
@@ -127,4 +165,8 @@ public final class CityMapPanel: ScreenPanel {
     public func cancel() {
         dismissed.send(())
     }
+}
+
+private extension Int {
+    func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
 }

@@ -57,6 +57,20 @@ public final class MovieDetailScreen: Screen {
          KeyHint("Esc Backspace", l10n[.helpKeyBack])]
     }
 
+    /// The wheel scrolls the details.
+    public func handle(_ pointer: Pointer) -> Bool {
+        guard case .wheel(let notches) = pointer.action, notches != 0 else { return false }
+        for _ in 0..<(abs(notches) * ListState.wheelStep) { _ = handle(notches < 0 ? Key.up : Key.down) }
+        return true
+    }
+
+    /// The film's title and year: "Heat (1995)".
+    public var copyText: String? {
+        guard let state, !state.title.isEmpty else { return nil }
+        let year = state.fields.first { $0.label == l10n[.movieDetailYear] }?.value
+        return year.map { "\(state.title) (\($0))" } ?? state.title
+    }
+
     public func handle(_ key: Key) -> Bool {
         message = nil
         let maxScroll = max(0, lastContentHeight - lastHeight)

@@ -25,6 +25,8 @@ public final class MovieListScreen: Screen {
     private var list = ListState()
     private var suggestionList = ListState()
     private var recentSelection = 0
+    /// Where each recently viewed title was drawn (absolute cells), for clicks.
+    private var recentHits: [(index: Int, y: Int, columns: Range<Int>)] = []
     private var focus = Focus.list
     private var message: String?
     private var lastPageSize = 10
@@ -230,12 +232,68 @@ public final class MovieListScreen: Screen {
         return true
     }
 
+    // MARK: Pointer and copy
+
+    /// A click on the search line focuses the field; a click on a recently viewed film opens it; on
+    /// the results (or the suggestions) a click selects, a double click (or a click on the selected
+    /// row) opens, and the wheel moves the selection.
+    public func handle(_ pointer: Pointer) -> Bool {
+        if case .click = pointer.action {
+            if pointer.y == 0 {
+                focus = .field
+                onNeedsDisplay?()
+                return true
+            }
+            if let hit = recentHits.first(where: { $0.y == pointer.screen.y && $0.columns.contains(pointer.screen.x) }) {
+                recentSelection = hit.index
+                focus = .recent
+                recentOpened.send(hit.index)
+                onNeedsDisplay?()
+                return true
+            }
+        }
+        if showsSuggestions {
+            switch suggestionList.handle(pointer) {
+            case .ignored: return false
+            case .moved:
+                focus = .suggestions
+                onNeedsDisplay?()
+            case .open:
+                focus = .suggestions
+                _ = handleSuggestions(.enter)
+            }
+            return true
+        }
+        guard state?.phase == .results else { return false }
+        let before = list.selection
+        switch list.handle(pointer) {
+        case .ignored: return false
+        case .moved:
+            focus = .list
+            selectionMoved.send(list.selection)
+        case .open(let index):
+            focus = .list
+            if index != before { selectionMoved.send(index) }
+            rowOpened.send(index)
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    /// The selected film's title and year: "Heat (1995)".
+    public var copyText: String? {
+        guard focus == .list, let state, state.phase == .results, state.rows.indices.contains(list.selection) else { return nil }
+        let row = state.rows[list.selection]
+        return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
+    }
+
     // MARK: Drawing
 
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.height > 0, p.width > 0 else { return }
         drawSearchLine(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), theme: theme)
+        recentHits = []
         guard p.height > 2, let state else { return }
         var y = 1
         if !state.recent.isEmpty, p.height > 5 {
@@ -289,7 +347,9 @@ public final class MovieListScreen: Screen {
             guard x < p.width else { break }
             let label = DisplayWidth.truncate(DisplayWidth.sanitize(title), to: min(28, max(1, p.width - x)))
             let selected = focus == .recent && i == recentSelection
+            let start = x
             x += p.text(label, x: x, y: 0, style: selected ? theme.selection : theme.text)
+            recentHits.append((i, p.origin.y, (p.origin.x + start)..<(p.origin.x + x)))
             if i < recent.count - 1 { x += p.text(" · ", x: x, y: 0, style: theme.dim) }
         }
     }

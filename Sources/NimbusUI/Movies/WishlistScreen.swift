@@ -56,6 +56,7 @@ public final class WishlistScreen: Screen {
     /// While the "delete all?" question is asked it takes every key (as a text field does), so
     /// `1`–`6`, `?` and `q` cannot leave it half-answered; Ctrl-C still quits.
     public var capturesText: Bool { state?.confirmation != nil }
+    public var isAsking: Bool { state?.confirmation != nil }
 
     public var hints: [KeyHint] {
         if state?.confirmation != nil {
@@ -73,6 +74,25 @@ public final class WishlistScreen: Screen {
          KeyHint("Enter", l10n[.helpKeyOpen]),
          KeyHint("d", l10n[.helpKeyDelete]),
          KeyHint("D", l10n[.helpKeyDeleteAll])]
+    }
+
+    /// A click selects a film, a double click (or a click on the selected one) opens it; the wheel
+    /// moves the selection. Nothing while the "delete all?" question is asked.
+    public func handle(_ pointer: Pointer) -> Bool {
+        guard state?.confirmation == nil else { return false }
+        switch list.handle(pointer) {
+        case .ignored: return false
+        case .moved: onNeedsDisplay?()
+        case .open: _ = handle(.enter)
+        }
+        return true
+    }
+
+    /// The selected film's title and year.
+    public var copyText: String? {
+        guard let state, state.confirmation == nil, state.rows.indices.contains(list.selection) else { return nil }
+        let row = state.rows[list.selection]
+        return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
     }
 
     public func handle(_ key: Key) -> Bool {

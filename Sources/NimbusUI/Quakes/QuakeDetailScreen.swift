@@ -46,6 +46,17 @@ public final class QuakeDetailScreen: Screen {
             + (panelShown ? panel?.help ?? [] : [])
     }
 
+    /// The wheel and drags over the map go to it.
+    public func handle(_ pointer: Pointer) -> Bool {
+        panelShown ? panel?.handle(pointer) ?? false : false
+    }
+
+    /// The event's summary: its title and its first facts (time, depth).
+    public var copyText: String? {
+        guard let state else { return nil }
+        return ([state.title] + state.facts.prefix(2)).joined(separator: " · ")
+    }
+
     public func handle(_ key: Key) -> Bool {
         switch key {
         case .escape, .backspace:

@@ -88,6 +88,23 @@ public final class QuakeListScreen: Screen {
          KeyHint("Esc", l10n[.helpKeyQuakesStop])]
     }
 
+    /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
+    public func handle(_ pointer: Pointer) -> Bool {
+        switch list.handle(pointer) {
+        case .ignored: return false
+        case .moved: onNeedsDisplay?()
+        case .open: _ = handle(.enter)
+        }
+        return true
+    }
+
+    /// The selected event's summary: "M4.4 · 2.4 km NW of Tsukuba · 75 min ago · 50 km".
+    public var copyText: String? {
+        guard let state, state.rows.indices.contains(list.selection) else { return nil }
+        let row = state.rows[list.selection]
+        return (["M" + row.magnitude] + [row.place, row.time, row.depth].filter { !$0.isEmpty }).joined(separator: " · ")
+    }
+
     public func handle(_ key: Key) -> Bool {
         if list.handle(key, pageSize: lastPageSize) {
             onNeedsDisplay?()

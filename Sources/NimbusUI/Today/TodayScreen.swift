@@ -189,6 +189,38 @@ public final class TodayScreen: Screen {
         return help
     }
 
+    /// A click selects the place, quake or film under it (a double click, or a click on what is
+    /// already selected, opens it); the wheel moves the selection as ↑ ↓ do.
+    public func handle(_ pointer: Pointer) -> Bool {
+        guard let state else { return false }
+        switch pointer.action {
+        case .wheel(let notches):
+            guard notches != 0 else { return false }
+            for _ in 0..<abs(notches) { _ = handle(notches < 0 ? Key.up : Key.down) }
+            return true
+        case .click(let clicks):
+            let lines = lines(state, width: lastWidth)
+            let i = offset + pointer.y
+            guard pointer.y >= 0, pointer.y < lastHeight, lines.indices.contains(i) else { return false }
+            let target: Target
+            switch lines[i] {
+            case .place(let n): target = .item(.place(n))
+            case .quake(let n): target = .item(.quake(n))
+            case .wishlist(let n): target = .item(.wishlist(n))
+            case .viewed:
+                if case .item(.viewed)? = selection { target = selection! } else { target = .item(.viewed(0)) }
+            default: return false
+            }
+            let again = selection == target
+            selection = target
+            onNeedsDisplay?()
+            if clicks >= 2 || again, case .item(let item) = target { opened.send(item) }
+            return true
+        case .drag:
+            return false
+        }
+    }
+
     public func handle(_ key: Key) -> Bool {
         guard let state else { return false }
         let targets = Self.targets(state)

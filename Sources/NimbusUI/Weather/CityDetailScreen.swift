@@ -67,6 +67,20 @@ public final class CityDetailScreen: Screen {
          KeyHint("f", l10n[.helpKeyLike])] + (panelShown ? panel?.help ?? [] : [])
     }
 
+    /// The wheel and drags over the map go to it.
+    public func handle(_ pointer: Pointer) -> Bool {
+        panelShown ? panel?.handle(pointer) ?? false : false
+    }
+
+    /// The city's name and coordinates, and the weather now as one line:
+    /// "Seoul 37.57°N 126.98°E: ⛅ Partly cloudy 12°C, wind 9 km/h ↘".
+    public var copyText: String? {
+        guard let state else { return nil }
+        let place = state.header.name + " " + state.header.coordinates
+        guard case .loaded(let weather) = state.weather else { return place }
+        return "\(place): \(weather.symbol) \(weather.condition) \(weather.temperature), \(weather.wind)"
+    }
+
     public func handle(_ key: Key) -> Bool {
         switch key {
         case .escape, .backspace:

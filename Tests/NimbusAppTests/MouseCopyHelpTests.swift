@@ -1,0 +1,128 @@
+import XCTest
+import CombineSchedulers
+import Foundation
+import NimbusTerminal
+import NimbusUI
+@testable import NimbusApp
+
+/// The mouse, `y` (OSC 52 on the fake terminal) and the help filter, through the app loop.
+@MainActor
+final class MouseCopyHelpTests: XCTestCase {
+    private func makeLoop(_ environment: [String: String] = [:], mouse: Bool = true)
+        throws -> (AppLoop, FakeTerminal, TestSchedulerOf<DispatchQueue>) {
+        let scheduler = DispatchQueue.test
+        var configuration = AppDIContainer.Configuration(
+            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler())
+        configuration.mouse = mouse
+        let container = try AppDIContainer(configuration: configuration)
+        let coordinator = AppCoordinator(container: container)
+        coordinator.start()
+        let terminal = FakeTerminal(size: Size(cols: 80, rows: 24))
+        let loop = AppLoop(coordinator: coordinator, backend: terminal, size: { terminal.size },
+                           runDueWork: { scheduler.advance() })
+        scheduler.advance()
+        loop.draw()
+        return (loop, terminal, scheduler)
+    }
+
+    /// Feeds raw bytes through a key parser, as the runners do.
+    private func feed(_ loop: AppLoop, _ bytes: [UInt8]) {
+        var parser = KeyParser()
+        loop.handle(parser.feed(bytes) + parser.flushPending())
+    }
+
+    nonisolated func testYWritesTheOSC52BytesOfTheSelectedCityAndSaysSo() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestY() }
+    }
+
+    private func mainActorTestY() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"])
+        loop.handle([.char("y")])
+        let expected = Array("\u{1B}]52;c;".utf8) + Array(Data("Shanghai 31.22°N 121.46°E".utf8).base64EncodedString().utf8) + [0x07]
+        XCTAssertEqual(terminal.clipboardWrites, [expected])
+        XCTAssertEqual(terminal.clipboard, "Shanghai 31.22°N 121.46°E")
+        XCTAssertTrue(terminal.screenText().contains("Copied: Shanghai 31.22°N 121.46°E"), terminal.screenText())
+        loop.handle([.down])
+        XCTAssertFalse(terminal.screenText().contains("Copied:"), "the message goes with the next key")
+        // In the search field y is text: nothing more is written.
+        loop.handle([.char("/"), .char("y")])
+        XCTAssertEqual(terminal.clipboardWrites.count, 1)
+    }
+
+    func testWhatIsCopiedHasNoControlCharacters() {
+        XCTAssertEqual(OSC52.sanitize("Heat\u{1B}[31m (1995)\n\u{7}x\t"), "Heat (1995) x")
+        XCTAssertEqual(OSC52.decode(OSC52.sequence(for: "a\u{0}b\u{7F}c")), "abc")
+        let long = String(repeating: "서", count: OSC52.limit)
+        XCTAssertLessThanOrEqual(OSC52.sanitize(long).utf8.count, OSC52.limit)
+        XCTAssertTrue(OSC52.sanitize(long).allSatisfy { $0 == "서" }, "cut on a character boundary")
+    }
+
+    nonisolated func testClicksAndTheWheelGoThroughTheParserToTheListAndTheTabs() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestClicks() }
+    }
+
+    private func mainActorTestClicks() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"])
+        feed(loop, MouseEvent(.press, x: 5, y: 4).sgrBytes + MouseEvent(.release, x: 5, y: 4).sgrBytes)
+        XCTAssertTrue(terminal.screenText().contains("› Beijing"), terminal.screenText())
+        feed(loop, MouseEvent(.wheelDown, button: .none, x: 5, y: 10).sgrBytes)
+        XCTAssertTrue(terminal.screenText().contains("› Kinshasa"), terminal.screenText())
+        XCTAssertFalse(terminal.screenText().contains("[<"), "a report is never typed")
+        feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes)
+        XCTAssertEqual(loop.coordinator.place.tab, 4, "a click on \"5 Movies\"")
+    }
+
+    nonisolated func testWithTheMouseOffReportsAreDropped() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestMouseOff() }
+    }
+
+    private func mainActorTestMouseOff() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"], mouse: false)
+        feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes + MouseEvent(.press, x: 5, y: 4).sgrBytes)
+        XCTAssertEqual(loop.coordinator.place.tab, 0)
+        XCTAssertTrue(terminal.screenText().contains("› Shanghai"), terminal.screenText())
+    }
+
+    func testNoMouseFlagAndEnvironment() {
+        XCTAssertTrue(CLIOptions.mouseEnabled(noMouse: false, environment: [:]))
+        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: true, environment: [:]))
+        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "0"]))
+        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "off"]))
+        XCTAssertTrue(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "1"]))
+        XCTAssertEqual(try CLIOptions.parseCommandLine(["--no-mouse"]).noMouse, true)
+    }
+
+    nonisolated func testTheHelpFiltersAsYouTypeAndEscClearsThenCloses() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestHelpFilter() }
+    }
+
+    private func mainActorTestHelpFilter() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"])
+        loop.handle([.char("?"), .char("/")] + "ctrl".map { Key.char($0) })
+        var screen = terminal.screenText()
+        XCTAssertTrue(screen.contains("Filter: ctrl"), screen)
+        XCTAssertTrue(screen.contains("quit at once") && screen.contains("redraw the screen"), screen)
+        XCTAssertFalse(screen.contains("focus the search field"), screen)
+        loop.handle([.char("q")])
+        XCTAssertTrue(terminal.screenText().contains("Filter: ctrlq"), "q is text while the filter is typed")
+        loop.handle([.backspace, .escape])
+        screen = terminal.screenText()
+        XCTAssertTrue(screen.contains("focus the search field") && !screen.contains("Filter:"), screen)
+        XCTAssertTrue(loop.coordinator.place.overlay)
+        loop.handle([.escape])
+        XCTAssertFalse(loop.coordinator.place.overlay)
+        XCTAssertFalse(loop.coordinator.quitRequested)
+    }
+
+    func testHelpMatchingIgnoresCaseAndAccentsAndNeedsEveryWord() {
+        let hint = KeyHint("Ctrl-L", "redraw the Screen")
+        XCTAssertTrue(AppCoordinator.helpMatches(hint, ""))
+        XCTAssertTrue(AppCoordinator.helpMatches(hint, "SCREEN ctrl"))
+        XCTAssertTrue(AppCoordinator.helpMatches(KeyHint("f", "café"), "cafe"))
+        XCTAssertFalse(AppCoordinator.helpMatches(hint, "screen quit"))
+    }
+}
