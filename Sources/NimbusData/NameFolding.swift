@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Folds names and queries into search tokens; mirrors `fold_tokens` in `scripts/build-resources.py`.
 ///
@@ -24,8 +25,11 @@ public enum NameFolding {
     /// not start a valid sequence ends the token, as a separator would.
     static func fold(utf8: UnsafeRawBufferPointer, into buffer: inout FoldedTokens) {
         buffer.removeAll()
-        table.lock.lock()
-        defer { table.lock.unlock() }
+        // One lock for the whole name: the table is read and grown in place.
+        table.withLock { table in fold(utf8: utf8, into: &buffer, table: &table) }
+    }
+
+    private static func fold(utf8: UnsafeRawBufferPointer, into buffer: inout FoldedTokens, table: inout FoldTable) {
         let n = utf8.count
         var i = 0
         while i < n {
@@ -72,7 +76,7 @@ public enum NameFolding {
     /// Folding a non-ASCII scalar goes through Foundation's decomposition and the scalar's
     /// properties, which cost microseconds; names repeat the same few hundred scalars, so each is
     /// folded once per process.
-    private static let table = FoldTable()
+    private static let table = Mutex(FoldTable())
 
     /// What `scalar` adds to a token, as UTF-8 bytes with `FoldTable.separator` where a token ends.
     fileprivate static func foldedBytes(_ scalar: Unicode.Scalar) -> [UInt8] {
@@ -142,18 +146,17 @@ public enum NameFolding {
 }
 
 /// The folded bytes of every non-ASCII scalar seen so far: a slot per BMP scalar (a dictionary
-/// for the rest) pointing into one byte pool. Used under `lock`, taken once per folded name.
-private final class FoldTable: @unchecked Sendable { // unchecked: `fold` holds `lock` across a whole name
+/// for the rest) pointing into one byte pool. Kept in a `Mutex`, taken once per folded name.
+private struct FoldTable: Sendable {
     /// Ends a token; never a byte of UTF-8.
     static let separator: UInt8 = 0xFF
 
-    let lock = NSLock()
     private(set) var pool: [UInt8] = [0] // offset 0 is never used, so slot 0 means "not folded yet"
     private var bmp: [UInt32] = []
     private var astral: [UInt32: UInt32] = [:]
 
-    /// Where `scalar`'s folded bytes are in `pool`; folds it the first time. Call with `lock` held.
-    func folded(_ scalar: Unicode.Scalar) -> (start: Int, count: Int) {
+    /// Where `scalar`'s folded bytes are in `pool`; folds it the first time.
+    mutating func folded(_ scalar: Unicode.Scalar) -> (start: Int, count: Int) {
         let v = scalar.value
         if v < 0x10000 {
             if bmp.isEmpty { bmp = Array(repeating: 0, count: 0x10000) }
@@ -166,7 +169,7 @@ private final class FoldTable: @unchecked Sendable { // unchecked: `fold` holds 
         return Self.decode(slot)
     }
 
-    private func add(_ bytes: [UInt8]) -> UInt32 {
+    private mutating func add(_ bytes: [UInt8]) -> UInt32 {
         let start = pool.count
         pool += bytes.prefix(255)
         return UInt32(start) << 8 | UInt32(min(bytes.count, 255))
