@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The auto theme on a real pty: nimbus sends OSC 11 at start-up; this script answers it (or not)
-and says which theme the first frames were drawn in. Usage: e2e-osc11.py BINARY rgb:RRRR/GGGG/BBBB|none
+and says which theme the first frames were drawn in. Usage: e2e-osc11.py BINARY [late:]rgb:RRRR/GGGG/BBBB|none
+("late:" answers 200 ms after the question: past the 50 ms nimbus waits for, so it stays dark).
 Prints "light", "dark" or "none" (no colours), and "queried" or "not-queried"."""
 import fcntl, os, pty, select, struct, sys, termios, time
 
@@ -23,7 +24,10 @@ while time.time() - start < 3 and b"Wishlist" not in out.split(query)[-1]:
             break
     if not answered and query in out:
         answered = True
-        if answer != "none":
+        if answer.startswith("late:"):
+            time.sleep(0.2)
+            os.write(fd, ("\x1b]11;" + answer[5:] + "\x07").encode())
+        elif answer != "none":
             os.write(fd, ("\x1b]11;" + answer + "\x07").encode())
 time.sleep(0.3)
 try:

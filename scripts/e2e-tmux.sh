@@ -230,12 +230,14 @@ check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul:
 printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
 check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
 
-# The auto theme asks the terminal for its background (OSC 11) and follows its answer; no answer
-# within 50 ms is dark; NO_COLOR is never asked and stays colourless.
+# The auto theme asks the terminal for its background (OSC 11) and follows its answer; the first
+# frame is drawn dark without waiting, an answer within 50 ms redraws it, a later one is ignored;
+# NO_COLOR is never asked and stays colourless.
 osc() { env -u NO_COLOR python3 "$root/scripts/e2e-osc11.py" "$bin" "$1"; }
 check "OSC 11 white background → light theme" test "$(osc rgb:ffff/ffff/ffff)" = "light queried"
 check "OSC 11 black background → dark theme" test "$(osc rgb:0000/0000/0000)" = "dark queried"
 check "no OSC 11 answer → dark theme" test "$(osc none)" = "dark queried"
+check "OSC 11 answered after 200 ms → stays dark (the first frame never waits)" test "$(osc late:rgb:ffff/ffff/ffff)" = "dark queried"
 check "NO_COLOR: not asked, no colours" test "$(NO_COLOR=1 python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "none not-queried"
 check "NIMBUS_THEME=dark: not asked" test "$(env -u NO_COLOR NIMBUS_THEME=dark python3 "$root/scripts/e2e-osc11.py" "$bin" rgb:ffff/ffff/ffff)" = "dark not-queried"
 # The mouse: the terminal is asked for SGR 1006 reports, clicks and the wheel (written as the bytes

@@ -312,11 +312,12 @@ struct Run: ParsableCommand {
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)
         try withExtendedLifetime(runner) {
-            // Only the auto theme, with colours, asks the terminal (and waits up to 50 ms for it).
+            // Only the auto theme, with colours, asks the terminal; the first frame is dark and does
+            // not wait for the answer (an answer within 50 ms redraws it in the terminal's theme).
             let ask = container.preferences.themeSetting == .auto && !container.preferences.monochrome
-            try runner.run(askBackground: ask) { background in
+            try runner.run(askBackground: ask, useBackground: { container.useTerminalBackground($0) }) {
                 if !backend.supportsColor { container.useMonochrome() }
-                container.useTerminalBackground(background)
+                container.useTerminalBackground(nil)
                 return AppCoordinator(container: container)
             }
         }

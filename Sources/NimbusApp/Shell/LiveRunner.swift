@@ -27,24 +27,45 @@ final class LiveRunner {
     ///
     /// Signal sources are set up before the terminal is taken, so a SIGTERM or SIGHUP that comes
     /// early still finds the terminal restored on the way out.
-    func run(askBackground: Bool = false, makeCoordinator: (TerminalBackground?) -> AppCoordinator) throws -> Never {
+    /// With `askBackground`, the terminal is asked for its background colour (OSC 11) as the app
+    /// starts; the first frame does not wait for the answer: an answer within 50 ms is handed to
+    /// `useBackground` and the frame is drawn again in that theme, a later one is ignored.
+    func run(askBackground: Bool = false, useBackground: @escaping (TerminalBackground?) -> Void = { _ in },
+             makeCoordinator: () -> AppCoordinator) throws -> Never {
         listenToSignals()
         // A SIGBUS from a mapped file that was truncated names the file.
         CrashGuard.install(describingAddress: { MappedFiles.path(containing: $0) })
         try backend.start()
-        var early: [Key] = []
-        let background = askBackground && backend.supportsColor ? askTerminalBackground(keys: &early) : nil
-        let coordinator = makeCoordinator(background)
+        if askBackground && backend.supportsColor {
+            backend.requestBackgroundColor()
+            backgroundAsked = (DispatchTime.now().uptimeNanoseconds, useBackground)
+        }
+        let coordinator = makeCoordinator()
         let backend = self.backend
         // The live clock is the main queue: its work runs between turns, not between keys.
         loop = AppLoop(coordinator: coordinator, backend: backend, size: { backend.size })
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.start()
         loop.draw()
-        // Keys typed while the terminal was asked for its background.
-        if !early.isEmpty { DispatchQueue.main.async { [weak self] in self?.deliver(early) } }
         warmUp(coordinator)
         runLoop()
+    }
+
+    /// When the terminal was asked for its background, and who takes the answer; nil once answered
+    /// (or never asked).
+    private var backgroundAsked: (at: UInt64, use: (TerminalBackground?) -> Void)?
+
+    /// An OSC 11 answer the parser set aside: within 50 ms of the question it sets the theme, and
+    /// the whole screen is drawn again; later, it is too late (the app stays dark, as promised).
+    private func takeBackgroundAnswer() {
+        guard let asked = backgroundAsked,
+              let answer = parser.terminalAnswers.last(where: { $0.hasPrefix("11;") }) else { return }
+        backgroundAsked = nil
+        let elapsed = DispatchTime.now().uptimeNanoseconds - asked.at
+        guard elapsed <= UInt64(TerminalBackground.timeoutMilliseconds) * 1_000_000,
+              let background = TerminalBackground.parse(answer) else { return }
+        asked.use(background)
+        loop.needsDisplay.setFullRedraw()
     }
 
     /// After the first frame, does the one-off work the first keystrokes would otherwise pay for:
@@ -90,35 +111,13 @@ final class LiveRunner {
         }
     }
 
-    /// Sends OSC 11 and waits at most 50 ms for the answer; keys typed meanwhile are kept in `keys`.
-    private func askTerminalBackground(keys: inout [Key]) -> TerminalBackground? {
-        backend.requestBackgroundColor()
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(TerminalBackground.timeoutMilliseconds) * 1_000_000
-        var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        while true {
-            if let answer = parser.terminalAnswers.last(where: { $0.hasPrefix("11;") }) {
-                return TerminalBackground.parse(answer)
-            }
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { break }
-            fd.revents = 0
-            let n = poll(&fd, 1, Int32(max(1, (deadline - now) / 1_000_000)))
-            if n < 0 { if errno == EINTR { continue }; break }
-            if n == 0 { continue }
-            var bytes = [UInt8](repeating: 0, count: 512)
-            let got = read(STDIN_FILENO, &bytes, bytes.count)
-            guard got > 0 else { break }
-            keys += parser.feed(Array(bytes[0..<got]))
-        }
-        return nil
-    }
-
     private func readInput() {
         var bytes = [UInt8](repeating: 0, count: 4096)
         var keys: [Key] = []
         let n = read(STDIN_FILENO, &bytes, bytes.count)
         if n > 0 {
             keys = parser.feed(Array(bytes[0..<n]))
+            takeBackgroundAnswer()
         } else if n == 0 || (errno != EINTR && errno != EAGAIN) {
             exit(status: 0) // stdin closed: the terminal went away
         }
