@@ -124,6 +124,37 @@ final class NetworkLogTests: XCTestCase {
         XCTAssertFalse(text.contains("curl"), "curl commands are for debug")
     }
 
+    /// A kept copy shown instead of (or before) a fresh answer is said too, by the subsystem that
+    /// keeps it: the weather's forecast and the quakes' feed, when the server cannot be reached.
+    func testAnswersFromTheKeptCopyAreLogged() throws {
+        let log = NimbusLog(level: .info, file: try LogFile(url: logURL))
+        let cacheFolder = folder.appendingPathComponent("cache")
+        let seoul = Coordinate(latitude: 37.566, longitude: 126.9784)
+        let body = try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json"))
+        let weatherCache = WeatherCache(directory: cacheFolder)
+        weatherCache.write(body, for: seoul, fetchedAt: Date().addingTimeInterval(-3600))
+        let offline = OfflineHTTPClient()
+        let weather = OpenMeteoWeatherRepository(client: offline, cache: weatherCache, logger: log.logger(.weather))
+        _ = weather.forecast(for: seoul).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let feedCache = QuakeFeedCache(directory: cacheFolder)
+        let fresh = USGSQuakeRepository(client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                                        cache: feedCache)
+        server.route(USGSQuakeRepositoryTests.feed.path, .init(body: try Data(contentsOf: USGSQuakeRepositoryTests.fixture)))
+        let loaded = expectation(description: "feed")
+        let keep = fresh.feed(USGSQuakeRepositoryTests.feed).sink(receiveCompletion: { _ in loaded.fulfill() }, receiveValue: { _ in })
+        wait(for: [loaded], timeout: 10)
+        keep.cancel()
+        XCTAssertNotNil(feedCache.read(USGSQuakeRepositoryTests.feed), "the first load kept the feed")
+        let quakes = USGSQuakeRepository(client: offline, cache: feedCache, logger: log.logger(.quakes))
+        _ = quakes.feed(USGSQuakeRepositoryTests.feed).sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        waitUntil("the quakes' line", { ((try? logText()) ?? "").contains("quakes:") })
+        let text = try logText()
+        XCTAssertTrue(text.contains("weather: forecast for forecast_37.5660_126.9784.json from the kept copy, fetched 3600 s ago")
+                      || text.contains("from the kept copy, fetched 360"), text)
+        XCTAssertTrue(text.contains("quakes: 2.5_day from the kept copy: "), text)
+    }
+
     func testACancelledRequestIsLoggedOnce() throws {
         server.route("/hang", .init(json: "{}", behaviour: .hang))
         let (client, _) = try client(level: .info)

@@ -90,7 +90,8 @@ public final class AppDIContainer {
         configuration.log.logger(.weather).info("forecasts from \(LogRedaction.url(baseURL)), kept in \(directory.path)")
         return OpenMeteoWeatherRepository(
             client: httpClient(for: .weather), baseURL: baseURL, cache: WeatherCache(directory: directory),
-            placesCache: WeatherCache(directory: directory, folder: "today"), now: configuration.now)
+            placesCache: WeatherCache(directory: directory, folder: "today"), now: configuration.now,
+            logger: configuration.log.isOn ? configuration.log.logger(.weather) : nil)
     }()
     /// The USGS feeds (or `NIMBUS_QUAKES_URL`), kept under `$XDG_CACHE_HOME/nimbus/quakes`.
     public private(set) lazy var quakeRepository: QuakeRepository = {
@@ -99,7 +100,7 @@ public final class AppDIContainer {
         return USGSQuakeRepository(
             client: httpClient(for: .quakes), baseURL: baseURL,
             cache: QuakeFeedCache(directory: WeatherCache.defaultDirectory(environment: configuration.environment)),
-            now: configuration.now)
+            now: configuration.now, logger: configuration.log.isOn ? configuration.log.logger(.quakes) : nil)
     }()
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import NimbusDomain
 import OpenCombineShim
@@ -17,13 +18,17 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
     private let timeout: TimeInterval
     private let now: @Sendable () -> Date
     private let decode: @Sendable (Data) throws -> QuakeFeedSnapshot
+    /// Says when the kept copy is shown (nil: logging is off, and nothing is formatted).
+    private let logger: Logger?
     /// The last entry of each feed this run, so a 304 needs no trip to the disk either.
     private let latest = Mutex<[QuakeFeed: QuakeFeedCache.Entry]>([:])
 
     /// `decode` turns a feed's body into events (`decodeFeed`; the benchmark counts its calls).
     public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: QuakeFeedCache?,
                 timeout: TimeInterval = 20, now: @escaping @Sendable () -> Date = Date.init,
-                decode: @escaping @Sendable (Data) throws -> QuakeFeedSnapshot = USGSQuakeRepository.decodeFeed) {
+                decode: @escaping @Sendable (Data) throws -> QuakeFeedSnapshot = USGSQuakeRepository.decodeFeed,
+                logger: Logger? = nil) {
+        self.logger = logger
         self.client = client
         self.baseURL = baseURL
         self.cache = cache
@@ -60,6 +65,9 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
             let kept = stored(feed)
             guard let request = HTTPRequest(base: baseURL, path: feed.path, timeout: timeout, maxBytes: Self.maxBytes) else {
                 return Fail(error: .badConfiguration).eraseToAnyPublisher()
+            }
+            if let kept, let logger {
+                logger.info("\(feed) from the kept copy: \(kept.snapshot.quakes.count) events, checked \(Int(now().timeIntervalSince(kept.fetchedAt))) s ago")
             }
             let cached = kept.map {
                 Just(QuakeFeedUpdate(snapshot: $0.snapshot, origin: .cache, checkedAt: $0.fetchedAt))

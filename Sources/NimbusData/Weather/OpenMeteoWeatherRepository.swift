@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import FoundationNetworking
 import NimbusDomain
 import OpenCombineShim
@@ -14,13 +15,16 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     private let placesCache: WeatherCache?
     private let now: @Sendable () -> Date
     private let timeout: TimeInterval
+    /// Says when a kept forecast is shown (nil: logging is off, and nothing is formatted).
+    private let logger: Logger?
 
     /// - Parameters:
     ///   - baseURL: the server (`NIMBUS_WEATHER_URL`), without `/v1/forecast`.
     ///   - cache: where forecasts are kept; nil keeps none.
     ///   - placesCache: where the Today tab's places are kept; nil keeps none.
     public init(client: HTTPClient, baseURL: String = defaultBaseURL, cache: WeatherCache?, placesCache: WeatherCache? = nil,
-                timeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) {
+                timeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init, logger: Logger? = nil) {
+        self.logger = logger
         self.client = client
         self.baseURL = baseURL
         self.cache = cache
@@ -68,11 +72,13 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
                 return Fetched(value: forecast, fetchedAt: fetchedAt, isCached: false)
             }
             .mapError { ($0 as? WeatherError) ?? .badResponse }
+        let logger = self.logger
         let cached = Deferred { () -> AnyPublisher<Fetched<Forecast>, WeatherError> in
             guard let entry = cache?.read(coordinate),
                   let forecast = try? Self.single(entry.body).toDomain() else {
                 return Empty().eraseToAnyPublisher()
             }
+            logger?.info("forecast for \(WeatherCache.key(coordinate)) from the kept copy, fetched \(Int(now().timeIntervalSince(entry.fetchedAt))) s ago")
             return Just(Fetched(value: forecast, fetchedAt: entry.fetchedAt, isCached: true))
                 .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
         }
@@ -95,6 +101,7 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
         let cache = placesCache
         let now = self.now
+        let logger = self.logger
         let cached = Deferred { () -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> in
             guard let cache else { return Empty().eraseToAnyPublisher() }
             var places: [PlaceWeather] = []
@@ -107,6 +114,7 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
                 oldest = min(oldest ?? entry.fetchedAt, entry.fetchedAt)
             }
             guard let oldest else { return Empty().eraseToAnyPublisher() }
+            logger?.info("today's weather of \(places.count) of \(coordinates.count) places from the kept copy, the oldest fetched \(Int(now().timeIntervalSince(oldest))) s ago")
             return Just(Fetched(value: places, fetchedAt: oldest, isCached: true))
                 .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
         }
