@@ -93,16 +93,19 @@ enum MovieBenchmark {
     static func pty(nimbus: String, runs: Int, into table: inout Table) {
         guard FileManager.default.isExecutableFile(atPath: nimbus) else { return }
         table.section("Films in a pseudo-terminal 80×24: keystroke → results on screen (\(runs) runs)")
-        var keys: [Double] = []
+        var keys: [Double] = [], later: [Double] = []
         for _ in 0..<max(1, runs / 3) {
             for word in ["matrix", "tom hanks", "star wars"] {
                 guard let r = PTYSession.run(argv: [nimbus], ready: "GeoNames", setup: ["\u{1b}[Z", "\u{1b}[Z", "/"],
                                              keys: Array(word).map { String($0) }, quiet: 0.4) else { continue }
                 keys += r.keyLatencies
+                later += r.keyLatencies.dropFirst()
             }
         }
         table.header("", "p50", "p99", "max")
         table.row("keystroke → results on screen", ms(keys, 50), ms(keys, 99), ms(keys.max() ?? .nan))
+        // The first key comes ~0.5 s after start, while the background warm-up may still rank first keystrokes.
+        table.row("the same, each session's first key left out", ms(later, 50), ms(later, 99), ms(later.max() ?? .nan))
         table.row("target", "", "≤ 5.000 ms", "")
     }
 

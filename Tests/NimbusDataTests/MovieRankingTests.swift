@@ -70,6 +70,15 @@ final class MovieRankingTests: XCTestCase {
         XCTAssertEqual(try catalogue.page(query: "alien", page: 1).movies.first?.title, "Alien")
     }
 
+    func testAnEmptyQueryListsTheMostPopularFilmsAndOneWithoutWordsNothing() throws {
+        let catalogue = try MovieCatalogue.bundled()
+        let popular = try catalogue.page(query: "", page: 1)
+        XCTAssertEqual(popular.totalResults, 17_472)
+        XCTAssertEqual(popular.movies.first?.title, "Skyfall", "the most reviewed film")
+        XCTAssertEqual(try catalogue.page(query: "  ", page: 2).movies.count, 20)
+        XCTAssertEqual(try catalogue.page(query: "!!", page: 1).totalResults, 0)
+    }
+
     func testRenownWeighsAgeScoreAndOscars() {
         let starWars = MovieCatalogue.renown(reviews: 206, year: 1977, metacritic: 90, oscars: 7)
         let episodeIII = MovieCatalogue.renown(reviews: 335, year: 2005, metacritic: 68, oscars: 0)

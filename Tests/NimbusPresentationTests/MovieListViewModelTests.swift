@@ -137,6 +137,20 @@ final class MovieListViewModelTests: XCTestCase {
         ], "no blank loading frame between keystrokes")
     }
 
+    func testTheCatalogueOpensOnTheMostPopularFilmsAndTMDBOnItsHint() {
+        let state = TestObserver(makeOutput().state)
+        query.send("")
+        repository.respond("", page: 1, with: .success(.page("", 1, of: 17_472)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), ["loading()", "results() 20 rows [Most popular of 17,472 films]"])
+        repository = ScriptedMovieRepository(source: .tmdb)
+        let tmdb = TestObserver(makeOutput().state)
+        query.send("")
+        scheduler.advance()
+        XCTAssertEqual(tmdb.values.map(describe), ["idle(type to search)"])
+        XCTAssertEqual(repository.requests, [])
+    }
+
     func testTwoPagesWhenTheSelectionNearsTheEndWithoutDuplicates() {
         let state = TestObserver(makeOutput().state)
         submitted.send("bat")
@@ -392,7 +406,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(batm)", "results(batm) 3 rows [Results: 3]",
             "loading(batman)", "results(batman) 3 rows [Results: 3]",
             "results(batman) 3 rows [Results: 3] suggestions[\"batman\"]",
-            "idle(type to search) suggestions[\"batman\"]",
+            "loading() suggestions[\"batman\"]",  // the emptied field lists the most popular films
         ])
     }
 

@@ -278,9 +278,12 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         for start in stride(from: 0, to: ids.count, by: 500) {
             let chunk = Array(ids[start..<min(ids.count, start + 500)])
             let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            // SQLite's LIKE (no Swift strings made) keeps the films whose people hold the words in order;
+            // only those are folded and compared name by name.
+            let pattern = "%" + (String(bytes: query, encoding: .utf8) ?? "").split(separator: " ").joined(separator: "%") + "%"
             let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT directors, actors FROM movie WHERE id IN (\(parameterMarks))",
-                                 arguments: StatementArguments(chunk))
+                try Row.fetchAll(db, sql: "SELECT directors, actors FROM movie WHERE id IN (\(parameterMarks)) AND (actors LIKE ? OR directors LIKE ?)",
+                                 arguments: StatementArguments(chunk) + [pattern, pattern])
             }
             if rows.contains(where: { Self.names($0[0], holdWhole: query) || Self.names($0[1], holdWhole: query) }) { return true }
         }
@@ -325,6 +328,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
         // so the memo is keyed by the match expression of the lowercased query.
         let lowered = query.lowercased()
+        if query.allSatisfy(\.isWhitespace) { return try popularIDs() }
         guard let key = Self.matchExpression(lowered) else { return [] }
         let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
         if let hit { return hit }
@@ -333,6 +337,14 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
         }
+        return ids
+    }
+
+    /// Every film, the most popular (most reviewed) first: what an empty query lists.
+    private func popularIDs() throws -> [Int64] {
+        if let ids = memo.withLock({ $0.firstKeystroke[""] }) { return ids }
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY popularity") }
+        memo.withLock { $0.firstKeystroke[""] = ids }
         return ids
     }
 

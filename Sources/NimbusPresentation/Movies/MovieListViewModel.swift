@@ -212,7 +212,7 @@ public final class MovieListViewModel {
     // MARK: Searching
 
     private func run(_ newQuery: String, remember: Bool) {
-        let keepRows = instant && searchScheduler != nil && phase == .results && !newQuery.isEmpty
+        let keepRows = instant && searchScheduler != nil && phase == .results
         started = true
         load?.cancel()
         load = nil
@@ -224,7 +224,8 @@ public final class MovieListViewModel {
         loadingPage = nil
         moreError = nil
         rememberWhenFound = remember
-        guard !newQuery.isEmpty else {
+        // TMDB lists nothing before a query; the catalogue lists its most popular films.
+        guard !newQuery.isEmpty || instant else {
             movies = []
             phase = .idle(idleMessage)
             emit()
@@ -275,7 +276,7 @@ public final class MovieListViewModel {
         var seen = Set<MovieID>()
         movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
         totalResults = max(result.totalResults, movies.count)
-        phase = movies.isEmpty ? .empty(l10n.format(.moviesEmpty, query)) : .results
+        phase = !movies.isEmpty ? .results : query.isEmpty ? .idle(idleMessage) : .empty(l10n.format(.moviesEmpty, query))
         if page == 1 && rememberWhenFound && !result.movies.isEmpty { rememberQuery() }
         emit()
     }
@@ -331,6 +332,7 @@ public final class MovieListViewModel {
         guard started else { return }
         let summary: String
         switch phase {
+        case .results where query.isEmpty: summary = l10n.format(.moviesPopular, l10n.number(totalResults))
         case .results: summary = l10n.format(.moviesSummary, l10n.number(totalResults))
         default: summary = ""
         }
