@@ -433,6 +433,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return ids.compactMap { byID[$0] }
     }
 
+    /// A read of the catalogue (for extensions in this module).
+    func databaseRead<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
+
     /// The whole record of a catalogue film.
     public func movie(_ id: MovieID) throws -> Movie {
         guard id.source == .catalogue else { throw MovieError.sourceUnavailable(id.source) }
