@@ -93,19 +93,24 @@ enum MovieBenchmark {
     static func pty(nimbus: String, runs: Int, into table: inout Table) {
         guard FileManager.default.isExecutableFile(atPath: nimbus) else { return }
         table.section("Films in a pseudo-terminal 80×24: keystroke → results on screen (\(runs) runs)")
-        var keys: [Double] = [], later: [Double] = []
+        var early: [Double] = [], settled: [Double] = []
         for _ in 0..<max(1, runs / 3) {
             for word in ["matrix", "tom hanks", "star wars"] {
-                guard let r = PTYSession.run(argv: [nimbus], ready: "GeoNames", setup: ["\u{1b}[Z", "\u{1b}[Z", "/"],
-                                             keys: Array(word).map { String($0) }, quiet: 0.4) else { continue }
-                keys += r.keyLatencies
-                later += r.keyLatencies.dropFirst()
+                for pause in [0.0, 2.0] {
+                    guard let r = PTYSession.run(argv: [nimbus], ready: "GeoNames", setup: ["\u{1b}[Z", "\u{1b}[Z", "/"],
+                                                 pause: pause, keys: Array(word).map { String($0) }, quiet: 0.4) else { continue }
+                    if pause == 0 { early += r.keyLatencies } else { settled += r.keyLatencies }
+                    if ProcessInfo.processInfo.environment["NIMBUS_BENCH_VERBOSE"] != nil {
+                        print(word, pause, r.keyLatencies.map { String(format: "%.1f", $0 * 1e3) }.joined(separator: " "))
+                    }
+                }
             }
         }
         table.header("", "p50", "p99", "max")
-        table.row("keystroke → results on screen", ms(keys, 50), ms(keys, 99), ms(keys.max() ?? .nan))
-        // The first key comes ~0.5 s after start, while the background warm-up may still rank first keystrokes.
-        table.row("the same, each session's first key left out", ms(later, 50), ms(later, 99), ms(later.max() ?? .nan))
+        // Typed at once (~0.5 s after start): the background warm-up (city names, the k-d tree, the film
+        // ranking table) is still running on the other core.
+        table.row("typed at once after start", ms(early, 50), ms(early, 99), ms(early.max() ?? .nan))
+        table.row("typed 2 s after the tab opened (warm-up done)", ms(settled, 50), ms(settled, 99), ms(settled.max() ?? .nan))
         table.row("target", "", "≤ 5.000 ms", "")
     }
 

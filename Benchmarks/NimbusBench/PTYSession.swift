@@ -10,7 +10,8 @@ enum PTYSession {
 
     /// `setup` keys are sent (each settled) before the timed `keys`; `quiet` is how long the output must
     /// stay quiet for the screen to count as settled (longer than a debounce, to time what it delays).
-    static func run(argv: [String], ready: String, setup: [String] = [], keys: [String], quiet: Double = quiet) -> Result? {
+    static func run(argv: [String], ready: String, setup: [String] = [], pause: Double = 0, keys: [String],
+                    quiet: Double = quiet) -> Result? {
         var master: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
         var env = ProcessInfo.processInfo.environment
@@ -42,6 +43,9 @@ enum PTYSession {
             _ = key.withCString { write(master, $0, strlen($0)) }
             _ = settle(fd: master, quiet: quiet)
         }
+        // `pause`: time for the program's background work after start (reading what arrives meanwhile).
+        let resume = NimbusBenchmark.now() + pause
+        while NimbusBenchmark.now() < resume { _ = settle(fd: master, quiet: min(quiet, max(0.001, resume - NimbusBenchmark.now()))) }
 
         var latencies: [Double] = []
         for key in keys {

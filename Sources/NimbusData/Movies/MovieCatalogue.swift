@@ -99,12 +99,13 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     /// Sets each entry's `order` by renown (then popularity) and returns the ids in that order.
     static func order(_ entries: inout [Int64: RankEntry]) -> [Int64] {
-        let ids = entries.keys.sorted { a, b in
-            let x = entries[a]!, y = entries[b]!
-            return x.renown != y.renown ? x.renown > y.renown : x.popularity != y.popularity ? x.popularity < y.popularity : a < b
+        // Sorted as plain tuples: a comparator that looks entries up costs ~100 ms over the whole catalogue.
+        var keys = entries.map { (renown: $0.value.renown, popularity: $0.value.popularity, id: $0.key) }
+        keys.sort { x, y in
+            x.renown != y.renown ? x.renown > y.renown : x.popularity != y.popularity ? x.popularity < y.popularity : x.id < y.id
         }
-        for (k, id) in ids.enumerated() { entries[id]!.order = Int32(k) }
-        return ids
+        for (k, key) in keys.enumerated() { entries[key.id]?.order = Int32(k) }
+        return keys.map(\.id)
     }
 
     static let rankColumns = "id, popularity, title, directors, reviews, year, metacritic, oscars"
