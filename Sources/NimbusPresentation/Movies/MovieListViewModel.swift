@@ -338,7 +338,7 @@ public final class MovieListViewModel {
         }
         stateSubject.send(MovieListState(
             query: query, phase: phase,
-            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id)) },
+            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id), l10n: l10n) },
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
             suggestions: suggestions, recent: recent.map(\.title)))
     }
