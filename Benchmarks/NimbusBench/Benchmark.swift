@@ -52,6 +52,7 @@ enum NimbusBenchmark {
         }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
+            MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table)
             print(table.render())
             return
         }
@@ -88,6 +89,7 @@ enum NimbusBenchmark {
             table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
+        if !ptyOnly { MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table) }
         if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         if !ptyOnly || args.contains("--today") { TodayBenchmark.run(runs: min(runs, 10), into: &table) }
         table.section("This benchmark process")

@@ -8,7 +8,10 @@ enum PTYSession {
     /// How long the output must stay quiet for the screen to count as settled.
     static let quiet = 0.05
 
-    static func run(argv: [String], ready: String, keys: [String]) -> Result? {
+    /// `setup` keys are sent (each settled) before the timed `keys`; `quiet` is how long the output must
+    /// stay quiet for the screen to count as settled (longer than a debounce, to time what it delays).
+    static func run(argv: [String], ready: String, setup: [String] = [], pause: Double = 0, keys: [String],
+                    quiet: Double = quiet) -> Result? {
         var master: Int32 = 0
         var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
         var env = ProcessInfo.processInfo.environment
@@ -35,13 +38,20 @@ enum PTYSession {
             return nil
         }
         let firstFrame = NimbusBenchmark.now() - start
-        _ = settle(fd: master) // let the first frame finish
+        _ = settle(fd: master, quiet: quiet) // let the first frame finish
+        for key in setup {
+            _ = key.withCString { write(master, $0, strlen($0)) }
+            _ = settle(fd: master, quiet: quiet)
+        }
+        // `pause`: time for the program's background work after start (reading what arrives meanwhile).
+        let resume = NimbusBenchmark.now() + pause
+        while NimbusBenchmark.now() < resume { _ = settle(fd: master, quiet: min(quiet, max(0.001, resume - NimbusBenchmark.now()))) }
 
         var latencies: [Double] = []
         for key in keys {
             let sent = NimbusBenchmark.now()
             _ = key.withCString { write(master, $0, strlen($0)) }
-            if let last = settle(fd: master) { latencies.append(max(0, last - sent)) }
+            if let last = settle(fd: master, quiet: quiet) { latencies.append(max(0, last - sent)) }
         }
         _ = "\u{03}".withCString { write(master, $0, 1) } // Ctrl-C
         _ = settle(fd: master)
@@ -70,7 +80,7 @@ enum PTYSession {
     }
 
     /// Reads until the output has been quiet for `quiet` seconds; returns when the last byte arrived.
-    private static func settle(fd: Int32) -> Double? {
+    private static func settle(fd: Int32, quiet: Double = quiet) -> Double? {
         var last: Double?
         var buffer = [UInt8](repeating: 0, count: 65536)
         let hardStop = NimbusBenchmark.now() + 3

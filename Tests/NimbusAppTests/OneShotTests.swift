@@ -1,6 +1,7 @@
 import XCTest
 @testable import NimbusApp
 import NimbusTerminal
+import NimbusData
 import TestSupport
 
 /// `nimbus weather`, `search` and `movies` against a loopback server, as a script or a status bar
@@ -81,6 +82,60 @@ final class OneShotTests: XCTestCase {
         XCTAssertTrue(json.contains("\"title\" : \"Oldboy\""), json)
         XCTAssertThrowsError(try MainActor.assumeIsolated {
             try OneShot.movies(query: "qqqzzzxxx", json: false, options: .defaults, context: context)
+        })
+    }
+}
+
+/// `nimbus wishlist export` and `import`, into the same user database the app uses.
+final class WishlistCommandTests: XCTestCase {
+    private func context() -> OneShot.Context {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-wishlist-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                           "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en", "TZ": "UTC"]
+        return OneShot.Context(environment: environment, now: { Date(timeIntervalSince1970: 1_782_000_000) })
+    }
+
+    private func write(_ text: String, _ name: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-\(UUID().uuidString)-\(name)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    func testExportThenImportIntoAnEmptyWishlistGivesTheSameFilms() throws {
+        let first = context()
+        let list = try write("Title,Year\nHeat,1995\nThe Matrix,1999\n\"Crouching Tiger, Hidden Dragon\",2000\nOldboy,2003\n", "in.csv")
+        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: list, options: .defaults, context: first) }
+        XCTAssertEqual(report.added, 4, report.text)
+        for format in WishlistTransfer.Format.allCases {
+            let exported = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: .defaults, context: first) }
+            let file = try write(exported, "out.\(format.rawValue)")
+            let second = context()
+            let again = try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: .defaults, context: second) }
+            XCTAssertEqual(again.added, 4, again.text)
+            XCTAssertEqual(again.unmatched, [])
+            let reexported = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: .defaults, context: second) }
+            XCTAssertEqual(reexported, exported, "the same films in the same order")
+        }
+    }
+
+    func testWhatDidNotMatchIsReportedAndNothingImportedFails() throws {
+        let context = context()
+        let mixed = try write("Title,Year\nHeat,1995\nNo Such Film,2001\nHeat,1901\n", "mixed.csv")
+        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
+        XCTAssertEqual(report.text, "not found: No Such Film (2001)\nnot found: Heat (1901)\nadded 1 film, 2 not found")
+        let again = try MainActor.assumeIsolated { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
+        XCTAssertEqual(again.added + again.already, 1, "saved already: still a match")
+        let none = try write("Title,Year\nNo Such Film,2001\n", "none.csv")
+        let nothing = try MainActor.assumeIsolated { try OneShot.importWishlist(file: none, options: .defaults, context: context) }
+        XCTAssertEqual(nothing.added + nothing.already, 0)
+        let big = try write(String(repeating: "x", count: WishlistTransfer.maxBytes + 1), "big.csv")
+        XCTAssertThrowsError(try MainActor.assumeIsolated { try OneShot.importWishlist(file: big, options: .defaults, context: context) }) {
+            XCTAssertTrue(NimbusCommand.outcome(of: $0).line.hasSuffix("is larger than 5 MB"), NimbusCommand.outcome(of: $0).line)
+        }
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            try OneShot.importWishlist(file: "/nonexistent/file.csv", options: .defaults, context: context)
         })
     }
 }

@@ -31,7 +31,8 @@ final class FailingWeatherRepository: WeatherRepository {
 
 /// A film repository that must not be called.
 final class UnimplementedMovieRepository: MovieRepository {
-    let source = MovieSource.catalogue
+    let source: MovieSource
+    init(source: MovieSource = .catalogue) { self.source = source }
 
     func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
         XCTFail("unexpected call to MovieRepository.search(query: \"\(query)\", page: \(page))")

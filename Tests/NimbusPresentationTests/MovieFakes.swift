@@ -5,7 +5,8 @@ import OpenCombineShim
 
 /// A movie repository whose every request is answered by the test, through `respond`.
 final class ScriptedMovieRepository: MovieRepository {
-    let source = MovieSource.catalogue
+    let source: MovieSource
+    init(source: MovieSource = .catalogue) { self.source = source }
     struct Request: Equatable { let query: String; let page: Int }
     private(set) var requests: [Request] = []
     private(set) var cancelled: [Request] = []

@@ -34,13 +34,14 @@ final class MovieListViewModelTests: XCTestCase {
     }
 
     /// `movies` replaces the scripted repository, e.g. with one that must not be called.
-    private func makeOutput(_ language: Language = .en, movies: MovieRepository? = nil) -> MovieListViewModel.Output {
+    private func makeOutput(_ language: Language = .en, movies: MovieRepository? = nil,
+                            searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) -> MovieListViewModel.Output {
         let movies = movies ?? repository!
         viewModel = MovieListViewModel(
             search: SearchMoviesUseCase(movies: movies, history: history),
             details: MovieDetailsUseCase(movies: movies, history: history),
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
-            idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler())
+            idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler(), searchScheduler: searchScheduler)
         return viewModel.transform(input: .init(
             queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
             selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
@@ -81,7 +82,8 @@ final class MovieListViewModelTests: XCTestCase {
         route.assertValues([])
     }
 
-    func testFirstPageAfterTheDebounce() {
+    func testFirstPageAfterTheDebounceFromTMDB() {
+        repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
         query.send("")
         query.send("b")
@@ -101,6 +103,52 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(history.recentQueries(limit: 50), [], "a typed query is not a suggestion until it is submitted")
         XCTAssertEqual(state.last?.rows.first, MovieRow(id: MovieID(source: .catalogue, value: 0), title: "Film 0",
                                                         year: "2000", genres: "Drama", director: "Director 0", inWishlist: false))
+    }
+
+    func testTheCatalogueSearchesEveryKeystrokeAndDropsStaleAnswers() {
+        let state = TestObserver(makeOutput().state)
+        query.send("b")
+        query.send("ba")
+        XCTAssertEqual(repository.requests, [.init(query: "b", page: 1), .init(query: "ba", page: 1)], "no debounce")
+        XCTAssertEqual(repository.cancelled, [.init(query: "b", page: 1)])
+        repository.respond("b", page: 1, with: .success(.page("b", 1, of: 45)))
+        repository.respond("ba", page: 1, with: .success(.page("ba", 1, of: 3)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), ["loading(b)", "loading(ba)", "results(ba) 3 rows [Results: 3]"])
+    }
+
+    func testCatalogueSearchesOffTheMainQueueKeepTheRowsUntilTheAnswer() {
+        let work = DispatchQueue.test
+        let state = TestObserver(makeOutput(searchScheduler: work.eraseToAnyScheduler()).state)
+        query.send("b")
+        work.advance()
+        repository.respond("b", page: 1, with: .success(.page("b", 1, of: 45)))
+        scheduler.advance()
+        query.send("ba")
+        work.advance()
+        query.send("bat")  // typed before "ba" answered: "ba" is cancelled, its late answer dropped
+        work.advance()
+        repository.respond("ba", page: 1, with: .success(.page("ba", 1, of: 5)))
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 2)))
+        scheduler.advance()
+        XCTAssertEqual(repository.cancelled, [.init(query: "ba", page: 1)])
+        XCTAssertEqual(state.values.map(describe), [
+            "loading(b)", "results(b) 20 rows [Results: 45]", "results(bat) 2 rows [Results: 2]",
+        ], "no blank loading frame between keystrokes")
+    }
+
+    func testTheCatalogueOpensOnTheMostPopularFilmsAndTMDBOnItsHint() {
+        let state = TestObserver(makeOutput().state)
+        query.send("")
+        repository.respond("", page: 1, with: .success(.page("", 1, of: 17_472)))
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(describe), ["loading()", "results() 20 rows [Most popular of 17,472 films]"])
+        repository = ScriptedMovieRepository(source: .tmdb)
+        let tmdb = TestObserver(makeOutput().state)
+        query.send("")
+        scheduler.advance()
+        XCTAssertEqual(tmdb.values.map(describe), ["idle(type to search)"])
+        XCTAssertEqual(repository.requests, [])
     }
 
     func testTwoPagesWhenTheSelectionNearsTheEndWithoutDuplicates() {
@@ -230,6 +278,7 @@ final class MovieListViewModelTests: XCTestCase {
     }
 
     func testClearingTheFieldShowsSuggestionsAtOnce() {
+        repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
         try? history.saveQuery("heat")
         try? history.saveQuery("batman")
@@ -240,8 +289,8 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
     }
 
-    func testAQueryClearedWithinTheDebounceNeverReachesTheRepository() {
-        let state = TestObserver(makeOutput(movies: UnimplementedMovieRepository()).state.map(describe))
+    func testAQueryClearedWithinTheTMDBDebounceNeverReachesTheRepository() {
+        let state = TestObserver(makeOutput(movies: UnimplementedMovieRepository(source: .tmdb)).state.map(describe))
         query.send("bat")
         query.send("")
         scheduler.advance(by: .seconds(1))
@@ -357,7 +406,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(batm)", "results(batm) 3 rows [Results: 3]",
             "loading(batman)", "results(batman) 3 rows [Results: 3]",
             "results(batman) 3 rows [Results: 3] suggestions[\"batman\"]",
-            "idle(type to search) suggestions[\"batman\"]",
+            "loading() suggestions[\"batman\"]",  // the emptied field lists the most popular films
         ])
     }
 

@@ -192,7 +192,8 @@ public struct NimbusCommand: ParsableCommand {
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
         version: nimbusVersion,
-        subcommands: [Run.self, TapeCommand.self, MapCommand.self, WeatherCommand.self, SearchCommand.self, MoviesCommand.self],
+        subcommands: [Run.self, TapeCommand.self, MapCommand.self, WeatherCommand.self, SearchCommand.self, MoviesCommand.self,
+                      WishlistCommand.self],
         defaultSubcommand: Run.self
     )
 

@@ -368,3 +368,136 @@ enum OneShot {
         }.joined(separator: "\n")
     }
 }
+
+/// `nimbus wishlist export|import`: the wishlist as a CSV (Letterboxd's columns) or JSON file.
+struct WishlistCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wishlist",
+        abstract: "Export the wishlist to CSV or JSON, or import films from such a file.",
+        subcommands: [WishlistExportCommand.self, WishlistImportCommand.self])
+}
+
+struct WishlistExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the wishlist as CSV (Title,Year,Directors,Genres,Added: Letterboxd's import columns) or JSON.",
+        discussion: "To FILE, else to standard output.")
+
+    @OptionGroup var options: CLIOptions
+    @Option(help: "csv or json.") var format: String = "csv"
+    @Argument(help: "The file to write (standard output when left out).") var file: String?
+
+    func validate() throws {
+        guard WishlistTransfer.Format(rawValue: format) != nil else {
+            throw ValidationError("--format must be csv or json (got '\(CLIOptions.shown(format))')")
+        }
+    }
+
+    func run() throws {
+        let values = options.values
+        let format = WishlistTransfer.Format(rawValue: self.format) ?? .csv
+        let text = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: values) }
+        if let file {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                throw CommandFailure(message: "could not write \(CLIOptions.shown(file))")
+            }
+        } else {
+            print(text, terminator: "")
+        }
+    }
+}
+
+struct WishlistImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Add the films a CSV or JSON file names to the wishlist, matched by title and year in the catalogue.",
+        discussion: """
+        Prints one line per film that did not match, then a count. Exit status 0 when a film was added \
+        (or was saved already), 1 when none was. Files over 5 MB or 20,000 rows are refused.
+        """)
+
+    @OptionGroup var options: CLIOptions
+    @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).") var file: String
+
+    func run() throws {
+        let values = options.values
+        let file = self.file
+        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: values) }
+        print(report.text)
+        if report.added + report.already == 0 { throw ExitCode(1) }
+    }
+}
+
+extension OneShot {
+    static func exportWishlist(format: WishlistTransfer.Format, options: CLIOptions.Values,
+                               context: Context = Context()) throws -> String {
+        let container = try container(options, network: false, context: context)
+        let store = WishlistStore(database: container.userDatabase)
+        return try WishlistTransfer.export(store.entries(), as: format)
+    }
+
+    struct ImportReport: Equatable {
+        var added = 0
+        var already = 0
+        var unmatched: [String] = []
+        var text = ""
+    }
+
+    static func importWishlist(file: String, options: CLIOptions.Values, context: Context = Context()) throws -> ImportReport {
+        let url = URL(fileURLWithPath: file)
+        let data: Data
+        do {
+            // The size is checked before the file is read whole.
+            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= WishlistTransfer.maxBytes else {
+                throw WishlistTransfer.Failure.tooLarge(limit: WishlistTransfer.maxBytes)
+            }
+            data = try Data(contentsOf: url)
+        } catch WishlistTransfer.Failure.tooLarge {
+            throw CommandFailure(message: "\(CLIOptions.shown(file)) is larger than 5 MB")
+        } catch {
+            throw CommandFailure(message: "could not read \(CLIOptions.shown(file))")
+        }
+        let items: [WishlistTransfer.Item]
+        do {
+            items = try WishlistTransfer.parse(data, format: url.pathExtension.lowercased() == "json" ? .json : nil)
+        } catch let failure as WishlistTransfer.Failure {
+            switch failure {
+            case .tooLarge: throw CommandFailure(message: "\(CLIOptions.shown(file)) is larger than 5 MB")
+            case .tooManyRows(let limit): throw CommandFailure(message: "\(CLIOptions.shown(file)) has more than \(limit) rows")
+            case .notText: throw CommandFailure(message: "\(CLIOptions.shown(file)) is not UTF-8 text")
+            case .badFormat(let why): throw CommandFailure(message: "\(CLIOptions.shown(file)): \(why)")
+            }
+        }
+        let container = try container(options, network: false, context: context)
+        let store = WishlistStore(database: container.userDatabase, now: context.now)
+        var report = ImportReport()
+        // Added in reverse, so the file's first film is the newest, as export lists them.
+        var found: [MovieSummary] = []
+        for item in items {
+            if let movie = try? container.movieCatalogue.find(title: item.title, year: item.year) {
+                found.append(movie)
+            } else {
+                report.unmatched.append(item.year.map { "\(item.title) (\($0))" } ?? item.title)
+            }
+        }
+        for movie in found.reversed() {
+            do {
+                try store.add(movie)
+                report.added += 1
+            } catch WishlistError.duplicate {
+                report.already += 1
+            } catch {
+                throw CommandFailure(message: "the wishlist could not be saved")
+            }
+        }
+        var lines = report.unmatched.map { "not found: \(DisplayWidth.sanitize($0))" }
+        lines.append("added \(report.added) film\(report.added == 1 ? "" : "s")"
+                     + (report.already > 0 ? ", \(report.already) already saved" : "")
+                     + (report.unmatched.isEmpty ? "" : ", \(report.unmatched.count) not found"))
+        report.text = lines.joined(separator: "\n")
+        return report
+    }
+}

@@ -30,11 +30,15 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     private lazy var services: MovieServices = makeServices()
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// Where catalogue searches run (the app's serial work queue); nil: on `scheduler` (tapes, tests).
+    private let searchScheduler: AnySchedulerOf<DispatchQueue>?
 
-    init(services: @escaping () -> MovieServices, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+    init(services: @escaping () -> MovieServices, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+         searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
         makeServices = services
         self.l10n = l10n
         self.scheduler = scheduler
+        self.searchScheduler = searchScheduler
     }
 
     var statusSource: String { services.statusSource }
@@ -54,7 +58,8 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen {
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
-                                           idleMessage: services.idleMessage, scheduler: scheduler)
+                                           idleMessage: services.idleMessage, scheduler: scheduler,
+                                           searchScheduler: searchScheduler)
         return MovieListScreen(viewModel: viewModel, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
     }
 

@@ -350,7 +350,8 @@ public final class AppDIContainer {
     }
 
     @MainActor func makeMoviesSceneDIContainer() -> MoviesSceneDIContainer {
-        MoviesSceneDIContainer(services: { self.movieServices }, l10n: l10n, scheduler: configuration.scheduler)
+        MoviesSceneDIContainer(services: { self.movieServices }, l10n: l10n, scheduler: configuration.scheduler,
+                               searchScheduler: configuration.workScheduler)
     }
 
     @MainActor func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {

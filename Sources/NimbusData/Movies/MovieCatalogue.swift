@@ -10,8 +10,11 @@ import OpenCombineShim
 /// Matching is FTS5 over title, cast and directors: every word of the query must appear, the last one
 /// as a prefix (so results follow typing; a prefix of one or two letters matches titles and directors
 /// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
-/// then starting with it, then holding its words), then films whose directors match, then the rest
-/// (cast matches); within each tier the most reviewed first. SQLite's bm25 was 100-400 ms per
+/// then starting with it, then holding its words; a leading "The", "A" or "An" aside, so `matrix` is
+/// The Matrix), then films whose directors match, then the rest (cast matches); within each tier the
+/// best known first (`renown`: review count, weighted for age, Metacritic score and Oscars). When the
+/// query is a person's whole name (`tom hanks`), the films they directed and acted in form one tier,
+/// best known first. SQLite's bm25 was 100-400 ms per
 /// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
 /// is where the words matched instead. A query's ranked ids are kept, so the
 /// next page is one lookup of 20 rows.
@@ -67,16 +70,46 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer),
     /// UTF-8, joined by single spaces.
     struct RankEntry {
+        /// Where the film stands by `renown` among the entries it was ranked with (unique, 0 the best known).
+        var order: Int32 = -1
+        let renown: Float
         let popularity: Int32
         let title: [UInt8]
+        /// Bytes of a leading article ("the ", "a ", "an ") in `title`, else 0.
+        let article: Int
         let directors: [UInt8]
     }
 
-    /// Every film's `RankEntry`, and the film of each popularity rank (ranks are unique: 0..<count).
+    /// Every film's `RankEntry`, and the film of each renown order (orders are unique: 0..<count).
     struct RankTable {
         let entries: [Int64: RankEntry]
         let idByRank: [Int64]
     }
+
+    /// How well known a film is: its review count (log), with the years before 2012 counted up (older
+    /// films have fewer online reviews), and its Metacritic score and Oscars. Star Wars (1977, 206
+    /// reviews, 7 Oscars) before Episode III (2005, 335 reviews); Forrest Gump before Cloud Atlas.
+    static func renown(reviews: Int?, year: Int?, metacritic: Int?, oscars: Int?) -> Float {
+        var score = log1p(Double(max(0, reviews ?? 0)))
+        if let year { score += 0.03 * Double(min(30, max(0, 2012 - year))) }
+        if let metacritic { score += 0.02 * Double(metacritic - 60) }
+        score += 0.3 * Double(min(4, max(0, oscars ?? 0)))
+        return Float(score)
+    }
+
+    /// Sets each entry's `order` by renown (then popularity) and returns the ids in that order.
+    static func order(_ entries: inout [Int64: RankEntry]) -> [Int64] {
+        // Sorted as plain tuples: a comparator that looks entries up costs ~100 ms over the whole catalogue.
+        var keys = entries.map { (renown: $0.value.renown, popularity: $0.value.popularity, id: $0.key) }
+        keys.sort { x, y in
+            x.renown != y.renown ? x.renown > y.renown : x.popularity != y.popularity ? x.popularity < y.popularity : x.id < y.id
+        }
+        for (k, key) in keys.enumerated() { entries[key.id]?.order = Int32(k) }
+        return keys.map(\.id)
+    }
+
+    static let rankColumns = "id, popularity, title, directors, reviews, year, metacritic, oscars"
+
 
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
     /// the first keystrokes (those match thousands of films). Safe on any queue.
@@ -123,28 +156,36 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     private func buildRankTable() throws -> RankTable {
         var table: [Int64: RankEntry] = [:]
         table.reserveCapacity(movieCount)
-        var idByRank = [Int64](repeating: -1, count: movieCount)
+        var seen = [Bool](repeating: false, count: movieCount)
         var after = Int64.min
         while true {
             let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id > ? ORDER BY id LIMIT ?",
+                try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id > ? ORDER BY id LIMIT ?",
                                  arguments: [after, Self.rankTableChunk])
             }
             for row in rows {
                 let id: Int64 = row[0], rank: Int64 = row[1]
-                guard rank >= 0, rank < Int64(idByRank.count), idByRank[Int(rank)] == -1 else { throw MovieError.storage }
-                idByRank[Int(rank)] = id
-                table[id] = Self.entry(popularity: rank, title: row[2], directors: row[3])
+                guard rank >= 0, rank < Int64(seen.count), !seen[Int(rank)] else { throw MovieError.storage }
+                seen[Int(rank)] = true
+                table[id] = Self.entry(row)
                 after = id
             }
             if rows.count < Self.rankTableChunk { break }
             rankTableChunkHook?()
         }
+        let idByRank = Self.order(&table)
         return RankTable(entries: table, idByRank: idByRank)
     }
 
-    private static func entry(popularity: Int64, title: String?, directors: String?) -> RankEntry {
-        RankEntry(popularity: Int32(popularity), title: packed(words(title ?? "")), directors: packed(words(directors ?? "")))
+    private static func entry(_ row: Row) -> RankEntry {
+        let title = packed(words(row[2] as String? ?? ""))
+        var article = 0
+        for word in ["the ", "a ", "an "] where title.count > word.utf8.count && title.starts(with: word.utf8) {
+            article = word.utf8.count
+        }
+        return RankEntry(renown: renown(reviews: row[4], year: row[5], metacritic: row[6], oscars: row[7]),
+                         popularity: Int32(row[1] as Int64), title: title, article: article,
+                         directors: packed(words(row[3] as String? ?? "")))
     }
 
     /// The ranking entries of just `ids`, read from the catalogue: what a search uses before the whole
@@ -156,15 +197,16 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             let chunk = Array(ids[start..<min(ids.count, start + 500)])
             let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT id, popularity, title, directors FROM movie WHERE id IN (\(parameterMarks))",
+                try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id IN (\(parameterMarks))",
                                  arguments: StatementArguments(chunk))
             }
             for row in rows {
                 let id: Int64 = row[0], rank: Int64 = row[1]
                 guard rank >= 0, rank <= Int64(Int32.max) else { throw MovieError.storage }
-                entries[id] = Self.entry(popularity: rank, title: row[2], directors: row[3])
+                entries[id] = Self.entry(row)
             }
         }
+        _ = Self.order(&entries)
         return entries
     }
 
@@ -205,12 +247,52 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return false
     }
 
-    /// Whether the packed title begins with the packed query (its last word as a prefix), and equals it.
-    static func begins(_ packed: [UInt8], _ query: [UInt8]) -> (begins: Bool, equal: Bool) {
-        guard !query.isEmpty, packed.count >= query.count else { return (false, false) }
-        for k in 0..<query.count where packed[k] != query[k] { return (false, false) }
-        return (true, packed.count == query.count)
+    /// Whether the packed title, from byte `from`, begins with the packed query (its last word as a
+    /// prefix), and equals it.
+    static func begins(_ packed: [UInt8], _ query: [UInt8], from: Int = 0) -> (begins: Bool, equal: Bool) {
+        guard !query.isEmpty, packed.count - from >= query.count else { return (false, false) }
+        for k in 0..<query.count where packed[from + k] != query[k] { return (false, false) }
+        return (true, packed.count - from == query.count)
     }
+
+    /// Whether one name in a ", "-joined list of people is exactly the query's words.
+    /// Only names about as long as the query are folded (folding every actor's name costs milliseconds).
+    static func names(_ list: String?, holdWhole query: [UInt8]) -> Bool {
+        guard let list else { return false }
+        let bytes = Array(list.utf8)
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && !(bytes[end] == 0x2C && end + 1 < bytes.count && bytes[end + 1] == 0x20) { end += 1 }
+            if abs((end - start) - query.count) <= 8,
+               let name = String(bytes: bytes[start..<end], encoding: .utf8), packed(words(name)) == query {
+                return true
+            }
+            start = end + 2
+        }
+        return false
+    }
+
+    /// Whether one of these films has a director or actor whose whole name is the query (read from the
+    /// catalogue: the cast is not kept in memory).
+    private func isPersonsName(_ query: [UInt8], among ids: [Int64]) throws -> Bool {
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(ids.count, start + 500)])
+            let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            // SQLite's LIKE (no Swift strings made) keeps the films whose people hold the words in order;
+            // only those are folded and compared name by name.
+            let pattern = "%" + (String(bytes: query, encoding: .utf8) ?? "").split(separator: " ").joined(separator: "%") + "%"
+            let rows = try database.read { db in
+                try Row.fetchAll(db, sql: "SELECT directors, actors FROM movie WHERE id IN (\(parameterMarks)) AND (actors LIKE ? OR directors LIKE ?)",
+                                 arguments: StatementArguments(chunk) + [pattern, pattern])
+            }
+            if rows.contains(where: { Self.names($0[0], holdWhole: query) || Self.names($0[1], holdWhole: query) }) { return true }
+        }
+        return false
+    }
+
+    /// Most people's films read to see whether a query is a person's name.
+    static let personCheckLimit = 300
 
     // MARK: MovieRepository
 
@@ -247,6 +329,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
         // so the memo is keyed by the match expression of the lowercased query.
         let lowered = query.lowercased()
+        if query.allSatisfy(\.isWhitespace) { return try popularIDs() }
         guard let key = Self.matchExpression(lowered) else { return [] }
         let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
         if let hit { return hit }
@@ -255,6 +338,14 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
         }
+        return ids
+    }
+
+    /// Every film, the most popular (most reviewed) first: what an empty query lists.
+    private func popularIDs() throws -> [Int64] {
+        if let ids = memo.withLock({ $0.firstKeystroke[""] }) { return ids }
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY popularity") }
+        memo.withLock { $0.firstKeystroke[""] = ids }
         return ids
     }
 
@@ -273,24 +364,34 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let partial = table == nil ? try rankEntries(of: all) : [:]
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
-        // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2; the directors
-        // hold them 3; the rest (cast) 4. Then popularity.
-        // Popularity ranks are unique, so (tier, rank) orders films completely and maps back to the film.
+        // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2 (a leading
+        // article aside); the directors hold them 3; the rest (cast) 4. Then renown.
+        // Renown orders are unique, so (tier, order) orders films completely and maps back to the film.
+        var people: [Int64] = []
         var keys = all.compactMap { id -> Int64? in
             guard let entry = table?.entries[id] ?? partial[id] else { return nil }
             let tier: Int64
             if Self.holds(entry.title, words) {
                 let start = Self.begins(entry.title, whole)
-                tier = start.equal ? 0 : start.begins ? 1 : 2
+                let bare = entry.article > 0 ? Self.begins(entry.title, whole, from: entry.article) : (begins: false, equal: false)
+                tier = start.equal || bare.equal ? 0 : start.begins || bare.begins ? 1 : 2
             } else {
                 tier = Self.holds(entry.directors, words) ? 3 : 4
+                people.append(id)
             }
-            return tier << 32 | Int64(entry.popularity)
+            return tier << 32 | Int64(entry.order)
+        }
+        // A person's whole name: what they directed and what they acted in, together, best known first,
+        // after a title that is the query and before titles that merely start with or hold it (a
+        // documentary about Martin Scorsese after his films).
+        if words.count >= 2, !people.isEmpty, people.count <= Self.personCheckLimit, try isPersonsName(whole, among: people) {
+            let personal: [Int64] = [0, 2, 3, 1, 1]
+            keys = keys.map { personal[Int($0 >> 32)] << 32 | $0 & 0xFFFF_FFFF }
         }
         keys.sort()
         if let table { return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] } }
-        let idByRank = Dictionary(partial.map { (Int64($0.value.popularity), $0.key) }, uniquingKeysWith: { a, _ in a })
-        return keys.compactMap { idByRank[$0 & 0xFFFF_FFFF] }
+        let idByOrder = Dictionary(partial.map { (Int64($0.value.order), $0.key) }, uniquingKeysWith: { a, _ in a })
+        return keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] }
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
@@ -332,6 +433,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         }
         return ids.compactMap { byID[$0] }
     }
+
+    /// A read of the catalogue (for extensions in this module).
+    func databaseRead<T>(_ body: (Database) throws -> T) throws -> T { try database.read(body) }
 
     /// The whole record of a catalogue film.
     public func movie(_ id: MovieID) throws -> Movie {

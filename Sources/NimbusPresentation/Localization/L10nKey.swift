@@ -76,6 +76,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case moviesError = "movies.error"
     case moviesRetry = "movies.retry"
     case moviesSummary = "movies.summary"
+    case moviesPopular = "movies.popular"
     case moviesColumnTitle = "movies.column.title"
     case moviesColumnYear = "movies.column.year"
     case moviesColumnGenres = "movies.column.genres"

@@ -131,7 +131,7 @@ public final class MovieDetailViewModel {
         func list(_ items: [String]) -> String? { items.isEmpty ? nil : items.joined(separator: ", ") }
         add(.movieDetailYear, m.year.map(String.init))
         add(.movieDetailRuntime, m.runtime.map { l10n.format(.movieDetailRuntimeValue, l10n.number($0)) })
-        add(.movieDetailGenres, list(m.genres))
+        add(.movieDetailGenres, m.genres.isEmpty ? nil : l10n.genres(m.genres))
         add(.movieDetailDirectors, list(m.directors))
         add(.movieDetailWriters, list(m.writers))
         add(.movieDetailCast, list(m.cast))

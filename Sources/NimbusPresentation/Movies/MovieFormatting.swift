@@ -12,9 +12,9 @@ public struct MovieRow: Equatable, Sendable, Identifiable {
 }
 
 extension MovieRow {
-    init(_ movie: MovieSummary, inWishlist: Bool) {
+    init(_ movie: MovieSummary, inWishlist: Bool, l10n: L10n? = nil) {
         self.init(id: movie.id, title: movie.title, year: movie.year.map(String.init) ?? "",
-                  genres: movie.genres.joined(separator: ", "), director: movie.directors.joined(separator: ", "),
+                  genres: l10n?.genres(movie.genres) ?? movie.genres.joined(separator: ", "), director: movie.directors.joined(separator: ", "),
                   inWishlist: inWishlist)
     }
 }

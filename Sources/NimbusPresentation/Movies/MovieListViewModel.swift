@@ -40,7 +40,7 @@ public enum MovieListRoute: Equatable, Sendable {
 /// Search-as-you-type over films, paged, with recent queries and recently viewed films.
 public final class MovieListViewModel {
     public struct Input {
-        /// Every edit of the search field (debounced here).
+        /// Every edit of the search field (debounced here for TMDB; the bundled catalogue searches every one).
         public let queryChanged: AnyPublisher<String, Never>
         /// Enter in the field or a chosen suggestion: searched at once.
         public let querySubmitted: AnyPublisher<String, Never>
@@ -72,7 +72,7 @@ public final class MovieListViewModel {
         public let message: AnyPublisher<String, Never>
     }
 
-    /// Typing pause before a search starts.
+    /// Typing pause before a TMDB search starts (the bundled catalogue answers every keystroke).
     public static let debounce = DispatchQueue.SchedulerTimeType.Stride.milliseconds(250)
     /// The next page loads when the selection is this close to the last row.
     public static let prefetchDistance = 3
@@ -85,6 +85,10 @@ public final class MovieListViewModel {
     private let l10n: L10n
     private let idleMessage: String
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// Where catalogue searches run (off the main thread in the app); nil: where they are asked for.
+    private let searchScheduler: AnySchedulerOf<DispatchQueue>?
+    /// Results follow every keystroke: the source is the bundled catalogue, not a rate-limited API.
+    private var instant: Bool { search.source == .catalogue }
     private var cancellables: Set<AnyCancellable> = []
 
     // The model, touched only on the scheduler's queue.
@@ -110,8 +114,10 @@ public final class MovieListViewModel {
 
     /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
-                idleMessage: String, scheduler: AnySchedulerOf<DispatchQueue>) {
+                idleMessage: String, scheduler: AnySchedulerOf<DispatchQueue>,
+                searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
         self.search = search
+        self.searchScheduler = searchScheduler
         self.details = details
         self.wishlist = wishlist
         self.l10n = l10n
@@ -121,11 +127,12 @@ public final class MovieListViewModel {
 
     public func transform(input: Input) -> Output {
         let scheduler = self.scheduler
-        // Debounce that lets an emptied field through at once.
+        let instant = self.instant
+        // Debounce (TMDB only) that lets an emptied field through at once.
         let typed = input.queryChanged
             .map(SearchMoviesUseCase.normalise)
             .map { query -> AnyPublisher<String, Never> in
-                query.isEmpty
+                query.isEmpty || instant
                     ? Just(query).eraseToAnyPublisher()
                     : Just(query).delay(for: Self.debounce, scheduler: scheduler).eraseToAnyPublisher()
             }
@@ -205,25 +212,34 @@ public final class MovieListViewModel {
     // MARK: Searching
 
     private func run(_ newQuery: String, remember: Bool) {
+        let keepRows = instant && searchScheduler != nil && phase == .results
         started = true
         load?.cancel()
         load = nil
         query = newQuery
         pages = [:]
-        movies = []
         lastPage = 0
         totalPages = 0
         totalResults = 0
         loadingPage = nil
         moreError = nil
         rememberWhenFound = remember
-        guard !newQuery.isEmpty else {
+        // TMDB lists nothing before a query; the catalogue lists its most popular films.
+        guard !newQuery.isEmpty || instant else {
+            movies = []
             phase = .idle(idleMessage)
             emit()
             return
         }
-        phase = .loading
-        emit()
+        // A catalogue answer searched off the main thread comes a few milliseconds later: until then the
+        // previous query's rows stay (no blank "loading" frame between two keystrokes).
+        guard keepRows else {
+            movies = []
+            phase = .loading
+            emit()
+            fetch(page: 1)
+            return
+        }
         fetch(page: 1)
     }
 
@@ -231,14 +247,17 @@ public final class MovieListViewModel {
         loadingPage = page
         if page > 1 { emit() }
         let query = self.query
-        load = search.execute(query: query, page: page)
+        let request = search.execute(query: query, page: page)
+        let searched = instant ? searchScheduler.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request : request
+        // A stale answer (the query changed meanwhile) is dropped: `load` is cancelled, and `query` checked.
+        load = searched
             .receive(on: scheduler)
             .sink(receiveCompletion: { [weak self] completion in
                 guard let self, self.query == query else { return }
                 self.loadingPage = nil
                 if case .failure(let error) = completion {
                     let text = self.l10n.format(.moviesError, self.l10n.describe(error))
-                    if self.lastPage == 0 { self.phase = .error(text) } else { self.moreError = text }
+                    if self.lastPage == 0 { self.movies = []; self.phase = .error(text) } else { self.moreError = text }
                 }
                 self.emit()
             }, receiveValue: { [weak self] result in
@@ -257,7 +276,7 @@ public final class MovieListViewModel {
         var seen = Set<MovieID>()
         movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
         totalResults = max(result.totalResults, movies.count)
-        phase = movies.isEmpty ? .empty(l10n.format(.moviesEmpty, query)) : .results
+        phase = !movies.isEmpty ? .results : query.isEmpty ? .idle(idleMessage) : .empty(l10n.format(.moviesEmpty, query))
         if page == 1 && rememberWhenFound && !result.movies.isEmpty { rememberQuery() }
         emit()
     }
@@ -313,12 +332,13 @@ public final class MovieListViewModel {
         guard started else { return }
         let summary: String
         switch phase {
+        case .results where query.isEmpty: summary = l10n.format(.moviesPopular, l10n.number(totalResults))
         case .results: summary = l10n.format(.moviesSummary, l10n.number(totalResults))
         default: summary = ""
         }
         stateSubject.send(MovieListState(
             query: query, phase: phase,
-            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id)) },
+            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id), l10n: l10n) },
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
             suggestions: suggestions, recent: recent.map(\.title)))
     }

@@ -1,0 +1,199 @@
+import Foundation
+import GRDB
+import NimbusDomain
+
+/// The wishlist as a file: CSV with Letterboxd's import columns (Title, Year, Directors, then Genres
+/// and Added, which Letterboxd ignores) or JSON, and back. A file to import is treated as hostile:
+/// its size and row count are capped, quoted CSV fields may hold commas, quotes and line breaks, a
+/// byte-order mark and CRLF are accepted, and control characters are removed from every field.
+public enum WishlistTransfer {
+    public enum Format: String, CaseIterable, Sendable { case csv, json }
+
+    /// A film named in a file: what matching needs.
+    public struct Item: Equatable, Sendable {
+        public let title: String
+        public let year: Int?
+        public init(title: String, year: Int?) {
+            self.title = title
+            self.year = year
+        }
+    }
+
+    public enum Failure: Error, Equatable, Sendable {
+        case tooLarge(limit: Int)
+        case tooManyRows(limit: Int)
+        case notText
+        /// The CSV has no Title column, or the JSON is not a list of films.
+        case badFormat(String)
+    }
+
+    public static let maxBytes = 5 * 1024 * 1024
+    public static let maxRows = 20_000
+    public static let maxFieldLength = 1_000
+
+    public static let csvColumns = ["Title", "Year", "Directors", "Genres", "Added"]
+
+    // MARK: Export
+
+    public static func export(_ entries: [WishlistEntry], as format: Format) throws -> String {
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withFullDate]
+        switch format {
+        case .csv:
+            var lines = [csvColumns.joined(separator: ",")]
+            for entry in entries {
+                let movie = entry.movie
+                lines.append([movie.title, movie.year.map(String.init) ?? "", movie.directors.joined(separator: ", "),
+                              movie.genres.joined(separator: ", "), iso.string(from: entry.addedAt)]
+                    .map(csvField).joined(separator: ","))
+            }
+            return lines.joined(separator: "\r\n") + "\r\n"
+        case .json:
+            struct Film: Encodable { let title: String, year: Int?, directors: [String], genres: [String], added: String }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let films = entries.map { Film(title: $0.movie.title, year: $0.movie.year, directors: $0.movie.directors,
+                                           genres: $0.movie.genres, added: iso.string(from: $0.addedAt)) }
+            return String(decoding: try encoder.encode(films), as: UTF8.self) + "\n"
+        }
+    }
+
+    static func csvField(_ text: String) -> String {
+        let clean = sanitize(text)
+        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " " || clean.last == " " else {
+            return clean
+        }
+        return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    // MARK: Import
+
+    /// The films a file names, in its order. `format` nil: JSON when the text starts with `[` or `{`, else CSV.
+    public static func parse(_ data: Data, format: Format? = nil) throws -> [Item] {
+        guard data.count <= maxBytes else { throw Failure.tooLarge(limit: maxBytes) }
+        guard var text = String(data: data, encoding: .utf8) else { throw Failure.notText }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let trimmed = text.drop(while: { $0.isWhitespace })
+        let isJSON = format.map { $0 == .json } ?? (trimmed.first == "[" || trimmed.first == "{")
+        return isJSON ? try parseJSON(Data(text.utf8)) : try parseCSV(text)
+    }
+
+    static func parseJSON(_ data: Data) throws -> [Item] {
+        guard let value = try? JSONSerialization.jsonObject(with: data, options: []) else {
+            throw Failure.badFormat("the JSON could not be read")
+        }
+        let list: [Any]
+        if let array = value as? [Any] { list = array }
+        else if let object = value as? [String: Any], let films = object["films"] as? [Any] { list = films }
+        else { throw Failure.badFormat("the JSON is not a list of films") }
+        guard list.count <= maxRows else { throw Failure.tooManyRows(limit: maxRows) }
+        return list.compactMap { element in
+            guard let film = element as? [String: Any] else { return nil }
+            let title = (film["title"] ?? film["Title"]) as? String ?? ""
+            let yearValue = film["year"] ?? film["Year"]
+            let year = (yearValue as? Int) ?? (yearValue as? String).flatMap { Int(sanitize($0)) }
+            return item(title: title, year: year)
+        }
+    }
+
+    static func parseCSV(_ text: String) throws -> [Item] {
+        let rows = try csvRows(text)
+        guard let header = rows.first else { return [] }
+        let names = header.map { sanitize($0).lowercased() }
+        guard let titleColumn = names.firstIndex(of: "title") ?? names.firstIndex(of: "name") else {
+            throw Failure.badFormat("the CSV has no Title column")
+        }
+        let yearColumn = names.firstIndex(of: "year")
+        return rows.dropFirst().compactMap { row in
+            guard row.indices.contains(titleColumn) else { return nil }
+            let year = yearColumn.flatMap { row.indices.contains($0) ? Int(sanitize(row[$0])) : nil }
+            return item(title: row[titleColumn], year: year)
+        }
+    }
+
+    private static func item(title: String, year: Int?) -> Item? {
+        let clean = sanitize(title)
+        guard !clean.isEmpty else { return nil }
+        return Item(title: clean, year: year.flatMap { (1800...2200).contains($0) ? $0 : nil })
+    }
+
+    /// RFC 4180 rows: fields split at commas, quoted fields may hold commas, doubled quotes and line
+    /// breaks; CRLF, LF or CR ends a row; blank lines are skipped.
+    static func csvRows(_ text: String) throws -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var fieldStarted = false
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar?
+        func endRow() throws {
+            row.append(field)
+            if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
+            guard rows.count <= maxRows + 1 else { throw Failure.tooManyRows(limit: maxRows) }
+            row = []
+            field = ""
+            fieldStarted = false
+        }
+        while let scalar = pending ?? scalars.next() {
+            pending = nil
+            if quoted {
+                if scalar == "\"" {
+                    if let next = scalars.next() {
+                        if next == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = next }
+                    } else { quoted = false }
+                } else if field.unicodeScalars.count < maxFieldLength {
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where !fieldStarted:
+                quoted = true
+                fieldStarted = true
+            case ",":
+                row.append(field)
+                field = ""
+                fieldStarted = false
+                guard row.count <= 100 else { throw Failure.badFormat("a row has more than 100 fields") }
+            case "\r":
+                if let next = scalars.next(), next != "\n" { pending = next }
+                try endRow()
+            case "\n":
+                try endRow()
+            default:
+                fieldStarted = true
+                if field.unicodeScalars.count < maxFieldLength { field.unicodeScalars.append(scalar) }
+            }
+        }
+        if fieldStarted || !field.isEmpty || !row.isEmpty { try endRow() }
+        return rows
+    }
+
+    /// Control characters (C0, DEL, C1, bidi overrides) removed, white space runs collapsed, ends trimmed.
+    public static func sanitize(_ text: String) -> String {
+        let kept = text.unicodeScalars.map { scalar -> Character in
+            let v = scalar.value
+            if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                return " "
+            }
+            return Character(scalar)
+        }
+        return String(kept).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
+
+extension MovieCatalogue {
+    /// The catalogue's film with this title (case aside) and year (any year when nil), the most
+    /// popular when several are.
+    public func find(title: String, year: Int?) throws -> MovieSummary? {
+        let id = try databaseRead { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT id FROM movie WHERE title = ? COLLATE NOCASE AND (? IS NULL OR year = ?)
+                ORDER BY popularity LIMIT 1
+                """, arguments: [title, year, year])
+        }
+        guard let id else { return nil }
+        return try summaries([id]).first
+    }
+}

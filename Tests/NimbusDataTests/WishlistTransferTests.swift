@@ -1,0 +1,70 @@
+import XCTest
+import NimbusDomain
+@testable import NimbusData
+
+/// Wishlist files: Letterboxd-style CSV and JSON out, and hostile files in.
+final class WishlistTransferTests: XCTestCase {
+    private func entry(_ title: String, _ year: Int?, directors: [String] = ["A, B"], genres: [String] = ["Drama"]) -> WishlistEntry {
+        WishlistEntry(movie: MovieSummary(id: MovieID(source: .catalogue, value: title.count), title: title, year: year,
+                                          genres: genres, directors: directors),
+                      addedAt: Date(timeIntervalSince1970: 1_782_000_000))
+    }
+
+    func testCSVHasLetterboxdsColumnsAndQuotesWhatNeedsIt() throws {
+        let csv = try WishlistTransfer.export([entry("Crouching Tiger, \"Hidden\" Dragon", 2000), entry("Heat", nil)], as: .csv)
+        XCTAssertEqual(csv, """
+            Title,Year,Directors,Genres,Added\r
+            "Crouching Tiger, ""Hidden"" Dragon",2000,"A, B",Drama,2026-06-21\r
+            Heat,,"A, B",Drama,2026-06-21\r
+
+            """)
+        let back = try WishlistTransfer.parse(Data(csv.utf8))
+        XCTAssertEqual(back, [.init(title: "Crouching Tiger, \"Hidden\" Dragon", year: 2000), .init(title: "Heat", year: nil)])
+    }
+
+    func testJSONRoundTrip() throws {
+        let json = try WishlistTransfer.export([entry("Oldboy", 2003)], as: .json)
+        XCTAssertEqual(try WishlistTransfer.parse(Data(json.utf8)), [.init(title: "Oldboy", year: 2003)])
+        XCTAssertEqual(try WishlistTransfer.parse(Data(#"{"films":[{"Title":"Heat","Year":"1995"}]}"#.utf8)),
+                       [.init(title: "Heat", year: 1995)])
+    }
+
+    func testBOMCRLFQuotedLineBreaksAndControlCharacters() throws {
+        let text = "\u{FEFF}Year,Title,Rating\r\n1995,\"Heat\r\nand more\",5\r\n\r\n2003,Old\u{07}boy\u{202E},\n1999,\"The \"\"Matrix\"\"\"\n"
+        XCTAssertEqual(try WishlistTransfer.parse(Data(text.utf8)), [
+            .init(title: "Heat and more", year: 1995), .init(title: "Old boy", year: 2003), .init(title: "The \"Matrix\"", year: 1999),
+        ])
+    }
+
+    func testHostileFilesAreRefusedOrBounded() throws {
+        XCTAssertThrowsError(try WishlistTransfer.parse(Data(repeating: 0x41, count: WishlistTransfer.maxBytes + 1))) {
+            XCTAssertEqual($0 as? WishlistTransfer.Failure, .tooLarge(limit: WishlistTransfer.maxBytes))
+        }
+        XCTAssertThrowsError(try WishlistTransfer.parse(Data([0xFF, 0xFE, 0x00, 0x41]))) {
+            XCTAssertEqual($0 as? WishlistTransfer.Failure, .notText)
+        }
+        XCTAssertThrowsError(try WishlistTransfer.parse(Data("Name Of Film,When\nHeat,1995\n".utf8))) {
+            XCTAssertEqual($0 as? WishlistTransfer.Failure, .badFormat("the CSV has no Title column"))
+        }
+        let rows = "Title\n" + String(repeating: "x\n", count: WishlistTransfer.maxRows + 5)
+        XCTAssertThrowsError(try WishlistTransfer.parse(Data(rows.utf8))) {
+            XCTAssertEqual($0 as? WishlistTransfer.Failure, .tooManyRows(limit: WishlistTransfer.maxRows))
+        }
+        XCTAssertThrowsError(try WishlistTransfer.parse(Data("[1, 2".utf8)))
+        // An unterminated quote runs to the end of the file; a huge field is cut; odd years are dropped.
+        let odd = "Title,Year\n\"Heat,1995\n" + "Long,99999\n"
+        XCTAssertEqual(try WishlistTransfer.parse(Data(odd.utf8)).count, 1)
+        let long = "Title,Year\n" + String(repeating: "a", count: 100_000) + ",1995\n"
+        XCTAssertEqual(try WishlistTransfer.parse(Data(long.utf8)).first?.title.count, WishlistTransfer.maxFieldLength)
+        XCTAssertEqual(try WishlistTransfer.parse(Data("Title,Year\nHeat,-5\n,1995\n".utf8)), [.init(title: "Heat", year: nil)])
+        XCTAssertEqual(try WishlistTransfer.parse(Data()), [])
+    }
+
+    func testTheCatalogueFindsFilmsByTitleAndYear() throws {
+        let catalogue = try MovieCatalogue.bundled()
+        XCTAssertEqual(try catalogue.find(title: "heat", year: 1995)?.directors, ["Michael Mann"])
+        XCTAssertEqual(try catalogue.find(title: "Heat", year: nil)?.year, 1995, "the most popular of its name")
+        XCTAssertNil(try catalogue.find(title: "Heat", year: 1901))
+        XCTAssertNil(try catalogue.find(title: "'; DROP TABLE movie; --", year: nil))
+    }
+}
