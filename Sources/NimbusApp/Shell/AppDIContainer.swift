@@ -175,7 +175,8 @@ public final class AppDIContainer {
         let language = Self.tmdbLanguage(l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: configuration.environment, language: language) {
             configuration.log.logger(.tmdb).info("films from TMDB at \(LogRedaction.url(tmdb.baseURL))")
-            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient(for: .tmdb)),
+            let logger = configuration.log.isOn ? configuration.log.logger(.tmdb) : nil
+            return MovieServices(movies: TMDBMovieRepository(configuration: tmdb, client: httpClient(for: .tmdb), logger: logger),
                                  others: [movieCatalogue], history: history,
                                  wishlist: wishlist, statusSource: l10n.format(.statusSourceMoviesTmdb, language),
                                  idleMessage: l10n[.moviesIdleTmdb], dataStatus: userDatabase.status)

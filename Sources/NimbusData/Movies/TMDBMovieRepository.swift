@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import FoundationNetworking
 import Glibc
@@ -60,7 +61,11 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { /
     private var genreLoad: CurrentValueSubject<[Int: String]?, Never>?
     private var genreRequest: AnyCancellable?
 
-    public init(configuration: Configuration, client: HTTPClient) {
+    /// Says when a kept answer is shown (nil: logging is off, and nothing is formatted).
+    private let logger: Logger?
+
+    public init(configuration: Configuration, client: HTTPClient, logger: Logger? = nil) {
+        self.logger = logger
         self.configuration = configuration
         self.client = client
         cache = configuration.cacheDirectory.map { ResponseCache(directory: $0) }
@@ -220,6 +225,8 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { /
                 return .badResponse
             }
         guard cachedFirst, let cached else { return fresh.eraseToAnyPublisher() }
+        // The path only: the key and the query (which may hold it) are never formatted.
+        logger?.info("\(path) from the kept copy, then asked again")
         return Just(cached).setFailureType(to: MovieError.self)
             .append(fresh.catch { _ in Empty<U, MovieError>() })
             .eraseToAnyPublisher()
