@@ -59,7 +59,7 @@ public final class NCursesBackend: TerminalBackend {
     private var encoder: FrameEncoder?
     private var cursor: Point?
     /// Whether the terminal is asked for mouse reports (button presses, drags and the wheel, SGR 1006).
-    public let mouse: Bool
+    public private(set) var mouse: Bool
 
     /// Mouse reporting on: clicks, drags with a button held, the wheel; SGR 1006 so columns beyond 223 work.
     public static let mouseOn = "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h"
@@ -114,6 +114,15 @@ public final class NCursesBackend: TerminalBackend {
         refresh() // curses enters the alternate screen
         nimbus_write_raw("\u{1B}[?2004h")
         if mouse { nimbus_write_raw(Self.mouseOn) }
+    }
+
+    /// Turns mouse reporting on or off while the app runs (the settings' Mouse row); every way out
+    /// (quit, Ctrl-Z, a crash) turns it off if it is on.
+    public func setMouseReporting(_ on: Bool) {
+        guard on != mouse else { return }
+        mouse = on
+        guard started, !suspended else { return }
+        nimbus_write_raw(on ? Self.mouseOn : Self.mouseOff)
     }
 
     /// Asks the terminal for its background colour (OSC 11); the answer comes on stdin, where the

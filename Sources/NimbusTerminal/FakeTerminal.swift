@@ -2,6 +2,11 @@
 ///
 /// Used by tests and by the headless tape runner. Input is scripted with `type`/`send` and read with `takeInput`.
 public final class FakeTerminal: TerminalBackend {
+    /// Each time the app turned mouse reporting on (true) or off (false), in order.
+    public private(set) var mouseReporting: [Bool] = []
+
+    public func setMouseReporting(_ on: Bool) { mouseReporting.append(on) }
+
     /// Setting a new size blanks the grid, as a resized terminal's contents are undefined.
     public var size: Size {
         didSet {

@@ -24,9 +24,13 @@ public protocol TerminalBackend: AnyObject {
     func clearAll()
     /// Puts `text` on the system clipboard through the terminal (OSC 52; see `OSC52`).
     func copyToClipboard(_ text: String)
+    /// Asks the terminal for mouse reports, or stops asking (the settings' Mouse row).
+    func setMouseReporting(_ on: Bool)
 }
 
 public extension TerminalBackend {
     /// Backends with no clipboard (the warm-up's rehearsal) drop what is copied.
     func copyToClipboard(_ text: String) {}
+    /// Backends with no mouse have nothing to turn on or off.
+    func setMouseReporting(_ on: Bool) {}
 }

@@ -83,4 +83,20 @@ final class AppLoopTests: XCTestCase {
         XCTAssertTrue(flag.take() == (display: true, fullRedraw: true))
         XCTAssertTrue(flag.take() == (display: false, fullRedraw: false), "taking clears both")
     }
+
+    nonisolated func testTheMouseSettingTurnsReportingOnAndOffAtOnce() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheMouseSettingTurnsReportingOnAndOffAtOnce() }
+    }
+
+    private func mainActorTestTheMouseSettingTurnsReportingOnAndOffAtOnce() throws {
+        let (loop, terminal, _) = try makeLoop()
+        XCTAssertEqual(terminal.mouseReporting, [], "the session starts as the backend was made")
+        // Settings, down to the Mouse row, change it: the frame that shows "off" turned reporting off.
+        loop.handle([.char(",")] + Array(repeating: Key.down, count: 6) + [.right])
+        XCTAssertTrue(terminal.screenText().contains("Mouse        ‹ off ›"), terminal.screenText())
+        XCTAssertEqual(terminal.mouseReporting, [false])
+        loop.handle([.right])
+        XCTAssertEqual(terminal.mouseReporting, [false, true])
+    }
 }

@@ -308,6 +308,8 @@ struct Run: ParsableCommand {
         }
         // Flag > environment > config.toml's `mouse` > on.
         let mouse = CLIOptions.mouseSetting(noMouse: options.noMouse, environment: environment) ?? container.preferences.mouse
+        // What the session starts with; the settings' Mouse row changes it from there, at once.
+        container.preferences.mouse = mouse
         let backend = NCursesBackend(mouse: mouse)
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
         // long as the process.

@@ -76,6 +76,10 @@ public final class AppCoordinator {
         navigator = TabNavigator(needsDisplay: needsDisplay)
     }
 
+    /// Whether the terminal should report the mouse: the Mouse setting as it is now (the app loop
+    /// tells the terminal when it changes).
+    public var mouseWanted: Bool { container.preferences.mouse }
+
     /// The warm-up of the container's shared services, for a background queue (see `WarmUp`).
     public var warmUp: WarmUp { container.warmUp }
 

@@ -18,6 +18,9 @@ public final class AppLoop {
     private let runDueWork: () -> Void
     /// Called with each frame drawn, after it is on the terminal (the tests' harness keeps them).
     public var onFrame: ((ScreenBuffer) -> Void)?
+    private let backend: TerminalBackend
+    /// Whether the terminal was last asked for mouse reports (the settings can change it).
+    private var mouse: Bool
 
     /// - Parameters:
     ///   - backend: where frames go.
@@ -27,6 +30,8 @@ public final class AppLoop {
     public init(coordinator: AppCoordinator, backend: TerminalBackend, size: @escaping () -> Size,
                 runDueWork: @escaping () -> Void = {}) {
         self.coordinator = coordinator
+        self.backend = backend
+        mouse = coordinator.mouseWanted
         self.renderer = Renderer(backend: backend)
         self.size = size
         self.runDueWork = runDueWork
@@ -58,6 +63,10 @@ public final class AppLoop {
     public func draw() {
         // Cleared before drawing, so that a request made while drawing (or by `frameShown`) gets a frame of its own.
         if needsDisplay.take().fullRedraw { renderer.invalidate() }
+        if coordinator.mouseWanted != mouse {
+            mouse = coordinator.mouseWanted
+            backend.setMouseReporting(mouse)
+        }
         let buffer = coordinator.render(size: size())
         renderer.render(buffer)
         onFrame?(buffer)
