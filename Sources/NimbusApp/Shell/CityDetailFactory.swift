@@ -35,6 +35,6 @@ final class CityDetailFactory {
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
         CityDetailScreen(viewModel: makeCityDetailViewModel(city: city), l10n: format.l10n, panel: makePanel(city),
-                         onRoute: onRoute)
+                         scheduler: scheduler, onRoute: onRoute)
     }
 }

@@ -165,6 +165,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case weatherDuration = "weather.duration"
     case weatherPolarDay = "weather.polar.day"
     case weatherPolarNight = "weather.polar.night"
+    case weatherLoadingElapsed = "weather.loading.elapsed"
+    case weatherMapNoRoom = "weather.map.no.room"
     case weatherAxisNow = "weather.axis.now"
     case weatherMoon = "weather.moon"
     case moonNew = "moon.new"

@@ -1,4 +1,5 @@
 import Foundation
+import CombineSchedulers
 import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
@@ -18,6 +19,8 @@ public final class CityDetailScreen: Screen {
     /// From this height the Moon has a line of its own under the sun times.
     static let moonMinHeight = 26
     private let panel: ScreenPanel?
+    /// The body's size at the last frame (what the "no room for the map" line quotes).
+    private var size = (width: 0, height: 0)
     /// Whether the last frame had room for the panel (its keys are hinted only then).
     private var panelShown = false
     private var left = false
@@ -29,16 +32,24 @@ public final class CityDetailScreen: Screen {
     /// Rows the weather needs; a panel goes below them when the screen is tall but narrow.
     static let contentHeight = 22
 
+    /// Steps the spinner while the weather loads (nil: no spinner, as in one-shot output).
+    private let scheduler: AnySchedulerOf<DispatchQueue>?
+    /// Tenths of a second the weather has been loading, while it is.
+    private var loadingTicks = 0
+    private var spinning = false
+
     public init(viewModel: CityDetailViewModel, l10n: L10n, panel: ScreenPanel?,
-                onRoute: @escaping (CityDetailRoute) -> Void) {
+                scheduler: AnySchedulerOf<DispatchQueue>? = nil, onRoute: @escaping (CityDetailRoute) -> Void) {
         self.l10n = l10n
         self.panel = panel
+        self.scheduler = scheduler
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
             likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 self?.state = state
+                self?.spinWhileLoading()
                 self?.onNeedsDisplay?()
             }
             .store(in: &cancellables)
@@ -50,6 +61,27 @@ public final class CityDetailScreen: Screen {
     }
 
     isolated deinit { if !left { panel?.cancel() } }
+
+    private var isLoading: Bool { state?.weather == .loading }
+
+    /// Steps the spinner (and the seconds shown beside it) every 100 ms while the weather loads.
+    private func spinWhileLoading() {
+        guard let scheduler, isLoading, !spinning else { return }
+        spinning = true
+        loadingTicks = 0
+        func step() {
+            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    guard self.isLoading else { self.spinning = false; return }
+                    self.loadingTicks += 1
+                    self.onNeedsDisplay?()
+                    step()
+                }
+            }
+        }
+        step()
+    }
 
     // MARK: Screen
 
@@ -108,6 +140,11 @@ public final class CityDetailScreen: Screen {
 
     // MARK: Drawing
 
+    /// `text` right-aligned in `cols` columns (the 7 days' highs and lows line up on their digits).
+    static func padLeft(_ text: String, to cols: Int) -> String {
+        String(repeating: " ", count: max(0, cols - DisplayWidth.of(text))) + text
+    }
+
     /// Where the weather and the panel go for a body of `size`.
     static func layout(width: Int, height: Int, hasPanel: Bool) -> (content: Rect, panel: Rect?) {
         let full = Rect(x: 0, y: 0, width: width, height: height)
@@ -128,6 +165,7 @@ public final class CityDetailScreen: Screen {
         guard p.width > 0, p.height > 0 else { return }
         let layout = Self.layout(width: p.width, height: p.height, hasPanel: panel != nil)
         panelShown = layout.panel != nil
+        size = (p.width, p.height)
         if let rect = layout.panel, let panel {
             let area = p.sub(rect)
             panel.draw(area, theme: theme)
@@ -166,12 +204,23 @@ public final class CityDetailScreen: Screen {
             line(state.sun.moon, style: theme.dim)
             y += 1
         }
-        if let notice = state.notice { line(notice, style: theme.warning) }
+        if let notice = state.notice {
+            line(notice, style: theme.warning)
+        } else if panel != nil, !panelShown, size.width > 0 {
+            // No room for the map: say how much it needs, in the terminal's size (the tab bar and the
+            // status bar are the two rows around this screen).
+            line(l10n.format(.weatherMapNoRoom, String(Self.contentWidth + 24), String(Self.contentHeight + 8 + 2),
+                             String(size.width), String(size.height + 2)), style: theme.dim)
+        }
         y += 1
 
         switch state.weather {
         case .loading:
-            line(l10n[.weatherLoading], style: theme.dim)
+            var text = l10n[.weatherLoading]
+            if scheduler != nil { text = Spinner.frame(loadingTicks) + " " + text }
+            // From a second on, how long it has been: a slow server looks slow, not stuck.
+            if loadingTicks >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(loadingTicks / 10)) }
+            line(text, style: theme.dim)
         case .unavailable(let message):
             for row in TextWrap.lines(DisplayWidth.sanitize(message), width: max(1, w - 2)).prefix(max(0, p.height - y)) {
                 line(row, style: theme.warning)
@@ -241,9 +290,11 @@ public final class CityDetailScreen: Screen {
         p.text(DisplayWidth.truncate(l10n[.weatherNext7], to: max(0, w - 1)), x: 1, y: y, style: theme.dim)
         y += 1
         let dayWidth = weather.days.map { DisplayWidth.of($0.weekday) }.max() ?? 3
+        let highWidth = weather.days.map { DisplayWidth.of($0.high) }.max() ?? 3
+        let lowWidth = weather.days.map { DisplayWidth.of($0.low) }.max() ?? 3
         for day in weather.days where y < p.height {
-            let range = DisplayWidth.pad(day.high, to: 4) + "/ " + DisplayWidth.pad(day.low, to: 4)
-            let row = DisplayWidth.pad(day.weekday, to: dayWidth) + "  " + range + "  " + day.condition
+            let range = Self.padLeft(day.high, to: highWidth) + " / " + Self.padLeft(day.low, to: lowWidth)
+            let row = DisplayWidth.pad(day.weekday, to: dayWidth) + "  " + range + "   " + day.condition
             p.text(DisplayWidth.truncate(row, to: max(0, w - 2)), x: 1, y: y, style: theme.text)
             y += 1
         }
