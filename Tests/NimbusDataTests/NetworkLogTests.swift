@@ -59,10 +59,14 @@ final class NetworkLogTests: XCTestCase {
         let done = Mutex(false)
         let cancellable = repository.search(query: "batman", page: 1)
             .sink(receiveCompletion: { _ in done.withLock { $0 = true } }, receiveValue: { _ in })
-        // The first search is rate limited: its retry waits on the test scheduler.
+        // The first search is rate limited: its retry waits on the test scheduler. The wait is
+        // announced just before it is scheduled, so the clock moves on until the search ends (a
+        // single step could come between the two on a busy machine, and the retry would never go).
         waitUntil("the retry's wait", { !retrying.status.waits.isEmpty || done.withLock { $0 } })
-        scheduler.advance(by: .seconds(2))
-        waitUntil("the search", { done.withLock { $0 } })
+        waitUntil("the search", {
+            scheduler.advance(by: .seconds(2))
+            return done.withLock { $0 }
+        })
         cancellable.cancel()
     }
 
