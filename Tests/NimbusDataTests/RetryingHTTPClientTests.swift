@@ -75,6 +75,9 @@ final class RetryingHTTPClientTests: XCTestCase {
     /// The wait now pending, once it is.
     private func pendingWait(file: StaticString = #filePath, line: UInt = #line) -> HTTPRetryWait? {
         waitUntil("a retry to wait", { !client.status.waits.isEmpty }, file: file, line: line)
+        // The wait is announced just before its retry is put on the clock, on the network's thread:
+        // give that a moment, so the test's first step of the clock never comes between the two.
+        Thread.sleep(forTimeInterval: 0.05)
         return client.status.waits.first
     }
 
