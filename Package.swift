@@ -96,6 +96,11 @@ let package = Package(
         .testTarget(name: "NimbusTerminalTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"), "NimbusTerminal", "TestSupport",
         ]),
+        // Screens drawn on their own, with their view models on in-process doubles.
+        .testTarget(name: "NimbusUITests", dependencies: [
+            "NimbusUI", "NimbusPresentation", "NimbusData", "NimbusDomain", "NimbusTerminal", "TestSupport",
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
             "AppExploration", "NimbusApp", "NimbusData", "NimbusTerminal", "TestSupport",

@@ -4,8 +4,32 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
-import NimbusUI
-@testable import NimbusApp
+@testable import NimbusUI
+
+/// Answers every request with one body, at once (or as unreachable, with none).
+final class FixtureHTTPClient: HTTPClient, Sendable {
+    private let body: Data?
+    init(body: Data?) { self.body = body }
+
+    func send(_ request: HTTPRequest,
+              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        completion(body.map { .success(HTTPResponse(status: 200, headers: [:], body: $0)) } ?? .failure(.transport(.notConnected)))
+        return Done()
+    }
+
+    private final class Done: HTTPCancellable, Sendable { func cancel() {} }
+}
+
+/// The detail screen made as the app makes it: its view model on a forecast repository.
+@MainActor
+func makeCityDetailScreen(city: City, client: HTTPClient, l10n: L10n, scheduler: TestSchedulerOf<DispatchQueue>,
+                          now: Date, panel: ScreenPanel?, routes: @escaping (CityDetailRoute) -> Void) -> CityDetailScreen {
+    let viewModel = CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: OpenMeteoWeatherRepository(client: client, cache: nil)),
+                                        likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric),
+                                        countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
+                                        now: { now })
+    return CityDetailScreen(viewModel: viewModel, l10n: l10n, panel: panel, onRoute: routes)
+}
 
 /// A panel that records what its host does with it.
 final class RecordingPanel: ScreenPanel {
@@ -36,15 +60,9 @@ final class CityDetailScreenTests: XCTestCase {
     private func makeScreen(language: Language = .ko, panel: ScreenPanel?, online: Bool = true,
                             routes: @escaping (CityDetailRoute) -> Void = { _ in }) throws -> (Screen, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
-        let client = TapeHTTPClient()
-        if online { client.serve("/v1/forecast", body: try Data(contentsOf: Self.fixture)) }
-        let l10n = L10n.bundled(language)
-        let repository = OpenMeteoWeatherRepository(client: client, cache: nil)
-        let factory = CityDetailFactory(
-            weather: repository, likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric),
-            countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            now: { Date(timeIntervalSince1970: 1_782_000_720) }, makePanel: { _ in panel })
-        let screen = factory.makeCityDetailScreen(city: Self.seoul, onRoute: routes)
+        let client = FixtureHTTPClient(body: online ? try Data(contentsOf: Self.fixture) : nil)
+        let screen = makeCityDetailScreen(city: Self.seoul, client: client, l10n: L10n.bundled(language), scheduler: scheduler,
+                                          now: Date(timeIntervalSince1970: 1_782_000_720), panel: panel, routes: routes)
         scheduler.advance()
         return (screen, scheduler)
     }
@@ -170,19 +188,14 @@ final class StaleForecastTests: XCTestCase {
 
     private func mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
         let scheduler = DispatchQueue.test
-        let client = TapeHTTPClient()
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
-        client.serve("/v1/forecast", body: try Data(contentsOf: fixture))
-        let l10n = L10n.bundled(.en)
-        let factory = CityDetailFactory(
-            weather: OpenMeteoWeatherRepository(client: client, cache: nil), likes: nil,
-            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
-            scheduler: scheduler.eraseToAnyScheduler(),
-            now: { Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400) }, makePanel: { _ in nil })
         let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
-        let screen = factory.makeCityDetailScreen(city: seoul, onRoute: { _ in })
+        let screen = makeCityDetailScreen(city: seoul, client: FixtureHTTPClient(body: try Data(contentsOf: fixture)),
+                                          l10n: L10n.bundled(.en), scheduler: scheduler,
+                                          now: Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400), panel: nil,
+                                          routes: { _ in })
         scheduler.advance()
         let canvas = Canvas(size: Size(cols: 80, rows: 22))
         screen.draw(canvas.painter(), theme: .monochrome)
