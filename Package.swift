@@ -65,7 +65,7 @@ let package = Package(
         // The whole app driven as a user would, with invariants checked after every action: used by the
         // property tests and by the benchmark's soak.
         .target(name: "AppExploration", dependencies: [
-            "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
+            "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal", "NimbusUI",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),

@@ -2,6 +2,7 @@ import Foundation
 import NimbusApp
 import NimbusPresentation
 import NimbusTerminal
+import NimbusUI
 
 /// What must hold after every action, whatever the user did: the frame fits the terminal and is
 /// what the terminal shows; the selection is on a row; and every screen that shows user data shows
@@ -91,7 +92,7 @@ public enum Invariants {
     /// The Wishlist's title cell for a terminal `cols` wide (mirrors `WishlistScreen.Columns`).
     static func wishlistTitleWidth(cols: Int) -> Int {
         let year = cols >= 30 ? 6 : 0, added = cols >= 56 ? 14 : 0, director = cols >= 64 ? min(24, cols / 4) : 0
-        return max(0, max(0, cols - year - director - added - 2) - 1)
+        return max(0, min(ListColumns.nameCap, max(0, cols - year - director - added - 2)) - 1)
     }
 
     /// Whether `row` (from column 2) shows `title` exactly as a cell `width` wide draws it.

@@ -211,7 +211,8 @@ public final class CityListScreen: Screen {
             population = width >= 50 ? 12 : 0
             temperature = width >= 60 ? 6 : 0
             country = width >= 36 ? min(26, width / 4) : 0
-            name = max(0, width - population - temperature - country - 3)
+            // Capped: on a wide terminal the data stays beside the names, not at the far right.
+            name = min(ListColumns.nameCap, max(0, width - population - temperature - country - 3))
         }
     }
 

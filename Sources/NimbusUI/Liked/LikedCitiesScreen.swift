@@ -173,7 +173,7 @@ public final class LikedCitiesScreen: Screen {
         let rangeWidth = p.width >= 40 ? 12 : 0
         let countryWidth = p.width >= 60 ? min(24, p.width / 4) : 0
         let conditionWidth = p.width >= 80 ? 18 : 0
-        let nameWidth = max(0, p.width - rangeWidth - countryWidth - conditionWidth - 3)
+        let nameWidth = min(ListColumns.nameCap, max(0, p.width - rangeWidth - countryWidth - conditionWidth - 3))
         let header = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: nameWidth + 2), x: 0, y: y, style: header)
         if countryWidth > 0 {

@@ -374,7 +374,7 @@ public final class MovieListScreen: Screen {
             year = width >= 30 ? 6 : 0
             director = width >= 60 ? min(24, width / 5) : 0
             genres = width >= 46 ? min(24, width / 5) : 0
-            title = max(0, width - year - genres - director - 3)
+            title = min(ListColumns.nameCap, max(0, width - year - genres - director - 3))
         }
     }
 

@@ -156,7 +156,7 @@ public final class WishlistScreen: Screen {
             year = width >= 30 ? 6 : 0
             added = width >= 56 ? 14 : 0
             director = width >= 64 ? min(24, width / 4) : 0
-            title = max(0, width - year - director - added - 2)
+            title = min(ListColumns.nameCap, max(0, width - year - director - added - 2))
         }
     }
 
