@@ -165,6 +165,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case weatherDuration = "weather.duration"
     case weatherPolarDay = "weather.polar.day"
     case weatherPolarNight = "weather.polar.night"
+    case movieDetailMore = "movie.detail.more"
     case weatherLoadingElapsed = "weather.loading.elapsed"
     case weatherMapNoRoom = "weather.map.no.room"
     case weatherAxisNow = "weather.axis.now"

@@ -122,13 +122,23 @@ public final class MovieDetailScreen: Screen {
             }
         }
         let messageRows = message == nil ? 0 : 1
-        let area = p.sub(Rect(x: 0, y: 0, width: p.width, height: p.height - messageRows))
+        // When the details overflow, the last row says there is more and how much has been read.
+        let overflows = lines.count > p.height - messageRows && p.height - messageRows >= 3
+        let area = p.sub(Rect(x: 0, y: 0, width: p.width, height: p.height - messageRows - (overflows ? 1 : 0)))
         lastHeight = max(1, area.height)
         lastContentHeight = lines.count
         scroll = min(scroll, max(0, lines.count - area.height))
         for (row, line) in lines.dropFirst(scroll).prefix(area.height).enumerated() {
             let text = DisplayWidth.truncate(line.0, to: max(0, area.width - line.2))
             area.text(text, x: line.2, y: row, style: line.1)
+        }
+        if overflows {
+            let seen = min(lines.count, scroll + area.height)
+            let more = seen < lines.count
+                ? l10n.format(.movieDetailMore, String(seen * 100 / max(1, lines.count)))
+                : "↑ " + String(100) + "%"
+            let shown = DisplayWidth.truncate(more, to: p.width)
+            p.text(shown, x: max(0, p.width - DisplayWidth.of(shown)), y: area.height, style: theme.dim)
         }
         if let message {
             p.text(DisplayWidth.truncate(message, to: p.width), x: 0, y: p.height - 1, style: theme.accent)
