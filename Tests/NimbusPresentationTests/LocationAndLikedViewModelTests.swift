@@ -56,6 +56,13 @@ final class LocationSummaryTests: XCTestCase {
             warnings: ["NIMBUS_LOCATION=north[2J を無視しました：正しい位置ではありません"]))
     }
 
+    func testFarDistancesAreGroupedAsTheLanguageGroupsThem() {
+        // Mid-Pacific: the nearest city of these four is thousands of kilometres away.
+        let far = summary(.argument(GeoPoint(latitude: 0, longitude: -150)!))
+        guard case .located(_, let text, _) = far.status else { return XCTFail("not located") }
+        XCTAssertTrue(text.range(of: #"\d,\d{3} km away"#, options: .regularExpression) != nil, text)
+    }
+
     func testNoLocationSaysHowToGiveOne() {
         XCTAssertEqual(summary(.unknown).status, .failed(
             "No location known. Start with --location LAT,LON or set NIMBUS_LOCATION (for example 37.57,126.98)."))

@@ -53,12 +53,13 @@ public struct LocationSummary: Equatable, Sendable {
         WeatherFormatter.coordinates(p.coordinate)
     }
 
-    /// "4.2 km", "35 km", "2.6 mi".
+    /// "4.2 km", "35 km", "1,234 km", "2.6 mi".
     static func distance(_ metres: Double, _ format: WeatherFormatter) -> String {
         let value = format.units == .metric ? metres / 1000 : metres / 1609.344
         let unit = format.units == .metric ? "km" : "mi"
         guard value.isFinite, abs(value) < WeatherFormatter.displayLimit else { return "–" }
-        return (value < 10 ? String(format: "%.1f", value) : String(Int(value.rounded()))) + " " + unit
+        // With the language's digit grouping, as every other distance ("1,234 km").
+        return (value < 10 ? String(format: "%.1f", value) : format.l10n.number(Int(value.rounded()))) + " " + unit
     }
 }
 
