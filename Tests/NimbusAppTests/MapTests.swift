@@ -474,3 +474,54 @@ private struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// Catalogue cities as labelled dots at country and city zoom.
+@MainActor
+final class MapTownTests: XCTestCase {
+    nonisolated func testTheLargestCitiesInViewOneACellNoneAtWorldZoomNoneOverTheCity() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheLargestCitiesInView() }
+    }
+
+    private func mainActorTestTheLargestCitiesInView() throws {
+        let container = try MapGoldenTests.container()
+        let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
+        let finder = container.mapTowns
+        let showMap = container.map.makeShowCityMapUseCase()
+        for zoom in [MapZoom.world, MapZoom(2), .country, MapZoom(6), .city, MapZoom(12)] {
+            let snapshot = try XCTUnwrap(try showMap.snapshot(MapRequest(city: seoul, zoom: zoom, size: MapSize(cols: 80, rows: 22),
+                                                                         style: .braille)))
+            let towns = finder.towns(on: snapshot)
+            if zoom < .country { XCTAssertEqual(towns, [], "\(zoom.level)"); continue }
+            if zoom <= .city { XCTAssertFalse(towns.isEmpty, "\(zoom.level)") }
+            XCTAssertLessThanOrEqual(towns.count, MapTownFinder.limit)
+            XCTAssertEqual(towns.map(\.weight), towns.map(\.weight).sorted(by: >), "largest first")
+            XCTAssertFalse(towns.contains { $0.label == "Seoul" })
+            let cells = towns.compactMap { snapshot.projection?.cell(of: $0.coordinate) }
+            XCTAssertEqual(cells.count, towns.count, "all in view")
+            XCTAssertEqual(Set(cells.map { $0.y * 80 + $0.x }).count, cells.count, "one a cell")
+            let city = try XCTUnwrap(snapshot.marker)
+            XCTAssertFalse(cells.contains { abs($0.x - city.x) <= 1 && abs($0.y - city.y) <= 1 }, "clear of the city")
+            // Drawn: the city's marker and whole label stay, every town dot shown has its label.
+            let canvas = Canvas(size: Size(cols: 80, rows: 22))
+            MapSnapshotView.draw(snapshot, in: canvas.painter(), palette: .monochrome, label: "Seoul",
+                                 markers: MapMarkerPlacement.place(towns, on: snapshot))
+            let text = canvas.buffer.text()
+            XCTAssertTrue(text.contains("● Seoul ") || text.contains(" Seoul ●"), text)
+            for line in text.components(separatedBy: "\n") {
+                for (i, c) in Array(line).enumerated() where c == "•" {
+                    let chars = Array(line)
+                    XCTAssertTrue((i + 2 < chars.count && chars[i + 1] == " " && chars[i + 2] != " ")
+                                  || (i >= 2 && chars[i - 1] == " " && chars[i - 2] != " "), "a dot without its label:\n\(text)")
+                }
+            }
+        }
+        // In Korean the dots are named in Hangul.
+        let ko = try MapGoldenTests.container(language: "ko")
+        let koSeoul = ko.cityRepository.city(ko.cityRepository.search("seoul").refs[0])
+        let snapshot = try XCTUnwrap(try ko.map.makeShowCityMapUseCase().snapshot(
+            MapRequest(city: koSeoul, zoom: .country, size: MapSize(cols: 80, rows: 22), style: .braille)))
+        XCTAssertTrue(ko.mapTowns.towns(on: snapshot).contains { $0.label == "부산" || $0.label == "부산광역시" },
+                      "\(ko.mapTowns.towns(on: snapshot).map(\.label))")
+    }
+}

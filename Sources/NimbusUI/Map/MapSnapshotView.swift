@@ -12,6 +12,7 @@ public enum MapSnapshotView {
         switch kind {
         case .place: return "◆"
         case .quake: return "✱"
+        case .town: return "•"
         }
     }
 
@@ -42,7 +43,7 @@ public enum MapSnapshotView {
         let shown = markers.filter { $0.x < width && $0.y < p.height }
         var layout = LabelLayout(width: width)
         if let city { layout.reserve(x: city.x, width: 1, row: city.y) }
-        for m in shown { layout.reserve(x: m.x, width: 1, row: m.y) }
+        for m in shown where m.kind != .town { layout.reserve(x: m.x, width: 1, row: m.y) }
         if let city {
             p.text(Self.marker, x: city.x, y: city.y, style: palette.marker)
             if let label, snapshot.key.zoom == .world {
@@ -55,6 +56,19 @@ public enum MapSnapshotView {
             }
         }
         for m in shown {
+            if m.kind == .town {
+                // A town is shown only with its label, both where nothing else is (after the city's label).
+                // (With a free column either side: no two dots side by side.)
+                guard layout.isFree(max(0, m.x - 1)..<min(width, m.x + 2), row: m.y) else { continue }
+                layout.reserve(x: m.x, width: 1, row: m.y)
+                guard let placement = layout.place(m.label, markerX: m.x, row: m.y, truncating: false) else {
+                    layout.release(x: m.x, row: m.y)
+                    continue
+                }
+                p.text(glyph(m.kind), x: m.x, y: m.y, style: palette.otherLabel)
+                p.text(placement.text, x: placement.x, y: m.y, style: palette.otherLabel)
+                continue
+            }
             p.text(glyph(m.kind), x: m.x, y: m.y, style: palette.marker)
             if let placement = layout.place(m.label, markerX: m.x, row: m.y, truncating: false) {
                 p.text(placement.text, x: placement.x, y: m.y, style: palette.otherLabel)
@@ -71,6 +85,11 @@ public enum MapSnapshotView {
 
         mutating func reserve(x: Int, width: Int, row: Int) {
             taken[row, default: []].append(x..<(x + width))
+        }
+
+        /// Frees the one column reserved last at `x` on `row`.
+        mutating func release(x: Int, row: Int) {
+            if let i = taken[row]?.lastIndex(of: x..<(x + 1)) { taken[row]?.remove(at: i) }
         }
 
         func isFree(_ range: Range<Int>, row: Int) -> Bool {
