@@ -431,7 +431,7 @@ final class WorldLabelTests: XCTestCase {
                    "..#####|######.",
                    "..............."]
         let s = snapshot(map, city: (x: 6, y: 2))
-        XCTAssertEqual(Set(MapSnapshotView.foreignLand(in: s, marker: (6, 2))).count, 3 * 6)
+        XCTAssertEqual(Set(MapSnapshotView.foreignLand(in: s, marker: (6, 2))).count, 3 * 7)  // the border's cells too
         let c = draw(s, label: "Ab")
         XCTAssertEqual(c.buffer[x: 6, y: 2].text, "●")
         XCTAssertEqual(c.buffer[x: 3, y: 2].text, "A")  // " Ab " at 2..<6

@@ -127,7 +127,9 @@ public enum MapSnapshotView {
     }
 
     /// The cells showing land of another country than the city's: land dots not joined to the land
-    /// dots of the marker's cell without crossing the sea or a border (borders are gaps of dots).
+    /// dots of the marker's cell without crossing the sea or a border, and the cells a border runs
+    /// through (other than the marker's: at world zoom a border line may stop short of the coast, so
+    /// the walk never passes through a border's cells).
     public static func foreignLand(in snapshot: MapSnapshot, marker: (x: Int, y: Int)) -> Set<Int> {
         let rows = snapshot.rows
         let height = rows.count, cols = rows.first?.count ?? 0
@@ -162,6 +164,8 @@ public enum MapSnapshotView {
             where nx >= 0 && ny >= 0 && nx < dotsWide && ny < dotsHigh {
                 let n = ny * dotsWide + nx
                 guard land[n], !home[n] else { continue }
+                let cx = nx / across, cy = ny / down
+                guard rows[cy][cx].kind != .border || (cx == marker.x && cy == marker.y) else { continue }
                 home[n] = true
                 stack.append(n)
             }
@@ -169,6 +173,11 @@ public enum MapSnapshotView {
         var foreign = Set<Int>()
         for i in land.indices where land[i] && !home[i] {
             foreign.insert((i / dotsWide / down) * cols + (i % dotsWide) / across)
+        }
+        for (y, row) in rows.enumerated() {
+            for (x, cell) in row.prefix(cols).enumerated() where cell.kind == .border && !(x == marker.x && y == marker.y) {
+                foreign.insert(y * cols + x)
+            }
         }
         return foreign
     }
