@@ -82,6 +82,18 @@ final class MapGoldenTests: XCTestCase {
 
     private func mainActorTestCommandLineArguments() throws {
         XCTAssertEqual(MapText.zoom("World"), .world)
+        // The names are the detail screen's levels: it opens at country zoom, "zoom 4/12".
+        XCTAssertEqual(MapText.zoom("world"), MapZoom(0))
+        XCTAssertEqual(MapText.zoom("country"), MapZoom(4))
+        XCTAssertEqual(MapText.zoom("city"), MapZoom(8))
+        for n in MapZoom.range { XCTAssertEqual(MapText.zoom(String(n))?.level, n) }
+        // The world zoom shows the whole world across, however narrow the map.
+        for cols in [1, 10, 40, 80, 127, 128, 300] {
+            let projection = MapProjection(MapRequest(key: MapSnapshotKey(cityID: 1, zoom: .world, size: MapSize(cols: cols, rows: 10),
+                                                                          style: .braille), latitude: 37.5, longitude: 127))
+            XCTAssertGreaterThanOrEqual(projection.step * Double(cols * 2), 360 - 1e-9, "\(cols)")
+            XCTAssertNotNil(projection.cell(of: Coordinate(latitude: 37.5, longitude: 127)), "\(cols)")
+        }
         XCTAssertEqual(MapText.zoom("7"), MapZoom(7))
         XCTAssertNil(MapText.zoom("13"))
         XCTAssertNil(MapText.zoom("near"))
@@ -344,5 +356,172 @@ final class MapCacheOverlayTests: XCTestCase {
         XCTAssertTrue(text.contains("●"))
         XCTAssertTrue(text.contains("⣿"))
         XCTAssertEqual(canvas.buffer[x: 0, y: 0], .blank)
+    }
+}
+
+/// The scale bar's text: the distance is shown whenever a bar with its distance fits at all.
+final class MapScaleBarTextTests: XCTestCase {
+    func testTheDistanceIsShownWheneverItFitsAtAllAndTheBarShortensFirst() {
+        var checked = 0, shortened = 0
+        for language in [Language.en, .ko] {
+            let l10n = L10n.bundled(language)
+            for units in [UnitSystem.metric, .imperial] {
+                for e in -24...40 {
+                    let perColumn = pow(10, Double(e) / 8)
+                    for maxColumns in [24, 10, 2] {
+                        guard let bar = MapScaleBar.make(kilometresPerColumn: perColumn, maxColumns: maxColumns,
+                                                         units: units, l10n: l10n) else { continue }
+                        XCTAssertEqual(bar.steps.first, MapScaleBar.Step(columns: bar.columns, label: bar.label))
+                        XCTAssertEqual(bar.steps.map(\.columns), bar.steps.map(\.columns).sorted(by: >))
+                        for width in 1...200 {
+                            let text = MapSnapshotView.scaleText(bar, maxWidth: width)
+                            let fitting = bar.steps.filter { $0.columns + 1 + DisplayWidth.of($0.label) <= width }
+                            if let text { XCTAssertLessThanOrEqual(DisplayWidth.of(text), width, text) }
+                            guard let best = fitting.first else {
+                                XCTAssertFalse(text?.contains(" ") ?? false, "\(text ?? "") in \(width)")
+                                continue
+                            }
+                            let bars = String(repeating: "─", count: best.columns - 2)
+                            XCTAssertEqual(text, "├" + bars + "┤ " + best.label, "\(perColumn) km in \(width)")
+                            if best != bar.steps[0] { shortened += 1 }
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 10_000)
+        XCTAssertGreaterThan(shortened, 100)
+    }
+}
+
+/// At world zoom the city's label never covers another country's land.
+@MainActor
+final class WorldLabelTests: XCTestCase {
+    /// A map from `picture`: "." sea, "#" land, "|" a border; the city at `city`.
+    private func snapshot(_ picture: [String], city: (x: Int, y: Int)) -> MapSnapshot {
+        let rows = picture.map { line in
+            line.map { c -> MapCell in
+                // A border cell shows no dots: it is the gap between two countries' land.
+                MapCell(glyph: c == "#" ? "⣿" : " ", kind: c == "." ? .sea : c == "|" ? .border : .land)
+            }
+        }
+        let size = MapSize(cols: picture[0].count, rows: picture.count)
+        return MapSnapshot(key: MapSnapshotKey(cityID: 1, zoom: .world, size: size, style: .braille), rows: rows,
+                           marker: city, kilometresPerColumn: 500, projection: nil)
+    }
+
+    private func draw(_ s: MapSnapshot, label: String) -> Canvas {
+        let c = Canvas(size: Size(cols: s.key.size.cols, rows: s.key.size.rows))
+        MapSnapshotView.draw(s, in: c.painter(), palette: .monochrome, label: label)
+        return c
+    }
+
+    nonisolated func testTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        MainActor.assumeIsolated { test.mainActorTestTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() }
+    }
+
+    private func mainActorTestTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() {
+        // Home on the left of the border, a neighbour on the right: right of the marker is foreign, so
+        // the label goes to the left (over home land).
+        let map = ["...............",
+                   "..#####|######.",
+                   "..#####|######.",
+                   "..#####|######.",
+                   "..............."]
+        let s = snapshot(map, city: (x: 6, y: 2))
+        XCTAssertEqual(Set(MapSnapshotView.foreignLand(in: s, marker: (6, 2))).count, 3 * 7)  // the border's cells too
+        let c = draw(s, label: "Ab")
+        XCTAssertEqual(c.buffer[x: 6, y: 2].text, "●")
+        XCTAssertEqual(c.buffer[x: 3, y: 2].text, "A")  // " Ab " at 2..<6
+        // Foreign land all round: the label is left out, the marker stays.
+        let crowded = ["###|###|###",
+                       "###|#|#|###",
+                       "###|###|###"]
+        let t = draw(snapshot(crowded, city: (x: 5, y: 1)), label: "Ab")
+        XCTAssertEqual(t.buffer[x: 5, y: 1].text, "●")
+        XCTAssertFalse(t.buffer.text().contains("A"))
+        // Every position, every map: whatever is shown covers no foreign cell.
+        var placed = 0
+        for seed in 0..<300 {
+            var rng = SplitMix(seed: UInt64(seed))
+            let picture = (0..<6).map { _ in String((0..<16).map { _ in [".", "#", "#", "|"][Int(rng.next() % 4)] }) }
+            let city = (x: Int(rng.next() % 16), y: Int(rng.next() % 6))
+            let s = snapshot(picture, city: city)
+            let foreign = MapSnapshotView.foreignLand(in: s, marker: city)
+            let c = draw(s, label: "Xy")
+            XCTAssertEqual(c.buffer[x: city.x, y: city.y].text, "●")
+            for y in 0..<6 {
+                for x in 0..<16 where c.buffer[x: x, y: y].text == "X" {
+                    placed += 1
+                    for dx in -1...2 { XCTAssertFalse(foreign.contains(y * 16 + x + dx), "\(picture) \(city)") }
+                }
+            }
+        }
+        XCTAssertGreaterThan(placed, 50)
+    }
+}
+
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Catalogue cities as labelled dots at country and city zoom.
+@MainActor
+final class MapTownTests: XCTestCase {
+    nonisolated func testTheLargestCitiesInViewOneACellNoneAtWorldZoomNoneOverTheCity() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheLargestCitiesInView() }
+    }
+
+    private func mainActorTestTheLargestCitiesInView() throws {
+        let container = try MapGoldenTests.container()
+        let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
+        let finder = container.mapTowns
+        let showMap = container.map.makeShowCityMapUseCase()
+        for zoom in [MapZoom.world, MapZoom(2), .country, MapZoom(6), .city, MapZoom(12)] {
+            let snapshot = try XCTUnwrap(try showMap.snapshot(MapRequest(city: seoul, zoom: zoom, size: MapSize(cols: 80, rows: 22),
+                                                                         style: .braille)))
+            let towns = finder.towns(on: snapshot)
+            if zoom < .country { XCTAssertEqual(towns, [], "\(zoom.level)"); continue }
+            if zoom <= .city { XCTAssertFalse(towns.isEmpty, "\(zoom.level)") }
+            XCTAssertLessThanOrEqual(towns.count, MapTownFinder.limit)
+            XCTAssertEqual(towns.map(\.weight), towns.map(\.weight).sorted(by: >), "largest first")
+            XCTAssertFalse(towns.contains { $0.label == "Seoul" })
+            let cells = towns.compactMap { snapshot.projection?.cell(of: $0.coordinate) }
+            XCTAssertEqual(cells.count, towns.count, "all in view")
+            XCTAssertEqual(Set(cells.map { $0.y * 80 + $0.x }).count, cells.count, "one a cell")
+            let city = try XCTUnwrap(snapshot.marker)
+            XCTAssertFalse(cells.contains { abs($0.x - city.x) <= 1 && abs($0.y - city.y) <= 1 }, "clear of the city")
+            // Drawn: the city's marker and whole label stay, every town dot shown has its label.
+            let canvas = Canvas(size: Size(cols: 80, rows: 22))
+            MapSnapshotView.draw(snapshot, in: canvas.painter(), palette: .monochrome, label: "Seoul",
+                                 markers: MapMarkerPlacement.place(towns, on: snapshot))
+            let text = canvas.buffer.text()
+            XCTAssertTrue(text.contains("● Seoul ") || text.contains(" Seoul ●"), text)
+            for line in text.components(separatedBy: "\n") {
+                for (i, c) in Array(line).enumerated() where c == "•" {
+                    let chars = Array(line)
+                    XCTAssertTrue((i + 2 < chars.count && chars[i + 1] == " " && chars[i + 2] != " ")
+                                  || (i >= 2 && chars[i - 1] == " " && chars[i - 2] != " "), "a dot without its label:\n\(text)")
+                }
+            }
+        }
+        // In Korean the dots are named in Hangul.
+        let ko = try MapGoldenTests.container(language: "ko")
+        let koSeoul = ko.cityRepository.city(ko.cityRepository.search("seoul").refs[0])
+        let snapshot = try XCTUnwrap(try ko.map.makeShowCityMapUseCase().snapshot(
+            MapRequest(city: koSeoul, zoom: .country, size: MapSize(cols: 80, rows: 22), style: .braille)))
+        XCTAssertTrue(ko.mapTowns.towns(on: snapshot).contains { $0.label == "부산" || $0.label == "부산광역시" },
+                      "\(ko.mapTowns.towns(on: snapshot).map(\.label))")
     }
 }

@@ -17,6 +17,8 @@ final class FakeMapRepository: MapRepository, @unchecked Sendable {
     var failure: MapError?
     /// Seconds each render takes (a slow render shows cancellation on real queues).
     var delay: TimeInterval = 0
+    /// Whether snapshots say where places fall (for markers).
+    var projected = false
 
     func cachedSnapshot(_ key: MapSnapshotKey) -> MapSnapshot? {
         lock.lock(); defer { lock.unlock() }
@@ -32,7 +34,7 @@ final class FakeMapRepository: MapRepository, @unchecked Sendable {
         let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: request.key.size.cols)
         let snapshot = MapSnapshot(key: request.key, rows: Array(repeating: row, count: request.key.size.rows),
                                    marker: (x: request.key.size.cols / 2, y: request.key.size.rows / 2),
-                                   kilometresPerColumn: 10)
+                                   kilometresPerColumn: 10, projection: projected ? MapProjection(request) : nil)
         cache[request.key] = snapshot
         return snapshot
     }
@@ -59,10 +61,11 @@ final class CityMapViewModelTests: XCTestCase {
         size = .init(); zoom = .init(); pan = .init(); reset = .init(); style = .init(); dismissed = .init()
     }
 
-    private func start(language: Language = .en, units: UnitSystem = .metric) {
+    private func start(language: Language = .en, units: UnitSystem = .metric, towns: MapTownFinder? = nil) {
         let viewModel = CityMapViewModel(
             city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(language), units: units,
-            initialZoom: .country, scheduler: main.eraseToAnyScheduler(), renderScheduler: background.eraseToAnyScheduler())
+            initialZoom: .country, scheduler: main.eraseToAnyScheduler(), renderScheduler: background.eraseToAnyScheduler(),
+            towns: towns)
         let output = viewModel.transform(input: .init(
             sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
             panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
@@ -101,6 +104,43 @@ final class CityMapViewModelTests: XCTestCase {
             "shown | z5 30x8 braille (0,0) | zoom 5/12 · braille | 10 100 km | -",
         ])
         XCTAssertEqual(observer.last?.cityName, "Seoul")
+    }
+
+    func testTownsAreFoundOnTheRenderQueueAndRememberedForTheCachedMap() {
+        repository.projected = true
+        let scans = LockedCounter()
+        let seoul = City.seoul
+        // One town a degree east of Seoul (five columns at zoom 4), one on Seoul's own cell.
+        let points = [GeoPoint(latitude: seoul.coordinate.latitude, longitude: seoul.coordinate.longitude + 1)!,
+                      GeoPoint(latitude: seoul.coordinate.latitude, longitude: seoul.coordinate.longitude)!]
+        let finder = MapTownFinder(count: 2, position: { scans.add(); return points[$0] }, city: { _ in seoul }, language: .en)
+        start(towns: finder)
+        size.send(MapSize(cols: 30, rows: 8))
+        main.advance()
+        XCTAssertEqual(scans.value, 0, "nothing on the main queue")
+        settle()
+        XCTAssertEqual(scans.value, 2)
+        XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
+        XCTAssertEqual(observer.last?.markers.first?.x, 20)
+        zoom.send(1)
+        settle()
+        zoom.send(-1)  // back to zoom 4: cached, its towns remembered, no scan
+        XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
+        XCTAssertEqual(scans.value, 4)
+        // Another panel on the same cached map: the map at once, its towns after a scan off the main queue.
+        start(towns: finder)
+        size.send(MapSize(cols: 30, rows: 8))
+        XCTAssertEqual(observer.last?.markers, [])
+        main.advance()
+        XCTAssertEqual(scans.value, 4)
+        settle()
+        XCTAssertEqual(scans.value, 6)
+        XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
+        // None at world zoom.
+        zoom.send(-4)
+        settle()
+        XCTAssertEqual(observer.last?.zoom, .world)
+        XCTAssertEqual(observer.last?.markers, [])
     }
 
     func testRevisitedViewsComeFromTheCacheAtOnce() {
@@ -238,4 +278,11 @@ final class CityMapViewModelTests: XCTestCase {
         XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "Imperial"], language: .ko), .imperial)
         XCTAssertEqual(UnitSystem.resolve(environment: ["NIMBUS_UNITS": "kelvin"], language: .ko), .metric)
     }
+}
+
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add() { lock.lock(); count += 1; lock.unlock() }
 }

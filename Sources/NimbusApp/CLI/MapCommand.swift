@@ -95,8 +95,9 @@ enum MapText {
         }
         let canvas = Canvas(size: Size(cols: size.cols, rows: size.rows + 1))
         let p = canvas.painter()
+        let towns = MapMarkerPlacement.place(container.mapTowns.towns(on: snapshot), on: snapshot)
         MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
-                             palette: .monochrome, label: city.name)
+                             palette: .monochrome, label: city.name, markers: towns)
         let l10n = container.l10n
         let units = UnitSystem.resolve(environment: container.configuration.environment, language: l10n.language)
         var footer = "\(city.name), \(container.countryNames.name(city.countryCode)) · "

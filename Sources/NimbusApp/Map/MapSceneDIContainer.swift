@@ -23,6 +23,8 @@ public final class MapSceneDIContainer {
     private let mapStyleChanged: (MapStyle) -> Void
     /// Whether the mouse is on (the map panel's help then lists the wheel and drags).
     private let mouse: Bool
+    /// The catalogue's cities marked at country zoom and closer (none without it).
+    public let towns: MapTownFinder?
 
     /// 64 maps or 200,000 cells (about 65 maps of 100×30), whichever is reached first.
     public static let countLimit = 64
@@ -39,8 +41,9 @@ public final class MapSceneDIContainer {
     public init(repository: RenderedMapRepository, l10n: L10n, currentUnits units: @escaping () -> UnitSystem,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
                 mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in },
-                mouse: Bool = true) {
+                mouse: Bool = true, towns: MapTownFinder? = nil) {
         self.mouse = mouse
+        self.towns = towns
         self.mapStyle = mapStyle
         self.mapStyleChanged = mapStyleChanged
         self.cache = repository.cache
@@ -62,7 +65,7 @@ public final class MapSceneDIContainer {
         CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units(),
                          initialZoom: initialZoom, initialStyle: mapStyle(),
                          scheduler: scheduler, renderScheduler: renderScheduler,
-                         places: places, nearbyQuakes: nearbyQuakes)
+                         places: places, nearbyQuakes: nearbyQuakes, towns: towns)
     }
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).

@@ -235,8 +235,15 @@ public final class AppDIContainer {
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler,
             mapStyle: { [unowned self] in self.preferences.mapStyle },
             mapStyleChanged: { [unowned self] in self.preferences.mapStyle = $0 },
-            mouse: configuration.mouse)
+            mouse: configuration.mouse, towns: mapTowns)
     }()
+
+    /// The catalogue's cities for the maps' town dots, named in the UI language's script.
+    public var mapTowns: MapTownFinder {
+        let catalog = self.catalog, language = l10n.language
+        return MapTownFinder(count: catalog.cityCount, position: { catalog.position(at: $0) },
+                             city: { catalog.city(CityRef(Int32($0))) }, language: language)
+    }
 
     /// Switches to the colourless theme (the terminal has no colours).
     public func useMonochrome() {

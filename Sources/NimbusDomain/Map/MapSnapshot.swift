@@ -122,17 +122,33 @@ public struct MapProjection: Equatable, Sendable {
         self.style = style
     }
 
+    /// The world zoom's centre: 10° E (the seam in the Bering Strait) and the Mercator height of 12° N
+    /// (from the Antarctic Peninsula to the Arctic coasts on an 80 × 22 view).
+    public static let worldCentreLongitude = 10.0
+    public static let worldCentreY = 12.0
+
     /// The view of `request`: its centre moved by the pan, in quarters of the view.
     public init(_ request: MapRequest) {
         let key = request.key
         let across = key.style.dotsAcross, down = key.style.dotsDown
         let width = key.size.cols * across, height = key.size.rows * down
-        step = key.zoom.degreesPerDot
+        // The world zoom shows the whole world however narrow the view: at least 360° across.
+        step = key.zoom == .world ? max(key.zoom.degreesPerDot, 360 / Double(max(width, 1))) : key.zoom.degreesPerDot
         // A cell is about twice as tall as wide: braille dots are square, block dots twice as tall.
         verticalStep = step * 2 * Double(across) / Double(down)
-        centreLongitude = request.longitude + Double(key.offset.x) * Double(width) / 4 * step
         let limit = Self.mercator(Self.maxLatitude)
-        centreY = min(max(Self.mercator(request.latitude) - Double(key.offset.y) * Double(height) / 4 * verticalStep, -limit), limit)
+        let cityY = Self.mercator(request.latitude)
+        var longitude = request.longitude, y = cityY
+        if key.zoom == .world {
+            // The world as atlases draw it (the seam in the Pacific, the inhabited latitudes in view),
+            // moved only as far as it takes to keep the city inside.
+            longitude = Self.worldCentreLongitude
+            let half = Double(height) / 2 * verticalStep
+            let margin = min(half, 2 * verticalStep)
+            y = min(max(Self.worldCentreY, cityY - half + margin), cityY + half - margin)
+        }
+        centreLongitude = longitude + Double(key.offset.x) * Double(width) / 4 * step
+        centreY = min(max(y - Double(key.offset.y) * Double(height) / 4 * verticalStep, -limit), limit)
         size = key.size
         style = key.style
     }

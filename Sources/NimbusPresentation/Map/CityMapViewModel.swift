@@ -41,6 +41,8 @@ public struct CityMapState: Equatable, Sendable {
     public var markers: [PlacedMapMarker] = []
     /// Whether nearby recent earthquakes are shown; nil when this map cannot show them.
     public var quakesShown: Bool?
+    /// Catalogue cities in the snapshot's view (found off the main queue), marked after the others.
+    public var towns: [MapMarker] = []
 }
 
 /// A city's map: zoom, pan and style change the view; maps come from the cache at once or are drawn
@@ -103,6 +105,7 @@ public final class CityMapViewModel {
     private let renderScheduler: AnySchedulerOf<DispatchQueue>
     private let places: AnyPublisher<[MapMarker], Never>
     private let nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)?
+    private let towns: MapTownFinder?
 
     /// `scheduler` delivers state (the main queue); `renderScheduler` draws maps (a background queue).
     /// `places` are marked on every map (as they change); `nearbyQuakes`, when given, are recent
@@ -111,7 +114,8 @@ public final class CityMapViewModel {
                 initialZoom: MapZoom = .country, initialStyle: MapStyle = .braille,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
                 places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
-                nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) {
+                nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil, towns: MapTownFinder? = nil) {
+        self.towns = towns
         self.city = city
         self.showMap = showMap
         self.l10n = l10n
@@ -190,17 +194,38 @@ public final class CityMapViewModel {
         let showMap = self.showMap
         let scheduler = self.scheduler
         let renderScheduler = self.renderScheduler
+        let towns = self.towns
         let state = views
             .map { [self] request -> AnyPublisher<CityMapState, Never> in
                 if let hit = showMap.cached(request) {
                     last.snapshot = hit
-                    return Just(self.state(request, snapshot: hit, loading: false, message: nil)).eraseToAnyPublisher()
+                    var shown = self.state(request, snapshot: hit, loading: false, message: nil)
+                    guard let towns, hit.key.zoom >= MapTownFinder.minimumZoom else { return Just(shown).eraseToAnyPublisher() }
+                    if let known = last.towns[hit.key] {
+                        shown.towns = known
+                        return Just(shown).eraseToAnyPublisher()
+                    }
+                    // The towns of a map from the cache are found off the main queue, then shown.
+                    let found = Deferred { Just(towns.towns(on: hit)) }
+                        .subscribe(on: renderScheduler)
+                        .receive(on: scheduler)
+                        .map { found -> CityMapState in
+                            last.remember(found, for: hit.key)
+                            var withTowns = shown
+                            withTowns.towns = found
+                            return withTowns
+                        }
+                    return found.prepend(shown).eraseToAnyPublisher()
                 }
                 let loading = self.state(request, snapshot: last.snapshot, loading: true, message: self.l10n[.mapLoading])
                 let flag = CancellationFlag()
                 let render = Deferred {
-                    Future<Result<MapSnapshot?, MapError>, Never> { promise in
-                        promise(.success(Result { () throws(MapError) -> MapSnapshot? in try showMap.render(request, cancel: flag) }))
+                    Future<Result<(MapSnapshot, [MapMarker])?, MapError>, Never> { promise in
+                        promise(.success(Result { () throws(MapError) -> (MapSnapshot, [MapMarker])? in
+                            guard let snapshot = try showMap.render(request, cancel: flag) else { return nil }
+                            // The towns in view are found here too, off the main queue.
+                            return (snapshot, flag.isCancelled ? [] : towns?.towns(on: snapshot) ?? [])
+                        }))
                     }
                 }
                 .subscribe(on: renderScheduler)
@@ -208,9 +233,12 @@ public final class CityMapViewModel {
                 .compactMap { [self] result -> CityMapState? in
                     switch result {
                     case .success(nil): return nil
-                    case .success(let snapshot?):
+                    case .success(let (snapshot, found)?):
                         last.snapshot = snapshot
-                        return self.state(request, snapshot: snapshot, loading: false, message: nil)
+                        if towns != nil { last.remember(found, for: snapshot.key) }
+                        var shown = self.state(request, snapshot: snapshot, loading: false, message: nil)
+                        shown.towns = found
+                        return shown
                     case .failure(let error):
                         return self.state(request, snapshot: nil, loading: false, message: self.message(error))
                     }
@@ -253,7 +281,7 @@ public final class CityMapViewModel {
             .compactMap { [self] layers -> CityMapState? in
                 guard var state = layers.map else { return nil }
                 if let snapshot = state.snapshot {
-                    state.markers = MapMarkerPlacement.place(layers.places + (layers.quakes ?? []), on: snapshot)
+                    state.markers = MapMarkerPlacement.place(layers.places + (layers.quakes ?? []) + state.towns, on: snapshot)
                 }
                 if canShowQuakes {
                     state.quakesShown = layers.quakes != nil
@@ -309,6 +337,7 @@ extension CityMapState {
                                 status: status, scaleBar: scaleBar, zoom: zoom, style: style)
         copy.markers = markers
         copy.quakesShown = quakesShown
+        copy.towns = towns
         return copy
     }
 }
@@ -316,4 +345,12 @@ extension CityMapState {
 /// The last map shown, kept while the next one is drawn; touched on the state scheduler only.
 private final class LastSnapshot {
     var snapshot: MapSnapshot?
+    /// The towns found for the latest maps (a few, the oldest forgotten first).
+    private(set) var towns: [MapSnapshotKey: [MapMarker]] = [:]
+    private var order: [MapSnapshotKey] = []
+
+    func remember(_ found: [MapMarker], for key: MapSnapshotKey) {
+        if towns.updateValue(found, forKey: key) == nil { order.append(key) }
+        if order.count > 32 { towns[order.removeFirst()] = nil }
+    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import NimbusDomain
 
-/// A labelled point to mark on a map, over land and sea: one of my places, or an earthquake.
+/// A labelled point to mark on a map, over land and sea: one of my places, an earthquake, or a
+/// catalogue city near by.
 public struct MapMarker: Equatable, Sendable {
     /// In the order markers are given room (and labels), first to last.
     public enum Kind: Int, Comparable, Sendable {
@@ -9,6 +10,8 @@ public struct MapMarker: Equatable, Sendable {
         case place
         /// A recent earthquake.
         case quake
+        /// A catalogue city in view (the largest get room first), for bearings.
+        case town
 
         public static func < (l: Kind, r: Kind) -> Bool { l.rawValue < r.rawValue }
     }

@@ -12,6 +12,7 @@ public enum MapSnapshotView {
         switch kind {
         case .place: return "◆"
         case .quake: return "✱"
+        case .town: return "•"
         }
     }
 
@@ -42,14 +43,32 @@ public enum MapSnapshotView {
         let shown = markers.filter { $0.x < width && $0.y < p.height }
         var layout = LabelLayout(width: width)
         if let city { layout.reserve(x: city.x, width: 1, row: city.y) }
-        for m in shown { layout.reserve(x: m.x, width: 1, row: m.y) }
+        for m in shown where m.kind != .town { layout.reserve(x: m.x, width: 1, row: m.y) }
         if let city {
             p.text(Self.marker, x: city.x, y: city.y, style: palette.marker)
-            if let label, let placement = layout.place(label, markerX: city.x, row: city.y, truncating: true) {
+            if let label, snapshot.key.zoom == .world {
+                // At world zoom the label goes where it covers no other country's land, else nowhere.
+                if let placement = worldLabelPlacement(label, in: snapshot, marker: city, height: p.height, layout: &layout) {
+                    p.text(placement.text, x: placement.x, y: placement.y, style: palette.label)
+                }
+            } else if let label, let placement = layout.place(label, markerX: city.x, row: city.y, truncating: true) {
                 p.text(placement.text, x: placement.x, y: city.y, style: palette.label)
             }
         }
         for m in shown {
+            if m.kind == .town {
+                // A town is shown only with its label, both where nothing else is (after the city's label).
+                // (With a free column either side: no two dots side by side.)
+                guard layout.isFree(max(0, m.x - 1)..<min(width, m.x + 2), row: m.y) else { continue }
+                layout.reserve(x: m.x, width: 1, row: m.y)
+                guard let placement = layout.place(m.label, markerX: m.x, row: m.y, truncating: false) else {
+                    layout.release(x: m.x, row: m.y)
+                    continue
+                }
+                p.text(glyph(m.kind), x: m.x, y: m.y, style: palette.otherLabel)
+                p.text(placement.text, x: placement.x, y: m.y, style: palette.otherLabel)
+                continue
+            }
             p.text(glyph(m.kind), x: m.x, y: m.y, style: palette.marker)
             if let placement = layout.place(m.label, markerX: m.x, row: m.y, truncating: false) {
                 p.text(placement.text, x: placement.x, y: m.y, style: palette.otherLabel)
@@ -66,6 +85,11 @@ public enum MapSnapshotView {
 
         mutating func reserve(x: Int, width: Int, row: Int) {
             taken[row, default: []].append(x..<(x + width))
+        }
+
+        /// Frees the one column reserved last at `x` on `row`.
+        mutating func release(x: Int, row: Int) {
+            if let i = taken[row]?.lastIndex(of: x..<(x + 1)) { taken[row]?.remove(at: i) }
         }
 
         func isFree(_ range: Range<Int>, row: Int) -> Bool {
@@ -102,6 +126,109 @@ public enum MapSnapshotView {
         }
     }
 
+    /// The cells showing land of another country than the city's: land dots not joined to the land
+    /// dots of the marker's cell without crossing the sea or a border, and the cells a border runs
+    /// through (other than the marker's: at world zoom a border line may stop short of the coast, so
+    /// the walk never passes through a border's cells).
+    public static func foreignLand(in snapshot: MapSnapshot, marker: (x: Int, y: Int)) -> Set<Int> {
+        let rows = snapshot.rows
+        let height = rows.count, cols = rows.first?.count ?? 0
+        let style = snapshot.key.style
+        let across = style.dotsAcross, down = style.dotsDown
+        let dotsWide = cols * across, dotsHigh = height * down
+        guard cols > 0, height > 0 else { return [] }
+        var land = [Bool](repeating: false, count: dotsWide * dotsHigh)
+        for (y, row) in rows.enumerated() {
+            for (x, cell) in row.prefix(cols).enumerated() where cell.kind != .sea {
+                let bits = dotBits(cell.glyph, style: style)
+                for dy in 0..<down {
+                    for dx in 0..<across where bits & dotBit(dx: dx, dy: dy, style: style) != 0 {
+                        land[(y * down + dy) * dotsWide + x * across + dx] = true
+                    }
+                }
+            }
+        }
+        var home = [Bool](repeating: false, count: land.count)
+        var stack: [Int] = []
+        if marker.x >= 0, marker.y >= 0, marker.x < cols, marker.y < height {
+            for dy in 0..<down {
+                for dx in 0..<across {
+                    let i = (marker.y * down + dy) * dotsWide + marker.x * across + dx
+                    if land[i] { home[i] = true; stack.append(i) }
+                }
+            }
+        }
+        while let i = stack.popLast() {
+            let x = i % dotsWide, y = i / dotsWide
+            for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+            where nx >= 0 && ny >= 0 && nx < dotsWide && ny < dotsHigh {
+                let n = ny * dotsWide + nx
+                guard land[n], !home[n] else { continue }
+                let cx = nx / across, cy = ny / down
+                guard rows[cy][cx].kind != .border || (cx == marker.x && cy == marker.y) else { continue }
+                home[n] = true
+                stack.append(n)
+            }
+        }
+        var foreign = Set<Int>()
+        for i in land.indices where land[i] && !home[i] {
+            foreign.insert((i / dotsWide / down) * cols + (i % dotsWide) / across)
+        }
+        for (y, row) in rows.enumerated() {
+            for (x, cell) in row.prefix(cols).enumerated() where cell.kind == .border && !(x == marker.x && y == marker.y) {
+                foreign.insert(y * cols + x)
+            }
+        }
+        return foreign
+    }
+
+    /// The dots a map glyph shows, as the renderer's bits.
+    static func dotBits(_ glyph: Character, style: MapStyle) -> Int {
+        switch style {
+        case .braille:
+            guard let v = glyph.unicodeScalars.first?.value, (0x2800...0x28FF).contains(v) else { return 0 }
+            return Int(v - 0x2800)
+        case .blocks:
+            return blockGlyphs.firstIndex(of: glyph) ?? 0
+        }
+    }
+
+    private static let blockGlyphs: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
+
+    static func dotBit(dx: Int, dy: Int, style: MapStyle) -> Int {
+        switch style {
+        case .braille: return dy == 3 ? (dx == 0 ? 0x40 : 0x80) : (1 << (dy + 3 * dx))
+        case .blocks: return 1 << (dy * 2 + dx)
+        }
+    }
+
+    /// The city label's place at world zoom: of the 8 places around the marker (right, left, above and
+    /// below it, and the four corners) that are inside the map and free, the one covering the fewest
+    /// cells of other countries' land (the first in that order on a tie); nil (the label is left out)
+    /// unless one covers none.
+    static func worldLabelPlacement(_ label: String, in snapshot: MapSnapshot, marker: (x: Int, y: Int), height: Int,
+                                    layout: inout LabelLayout) -> (x: Int, y: Int, text: String)? {
+        let name = DisplayWidth.sanitize(label)
+        guard !name.isEmpty else { return nil }
+        let text = " " + name + " "
+        let w = DisplayWidth.of(text)
+        let cols = snapshot.rows.first?.count ?? 0
+        let width = min(layout.width, cols)
+        let foreign = foreignLand(in: snapshot, marker: marker)
+        let right = marker.x + 1, left = marker.x - w, centred = marker.x - w / 2
+        let candidates = [(right, marker.y), (left, marker.y), (centred, marker.y - 1), (centred, marker.y + 1),
+                          (right, marker.y - 1), (left, marker.y - 1), (right, marker.y + 1), (left, marker.y + 1)]
+        var best: (x: Int, y: Int, covered: Int)?
+        for (x, y) in candidates where y >= 0 && y < height && x >= 0 && x + w <= width {
+            guard layout.isFree(x..<(x + w), row: y) else { continue }
+            let covered = (x..<(x + w)).filter { foreign.contains(y * cols + $0) }.count
+            if best == nil || covered < best!.covered { best = (x, y, covered) }
+        }
+        guard let best, best.covered == 0 else { return nil }
+        layout.reserve(x: best.x, width: w, row: best.y)
+        return (best.x, best.y, text)
+    }
+
     /// Where a label of `text` goes beside a marker at column `markerX` in a row `width` wide:
     /// the start column and the (possibly truncated) padded text, or nil when there is no room.
     public static func labelPlacement(_ text: String, markerX: Int, width: Int) -> (x: Int, text: String)? {
@@ -110,12 +237,17 @@ public enum MapSnapshotView {
         return layout.place(text, markerX: markerX, row: 0, truncating: true)
     }
 
-    /// "├────┤ 50 km" in `columns` + label width, or only as much as fits in `maxWidth` (nil if the bar doesn't).
+    /// "├────┤ 50 km": the longest of the bar's round distances whose bar and text fit in `maxWidth`
+    /// (the bar is shortened before the text goes); when no text fits, the longest bar alone that fits
+    /// (nil if none does).
     public static func scaleText(_ bar: MapScaleBar, maxWidth: Int) -> String? {
-        guard bar.columns >= 2, bar.columns <= maxWidth else { return nil }
-        let line = "├" + String(repeating: "─", count: bar.columns - 2) + "┤"
-        let full = line + " " + DisplayWidth.sanitize(bar.label)
-        return DisplayWidth.of(full) <= maxWidth ? full : line
+        func line(_ columns: Int) -> String { "├" + String(repeating: "─", count: columns - 2) + "┤" }
+        let steps = bar.steps.filter { $0.columns >= 2 }
+        for step in steps where step.columns <= maxWidth {
+            let full = line(step.columns) + " " + DisplayWidth.sanitize(step.label)
+            if DisplayWidth.of(full) <= maxWidth { return full }
+        }
+        return steps.first { $0.columns <= maxWidth }.map { line($0.columns) }
     }
 
     public static func style(_ kind: MapCellKind, _ palette: MapPalette) -> Style {
