@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 extension UserDatabase {
     /// The user database in `$XDG_DATA_HOME/nimbus`; when that can't be opened at all (an unwritable
