@@ -36,6 +36,13 @@ import TestSupport
                     for dto in try OpenMeteoForecastDTO.decodeList(body) {
                         if let t = try? dto.toCurrentTemperature() { #expect(t.temperature.isNaN || (-100...70).contains(t.temperature)) }
                         if let r = try? dto.toDayRange() { #expect((-100...70).contains(r.high) && (-100...70).contains(r.low)) }
+                        // The Today tab's places: the place asked about is kept, the values believed or not at all.
+                        let asked = Coordinate(latitude: 37.5, longitude: 127)
+                        if let w = try? dto.toPlaceWeather(at: asked) {
+                            #expect(w.coordinate == asked)
+                            #expect(w.temperature.isNaN || (-100...70).contains(w.temperature))
+                            #expect((-100...70).contains(w.high) && (-100...70).contains(w.low))
+                        }
                     }
                 } catch {
                     #expect(error is DecodingError)
