@@ -32,8 +32,9 @@ public final class MovieListScreen: Screen {
     private var lastPageSize = 10
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// The spinner's frame, stepped every 100 ms while something loads.
-    private var spinnerTick = 0
-    private var spinning = false
+    /// Turns while a page loads.
+    private lazy var spinner = SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
+                                             redraw: { [weak self] in self?.onNeedsDisplay?() })
 
     public var onNeedsDisplay: (() -> Void)?
 
@@ -85,26 +86,11 @@ public final class MovieListScreen: Screen {
         recentSelection = min(recentSelection, max(0, new.recent.count - 1))
         if focus == .suggestions && !showsSuggestions { focus = .field }
         if focus == .recent && new.recent.isEmpty { focus = .list }
-        if isLoading && !spinning {
-            spinning = true
-            spinnerTick = 0
-            scheduleSpin()
-        }
+        spinner.startIfLoading(resetting: true)
         onNeedsDisplay?()
     }
 
     private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
-
-    /// Steps the spinner while a page loads; stops by itself when nothing does.
-    private func scheduleSpin() {
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
-            guard let self else { return }
-            guard self.isLoading else { self.spinning = false; return }
-            self.spinnerTick += 1
-            self.onNeedsDisplay?()
-            self.scheduleSpin()
-        }
-    }
 
     private var showsSuggestions: Bool {
         (focus == .field || focus == .suggestions) && field.text.isEmpty && !(state?.suggestions.isEmpty ?? true)
@@ -315,7 +301,7 @@ public final class MovieListScreen: Screen {
         case .idle(let text), .empty(let text):
             centred(body, [text], style: theme.dim)
         case .loading:
-            centred(body, [Spinner.frame(spinnerTick) + " " + l10n[.moviesLoading]], style: theme.dim)
+            centred(body, [Spinner.frame(spinner.tick) + " " + l10n[.moviesLoading]], style: theme.dim)
         case .error(let text):
             // `r` is text while the field has focus: say how to get to where it works.
             centred(body, [text, l10n[focus == .field ? .moviesRetryField : .moviesRetry]], style: theme.warning)
@@ -391,7 +377,7 @@ public final class MovieListScreen: Screen {
         }
         if footer, p.height >= 3 {
             let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[focus == .field ? .moviesRetryField : .moviesRetry] }
-                ?? (Spinner.frame(spinnerTick) + " " + l10n[.moviesLoadingMore])
+                ?? (Spinner.frame(spinner.tick) + " " + l10n[.moviesLoadingMore])
             p.text(DisplayWidth.truncate(text, to: p.width), x: 2, y: p.height - 1,
                    style: state.moreError == nil ? theme.dim : theme.warning)
         }

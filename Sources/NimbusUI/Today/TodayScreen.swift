@@ -51,8 +51,9 @@ public final class TodayScreen: Screen {
     private var offset = 0
     private var lastHeight = 10
     private var lastWidth = 80
-    private var spinnerTick = 0
-    private var spinning = false
+    /// Turns while a section loads.
+    private lazy var spinner = SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
+                                             redraw: { [weak self] in self?.onNeedsDisplay?() })
 
     public var onNeedsDisplay: (() -> Void)?
 
@@ -82,27 +83,13 @@ public final class TodayScreen: Screen {
             let section = selection?.section
             selection = targets.first { $0.section == section } ?? targets.first
         }
-        if isLoading && !spinning {
-            spinning = true
-            scheduleSpin()
-        }
+        spinner.startIfLoading(resetting: false)
         onNeedsDisplay?()
     }
 
     private var isLoading: Bool {
         guard let state else { return false }
         return TodaySection.allCases.contains { state.status($0) == .loading }
-    }
-
-    /// Steps the spinner while a section loads; stops by itself when none does.
-    private func scheduleSpin() {
-        scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
-            guard let self else { return }
-            guard self.isLoading else { self.spinning = false; return }
-            self.spinnerTick += 1
-            self.onNeedsDisplay?()
-            self.scheduleSpin()
-        }
     }
 
     // MARK: Layout
@@ -324,7 +311,7 @@ public final class TodayScreen: Screen {
             header.bold = true
             let note: (String, Style)? = switch status {
             // Without rows the spinner is on the section's own line below.
-            case .loading where hasRows: (Spinner.frame(spinnerTick) + " " + l10n[.todayLoading], theme.dim)
+            case .loading where hasRows: (Spinner.frame(spinner.tick) + " " + l10n[.todayLoading], theme.dim)
             case .loaded(let note?): (note, theme.dim)
             case .stale(let note): (note, theme.warning)
             default: nil
@@ -337,7 +324,7 @@ public final class TodayScreen: Screen {
         case .note(let text):
             p.text(fit(text, p.width - 3), x: 2, y: 0, style: theme.dim)
         case .message(_, let text, let warning):
-            let shown = text.isEmpty ? Spinner.frame(spinnerTick) + " " + l10n[.todayLoading] : text
+            let shown = text.isEmpty ? Spinner.frame(spinner.tick) + " " + l10n[.todayLoading] : text
             p.text(fit(shown, p.width - 3), x: 2, y: 0, style: selected ? base : (warning ? theme.warning : theme.dim))
         case .place(let i):
             guard state.places.rows.indices.contains(i) else { return }

@@ -32,24 +32,24 @@ public final class CityDetailScreen: Screen {
     /// Rows the weather needs; a panel goes below them when the screen is tall but narrow.
     static let contentHeight = 22
 
-    /// Steps the spinner while the weather loads (nil: no spinner, as in one-shot output).
-    private let scheduler: AnySchedulerOf<DispatchQueue>?
-    /// Tenths of a second the weather has been loading, while it is.
-    private var loadingTicks = 0
-    private var spinning = false
+    /// Steps the spinner while the weather loads, ten steps a second (nil: no spinner, as in one-shot output).
+    private var spinner: SpinnerTicker?
 
     public init(viewModel: CityDetailViewModel, l10n: L10n, panel: ScreenPanel?,
                 scheduler: AnySchedulerOf<DispatchQueue>? = nil, onRoute: @escaping (CityDetailRoute) -> Void) {
         self.l10n = l10n
         self.panel = panel
-        self.scheduler = scheduler
+        spinner = scheduler.map { scheduler in
+            SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
+                          redraw: { [weak self] in self?.onNeedsDisplay?() })
+        }
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
             likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] state in
                 self?.state = state
-                self?.spinWhileLoading()
+                self?.spinner?.startIfLoading(resetting: true)
                 self?.onNeedsDisplay?()
             }
             .store(in: &cancellables)
@@ -64,24 +64,6 @@ public final class CityDetailScreen: Screen {
 
     private var isLoading: Bool { state?.weather == .loading }
 
-    /// Steps the spinner (and the seconds shown beside it) every 100 ms while the weather loads.
-    private func spinWhileLoading() {
-        guard let scheduler, isLoading, !spinning else { return }
-        spinning = true
-        loadingTicks = 0
-        func step() {
-            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(100))) { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    guard self.isLoading else { self.spinning = false; return }
-                    self.loadingTicks += 1
-                    self.onNeedsDisplay?()
-                    step()
-                }
-            }
-        }
-        step()
-    }
 
     // MARK: Screen
 
@@ -217,9 +199,11 @@ public final class CityDetailScreen: Screen {
         switch state.weather {
         case .loading:
             var text = l10n[.weatherLoading]
-            if scheduler != nil { text = Spinner.frame(loadingTicks) + " " + text }
-            // From a second on, how long it has been: a slow server looks slow, not stuck.
-            if loadingTicks >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(loadingTicks / 10)) }
+            if let spinner {
+                text = Spinner.frame(spinner.tick) + " " + text
+                // From a second on, how long it has been: a slow server looks slow, not stuck.
+                if spinner.tick >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(spinner.tick / 10)) }
+            }
             line(text, style: theme.dim)
         case .unavailable(let message):
             for row in TextWrap.lines(DisplayWidth.sanitize(message), width: max(1, w - 2)).prefix(max(0, p.height - y)) {
