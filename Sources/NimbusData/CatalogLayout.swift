@@ -3,9 +3,9 @@ import Foundation
 /// Validated header of an "NMBC" catalogue: absolute section offsets, sizes and counts.
 struct CatalogLayout {
     static let magic: [UInt8] = Array("NMBC".utf8)
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
     static let headerSize = 72
-    static let recordSize = 32
+    static let recordSize = 36
 
     let cityCount: Int
     let timeZoneCount: Int
@@ -37,7 +37,9 @@ struct CatalogLayout {
         guard (0..<4).allSatisfy({ base.load(fromByteOffset: $0, as: UInt8.self) == Self.magic[$0] }) else {
             throw corrupt("not a city catalogue (bad magic)")
         }
-        guard u16(4) == Int(Self.version) else { throw corrupt("unsupported version \(u16(4))") }
+        guard u16(4) == Int(Self.version) else {
+            throw corrupt("version \(u16(4)) where this Nimbus reads version \(Self.version)")
+        }
         guard u16(6) == Self.headerSize else { throw corrupt("unexpected header size \(u16(6))") }
         guard u32(68) == size else { throw corrupt("file is \(size) bytes, header says \(u32(68)) (truncated?)") }
 

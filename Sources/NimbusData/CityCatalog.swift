@@ -142,7 +142,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             longitude: Double(Int32(bitPattern: u32(record + 8))) / 100_000,
             population: Int(u32(record + 12)),
             timeZone: timeZone(Int(u16(record + 18))),
-            alternateNames: Array(names.dropFirst()))
+            alternateNames: Array(names.dropFirst()),
+            localNames: CityLocalNames(japanese: localName(in: names, record + 32), korean: localName(in: names, record + 34)))
     }
 
     public func summary(_ ref: CityRef) -> CitySummary {
@@ -154,7 +155,29 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             id: Int(u32(record)),
             name: canonicalName(at: index),
             countryCode: String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self),
-            population: Int(u32(record + 12)))
+            population: Int(u32(record + 12)),
+            localNames: CityLocalNames(japanese: name(at: index, number: Int(u16(record + 32))),
+                                       korean: name(at: index, number: Int(u16(record + 34)))))
+    }
+
+    /// The name whose number (canonical = 0) is stored at `field`: nil for 0, or a number past the names.
+    private func localName(in names: [String], _ field: Int) -> String? {
+        let number = Int(u16(field))
+        return number > 0 && number < names.count && !names[number].isEmpty ? names[number] : nil
+    }
+
+    /// Name `number` (canonical = 0) of the city at `index`, read in place; nil for 0 or past its names.
+    private func name(at index: Int, number: Int) -> String? {
+        guard number > 0 else { return nil }
+        let blob = namesBlob(at: index)
+        var start = blob.startIndex, seen = 0
+        while seen < number {
+            guard let separator = blob[start...].firstIndex(of: CityNameMatcher.nameSeparator) else { return nil }
+            start = separator + 1
+            seen += 1
+        }
+        let end = blob[start...].firstIndex(of: CityNameMatcher.nameSeparator) ?? blob.endIndex
+        return start < end ? String(decoding: blob[start..<end], as: UTF8.self) : nil
     }
 
     public func matchedName(_ ref: CityRef, query: String) -> String? {

@@ -330,12 +330,12 @@ enum UTF8Lead {
             : lead < firstNonASCII ? 1 : 0
     }
 
-    /// Whether `byte` may start a Hangul or kana scalar (`NameFolding.isKept`: U+1100–11FF,
-    /// U+3040–30FF, U+3130–318F, U+AC00–D7A3).
+    /// Whether `byte` may start a scalar that folds to Hangul or kana (`NameFolding.isKept`: U+1100–11FF,
+    /// U+3040–30FF, U+3130–318F, U+AC00–D7A3; half-width katakana and Hangul, U+FF65–FFDC, by NFKD).
     @inline(__always)
     static func mayStartHangulOrKana(_ byte: UInt8) -> Bool {
         switch byte {
-        case u1000, u3000, uA000...uD000: return true
+        case u1000, u3000, uA000...uD000, uF000: return true
         default: return false
         }
     }

@@ -6,6 +6,8 @@ import Synchronization
 /// Per scalar: Hangul (U+1100–11FF, U+3130–318F, U+AC00–D7A3) and kana (U+3040–30FF) are kept as they are;
 /// anything else is NFKD-decomposed, nonspacing marks dropped, lowercased with its full case mapping
 /// (nonspacing marks dropped again) and a few undecomposable letters replaced (ß→ss, ø→o, ł→l, …).
+/// Katakana, kept or out of a decomposition (half-width ｶ), then folds to hiragana (`hiragana`), so
+/// トウキョウ, とうきょう and the readings in the index are one token.
 /// Tokens are split at separators, punctuation, symbols, controls and format characters.
 public enum NameFolding {
     /// The folded tokens of `text`, in order (duplicates kept).
@@ -81,7 +83,8 @@ public enum NameFolding {
     /// What `scalar` adds to a token, as UTF-8 bytes with `FoldTable.separator` where a token ends.
     fileprivate static func foldedBytes(_ scalar: Unicode.Scalar) -> [UInt8] {
         var out: [UInt8] = []
-        for s in isKept(scalar.value) ? [scalar] : foldScalar(scalar) {
+        for folded in isKept(scalar.value) ? [scalar] : foldScalar(scalar) {
+            let s = hiragana(folded)
             if isSeparator(s) { out.append(FoldTable.separator) } else { UTF8.encode(s) { out.append($0) } }
         }
         return out
@@ -106,6 +109,15 @@ public enum NameFolding {
             }
         }
         return out
+    }
+
+    /// Katakana to hiragana: U+30A1–30F6 and U+30FD–30FE less 0x60 (ア→あ, ヴ→ゔ, ヶ→ゖ, ヽ→ゝ); ヷ–ヺ,
+    /// ー and everything else unchanged. The same table as `hiragana` in `scripts/citynames.py`.
+    static func hiragana(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x30A1...0x30F6, 0x30FD...0x30FE: return Unicode.Scalar(scalar.value - 0x60)!
+        default: return scalar
+        }
     }
 
     static func isKept(_ value: UInt32) -> Bool {

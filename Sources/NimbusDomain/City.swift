@@ -14,9 +14,11 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
     public let timeZone: String
     /// Every other name of the place, in any script.
     public let alternateNames: [String]
+    /// The alternates it is shown by in Japanese and Korean.
+    public let localNames: CityLocalNames
 
     public init(id: Int, name: String, countryCode: String, latitude: Double, longitude: Double,
-                population: Int, timeZone: String, alternateNames: [String]) {
+                population: Int, timeZone: String, alternateNames: [String], localNames: CityLocalNames = .none) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
@@ -25,7 +27,23 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
         self.population = population
         self.timeZone = timeZone
         self.alternateNames = alternateNames
+        self.localNames = localNames
     }
+}
+
+/// The names a city is shown by in Japanese (東京, 北京, ソウル) and Korean (도쿄, 베이징, 서울), chosen
+/// among its alternates when the catalogue was built (`scripts/citynames.py` has the rules); nil
+/// where GeoNames has none, and the canonical name is shown instead.
+public struct CityLocalNames: Equatable, Hashable, Sendable {
+    public let japanese: String?
+    public let korean: String?
+
+    public init(japanese: String?, korean: String?) {
+        self.japanese = japanese
+        self.korean = korean
+    }
+
+    public static let none = CityLocalNames(japanese: nil, korean: nil)
 }
 
 /// What a result row needs of a city; far cheaper to read than a whole `City`.
@@ -34,11 +52,13 @@ public struct CitySummary: Equatable, Hashable, Sendable {
     public let name: String
     public let countryCode: String
     public let population: Int
-    public init(id: Int, name: String, countryCode: String, population: Int) {
+    public let localNames: CityLocalNames
+    public init(id: Int, name: String, countryCode: String, population: Int, localNames: CityLocalNames = .none) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
         self.population = population
+        self.localNames = localNames
     }
 }
 

@@ -30,6 +30,34 @@ final class CityCatalogTests: XCTestCase {
         XCTAssertEqual(try names("ソウル").first, "Seoul")
     }
 
+    /// Readings of kanji names are in the index, and katakana folds to hiragana: とうきょう, トウキョウ
+    /// and ｵｵｻｶ find the city though none of its names is written so.
+    func testHiraganaAndKatakanaReadingsFindJapaneseCities() throws {
+        XCTAssertEqual(try names("とうきょう").first, "Tokyo")
+        XCTAssertEqual(try names("トウキョウ").first, "Tokyo")
+        XCTAssertEqual(try names("おおさか").first, "Osaka")
+        XCTAssertEqual(try names("ｵｵｻｶ").first, "Osaka")
+        XCTAssertEqual(try names("なごや").first, "Nagoya")
+        XCTAssertEqual(try names("さっぽろ").first, "Sapporo")
+        XCTAssertEqual(try names("きょうと").first, "Kyoto")
+        XCTAssertEqual(try names("ふくおか").first, "Fukuoka")
+        XCTAssertEqual(try names("とう").prefix(1), ["Tokyo"], "a reading is matched by its prefix, like any token")
+        // A reading is a search token only: no name of Tokyo is とうきょう, so none is shown as matched.
+        let catalog = try catalog()
+        let tokyo = try XCTUnwrap(catalog.search("とうきょう").first)
+        XCTAssertNil(catalog.matchedName(tokyo, query: "とうきょう"))
+        XCTAssertFalse(catalog.city(tokyo).alternateNames.contains("とうきょう"))
+    }
+
+    func testLocalNamesAreDecoded() throws {
+        let catalog = try catalog()
+        let tokyo = catalog.city(try XCTUnwrap(catalog.search("tokyo").first))
+        XCTAssertEqual(tokyo.localNames, CityLocalNames(japanese: "東京", korean: "도쿄"))
+        let paris = catalog.city(try XCTUnwrap(catalog.search("paris").first))
+        XCTAssertEqual(paris.localNames.japanese, "パリ")
+        XCTAssertEqual(paris.localNames.korean, "파리")
+    }
+
     func testLatinIsCaseInsensitive() throws {
         XCTAssertEqual(try names("seoul").first, "Seoul")
         XCTAssertEqual(try names("SEOUL").first, "Seoul")
@@ -134,7 +162,9 @@ final class CityCatalogTests: XCTestCase {
         XCTAssertEqual(NameFolding.tokens("Æbeltoft Œuvre İstanbul ıspir"), ["aebeltoft", "oeuvre", "istanbul", "ispir"])
         XCTAssertEqual(NameFolding.tokens("ΑΘΗΝΑΣ αθηνας"), ["αθηνασ", "αθηνασ"])
         XCTAssertEqual(NameFolding.tokens("서울특별시"), ["서울특별시"])
-        XCTAssertEqual(NameFolding.tokens("アンドラ・ラ・ヴェリャ"), ["アンドラ", "ラ", "ヴェリャ"])
+        XCTAssertEqual(NameFolding.tokens("アンドラ・ラ・ヴェリャ"), ["あんどら", "ら", "ゔぇりゃ"], "katakana folds to hiragana")
+        XCTAssertEqual(NameFolding.tokens("ﾄｳｷｮｳ トウキョウ とうきょう"), ["とうきょう", "とうきょう", "とうきょう"])
+        XCTAssertEqual(NameFolding.tokens("ヶ丘 ヽヾ ヷヸヹヺ ー"), ["ゖ丘", "ゝゞ", "ヷヸヹヺ", "ー"], "ヷ–ヺ have no hiragana")
         XCTAssertEqual(NameFolding.tokens("ｓｅｏｕｌ"), ["seoul"], "full-width letters fold by NFKD")
         XCTAssertEqual(NameFolding.tokens("Saint-Denis d'Oléron"), ["saint", "denis", "d", "oleron"])
         XCTAssertEqual(NameFolding.tokens(" \t—"), [])
@@ -192,6 +222,8 @@ final class CityCatalogTests: XCTestCase {
         badSection.replaceSubrange(60..<64, with: [0xF0, 0xFF, 0xFF, 0x00])  // token blob offset past the end
         var badTable = original
         badTable.replaceSubrange(16..<20, with: [0x05, 0x00, 0x00, 0x00])  // token count disagrees with its tables
+        var versionOne = original
+        versionOne.replaceSubrange(4..<6, with: [0x01, 0x00])  // the format before the Japanese and Korean names
         let cases: [(String, Data)] = [
             ("empty", Data()),
             ("tiny", Data([0x4E, 0x4D])),
@@ -201,6 +233,7 @@ final class CityCatalogTests: XCTestCase {
             ("bad magic", badMagic),
             ("bad section", badSection),
             ("bad table", badTable),
+            ("version 1", versionOne),
         ]
         for (label, bytes) in cases {
             let url = try temporaryFile(bytes)
@@ -210,6 +243,18 @@ final class CityCatalogTests: XCTestCase {
                     return XCTFail("\(label): expected .corrupt, got \(error)")
                 }
             }
+        }
+    }
+
+    func testAnOlderVersionIsNamedInTheMessage() throws {
+        var data = try Data(contentsOf: try catalog().url)
+        data.replaceSubrange(4..<6, with: [0x01, 0x00])
+        let url = try temporaryFile(data)
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertThrowsError(try CityCatalog(contentsOf: url)) { error in
+            XCTAssertEqual((error as? CityCatalogError)?.message,
+                           "city catalogue is damaged: version 1 where this Nimbus reads version 2 "
+                           + "(rebuild it with scripts/build-resources.py)")
         }
     }
 

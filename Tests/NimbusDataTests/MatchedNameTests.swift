@@ -56,12 +56,18 @@ final class MatchedNameTests: XCTestCase {
 
     func testSummaryAgreesWithTheWholeCity() throws {
         let catalog = try XCTUnwrap(Self.catalog)
+        var local = 0
         for i in stride(from: 0, to: catalog.cityCount, by: 97) {
             let ref = CityRef(Int32(i))
             let city = catalog.city(ref)
-            XCTAssertEqual(catalog.summary(ref), CitySummary(id: city.id, name: city.name,
-                                                            countryCode: city.countryCode, population: city.population))
+            XCTAssertEqual(catalog.summary(ref), CitySummary(id: city.id, name: city.name, countryCode: city.countryCode,
+                                                            population: city.population, localNames: city.localNames))
+            for name in [city.localNames.japanese, city.localNames.korean].compactMap({ $0 }) {
+                XCTAssertTrue(city.alternateNames.contains(name), "\(name) is one of \(city.name)'s names")
+                local += 1
+            }
         }
+        XCTAssertGreaterThan(local, 100, "the catalogue names cities in Japanese and Korean")
     }
 
     func testFoldedNamesMatchEveryQueryWordAtTheStartOfAWordOfOneName() {

@@ -358,16 +358,22 @@ final class CityDetailViewModelTests: XCTestCase {
     }
 }
 
-final class LocalNameTests: XCTestCase {
-    func testTheLocalNameSoundsLikeTheCanonicalOne() {
+final class CityNameChoiceTests: XCTestCase {
+    func testOneRuleForWholeCitiesAndListRows() {
+        let names = CityLocalNames(japanese: "ソウル", korean: "서울")
         let seoul = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 1,
-                         timeZone: "Asia/Seoul", alternateNames: ["경성", "Sŏul", "서울특별시", "서울", "ソウル", "京城"])
-        let shanghai = City(id: 2, name: "Shanghai", countryCode: "CN", latitude: 31, longitude: 121, population: 1,
-                            timeZone: "Asia/Shanghai", alternateNames: ["상해", "上海", "상하이", "シャンハイ"])
-        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ko), "서울")
-        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .ja), "ソウル")
-        XCTAssertEqual(CityDetailViewModel.localName(seoul, language: .en), nil)
-        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ko), "상하이")
-        XCTAssertEqual(CityDetailViewModel.localName(shanghai, language: .ja), "シャンハイ")
+                         timeZone: "Asia/Seoul", alternateNames: ["경성", "서울", "ソウル"], localNames: names)
+        let row = CitySummary(id: 1, name: "Seoul", countryCode: "KR", population: 1, localNames: names)
+        XCTAssertEqual(Language.allCases.map { CityNameChoice.name(seoul, language: $0) }, ["Seoul", "서울", "ソウル"])
+        XCTAssertEqual(Language.allCases.map { CityNameChoice.name(row, language: $0) }, ["Seoul", "서울", "ソウル"])
+        XCTAssertNil(CityNameChoice.local(names, language: .en))
+    }
+
+    func testTheCanonicalNameWhereTheCatalogueHasNoLocalName() {
+        // Alternates alone choose nothing: the choice is the catalogue's (scripts/citynames.py).
+        let city = City(id: 2, name: "Toufen", countryCode: "TW", latitude: 24.7, longitude: 120.9, population: 1,
+                        timeZone: "Asia/Taipei", alternateNames: ["頭份", "터우펀"])
+        XCTAssertEqual(Language.allCases.map { CityNameChoice.name(city, language: $0) }, ["Toufen", "Toufen", "Toufen"])
+        XCTAssertEqual(CityNameChoice.local(CityLocalNames(japanese: "台北", korean: nil), language: .ko), nil)
     }
 }

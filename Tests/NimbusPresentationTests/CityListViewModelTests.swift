@@ -33,7 +33,8 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
 
     func summary(_ ref: CityRef) -> CitySummary {
         let c = cities[Int(ref.index)]
-        return CitySummary(id: c.id, name: c.name, countryCode: c.countryCode, population: c.population)
+        return CitySummary(id: c.id, name: c.name, countryCode: c.countryCode, population: c.population,
+                           localNames: c.localNames)
     }
 
     func matchedName(_ ref: CityRef, query: String) -> String? {
@@ -46,13 +47,17 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
 
 extension City {
     static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
-                            population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+                            population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],
+                            localNames: CityLocalNames(japanese: "ソウル", korean: "서울"))
     static let saoPaulo = City(id: 3448439, name: "São Paulo", countryCode: "BR", latitude: -23.5475, longitude: -46.63611,
-                               population: 12_400_232, timeZone: "America/Sao_Paulo", alternateNames: ["sao paulo", "상파울루"])
+                               population: 12_400_232, timeZone: "America/Sao_Paulo", alternateNames: ["sao paulo", "상파울루"],
+                               localNames: CityLocalNames(japanese: nil, korean: "상파울루"))
     static let busan = City(id: 1838524, name: "Busan", countryCode: "KR", latitude: 35.1028, longitude: 129.0403,
-                            population: 3_678_555, timeZone: "Asia/Seoul", alternateNames: ["부산"])
+                            population: 3_678_555, timeZone: "Asia/Seoul", alternateNames: ["부산"],
+                            localNames: CityLocalNames(japanese: nil, korean: "부산"))
     static let seogwipo = City(id: 1846266, name: "Seogwipo", countryCode: "KR", latitude: 33.2536, longitude: 126.5600,
-                               population: 155_691, timeZone: "Asia/Seoul", alternateNames: ["서귀포"])
+                               population: 155_691, timeZone: "Asia/Seoul", alternateNames: ["서귀포"],
+                               localNames: CityLocalNames(japanese: nil, korean: "서귀포"))
 }
 
 final class CityListViewModelTests: XCTestCase {
@@ -108,14 +113,29 @@ final class CityListViewModelTests: XCTestCase {
     }
 
     func testAMatchOnAnAlternateNameIsShownBesideTheName() {
-        let state = TestObserver(makeOutput(.ko).state)
+        let state = TestObserver(makeOutput(.en).state)
         query.send("서울")
         scheduler.advance()
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "대한민국", population: "10,349,312"),
+            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "South Korea", population: "10,349,312"),
         ])
-        XCTAssertEqual(state.last?.summary, "도시 1개 / 전체 4개")
+    }
+
+    func testRowsShowTheUILanguagesNameAndTheMatchOnlyWhenItIsAnother() {
+        let korean = TestObserver(makeOutput(.ko).state)
+        query.send("서울")
+        scheduler.advance()
+        XCTAssertEqual(korean.last?.rows.prefix(5), [
+            CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", population: "10,349,312"),
+        ])
+        XCTAssertEqual(korean.last?.summary, "도시 1개 / 전체 4개")
+        query.send("ソウル")
+        scheduler.advance()
+        XCTAssertEqual(korean.last?.rows.prefix(5).map { [$0.name, $0.matchedName] }, [["서울", "ソウル"]])
+        query.send("")
+        scheduler.advance()
+        XCTAssertEqual(korean.last?.rows.prefix(5).map(\.name), ["상파울루", "서울", "부산", "서귀포"])
     }
 
     func testNoMatchGivesAnEmptyMessage() {

@@ -56,7 +56,8 @@ final class MapMarkerPlacementTests: XCTestCase {
 
     func testMarkersForPlacesAndQuakesSpeakTheUILanguage() {
         let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
-                         population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+                         population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],
+                         localNames: CityLocalNames(japanese: "ソウル", korean: "서울"))
         XCTAssertEqual(MapMarker.place(seoul, language: .ko).label, "서울")
         XCTAssertEqual(MapMarker.place(seoul, language: .en).label, "Seoul")
     }

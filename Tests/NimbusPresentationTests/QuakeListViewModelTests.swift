@@ -19,9 +19,11 @@ final class ScriptedQuakes: QuakeRepository, @unchecked Sendable {
 /// A catalogue of two cities, Pohang and Los Angeles, for placing events.
 private struct TwoCities: CityLocating, CityRepository {
     static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
-                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항", "ポハン"])
+                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항", "ポハン"],
+                             localNames: CityLocalNames(japanese: "ポハン", korean: "포항"))
     static let la = City(id: 5368361, name: "Los Angeles", countryCode: "US", latitude: 34.05, longitude: -118.24,
-                         population: 3_900_000, timeZone: "America/Los_Angeles", alternateNames: ["로스앤젤레스", "ロサンゼルス"])
+                         population: 3_900_000, timeZone: "America/Los_Angeles", alternateNames: ["로스앤젤레스", "ロサンゼルス"],
+                         localNames: CityLocalNames(japanese: "ロサンゼルス", korean: "로스앤젤레스"))
     func nearestCity(to point: GeoPoint) -> CityRef? { CityRef(point.longitude > 0 ? 0 : 1) }
     func largestCity(inTimeZone zone: String) -> CityRef? { nil }
     var cityCount: Int { 2 }

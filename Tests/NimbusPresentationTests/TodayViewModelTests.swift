@@ -8,7 +8,8 @@ import TestSupport
 /// Seoul and Busan, with Pohang for placing events; the user is in Seoul.
 private struct TodayCities: CityLocating, CityRepository, DeviceLocationProviding {
     static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
-                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항"])
+                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항"],
+                             localNames: CityLocalNames(japanese: nil, korean: "포항"))
     let all: [City] = [.seoul, .busan, pohang]
     func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) {
         (.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!), [])

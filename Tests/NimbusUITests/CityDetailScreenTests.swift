@@ -53,7 +53,8 @@ final class RecordingPanel: ScreenPanel {
 @MainActor
 final class CityDetailScreenTests: XCTestCase {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
-                                    population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+                                    population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],
+                                    localNames: CityLocalNames(japanese: "ソウル", korean: "서울"))
     private static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
 

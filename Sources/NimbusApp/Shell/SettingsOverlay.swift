@@ -162,7 +162,9 @@ final class SettingsOverlay {
             switch container.preferences.home {
             case nil: return l10n[.settingsValueNone]
             case .point(let p): return WeatherFormatter.coordinates(Coordinate(latitude: p.latitude, longitude: p.longitude))
-            case .city(let id): return container.city(id: id).map { "\($0.name), \($0.countryCode)" } ?? String(id)
+            case .city(let id):
+                return container.city(id: id).map { CityNameChoice.name($0, language: l10n.language) + ", " + $0.countryCode }
+                    ?? String(id)
             }
         }
     }
@@ -194,7 +196,8 @@ final class SettingsOverlay {
         if let search {
             lines += ["", l10n[.settingsHomeSearch], "> " + search.text + "▏"]
             lines += results.enumerated().map { i, city in
-                (i == pick ? "▸ " : "  ") + city.name + ", " + container.countryNames.name(city.countryCode)
+                (i == pick ? "▸ " : "  ") + CityNameChoice.name(city, language: l10n.language) + ", "
+                    + container.countryNames.name(city.countryCode)
             }
         }
         lines += [""] + TextWrap.lines(footer, width: inner) + TextWrap.lines(l10n[.settingsHelp], width: inner)

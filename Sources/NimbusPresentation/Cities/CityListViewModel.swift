@@ -8,7 +8,7 @@ import CombineSchedulers
 public struct CityRow: Equatable, Sendable {
     public let cityID: Int
     public let name: String
-    /// The alternate name the query matched, when it was not the canonical name (e.g. "서울" for Seoul).
+    /// The alternate name the query matched, when it is not the name shown (e.g. "서울" beside Seoul in English).
     public let matchedName: String?
     public let country: String
     public let population: String
@@ -139,10 +139,12 @@ public final class CityListViewModel {
                 let matches = search.execute(query: query)
                 let rows = CityRows(matches: matches) { ref in
                     let hit = search.hit(ref, query: matches.query)
+                    let name = CityNameChoice.name(hit.city, language: l10n.language)
                     return CityRow(
                         cityID: hit.city.id,
-                        name: hit.city.name,
-                        matchedName: hit.matchedName,
+                        name: name,
+                        // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
+                        matchedName: hit.matchedName == name ? nil : hit.matchedName,
                         country: countries.name(hit.city.countryCode),
                         population: l10n.number(hit.city.population)
                     )

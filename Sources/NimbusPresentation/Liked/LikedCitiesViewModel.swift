@@ -215,7 +215,7 @@ public final class LikedCitiesViewModel {
         let l10n = format.l10n
         let rows = model.cities.map { city -> LikedRow in
             let range = model.ranges[city.coordinate]
-            return LikedRow(cityID: city.id, name: city.name, country: countries.name(city.countryCode),
+            return LikedRow(cityID: city.id, name: CityNameChoice.name(city, language: l10n.language), country: countries.name(city.countryCode),
                             range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
                             condition: range.map { format.condition($0.condition) },
                             coordinates: WeatherFormatter.coordinates(city.coordinate))

@@ -319,7 +319,7 @@ public final class CityMapViewModel {
             MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn,
                              maxColumns: min(24, key.size.cols / 3), units: units, l10n: l10n)
         }
-        return CityMapState(cityName: city.name, snapshot: snapshot, isLoading: loading, message: message,
+        return CityMapState(cityName: CityNameChoice.name(city, language: l10n.language), snapshot: snapshot, isLoading: loading, message: message,
                             status: status, scaleBar: scale, zoom: key.zoom, style: key.style)
     }
 

@@ -99,10 +99,3 @@ public struct QuakeFormatter: Sendable {
         }
     }
 }
-
-/// A city's name in the UI language's script when the catalogue has one (서울 for Seoul in Korean).
-enum CityNameChoice {
-    static func name(_ city: City, language: Language) -> String {
-        CityDetailViewModel.localName(city, language: language) ?? city.name
-    }
-}

@@ -253,7 +253,7 @@ public final class CityDetailViewModel {
         f.setLocalizedDateFormatFromTemplate(format.display.value.clock == .h24 ? "EEE d MMM HH:mm" : "EEE d MMM h:mm a")
         return CityHeader(
             name: city.name,
-            localName: Self.localName(city, language: l10n.language),
+            localName: CityNameChoice.local(city.localNames, language: l10n.language),
             country: countries.name(city.countryCode),
             localTime: f.string(from: now).replacingOccurrences(of: "\u{202F}", with: " "),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
@@ -344,50 +344,5 @@ public final class CityDetailViewModel {
             hoursMin: temps.min().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             hoursMax: temps.max().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             days: Array(days))
-    }
-
-    /// The alternate name in the UI language's script (Hangul for Korean, kana for Japanese) that
-    /// sounds most like the canonical name once romanised (서울 rather than the historical 경성 for
-    /// Seoul, 상하이 rather than 상해 for Shanghai), shorter names first on a tie; English uses the
-    /// canonical name alone.
-    static func localName(_ city: City, language: Language) -> String? {
-        func has(_ name: String, _ ranges: [ClosedRange<UInt32>]) -> Bool {
-            name.unicodeScalars.contains { s in ranges.contains { $0.contains(s.value) } }
-        }
-        let script: [ClosedRange<UInt32>]
-        switch language {
-        case .en: return nil
-        case .ko: script = [0xAC00...0xD7A3, 0x1100...0x11FF, 0x3130...0x318F]
-        case .ja: script = [0x3040...0x30FF]
-        }
-        let candidates = city.alternateNames.filter { has($0, script) && $0 != city.name }
-        guard candidates.count > 1 else { return candidates.first }
-        func letters(_ s: String) -> [Character] {
-            Array((s.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? s)
-                .filter { $0.isLetter })
-        }
-        let target = letters(city.name)
-        // Longest common subsequence of the romanised letters: 상하이 (sanghai) beats 상해 (sanghae) for Shanghai.
-        func score(_ name: String) -> Int {
-            let a = letters(name)
-            guard !a.isEmpty, !target.isEmpty else { return 0 }
-            var row = [Int](repeating: 0, count: target.count + 1)
-            for x in a {
-                var diagonal = 0
-                for (j, y) in target.enumerated() {
-                    let above = row[j + 1]
-                    row[j + 1] = x == y ? diagonal + 1 : max(row[j + 1], row[j])
-                    diagonal = above
-                }
-            }
-            return row[target.count]
-        }
-        return candidates.enumerated().max { a, b in
-            let (sa, sb) = (score(a.element), score(b.element))
-            if sa != sb { return sa < sb }
-            let (la, lb) = (a.element.count, b.element.count)
-            if la != lb { return la > lb }
-            return a.offset > b.offset
-        }?.element
     }
 }
