@@ -219,25 +219,48 @@ class Reader:
         except ImportError as error:
             sys.exit(f"the readings need the pinned {FUGASHI_WHEEL} (CPython 3.11, x86-64 Linux): {error}")
         self.tagger = fugashi.Tagger(f"-r /dev/null -d {dicdir}")
-        self.cache: dict[str, str | None] = {}
+        self.cache: dict[str, list[str]] = {}
 
-    def reading(self, text: str) -> str | None:
-        """The hiragana reading of `text`, or None when a word of it is unknown to the dictionary."""
+    def readings(self, text: str) -> list[str]:
+        """Hiragana readings of `text`, MeCab's best first (up to 10), leaving out any with an unknown word."""
         if text in self.cache:
             return self.cache[text]
-        parts = []
-        for word in self.tagger(text):
-            kana = getattr(word.feature, "kana", None)
-            if not kana or kana == "*":
-                if all(is_kana(ch) for ch in word.surface):
+        found: list[str] = []
+        for path in self.tagger.nbestToNodeList(text, 10):
+            parts = []
+            for word in path:
+                kana = getattr(word.feature, "kana", None)
+                if not kana or kana == "*":
+                    if not all(is_kana(ch) for ch in word.surface):
+                        break
                     kana = word.surface
-                else:
-                    self.cache[text] = None
-                    return None
-            parts.append(kana)
-        result = hiragana("".join(parts))
-        self.cache[text] = result
-        return result
+                parts.append(kana)
+            else:
+                reading = hiragana("".join(parts))
+                if reading and reading not in found:
+                    found.append(reading)
+        self.cache[text] = found
+        return found
+
+    def reading(self, text: str, canonical: str) -> str | None:
+        """The reading of a Japanese city's name: among MeCab's best readings, the first that is the
+        romanised canonical name (板橋 いたばし for Itabashi, where the best is いたはし), also with an
+        administrative suffix after it (四日市市 よっかいちし); else the best; None if there is none."""
+        target = loose(latin_letters(canonical))
+        best = self.readings(text)
+        for reading in best:
+            if loose(romanise_kana(reading)) == target:
+                return reading
+        for suffix, spoken in READING_SUFFIXES:
+            if text.endswith(suffix) and len(text) > len(suffix):
+                for reading in self.readings(text[:-len(suffix)]):
+                    if loose(romanise_kana(reading)) == target:
+                        return reading + spoken
+        return best[0] if best else None
+
+
+# Suffixes of Japanese municipalities and how they are read after the name.
+READING_SUFFIXES = (("市", "し"), ("区", "く"), ("町", "まち"), ("村", "むら"))
 
 
 def japanese_readings(names: list[str], country: str, reader: Reader | None) -> dict[str, str]:
@@ -247,7 +270,7 @@ def japanese_readings(names: list[str], country: str, reader: Reader | None) -> 
     readings = {}
     for name in names[1:]:
         if japanese_writable(name) and any(is_kanji(ch) for ch in name):
-            reading = reader.reading(name)
+            reading = reader.reading(name, names[0])
             if reading:
                 readings[name] = reading
     return readings
