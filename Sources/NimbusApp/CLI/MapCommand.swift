@@ -96,11 +96,12 @@ enum MapText {
         let canvas = Canvas(size: Size(cols: size.cols, rows: size.rows + 1))
         let p = canvas.painter()
         let towns = MapMarkerPlacement.place(container.mapTowns.towns(on: snapshot), on: snapshot)
-        MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
-                             palette: .monochrome, label: city.name, markers: towns)
         let l10n = container.l10n
+        let name = CityNameChoice.name(city, language: l10n.language)
+        MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
+                             palette: .monochrome, label: name, markers: towns)
         let units = UnitSystem.resolve(environment: container.configuration.environment, language: l10n.language)
-        var footer = "\(city.name), \(container.countryNames.name(city.countryCode)) · "
+        var footer = "\(name), \(container.countryNames.name(city.countryCode)) · "
             + l10n.format(.mapStatus, String(zoom.level), String(MapZoom.range.upperBound),
                           l10n[style == .braille ? .mapStyleBraille : .mapStyleBlocks])
         if let bar = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn,
