@@ -331,7 +331,7 @@ enum OneShot {
         guard !matches.refs.isEmpty else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
         return matches.refs.prefix(limit).map { ref in
             let city = container.cityRepository.city(ref)
-            return [city.name, container.countryNames.name(city.countryCode),
+            return [CityNameChoice.name(city, language: container.l10n.language), container.countryNames.name(city.countryCode),
                     container.l10n.number(city.population), WeatherFormatter.coordinates(city.coordinate)]
                 .map(DisplayWidth.sanitize).joined(separator: "\t")
         }.joined(separator: "\n")
