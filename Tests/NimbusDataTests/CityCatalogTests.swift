@@ -258,6 +258,23 @@ final class CityCatalogTests: XCTestCase {
         }
     }
 
+    /// A local-name number past the city's names (a damaged record) gives no local name, never a crash
+    /// or another city's name.
+    func testALocalNameNumberPastTheNamesIsIgnored() throws {
+        let original = try catalog()
+        let tokyo = try XCTUnwrap(original.search("tokyo").first)
+        var data = try Data(contentsOf: original.url)
+        let cities = data[24..<28].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        let record = cities + Int(tokyo.index) * 36
+        data.replaceSubrange((record + 32)..<(record + 36), with: [0xFF, 0xFF, 0xFE, 0x7F])
+        let url = try temporaryFile(data)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let damaged = try CityCatalog(contentsOf: url)
+        XCTAssertEqual(damaged.city(tokyo).localNames, .none)
+        XCTAssertEqual(damaged.summary(tokyo).localNames, .none)
+        XCTAssertEqual(damaged.city(tokyo).name, "Tokyo")
+    }
+
     func testAnIntactCopyLoadsFromAnyPath() throws {
         let original = try Data(contentsOf: try catalog().url)
         let url = try temporaryFile(original)
