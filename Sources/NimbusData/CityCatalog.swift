@@ -154,7 +154,10 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             id: Int(u32(record)),
             name: canonicalName(at: index),
             countryCode: String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self),
-            population: Int(u32(record + 12)))
+            population: Int(u32(record + 12)),
+            latitude: Double(Int32(bitPattern: u32(record + 4))) / 100_000,
+            longitude: Double(Int32(bitPattern: u32(record + 8))) / 100_000,
+            timeZone: timeZone(Int(u16(record + 18))))
     }
 
     public func matchedName(_ ref: CityRef, query: String) -> String? {

@@ -28,18 +28,34 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
     }
 }
 
-/// What a result row needs of a city; far cheaper to read than a whole `City`.
+/// What a result row needs of a city; far cheaper to read than a whole `City` (no alternate names).
 public struct CitySummary: Equatable, Hashable, Sendable {
     public let id: Int
     public let name: String
     public let countryCode: String
     public let population: Int
-    public init(id: Int, name: String, countryCode: String, population: Int) {
+    public let latitude: Double
+    public let longitude: Double
+    /// IANA time-zone identifier.
+    public let timeZone: String
+    public init(id: Int, name: String, countryCode: String, population: Int, latitude: Double, longitude: Double,
+                timeZone: String) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
         self.population = population
+        self.latitude = latitude
+        self.longitude = longitude
+        self.timeZone = timeZone
     }
+
+    /// The summary of a whole city.
+    public init(_ city: City) {
+        self.init(id: city.id, name: city.name, countryCode: city.countryCode, population: city.population,
+                  latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone)
+    }
+
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
 /// A position in a catalogue: catalogues are ordered by population, largest first.

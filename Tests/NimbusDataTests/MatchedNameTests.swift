@@ -59,8 +59,7 @@ final class MatchedNameTests: XCTestCase {
         for i in stride(from: 0, to: catalog.cityCount, by: 97) {
             let ref = CityRef(Int32(i))
             let city = catalog.city(ref)
-            XCTAssertEqual(catalog.summary(ref), CitySummary(id: city.id, name: city.name,
-                                                            countryCode: city.countryCode, population: city.population))
+            XCTAssertEqual(catalog.summary(ref), CitySummary(city))
         }
     }
 

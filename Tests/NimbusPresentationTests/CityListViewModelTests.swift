@@ -32,8 +32,7 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
     }
 
     func summary(_ ref: CityRef) -> CitySummary {
-        let c = cities[Int(ref.index)]
-        return CitySummary(id: c.id, name: c.name, countryCode: c.countryCode, population: c.population)
+        CitySummary(cities[Int(ref.index)])
     }
 
     func matchedName(_ ref: CityRef, query: String) -> String? {
@@ -76,6 +75,40 @@ final class CityListViewModelTests: XCTestCase {
                                                 rowOpened: opened.eraseToAnyPublisher()))
     }
 
+    /// The local times' minute: now, then each new minute on the scheduler (the first at the minute's
+    /// end, not a minute from now), and again when the clock setting changes.
+    func testTheClockTicksOnEachNewMinuteAndWithTheSetting() {
+        let start = Date(timeIntervalSince1970: 1_782_000_720 + 45)  // 00:12:45 UTC
+        let elapsed = Elapsed()
+        let scheduler = self.scheduler!
+        func advance(_ seconds: Int) {
+            elapsed.seconds += seconds
+            scheduler.advance(by: .seconds(seconds))
+        }
+        let display = DisplayUnits(.init(system: .metric, clock: .h24))
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
+            countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display),
+            now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })
+        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+        let clock = TestObserver(output.clock)
+        scheduler.advance()
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12"])
+        advance(14)
+        XCTAssertEqual(clock.values.count, 1, "nothing before the minute ends")
+        advance(1)
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12", "09:13"])
+        advance(60)
+        advance(60)
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12", "09:13", "09:14", "09:15"])
+        display.value.clock = .h12
+        XCTAssertEqual(clock.values.last?.time(in: "Asia/Seoul"), "9:15 AM")
+        XCTAssertEqual(clock.values.last?.time(in: "America/St_Johns"), "9:45 PM")
+        XCTAssertNil(clock.values.last?.time(in: "Not/A_Zone"))
+        XCTAssertNil(clock.values.last?.time(in: "EST"), "abbreviations are not IANA names")
+    }
+
     func testNothingIsEmittedBeforeTheFirstQuery() {
         let state = TestObserver(makeOutput().state)
         scheduler.advance(by: .seconds(1))
@@ -91,7 +124,8 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(\.summary), ["4 cities"])
         XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
         XCTAssertEqual(state.last?.rows[0], CityRow(cityID: 3448439, name: "São Paulo", matchedName: nil,
-                                                    country: "Brazil", population: "12,400,232"))
+                                                    country: "Brazil", population: "12,400,232",
+                                                    coordinates: "23.55°S 46.64°W", timeZone: "America/Sao_Paulo"))
         XCTAssertNil(state.last?.emptyMessage)
     }
 
@@ -113,7 +147,8 @@ final class CityListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "대한민국", population: "10,349,312"),
+            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "대한민국", population: "10,349,312",
+                    coordinates: "37.57°N 126.98°E", timeZone: "Asia/Seoul"),
         ])
         XCTAssertEqual(state.last?.summary, "도시 1개 / 전체 4개")
     }
@@ -137,4 +172,9 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(route.values, [.showDetail(.seogwipo)])
     }
+}
+
+/// Seconds of virtual time gone, for a clock that follows a test scheduler.
+private final class Elapsed: @unchecked Sendable {
+    var seconds = 0
 }
