@@ -132,6 +132,11 @@ public final class CatalogCityLocator: CityLocating, Sendable {
         spatialIndex.nearest(to: point).map { CityRef(Int32($0)) }
     }
 
+    /// The ISO country code of the city nearest `point` (for maps: whose land a point is likely on).
+    public func nearestCountry(to point: GeoPoint) -> String? {
+        spatialIndex.nearest(to: point).map { catalog.countryCode(at: $0) }
+    }
+
     public func largestCity(inTimeZone zone: String) -> CityRef? {
         catalog.largestCity(inTimeZone: zone)
     }

@@ -9,10 +9,15 @@ import NimbusDomain
 public struct MapRenderer: Sendable {
     private let land: LandMask
     private let borders: ProjectedBorders
+    /// The ISO country code of the catalogue city nearest a point (nil: no catalogue).
+    private let nearestCountry: (@Sendable (GeoPoint) -> String?)?
 
-    public init(land: LandMask, borders: CountryBorders) {
+    /// With `nearestCountry`, world maps mark the land near the city that belongs to its country
+    /// (`MapSnapshot.ownCountryCells`): borders only hold land borders, so islands need the catalogue.
+    public init(land: LandMask, borders: CountryBorders, nearestCountry: (@Sendable (GeoPoint) -> String?)? = nil) {
         self.land = land
         self.borders = ProjectedBorders(borders)
+        self.nearestCountry = nearestCountry
     }
 
     static let maxLatitude = MapProjection.maxLatitude
@@ -89,7 +94,36 @@ public struct MapRenderer: Sendable {
 
         // The city's cell.
         let marker = projection.cell(of: Coordinate(latitude: request.latitude, longitude: request.longitude))
-        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection)
+        var own: Set<Int>?
+        if key.zoom == .world, let marker, let nearestCountry, !request.countryCode.isEmpty {
+            own = Set()
+            // Only the rows a label can take; one catalogue lookup per land dot there.
+            for r in max(0, marker.y - 1)...min(rows - 1, marker.y + 1) {
+                if cancel.isCancelled { return nil }
+                for c in 0..<cols where cells[r][c].kind != .sea {
+                    var ownDots = 0, otherDots = 0
+                    for dy in 0..<down {
+                        let j = r * down + dy + 1
+                        let lat = Self.latitude(mercator: centreY + (Double(height) / 2 - (Double(j - 1) + 0.5)) * vstep)
+                        for dx in 0..<across {
+                            let i = c * across + dx + 1
+                            guard grid[j * gw + i] & 1 == 1 else { continue }
+                            let lon = centreLon + (Double(i - 1) + 0.5 - Double(width) / 2) * step
+                            let wrapped = (lon + 180).truncatingRemainder(dividingBy: 360)
+                            guard let point = GeoPoint(latitude: lat, longitude: (wrapped < 0 ? wrapped + 360 : wrapped) - 180),
+                                  nearestCountry(point) == request.countryCode else {
+                                otherDots += 1
+                                continue
+                            }
+                            ownDots += 1
+                        }
+                    }
+                    if ownDots > 0 && otherDots == 0 { own?.insert(r * cols + c) }
+                }
+            }
+        }
+        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection,
+                           ownCountryCells: own)
     }
 
     @inline(__always)

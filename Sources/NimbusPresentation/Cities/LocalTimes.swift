@@ -3,21 +3,23 @@ import Synchronization
 import NimbusDomain
 
 /// The time of day in any time zone, in the clock setting's form and the language's words
-/// ("2:05 PM", "오후 2:05", "14:05"): one formatter per zone and clock, one string per zone and
-/// minute, so a list costs a dictionary lookup a row after its first frame of the minute.
+/// ("2:05 PM", "오후 2:05", "14:05"). Zones are looked up once; times are formatted by one
+/// formatter a clock setting, once a minute for each offset from UTC (zones share a few dozen), so a
+/// list costs a few dictionary lookups a row, and a zone seen for the first time no formatter.
 public final class LocalTimes: Sendable {
     /// Zones kept at most (the IANA database has about 600; a hostile catalogue could have more).
     static let zoneLimit = 1024
 
     private struct Cache {
-        var formatters: [FormatterKey: DateFormatter] = [:]
+        var zones: [String: TimeZone?] = [:]
+        var formatters: [UserSettings.Clock: DateFormatter] = [:]
         var minute: Int64 = .min
-        var strings: [FormatterKey: String] = [:]
+        var strings: [TimeKey: String] = [:]
         var widths: [UserSettings.Clock: Int] = [:]
     }
 
-    private struct FormatterKey: Hashable {
-        let zone: String
+    private struct TimeKey: Hashable {
+        let offset: Int
         let clock: UserSettings.Clock
     }
 
@@ -29,24 +31,28 @@ public final class LocalTimes: Sendable {
     /// The time at `date` in the IANA zone `zone`, nil for a zone the system does not know.
     public func time(at date: Date, zone: String, clock: UserSettings.Clock) -> String? {
         let minute = Int64((date.timeIntervalSince1970 / 60).rounded(.down))
-        let key = FormatterKey(zone: zone, clock: clock)
+        let locale = self.locale
         return cache.withLock { cache -> String? in
             if cache.minute != minute {
                 cache.minute = minute
                 cache.strings.removeAll(keepingCapacity: true)
             }
-            if let hit = cache.strings[key] { return hit }
-            let formatter: DateFormatter
-            if let kept = cache.formatters[key] {
-                formatter = kept
+            let timeZone: TimeZone?
+            if let known = cache.zones[zone] {
+                timeZone = known
             } else {
-                guard let made = Self.formatter(zone: zone, clock: clock, locale: locale) else { return nil }
-                if cache.formatters.count >= Self.zoneLimit { cache.formatters.removeAll() }
-                cache.formatters[key] = made
-                formatter = made
+                timeZone = Self.timeZone(zone)
+                if cache.zones.count >= Self.zoneLimit { cache.zones.removeAll() }
+                cache.zones[zone] = timeZone
             }
-            let text = Self.tidy(formatter.string(from: date))
-            if cache.strings.count >= Self.zoneLimit { cache.strings.removeAll() }
+            guard let timeZone else { return nil }
+            let offset = timeZone.secondsFromGMT(for: date)
+            let key = TimeKey(offset: offset, clock: clock)
+            if let hit = cache.strings[key] { return hit }
+            let formatter = cache.formatters[clock] ?? Self.formatter(clock: clock, locale: locale)
+            cache.formatters[clock] = formatter
+            // The zone's wall clock is UTC's moved by the offset (a minute of one offset is all the same text).
+            let text = Self.tidy(formatter.string(from: date.addingTimeInterval(TimeInterval(offset))))
             cache.strings[key] = text
             return text
         }
@@ -56,25 +62,26 @@ public final class LocalTimes: Sendable {
     /// times is this wide, so it does not change width with the hour).
     public func columnWidth(clock: UserSettings.Clock, width: (String) -> Int) -> Int {
         if let known = cache.withLock({ $0.widths[clock] }) { return known }
+        let utc = Self.formatter(clock: clock, locale: locale)
         var widest = 0
-        if let utc = Self.formatter(zone: "UTC", clock: clock, locale: locale) {
-            // Two-digit hours, morning and afternoon: the widest forms.
-            for seconds in [10 * 3600 + 59 * 60, 22 * 3600 + 59 * 60, 12 * 3600 + 59 * 60, 23 * 3600 + 59 * 60] {
-                widest = max(widest, width(Self.tidy(utc.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))))
-            }
+        // Two-digit hours, morning and afternoon: the widest forms.
+        for seconds in [10 * 3600 + 59 * 60, 22 * 3600 + 59 * 60, 12 * 3600 + 59 * 60, 23 * 3600 + 59 * 60] {
+            widest = max(widest, width(Self.tidy(utc.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))))
         }
         cache.withLock { $0.widths[clock] = widest }
         return widest
     }
 
-    private static func formatter(zone: String, clock: UserSettings.Clock, locale: Locale) -> DateFormatter? {
-        // Foundation takes abbreviations and offsets too ("EST", "GMT+9"): only IANA names are wanted.
-        guard zone.utf8.count <= 64, zone.contains("/") || zone == "UTC", let timeZone = TimeZone(identifier: zone) else {
-            return nil
-        }
+    /// Only IANA names: Foundation takes abbreviations and offsets too ("EST", "GMT+9").
+    private static func timeZone(_ zone: String) -> TimeZone? {
+        guard zone.utf8.count <= 64, zone.contains("/") || zone == "UTC" else { return nil }
+        return TimeZone(identifier: zone)
+    }
+
+    private static func formatter(clock: UserSettings.Clock, locale: Locale) -> DateFormatter {
         let f = DateFormatter()
         f.locale = locale
-        f.timeZone = timeZone
+        f.timeZone = TimeZone(identifier: "UTC")
         f.setLocalizedDateFormatFromTemplate(clock == .h24 ? "HH:mm" : "h:mm a")
         return f
     }
