@@ -25,7 +25,7 @@ enum MapBenchmark {
         // spatial index is built here, before the timing, as the app builds it on first use).
         let locator = CatalogCityLocator(catalog: catalog)
         _ = locator.spatialIndex
-        let renderer = MapRenderer(land: land, borders: borders, nearestCountry: { locator.nearestCountry(to: $0) })
+        let renderer = MapRenderer(land: land, borders: borders, nearestPlace: { locator.nearestPlace(to: $0) })
         let levels = land.resolutions.map(String.init).joined(separator: ", ")
         table.section("City map, \(size.cols)×\(size.rows) braille (land levels \(levels) px/deg)")
         table.header("", "median", "p95", "target")

@@ -20,7 +20,7 @@ final class WorldLabelCoverageTests: XCTestCase {
         (x..<(x + width)).contains { x in
             let cell = snapshot.rows[y][x]
             if cell.kind == .border { return true }
-            return landDots(of: cell, x: x, y: y, projection: projection).contains { locator.nearestCountry(to: $0) != country }
+            return landDots(of: cell, x: x, y: y, projection: projection).contains { locator.nearestPlace(to: $0)?.countryCode != country }
         }
     }
 

@@ -230,7 +230,7 @@ public final class AppDIContainer {
                                      totalCostLimit: MapSceneDIContainer.totalCostLimit)
         return MapSceneDIContainer(
             repository: .bundled(cache: cache, environment: configuration.environment,
-                                 nearestCountry: { [locator] in locator.nearestCountry(to: $0) }),
+                                 nearestPlace: { [locator] in locator.nearestPlace(to: $0) }),
             l10n: l10n, currentUnits: { [display] in display.value.system },
             scheduler: configuration.scheduler,
             renderScheduler: configuration.renderScheduler ?? configuration.scheduler,

@@ -17,12 +17,12 @@ public final class RenderedMapRepository: MapRepository, Sendable {
     }
 
     /// The bundled land data, plus the 1 km levels under `$XDG_DATA_HOME/nimbus` when present; with
-    /// `nearestCountry`, world maps know the city's own islands (see `MapRenderer.init`).
+    /// `nearestPlace`, world maps know the city's own islands (see `MapRenderer.init`).
     public static func bundled(cache: MapSnapshotCache, environment: [String: String]?,
-                               nearestCountry: (@Sendable (GeoPoint) -> String?)? = nil) -> RenderedMapRepository {
+                               nearestPlace: (@Sendable (GeoPoint) -> NearestPlace?)? = nil) -> RenderedMapRepository {
         RenderedMapRepository(cache: cache) {
             MapRenderer(land: try LandMask.bundled(fineLevelsFrom: environment), borders: try CountryBorders.bundled(),
-                        nearestCountry: nearestCountry)
+                        nearestPlace: nearestPlace)
         }
     }
 
