@@ -125,7 +125,8 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
         XCTAssertEqual(state.last?.rows[0], CityRow(cityID: 3448439, name: "São Paulo", matchedName: nil,
                                                     country: "Brazil", population: "12,400,232",
-                                                    coordinates: "23.55°S 46.64°W", timeZone: "America/Sao_Paulo"))
+                                                    coordinate: City.saoPaulo.coordinate, timeZone: "America/Sao_Paulo"))
+        XCTAssertEqual(state.last?.rows[0].coordinates, "23.55°S 46.64°W")
         XCTAssertNil(state.last?.emptyMessage)
     }
 
@@ -148,7 +149,7 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
             CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "대한민국", population: "10,349,312",
-                    coordinates: "37.57°N 126.98°E", timeZone: "Asia/Seoul"),
+                    coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
         XCTAssertEqual(state.last?.summary, "도시 1개 / 전체 4개")
     }

@@ -22,6 +22,10 @@ public struct MapRenderer: Sendable {
 
     static let maxLatitude = MapProjection.maxLatitude
 
+    /// How far from the marker, in columns, a world map knows the city's own land: the longest label
+    /// that far (30 columns of name) still finds it; past it land counts as another country's.
+    public static let labelReach = 32
+
     static func mercator(_ latitude: Double) -> Double { MapProjection.mercator(latitude) }
 
     static func latitude(mercator y: Double) -> Double { MapProjection.latitude(mercator: y) }
@@ -115,9 +119,10 @@ public struct MapRenderer: Sendable {
             // Only the rows a label can take. A city's Voronoi region is convex, so a cell whose four
             // corners have the same nearest city lies wholly in its region; other cells are decided
             // dot by dot.
+            let reach = max(0, marker.x - Self.labelReach)..<min(cols, marker.x + Self.labelReach + 1)
             for r in max(0, marker.y - 1)...min(rows - 1, marker.y + 1) {
                 if cancel.isCancelled { return nil }
-                for c in 0..<cols where cells[r][c].kind != .sea {
+                for c in reach where cells[r][c].kind != .sea {
                     let a = corner(c, r)
                     if let a, a == corner(c + 1, r), a == corner(c, r + 1), a == corner(c + 1, r + 1) {
                         if a.countryCode == request.countryCode { own?.insert(r * cols + c) }

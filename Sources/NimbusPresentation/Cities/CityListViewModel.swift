@@ -12,10 +12,12 @@ public struct CityRow: Equatable, Sendable {
     public let matchedName: String?
     public let country: String
     public let population: String
-    /// "37.57°N 126.98°E".
-    public let coordinates: String
+    public let coordinate: Coordinate
     /// The IANA time zone ("Asia/Seoul"), as the catalogue has it.
     public let timeZone: String
+
+    /// "37.57°N 126.98°E": made when asked (only wide lists show it), not with every row of every keystroke.
+    public var coordinates: String { WeatherFormatter.coordinates(coordinate) }
 }
 
 /// Rows of a result list, formatted on demand: a query can match tens of thousands of cities,
@@ -155,7 +157,7 @@ public final class CityListViewModel {
                         matchedName: hit.matchedName,
                         country: countries.name(hit.city.countryCode),
                         population: l10n.number(hit.city.population),
-                        coordinates: WeatherFormatter.coordinates(hit.city.coordinate),
+                        coordinate: hit.city.coordinate,
                         timeZone: hit.city.timeZone
                     )
                 } copyText: { ref in

@@ -15,6 +15,8 @@ public final class LocalTimes: Sendable {
         var formatters: [UserSettings.Clock: DateFormatter] = [:]
         var minute: Int64 = .min
         var strings: [TimeKey: String] = [:]
+        /// Each zone's offset from UTC this minute.
+        var offsets: [String: Int] = [:]
         var widths: [UserSettings.Clock: Int] = [:]
     }
 
@@ -36,7 +38,9 @@ public final class LocalTimes: Sendable {
             if cache.minute != minute {
                 cache.minute = minute
                 cache.strings.removeAll(keepingCapacity: true)
+                cache.offsets.removeAll(keepingCapacity: true)
             }
+            if let offset = cache.offsets[zone], let hit = cache.strings[TimeKey(offset: offset, clock: clock)] { return hit }
             let timeZone: TimeZone?
             if let known = cache.zones[zone] {
                 timeZone = known
@@ -47,6 +51,8 @@ public final class LocalTimes: Sendable {
             }
             guard let timeZone else { return nil }
             let offset = timeZone.secondsFromGMT(for: date)
+            if cache.offsets.count >= Self.zoneLimit { cache.offsets.removeAll() }
+            cache.offsets[zone] = offset
             let key = TimeKey(offset: offset, clock: clock)
             if let hit = cache.strings[key] { return hit }
             let formatter = cache.formatters[clock] ?? Self.formatter(clock: clock, locale: locale)

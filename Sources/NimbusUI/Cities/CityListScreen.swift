@@ -17,6 +17,9 @@ public final class CityListScreen: Screen {
     private var likes = CityListLikes(ids: [], message: nil)
     /// The minute of the rows' local times; nil without a clock (no local-time column).
     private var clock: CityClock?
+    /// The coordinates column's text of the cities drawn with it, by city id (a wide list redraws
+    /// the same rows on every key; at most `ListState`'s worth of pages, emptied when full).
+    private var coordinateTexts: [Int: String] = [:]
     /// The rows last drawn and last reported as visible, with the query they belong to.
     private var drawnVisible: (query: String, rows: Range<Int>)?
     private var reportedVisible: (query: String, rows: Range<Int>)?
@@ -231,6 +234,14 @@ public final class CityListScreen: Screen {
         }
     }
 
+    private func coordinateText(_ row: CityRow) -> String {
+        if let known = coordinateTexts[row.cityID] { return known }
+        if coordinateTexts.count >= 4096 { coordinateTexts.removeAll(keepingCapacity: true) }
+        let text = CityListColumns.alignedCoordinates(row.coordinates)
+        coordinateTexts[row.cityID] = text
+        return text
+    }
+
     private func drawHeader(_ p: Painter, columns: CityListColumns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: CityListColumns.gutter + columns.name), x: 0, y: 0, style: style)
@@ -259,7 +270,7 @@ public final class CityListScreen: Screen {
             case .temperature: (text, style) = (temperatures[row.cityID] ?? "", theme.accent)
             case .population: (text, style) = (row.population, theme.dim)
             case .localTime: (text, style) = (clock.flatMap { $0.time(in: row.timeZone) } ?? "", theme.text)
-            case .coordinates: (text, style) = (CityListColumns.alignedCoordinates(row.coordinates), theme.dim)
+            case .coordinates: (text, style) = (coordinateText(row), theme.dim)
             case .timeZone: (text, style) = (DisplayWidth.sanitize(row.timeZone), theme.dim)
             }
             p.text(column.fit(text), x: column.x, y: 0, style: selected ? base : style)
