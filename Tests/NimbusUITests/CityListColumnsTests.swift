@@ -192,15 +192,19 @@ final class CityListColumnsTests: XCTestCase {
     nonisolated func testColumnsComeInOrderAsTheTerminalWidens() {
         var seen: [[CityListColumns.Kind]] = []
         for width in 20...300 {
-            let kinds = CityListColumns(width: width, timeWidth: 8).columns.map(\.kind)
+            let kinds = CityListColumns(width: width, timeWidth: { 8 }).columns.map(\.kind)
             if seen.last != kinds { seen.append(kinds) }
         }
         XCTAssertEqual(seen, [[], [.country], [.country, .population], [.country, .temperature, .population],
                               [.country, .temperature, .population, .localTime],
                               [.country, .temperature, .population, .localTime, .coordinates],
                               [.country, .temperature, .population, .localTime, .coordinates, .timeZone]])
-        XCTAssertEqual(CityListColumns(width: 80, timeWidth: 8).columns.map(\.kind), [.country, .temperature, .population])
-        XCTAssertEqual(CityListColumns(width: 180, timeWidth: 8).name, ListColumns.nameCap)
+        XCTAssertEqual(CityListColumns(width: 80, timeWidth: { 8 }).columns.map(\.kind), [.country, .temperature, .population])
+        // An 80-column list never asks how wide a time is (that makes a date formatter).
+        for title in [8, 9, 10] {
+            _ = CityListColumns(width: 80, timeWidth: { XCTFail("asked at 80 columns"); return 8 }, narrowestTime: title)
+        }
+        XCTAssertEqual(CityListColumns(width: 180, timeWidth: { 8 }).name, ListColumns.nameCap)
     }
 
     /// The local times of a wide list: the zone's clock at the minute, in the language and the clock setting.

@@ -51,8 +51,10 @@ struct CityListColumns: Equatable {
     /// The columns used: the gutter, the name and every column (at most the width given).
     let used: Int
 
-    /// The layout for `width` columns, with local times `timeWidth` columns wide (0: no local times).
-    init(width: Int, timeWidth: Int) {
+    /// The layout for `width` columns, with local times `timeWidth()` columns wide (0: no local
+    /// times), asked only when the width could show a column `narrowestTime` wide (the question
+    /// makes a date formatter the first time: an 80-column list never asks).
+    init(width: Int, timeWidth: () -> Int, narrowestTime: Int = 5) {
         let width = max(0, width)
         var base: [(Kind, Int, Alignment, Int, Int)] = []
         // The columns every width shows when it has room, as before wide terminals were thought of.
@@ -62,7 +64,8 @@ struct CityListColumns: Equatable {
         // One column spare at the right edge.
         var left = width - Self.gutter - 1 - base.reduce(0) { $0 + $1.1 }
         var extras: [(Kind, Int, Alignment, Int, Int)] = []
-        if timeWidth > 0 { extras.append((.localTime, timeWidth + 2, .right, 2, 0)) }
+        let time = left - (max(1, narrowestTime) + 2) >= Self.nameMinimum ? timeWidth() : 0
+        if time > 0 { extras.append((.localTime, time + 2, .right, 2, 0)) }
         extras.append((.coordinates, Self.coordinatesWidth + 2, .right, 2, 0))
         extras.append((.timeZone, Self.timeZoneWidth + 2, .left, 2, 0))
         for extra in extras {

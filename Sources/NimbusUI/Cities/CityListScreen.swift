@@ -217,10 +217,11 @@ public final class CityListScreen: Screen {
 
     /// The columns for `width`: local times when the view model keeps a clock.
     func layout(width: Int) -> CityListColumns {
-        guard let clock else { return CityListColumns(width: width, timeWidth: 0) }
+        guard let clock else { return CityListColumns(width: width, timeWidth: { 0 }) }
         // As wide as the widest time of the language and clock, or its title when that is wider (up to 12).
         let title = min(12, DisplayWidth.of(l10n[.citiesColumnLocalTime]))
-        return CityListColumns(width: width, timeWidth: max(clock.columnWidth(DisplayWidth.of), title))
+        return CityListColumns(width: width, timeWidth: { max(clock.columnWidth(DisplayWidth.of), title) },
+                               narrowestTime: max(5, title))
     }
 
     private func title(_ kind: CityListColumns.Kind) -> String {
