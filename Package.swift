@@ -72,6 +72,7 @@ let package = Package(
         ]),
         .executableTarget(name: "NimbusBench", dependencies: [
             "AppExploration", "LoopbackServer", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
+            "NimbusUI",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),

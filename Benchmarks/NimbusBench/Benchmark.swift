@@ -89,6 +89,16 @@ enum NimbusBenchmark {
             table.row("nimbus first frame / fzf", ratio(nimbusPTY.firstFrame, f.firstFrame), "target ≤ 1.00")
             table.row("nimbus keystroke / fzf (p50)", ratio(nimbusPTY.keyP50, f.keyP50), "target ≤ 0.25")
         }
+        // `--wide`: the same keystrokes on a 180×40 terminal, where the Cities list shows every column
+        // (local times, coordinates, time zones) on twice the rows.
+        if args.contains("--wide") {
+            let wide = ptyRun(label: "nimbus", argv: [nimbus], typeAfterStart: "/" + query, ready: "GeoNames", runs: runs,
+                              cols: 180, rows: 40)
+            table.section("nimbus in a pseudo-terminal 180×40 (\(runs) runs, median)")
+            table.row("time to first frame", ms(wide.firstFrame))
+            table.row("keystroke → settled screen, p50", ms(wide.keyP50))
+            table.row("keystroke → settled screen, max", ms(wide.keyMax))
+        }
         if !ptyOnly { MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table) }
         if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         if !ptyOnly || args.contains("--today") { TodayBenchmark.run(runs: min(runs, 10), into: &table) }
@@ -243,10 +253,12 @@ enum NimbusBenchmark {
 
     struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyMax = 0.0, peakRSS = 0 }
 
-    static func ptyRun(label: String, argv: [String], typeAfterStart: String, ready: String, runs: Int) -> PTYResult {
+    static func ptyRun(label: String, argv: [String], typeAfterStart: String, ready: String, runs: Int,
+                       cols: Int = 80, rows: Int = 24) -> PTYResult {
         var firsts: [Double] = [], keys: [Double] = [], rss = 0
         for _ in 0..<runs {
-            guard let r = PTYSession.run(argv: argv, ready: ready, keys: Array(typeAfterStart).map { String($0) }) else { continue }
+            guard let r = PTYSession.run(argv: argv, ready: ready, keys: Array(typeAfterStart).map { String($0) },
+                                         cols: cols, rows: rows) else { continue }
             firsts.append(r.firstFrame)
             keys += r.keyLatencies
             rss = max(rss, r.peakRSS)

@@ -11,9 +11,9 @@ enum PTYSession {
     /// `setup` keys are sent (each settled) before the timed `keys`; `quiet` is how long the output must
     /// stay quiet for the screen to count as settled (longer than a debounce, to time what it delays).
     static func run(argv: [String], ready: String, setup: [String] = [], pause: Double = 0, keys: [String],
-                    quiet: Double = quiet) -> Result? {
+                    quiet: Double = quiet, cols: Int = 80, rows: Int = 24) -> Result? {
         var master: Int32 = 0
-        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: cols), ws_xpixel: 0, ws_ypixel: 0)
         var env = ProcessInfo.processInfo.environment
         env["TERM"] = "xterm-256color"
         env["LANG"] = "C.UTF-8"

@@ -156,6 +156,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             name: canonicalName(at: index),
             countryCode: String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self),
             population: Int(u32(record + 12)),
+            latitude: Double(Int32(bitPattern: u32(record + 4))) / 100_000,
+            longitude: Double(Int32(bitPattern: u32(record + 8))) / 100_000,
+            timeZone: timeZone(Int(u16(record + 18))),
             localNames: CityLocalNames(japanese: name(at: index, number: Int(u16(record + 32))),
                                        korean: name(at: index, number: Int(u16(record + 34)))))
     }
@@ -195,6 +198,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     // MARK: - Lookups beyond the protocol
+
+    /// The ISO country code of the city at catalogue index `index`.
+    public func countryCode(at index: Int) -> String {
+        // Cannot fire: callers pass indices from the spatial index built over this catalogue's 0..<cityCount.
+        precondition(index >= 0 && index < cityCount, "city \(index) out of range 0..<\(cityCount)")
+        let record = layout.cities + index * CatalogLayout.recordSize
+        return String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self)
+    }
 
     /// The position of the city at catalogue index `index`.
     public func position(at index: Int) -> GeoPoint {

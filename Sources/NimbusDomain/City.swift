@@ -53,13 +53,30 @@ public struct CitySummary: Equatable, Hashable, Sendable {
     public let countryCode: String
     public let population: Int
     public let localNames: CityLocalNames
-    public init(id: Int, name: String, countryCode: String, population: Int, localNames: CityLocalNames = .none) {
+    public let latitude: Double
+    public let longitude: Double
+    /// IANA time-zone identifier.
+    public let timeZone: String
+    public init(id: Int, name: String, countryCode: String, population: Int, latitude: Double, longitude: Double,
+                timeZone: String, localNames: CityLocalNames = .none) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
         self.population = population
         self.localNames = localNames
+        self.latitude = latitude
+        self.longitude = longitude
+        self.timeZone = timeZone
     }
+
+    /// The summary of a whole city.
+    public init(_ city: City) {
+        self.init(id: city.id, name: city.name, countryCode: city.countryCode, population: city.population,
+                  latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
+                  localNames: city.localNames)
+    }
+
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
 /// A position in a catalogue: catalogues are ordered by population, largest first.

@@ -60,8 +60,7 @@ final class MatchedNameTests: XCTestCase {
         for i in stride(from: 0, to: catalog.cityCount, by: 97) {
             let ref = CityRef(Int32(i))
             let city = catalog.city(ref)
-            XCTAssertEqual(catalog.summary(ref), CitySummary(id: city.id, name: city.name, countryCode: city.countryCode,
-                                                            population: city.population, localNames: city.localNames))
+            XCTAssertEqual(catalog.summary(ref), CitySummary(city))
             for name in [city.localNames.japanese, city.localNames.korean].compactMap({ $0 }) {
                 XCTAssertTrue(city.alternateNames.contains(name), "\(name) is one of \(city.name)'s names")
                 local += 1

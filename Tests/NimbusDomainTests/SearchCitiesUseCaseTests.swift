@@ -12,7 +12,7 @@ private final class RecordingRepository: CityRepository, @unchecked Sendable {
     }
     func city(_ ref: CityRef) -> City { city }
     func summary(_ ref: CityRef) -> CitySummary {
-        CitySummary(id: city.id, name: city.name, countryCode: city.countryCode, population: city.population)
+        CitySummary(city)
     }
     func matchedName(_ ref: CityRef, query: String) -> String? { query == "서울" ? "서울" : nil }
 }

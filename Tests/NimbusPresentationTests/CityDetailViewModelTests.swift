@@ -363,7 +363,8 @@ final class CityNameChoiceTests: XCTestCase {
         let names = CityLocalNames(japanese: "ソウル", korean: "서울")
         let seoul = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 1,
                          timeZone: "Asia/Seoul", alternateNames: ["경성", "서울", "ソウル"], localNames: names)
-        let row = CitySummary(id: 1, name: "Seoul", countryCode: "KR", population: 1, localNames: names)
+        let row = CitySummary(id: 1, name: "Seoul", countryCode: "KR", population: 1, latitude: 37.5, longitude: 127,
+                              timeZone: "Asia/Seoul", localNames: names)
         XCTAssertEqual(Language.allCases.map { CityNameChoice.name(seoul, language: $0) }, ["Seoul", "서울", "ソウル"])
         XCTAssertEqual(Language.allCases.map { CityNameChoice.name(row, language: $0) }, ["Seoul", "서울", "ソウル"])
         XCTAssertNil(CityNameChoice.local(names, language: .en))

@@ -32,9 +32,7 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
     }
 
     func summary(_ ref: CityRef) -> CitySummary {
-        let c = cities[Int(ref.index)]
-        return CitySummary(id: c.id, name: c.name, countryCode: c.countryCode, population: c.population,
-                           localNames: c.localNames)
+        CitySummary(cities[Int(ref.index)])
     }
 
     func matchedName(_ ref: CityRef, query: String) -> String? {
@@ -81,6 +79,40 @@ final class CityListViewModelTests: XCTestCase {
                                                 rowOpened: opened.eraseToAnyPublisher()))
     }
 
+    /// The local times' minute: now, then each new minute on the scheduler (the first at the minute's
+    /// end, not a minute from now), and again when the clock setting changes.
+    func testTheClockTicksOnEachNewMinuteAndWithTheSetting() {
+        let start = Date(timeIntervalSince1970: 1_782_000_720 + 45)  // 00:12:45 UTC
+        let elapsed = Elapsed()
+        let scheduler = self.scheduler!
+        func advance(_ seconds: Int) {
+            elapsed.seconds += seconds
+            scheduler.advance(by: .seconds(seconds))
+        }
+        let display = DisplayUnits(.init(system: .metric, clock: .h24))
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
+            countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display),
+            now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })
+        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
+        let clock = TestObserver(output.clock)
+        scheduler.advance()
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12"])
+        advance(14)
+        XCTAssertEqual(clock.values.count, 1, "nothing before the minute ends")
+        advance(1)
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12", "09:13"])
+        advance(60)
+        advance(60)
+        XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12", "09:13", "09:14", "09:15"])
+        display.value.clock = .h12
+        XCTAssertEqual(clock.values.last?.time(in: "Asia/Seoul"), "9:15 AM")
+        XCTAssertEqual(clock.values.last?.time(in: "America/St_Johns"), "9:45 PM")
+        XCTAssertNil(clock.values.last?.time(in: "Not/A_Zone"))
+        XCTAssertNil(clock.values.last?.time(in: "EST"), "abbreviations are not IANA names")
+    }
+
     func testNothingIsEmittedBeforeTheFirstQuery() {
         let state = TestObserver(makeOutput().state)
         scheduler.advance(by: .seconds(1))
@@ -96,7 +128,9 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(\.summary), ["4 cities"])
         XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
         XCTAssertEqual(state.last?.rows[0], CityRow(cityID: 3448439, name: "São Paulo", matchedName: nil,
-                                                    country: "Brazil", population: "12,400,232"))
+                                                    country: "Brazil", population: "12,400,232",
+                                                    coordinate: City.saoPaulo.coordinate, timeZone: "America/Sao_Paulo"))
+        XCTAssertEqual(state.last?.rows[0].coordinates, "23.55°S 46.64°W")
         XCTAssertNil(state.last?.emptyMessage)
     }
 
@@ -118,7 +152,8 @@ final class CityListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "South Korea", population: "10,349,312"),
+            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "South Korea", population: "10,349,312",
+                    coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
     }
 
@@ -127,7 +162,8 @@ final class CityListViewModelTests: XCTestCase {
         query.send("서울")
         scheduler.advance()
         XCTAssertEqual(korean.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", population: "10,349,312"),
+            CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", population: "10,349,312",
+                    coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
         XCTAssertEqual(korean.last?.summary, "도시 1개 / 전체 4개")
         query.send("ソウル")
@@ -157,4 +193,9 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(route.values, [.showDetail(.seogwipo)])
     }
+}
+
+/// Seconds of virtual time gone, for a clock that follows a test scheduler.
+private final class Elapsed: @unchecked Sendable {
+    var seconds = 0
 }

@@ -30,7 +30,8 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
         CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
                           countries: countries, scheduler: scheduler,
                           temperatures: GetCurrentTemperaturesUseCase(repository: details.weather),
-                          format: details.format, likes: details.likes.map { LikeCityUseCase(repository: $0) })
+                          format: details.format, likes: details.likes.map { LikeCityUseCase(repository: $0) },
+                          now: details.now)
     }
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {

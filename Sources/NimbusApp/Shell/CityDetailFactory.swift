@@ -12,7 +12,7 @@ final class CityDetailFactory {
     let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private let makePanel: (City) -> ScreenPanel?
 
     init(weather: WeatherRepository, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,

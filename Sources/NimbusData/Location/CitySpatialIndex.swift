@@ -132,7 +132,22 @@ public final class CatalogCityLocator: CityLocating, Sendable {
         spatialIndex.nearest(to: point).map { CityRef(Int32($0)) }
     }
 
+    /// The city nearest `point` and its country (for maps: whose land a point is likely on).
+    public func nearestPlace(to point: GeoPoint) -> NearestPlace? {
+        spatialIndex.nearest(to: point).map { NearestPlace(index: $0, countryCode: catalog.countryCode(at: $0)) }
+    }
+
     public func largestCity(inTimeZone zone: String) -> CityRef? {
         catalog.largestCity(inTimeZone: zone)
+    }
+}
+
+/// A catalogue city nearest some point: its catalogue index and ISO country code.
+public struct NearestPlace: Equatable, Sendable {
+    public let index: Int
+    public let countryCode: String
+    public init(index: Int, countryCode: String) {
+        self.index = index
+        self.countryCode = countryCode
     }
 }

@@ -9,13 +9,22 @@ import NimbusDomain
 public struct MapRenderer: Sendable {
     private let land: LandMask
     private let borders: ProjectedBorders
+    /// The catalogue city nearest a point (nil: no catalogue).
+    private let nearestPlace: (@Sendable (GeoPoint) -> NearestPlace?)?
 
-    public init(land: LandMask, borders: CountryBorders) {
+    /// With `nearestPlace`, world maps mark the land near the city that belongs to its country
+    /// (`MapSnapshot.ownCountryCells`): borders only hold land borders, so islands need the catalogue.
+    public init(land: LandMask, borders: CountryBorders, nearestPlace: (@Sendable (GeoPoint) -> NearestPlace?)? = nil) {
         self.land = land
         self.borders = ProjectedBorders(borders)
+        self.nearestPlace = nearestPlace
     }
 
     static let maxLatitude = MapProjection.maxLatitude
+
+    /// How far from the marker, in columns, a world map knows the city's own land: the longest label
+    /// that far (30 columns of name) still finds it; past it land counts as another country's.
+    public static let labelReach = 32
 
     static func mercator(_ latitude: Double) -> Double { MapProjection.mercator(latitude) }
 
@@ -89,7 +98,52 @@ public struct MapRenderer: Sendable {
 
         // The city's cell.
         let marker = projection.cell(of: Coordinate(latitude: request.latitude, longitude: request.longitude))
-        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection)
+        var own: Set<Int>?
+        if key.zoom == .world, let marker, let nearestPlace, !request.countryCode.isEmpty {
+            own = Set()
+            // The nearest city of a grid point (`i` across, `j` down, both in dots from the top left).
+            func place(i: Double, j: Double) -> NearestPlace? {
+                let lon = centreLon + (i - Double(width) / 2) * step
+                let lat = Self.latitude(mercator: centreY + (Double(height) / 2 - j) * vstep)
+                var wrapped = (lon + 180).truncatingRemainder(dividingBy: 360)
+                if wrapped < 0 { wrapped += 360 }
+                return GeoPoint(latitude: lat, longitude: wrapped - 180).flatMap(nearestPlace)
+            }
+            var corners: [Int: NearestPlace?] = [:]
+            func corner(_ c: Int, _ r: Int) -> NearestPlace? {
+                if let known = corners[r * (cols + 1) + c] { return known }
+                let found = place(i: Double(c * across), j: Double(r * down))
+                corners[r * (cols + 1) + c] = found
+                return found
+            }
+            // Only the rows a label can take. A city's Voronoi region is convex, so a cell whose four
+            // corners have the same nearest city lies wholly in its region; other cells are decided
+            // dot by dot.
+            let reach = max(0, marker.x - Self.labelReach)..<min(cols, marker.x + Self.labelReach + 1)
+            for r in max(0, marker.y - 1)...min(rows - 1, marker.y + 1) {
+                if cancel.isCancelled { return nil }
+                for c in reach where cells[r][c].kind != .sea {
+                    let a = corner(c, r)
+                    if let a, a == corner(c + 1, r), a == corner(c, r + 1), a == corner(c + 1, r + 1) {
+                        if a.countryCode == request.countryCode { own?.insert(r * cols + c) }
+                        continue
+                    }
+                    var ownDots = 0, otherDots = 0
+                    for dy in 0..<down {
+                        for dx in 0..<across where grid[(r * down + dy + 1) * gw + c * across + dx + 1] & 1 == 1 {
+                            if place(i: Double(c * across + dx) + 0.5, j: Double(r * down + dy) + 0.5)?.countryCode == request.countryCode {
+                                ownDots += 1
+                            } else {
+                                otherDots += 1
+                            }
+                        }
+                    }
+                    if ownDots > 0 && otherDots == 0 { own?.insert(r * cols + c) }
+                }
+            }
+        }
+        return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection,
+                           ownCountryCells: own)
     }
 
     @inline(__always)

@@ -69,17 +69,22 @@ public struct MapRequest: Hashable, Sendable {
     public let key: MapSnapshotKey
     public let latitude: Double
     public let longitude: Double
+    /// The city's ISO country code ("" when not known): a world map marks the land near the city
+    /// that belongs to it, so the city's label may lie over its own islands.
+    public let countryCode: String
 
     public init(city: City, zoom: MapZoom, size: MapSize, style: MapStyle, offset: MapOffset = .zero) {
         key = MapSnapshotKey(cityID: city.id, zoom: zoom, size: size, style: style, offset: offset)
         latitude = city.latitude
         longitude = city.longitude
+        countryCode = city.countryCode
     }
 
-    public init(key: MapSnapshotKey, latitude: Double, longitude: Double) {
+    public init(key: MapSnapshotKey, latitude: Double, longitude: Double, countryCode: String = "") {
         self.key = key
         self.latitude = latitude
         self.longitude = longitude
+        self.countryCode = countryCode
     }
 }
 
@@ -189,14 +194,20 @@ public struct MapSnapshot: Equatable, Sendable {
     public let kilometresPerColumn: Double
     /// Where other places fall on this map (for markers); nil when the view is not known.
     public let projection: MapProjection?
+    /// At world zoom, the land cells of the marker's row and the rows above and below it (where the
+    /// city's label may go), up to 32 columns either side of the marker, whose every land dot lies
+    /// nearest a catalogue city of the city's own country (cell `y * cols + x`); nil when not known
+    /// (other zooms, no catalogue, no country).
+    public let ownCountryCells: Set<Int>?
 
     public init(key: MapSnapshotKey, rows: [[MapCell]], marker: (x: Int, y: Int)?, kilometresPerColumn: Double,
-                projection: MapProjection? = nil) {
+                projection: MapProjection? = nil, ownCountryCells: Set<Int>? = nil) {
         self.key = key
         self.rows = rows
         self.marker = marker
         self.kilometresPerColumn = kilometresPerColumn
         self.projection = projection
+        self.ownCountryCells = ownCountryCells
     }
 
     /// What the snapshot costs in a cache: its cells.
@@ -208,6 +219,7 @@ public struct MapSnapshot: Equatable, Sendable {
     public static func == (l: MapSnapshot, r: MapSnapshot) -> Bool {
         l.key == r.key && l.rows == r.rows && l.marker?.x == r.marker?.x && l.marker?.y == r.marker?.y
             && l.kilometresPerColumn == r.kilometresPerColumn && l.projection == r.projection
+            && l.ownCountryCells == r.ownCountryCells
     }
 }
 

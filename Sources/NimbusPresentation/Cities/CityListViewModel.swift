@@ -12,6 +12,12 @@ public struct CityRow: Equatable, Sendable {
     public let matchedName: String?
     public let country: String
     public let population: String
+    public let coordinate: Coordinate
+    /// The IANA time zone ("Asia/Seoul"), as the catalogue has it.
+    public let timeZone: String
+
+    /// "37.57°N 126.98°E": made when asked (only wide lists show it), not with every row of every keystroke.
+    public var coordinates: String { WeatherFormatter.coordinates(coordinate) }
 }
 
 /// Rows of a result list, formatted on demand: a query can match tens of thousands of cities,
@@ -100,6 +106,9 @@ public final class CityListViewModel {
         public let temperatures: AnyPublisher<[Int: String], Never>
         /// Liked city ids, and a message when a like could not be saved.
         public let likes: AnyPublisher<CityListLikes, Never>
+        /// The minute the rows' local times are for: now, then at each new minute and each change of
+        /// the clock setting (nothing when the view model was made without a clock).
+        public let clock: AnyPublisher<CityClock, Never>
     }
 
     /// How long the visible rows must stay put before their temperatures are asked for.
@@ -113,10 +122,12 @@ public final class CityListViewModel {
     private let temperatures: GetCurrentTemperaturesUseCase?
     private let format: WeatherFormatter?
     private let likes: LikeCityUseCase?
+    private let now: (@Sendable () -> Date)?
 
+    /// With `format` and `now`, the rows' local times are kept to the minute.
     public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
                 scheduler: AnySchedulerOf<DispatchQueue>, temperatures: GetCurrentTemperaturesUseCase? = nil,
-                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil) {
+                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil, now: (@Sendable () -> Date)? = nil) {
         self.search = search
         self.totalCount = totalCount
         self.l10n = l10n
@@ -125,6 +136,7 @@ public final class CityListViewModel {
         self.temperatures = temperatures
         self.format = format
         self.likes = likes
+        self.now = now
     }
 
     public func transform(input: Input) -> Output {
@@ -146,7 +158,9 @@ public final class CityListViewModel {
                         // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
                         matchedName: hit.matchedName == name ? nil : hit.matchedName,
                         country: countries.name(hit.city.countryCode),
-                        population: l10n.number(hit.city.population)
+                        population: l10n.number(hit.city.population),
+                        coordinate: hit.city.coordinate,
+                        timeZone: hit.city.timeZone
                     )
                 } copyText: { ref in
                     let city = search.city(ref)
@@ -171,7 +185,28 @@ public final class CityListViewModel {
 
         return Output(state: state.eraseToAnyPublisher(), route: route,
                       temperatures: temperatureUpdates(input.visibleRowsChanged, state: state.eraseToAnyPublisher()),
-                      likes: likeUpdates(input, state: state.eraseToAnyPublisher()))
+                      likes: likeUpdates(input, state: state.eraseToAnyPublisher()), clock: clockUpdates())
+    }
+
+    /// Now's minute, then each next minute on the scheduler (a one-shot timer to the minute's end,
+    /// then one a minute), and again after each change of the settings.
+    private func clockUpdates() -> AnyPublisher<CityClock, Never> {
+        guard let now, let format else { return Empty().eraseToAnyPublisher() }
+        let scheduler = self.scheduler
+        let times = LocalTimes(locale: l10n.locale)
+        let untilNextMinute = 60 - now().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+        let minutes = scheduler.timerPublisher(every: .milliseconds(max(1, Int((untilNextMinute * 1000).rounded(.up)))))
+            .autoconnect()
+            .first()
+            .flatMap { _ in
+                scheduler.timerPublisher(every: .seconds(60)).autoconnect().map { _ in () }.prepend(())
+            }
+            .map { _ in () }
+        return merge(format.display.changes, minutes.eraseToAnyPublisher())
+            // (A hair past the minute: a timer that fires on the boundary reads a time just before it.)
+            .map { _ in CityClock(now: now().addingTimeInterval(0.001), clock: format.display.value.clock, times: times) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
     }
 
     /// Temperatures for the rows on screen: off the keystroke path (after the rows have stayed put),

@@ -15,6 +15,11 @@ public final class CityListScreen: Screen {
     private let likeToggled = PassthroughSubject<Int, Never>()
     private var temperatures: [Int: String] = [:]
     private var likes = CityListLikes(ids: [], message: nil)
+    /// The minute of the rows' local times; nil without a clock (no local-time column).
+    private var clock: CityClock?
+    /// The coordinates column's text of the cities drawn with it, by city id (a wide list redraws
+    /// the same rows on every key; at most `ListState`'s worth of pages, emptied when full).
+    private var coordinateTexts: [Int: String] = [:]
     /// The rows last drawn and last reported as visible, with the query they belong to.
     private var drawnVisible: (query: String, rows: Range<Int>)?
     private var reportedVisible: (query: String, rows: Range<Int>)?
@@ -45,6 +50,12 @@ public final class CityListScreen: Screen {
         output.likes
             .sink { [weak self] likes in
                 self?.likes = likes
+                self?.onNeedsDisplay?()
+            }
+            .store(in: &cancellables)
+        output.clock
+            .sink { [weak self] clock in
+                self?.clock = clock
                 self?.onNeedsDisplay?()
             }
             .store(in: &cancellables)
@@ -171,7 +182,7 @@ public final class CityListScreen: Screen {
             TextWrap.drawCentred(body, [message], top: min(1, body.height - 1), style: theme.dim)
             return
         }
-        let columns = Columns(width: body.width)
+        let columns = layout(width: body.width)
         drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
         let listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
         lastPageSize = max(1, listArea.height)
@@ -204,60 +215,66 @@ public final class CityListScreen: Screen {
         }
     }
 
-    /// Column layout: name takes what the country, temperature and population columns leave.
-    private struct Columns {
-        let name: Int, country: Int, temperature: Int, population: Int
-        init(width: Int) {
-            population = width >= 50 ? 12 : 0
-            temperature = width >= 60 ? 6 : 0
-            country = width >= 36 ? min(26, width / 4) : 0
-            // Capped: on a wide terminal the data stays beside the names, not at the far right.
-            name = min(ListColumns.nameCap, max(0, width - population - temperature - country - 3))
+    /// The columns for `width`: local times when the view model keeps a clock.
+    func layout(width: Int) -> CityListColumns {
+        guard let clock else { return CityListColumns(width: width, timeWidth: { 0 }) }
+        // As wide as the widest time of the language and clock, or its title when that is wider (up to 12).
+        let title = min(12, DisplayWidth.of(l10n[.citiesColumnLocalTime]))
+        return CityListColumns(width: width, timeWidth: { max(clock.columnWidth(DisplayWidth.of), title) },
+                               narrowestTime: max(5, title))
+    }
+
+    private func title(_ kind: CityListColumns.Kind) -> String {
+        switch kind {
+        case .country: return l10n[.citiesColumnCountry]
+        case .temperature: return l10n[.citiesColumnTemperature]
+        case .population: return l10n[.citiesColumnPopulation]
+        case .localTime: return l10n[.citiesColumnLocalTime]
+        case .coordinates: return l10n[.citiesColumnCoordinates]
+        case .timeZone: return l10n[.citiesColumnTimeZone]
         }
     }
 
-    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+    private func coordinateText(_ row: CityRow) -> String {
+        if let known = coordinateTexts[row.cityID] { return known }
+        if coordinateTexts.count >= 4096 { coordinateTexts.removeAll(keepingCapacity: true) }
+        let text = CityListColumns.alignedCoordinates(row.coordinates)
+        coordinateTexts[row.cityID] = text
+        return text
+    }
+
+    private func drawHeader(_ p: Painter, columns: CityListColumns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
-        p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: columns.name + 2), x: 0, y: 0, style: style)
-        if columns.country > 0 {
-            p.text(DisplayWidth.pad(l10n[.citiesColumnCountry], to: columns.country), x: columns.name + 2, y: 0, style: style)
-        }
-        if columns.temperature > 0 {
-            let title = DisplayWidth.truncate(l10n[.citiesColumnTemperature], to: columns.temperature)
-            let pad = String(repeating: " ", count: max(0, columns.temperature - DisplayWidth.of(title)))
-            p.text(pad + title, x: columns.name + 2 + columns.country, y: 0, style: style)
-        }
-        if columns.population > 0 {
-            let title = DisplayWidth.truncate(l10n[.citiesColumnPopulation], to: columns.population)
-            let pad = String(repeating: " ", count: max(0, columns.population - DisplayWidth.of(title)))
-            p.text(pad + title, x: columns.name + 2 + columns.country + columns.temperature, y: 0, style: style)
+        p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: CityListColumns.gutter + columns.name), x: 0, y: 0, style: style)
+        for column in columns.columns {
+            p.text(column.fit(title(column.kind)), x: column.x, y: 0, style: style)
         }
     }
 
-    private func drawRow(_ row: CityRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+    private func drawRow(_ row: CityRow, in p: Painter, columns: CityListColumns, theme: Theme, selected: Bool) {
         let base = selected ? theme.selection : theme.text
         if selected { p.text("›", x: 0, y: 0, style: base) }
         if likes.ids.contains(row.cityID) { p.text("*", x: 1, y: 0, style: selected ? base : theme.warning) }
-        var x = 2
-        let name = DisplayWidth.truncate(row.name, to: columns.name)
-        x += p.text(name, x: x, y: 0, style: base)
-        if let matched = row.matchedName, columns.name - (x - 2) > 3 {
-            let extra = DisplayWidth.truncate(" " + l10n.format(.citiesMatched, matched), to: columns.name - (x - 2))
+        // One blank column after the name, so a cut name never touches the country.
+        let room = columns.name - 1
+        var x = CityListColumns.gutter
+        x += p.text(DisplayWidth.truncate(DisplayWidth.sanitize(row.name), to: room), x: x, y: 0, style: base)
+        if let matched = row.matchedName, room - (x - CityListColumns.gutter) > 3 {
+            let extra = DisplayWidth.truncate(" " + l10n.format(.citiesMatched, DisplayWidth.sanitize(matched)), to: room - (x - CityListColumns.gutter))
             p.text(extra, x: x, y: 0, style: selected ? base : theme.dim)
         }
-        if columns.country > 0 {
-            p.text(DisplayWidth.truncate(row.country, to: columns.country - 1), x: columns.name + 2, y: 0,
-                   style: selected ? base : theme.text)
-        }
-        if columns.temperature > 0, let t = temperatures[row.cityID] {
-            let shown = DisplayWidth.truncate(t, to: columns.temperature)
-            p.text(shown, x: columns.name + 2 + columns.country + columns.temperature - DisplayWidth.of(shown), y: 0,
-                   style: selected ? base : theme.accent)
-        }
-        if columns.population > 0 {
-            let pop = DisplayWidth.truncate(row.population, to: columns.population)
-            p.text(pop, x: columns.name + 2 + columns.country + columns.temperature + columns.population - DisplayWidth.of(pop),
-                   y: 0, style: selected ? base : theme.dim)
+        for column in columns.columns {
+            let text: String
+            let style: Style
+            switch column.kind {
+            case .country: (text, style) = (DisplayWidth.sanitize(row.country), theme.text)
+            case .temperature: (text, style) = (temperatures[row.cityID] ?? "", theme.accent)
+            case .population: (text, style) = (row.population, theme.dim)
+            case .localTime: (text, style) = (clock.flatMap { $0.time(in: row.timeZone) } ?? "", theme.text)
+            case .coordinates: (text, style) = (coordinateText(row), theme.dim)
+            case .timeZone: (text, style) = (DisplayWidth.sanitize(row.timeZone), theme.dim)
+            }
+            p.text(column.fit(text), x: column.x, y: 0, style: selected ? base : style)
         }
     }
 }

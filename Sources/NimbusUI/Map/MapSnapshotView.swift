@@ -126,10 +126,14 @@ public enum MapSnapshotView {
         }
     }
 
-    /// The cells showing land of another country than the city's: land dots not joined to the land
-    /// dots of the marker's cell without crossing the sea or a border, and the cells a border runs
-    /// through (other than the marker's: at world zoom a border line may stop short of the coast, so
-    /// the walk never passes through a border's cells).
+    /// The cells showing land of another country than the city's. Where the snapshot knows the
+    /// city's own land (the marker's row and the rows next to it at world zoom, from the catalogue:
+    /// every land dot of the cell lies nearest one of the country's cities), every other land cell
+    /// there but the marker's is foreign, joined to the marker's landmass or not (the land borders
+    /// stop short of coasts and miss small countries at this scale; islands have none). Elsewhere,
+    /// land dots not joined to the land dots of the marker's cell without crossing the sea or a border.
+    /// The cells a border runs through are foreign too (other than the marker's: at world zoom a border
+    /// line may stop short of the coast, so the walk never passes through a border's cells).
     public static func foreignLand(in snapshot: MapSnapshot, marker: (x: Int, y: Int)) -> Set<Int> {
         let rows = snapshot.rows
         let height = rows.count, cols = rows.first?.count ?? 0
@@ -171,8 +175,14 @@ public enum MapSnapshotView {
             }
         }
         var foreign = Set<Int>()
-        for i in land.indices where land[i] && !home[i] {
-            foreign.insert((i / dotsWide / down) * cols + (i % dotsWide) / across)
+        let known = snapshot.ownCountryCells.map { ($0, (marker.y - 1)...(marker.y + 1)) }
+        for i in land.indices where land[i] {
+            let y = i / dotsWide / down, x = (i % dotsWide) / across
+            if let (own, rows) = known, rows.contains(y) {
+                if !own.contains(y * cols + x) && !(x == marker.x && y == marker.y) { foreign.insert(y * cols + x) }
+            } else if !home[i] {
+                foreign.insert(y * cols + x)
+            }
         }
         for (y, row) in rows.enumerated() {
             for (x, cell) in row.prefix(cols).enumerated() where cell.kind == .border && !(x == marker.x && y == marker.y) {
