@@ -41,6 +41,9 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
 
     static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,pressure_msl,wind_speed_10m,wind_direction_10m"
 
+    /// Hourly: what the charts, the sky row and the precipitation row draw.
+    static let hourlyFields = "temperature_2m,precipitation_probability,weather_code,is_day,precipitation,rain,showers,snowfall"
+
     private func request(_ coordinates: [Coordinate], _ items: [URLQueryItem]) -> HTTPRequest? {
         func list(_ values: [Double]) -> String { values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
         return HTTPRequest(base: baseURL, path: "/v1/forecast", query: [
@@ -57,7 +60,7 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
         let now = self.now
         guard coordinate.isValid, let request = request([coordinate], [
             URLQueryItem(name: "current", value: Self.currentFields),
-            URLQueryItem(name: "hourly", value: "temperature_2m,precipitation_probability"),
+            URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min,sunrise,sunset"),
             URLQueryItem(name: "forecast_days", value: "7"),
         ]) else {
