@@ -20,6 +20,8 @@ final class OneShotTests: XCTestCase {
         server = try FixtureServer()
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json"))
         server.route("/v1/forecast", FixtureServer.Response(body: body))
+        let air = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json"))
+        server.route("/v1/air-quality", FixtureServer.Response(body: air))
     }
 
     private func context(_ extra: [String: String] = [:]) -> OneShot.Context {
@@ -27,7 +29,8 @@ final class OneShotTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: home) }
         var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                            "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en",
-                           "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString]
+                           "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString,
+                           "NIMBUS_AIR_URL": server.baseURL.absoluteString]
         environment.merge(extra) { _, new in new }
         let now = Self.now
         return OneShot.Context(environment: environment, now: { now })

@@ -187,6 +187,15 @@ enum OneShot {
         }
     }
 
+    /// The air section answered fresh, or gave up (the printed screen waits for it; one line does not).
+    private static func airSettled(_ state: CityDetailState) -> Bool {
+        switch state.air {
+        case nil, .unavailable?: return true
+        case .loading?: return false
+        case .loaded(let panel)?: return panel.notice == nil
+        }
+    }
+
     private static func unavailable(_ state: CityDetailState) -> String {
         if case .unavailable(let message) = state.weather { return message }
         return state.notice ?? "no weather"
@@ -234,7 +243,7 @@ enum OneShot {
             let text = draw(screen, canvas: Canvas(size: size))
             same = text == last ? same + 1 : 0
             last = text
-            return (screen.state.map(isSettled) ?? false) && same >= 3
+            return (screen.state.map { isSettled($0) && airSettled($0) } ?? false) && same >= 3
         }
         return last.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }

@@ -8,6 +8,7 @@ import CombineSchedulers
 @MainActor
 final class CityDetailFactory {
     let weather: WeatherRepository
+    let air: AirQualityRepository?
     let likes: LikesRepository?
     let format: WeatherFormatter
     private let countries: CountryNames
@@ -15,10 +16,11 @@ final class CityDetailFactory {
     private let now: @Sendable () -> Date
     private let makePanel: (City) -> ScreenPanel?
 
-    init(weather: WeatherRepository, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
+    init(weather: WeatherRepository, air: AirQualityRepository?, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
          scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date,
          makePanel: @escaping (City) -> ScreenPanel?) {
         self.weather = weather
+        self.air = air
         self.likes = likes
         self.format = format
         self.countries = countries
@@ -29,6 +31,7 @@ final class CityDetailFactory {
 
     func makeCityDetailViewModel(city: City) -> CityDetailViewModel {
         CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
+                            air: air.map { GetAirQualityUseCase(repository: $0) },
                             likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
                             countries: countries, scheduler: scheduler, now: now)
     }
