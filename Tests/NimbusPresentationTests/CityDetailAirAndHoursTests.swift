@@ -134,15 +134,20 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         weather.subject.send(fresh)
         air.subject.send(Fetched(value: .sample(us: 160), fetchedAt: Self.now.addingTimeInterval(-3 * 3600), isCached: true))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / 3時間前のキャッシュ")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / キャッシュ: 3時間前")
         air.subject.send(completion: .failure(.offline))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / 3時間前のキャッシュ")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / オフライン · キャッシュ: 3時間前")
         refresh.send()
         air.subject.send(Fetched(value: .sample(us: 12), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / ")
         XCTAssertEqual(air.requests.count, 2)
+        // A refresh that fails keeps the fresh answer, and says so.
+        refresh.send()
+        air.subject.send(completion: .failure(.server(status: 500)))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー (HTTP 500) · キャッシュ: たった今")
     }
 
     func testEuropeReadsTheEuropeanIndexAndSaysSo() {

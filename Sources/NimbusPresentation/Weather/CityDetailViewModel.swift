@@ -476,8 +476,13 @@ public final class CityDetailViewModel {
         let band = value.map { AirQualityBand(index: $0, scale: scale) }
         func whole(_ v: Double?) -> String { v.flatMap(WeatherFormatter.rounded).map { l10n.number($0) } ?? "–" }
         let uvBand = air.uvIndexMax.map(UVCategory.init(index:))
-        // Kept answers say how old they are until a fresh one replaces them.
-        let stale = fetched.isCached && (model.airLoading || model.airError != nil)
+        // A kept answer says how old it is until a fresh one replaces it; one a refresh could not
+        // replace says why, too.
+        var notice: String?
+        if fetched.isCached || model.airError != nil {
+            notice = l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt)))
+            if let error = model.airError { notice = Self.airReason(error, l10n) + " · " + (notice ?? "") }
+        }
         return .loaded(AirPanel(
             index: l10n.format(scale == .us ? .airIndexUS : .airIndexEuropean, whole(value)),
             band: band.map { Self.bandName($0, l10n) },
@@ -485,7 +490,7 @@ public final class CityDetailViewModel {
             details: l10n.format(.airDetails, whole(air.pm2_5), whole(air.pm10), whole(air.ozone)),
             uv: air.uvIndexMax.map { l10n.format(.weatherUVMax, whole($0), Self.uvName(UVCategory(index: $0), l10n)) },
             uvSeverity: uvBand?.rawValue,
-            notice: stale ? l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt))) : nil))
+            notice: notice))
     }
 
     /// Why there is no air, in a few words (the line has the forecast's width, not a paragraph).

@@ -226,7 +226,7 @@ public final class CityDetailScreen: Screen {
     }
 
     /// The air's line: "US AQI 42 good · PM2.5 8 · PM10 15 · O₃ 60 µg/m³", the band in its colour,
-    /// or where the air is (loading, unavailable); a kept answer says how old it is where there is room.
+    /// or where the air is (loading, unavailable); a kept answer says how old it is.
     private func drawAir(_ p: Painter, _ air: CityDetailState.Air?, y: Int, theme: Theme) {
         guard let air, y < p.height else { return }
         let w = p.width
@@ -246,8 +246,10 @@ public final class CityDetailScreen: Screen {
                 put(" ", theme.text)
                 put(band, panel.severity.map { theme.level($0) } ?? theme.text)
             }
+            // A kept answer's age (and why it was not replaced) comes before the details, which
+            // give way to it on a narrow screen.
+            if let notice = panel.notice { put(" · " + notice, theme.warning) }
             put(" · " + panel.details, theme.text)
-            if let notice = panel.notice, x + 3 + DisplayWidth.of(notice) <= w - 1 { put(" · " + notice, theme.dim) }
         }
     }
 
