@@ -255,7 +255,7 @@ public final class CityDetailScreen: Screen {
 
     /// "now  12    18    00" under a chart of one column per hour: each label starts at its hour's
     /// column, none overlaps the one before, none runs past `width`.
-    static func timeAxis(_ marks: [String?], now: String, width: Int) -> String {
+    nonisolated static func timeAxis(_ marks: [String?], now: String, width: Int) -> String {
         guard width > 0, !marks.isEmpty else { return "" }
         var axis = DisplayWidth.truncate(now, to: width, ellipsis: false)
         var used = DisplayWidth.of(axis)
