@@ -378,10 +378,7 @@ public final class CityDetailViewModel {
     private func panel(_ forecast: Forecast, now: Date) -> WeatherPanel {
         let l10n = format.l10n
         let c = forecast.current
-        let weekday = DateFormatter()
-        weekday.locale = l10n.locale
-        weekday.timeZone = timeZone
-        weekday.setLocalizedDateFormatFromTemplate("EEE")
+        let clock = format.clock(in: timeZone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.startOfDay(for: now)
@@ -389,7 +386,7 @@ public final class CityDetailViewModel {
             .filter { $0.date.addingTimeInterval(12 * 3600) >= today }
             .prefix(7)
             .map { day in
-                WeatherPanel.Day(weekday: weekday.string(from: day.date.addingTimeInterval(12 * 3600)),
+                WeatherPanel.Day(weekday: clock.date(day.date.addingTimeInterval(12 * 3600), template: "EEE"),
                                  high: format.shortTemperature(day.high), low: format.shortTemperature(day.low),
                                  condition: format.condition(day.condition))
             }
