@@ -48,6 +48,8 @@ final class OneShotTests: XCTestCase {
                        "一部曇り, 湿度 64%; 100% %x %")
         // A format string's own control characters are not written to a status bar either.
         XCTAssertEqual(try weather("seoul", .oneline("%t\u{1B}]0;x\u{07}")), "23°C")
+        // One line shows no air, so none is asked for.
+        XCTAssertFalse(server.requests.contains { $0.path == "/v1/air-quality" })
     }
 
     func testJSONIsTheForecastInStableKeysAndUnits() throws {
@@ -62,6 +64,7 @@ final class OneShotTests: XCTestCase {
         let text = try weather("seoul", .print(Size(cols: 100, rows: 30)))
         assertSnapshot(of: text, named: "weather-seoul-print", in: Self.snapshots)
         XCTAssertTrue(text.contains("Partly cloudy"))
+        XCTAssertTrue(text.contains("US AQI 57 moderate"), "the printed screen waits for the air")
         XCTAssertFalse(text.contains("\u{1B}"))
     }
 

@@ -165,7 +165,8 @@ enum OneShot {
 
     /// The detail's view model's last state once the fresh forecast (or a failure) is in.
     private static func detailState(city: City, container: AppDIContainer) throws -> CityDetailState {
-        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city)
+        // One line has no room for the air: it is not asked for.
+        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city, withAir: false)
         let output = viewModel.transform(input: .init(appeared: Just(()).eraseToAnyPublisher(),
                                                       refreshRequested: Empty().eraseToAnyPublisher(),
                                                       likeToggled: Empty().eraseToAnyPublisher(),

@@ -29,9 +29,10 @@ final class CityDetailFactory {
         self.makePanel = makePanel
     }
 
-    func makeCityDetailViewModel(city: City) -> CityDetailViewModel {
+    /// - Parameter withAir: whether the view model asks for the air too (one-line output shows none).
+    func makeCityDetailViewModel(city: City, withAir: Bool = true) -> CityDetailViewModel {
         CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
-                            air: air.map { GetAirQualityUseCase(repository: $0) },
+                            air: withAir ? air.map { GetAirQualityUseCase(repository: $0) } : nil,
                             likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
                             countries: countries, scheduler: scheduler, now: now)
     }

@@ -112,8 +112,6 @@ public final class OpenMeteoAirQualityRepository: AirQualityRepository, Sendable
     static let currentFields = "us_aqi,european_aqi,pm2_5,pm10,ozone,uv_index"
 
     public func airQuality(for coordinate: Coordinate) -> AnyPublisher<Fetched<AirQuality>, WeatherError> {
-        let cache = self.cache
-        let now = self.now
         guard coordinate.isValid, let request = HTTPRequest(base: baseURL, path: "/v1/air-quality", query: [
             URLQueryItem(name: "latitude", value: String(format: "%.4f", coordinate.latitude)),
             URLQueryItem(name: "longitude", value: String(format: "%.4f", coordinate.longitude)),
@@ -125,26 +123,7 @@ public final class OpenMeteoAirQualityRepository: AirQualityRepository, Sendable
         ], timeout: timeout, maxBytes: Self.maxBytes) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }
-        let fresh = client.publisher(for: request)
-            .mapError(OpenMeteoWeatherRepository.map)
-            .tryMap { response -> Fetched<AirQuality> in
-                // Believed before it is kept: a poisoned answer is neither shown nor cached.
-                let air = try OpenMeteoAirQualityDTO.decode(response.body).toDomain()
-                let fetchedAt = now()
-                cache?.write(response.body, for: coordinate, fetchedAt: fetchedAt)
-                return Fetched(value: air, fetchedAt: fetchedAt, isCached: false)
-            }
-            .mapError { ($0 as? WeatherError) ?? .badResponse }
-        let logger = self.logger
-        let cached = Deferred { () -> AnyPublisher<Fetched<AirQuality>, WeatherError> in
-            guard let entry = cache?.read(coordinate),
-                  let air = try? OpenMeteoAirQualityDTO.decode(entry.body).toDomain() else {
-                return Empty().eraseToAnyPublisher()
-            }
-            logger?.info("air quality for \(WeatherCache.key(coordinate)) from the kept copy, fetched \(Int(now().timeIntervalSince(entry.fetchedAt))) s ago")
-            return Just(Fetched(value: air, fetchedAt: entry.fetchedAt, isCached: true))
-                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-        }
-        return cached.append(fresh).eraseToAnyPublisher()
+        return WeatherCache.keptThenFresh(cache, coordinate: coordinate, client: client, request: request, now: now,
+                                          logger: logger, what: "air quality") { try OpenMeteoAirQualityDTO.decode($0).toDomain() }
     }
 }

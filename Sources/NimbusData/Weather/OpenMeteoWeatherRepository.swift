@@ -56,8 +56,6 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     }
 
     public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        let cache = self.cache
-        let now = self.now
         guard coordinate.isValid, let request = request([coordinate], [
             URLQueryItem(name: "current", value: Self.currentFields),
             URLQueryItem(name: "hourly", value: Self.hourlyFields),
@@ -66,26 +64,8 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
         ]) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }
-        let fresh = client.publisher(for: request)
-            .mapError(Self.map)
-            .tryMap { response -> Fetched<Forecast> in
-                let forecast = try Self.single(response.body).toDomain()
-                let fetchedAt = now()
-                cache?.write(response.body, for: coordinate, fetchedAt: fetchedAt)
-                return Fetched(value: forecast, fetchedAt: fetchedAt, isCached: false)
-            }
-            .mapError { ($0 as? WeatherError) ?? .badResponse }
-        let logger = self.logger
-        let cached = Deferred { () -> AnyPublisher<Fetched<Forecast>, WeatherError> in
-            guard let entry = cache?.read(coordinate),
-                  let forecast = try? Self.single(entry.body).toDomain() else {
-                return Empty().eraseToAnyPublisher()
-            }
-            logger?.info("forecast for \(WeatherCache.key(coordinate)) from the kept copy, fetched \(Int(now().timeIntervalSince(entry.fetchedAt))) s ago")
-            return Just(Fetched(value: forecast, fetchedAt: entry.fetchedAt, isCached: true))
-                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-        }
-        return cached.append(fresh).eraseToAnyPublisher()
+        return WeatherCache.keptThenFresh(cache, coordinate: coordinate, client: client, request: request, now: now,
+                                          logger: logger, what: "forecast") { try Self.single($0).toDomain() }
     }
 
     public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
