@@ -9,12 +9,15 @@ import TestSupport
 final class ScriptedAirRepository: AirQualityRepository, @unchecked Sendable {
     private(set) var requests: [Coordinate] = []
     private(set) var cancellations = 0
+    /// Subscriptions to the answers (a request is made, and a kept copy read, only when subscribed).
+    private(set) var subscriptions = 0
     var subject = PassthroughSubject<Fetched<AirQuality>, WeatherError>()
 
     func airQuality(for coordinate: Coordinate) -> AnyPublisher<Fetched<AirQuality>, WeatherError> {
         requests.append(coordinate)
         subject = PassthroughSubject()
-        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+        return subject.handleEvents(receiveSubscription: { [weak self] _ in self?.subscriptions += 1 },
+                                    receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
     }
 }
 
@@ -98,6 +101,25 @@ final class CityDetailAirAndHoursTests: XCTestCase {
             "loaded 23°C | air loading",
             "loaded 23°C | US AQI 57 / moderate / UV max 8, very high / ",
         ])
+    }
+
+    func testTheAirIsAskedForOnTheWorkQueueSoTheFirstFrameNeverWaitsForIt() {
+        let work = DispatchQueue.test
+        let viewModel = CityDetailViewModel(
+            city: .seoul, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric), countries: CountryNames(locale: Language.en.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), work: work.eraseToAnyScheduler(), now: { Self.now })
+        let state = states(viewModel)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(weather.requests.count, 1, "the forecast is asked for at once")
+        XCTAssertEqual(air.subscriptions, 0, "the air waits for the work queue")
+        XCTAssertEqual(state.last.map(summary), "loading | air loading")
+        work.advance()
+        XCTAssertEqual(air.subscriptions, 1)
+        air.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(summary), "loading | US AQI 57 / moderate / UV max 8, very high / ")
     }
 
     func testTheAirFirstLeavesTheForecastLoading() {

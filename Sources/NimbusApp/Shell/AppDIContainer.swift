@@ -396,7 +396,7 @@ public final class AppDIContainer {
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, air: airQualityRepository, likes: likesStore,
                           format: WeatherFormatter(l10n: l10n, display: display), countries: countryNames,
-                          scheduler: configuration.scheduler, now: configuration.now,
+                          scheduler: configuration.scheduler, work: configuration.workScheduler, now: configuration.now,
                           makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }
 }

@@ -13,11 +13,13 @@ final class CityDetailFactory {
     let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// The app's work queue (nil in tapes and tests: everything at once).
+    private let work: AnySchedulerOf<DispatchQueue>?
     private let now: @Sendable () -> Date
     private let makePanel: (City) -> ScreenPanel?
 
     init(weather: WeatherRepository, air: AirQualityRepository?, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
-         scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date,
+         scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil, now: @escaping @Sendable () -> Date,
          makePanel: @escaping (City) -> ScreenPanel?) {
         self.weather = weather
         self.air = air
@@ -25,6 +27,7 @@ final class CityDetailFactory {
         self.format = format
         self.countries = countries
         self.scheduler = scheduler
+        self.work = work
         self.now = now
         self.makePanel = makePanel
     }
@@ -34,7 +37,7 @@ final class CityDetailFactory {
         CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: weather),
                             air: withAir ? air.map { GetAirQualityUseCase(repository: $0) } : nil,
                             likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
-                            countries: countries, scheduler: scheduler, now: now)
+                            countries: countries, scheduler: scheduler, work: work, now: now)
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

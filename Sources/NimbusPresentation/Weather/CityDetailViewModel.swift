@@ -161,10 +161,13 @@ public final class CityDetailViewModel {
     private let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
+    /// Where the air request starts and its kept copy is read (nil: at once, where asked).
+    private let work: AnySchedulerOf<DispatchQueue>?
     private let now: @Sendable () -> Date
 
+    /// - Parameter work: where the air is asked for, off the first frame (the app's work queue).
     public init(city: City, forecast: GetForecastUseCase, air: GetAirQualityUseCase? = nil, likes: LikeCityUseCase?, format: WeatherFormatter,
-                countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
         self.forecast = forecast
@@ -173,6 +176,7 @@ public final class CityDetailViewModel {
         self.format = format
         self.countries = countries
         self.scheduler = scheduler
+        self.work = work
         self.now = now
     }
 
@@ -195,7 +199,6 @@ public final class CityDetailViewModel {
         case fetched(Fetched<Forecast>)
         case failed(WeatherError)
         case finished
-        case airLoading
         case air(Fetched<AirQuality>)
         case airFailed(WeatherError)
         case airFinished
@@ -207,6 +210,7 @@ public final class CityDetailViewModel {
         let city = self.city
         let forecast = self.forecast
         let air = self.air
+        let work = self.work
         let likes = self.likes
         let leave = input.leaveRequested.share()
 
@@ -221,11 +225,13 @@ public final class CityDetailViewModel {
                 guard let air else { return weather }
                 // The air is asked for beside the forecast, never before or after it: each answer is
                 // applied as it comes, and either failing leaves the other alone.
-                let airEvents = air.execute(for: city)
+                // (`.loading` starts both: one state, not two, before the first frame.) The kept copy
+                // is read and the request made on the work queue, so the first frame never waits on them.
+                let request = air.execute(for: city)
+                let airEvents = (work.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request)
                     .map(Event.air)
                     .append(Just(.airFinished).setFailureType(to: WeatherError.self))
                     .catch { Just(Event.airFailed($0)) }
-                    .prepend(.airLoading)
                 return merge(weather, airEvents.eraseToAnyPublisher()).eraseToAnyPublisher()
             }
             .switchToLatest()
@@ -259,6 +265,8 @@ public final class CityDetailViewModel {
                 case .loading:
                     m.loading = true
                     m.error = nil
+                    m.airLoading = true
+                    m.airError = nil
                 case .fetched(let f):
                     m.fetched = f
                     m.loading = f.isCached
@@ -267,9 +275,6 @@ public final class CityDetailViewModel {
                     m.error = e
                 case .finished:
                     m.loading = false
-                case .airLoading:
-                    m.airLoading = true
-                    m.airError = nil
                 case .air(let f):
                     m.air = f
                     m.airLoading = f.isCached
@@ -303,10 +308,12 @@ public final class CityDetailViewModel {
 
     func state(_ model: Model) -> CityDetailState {
         let now = self.now()
+        // One set of date formatters for the whole state (they cost more to make than to use).
+        let clock = format.clock(in: timeZone)
         let weather: CityDetailState.Weather
         var notice: String?
         if let fetched = model.fetched {
-            weather = .loaded(panel(fetched.value, now: now))
+            weather = .loaded(panel(fetched.value, now: now, clock: clock))
             let age = format.age(now.timeIntervalSince(fetched.fetchedAt))
             if let error = model.error {
                 notice = error == .offline || error == .timedOut
@@ -324,26 +331,25 @@ public final class CityDetailViewModel {
             weather = .loading
         }
         if model.likeFailed { notice = format.l10n[.likesErrorSave] }
-        return CityDetailState(header: header(now: now), sun: sun(now: now), weather: weather,
+        return CityDetailState(header: header(now: now, clock: clock), sun: sun(now: now, clock: clock), weather: weather,
                                air: air == nil ? nil : airSection(model, now: now), notice: notice, liked: model.liked)
     }
 
-    private func header(now: Date) -> CityHeader {
+    private func header(now: Date, clock: ClockFormat) -> CityHeader {
         let l10n = format.l10n
         return CityHeader(
             name: city.name,
             localName: Self.localName(city, language: l10n.language),
             country: countries.name(city.countryCode),
-            localTime: format.clock(in: timeZone).dateTime(now, dateTemplate: "EEEdMMM"),
+            localTime: clock.dateTime(now, dateTemplate: "EEEdMMM"),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
             population: l10n.format(.weatherPopulation, l10n.number(city.population)))
     }
 
-    private func sun(now: Date) -> SunLine {
+    private func sun(now: Date, clock: ClockFormat) -> SunLine {
         let l10n = format.l10n
         let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, timeZone: timeZone)
         let moon = MoonCalculator.state(at: now)
-        let clock = format.clock(in: timeZone)
         let moonText = l10n.format(.weatherMoon, Self.phaseName(moon.phase, l10n),
                                    "\(Int((moon.illumination * 100).rounded()))%",
                                    clock.date(moon.nextFull, template: "MMMd"), clock.date(moon.nextNew, template: "MMMd"))
@@ -375,10 +381,9 @@ public final class CityDetailViewModel {
         }
     }
 
-    private func panel(_ forecast: Forecast, now: Date) -> WeatherPanel {
+    private func panel(_ forecast: Forecast, now: Date, clock: ClockFormat) -> WeatherPanel {
         let l10n = format.l10n
         let c = forecast.current
-        let clock = format.clock(in: timeZone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.startOfDay(for: now)
@@ -401,8 +406,8 @@ public final class CityDetailViewModel {
             humidity: l10n.format(.weatherHumidity, format.humidity(c.humidity)),
             pressure: l10n.format(.weatherPressure, format.pressure(c.pressure)),
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
-            next24: hoursView(forecast.hours(from: now, count: 24), title: l10n[.weatherNext24]),
-            next48: hoursView(forecast.hours(from: now, count: 48), title: l10n[.weatherNext48]),
+            next24: hoursView(forecast.hours(from: now, count: 24), title: l10n[.weatherNext24], clock: clock),
+            next48: hoursView(forecast.hours(from: now, count: 48), title: l10n[.weatherNext48], clock: clock),
             days: Array(days))
     }
 
@@ -424,7 +429,7 @@ public final class CityDetailViewModel {
         return .mixed
     }
 
-    func hoursView(_ hours: [HourlyForecast], title: String) -> WeatherPanel.Hours {
+    func hoursView(_ hours: [HourlyForecast], title: String, clock: ClockFormat? = nil) -> WeatherPanel.Hours {
         let l10n = format.l10n
         let temps = hours.map { format.degrees($0.temperature) }
         let chances = hours.map(\.precipitationProbability)
@@ -442,7 +447,7 @@ public final class CityDetailViewModel {
         let chance = chances.compactMap { $0 }.max().map(format.humidity) ?? "–"
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let clock = format.clock(in: timeZone)
+        let clock = clock ?? format.clock(in: timeZone)
         return WeatherPanel.Hours(
             title: title,
             temperatures: temps,
