@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the release binaries as scripts/run.sh does (scripts/build-release.sh) and runs the benchmark.
-# Arguments go to nimbus-bench (--pty [--wide: also at 180×40], --map, --movies, --quakes, --probe [--warm] [--fold], --frames [--cold], --runs N).
+# Arguments go to nimbus-bench (--pty [--wide: also at 180×40], --map, --movies, --quakes, --detail, --probe [--warm] [--fold], --frames [--cold], --runs N).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

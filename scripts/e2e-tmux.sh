@@ -13,7 +13,7 @@ sock="nimbus-e2e-$$"
 export LC_ALL=C.UTF-8
 # The user's own likes and forecasts stay untouched, and no request leaves the machine
 # (port 9 on loopback refuses the connection at once).
-export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" NIMBUS_WEATHER_URL=http://127.0.0.1:9
+export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" NIMBUS_WEATHER_URL=http://127.0.0.1:9 NIMBUS_AIR_URL=http://127.0.0.1:9
 t() { tmux -u -L "$sock" "$@"; }
 http_pid=
 cleanup() {
@@ -204,6 +204,7 @@ t send-keys -t e2e q
 # builds load on first use (Sources/CLazyCurl).
 mkdir -p "$work/www/v1"
 cp "$root/Tests/Tapes/fixtures/open-meteo-seoul.json" "$work/www/v1/forecast"
+cp "$root/Tests/Tapes/fixtures/open-meteo-air-seoul.json" "$work/www/v1/air-quality"
 : > "$work/http.log"
 python3 -u -m http.server --bind 127.0.0.1 --directory "$work/www" 0 > "$work/http.log" 2>&1 &
 http_pid=$!
@@ -214,7 +215,7 @@ for _ in $(seq 50); do
 done
 [ -n "$port" ] || { echo "e2e: python3 -m http.server printed no port:"; cat "$work/http.log"; exit 1; }
 t respawn-pane -k -t e2e \
-  "env -u LANG -u LC_ALL NIMBUS_WEATHER_URL=http://127.0.0.1:$port TERM=tmux-256color '$bin'; sleep 30"
+  "env -u LANG -u LC_ALL NIMBUS_WEATHER_URL=http://127.0.0.1:$port NIMBUS_AIR_URL=http://127.0.0.1:$port TERM=tmux-256color '$bin'; sleep 30"
 check "started for the weather" wait_for "Cities"
 t send-keys -t e2e /
 t send-keys -t e2e -l "seoul"
@@ -225,9 +226,9 @@ check "the server was asked for Seoul's forecast" grep -q "GET /v1/forecast?lati
 t send-keys -t e2e q
 
 # One-shot output for status bars, from the same server, with no terminal at all.
-oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --oneline < /dev/null)
+oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --oneline < /dev/null)
 check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅ 23°C 10 km/h →"
-printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
+printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
 check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
 
 # The auto theme asks the terminal for its background (OSC 11) and follows its answer; the first

@@ -50,6 +50,11 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
+        if CommandLine.arguments.contains("--detail") {
+            DetailBenchmark.run(runs: min(runs, 20), into: &table)
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
             MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table)

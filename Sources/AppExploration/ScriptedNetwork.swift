@@ -73,10 +73,21 @@ public final class ScriptedNetwork: HTTPClient, Sendable {
                             body: Data(body.utf8))
     }
 
+    /// An Open-Meteo air-quality answer: the air now and the day's UV.
+    static var air: HTTPResponse {
+        let start = Int(Date().timeIntervalSince1970) / 3600 * 3600
+        let times: [Int] = (0..<24).map { start + $0 * 3600 }
+        let uv: [Double] = (0..<24).map { Double($0 % 12) }
+        let current = #""current":{"time":\#(start),"us_aqi":64,"european_aqi":41,"pm2_5":18.2,"pm10":30.5,"ozone":70,"uv_index":3.2}"#
+        let body = #"{"latitude":37.5,"longitude":127.0,"utc_offset_seconds":0,\#(current),"hourly":{"time":\#(times),"uv_index":\#(uv)}}"#
+        return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data(body.utf8))
+    }
+
     /// An Open-Meteo answer for every place the request names (one object, or an array for several),
     /// starting at the current hour; anything else (a TMDB path) is not found.
     static func forecast(for request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
         if request.url.path.hasPrefix("/earthquakes/feed/") { return .success(quakes) }
+        if request.url.path.hasSuffix("/air-quality") { return .success(air) }
         guard request.url.path.hasSuffix("/forecast"),
               let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems else {
             return .success(HTTPResponse(status: 404, headers: [:], body: Data()))
@@ -90,12 +101,17 @@ public final class ScriptedNetwork: HTTPClient, Sendable {
             let hours = (0..<48).map { start + $0 * 3600 }
             let temps = hours.indices.map { 15 + Double($0 % 24) / 2 }
             let rain = hours.indices.map { ($0 * 7) % 100 }
+            let codes: [Int] = hours.indices.map { [0, 2, 3, 61, 71, 95][$0 % 6] }
+            let isDay: [Int] = hours.indices.map { $0 % 24 < 12 ? 1 : 0 }
+            let rainfall: [Double] = hours.indices.map { $0 % 6 == 3 ? 1.2 : 0 }
+            let snowfall: [Double] = hours.indices.map { $0 % 6 == 4 ? 0.7 : 0 }
             let days = (0..<7).map { start + $0 * 86_400 }
             return """
             {"latitude":\(lat),"longitude":\(lon),"utc_offset_seconds":0,\
             "current":{"time":\(start),"temperature_2m":21.5,"relative_humidity_2m":60,"apparent_temperature":21,\
             "is_day":1,"precipitation":0,"weather_code":3,"pressure_msl":1012,"wind_speed_10m":11,"wind_direction_10m":200},\
-            "hourly":{"time":\(hours),"temperature_2m":\(temps),"precipitation_probability":\(rain)},\
+            "hourly":{"time":\(hours),"temperature_2m":\(temps),"precipitation_probability":\(rain),\
+            "weather_code":\(codes),"is_day":\(isDay),"rain":\(rainfall),"snowfall":\(snowfall)},\
             "daily":{"time":\(days),"weather_code":[0,1,2,3,61,71,95],"temperature_2m_max":[25,26,27,24,23,22,28],\
             "temperature_2m_min":[15,16,17,14,13,12,18],"sunrise":\(days.map { $0 + 20_000 }),"sunset":\(days.map { $0 + 70_000 })}}
             """

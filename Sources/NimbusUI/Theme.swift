@@ -1,4 +1,5 @@
 import NimbusTerminal
+import NimbusPresentation
 
 /// The styles of every element; a monochrome theme keeps everything readable without colour.
 public struct Theme: Sendable {
@@ -17,6 +18,15 @@ public struct Theme: Sendable {
     public var warning: Style
     /// Styles of the city map.
     public var map: MapPalette = .color
+    /// Six levels from good to the worst (air quality bands; the UV categories use the first five
+    /// with the last two merged): green, yellow, orange, red, purple, maroon.
+    public var levels: [Style] = [Style(fg: .index(34), bold: true), Style(fg: .index(220), bold: true),
+                                  Style(fg: .index(208), bold: true), Style(fg: .index(196), bold: true),
+                                  Style(fg: .index(129), bold: true), Style(fg: .index(124), bold: true)]
+    /// The hourly sky row: sun, moon, cloud, fog, rain, snow, storm.
+    public var skies: [Style] = [Style(fg: .index(220)), Style(fg: .index(229)), Style(fg: .index(250)),
+                                 Style(fg: .index(244)), Style(fg: .index(75)), Style(fg: .white, bold: true),
+                                 Style(fg: .index(214), bold: true)]
 
     /// 256-colour theme.
     public static let color = Theme(
@@ -50,7 +60,11 @@ public struct Theme: Sendable {
         overlay: Style(fg: .black, bg: .index(255)),
         overlayBorder: Style(fg: .index(25), bg: .index(255)),
         warning: Style(fg: .index(130), bold: true),
-        map: .light
+        map: .light,
+        levels: [Style(fg: .index(28), bold: true), Style(fg: .index(136), bold: true), Style(fg: .index(166), bold: true),
+                 Style(fg: .index(160), bold: true), Style(fg: .index(91), bold: true), Style(fg: .index(88), bold: true)],
+        skies: [Style(fg: .index(136)), Style(fg: .index(60)), Style(fg: .index(242)), Style(fg: .index(245)),
+                Style(fg: .index(25)), Style(fg: .index(31), bold: true), Style(fg: .index(166), bold: true)]
     )
 
     /// No colour at all (`NO_COLOR`, or a terminal without colours): reverse video and bold carry the meaning.
@@ -68,8 +82,40 @@ public struct Theme: Sendable {
         overlay: .plain,
         overlayBorder: Style(bold: true),
         warning: Style(bold: true),
-        map: .monochrome
+        map: .monochrome,
+        // Without colour the worse bands are louder: plain, then bold, then reversed.
+        levels: [.plain, .plain, Style(bold: true), Style(bold: true), Style(bold: true, reverse: true),
+                 Style(bold: true, reverse: true)],
+        skies: Array(repeating: .plain, count: 7)
     )
+}
+
+extension Theme {
+    /// The style of level `severity` (0 good … 5 worst), clamped.
+    public func level(_ severity: Int) -> Style {
+        levels.isEmpty ? text : levels[min(max(0, severity), levels.count - 1)]
+    }
+
+    /// The UV categories (0 low … 4 extreme) on the same colours: green, yellow, orange, red, purple.
+    public func uvLevel(_ category: Int) -> Style {
+        level(min(max(0, category), 4))
+    }
+
+    /// The colour of one hour's sky.
+    public func sky(_ kind: HourSky.Kind) -> Style {
+        let index: Int
+        switch kind {
+        case .sun: index = 0
+        case .moon: index = 1
+        case .cloud: index = 2
+        case .fog: index = 3
+        case .rain: index = 4
+        case .snow: index = 5
+        case .storm: index = 6
+        case .unknown: return dim
+        }
+        return index < skies.count ? skies[index] : text
+    }
 }
 
 /// Styles of the city map: land is dim and coasts are bright, so coastlines stand out without colour too.

@@ -20,6 +20,8 @@ final class OneShotTests: XCTestCase {
         server = try FixtureServer()
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json"))
         server.route("/v1/forecast", FixtureServer.Response(body: body))
+        let air = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json"))
+        server.route("/v1/air-quality", FixtureServer.Response(body: air))
     }
 
     private func context(_ extra: [String: String] = [:]) -> OneShot.Context {
@@ -27,7 +29,8 @@ final class OneShotTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: home) }
         var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                            "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en",
-                           "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString]
+                           "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString,
+                           "NIMBUS_AIR_URL": server.baseURL.absoluteString]
         environment.merge(extra) { _, new in new }
         let now = Self.now
         return OneShot.Context(environment: environment, now: { now })
@@ -45,6 +48,8 @@ final class OneShotTests: XCTestCase {
                        "一部曇り, 湿度 64%; 100% %x %")
         // A format string's own control characters are not written to a status bar either.
         XCTAssertEqual(try weather("seoul", .oneline("%t\u{1B}]0;x\u{07}")), "23°C")
+        // One line shows no air, so none is asked for.
+        XCTAssertFalse(server.requests.contains { $0.path == "/v1/air-quality" })
     }
 
     func testJSONIsTheForecastInStableKeysAndUnits() throws {
@@ -59,6 +64,7 @@ final class OneShotTests: XCTestCase {
         let text = try weather("seoul", .print(Size(cols: 100, rows: 30)))
         assertSnapshot(of: text, named: "weather-seoul-print", in: Self.snapshots)
         XCTAssertTrue(text.contains("Partly cloudy"))
+        XCTAssertTrue(text.contains("US AQI 57 moderate"), "the printed screen waits for the air")
         XCTAssertFalse(text.contains("\u{1B}"))
     }
 

@@ -13,6 +13,7 @@ import TestSupport
     static let searchPage = Data(TMDBMovieRepositoryTests.searchPage1.utf8)
     static let details = Data(TMDBMovieRepositoryTests.details.utf8)
     static let genres = Data(TMDBMovieRepositoryTests.genres.utf8)
+    static let air = OpenMeteoAirQualityRepositoryTests.seoulJSON
 
     /// Seeds for a few mutations; the array shrinks to the fewest that still fail.
     static let mutations = Gen.int().array(of: 1...6)
@@ -51,6 +52,12 @@ import TestSupport
         }
     }
 
+    @Test func mutatedAirQualityAnswersDecodeOrFailTyped() async {
+        await propertyCheck(count: PropertyCount.scaled(default: 60), input: Self.mutations) { seeds in
+            Self.checkAir(Mutator(seeds: seeds).mutate(Self.air))
+        }
+    }
+
     @Test func mutatedTMDBAnswersDecodeOrFailTyped() async {
         await propertyCheck(count: PropertyCount.scaled(default: 60), input: Self.mutations) { seeds in
             let mutator = Mutator(seeds: seeds)
@@ -70,6 +77,7 @@ import TestSupport
             let body = (try? JSONSerialization.data(withJSONObject: random.randomValue(depth: 0), options: [.fragmentsAllowed]))
                 ?? Data("null".utf8)
             Self.checkForecast(body)
+            Self.checkAir(body)
             Self.within(3) {
                 Self.checkSearch(body)
                 Self.checkDetails(body)
@@ -95,6 +103,10 @@ import TestSupport
                     #expect(!f.hourly.isEmpty && !f.daily.isEmpty)
                     #expect(f.hourly.allSatisfy { (-100...70).contains($0.temperature) })
                     #expect(f.hourly.allSatisfy { $0.precipitationProbability.map { (0...100).contains($0) } ?? true })
+                    // What falls: water in mm (rain and showers together at most twice an hour's cap), snow in cm.
+                    #expect(f.hourly.allSatisfy { $0.precipitation.map { (0...1000).contains($0) } ?? true })
+                    #expect(f.hourly.allSatisfy { $0.rain.map { (0...2000).contains($0) } ?? true })
+                    #expect(f.hourly.allSatisfy { $0.snowfall.map { (0...500).contains($0) } ?? true })
                     #expect(f.daily.allSatisfy { (-100...70).contains($0.high) && (-100...70).contains($0.low) })
                     let c = f.current
                     for (v, r) in [(c.temperature, -100.0...70), (c.apparentTemperature, -100...70), (c.humidity, 0...100),
@@ -107,6 +119,33 @@ import TestSupport
                 } catch {
                     #expect(error is OpenMeteoShapeError, "\(type(of: error))")
                 }
+            }
+        }
+    }
+
+    /// An air-quality answer decodes or fails typed; what decodes has something to show, every value
+    /// within its range or missing, and today's UV maximum at least the UV now.
+    static func checkAir(_ body: Data) {
+        guard body.count <= OpenMeteoAirQualityRepository.maxBytes else { return }
+        within(3) {
+            let dto: OpenMeteoAirQualityDTO
+            do {
+                dto = try OpenMeteoAirQualityDTO.decode(body)
+            } catch {
+                #expect(error is DecodingError, "\(type(of: error))")
+                return
+            }
+            do {
+                let air = try dto.toDomain()
+                let values: [(Double?, ClosedRange<Double>)] = [
+                    (air.usIndex, 0...1000), (air.europeanIndex, 0...1000), (air.pm2_5, 0...2000), (air.pm10, 0...5000),
+                    (air.ozone, 0...1000), (air.uvIndex, 0...50), (air.uvIndexMax, 0...50)]
+                for (v, r) in values { #expect(v.map { r.contains($0) } ?? true, "\(String(describing: v)) outside \(r)") }
+                #expect(values.contains { $0.0 != nil }, "nothing to show was accepted")
+                if let now = air.uvIndex { #expect((air.uvIndexMax ?? -1) >= now) }
+                #expect((0...7_258_118_400).contains(air.time.timeIntervalSince1970))
+            } catch {
+                #expect(error is OpenMeteoShapeError, "\(type(of: error))")
             }
         }
     }
@@ -183,6 +222,7 @@ struct Mutator {
         case 5: return (0..<below(6)).map { _ in randomValue(depth: depth + 1) }
         default:
             let keys = ["time", "temperature_2m", "hourly", "daily", "current", "latitude", "longitude", "results", "page",
+                        "us_aqi", "european_aqi", "pm2_5", "uv_index", "weather_code", "snowfall",
                         "total_pages", "total_results", "id", "title", "genres", "credits", "name", "job", "overview"]
             var object: [String: Any] = [:]
             for _ in 0..<below(6) { object[keys[below(keys.count)]] = randomValue(depth: depth + 1) }

@@ -153,7 +153,7 @@ final class CityDetailViewModelTests: XCTestCase {
         XCTAssertEqual(last.header.country, "South Korea")
         XCTAssertEqual(last.header.coordinates, "37.57°N 126.98°E")
         XCTAssertEqual(last.header.population, "Population 10,349,312")
-        XCTAssertEqual(last.header.localTime, "Sun, Jun 21 at 09:12")
+        XCTAssertEqual(last.header.localTime, "Sun, Jun 21 09:12")
         XCTAssertEqual(last.sun.text, "Sunrise 05:11 · Sunset 19:57 · Day 14 h 46 min")
         guard case .loaded(let panel) = last.weather else { return XCTFail() }
         XCTAssertEqual(panel.feelsLike, "feels like 24°C")
@@ -162,10 +162,10 @@ final class CityDetailViewModelTests: XCTestCase {
         XCTAssertEqual(panel.humidity, "Humidity 64%")
         XCTAssertEqual(panel.pressure, "Pressure 1009 hPa")
         XCTAssertEqual(panel.precipitation, "Precipitation 0.0 mm")
-        XCTAssertEqual(panel.hourlyTemperatures.count, 24)
-        XCTAssertEqual(panel.hourlyTemperatures.first, 21.5) // the 09:00 hour
-        XCTAssertEqual(panel.hoursMin, "17°")
-        XCTAssertEqual(panel.hoursMax, "29°")
+        XCTAssertEqual(panel.next24.temperatures.count, 24)
+        XCTAssertEqual(panel.next24.temperatures.first, 21.5) // the 09:00 hour
+        XCTAssertEqual(panel.next24.min, "17°")
+        XCTAssertEqual(panel.next24.max, "29°")
         XCTAssertEqual(panel.days.map(\.weekday), ["Sun", "Mon", "Tue"])
         XCTAssertEqual(panel.days.map(\.high), ["28°", "29°", "30°"])
         XCTAssertEqual(panel.days[1].condition, "Rain")

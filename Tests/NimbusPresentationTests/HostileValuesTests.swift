@@ -59,7 +59,7 @@ import TestSupport
         await propertyCheck(count: PropertyCount.scaled(default: 1000), input: Self.anyDouble, Self.anyDouble) { v, w in
             for f in Self.formats {
                 let texts = [f.temperature(v), f.shortTemperature(v), f.wind(speed: v, from: w), f.humidity(v),
-                             f.pressure(v), f.precipitation(v), f.duration(v), f.age(v)]
+                             f.pressure(v), f.precipitation(v), f.snow(v), f.duration(v), f.age(v)]
                 for text in texts { #expect(text.count < 40, "\(text)") }
                 if !v.isFinite || abs(v) > 1e12 {
                     #expect(f.temperature(v) == "–")

@@ -72,9 +72,10 @@ final class SettingsResolutionTests: XCTestCase {
         XCTAssertEqual(format.temperature(20), "68°F")
         XCTAssertEqual(format.wind(speed: 36, from: .nan), "10 m/s")
         XCTAssertEqual(format.pressure(1013), "1013 hPa")
-        XCTAssertEqual(format.timePattern, "h:mm a")
+        let seven = Date(timeIntervalSince1970: 7 * 3600)
+        XCTAssertEqual(format.clock(in: TimeZone(identifier: "UTC")!).time(seven), "7:00 AM")
         display.value = .init(system: .imperial)
         XCTAssertEqual(format.wind(speed: 16.09344, from: .nan), "10 mph")
-        XCTAssertEqual(format.timePattern, "HH:mm")
+        XCTAssertEqual(format.clock(in: TimeZone(identifier: "UTC")!).time(seven), "07:00")
     }
 }

@@ -185,10 +185,11 @@ public struct NimbusCommand: ParsableCommand {
         1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
         Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
         NIMBUS_UNITS=metric|imperial|auto, NIMBUS_THEME=dark|light|auto, \
-        NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
+        NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); \
+        NIMBUS_AIR_URL (default https://air-quality-api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
         NIMBUS_MOUSE=0 (or --no-mouse) turns mouse reporting off (with it on, Shift+drag still selects text in most terminals); \
         NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
-        XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, TMDB responses);
+        XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, air quality, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
         """,
         version: nimbusVersion,

@@ -165,7 +165,8 @@ enum OneShot {
 
     /// The detail's view model's last state once the fresh forecast (or a failure) is in.
     private static func detailState(city: City, container: AppDIContainer) throws -> CityDetailState {
-        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city)
+        // One line has no room for the air: it is not asked for.
+        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city, withAir: false)
         let output = viewModel.transform(input: .init(appeared: Just(()).eraseToAnyPublisher(),
                                                       refreshRequested: Empty().eraseToAnyPublisher(),
                                                       likeToggled: Empty().eraseToAnyPublisher(),
@@ -184,6 +185,15 @@ enum OneShot {
         case .loading: return false
         case .unavailable: return true
         case .loaded: return state.notice == nil
+        }
+    }
+
+    /// The air section answered fresh, or gave up (the printed screen waits for it; one line does not).
+    private static func airSettled(_ state: CityDetailState) -> Bool {
+        switch state.air {
+        case nil, .unavailable?: return true
+        case .loading?: return false
+        case .loaded(let panel)?: return panel.notice == nil
         }
     }
 
@@ -234,7 +244,7 @@ enum OneShot {
             let text = draw(screen, canvas: Canvas(size: size))
             same = text == last ? same + 1 : 0
             last = text
-            return (screen.state.map(isSettled) ?? false) && same >= 3
+            return (screen.state.map { isSettled($0) && airSettled($0) } ?? false) && same >= 3
         }
         return last.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }

@@ -93,6 +93,16 @@ public final class AppDIContainer {
             placesCache: WeatherCache(directory: directory, folder: "today"), now: configuration.now,
             logger: configuration.log.isOn ? configuration.log.logger(.weather) : nil)
     }()
+    /// Open-Meteo's air-quality API (or `NIMBUS_AIR_URL`), kept under `$XDG_CACHE_HOME/nimbus/air`.
+    public private(set) lazy var airQualityRepository: AirQualityRepository = {
+        let baseURL = OpenMeteoAirQualityRepository.baseURL(environment: configuration.environment)
+        let directory = WeatherCache.defaultDirectory(environment: configuration.environment)
+        configuration.log.logger(.weather).info("air quality from \(LogRedaction.url(baseURL))")
+        return OpenMeteoAirQualityRepository(
+            client: httpClient(for: .weather), baseURL: baseURL,
+            cache: WeatherCache(directory: directory, folder: "air", maxBytes: OpenMeteoAirQualityRepository.maxBytes),
+            now: configuration.now, logger: configuration.log.isOn ? configuration.log.logger(.weather) : nil)
+    }()
     /// The USGS feeds (or `NIMBUS_QUAKES_URL`), kept under `$XDG_CACHE_HOME/nimbus/quakes`.
     public private(set) lazy var quakeRepository: QuakeRepository = {
         let baseURL = USGSQuakeRepository.baseURL(environment: configuration.environment)
@@ -385,9 +395,9 @@ public final class AppDIContainer {
     }
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
-        CityDetailFactory(weather: weatherRepository, likes: likesStore,
+        CityDetailFactory(weather: weatherRepository, air: airQualityRepository, likes: likesStore,
                           format: WeatherFormatter(l10n: l10n, display: display), countries: countryNames,
-                          scheduler: configuration.scheduler, now: configuration.now,
+                          scheduler: configuration.scheduler, work: configuration.workScheduler, now: configuration.now,
                           makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }
 }

@@ -21,6 +21,12 @@ struct OpenMeteoForecastDTO: Codable {
         let time: [Int]
         let temperature_2m: [Double?]
         let precipitation_probability: [Double?]?
+        let weather_code: [Int?]?
+        let is_day: [Int?]?
+        let precipitation: [Double?]?
+        let rain: [Double?]?
+        let showers: [Double?]?
+        let snowfall: [Double?]?
     }
 
     struct Daily: Codable {
@@ -50,6 +56,7 @@ enum PhysicalRange {
     static let windSpeed = 0.0...500.0        // km/h
     static let direction = 0.0...360.0        // degrees
     static let precipitation = 0.0...1000.0   // mm in an hour
+    static let snowfall = 0.0...500.0         // cm of snow in an hour
     /// Unix seconds from 1970 to 2200.
     static let time = 0...7_258_118_400
     /// UTC offsets exist from −12 h to +14 h; a little more is allowed.
@@ -83,9 +90,19 @@ extension OpenMeteoForecastDTO {
         let hours = zip(hourly.time.indices, hourly.time).compactMap { i, time -> HourlyForecast? in
             guard i < hourly.temperature_2m.count, let date = PhysicalRange.date(time),
                   let t = PhysicalRange.check(hourly.temperature_2m[i], PhysicalRange.temperature) else { return nil }
-            let p = hourly.precipitation_probability.flatMap { i < $0.count ? $0[i] : nil }
-            return HourlyForecast(time: date, temperature: t,
-                                  precipitationProbability: PhysicalRange.check(p, PhysicalRange.percent))
+            func at<T>(_ list: [T?]?) -> T? { list.flatMap { i < $0.count ? $0[i] : nil } }
+            let p = at(hourly.precipitation_probability)
+            let rain = PhysicalRange.check(at(hourly.rain), PhysicalRange.precipitation)
+            let showers = PhysicalRange.check(at(hourly.showers), PhysicalRange.precipitation)
+            return HourlyForecast(
+                time: date, temperature: t,
+                precipitationProbability: PhysicalRange.check(p, PhysicalRange.percent),
+                condition: WeatherCondition(wmoCode: at(hourly.weather_code) ?? -1),
+                isDay: at(hourly.is_day).flatMap { $0 == 0 ? false : $0 == 1 ? true : nil },
+                precipitation: PhysicalRange.check(at(hourly.precipitation), PhysicalRange.precipitation),
+                // Rain and showers fall the same way on a chart; either alone counts, neither is unknown.
+                rain: rain == nil && showers == nil ? nil : (rain ?? 0) + (showers ?? 0),
+                snowfall: PhysicalRange.check(at(hourly.snowfall), PhysicalRange.snowfall))
         }
         guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
         let days = try dailyForecasts(daily)

@@ -41,6 +41,9 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
 
     static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,pressure_msl,wind_speed_10m,wind_direction_10m"
 
+    /// Hourly: what the charts, the sky row and the precipitation row draw.
+    static let hourlyFields = "temperature_2m,precipitation_probability,weather_code,is_day,precipitation,rain,showers,snowfall"
+
     private func request(_ coordinates: [Coordinate], _ items: [URLQueryItem]) -> HTTPRequest? {
         func list(_ values: [Double]) -> String { values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
         return HTTPRequest(base: baseURL, path: "/v1/forecast", query: [
@@ -53,36 +56,16 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     }
 
     public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        let cache = self.cache
-        let now = self.now
         guard coordinate.isValid, let request = request([coordinate], [
             URLQueryItem(name: "current", value: Self.currentFields),
-            URLQueryItem(name: "hourly", value: "temperature_2m,precipitation_probability"),
+            URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min,sunrise,sunset"),
             URLQueryItem(name: "forecast_days", value: "7"),
         ]) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }
-        let fresh = client.publisher(for: request)
-            .mapError(Self.map)
-            .tryMap { response -> Fetched<Forecast> in
-                let forecast = try Self.single(response.body).toDomain()
-                let fetchedAt = now()
-                cache?.write(response.body, for: coordinate, fetchedAt: fetchedAt)
-                return Fetched(value: forecast, fetchedAt: fetchedAt, isCached: false)
-            }
-            .mapError { ($0 as? WeatherError) ?? .badResponse }
-        let logger = self.logger
-        let cached = Deferred { () -> AnyPublisher<Fetched<Forecast>, WeatherError> in
-            guard let entry = cache?.read(coordinate),
-                  let forecast = try? Self.single(entry.body).toDomain() else {
-                return Empty().eraseToAnyPublisher()
-            }
-            logger?.info("forecast for \(WeatherCache.key(coordinate)) from the kept copy, fetched \(Int(now().timeIntervalSince(entry.fetchedAt))) s ago")
-            return Just(Fetched(value: forecast, fetchedAt: entry.fetchedAt, isCached: true))
-                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-        }
-        return cached.append(fresh).eraseToAnyPublisher()
+        return WeatherCache.keptThenFresh(cache, coordinate: coordinate, client: client, request: request, now: now,
+                                          logger: logger, what: "forecast") { try Self.single($0).toDomain() }
     }
 
     public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {

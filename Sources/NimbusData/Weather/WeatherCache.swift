@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import Logging
 import NimbusDomain
+import OpenCombineShim
 
 /// Raw forecast responses on disk under `$XDG_CACHE_HOME/nimbus/weather`, with when they were fetched.
 ///
@@ -55,5 +57,35 @@ public final class WeatherCache: Sendable {
         else { return }
         let url = url(coordinate)
         lock.withLock { _ in SafeFile.write(data, to: url) }
+    }
+}
+
+extension WeatherCache {
+    /// The kept answer for `coordinate` first, when there is one that still decodes (`isCached`), then
+    /// the server's: `decode` believes a body or throws, and only a body it believed is kept, so a
+    /// poisoned answer is neither shown nor cached. Cancelling the subscription cancels the request.
+    static func keptThenFresh<Value: Equatable & Sendable>(
+        _ cache: WeatherCache?, coordinate: Coordinate, client: HTTPClient, request: HTTPRequest,
+        now: @escaping @Sendable () -> Date, logger: Logger?, what: String,
+        decode: @escaping (Data) throws -> Value
+    ) -> AnyPublisher<Fetched<Value>, WeatherError> {
+        let fresh = client.publisher(for: request)
+            .mapError(OpenMeteoWeatherRepository.map)
+            .tryMap { response -> Fetched<Value> in
+                let value = try decode(response.body)
+                let fetchedAt = now()
+                cache?.write(response.body, for: coordinate, fetchedAt: fetchedAt)
+                return Fetched(value: value, fetchedAt: fetchedAt, isCached: false)
+            }
+            .mapError { ($0 as? WeatherError) ?? .badResponse }
+        let kept = Deferred { () -> AnyPublisher<Fetched<Value>, WeatherError> in
+            guard let entry = cache?.read(coordinate), let value = try? decode(entry.body) else {
+                return Empty().eraseToAnyPublisher()
+            }
+            logger?.info("\(what) for \(WeatherCache.key(coordinate)) from the kept copy, fetched \(Int(now().timeIntervalSince(entry.fetchedAt))) s ago")
+            return Just(Fetched(value: value, fetchedAt: entry.fetchedAt, isCached: true))
+                .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+        }
+        return kept.append(fresh).eraseToAnyPublisher()
     }
 }

@@ -93,10 +93,28 @@ public struct HourlyForecast: Equatable, Sendable {
     public let temperature: Double
     /// Percent; nil when the model gives none.
     public let precipitationProbability: Double?
-    public init(time: Date, temperature: Double, precipitationProbability: Double?) {
+    /// The sky in that hour (`.unknown` when the model gives no code).
+    public let condition: WeatherCondition
+    /// Whether the sun is up; nil when the model does not say.
+    public let isDay: Bool?
+    /// Everything that falls in the hour, as water (mm); nil when the model gives none.
+    public let precipitation: Double?
+    /// Rain and showers in the hour (mm); nil when the model gives neither.
+    public let rain: Double?
+    /// Fresh snow in the hour (cm of snow, not water); nil when the model gives none.
+    public let snowfall: Double?
+
+    public init(time: Date, temperature: Double, precipitationProbability: Double?,
+                condition: WeatherCondition = .unknown, isDay: Bool? = nil, precipitation: Double? = nil,
+                rain: Double? = nil, snowfall: Double? = nil) {
         self.time = time
         self.temperature = temperature
         self.precipitationProbability = precipitationProbability
+        self.condition = condition
+        self.isDay = isDay
+        self.precipitation = precipitation
+        self.rain = rain
+        self.snowfall = snowfall
     }
 }
 

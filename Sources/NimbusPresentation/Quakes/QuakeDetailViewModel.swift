@@ -77,20 +77,15 @@ public final class QuakeDetailViewModel {
     static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, notice: String?, format: QuakeFormatter,
                       now: Date) -> QuakeDetailState {
         let l10n = format.l10n
-        let utc = DateFormatter()
-        utc.locale = l10n.locale
-        utc.timeZone = TimeZone(identifier: "UTC")
-        utc.setLocalizedDateFormatFromTemplate("yMMMd " + format.weather.timePattern)
+        let utc = format.weather.clock(in: TimeZone(identifier: "UTC")!)
         var facts: [String] = []
         var warnings: Set<Int> = []
         if let minutes = quake.timeZoneOffsetMinutes, let zone = TimeZone(secondsFromGMT: minutes * 60) {
-            let local = DateFormatter()
-            local.locale = l10n.locale
-            local.timeZone = zone
-            local.setLocalizedDateFormatFromTemplate("MMMd " + format.weather.timePattern)
-            facts.append(l10n.format(.quakeDetailTime, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " "), local.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")))
+            let local = format.weather.clock(in: zone)
+            facts.append(l10n.format(.quakeDetailTime, utc.dateTime(quake.time, dateTemplate: "yMMMd"),
+                                     local.dateTime(quake.time, dateTemplate: "MMMd")))
         } else {
-            facts.append(l10n.format(.quakeDetailTimeUTC, utc.string(from: quake.time).replacingOccurrences(of: "\u{202F}", with: " ")) + " · "
+            facts.append(l10n.format(.quakeDetailTimeUTC, utc.dateTime(quake.time, dateTemplate: "yMMMd")) + " · "
                          + format.weather.age(now.timeIntervalSince(quake.time)))
         }
         facts.append(l10n.format(.quakeDetailMagnitude, QuakeFormatter.magnitude(quake.magnitude)

@@ -30,9 +30,6 @@ public struct WeatherFormatter: Sendable {
         return "\(n)°" + (display.value.temperature == .c ? "C" : "F")
     }
 
-    /// "HH:mm" or "h:mm a": the clock setting's pattern for a time of day.
-    public var timePattern: String { display.value.clock == .h24 ? "HH:mm" : "h:mm a" }
-
     /// "23°" (short, for lists and min/max labels).
     public func shortTemperature(_ celsius: Double) -> String {
         guard let n = Self.rounded(degrees(celsius)) else { return "–" }
@@ -61,6 +58,12 @@ public struct WeatherFormatter: Sendable {
     public func precipitation(_ mm: Double) -> String {
         guard Self.rounded(mm) != nil else { return "–" }
         return units == .metric ? String(format: "%.1f mm", mm) : String(format: "%.2f in", mm / 25.4)
+    }
+
+    /// Fresh snow: "1.2 cm" / "0.47 in".
+    public func snow(_ cm: Double) -> String {
+        guard Self.rounded(cm) != nil else { return "–" }
+        return units == .metric ? String(format: "%.1f cm", cm) : String(format: "%.2f in", cm / 2.54)
     }
 
     /// "37.57°N 126.98°E".
@@ -178,6 +181,25 @@ public enum WeatherIcon {
             return ["     .-.     ", "    (   ).   ", "   (___(__)  ", "  ,'ϟ,'ϟ,'   ", "  ,',',','   "]
         case .unknown:
             return ["    .-.      ", "     __)     ", "    (        ", "     `-'     ", "      •      "]
+        }
+    }
+}
+
+extension WeatherIcon {
+    /// One hour's sky in one column, for the row under the hourly chart: symbols that are a single
+    /// column wide in every terminal (text presentation, East Asian width neutral).
+    public static func hour(_ c: WeatherCondition, isDay: Bool = true) -> HourSky {
+        switch c {
+        case .clear: isDay ? HourSky(symbol: "☀", kind: .sun) : HourSky(symbol: "☾", kind: .moon)
+        case .mainlyClear: isDay ? HourSky(symbol: "☼", kind: .sun) : HourSky(symbol: "☾", kind: .moon)
+        case .partlyCloudy: HourSky(symbol: "◒", kind: .cloud)
+        case .overcast: HourSky(symbol: "☁", kind: .cloud)
+        case .fog: HourSky(symbol: "=", kind: .fog)
+        case .drizzle, .freezingDrizzle: HourSky(symbol: "'", kind: .rain)
+        case .rain, .freezingRain, .rainShowers: HourSky(symbol: "☂", kind: .rain)
+        case .snow, .snowGrains, .snowShowers: HourSky(symbol: "❄", kind: .snow)
+        case .thunderstorm, .thunderstormHail: HourSky(symbol: "☇", kind: .storm)
+        case .unknown: HourSky(symbol: " ", kind: .unknown)
         }
     }
 }

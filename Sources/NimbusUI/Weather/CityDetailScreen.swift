@@ -29,6 +29,9 @@ public final class CityDetailScreen: Screen {
 
     /// Width of the weather column; a panel gets the rest when the screen is wide enough.
     static let contentWidth = 64
+    /// From this width the detail shows the next 48 hours, in a weather column this wide.
+    static let wideWidth = 140
+    static let wideContentWidth = 96
     /// Rows the weather needs; a panel goes below them when the screen is tall but narrow.
     static let contentHeight = 22
 
@@ -131,6 +134,10 @@ public final class CityDetailScreen: Screen {
     static func layout(width: Int, height: Int, hasPanel: Bool) -> (content: Rect, panel: Rect?) {
         let full = Rect(x: 0, y: 0, width: width, height: height)
         guard hasPanel else { return (full, nil) }
+        if width >= wideWidth {
+            return (Rect(x: 0, y: 0, width: wideContentWidth, height: height),
+                    Rect(x: wideContentWidth + 1, y: 0, width: width - wideContentWidth - 1, height: height))
+        }
         if width >= contentWidth + 24 {
             return (Rect(x: 0, y: 0, width: contentWidth, height: height),
                     Rect(x: contentWidth + 1, y: 0, width: width - contentWidth - 1, height: height))
@@ -153,10 +160,10 @@ public final class CityDetailScreen: Screen {
             panel.draw(area, theme: theme)
         }
         guard let state else { return }
-        drawContent(p.sub(layout.content), state: state, theme: theme)
+        drawContent(p.sub(layout.content), state: state, wide: p.width >= Self.wideWidth, theme: theme)
     }
 
-    private func drawContent(_ p: Painter, state: CityDetailState, theme: Theme) {
+    private func drawContent(_ p: Painter, state: CityDetailState, wide: Bool, theme: Theme) {
         let w = p.width
         var y = 0
         func line(_ text: String, x: Int = 1, style: Style) {
@@ -205,23 +212,56 @@ public final class CityDetailScreen: Screen {
                 if spinner.tick >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(spinner.tick / 10)) }
             }
             line(text, style: theme.dim)
+            y += 1
+            drawAir(p, state.air, y: y, theme: theme)
         case .unavailable(let message):
             for row in TextWrap.lines(DisplayWidth.sanitize(message), width: max(1, w - 2)).prefix(max(0, p.height - y)) {
                 line(row, style: theme.warning)
                 y += 1
             }
+            drawAir(p, state.air, y: y, theme: theme)
         case .loaded(let weather):
-            drawWeather(p, weather: weather, top: y, theme: theme)
+            drawWeather(p, weather: weather, air: state.air, wide: wide, top: y, theme: theme)
+        }
+    }
+
+    /// The air's line: "US AQI 42 good · PM2.5 8 · PM10 15 · O₃ 60 µg/m³", the band in its colour,
+    /// or where the air is (loading, unavailable); a kept answer says how old it is.
+    private func drawAir(_ p: Painter, _ air: CityDetailState.Air?, y: Int, theme: Theme) {
+        guard let air, y < p.height else { return }
+        let w = p.width
+        var x = 1
+        func put(_ text: String, _ style: Style) {
+            guard x < w - 1 else { return }
+            x += p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, w - 1 - x)), x: x, y: y, style: style)
+        }
+        switch air {
+        case .loading:
+            put(l10n[.airLoading], theme.dim)
+        case .unavailable(let message):
+            put(message, theme.dim)
+        case .loaded(let panel):
+            put(panel.index, theme.text)
+            if let band = panel.band {
+                put(" ", theme.text)
+                put(band, panel.severity.map { theme.level($0) } ?? theme.text)
+            }
+            // A kept answer's age (and why it was not replaced) comes before the details, which
+            // give way to it on a narrow screen.
+            if let notice = panel.notice { put(" · " + notice, theme.warning) }
+            put(" · " + panel.details, theme.text)
         }
     }
 
     /// "now  12    18    00" under a chart of one column per hour: each label starts at its hour's
     /// column, none overlaps the one before, none runs past `width`.
-    static func timeAxis(_ hours: [String], now: String, width: Int) -> String {
-        guard width > 0, !hours.isEmpty else { return "" }
+    nonisolated static func timeAxis(_ marks: [String?], now: String, width: Int) -> String {
+        guard width > 0, !marks.isEmpty else { return "" }
         var axis = DisplayWidth.truncate(now, to: width, ellipsis: false)
         var used = DisplayWidth.of(axis)
-        for (i, hour) in hours.enumerated().prefix(width) where Int(hour).map({ $0 % 6 == 0 }) == true {
+        for (i, mark) in marks.enumerated().prefix(width) {
+            guard let mark else { continue }
+            let hour = DisplayWidth.sanitize(mark)
             guard i > used, i + DisplayWidth.of(hour) <= width else { continue }
             axis += String(repeating: " ", count: i - used) + hour
             used = i + DisplayWidth.of(hour)
@@ -229,46 +269,62 @@ public final class CityDetailScreen: Screen {
         return axis
     }
 
-    private func drawWeather(_ p: Painter, weather: WeatherPanel, top: Int, theme: Theme) {
+    private func drawWeather(_ p: Painter, weather: WeatherPanel, air: CityDetailState.Air?, wide: Bool, top: Int,
+                             theme: Theme) {
         let w = p.width
         var y = top
         let iconWidth = w >= 50 ? 14 : 0
+        // Today's strongest sun goes with the precipitation now, once the air's answer has it.
+        var uv: (text: String, severity: Int?)?
+        if case .loaded(let panel)? = air, let text = panel.uv { uv = (text, panel.uvSeverity) }
         let facts = [weather.condition, weather.temperature + "  " + weather.feelsLike, weather.wind,
                      weather.humidity + " · " + weather.pressure, weather.precipitation]
         for i in 0..<5 {
             if iconWidth > 0 { p.text(weather.icon[i], x: 1, y: y + i, style: theme.accent) }
             let text = DisplayWidth.truncate(facts[i], to: max(0, w - iconWidth - 2))
-            p.text(text, x: 1 + iconWidth, y: y + i, style: i == 1 ? theme.accent : theme.text)
+            let x = 1 + iconWidth + p.text(text, x: 1 + iconWidth, y: y + i, style: i == 1 ? theme.accent : theme.text)
+            if i == 4, let uv, x + 3 + DisplayWidth.of(uv.text) <= w - 1 {
+                p.text(" · ", x: x, y: y + i, style: theme.text)
+                p.text(DisplayWidth.sanitize(uv.text), x: x + 3, y: y + i, style: uv.severity.map { theme.uvLevel($0) } ?? theme.text)
+            }
         }
-        y += 6
+        y += 5
+        drawAir(p, air, y: y, theme: theme)
+        y += 1
         // A forecast from the cache can end before now: say so instead of empty charts.
-        if weather.hourlyTemperatures.isEmpty && weather.days.isEmpty {
+        if weather.next24.isEmpty && weather.days.isEmpty {
             for row in TextWrap.lines(l10n[.weatherNothingAhead], width: max(1, w - 2)).prefix(max(0, p.height - y)) {
                 p.text(row, x: 1, y: y, style: theme.dim)
                 y += 1
             }
             return
         }
-        // The next 24 hours as sparklines, labels padded to the widest.
-        let labels = [l10n[.weatherNext24], l10n[.weatherRainChance]]
+        // The next 24 (or 48) hours: temperatures, the sky, what falls, one column an hour, labels padded to the widest.
+        let hours = wide ? weather.next48 : weather.next24
+        let labels = [hours.title, hours.falls]
         let labelWidth = min(labels.map { DisplayWidth.of($0) }.max() ?? 0, max(0, w / 3))
         let chartX = 1 + labelWidth + 1
         let room = max(0, w - chartX - 1)
-        let temps = Sparkline.line(weather.hourlyTemperatures.map { Optional($0) })
-        let rain = Sparkline.line(weather.hourlyRain, low: 0, high: 100)
-        p.text(DisplayWidth.truncate(labels[0], to: labelWidth), x: 1, y: y, style: theme.dim)
-        let tempsShown = DisplayWidth.truncate(temps, to: room, ellipsis: false)
-        p.text(tempsShown, x: chartX, y: y, style: theme.accent)
-        let minMax = " " + l10n.format(.weatherMinMax, weather.hoursMin, weather.hoursMax)
-        let after = chartX + DisplayWidth.of(tempsShown)
-        if after + DisplayWidth.of(minMax) <= w { p.text(minMax, x: after, y: y, style: theme.dim) }
+        let shown = min(room, hours.temperatures.count)
+        /// A chart row, then its summary after it where the whole summary fits.
+        func row(_ label: String, _ chart: String, _ style: Style, summary: String) {
+            p.text(DisplayWidth.truncate(label, to: labelWidth), x: 1, y: y, style: theme.dim)
+            let drawn = DisplayWidth.truncate(chart, to: room, ellipsis: false)
+            p.text(drawn, x: chartX, y: y, style: style)
+            let after = chartX + DisplayWidth.of(drawn)
+            let text = " " + summary
+            if after + DisplayWidth.of(text) <= w { p.text(text, x: after, y: y, style: theme.dim) }
+            y += 1
+        }
+        row(labels[0], Sparkline.line(hours.temperatures.map { Optional($0) }), theme.accent,
+            summary: l10n.format(.weatherMinMax, hours.min, hours.max))
+        for (i, sky) in hours.sky.prefix(shown).enumerated() {
+            p.text(sky.symbol, x: chartX + i, y: y, style: theme.sky(sky.kind))
+        }
         y += 1
-        p.text(DisplayWidth.truncate(labels[1], to: labelWidth), x: 1, y: y, style: theme.dim)
-        p.text(DisplayWidth.truncate(rain, to: room, ellipsis: false), x: chartX, y: y, style: theme.text)
-        y += 1
+        row(labels[1], Sparkline.line(hours.chances, low: 0, high: 100), theme.text, summary: hours.fallsSummary)
         // The time axis under the charts: "now", then every sixth hour of the city's clock.
-        p.text(Self.timeAxis(weather.hourLabels, now: l10n[.weatherAxisNow], width: min(room, weather.hourLabels.count)),
-               x: chartX, y: y, style: theme.dim)
+        p.text(Self.timeAxis(hours.marks, now: l10n[.weatherAxisNow], width: shown), x: chartX, y: y, style: theme.dim)
         y += 1
         // The next 7 days.
         p.text(DisplayWidth.truncate(l10n[.weatherNext7], to: max(0, w - 1)), x: 1, y: y, style: theme.dim)

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import PropertyBased
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// The forecast and the air are independent on the detail: for any interleaving of their answers,
+/// failures and refreshes, the weather part of the screen is what it would be with no air at all,
+/// and the air part is what it would be with a forecast that never came.
+@Suite struct CityDetailIndependencePropertyTests {
+    enum Step: CaseIterable {
+        case forecastCached, forecastFresh, forecastFinished, forecastFailed
+        case airCached, airFresh, airFinished, airFailed
+        case refresh
+    }
+
+    static let errors: [WeatherError] = [.offline, .timedOut, .server(status: 502), .badResponse, .rateLimited]
+    static let now = Date(timeIntervalSince1970: 1_782_000_720)
+
+    /// One detail on scripted repositories: `air` nil for a detail with no air source.
+    final class Harness {
+        let weather = ScriptedWeatherRepository()
+        let air = ScriptedAirRepository()
+        let appeared = PassthroughSubject<Void, Never>()
+        let refresh = PassthroughSubject<Void, Never>()
+        let scheduler = DispatchQueue.test
+        var last: CityDetailState?
+        var cancellable: AnyCancellable?
+
+        init(withAir: Bool) {
+            let viewModel = CityDetailViewModel(
+                city: .seoul, forecast: GetForecastUseCase(repository: weather),
+                air: withAir ? GetAirQualityUseCase(repository: air) : nil, likes: nil,
+                format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric), countries: CountryNames(locale: Language.en.locale),
+                scheduler: scheduler.eraseToAnyScheduler(), now: { CityDetailIndependencePropertyTests.now })
+            cancellable = viewModel.transform(input: .init(
+                appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
+                likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
+                .state.sink { [weak self] in self?.last = $0 }
+            appeared.send()
+            scheduler.advance()
+        }
+
+        func settle() { scheduler.advance() }
+    }
+
+    @Test func eitherSideNeverChangesTheOther() async {
+        await propertyCheck(count: PropertyCount.scaled(default: 60), input: Gen.int().array(of: 1...25)) { seeds in
+            let both = Harness(withAir: true)
+            let weatherOnly = Harness(withAir: false)
+            let airOnly = Harness(withAir: true)
+            for seed in seeds {
+                let step = Step.allCases[abs(seed) % Step.allCases.count]
+                let value = Double(abs(seed / 16) % 40)
+                let error = Self.errors[abs(seed / 3) % Self.errors.count]
+                let age = Double(abs(seed / 5) % 7200)
+                let forecast = Fetched(value: Forecast.sample(temperature: value), fetchedAt: Self.now.addingTimeInterval(-age),
+                                       isCached: step == .forecastCached)
+                let air = Fetched(value: AirQuality.sample(us: value * 7), fetchedAt: Self.now.addingTimeInterval(-age),
+                                  isCached: step == .airCached)
+                switch step {
+                case .forecastCached, .forecastFresh:
+                    for h in [both, weatherOnly] { h.weather.subject.send(forecast) }
+                case .forecastFinished:
+                    for h in [both, weatherOnly] { h.weather.subject.send(completion: .finished) }
+                case .forecastFailed:
+                    for h in [both, weatherOnly] { h.weather.subject.send(completion: .failure(error)) }
+                case .airCached, .airFresh:
+                    for h in [both, airOnly] { h.air.subject.send(air) }
+                case .airFinished:
+                    for h in [both, airOnly] { h.air.subject.send(completion: .finished) }
+                case .airFailed:
+                    for h in [both, airOnly] { h.air.subject.send(completion: .failure(error)) }
+                case .refresh:
+                    for h in [both, weatherOnly, airOnly] { h.refresh.send() }
+                }
+                for h in [both, weatherOnly, airOnly] { h.settle() }
+                #expect(both.last?.weather == weatherOnly.last?.weather, "\(step)")
+                #expect(both.last?.notice == weatherOnly.last?.notice, "\(step)")
+                #expect(both.last?.air == airOnly.last?.air, "\(step)")
+                #expect(weatherOnly.last?.air == nil)
+                #expect(both.weather.requests.count == both.air.requests.count, "one air request with each forecast request")
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import XCTest
+import CombineSchedulers
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import TestSupport
+@testable import NimbusUI
+
+/// Answers the forecast and the air-quality paths with their fixtures.
+final class RoutedFixtureClient: HTTPClient, Sendable {
+    private let forecast: Data
+    private let air: Data?
+    init(forecast: Data, air: Data?) {
+        self.forecast = forecast
+        self.air = air
+    }
+
+    func send(_ request: HTTPRequest,
+              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+        if request.url.path.hasSuffix("/air-quality") {
+            completion(air.map { .success(HTTPResponse(status: 200, headers: [:], body: $0)) } ?? .failure(.server(status: 503)))
+        } else {
+            completion(.success(HTTPResponse(status: 200, headers: [:], body: forecast)))
+        }
+        return Done()
+    }
+
+    private final class Done: HTTPCancellable, Sendable { func cancel() {} }
+}
+
+/// The hours ahead at random sizes, in every language: the sky row has one symbol under each bar of
+/// the temperature chart, the precipitation bars are as many, the axis labels start on their hours and
+/// never run into each other, and 48 hours show exactly from the wide width on.
+@MainActor
+final class CityDetailHoursLayoutTests: XCTestCase {
+    private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                                    population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tapes/fixtures")
+    private static let bars = Set("▁▂▃▄▅▆▇█")
+
+    private func screen(_ language: Language, panel: Bool, air: Bool) throws -> Screen {
+        let scheduler = DispatchQueue.test
+        let client = RoutedFixtureClient(
+            forecast: try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json")),
+            air: air ? try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json")) : nil)
+        let l10n = L10n.bundled(language)
+        let viewModel = CityDetailViewModel(
+            city: Self.seoul, forecast: GetForecastUseCase(repository: OpenMeteoWeatherRepository(client: client, cache: nil)),
+            air: GetAirQualityUseCase(repository: OpenMeteoAirQualityRepository(client: client, cache: nil)),
+            likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), now: { Date(timeIntervalSince1970: 1_782_000_720) })
+        let screen = CityDetailScreen(viewModel: viewModel, l10n: l10n, panel: panel ? RecordingPanel() : nil, onRoute: { _ in })
+        scheduler.advance()
+        return screen
+    }
+
+    /// Display columns of each character of `line` (a wide one takes two).
+    private func columns(_ line: String) -> [(column: Int, character: Character)] {
+        var column = 0
+        return line.map { ch in
+            defer { column += DisplayWidth.of(String(ch)) }
+            return (column, ch)
+        }
+    }
+
+    nonisolated func testTheRowsUnderTheChartLineUpAtAnySize() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
+    }
+
+    private func mainActorTestTheRowsUnderTheChartLineUpAtAnySize() throws {
+        var random = SystemRandomNumberGenerator()
+        let cases = PropertyCount.scaled(default: 60)
+        var sizes = [Size(cols: 80, rows: 24), Size(cols: 139, rows: 30), Size(cols: 140, rows: 30), Size(cols: 40, rows: 10)]
+        while sizes.count < cases {
+            sizes.append(Size(cols: Int.random(in: 20...220, using: &random), rows: Int.random(in: 8...50, using: &random)))
+        }
+        for (i, size) in sizes.enumerated() {
+            let language = [Language.en, .ko, .ja][i % 3]
+            let panel = i % 2 == 0
+            let screen = try screen(language, panel: panel, air: i % 4 != 1)
+            let canvas = Canvas(size: size)
+            screen.draw(canvas.painter(), theme: .color)
+            let lines = canvas.buffer.lines()
+            let what = "\(language) \(size.cols)×\(size.rows) panel \(panel)"
+            // The temperature chart is the first row with bars; the sky, precipitation and axis follow.
+            guard let top = lines.firstIndex(where: { $0.contains { Self.bars.contains($0) } }) else { continue }
+            let temperature = columns(lines[top]).filter { Self.bars.contains($0.character) }.map(\.column)
+            guard let first = temperature.first else { continue }
+            // The bars are one run, one column an hour, 24 of them or 48 from the wide width on.
+            XCTAssertEqual(temperature, Array(first..<(first + temperature.count)), what)
+            XCTAssertLessThanOrEqual(temperature.count, size.cols >= CityDetailScreen.wideWidth ? 48 : 24, what)
+            if size.cols >= CityDetailScreen.wideWidth { XCTAssertEqual(temperature.count, 48, what) }
+            if (100..<CityDetailScreen.wideWidth).contains(size.cols) { XCTAssertEqual(temperature.count, 24, what) }
+            guard top + 1 < lines.count else { continue }
+            let sky = columns(lines[top + 1]).filter { $0.character != " " && $0.column >= first - 1 }
+            XCTAssertEqual(sky.map(\.column), temperature, "a sky symbol under each bar: \(what)\n\(lines[top])\n\(lines[top + 1])")
+            guard top + 2 < lines.count else { continue }
+            let rain = columns(lines[top + 2]).filter { Self.bars.contains($0.character) }.map(\.column)
+            XCTAssertEqual(rain, temperature, "precipitation bars under the temperature bars: \(what)")
+            guard top + 3 < lines.count else { continue }
+            // The axis: labels within the chart's columns, a space between them.
+            let axis = columns(lines[top + 3]).filter { $0.column >= first }
+            let words = String(axis.map(\.character)).split(separator: " ")
+            XCTAssertLessThanOrEqual((axis.last { $0.character != " " }?.column ?? first) - first, temperature.count - 1,
+                                     "the axis stays under the chart: \(what)")
+            XCTAssertGreaterThanOrEqual(words.count, 1, what)
+        }
+    }
+
+    /// Random marks and widths: the axis never passes its width, every label after "now" starts at its
+    /// own hour's column, and labels are apart.
+    nonisolated func testTheAxisPlacesLabelsOnTheirHoursAndNeverOverlaps() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<PropertyCount.scaled(default: 500) {
+            let count = Int.random(in: 0...60, using: &random)
+            let labels = ["06", "12", "6 PM", "오후 6시", "午後6時", "\u{1B}[2J", "", "x"]
+            let marks: [String?] = (0..<count).map { _ in Int.random(in: 0..<4, using: &random) == 0 ? labels.randomElement(using: &random) : nil }
+            let width = Int.random(in: 0...70, using: &random)
+            let now = ["now", "지금", "今"].randomElement(using: &random)!
+            let axis = CityDetailScreen.timeAxis(marks, now: now, width: width)
+            XCTAssertLessThanOrEqual(DisplayWidth.of(axis), max(0, width), "\(marks) \(width)")
+            XCTAssertFalse(axis.contains("\u{1B}"))
+            // Each column the axis writes belongs to "now" or to a label placed at its own hour's column,
+            // and a label starts after the one before it has ended, with a space between.
+            var cells: [Character?] = []
+            for ch in axis {
+                cells.append(ch)
+                if DisplayWidth.of(String(ch)) == 2 { cells.append(nil) }
+            }
+            func matches(_ label: String, at column: Int) -> Bool {
+                var expected: [Character?] = []
+                for ch in label {
+                    expected.append(ch)
+                    if DisplayWidth.of(String(ch)) == 2 { expected.append(nil) }
+                }
+                return !expected.isEmpty && column + expected.count <= cells.count
+                    && Array(cells[column..<(column + expected.count)]) == expected
+            }
+            var covered = Set(0..<min(cells.count, DisplayWidth.of(DisplayWidth.truncate(now, to: width, ellipsis: false))))
+            var end = covered.count
+            for (i, mark) in marks.enumerated() {
+                guard let mark, i > end || (i == end && end == 0 && covered.isEmpty) else { continue }
+                let label = DisplayWidth.sanitize(mark)
+                guard i > end, matches(label, at: i) else { continue }
+                let w = DisplayWidth.of(label)
+                covered.formUnion(i..<(i + w))
+                end = i + w
+            }
+            for (column, cell) in cells.enumerated() where cell != " " && cell != nil {
+                XCTAssertTrue(covered.contains(column), "column \(column) of \"\(axis)\" belongs to no hour's label: \(marks)")
+            }
+        }
+    }
+}
