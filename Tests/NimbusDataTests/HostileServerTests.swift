@@ -111,3 +111,79 @@ final class HostileServerTests: XCTestCase {
         }
     }
 }
+
+/// The air-quality repository and the forecast's new hourly fields under every hostile mode.
+final class HostileAirServerTests: XCTestCase {
+    private var server: FixtureServer!
+    private var other: FixtureServer!
+    private var cacheDirectory: URL!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        other = try FixtureServer()
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-hostile-air-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        server.stop()
+        other.stop()
+        try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+
+    private func run<T, E: Error>(_ publisher: AnyPublisher<T, E>, bound: TimeInterval) -> (values: [T], error: E?)? {
+        let done = expectation(description: "completion")
+        let box = LockedBox<([T], E?, Bool)>(([], nil, false))
+        let c = publisher.sink(
+            receiveCompletion: { completion in
+                if case .failure(let e) = completion { box.update { $0.1 = e } }
+                box.update { $0.2 = true }
+                done.fulfill()
+            },
+            receiveValue: { v in box.update { $0.0.append(v) } })
+        _ = XCTWaiter.wait(for: [done], timeout: bound)
+        c.cancel()
+        let (values, error, finished) = box.value
+        return finished ? (values, error) : nil
+    }
+
+    func testEveryModeAgainstTheAirQualityRepository() throws {
+        other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
+        let fixture = OpenMeteoAirQualityRepositoryTests.seoulJSON
+        for mode in FixtureServer.Hostile.allCases {
+            let response = FixtureServer.hostile(mode, fixture: fixture, otherPort: other.port)
+            let start = Date()
+            server.route("/v1/air-quality", response)
+            let cache = WeatherCache(directory: cacheDirectory, folder: "air", maxBytes: OpenMeteoAirQualityRepository.maxBytes)
+            let repository = OpenMeteoAirQualityRepository(
+                client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                cache: cache, timeout: 1, now: { OpenMeteoAirQualityRepositoryTests.fetchTime })
+            let air = try XCTUnwrap(run(repository.airQuality(for: OpenMeteoAirQualityRepositoryTests.seoul), bound: 8), "\(mode)")
+            XCTAssertTrue(air.error != nil || !air.values.isEmpty, "\(mode)")
+            for a in air.values.map(\.value) {
+                let checks: [(Double?, ClosedRange<Double>)] = [
+                    (a.usIndex, 0...1000), (a.europeanIndex, 0...1000), (a.pm2_5, 0...2000), (a.pm10, 0...5000),
+                    (a.ozone, 0...1000), (a.uvIndex, 0...50), (a.uvIndexMax, 0...50)]
+                XCTAssertTrue(checks.allSatisfy { $0.0.map($0.1.contains) ?? true }, "\(mode)")
+            }
+            let elapsed = Date().timeIntervalSince(start)
+            XCTAssertLessThan(elapsed, 8, "\(mode)")
+        }
+    }
+
+    func testTheHourlyAmountsOfEveryHostileModeAreWithinTheirRanges() throws {
+        other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
+        let fixture = OpenMeteoWeatherRepositoryTests.seoulJSON
+        for mode in FixtureServer.Hostile.allCases {
+            server.route("/v1/forecast", FixtureServer.hostile(mode, fixture: fixture, otherPort: other.port))
+            let repository = OpenMeteoWeatherRepository(
+                client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                cache: WeatherCache(directory: cacheDirectory), timeout: 1, now: { OpenMeteoWeatherRepositoryTests.fetchTime })
+            let forecast = try XCTUnwrap(run(repository.forecast(for: OpenMeteoWeatherRepositoryTests.seoul), bound: 8), "\(mode)")
+            for hour in forecast.values.flatMap(\.value.hourly) {
+                XCTAssertTrue(hour.precipitation.map { (0...1000).contains($0) } ?? true, "\(mode)")
+                XCTAssertTrue(hour.rain.map { (0...1000).contains($0) } ?? true, "\(mode)")
+                XCTAssertTrue(hour.snowfall.map { (0...500).contains($0) } ?? true, "\(mode)")
+            }
+        }
+    }
+}

@@ -100,8 +100,10 @@ extension OpenMeteoForecastDTO {
                 condition: WeatherCondition(wmoCode: at(hourly.weather_code) ?? -1),
                 isDay: at(hourly.is_day).flatMap { $0 == 0 ? false : $0 == 1 ? true : nil },
                 precipitation: PhysicalRange.check(at(hourly.precipitation), PhysicalRange.precipitation),
-                // Rain and showers fall the same way on a chart; either alone counts, neither is unknown.
-                rain: rain == nil && showers == nil ? nil : (rain ?? 0) + (showers ?? 0),
+                // Rain and showers fall the same way on a chart; either alone counts, neither is unknown,
+                // and together they are held to what one hour can hold like any other amount.
+                rain: rain == nil && showers == nil ? nil
+                    : PhysicalRange.check((rain ?? 0) + (showers ?? 0), PhysicalRange.precipitation),
                 snowfall: PhysicalRange.check(at(hourly.snowfall), PhysicalRange.snowfall))
         }
         guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
