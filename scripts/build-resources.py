@@ -117,10 +117,29 @@ def fold_scalar(ch: str) -> str:
     return out
 
 
+VOICING = {"\u3099": "\u3099", "\uff9e": "\u3099", "\u309a": "\u309a", "\uff9f": "\u309a"}
+
+
+def compose_voicing(text: str) -> str:
+    """A kana and the voicing mark after it (combining U+3099/U+309A or half-width: ﾄﾞ, ﾊﾟ) as the one voiced kana
+    (ド, パ), as NameFolding.voiced does; a mark no kana takes is left alone."""
+    out: list[str] = []
+    for ch in text:
+        mark = VOICING.get(ch)
+        if mark and out and (0x3041 <= ord(out[-1]) <= 0x30FF or 0xFF66 <= ord(out[-1]) <= 0xFF9D):
+            base = unicodedata.normalize("NFKC", out[-1])
+            composed = unicodedata.normalize("NFC", base + mark)
+            if len(composed) == 1:
+                out[-1] = composed
+                continue
+        out.append(ch)
+    return "".join(out)
+
+
 def fold_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     current: list[str] = []
-    for ch in text:
+    for ch in compose_voicing(text):
         for f in fold_scalar(ch):
             if is_separator(f):
                 if current:

@@ -7,7 +7,8 @@ import Synchronization
 /// anything else is NFKD-decomposed, nonspacing marks dropped, lowercased with its full case mapping
 /// (nonspacing marks dropped again) and a few undecomposable letters replaced (ß→ss, ø→o, ł→l, …).
 /// Katakana, kept or out of a decomposition (half-width ｶ), then folds to hiragana (`hiragana`), so
-/// トウキョウ, とうきょう and the readings in the index are one token.
+/// トウキョウ, とうきょう and the readings in the index are one token; a kana and the voicing mark after
+/// it (ﾄﾞ, or ト and the combining U+3099) are first the one voiced kana (`voiced`).
 /// Tokens are split at separators, punctuation, symbols, controls and format characters.
 public enum NameFolding {
     /// The folded tokens of `text`, in order (duplicates kept).
@@ -66,7 +67,12 @@ public enum NameFolding {
                 continue
             }
             i += length
-            let (start, count) = table.folded(scalar)
+            var folded = scalar
+            if i + 3 <= n, let voiced = voiced(scalar, mark: (utf8[i], utf8[i + 1], utf8[i + 2])) {
+                folded = voiced
+                i += 3
+            }
+            let (start, count) = table.folded(folded)
             for k in start..<(start + count) {
                 let b = table.pool[k]
                 if b == FoldTable.separator { buffer.endToken() } else { buffer.append(byte: b) }
@@ -109,6 +115,22 @@ public enum NameFolding {
             }
         }
         return out
+    }
+
+    /// The kana `base` voiced by the mark whose UTF-8 bytes follow it (゙ U+3099 or ﾞ U+FF9E, ゚ U+309A
+    /// or ﾟ U+FF9F): ﾄﾞ and ド are ド, as typed on one key; nil when no mark follows or the kana takes none.
+    /// The same rule as `compose_voicing` in `scripts/build-resources.py`.
+    static func voiced(_ base: Unicode.Scalar, mark bytes: (UInt8, UInt8, UInt8)) -> Unicode.Scalar? {
+        guard (0x3041...0x30FF).contains(base.value) || (0xFF66...0xFF9D).contains(base.value) else { return nil }
+        let mark: Unicode.Scalar
+        switch bytes {
+        case (0xE3, 0x82, 0x99), (0xEF, 0xBE, 0x9E): mark = "\u{3099}"
+        case (0xE3, 0x82, 0x9A), (0xEF, 0xBE, 0x9F): mark = "\u{309A}"
+        default: return nil
+        }
+        let full = String(base).precomposedStringWithCompatibilityMapping
+        let composed = (full + String(mark)).precomposedStringWithCanonicalMapping.unicodeScalars
+        return composed.count == 1 ? composed.first : nil
     }
 
     /// Katakana to hiragana: U+30A1–30F6 and U+30FD–30FE less 0x60 (ア→あ, ヴ→ゔ, ヶ→ゖ, ヽ→ゝ); ヷ–ヺ,
