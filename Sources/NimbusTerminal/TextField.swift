@@ -1,3 +1,5 @@
+import Foundation
+
 /// Text and caret of a single-line input.
 public struct TextFieldState: Equatable, Sendable {
     public var text: String
@@ -121,13 +123,29 @@ public struct TextFieldState: Equatable, Sendable {
     }
 
     private mutating func insert(_ s: String, into chars: [Character]) -> Edit {
-        let before = String(chars[..<caret]) + s
+        let before = Self.fullwidthKana(String(chars[..<caret]) + s)
         let after = String(chars[caret...])
         let newText = DisplayWidth.nfc(before + after)
         guard newText != text else { return .unchanged }
         text = newText
         caret = min(DisplayWidth.nfc(before).count, text.count)
         return .changed
+    }
+
+    /// Half-width katakana (U+FF61–FF9F) as their full-width forms: ﾊﾟﾘ is typed and shown as パリ.
+    /// A half-width voicing mark is a grapheme extender of its own width, which Swift joins to the kana
+    /// before it while a terminal draws it in a column of its own; full-width, the two make one kana.
+    static func fullwidthKana(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { (0xFF61...0xFF9F).contains($0.value) }) else { return s }
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            if (0xFF61...0xFF9F).contains(scalar.value) {
+                out.append(contentsOf: String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out).precomposedStringWithCanonicalMapping
     }
 
     private static func flattenLines(_ s: String) -> String {

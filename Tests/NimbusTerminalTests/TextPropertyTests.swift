@@ -68,4 +68,23 @@ import TestSupport
             #expect(Array(ChunkedNFC.normalize(text).unicodeScalars) == Array(text.precomposedStringWithCanonicalMapping.unicodeScalars))
         }
     }
+
+    /// Half-width katakana typed or pasted, voicing marks included, become the full-width kana a
+    /// terminal draws in the columns the field counts: ﾊﾟﾘ is パリ, whether ﾊﾟ comes in one key or two.
+    @Test func halfwidthKanaIsTypedAsFullwidth() async {
+        let kana: [[UInt32]] = [Array(0xFF61...0xFF9F), [0xFF9E, 0xFF9F], Array(0x3041...0x3096), Array(0x61...0x7A)]
+        await propertyCheck(count: PropertyCount.scaled(default: 200), input: Gen.int().array(of: 1...4), Gen.bool) { seeds, byScalar in
+            let typed = Self.text(seeds, length: 40, from: kana)
+            var field = TextFieldState()
+            if byScalar {
+                for scalar in typed.unicodeScalars { _ = field.handle(.char(Character(scalar))) }
+            } else {
+                for character in typed { _ = field.handle(.char(character)) }
+            }
+            #expect(!field.text.unicodeScalars.contains { (0xFF61...0xFF9F).contains($0.value) })
+            // Canonically equivalent (String's ==): Foundation's NFKC leaves some ゔ decomposed.
+            #expect(field.text == typed.precomposedStringWithCompatibilityMapping)
+            #expect(field.caretColumn == DisplayWidth.of(field.text))
+        }
+    }
 }
