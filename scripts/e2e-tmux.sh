@@ -49,7 +49,7 @@ t new-session -d -s e2e -x 80 -y 24 \
 check "starts and draws the Korean UI" wait_for "도시"
 t send-keys -t e2e /
 t send-keys -t e2e -l "서울"
-check "Korean query finds Seoul, with the matched name" wait_for "› Seoul “서울”"
+check "Korean query finds Seoul, by its Korean name" wait_for "› 서울 "
 check "one result, counted in Korean" shows "도시 1개 / 전체 34,006개"
 check "country name in Korean" shows "대한민국"
 t send-keys -t e2e BSpace
@@ -198,6 +198,26 @@ t respawn-pane -k -t e2e \
 check "restarted after kill -9" wait_for "Cities"
 t send-keys -t e2e BTab
 check "the film survived kill -9" wait_for "› Heat"
+t send-keys -t e2e q
+
+# Wishlist export and import, the way a person moves it to another machine: Letterboxd-style CSV in,
+# JSON out, JSON into a second data folder, and the same films on the Japanese Wishlist tab there.
+printf 'Title,Year,Directors\nOldboy,2003,Park Chan-wook\nNo Such Film,1901,\n' > "$work/letterboxd.csv"
+XDG_DATA_HOME="$work/data" "$bin" wishlist import "$work/letterboxd.csv" > "$work/import.out" 2>&1 || true
+check "import adds what matches and names what does not" \
+  bash -c "grep -qF 'not found: No Such Film (1901)' '$work/import.out' && grep -qF 'added 1 film' '$work/import.out'"
+XDG_DATA_HOME="$work/data" "$bin" wishlist export --format json > "$work/wishlist.json"
+XDG_DATA_HOME="$work/data2" "$bin" wishlist import "$work/wishlist.json" > /dev/null 2>&1
+XDG_DATA_HOME="$work/data" "$bin" wishlist export --format csv > "$work/one.csv"
+XDG_DATA_HOME="$work/data2" "$bin" wishlist export --format csv > "$work/two.csv"
+check "the second machine exports the same wishlist" \
+  bash -c "grep -q '^Oldboy,2003,Park Chan-wook' '$work/two.csv' && diff -q '$work/one.csv' '$work/two.csv' >/dev/null"
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL NIMBUS_LANG=ja XDG_DATA_HOME=$work/data2 TERM=tmux-256color '$bin'; sleep 30"
+check "started in Japanese on the second machine" wait_for "都市"
+t send-keys -t e2e BTab
+check "its Wishlist tab shows the imported films" wait_for "Oldboy"
+check "and the film saved before" shows "Heat"
 t send-keys -t e2e q
 
 # Weather over HTTP from a server on loopback: the request goes through libcurl, which release
