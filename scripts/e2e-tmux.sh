@@ -2,7 +2,7 @@
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
 # the exit status, that the terminal is restored afterwards (after q, Ctrl-C and every signal whose
 # default action ends a process, a truncated catalogue's SIGBUS included), the mouse and OSC 52, COLUMNS/LINES losing to
-# the terminal's real size, the user's data surviving kill -9, and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
+# the terminal's real size, the user's data surviving kill -9, the wishlist exported and imported into a second data folder, and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$root/.build/release/nimbus}")
