@@ -113,39 +113,7 @@ final class HostileServerTests: XCTestCase {
 }
 
 /// The air-quality repository and the forecast's new hourly fields under every hostile mode.
-final class HostileAirServerTests: XCTestCase {
-    private var server: FixtureServer!
-    private var other: FixtureServer!
-    private var cacheDirectory: URL!
-
-    override func setUpWithError() throws {
-        server = try FixtureServer()
-        other = try FixtureServer()
-        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-hostile-air-\(UUID().uuidString)")
-    }
-
-    override func tearDown() {
-        server.stop()
-        other.stop()
-        try? FileManager.default.removeItem(at: cacheDirectory)
-    }
-
-    private func run<T, E: Error>(_ publisher: AnyPublisher<T, E>, bound: TimeInterval) -> (values: [T], error: E?)? {
-        let done = expectation(description: "completion")
-        let box = LockedBox<([T], E?, Bool)>(([], nil, false))
-        let c = publisher.sink(
-            receiveCompletion: { completion in
-                if case .failure(let e) = completion { box.update { $0.1 = e } }
-                box.update { $0.2 = true }
-                done.fulfill()
-            },
-            receiveValue: { v in box.update { $0.0.append(v) } })
-        _ = XCTWaiter.wait(for: [done], timeout: bound)
-        c.cancel()
-        let (values, error, finished) = box.value
-        return finished ? (values, error) : nil
-    }
-
+extension HostileServerTests {
     func testEveryModeAgainstTheAirQualityRepository() throws {
         other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
         let fixture = OpenMeteoAirQualityRepositoryTests.seoulJSON
