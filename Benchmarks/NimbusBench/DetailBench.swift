@@ -87,21 +87,12 @@ enum DetailBenchmark {
     }
 
     private static func once(base: String, air: String) -> Result<Times, TodayBenchmark.Failure> {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-detail-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = [
-            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            "NIMBUS_WEATHER_URL": base, "NIMBUS_AIR_URL": air, "NIMBUS_QUAKES_URL": "http://127.0.0.1:9",
-            "NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric",
-        ]
+        let home = BenchHome("detail")
+        defer { home.remove() }
         let container: AppDIContainer
-        do {
-            container = try AppDIContainer(configuration: .init(
-                environment: environment, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
-                httpClient: LiveHTTPClient(), workScheduler: DispatchQueue(label: "nimbus.work", qos: .userInitiated).eraseToAnyScheduler()))
-        } catch {
-            return .failure(.init(message: "\(error)"))
+        switch home.container(["NIMBUS_WEATHER_URL": base, "NIMBUS_AIR_URL": air, "NIMBUS_QUAKES_URL": "http://127.0.0.1:9"]) {
+        case .success(let made): container = made
+        case .failure(let failure): return .failure(failure)
         }
         let app = AppCoordinator(container: container)
         app.start()

@@ -39,21 +39,12 @@ enum TodayBenchmark {
     struct Failure: Error { let message: String }
 
     private static func once(base: String) -> Result<Double, Failure> {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-today-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let environment = [
-            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            "NIMBUS_WEATHER_URL": base, "NIMBUS_QUAKES_URL": base, "NIMBUS_LOCATION": "37.5,127.0",
-            "NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric",
-        ]
+        let home = BenchHome("today")
+        defer { home.remove() }
         let container: AppDIContainer
-        do {
-            container = try AppDIContainer(configuration: .init(
-                environment: environment, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
-                httpClient: LiveHTTPClient(), workScheduler: DispatchQueue(label: "nimbus.work", qos: .userInitiated).eraseToAnyScheduler()))
-        } catch {
-            return .failure(Failure(message: "\(error)"))
+        switch home.container(["NIMBUS_WEATHER_URL": base, "NIMBUS_QUAKES_URL": base, "NIMBUS_LOCATION": "37.5,127.0"]) {
+        case .success(let made): container = made
+        case .failure(let failure): return .failure(failure)
         }
         let app = AppCoordinator(container: container)
         app.start()
