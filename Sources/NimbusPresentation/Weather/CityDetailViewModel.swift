@@ -180,14 +180,51 @@ public final class CityDetailViewModel {
         self.now = now
     }
 
-    /// What the screen has to go on, before formatting.
-    struct Model: Equatable {
-        var fetched: Fetched<Forecast>?
+    /// One source's part of the model: its last answer (kept or fresh), whether a fresher one is on
+    /// its way, and why the last try failed.
+    struct Source<Value: Equatable & Sendable>: Equatable {
+        var fetched: Fetched<Value>?
         var loading = true
         var error: WeatherError?
-        var air: Fetched<AirQuality>?
-        var airLoading = true
-        var airError: WeatherError?
+
+        enum Event {
+            case started
+            case fetched(Fetched<Value>)
+            case failed(WeatherError)
+            case finished
+        }
+
+        /// A kept copy leaves the source loading until the fresh answer, or the failure, comes.
+        mutating func apply(_ event: Event) {
+            switch event {
+            case .started:
+                loading = true
+                error = nil
+            case .fetched(let f):
+                fetched = f
+                loading = f.isCached
+            case .failed(let e):
+                loading = false
+                error = e
+            case .finished:
+                loading = false
+            }
+        }
+
+        /// A request's answers as events that never fail: the answers, then finished or failed.
+        static func events(_ answers: AnyPublisher<Fetched<Value>, WeatherError>) -> AnyPublisher<Event, Never> {
+            answers
+                .map(Event.fetched)
+                .append(Just(.finished).setFailureType(to: WeatherError.self))
+                .catch { Just(Event.failed($0)) }
+                .eraseToAnyPublisher()
+        }
+    }
+
+    /// What the screen has to go on, before formatting.
+    struct Model: Equatable {
+        var forecast = Source<Forecast>()
+        var air = Source<AirQuality>()
         var liked = false
         var likeFailed = false
         /// Counts the settings' changes of units or clock: the same data is formatted again.
@@ -195,13 +232,10 @@ public final class CityDetailViewModel {
     }
 
     enum Event {
+        /// A load or refresh starts both sources.
         case loading
-        case fetched(Fetched<Forecast>)
-        case failed(WeatherError)
-        case finished
-        case air(Fetched<AirQuality>)
-        case airFailed(WeatherError)
-        case airFinished
+        case forecast(Source<Forecast>.Event)
+        case air(Source<AirQuality>.Event)
         case liked(Result<Bool, LikesError>)
         case unitsChanged
     }
@@ -216,10 +250,8 @@ public final class CityDetailViewModel {
 
         let loads = merge(input.appeared, input.refreshRequested)
             .map { _ -> AnyPublisher<Event, Never> in
-                let weather = forecast.execute(for: city)
-                    .map(Event.fetched)
-                    .append(Just(.finished).setFailureType(to: WeatherError.self))
-                    .catch { Just(Event.failed($0)) }
+                let weather = Source<Forecast>.events(forecast.execute(for: city))
+                    .map(Event.forecast)
                     .prepend(.loading)
                     .eraseToAnyPublisher()
                 guard let air else { return weather }
@@ -228,10 +260,8 @@ public final class CityDetailViewModel {
                 // (`.loading` starts both: one state, not two, before the first frame.) The kept copy
                 // is read and the request made on the work queue, so the first frame never waits on them.
                 let request = air.execute(for: city)
-                let airEvents = (work.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request)
+                let airEvents = Source<AirQuality>.events(work.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request)
                     .map(Event.air)
-                    .append(Just(.airFinished).setFailureType(to: WeatherError.self))
-                    .catch { Just(Event.airFailed($0)) }
                 return merge(weather, airEvents.eraseToAnyPublisher()).eraseToAnyPublisher()
             }
             .switchToLatest()
@@ -263,26 +293,12 @@ public final class CityDetailViewModel {
                 var m = model
                 switch event {
                 case .loading:
-                    m.loading = true
-                    m.error = nil
-                    m.airLoading = true
-                    m.airError = nil
-                case .fetched(let f):
-                    m.fetched = f
-                    m.loading = f.isCached
-                case .failed(let e):
-                    m.loading = false
-                    m.error = e
-                case .finished:
-                    m.loading = false
-                case .air(let f):
-                    m.air = f
-                    m.airLoading = f.isCached
-                case .airFailed(let e):
-                    m.airLoading = false
-                    m.airError = e
-                case .airFinished:
-                    m.airLoading = false
+                    m.forecast.apply(.started)
+                    m.air.apply(.started)
+                case .forecast(let e):
+                    m.forecast.apply(e)
+                case .air(let e):
+                    m.air.apply(e)
                 case .liked(.success(let liked)):
                     m.liked = liked
                     m.likeFailed = false
@@ -312,19 +328,19 @@ public final class CityDetailViewModel {
         let clock = format.clock(in: timeZone)
         let weather: CityDetailState.Weather
         var notice: String?
-        if let fetched = model.fetched {
+        if let fetched = model.forecast.fetched {
             weather = .loaded(panel(fetched.value, now: now, clock: clock))
             let age = format.age(now.timeIntervalSince(fetched.fetchedAt))
-            if let error = model.error {
+            if let error = model.forecast.error {
                 notice = error == .offline || error == .timedOut
                     ? format.l10n.format(.weatherOfflineUpdated, age)
                     : format.message(error) + " " + format.l10n.format(.weatherUpdated, age)
-            } else if model.loading {
+            } else if model.forecast.loading {
                 notice = format.l10n.format(.weatherUpdated, age) + " · " + format.l10n[.weatherRefreshing]
             } else if fetched.isCached {
                 notice = format.l10n.format(.weatherUpdated, age)
             }
-        } else if let error = model.error {
+        } else if let error = model.forecast.error {
             let message = error == .offline ? format.l10n[.weatherOfflineNoCache] : format.message(error)
             weather = .unavailable(message + " " + format.l10n[.weatherRetry])
         } else {
@@ -468,8 +484,8 @@ public final class CityDetailViewModel {
 
     private func airSection(_ model: Model, now: Date) -> CityDetailState.Air {
         let l10n = format.l10n
-        guard let fetched = model.air else {
-            if let error = model.airError { return .unavailable(l10n.format(.airUnavailable, Self.airReason(error, l10n))) }
+        guard let fetched = model.air.fetched else {
+            if let error = model.air.error { return .unavailable(l10n.format(.airUnavailable, Self.airReason(error, l10n))) }
             return .loading
         }
         let air = fetched.value
@@ -481,9 +497,9 @@ public final class CityDetailViewModel {
         // A kept answer says how old it is until a fresh one replaces it; one a refresh could not
         // replace says why, too.
         var notice: String?
-        if fetched.isCached || model.airError != nil {
+        if fetched.isCached || model.air.error != nil {
             notice = l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt)))
-            if let error = model.airError { notice = Self.airReason(error, l10n) + " · " + (notice ?? "") }
+            if let error = model.air.error { notice = Self.airReason(error, l10n) + " · " + (notice ?? "") }
         }
         return .loaded(AirPanel(
             index: l10n.format(scale == .us ? .airIndexUS : .airIndexEuropean, whole(value)),
