@@ -12,7 +12,8 @@ import OpenCombineShim
 /// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
 /// then starting with it, then holding its words; a leading "The", "A" or "An" aside, so `matrix` is
 /// The Matrix), then films whose directors match, then the rest (cast matches); within each tier the
-/// best known first (`renown`: review count, weighted for age, Metacritic score and Oscars). When the
+/// best known first (the catalogue's `renown_order`, made at build time by `scripts/movies.py`: review
+/// count, weighted for age, Metacritic score and Oscars). When the
 /// query is a person's whole name (`tom hanks`), the films they directed and acted in form one tier,
 /// best known first. SQLite's bm25 was 100-400 ms per
 /// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
@@ -42,6 +43,8 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var ranked: [(query: String, ids: [Int64])] = []
         /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
         var firstKeystroke: [String: [Int64]] = [:]
+        /// A background build of `rankTable` is under way.
+        var building = false
     }
     private let memo = Mutex(Memo())
 
@@ -66,14 +69,12 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         }
     }
 
-    /// What ranking needs of a film, kept in memory: where it stands in popularity, and its title and
+    /// What ranking needs of a film, kept in memory: where it stands by renown, and its title and
     /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer),
     /// UTF-8, joined by single spaces.
     struct RankEntry {
-        /// Where the film stands by `renown` among the entries it was ranked with (unique, 0 the best known).
-        var order: Int32 = -1
-        let renown: Float
-        let popularity: Int32
+        /// Where the film stands by renown in the catalogue (`renown_order`: unique, 0 the best known).
+        let order: Int32
         let title: [UInt8]
         /// Bytes of a leading article ("the ", "a ", "an ") in `title`, else 0.
         let article: Int
@@ -86,29 +87,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let idByRank: [Int64]
     }
 
-    /// How well known a film is: its review count (log), with the years before 2012 counted up (older
-    /// films have fewer online reviews), and its Metacritic score and Oscars. Star Wars (1977, 206
-    /// reviews, 7 Oscars) before Episode III (2005, 335 reviews); Forrest Gump before Cloud Atlas.
-    static func renown(reviews: Int?, year: Int?, metacritic: Int?, oscars: Int?) -> Float {
-        var score = log1p(Double(max(0, reviews ?? 0)))
-        if let year { score += 0.03 * Double(min(30, max(0, 2012 - year))) }
-        if let metacritic { score += 0.02 * Double(metacritic - 60) }
-        score += 0.3 * Double(min(4, max(0, oscars ?? 0)))
-        return Float(score)
-    }
-
-    /// Sets each entry's `order` by renown (then popularity) and returns the ids in that order.
-    static func order(_ entries: inout [Int64: RankEntry]) -> [Int64] {
-        // Sorted as plain tuples: a comparator that looks entries up costs ~100 ms over the whole catalogue.
-        var keys = entries.map { (renown: $0.value.renown, popularity: $0.value.popularity, id: $0.key) }
-        keys.sort { x, y in
-            x.renown != y.renown ? x.renown > y.renown : x.popularity != y.popularity ? x.popularity < y.popularity : x.id < y.id
-        }
-        for (k, key) in keys.enumerated() { entries[key.id]?.order = Int32(k) }
-        return keys.map(\.id)
-    }
-
-    static let rankColumns = "id, popularity, title, directors, reviews, year, metacritic, oscars"
+    static let rankColumns = "id, renown_order, title, directors"
 
 
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
@@ -117,10 +96,13 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         _ = try? rankEntries()
         for ch in "abcdefghijklmnopqrstuvwxyz0123456789" {
             let query = String(ch)
-            guard let key = Self.matchExpression(query), let ids = try? rank(query) else { continue }
+            guard let key = Self.matchExpression(query), let (ids, _) = try? rank(query) else { continue }
             memo.withLock { $0.firstKeystroke[key] = ids }
         }
     }
+
+    /// Whether the ranking table is built (tests).
+    var hasRankTable: Bool { readyRankTable() != nil }
 
     /// The ranking table once it is built, else nil (never waits for a build).
     private func readyRankTable() -> RankTable? {
@@ -134,9 +116,23 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         if let table = readyRankTable() { return table }
         let built = try buildRankTable()
         return memo.withLock { memo in
+            memo.building = false
             if let table = memo.rankTable { return table }  // another thread finished first
             memo.rankTable = built
             return built
+        }
+    }
+
+    /// Builds the ranking table on a background queue unless it is built or being built.
+    private func buildRankTableInBackground() {
+        let start = memo.withLock { memo in
+            guard memo.rankTable == nil, !memo.building else { return false }
+            memo.building = true
+            return true
+        }
+        guard start else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            if (try? rankEntries()) == nil { memo.withLock { $0.building = false } }
         }
     }
 
@@ -157,6 +153,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var table: [Int64: RankEntry] = [:]
         table.reserveCapacity(movieCount)
         var seen = [Bool](repeating: false, count: movieCount)
+        var idByRank = [Int64](repeating: 0, count: movieCount)
         var after = Int64.min
         while true {
             let rows = try database.read { db in
@@ -164,16 +161,18 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                                  arguments: [after, Self.rankTableChunk])
             }
             for row in rows {
-                let id: Int64 = row[0], rank: Int64 = row[1]
-                guard rank >= 0, rank < Int64(seen.count), !seen[Int(rank)] else { throw MovieError.storage }
-                seen[Int(rank)] = true
+                let id: Int64 = row[0], order: Int64 = row[1]
+                guard order >= 0, order < Int64(seen.count), !seen[Int(order)] else { throw MovieError.storage }
+                seen[Int(order)] = true
                 table[id] = Self.entry(row)
+                idByRank[Int(order)] = id
                 after = id
             }
             if rows.count < Self.rankTableChunk { break }
             rankTableChunkHook?()
         }
-        let idByRank = Self.order(&table)
+        // Every order 0..<count once: a catalogue with gaps is not this app's.
+        guard seen.allSatisfy({ $0 }) else { throw MovieError.storage }
         return RankTable(entries: table, idByRank: idByRank)
     }
 
@@ -183,8 +182,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         for word in ["the ", "a ", "an "] where title.count > word.utf8.count && title.starts(with: word.utf8) {
             article = word.utf8.count
         }
-        return RankEntry(renown: renown(reviews: row[4], year: row[5], metacritic: row[6], oscars: row[7]),
-                         popularity: Int32(row[1] as Int64), title: title, article: article,
+        return RankEntry(order: Int32(clamping: row[1] as Int64), title: title, article: article,
                          directors: packed(words(row[3] as String? ?? "")))
     }
 
@@ -201,12 +199,11 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                                  arguments: StatementArguments(chunk))
             }
             for row in rows {
-                let id: Int64 = row[0], rank: Int64 = row[1]
-                guard rank >= 0, rank <= Int64(Int32.max) else { throw MovieError.storage }
+                let id: Int64 = row[0], order: Int64 = row[1]
+                guard order >= 0, order < Int64(Int32.max) else { throw MovieError.storage }
                 entries[id] = Self.entry(row)
             }
         }
-        _ = Self.order(&entries)
         return entries
     }
 
@@ -333,7 +330,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         guard let key = Self.matchExpression(lowered) else { return [] }
         let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
         if let hit { return hit }
-        let ids = try rank(lowered)
+        let (ids, exact) = try rank(lowered)
+        // A provisional order (made before the ranking table was there) is not kept: the next ask ranks again.
+        guard exact else { return ids }
         memo.withLock { memo in
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
@@ -349,18 +348,35 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return ids
     }
 
-    private func rank(_ query: String) throws -> [Int64] {
-        guard let match = Self.matchExpression(query) else { return [] }
-        let all = try database.read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
-                               arguments: [match])
+    /// The films matching `query`, best first, and whether that order is final. Before the ranking table
+    /// is built (`warmUp` builds it in the background), a search reads its matches' own entries instead;
+    /// one with more than `partialRankLimit` matches (a one- or two-letter prefix) ranks its best known
+    /// `partialRankLimit` by tier and lists the rest after them by renown: a provisional order, not kept,
+    /// which starts the table's build if no one has. A keystroke never waits for a build.
+    private func rank(_ query: String) throws -> (ids: [Int64], exact: Bool) {
+        guard let match = Self.matchExpression(query) else { return ([], true) }
+        let table = readyRankTable()
+        var all: [Int64]
+        var rest: [Int64] = []
+        if table != nil {
+            all = try database.read { db in
+                try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                                   arguments: [match])
+            }
+        } else {
+            all = try database.read { db in
+                try Int64.fetchAll(db.cachedStatement(sql: """
+                    SELECT m.id FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
+                    WHERE movie_fts MATCH ? ORDER BY m.renown_order
+                    """), arguments: [match])
+            }
+            if all.count > Self.partialRankLimit {
+                rest = Array(all[Self.partialRankLimit...])
+                all.removeLast(all.count - Self.partialRankLimit)
+                buildRankTableInBackground()
+            }
         }
-        guard !all.isEmpty else { return [] }
-        // Before the ranking table is built (`warmUp` builds it in the background), a search with a few
-        // thousand matches reads their own entries instead, and one with more (a one-letter prefix,
-        // where that costs as much as the whole table) builds the table itself: a search never waits
-        // for another thread's build.
-        let table = try readyRankTable() ?? (all.count > Self.partialRankLimit ? rankEntries() : nil)
+        guard !all.isEmpty else { return ([], true) }
         let partial = table == nil ? try rankEntries(of: all) : [:]
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
@@ -389,9 +405,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             keys = keys.map { personal[Int($0 >> 32)] << 32 | $0 & 0xFFFF_FFFF }
         }
         keys.sort()
-        if let table { return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] } }
+        if let table { return (keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] }, true) }
         let idByOrder = Dictionary(partial.map { (Int64($0.value.order), $0.key) }, uniquingKeysWith: { a, _ in a })
-        return keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] }
+        return (keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] } + rest, rest.isEmpty)
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
@@ -432,6 +448,13 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                                     genres: Self.list(row["genres"]), directors: Self.list(row["directors"]))
         }
         return ids.compactMap { byID[$0] }
+    }
+
+    /// Every film's countries (English, as the catalogue names them).
+    public func allCountryLists() throws -> [[String]] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT countries FROM movie").map(Self.list)
+        }
     }
 
     /// A read of the catalogue (for extensions in this module).

@@ -105,6 +105,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case movieDetailDirectors = "movie.detail.directors"
     case movieDetailWriters = "movie.detail.writers"
     case movieDetailCast = "movie.detail.cast"
+    case movieDetailCastKnown = "movie.detail.cast.known"
     case movieDetailLanguages = "movie.detail.languages"
     case movieDetailCountries = "movie.detail.countries"
     case movieDetailRated = "movie.detail.rated"

@@ -28,6 +28,20 @@ extension L10n {
         }
     }
 
+    /// A country's name in the UI language (the catalogue's English names; see `MovieCountries`).
+    public func country(_ name: String) -> String {
+        switch language {
+        case .en: return name
+        case .ko: return MovieCountries.ko[name] ?? name
+        case .ja: return MovieCountries.ja[name] ?? name
+        }
+    }
+
+    /// Countries joined with the language's list separator.
+    public func countries(_ names: [String]) -> String {
+        names.map(country).joined(separator: language == .ja ? "、" : ", ")
+    }
+
     /// Genres joined with the language's list separator.
     public func genres(_ names: [String]) -> String {
         names.map(genre).joined(separator: language == .ja ? "、" : ", ")
