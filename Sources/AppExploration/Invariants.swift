@@ -89,10 +89,9 @@ public enum Invariants {
         }
     }
 
-    /// The Wishlist's title cell for a terminal `cols` wide (mirrors `WishlistScreen.Columns`).
+    /// The Wishlist's title cell for a terminal `cols` wide (the screen's own `WishlistColumns`).
     static func wishlistTitleWidth(cols: Int) -> Int {
-        let year = cols >= 30 ? 6 : 0, added = cols >= 56 ? 14 : 0, director = cols >= 64 ? min(24, cols / 4) : 0
-        return max(0, min(ListColumns.nameCap, max(0, cols - year - director - added - 2)) - 1)
+        max(0, WishlistColumns(width: cols).title - 1)
     }
 
     /// Whether `row` (from column 2) shows `title` exactly as a cell `width` wide draws it.

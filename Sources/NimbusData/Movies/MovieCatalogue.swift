@@ -45,6 +45,10 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var firstKeystroke: [String: [Int64]] = [:]
         /// A background build of `rankTable` is under way.
         var building = false
+        /// The last few filtered queries' ids, newest last (keyed by match expression and filter).
+        var filtered: [(key: String, ids: [Int64])] = []
+        /// Every film in a sort's order.
+        var sorted: [MovieSort: [Int64]] = [:]
     }
     private let memo = Mutex(Memo())
 
@@ -293,9 +297,12 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     // MARK: MovieRepository
 
-    public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+    /// Genre, year range and sort all apply here, in SQL.
+    public let filterSupport = MovieFilterSupport.all
+
+    public func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         Deferred { [self] in
-            Future { promise in promise(Result { try self.page(query: query, page: page) }.mapError(Self.movieError)) }
+            Future { promise in promise(Result { try self.page(query: query, page: page, filter: filter) }.mapError(Self.movieError)) }
         }.eraseToAnyPublisher()
     }
 
@@ -307,9 +314,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     // MARK: Synchronous access
 
-    /// One page (1-based) of the films matching `query`.
-    public func page(query: String, page: Int) throws -> MoviesPage {
-        let ids = try rankedIDs(query)
+    /// One page (1-based) of the films matching `query`, narrowed and ordered by `filter`.
+    public func page(query: String, page: Int, filter: MovieFilter = .none) throws -> MoviesPage {
+        let ids = try filteredIDs(query, filter)
         let size = Self.pageSize
         let totalPages = max(1, (ids.count + size - 1) / size)
         let start = max(0, (page - 1) * size)
@@ -337,6 +344,63 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
         }
+        return ids
+    }
+
+    /// Every film matching `query` that passes `filter`'s genre and years, in its sort's order: by
+    /// relevance the search's own order; by year (newest first) or rating (critics' average, then
+    /// Metacritic, best first) the catalogue's order for that sort, ties by renown. The film sets and
+    /// orders come from SQL (an index on the year; the genre list matched whole) and are kept.
+    public func filteredIDs(_ query: String, _ filter: MovieFilter) throws -> [Int64] {
+        if filter.isEmpty { return try rankedIDs(query) }
+        let key = (Self.matchExpression(query.lowercased()) ?? "") + "\u{1F}" + filter.description
+        if let hit = memo.withLock({ $0.filtered.first(where: { $0.key == key })?.ids }) { return hit }
+        let matching = try rankedIDs(query)
+        let allowed = filter.narrows ? try narrowed(genre: filter.genre, years: filter.years) : nil
+        var ids: [Int64]
+        if filter.sort == .relevance {
+            ids = allowed.map { allowed in matching.filter { allowed.contains($0) } } ?? matching
+        } else {
+            let wanted = query.allSatisfy(\.isWhitespace) ? nil : Set(matching)
+            ids = try sortedIDs(filter.sort).filter { (wanted?.contains($0) ?? true) && (allowed?.contains($0) ?? true) }
+        }
+        memo.withLock { memo in
+            memo.filtered.append((key, ids))
+            if memo.filtered.count > 8 { memo.filtered.removeFirst() }
+        }
+        return ids
+    }
+
+    /// The films of `genre` (whole name, as the catalogue lists it) released within `years`.
+    private func narrowed(genre: String?, years: ClosedRange<Int>?) throws -> Set<Int64> {
+        var conditions: [String] = [], arguments: [any DatabaseValueConvertible] = []
+        if let genre {
+            // One whole name of the list: a name holding the separator would match two neighbours.
+            guard !genre.isEmpty, !genre.contains(",") else { return [] }
+            conditions.append("(', ' || genres || ', ') LIKE ? ESCAPE '\\'")
+            let escaped = genre.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            arguments.append("%, " + escaped + ", %")
+        }
+        if let years {
+            conditions.append("year BETWEEN ? AND ?")
+            arguments += [years.lowerBound, years.upperBound]
+        }
+        let sql = "SELECT id FROM movie" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        return Set(try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) })
+    }
+
+    /// Every film in `sort`'s order (newest first, or best rated first; unknown years and ratings last).
+    private func sortedIDs(_ sort: MovieSort) throws -> [Int64] {
+        if let ids = memo.withLock({ $0.sorted[sort] }) { return ids }
+        let order: String
+        switch sort {
+        case .relevance: return try popularIDs()
+        case .year: order = "year IS NULL, year DESC, renown_order"
+        case .rating: order = "tomato_rating IS NULL, tomato_rating DESC, metacritic IS NULL, metacritic DESC, renown_order"
+        }
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY " + order) }
+        memo.withLock { $0.sorted[sort] = ids }
         return ids
     }
 
@@ -438,14 +502,19 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         guard !ids.isEmpty else { return [] }
         let parameterMarks = Array(repeating: "?", count: ids.count).joined(separator: ",")
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, year, genres, directors FROM movie WHERE id IN (\(parameterMarks))",
-                             arguments: StatementArguments(ids))
+            try Row.fetchAll(db, sql: """
+                SELECT id, title, year, genres, directors, runtime, tomato_rating, metacritic, countries
+                FROM movie WHERE id IN (\(parameterMarks))
+                """, arguments: StatementArguments(ids))
         }
         var byID: [Int64: MovieSummary] = [:]
         for row in rows {
             let id: Int64 = row["id"]
+            let metacritic: Int? = row["metacritic"]
             byID[id] = MovieSummary(id: MovieID(source: .catalogue, value: Int(id)), title: row["title"], year: row["year"],
-                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]))
+                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]),
+                                    runtime: row["runtime"], rating: row["tomato_rating"] ?? metacritic.map { Double($0) / 10 },
+                                    countries: Self.list(row["countries"]))
         }
         return ids.compactMap { byID[$0] }
     }

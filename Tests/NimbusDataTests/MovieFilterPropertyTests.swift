@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import GRDB
+import PropertyBased
+import NimbusDomain
+@testable import NimbusData
+import TestSupport
+
+/// Genre, years and sort on the bundled catalogue, against an oracle made in Swift from every film's
+/// own fields (the genre list split, not SQL's LIKE): random queries (prefixes of common words, one
+/// to three letters or whole names) with random filters.
+@Suite struct MovieFilterPropertyTests {
+    struct Film { let genres: Set<String>; let year: Int?; let rating: Double?; let metacritic: Int? }
+
+    static let catalogue = try! MovieCatalogue.bundled()
+    static let films: [Int64: Film] = try! catalogue.databaseRead { db in
+        var films: [Int64: Film] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, genres, year, tomato_rating, metacritic FROM movie") {
+            films[row[0]] = Film(genres: Set(MovieCatalogue.list(row[1])), year: row[2], rating: row[3], metacritic: row[4])
+        }
+        return films
+    }
+    static let genres = ["Drama", "Comedy", "Western", "Sci-Fi", "Documentary", "Film-Noir", "War", "Music", "Musical"]
+    static let words = ["", "the", "t", "ma", "love", "night", "tom hanks", "star", "a", "sp", "matrix", "john", "zzqx"]
+
+    static func passes(_ film: Film, _ filter: MovieFilter) -> Bool {
+        if let genre = filter.genre, !film.genres.contains(genre) { return false }
+        if let years = filter.years { guard let year = film.year, years.contains(year) else { return false } }
+        return true
+    }
+
+    @Test func filteredResultsAreExactlyTheMatchesThatPassInTheSortsOrder() async throws {
+        await propertyCheck(count: PropertyCount.scaled(default: 40),
+                            input: Gen.int(in: 0...(Self.words.count - 1)), Gen.int(in: -1...(Self.genres.count - 1)),
+                            Gen.int(in: -1...12), Gen.int(in: 0...(20 * 3 + 2))) { word, genre, decade, spanSort in
+            let span = spanSort / 3, sort = spanSort % 3
+            let query = Self.words[word]
+            let years: ClosedRange<Int>? = decade < 0 ? nil : (1935 + decade * 7)...(1935 + decade * 7 + span)
+            let filter = MovieFilter(genre: genre < 0 ? nil : Self.genres[genre], years: years, sort: MovieSort.allCases[sort])
+            let all = try! Self.catalogue.rankedIDs(query)
+            let got = try! Self.catalogue.filteredIDs(query, filter)
+            let expected = all.filter { Self.films[$0].map { Self.passes($0, filter) } ?? false }
+            // The same films, each once.
+            #expect(got.count == expected.count, "\(query) \(filter)")
+            #expect(Set(got) == Set(expected), "\(query) \(filter)")
+            switch filter.sort {
+            case .relevance:
+                #expect(got == expected, "the search's own order, narrowed: \(query) \(filter)")
+            case .year:
+                let ys = got.map { Self.films[$0]?.year ?? Int.min }
+                #expect(zip(ys, ys.dropFirst()).allSatisfy { $0 >= $1 || $0 == Int.min && $1 == Int.min }, "newest first: \(filter)")
+            case .rating:
+                let rs = got.map { Self.films[$0]?.rating ?? -1 }
+                #expect(zip(rs, rs.dropFirst()).allSatisfy { $0 >= $1 }, "best rated first: \(filter)")
+            }
+            // Paging the filtered results gives them all, in order.
+            if got.count <= 60 {
+                var paged: [Int] = []
+                for n in 1...max(1, (got.count + 19) / 20) {
+                    paged += try! Self.catalogue.page(query: query, page: n, filter: filter).movies.map(\.id.value)
+                }
+                #expect(paged == got.map { Int($0) })
+            }
+        }
+    }
+
+    @Test func aGenreNameIsMatchedWholeAndHostileNamesMatchNothing() throws {
+        // "Music" is not "Musical"; LIKE's wildcards in a name are literal.
+        let music = try Self.catalogue.filteredIDs("", MovieFilter(genre: "Music"))
+        #expect(!music.isEmpty)
+        #expect(music.allSatisfy { Self.films[$0]?.genres.contains("Music") == true })
+        for name in ["%", "_", "Dr%", "\\", "Drama, Comedy", "", "'; DROP TABLE movie; --"] {
+            #expect(try Self.catalogue.filteredIDs("", MovieFilter(genre: name)).isEmpty, "\(name)")
+        }
+        #expect(try Self.catalogue.filteredIDs("", MovieFilter(years: 1800...1900)).isEmpty)
+    }
+}
