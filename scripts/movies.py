@@ -12,8 +12,12 @@ Schema of the output (read-only in the app, `Sources/NimbusData/Movies/MovieCata
         rated                     -- MPAA rating when known
         metacritic, tomatometer, tomato_rating, reviews, box_office, oscars
         popularity INTEGER,       -- rank by review count then box office (0 = most reviewed)
-        renown_order INTEGER)     -- rank by `renown` (0 = best known; unique): the search's order
+        renown_order INTEGER,     -- rank by `renown` (0 = best known; unique): the search's order
                                      within a relevance tier, read by the app instead of computed
+        title_key, directors_key) -- the title's and the directors' folded words joined by one space
+                                     (`fold_words`, mirroring MovieCatalogue.words in the app, which
+                                     a test checks film by film): what ranking compares, not folded
+                                     again at start-up
   movie_fts(title, actors, directors)-- FTS5 over those columns (external content = movie),
                                        unicode61 with diacritics removed, column detail,
                                        a one-character prefix index (fits the 10 MB budget)
@@ -26,6 +30,7 @@ import math
 import os
 import sqlite3
 import sys
+import unicodedata
 import tempfile
 import zipfile
 from pathlib import Path
@@ -63,7 +68,9 @@ CREATE TABLE movie (
     box_office INTEGER,
     oscars INTEGER NOT NULL,
     popularity INTEGER NOT NULL,
-    renown_order INTEGER NOT NULL
+    renown_order INTEGER NOT NULL,
+    title_key TEXT NOT NULL,
+    directors_key TEXT NOT NULL
 );
 CREATE INDEX movie_year ON movie(year);
 CREATE VIRTUAL TABLE movie_fts USING fts5(
@@ -114,6 +121,28 @@ def renown(reviews, year, metacritic, oscars) -> float:
     return round(score, 9)  # rounded: the same order on every platform's last bits
 
 
+def fold_words(text: str) -> str:
+    """Folded words joined by single spaces, as `MovieCatalogue.words` makes them in the app: ASCII
+    lowercased; anything else decomposed, nonspacing marks dropped, recomposed and case-folded; split
+    at every character that is neither a letter nor a number."""
+    if text.isascii():
+        folded = text.lower()
+    else:
+        decomposed = unicodedata.normalize("NFD", text)
+        folded = unicodedata.normalize("NFC", "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn"))
+        folded = folded.casefold()
+    words, current = [], []
+    for ch in folded:
+        if ch.isalpha() or unicodedata.numeric(ch, None) is not None:
+            current.append(ch)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return " ".join(words)
+
+
 def names(text) -> list[str]:
     return [n for n in (part.strip() for part in clean(text).split(", ")) if n]
 
@@ -157,11 +186,12 @@ def build(rows: list[tuple], out: Path) -> int:
             continue
         seen.add(qid)
         actors = ", ".join(sorted(names(cast), key=lambda n: (-prominence.get(n, 0.0), n)))
-        con.execute("INSERT INTO movie VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
+        con.execute("INSERT INTO movie VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", (
             int(qid), clean(imdb) or None, title, int(year) if year else None,
             int(round(runtime)) if runtime else None, clean(genre), clean(director), clean(writer), actors,
             clean(language), clean(country), clean(rated) or None, metacritic, meter, tomato_rating, reviews,
-            int(box_office) if box_office else None, int(oscars or 0), rank[qid], renown_rank[qid]))
+            int(box_office) if box_office else None, int(oscars or 0), rank[qid], renown_rank[qid],
+            fold_words(title), fold_words(clean(director))))
         count += 1
     con.execute("INSERT INTO movie_fts(rowid, title, actors, directors) SELECT id, title, actors, directors FROM movie")
     con.execute("INSERT INTO movie_fts(movie_fts) VALUES('optimize')")

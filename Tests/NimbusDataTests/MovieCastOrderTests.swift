@@ -77,3 +77,27 @@ final class MovieCastOrderTests: XCTestCase {
         }
     }
 }
+
+/// The folded title and director words stored at build time (`scripts/movies.py`, `fold_words`) are,
+/// film by film, what the app's own folding makes of them: ranking compares stored titles with
+/// queries folded in the app.
+final class MovieFoldedKeysTests: XCTestCase {
+    func testEveryStoredKeyIsTheAppsOwnFolding() throws {
+        let catalogue = try MovieCatalogue.bundled()
+        let rows = try catalogue.databaseRead { db in
+            try Row.fetchAll(db, sql: "SELECT title, directors, title_key, directors_key FROM movie")
+        }
+        XCTAssertEqual(rows.count, 17_472)
+        var mismatches: [String] = []
+        for row in rows {
+            let title: String = row[0], directors: String = row[1]
+            if MovieCatalogue.packed(MovieCatalogue.words(title)) != Array((row[2] as String).utf8) {
+                mismatches.append("\(title) → \(row[2] as String)")
+            }
+            if MovieCatalogue.packed(MovieCatalogue.words(directors)) != Array((row[3] as String).utf8) {
+                mismatches.append("\(directors) → \(row[3] as String)")
+            }
+        }
+        XCTAssertEqual(mismatches, [], "\(mismatches.count) differ")
+    }
+}

@@ -10,15 +10,28 @@ import TestSupport
 /// own fields (the genre list split, not SQL's LIKE): random queries (prefixes of common words, one
 /// to three letters or whole names) with random filters.
 @Suite struct MovieFilterPropertyTests {
-    struct Film { let genres: Set<String>; let year: Int?; let rating: Double?; let metacritic: Int? }
+    struct Film { let genres: Set<String>; let year: Int?; let rating: Double?; let metacritic: Int?; let reviews: Int? }
 
     static let catalogue = try! MovieCatalogue.bundled()
     static let films: [Int64: Film] = try! catalogue.databaseRead { db in
         var films: [Int64: Film] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT id, genres, year, tomato_rating, metacritic FROM movie") {
-            films[row[0]] = Film(genres: Set(MovieCatalogue.list(row[1])), year: row[2], rating: row[3], metacritic: row[4])
+        for row in try Row.fetchAll(db, sql: "SELECT id, genres, year, tomato_rating, metacritic, reviews FROM movie") {
+            films[row[0]] = Film(genres: Set(MovieCatalogue.list(row[1])), year: row[2], rating: row[3], metacritic: row[4],
+                                 reviews: row[5])
         }
         return films
+    }
+    static let meanRating: Double = {
+        let rated = films.values.compactMap(\.rating)
+        return rated.reduce(0, +) / Double(rated.count)
+    }()
+
+    /// The rating sort's score, worked out here from the fields: the rating (critics' average, else
+    /// Metacritic / 10) averaged with the mean as if it were `ratingPrior` more reviews; nil unrated.
+    static func score(_ film: Film) -> Double? {
+        guard let rating = film.rating ?? film.metacritic.map({ Double($0) / 10 }) else { return nil }
+        let n = Double(film.reviews ?? 0), m = Double(MovieCatalogue.ratingPrior)
+        return (n * rating + m * meanRating) / (n + m)
     }
     static let genres = ["Drama", "Comedy", "Western", "Sci-Fi", "Documentary", "Film-Noir", "War", "Music", "Musical"]
     static let words = ["", "the", "t", "ma", "love", "night", "tom hanks", "star", "a", "sp", "matrix", "john", "zzqx"]
@@ -50,8 +63,8 @@ import TestSupport
                 let ys = got.map { Self.films[$0]?.year ?? Int.min }
                 #expect(zip(ys, ys.dropFirst()).allSatisfy { $0 >= $1 || $0 == Int.min && $1 == Int.min }, "newest first: \(filter)")
             case .rating:
-                let rs = got.map { Self.films[$0]?.rating ?? -1 }
-                #expect(zip(rs, rs.dropFirst()).allSatisfy { $0 >= $1 }, "best rated first: \(filter)")
+                let rs = got.map { Self.films[$0].flatMap(Self.score) ?? -1 }
+                #expect(zip(rs, rs.dropFirst()).allSatisfy { $0 >= $1 - 1e-9 }, "best rated first: \(filter)")
             }
             // Paging the filtered results gives them all, in order.
             if got.count <= 60 {
@@ -73,5 +86,16 @@ import TestSupport
             #expect(try Self.catalogue.filteredIDs("", MovieFilter(genre: name)).isEmpty, "\(name)")
         }
         #expect(try Self.catalogue.filteredIDs("", MovieFilter(years: 1800...1900)).isEmpty)
+    }
+
+    /// Best rated first weighs the review count: a 10/10 from a handful of reviews does not head the
+    /// 1990s, and the films people rate highest (Schindler's List, Goodfellas) are near the top.
+    @Test func bestRatedFirstWeighsTheReviewCount() throws {
+        let ids = try Self.catalogue.filteredIDs("", MovieFilter(years: 1990...1999, sort: .rating))
+        let first = try Self.catalogue.summaries(Array(ids.prefix(25))).map(\.title)
+        #expect(first.contains("Schindler's List"), "\(first)")
+        #expect(first.contains("Goodfellas"), "\(first)")
+        let top = try #require(Self.films[ids[0]])
+        #expect((top.reviews ?? 0) >= 50, "the top film has enough reviews to be trusted: \(first[0])")
     }
 }

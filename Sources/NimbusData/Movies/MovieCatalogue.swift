@@ -91,7 +91,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let idByRank: [Int64]
     }
 
-    static let rankColumns = "id, renown_order, title, directors"
+    static let rankColumns = "id, renown_order, title_key, directors_key"
 
 
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
@@ -181,13 +181,15 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     }
 
     private static func entry(_ row: Row) -> RankEntry {
-        let title = packed(words(row[2] as String? ?? ""))
+        // Folded at build time (`title_key`, `directors_key`: the same words `words` makes, which a test
+        // checks film by film), so neither start-up nor a first keystroke folds thousands of titles.
+        let title = Array((row[2] as String? ?? "").utf8)
         var article = 0
         for word in ["the ", "a ", "an "] where title.count > word.utf8.count && title.starts(with: word.utf8) {
             article = word.utf8.count
         }
         return RankEntry(order: Int32(clamping: row[1] as Int64), title: title, article: article,
-                         directors: packed(words(row[3] as String? ?? "")))
+                         directors: Array((row[3] as String? ?? "").utf8))
     }
 
     /// The ranking entries of just `ids`, read from the catalogue: what a search uses before the whole
@@ -390,6 +392,16 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return Set(try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) })
     }
 
+    /// Reviews a rating counts as before its own reviews: a film's score is its rating (critics'
+    /// average, else Metacritic / 10) averaged with the catalogue's mean rating as if that were
+    /// `ratingPrior` more reviews (IMDb's weighted rating), so 10/10 from three reviews does not head
+    /// the list. Films with neither rating come last.
+    static let ratingPrior = 20
+    static let ratingScore = """
+        ((coalesce(reviews, 0) * coalesce(tomato_rating, metacritic / 10.0) \
+        + \(ratingPrior) * (SELECT avg(tomato_rating) FROM movie)) / (coalesce(reviews, 0) + \(ratingPrior)))
+        """
+
     /// Every film in `sort`'s order (newest first, or best rated first; unknown years and ratings last).
     private func sortedIDs(_ sort: MovieSort) throws -> [Int64] {
         if let ids = memo.withLock({ $0.sorted[sort] }) { return ids }
@@ -397,7 +409,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         switch sort {
         case .relevance: return try popularIDs()
         case .year: order = "year IS NULL, year DESC, renown_order"
-        case .rating: order = "tomato_rating IS NULL, tomato_rating DESC, metacritic IS NULL, metacritic DESC, renown_order"
+        case .rating: order = "\(Self.ratingScore) IS NULL, \(Self.ratingScore) DESC, renown_order"
         }
         let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY " + order) }
         memo.withLock { $0.sorted[sort] = ids }
