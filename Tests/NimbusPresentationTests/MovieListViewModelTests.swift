@@ -510,7 +510,7 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         guard case .empty(let after)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
         XCTAssertEqual(after, "No film matches “pulp” with Western · 1994\n"
-                       + "Without Western: 2 films (g changes the genre, x removes the filters)")
+                       + "Without Western, 2 found (g changes the genre, x removes the filters)")
     }
 
     func testPagesLoadUntilTheyFillTheListAndBeforeTheSelectionReachesTheEnd() {

@@ -302,7 +302,8 @@ public final class MovieListScreen: Screen {
                 options.append((genre.label, with(genre: genre.name)))
             }
         case .years:
-            if let typed = Self.yearRange(picker.typed) {
+            // TMDB takes one year: a typed range is offered only where ranges apply.
+            if let typed = Self.yearRange(picker.typed), state?.filterSupport.yearRange ?? true || typed.count == 1 {
                 options.append((l10n.years(typed), with(years: typed)))
             }
             options.append((l10n[.moviesFilterYearsAny], with(years: nil)))
