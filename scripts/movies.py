@@ -219,7 +219,8 @@ Film catalogue (SQLite, opened read-only; schema documented in `scripts/movies.p
   app shows (columns that are empty for every film - IMDb rating and votes, user scores, plots,
   posters - dropped); control characters removed; a popularity rank added (review count, then box
   office) and a renown rank (review count weighted for age, Metacritic score and Oscars: the search's
-  order); an FTS5 index over title, cast and directors; an index on the year (filters).
+  order); the title's and directors' folded words (what ranking compares, so the app folds none at
+  start-up); an FTS5 index over title, cast and directors; an index on the year (filters).
 - **Cast order:** the source lists each film's cast alphabetically and has no billing order, so the
   cast is stored best known first: each actor's prominence is the sum, over their catalogue films, of
   exp(renown) shared among the film's cast (The Matrix: Laurence Fishburne, Keanu Reeves, ...). The app

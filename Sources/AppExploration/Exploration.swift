@@ -128,7 +128,7 @@ public enum Exploration {
         let catalogue = try MovieCatalogue.bundled()
         var found: [MovieSummary] = []
         for page in 1...2 {
-            _ = catalogue.search(query: "the", page: page, filter: .none).sink(receiveCompletion: { _ in },
+            _ = catalogue.search(query: "the", page: page).sink(receiveCompletion: { _ in },
                                                                  receiveValue: { found += $0.movies })
         }
         return found

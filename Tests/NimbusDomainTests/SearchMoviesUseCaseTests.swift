@@ -8,7 +8,7 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         var results: [Result<MoviesPage, MovieError>] = []
         private(set) var queries: [String] = []
         let filterSupport = MovieFilterSupport.all
-        func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+        func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
             queries.append(query)
             let results = self.results
             return Deferred {
@@ -89,7 +89,7 @@ final class MovieDetailsUseCaseTests: XCTestCase {
         let source: MovieSource
         init(_ source: MovieSource) { self.source = source }
         let filterSupport = MovieFilterSupport.all
-        func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
+        func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
         func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
             Just(Movie(id: id, title: "\(source.rawValue) \(id.value)", year: nil, runtime: nil, genres: [], directors: [],
                        writers: [], cast: [], languages: [], countries: [], rated: nil, ratings: MovieRatings()))

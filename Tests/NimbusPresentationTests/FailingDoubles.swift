@@ -35,7 +35,7 @@ final class UnimplementedMovieRepository: MovieRepository {
     init(source: MovieSource = .catalogue) { self.source = source }
 
     let filterSupport = MovieFilterSupport.all
-    func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         XCTFail("unexpected call to MovieRepository.search(query: \"\(query)\", page: \(page))")
         return Empty().eraseToAnyPublisher()
     }

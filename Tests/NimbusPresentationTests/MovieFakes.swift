@@ -17,7 +17,7 @@ final class ScriptedMovieRepository: MovieRepository {
     private var pending: [(Request, PassthroughSubject<MoviesPage, MovieError>)] = []
     var movieDetails: [MovieID: Movie] = [:]
 
-    func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         let request = Request(query: query, page: page, filter: filter)
         let subject = PassthroughSubject<MoviesPage, MovieError>()
         requests.append(request)

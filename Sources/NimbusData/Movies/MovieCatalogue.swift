@@ -141,7 +141,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     }
 
     /// Most matches ranked from their own entries before the ranking table is built (see `rank`).
-    static let partialRankLimit = 3000
+    static let partialRankLimit = 1000
 
     /// Films read per database access while building the ranking table (about 1 ms each).
     static let rankTableChunk = 1000
@@ -190,27 +190,6 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         }
         return RankEntry(order: Int32(clamping: row[1] as Int64), title: title, article: article,
                          directors: Array((row[3] as String? ?? "").utf8))
-    }
-
-    /// The ranking entries of just `ids`, read from the catalogue: what a search uses before the whole
-    /// table is built.
-    private func rankEntries(of ids: [Int64]) throws -> [Int64: RankEntry] {
-        var entries: [Int64: RankEntry] = [:]
-        entries.reserveCapacity(ids.count)
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(ids.count, start + 500)])
-            let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id IN (\(parameterMarks))",
-                                 arguments: StatementArguments(chunk))
-            }
-            for row in rows {
-                let id: Int64 = row[0], order: Int64 = row[1]
-                guard order >= 0, order < Int64(Int32.max) else { throw MovieError.storage }
-                entries[id] = Self.entry(row)
-            }
-        }
-        return entries
     }
 
     /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
@@ -302,9 +281,11 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     /// Genre, year range and sort all apply here, in SQL.
     public let filterSupport = MovieFilterSupport.all
 
-    public func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+    public func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         Deferred { [self] in
-            Future { promise in promise(Result { try self.page(query: query, page: page, filter: filter) }.mapError(Self.movieError)) }
+            Future { promise in
+                promise(Result { try self.page(query: query, page: page, filter: filter, size: pageSize) }.mapError(Self.movieError))
+            }
         }.eraseToAnyPublisher()
     }
 
@@ -317,9 +298,10 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     // MARK: Synchronous access
 
     /// One page (1-based) of the films matching `query`, narrowed and ordered by `filter`.
-    public func page(query: String, page: Int, filter: MovieFilter = .none) throws -> MoviesPage {
+    public func page(query: String, page: Int, filter: MovieFilter = .none, size: Int = pageSize) throws -> MoviesPage {
         let ids = try filteredIDs(query, filter)
-        let size = Self.pageSize
+        // A screenful at most 200 rows a page (a page's rows are one query).
+        let size = min(200, max(1, size))
         let totalPages = max(1, (ids.count + size - 1) / size)
         let start = max(0, (page - 1) * size)
         guard start < ids.count else {
@@ -332,21 +314,26 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     /// Every film matching `query`, best first.
     public func rankedIDs(_ query: String) throws -> [Int64] {
+        try ranked(query).ids
+    }
+
+    /// `rankedIDs`, and whether the order is final (a provisional one is not kept, here or by filters).
+    private func ranked(_ query: String) throws -> (ids: [Int64], exact: Bool) {
         // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
         // so the memo is keyed by the match expression of the lowercased query.
         let lowered = query.lowercased()
-        if query.allSatisfy(\.isWhitespace) { return try popularIDs() }
-        guard let key = Self.matchExpression(lowered) else { return [] }
+        if query.allSatisfy(\.isWhitespace) { return (try popularIDs(), true) }
+        guard let key = Self.matchExpression(lowered) else { return ([], true) }
         let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
-        if let hit { return hit }
+        if let hit { return (hit, true) }
         let (ids, exact) = try rank(lowered)
         // A provisional order (made before the ranking table was there) is not kept: the next ask ranks again.
-        guard exact else { return ids }
+        guard exact else { return (ids, false) }
         memo.withLock { memo in
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
         }
-        return ids
+        return (ids, true)
     }
 
     /// Every film matching `query` that passes `filter`'s genre and years, in its sort's order: by
@@ -357,7 +344,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         if filter.isEmpty { return try rankedIDs(query) }
         let key = (Self.matchExpression(query.lowercased()) ?? "") + "\u{1F}" + filter.description
         if let hit = memo.withLock({ $0.filtered.first(where: { $0.key == key })?.ids }) { return hit }
-        let matching = try rankedIDs(query)
+        let (matching, exact) = try ranked(query)
         let allowed = filter.narrows ? try narrowed(genre: filter.genre, years: filter.years) : nil
         var ids: [Int64]
         if filter.sort == .relevance {
@@ -366,6 +353,8 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             let wanted = query.allSatisfy(\.isWhitespace) ? nil : Set(matching)
             ids = try sortedIDs(filter.sort).filter { (wanted?.contains($0) ?? true) && (allowed?.contains($0) ?? true) }
         }
+        // Kept only when made from a final order (a provisional relevance order would outlive the table).
+        guard exact else { return ids }
         memo.withLock { memo in
             memo.filtered.append((key, ids))
             if memo.filtered.count > 8 { memo.filtered.removeFirst() }
@@ -434,26 +423,43 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let table = readyRankTable()
         var all: [Int64]
         var rest: [Int64] = []
+        var partial: [Int64: RankEntry] = [:]
         if table != nil {
             all = try database.read { db in
                 try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
                                    arguments: [match])
             }
         } else {
-            all = try database.read { db in
-                try Int64.fetchAll(db.cachedStatement(sql: """
-                    SELECT m.id FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
-                    WHERE movie_fts MATCH ? ORDER BY m.renown_order
-                    """), arguments: [match])
+            // One FTS5 evaluation: every match with its renown order (integers, sorted here); then the
+            // stored keys of the best known `partialRankLimit`, the rest listed after them by renown.
+            let limit = Self.partialRankLimit
+            var matches = try database.read { db in
+                try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT m.id, m.renown_order FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
+                    WHERE movie_fts MATCH ?
+                    """), arguments: [match]).map { (id: $0[0] as Int64, order: $0[1] as Int64) }
             }
-            if all.count > Self.partialRankLimit {
-                rest = Array(all[Self.partialRankLimit...])
-                all.removeLast(all.count - Self.partialRankLimit)
+            matches.sort { $0.order < $1.order }
+            all = matches.prefix(limit).map(\.id)
+            if matches.count > limit {
+                rest = matches[limit...].map(\.id)
                 buildRankTableInBackground()
+            }
+            for start in stride(from: 0, to: all.count, by: 500) {
+                let chunk = Array(all[start..<min(all.count, start + 500)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id IN (\(marks))",
+                                     arguments: StatementArguments(chunk))
+                }
+                for row in rows {
+                    let id: Int64 = row[0], order: Int64 = row[1]
+                    guard order >= 0, order < Int64(Int32.max) else { throw MovieError.storage }
+                    partial[id] = Self.entry(row)
+                }
             }
         }
         guard !all.isEmpty else { return ([], true) }
-        let partial = table == nil ? try rankEntries(of: all) : [:]
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2 (a leading

@@ -80,7 +80,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { /
     /// bundled catalogue's only (its search API has neither).
     public let filterSupport = MovieFilterSupport(genre: false, yearRange: false, sort: false)
 
-    public func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+    public func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         var items = [URLQueryItem(name: "query", value: query), URLQueryItem(name: "page", value: String(page)),
                      URLQueryItem(name: "include_adult", value: "false")]
         if let years = filter.years, years.count == 1 {

@@ -187,6 +187,9 @@ public struct MoviesPage: Equatable, Sendable {
     }
 
     public var hasMore: Bool { page < totalPages }
+
+    /// Rows a page holds unless the caller asks for more (TMDB's fixed size).
+    public static let defaultSize = 20
 }
 
 /// Why films could not be loaded.

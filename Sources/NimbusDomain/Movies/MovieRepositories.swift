@@ -5,9 +5,10 @@ import OpenCombineShim
 public protocol MovieRepository: AnyObject {
     var source: MovieSource { get }
     /// One page (1-based) of the films matching `query`, narrowed and ordered by `filter` (as far as
-    /// `filterSupport` says; callers pass only that). A repository with a cache may send the cached page
-    /// first and the fresh one after.
-    func search(query: String, page: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError>
+    /// `filterSupport` says; callers pass only that). `pageSize` is the rows a page holds where the
+    /// source lets it be chosen (the catalogue; TMDB's pages are 20). A repository with a cache may send
+    /// the cached page first and the fresh one after.
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError>
     /// Which filters the source applies.
     var filterSupport: MovieFilterSupport { get }
     /// The whole record of one film.
@@ -45,6 +46,6 @@ public protocol WishlistRepository: AnyObject {
 public extension MovieRepository {
     /// One page of the films matching `query`, with no filter.
     func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
-        search(query: query, page: page, filter: .none)
+        search(query: query, page: page, pageSize: MoviesPage.defaultSize, filter: .none)
     }
 }

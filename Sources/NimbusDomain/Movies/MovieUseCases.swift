@@ -16,8 +16,9 @@ public struct SearchMoviesUseCase {
 
     /// A page of results for `query` (trimmed). Searching saves nothing: the prefixes typed on the way
     /// to a query are not suggestions (see `remember`).
-    public func execute(query: String, page: Int, filter: MovieFilter = .none) -> AnyPublisher<MoviesPage, MovieError> {
-        movies.search(query: Self.normalise(query), page: page, filter: movies.filterSupport.applicable(filter))
+    public func execute(query: String, page: Int, pageSize: Int = MoviesPage.defaultSize,
+                        filter: MovieFilter = .none) -> AnyPublisher<MoviesPage, MovieError> {
+        movies.search(query: Self.normalise(query), page: page, pageSize: pageSize, filter: movies.filterSupport.applicable(filter))
     }
 
     /// Which filters the source applies (the catalogue: all; TMDB: one release year).

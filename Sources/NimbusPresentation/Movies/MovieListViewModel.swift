@@ -134,6 +134,9 @@ public final class MovieListViewModel {
     private var rememberWhenFound = false
     private var filter = MovieFilter.none
     private var visibleRows = 0
+    /// Rows a page of the current query holds: with the catalogue, enough to fill the list in one
+    /// search (pages of 20 that fill it in steps cost each keystroke a second search and frame).
+    private var pageSize = MoviesPage.defaultSize
     /// Searches with one filter dropped, after a filtered search found nothing: which filter to drop.
     private var probes: [AnyCancellable] = []
     private var emptyHint: String?
@@ -267,6 +270,7 @@ public final class MovieListViewModel {
         probes = []
         emptyHint = nil
         rememberWhenFound = remember
+        pageSize = instant ? max(MoviesPage.defaultSize, (visibleRows + Self.prefetchDistance + 19) / 20 * 20) : MoviesPage.defaultSize
         // TMDB lists nothing before a query; the catalogue lists its most popular films.
         guard !newQuery.isEmpty || instant else {
             movies = []
@@ -290,7 +294,7 @@ public final class MovieListViewModel {
         loadingPage = page
         if page > 1 { emit() }
         let query = self.query, filter = self.filter
-        let request = search.execute(query: query, page: page, filter: filter)
+        let request = search.execute(query: query, page: page, pageSize: pageSize, filter: filter)
         let searched = instant ? searchScheduler.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request : request
         // A stale answer (the query changed meanwhile) is dropped: `load` is cancelled, and `query` checked.
         load = searched
