@@ -116,6 +116,9 @@ public final class MovieListScreen: Screen {
 
     // MARK: Screen
 
+    /// An open picker is a question over the list: Esc (or a choice) first, as the wishlist's "delete all?".
+    public var isAsking: Bool { picker != nil }
+
     /// The field, and an open picker (the years picker takes digits; `q` and tab digits are not commands there).
     public var capturesText: Bool { focus == .field || picker != nil }
 
@@ -327,8 +330,9 @@ public final class MovieListScreen: Screen {
     }
 
     /// "1994", "1990-1995" (either order, any dash) as a range of years a film can have; else nil.
-    static func yearRange(_ text: String) -> ClosedRange<Int>? {
-        let parts = text.split(whereSeparator: { "-–—~ ".contains($0) }).map(String.init)
+    nonisolated static func yearRange(_ text: String) -> ClosedRange<Int>? {
+        // An unfinished range ("1990-") is not a year yet.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { "-–—~".contains($0) }).map(String.init)
         guard (1...2).contains(parts.count), parts.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isASCII) }),
               let a = Int(parts[0]), let b = Int(parts[parts.count - 1]), (1870...2100).contains(a), (1870...2100).contains(b)
         else { return nil }
