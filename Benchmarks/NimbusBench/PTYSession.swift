@@ -10,8 +10,11 @@ enum PTYSession {
 
     /// `setup` keys are sent (each settled) before the timed `keys`; `quiet` is how long the output must
     /// stay quiet for the screen to count as settled (longer than a debounce, to time what it delays).
+    /// `keyFramesOnly`: a key's time ends at the last write that draws anywhere but the status bar (the
+    /// bottom row), so a status message ending or a retry countdown ticking within the quiet window after
+    /// a key is not counted as that key's work.
     static func run(argv: [String], ready: String, setup: [String] = [], pause: Double = 0, keys: [String],
-                    quiet: Double = quiet, cols: Int = 80, rows: Int = 24) -> Result? {
+                    quiet: Double = quiet, cols: Int = 80, rows: Int = 24, keyFramesOnly: Bool = false) -> Result? {
         var master: Int32 = 0
         var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: cols), ws_xpixel: 0, ws_ypixel: 0)
         var env = ProcessInfo.processInfo.environment
@@ -51,7 +54,9 @@ enum PTYSession {
         for key in keys {
             let sent = NimbusBenchmark.now()
             _ = key.withCString { write(master, $0, strlen($0)) }
-            if let last = settle(fd: master, quiet: quiet) { latencies.append(max(0, last - sent)) }
+            if let last = settle(fd: master, quiet: quiet, statusRow: keyFramesOnly ? Int(size.ws_row) : nil) {
+                latencies.append(max(0, last - sent))
+            }
         }
         _ = "\u{03}".withCString { write(master, $0, 1) } // Ctrl-C
         _ = settle(fd: master)
@@ -80,16 +85,41 @@ enum PTYSession {
     }
 
     /// Reads until the output has been quiet for `quiet` seconds; returns when the last byte arrived.
-    private static func settle(fd: Int32, quiet: Double = quiet) -> Double? {
+    private static func settle(fd: Int32, quiet: Double = quiet, statusRow: Int? = nil) -> Double? {
         var last: Double?
         var buffer = [UInt8](repeating: 0, count: 65536)
         let hardStop = NimbusBenchmark.now() + 3
+        var previousCounted = true
         while NimbusBenchmark.now() < hardStop, poll(fd, timeout: quiet) {
             let n = read(fd, &buffer, buffer.count)
             if n <= 0 { break }
-            last = NimbusBenchmark.now()
+            // A write whose cursor moves all go to the status row is the status bar's own; one with no
+            // move continues the write before it.
+            let rows = statusRow == nil ? [] : cursorRows(buffer[0..<n])
+            let counted = statusRow.map { row in rows.isEmpty ? previousCounted : rows.contains { $0 != row } } ?? true
+            previousCounted = counted
+            if counted { last = NimbusBenchmark.now() }
         }
         return last
+    }
+
+    /// The rows (1-based) of the `ESC [ row ; col H` moves in a write that draw something after them.
+    static func cursorRows(_ bytes: ArraySlice<UInt8>) -> [Int] {
+        var rows: [Int] = []
+        var i = bytes.startIndex
+        while i + 1 < bytes.endIndex {
+            guard bytes[i] == 0x1B, bytes[i + 1] == 0x5B else { i += 1; continue }
+            var j = i + 2, row = 0, digits = 0
+            while j < bytes.endIndex, (0x30...0x39).contains(bytes[j]) { row = row * 10 + Int(bytes[j] - 0x30); j += 1; digits += 1 }
+            if digits > 0, j < bytes.endIndex, bytes[j] == 0x3B {
+                var k = j + 1
+                while k < bytes.endIndex, (0x30...0x39).contains(bytes[k]) { k += 1 }
+                // A move that ends the write puts the cursor back (in the search field), drawing nothing.
+                if k < bytes.endIndex, bytes[k] == 0x48, k + 1 < bytes.endIndex { rows.append(row) }
+            }
+            i = j
+        }
+        return rows
     }
 
     private static func poll(_ fd: Int32, timeout: Double) -> Bool {

@@ -78,12 +78,4 @@ final class MovieRankingTests: XCTestCase {
         XCTAssertEqual(try catalogue.page(query: "  ", page: 2).movies.count, 20)
         XCTAssertEqual(try catalogue.page(query: "!!", page: 1).totalResults, 0)
     }
-
-    func testRenownWeighsAgeScoreAndOscars() {
-        let starWars = MovieCatalogue.renown(reviews: 206, year: 1977, metacritic: 90, oscars: 7)
-        let episodeIII = MovieCatalogue.renown(reviews: 335, year: 2005, metacritic: 68, oscars: 0)
-        XCTAssertGreaterThan(starWars, episodeIII)
-        XCTAssertGreaterThan(MovieCatalogue.renown(reviews: 10, year: nil, metacritic: nil, oscars: nil),
-                             MovieCatalogue.renown(reviews: 0, year: nil, metacritic: nil, oscars: nil))
-    }
 }

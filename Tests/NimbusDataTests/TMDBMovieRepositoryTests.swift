@@ -109,8 +109,10 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         XCTAssertEqual(page.totalResults, 3)
         XCTAssertTrue(page.hasMore)
         XCTAssertEqual(page.movies.first, MovieSummary(id: MovieID(source: .tmdb, value: 272), title: "Batman Begins",
-                                                       year: 2005, genres: ["Action", "Crime", "Drama"], directors: []))
+                                                       year: 2005, genres: ["Action", "Crime", "Drama"], directors: [],
+                                                       rating: 7.7), "the vote average is the list's rating")
         XCTAssertEqual(page.movies.last?.year, nil, "an empty release date is no year")
+        XCTAssertEqual(page.movies.last?.rating, nil, "a vote average of no votes is no rating")
         let search = try XCTUnwrap(server.requests.first { $0.path == "/3/search/movie" })
         XCTAssertEqual(search.query["query"], "Batman Begins")
         XCTAssertEqual(search.query["page"], "1")

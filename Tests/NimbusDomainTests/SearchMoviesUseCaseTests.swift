@@ -7,7 +7,8 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         let source = MovieSource.catalogue
         var results: [Result<MoviesPage, MovieError>] = []
         private(set) var queries: [String] = []
-        func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        let filterSupport = MovieFilterSupport.all
+        func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
             queries.append(query)
             let results = self.results
             return Deferred {
@@ -87,7 +88,8 @@ final class MovieDetailsUseCaseTests: XCTestCase {
     private final class Source: MovieRepository {
         let source: MovieSource
         init(_ source: MovieSource) { self.source = source }
-        func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
+        let filterSupport = MovieFilterSupport.all
+        func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> { Empty().eraseToAnyPublisher() }
         func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> {
             Just(Movie(id: id, title: "\(source.rawValue) \(id.value)", year: nil, runtime: nil, genres: [], directors: [],
                        writers: [], cast: [], languages: [], countries: [], rated: nil, ratings: MovieRatings()))

@@ -34,7 +34,8 @@ final class UnimplementedMovieRepository: MovieRepository {
     let source: MovieSource
     init(source: MovieSource = .catalogue) { self.source = source }
 
-    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+    let filterSupport = MovieFilterSupport.all
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         XCTFail("unexpected call to MovieRepository.search(query: \"\(query)\", page: \(page))")
         return Empty().eraseToAnyPublisher()
     }

@@ -66,7 +66,8 @@ final class MovieDetailViewModelTests: XCTestCase {
         let fields = state.values[1].fields
         XCTAssertEqual(fields.first, .init(label: "Year", value: "1995"))
         XCTAssertTrue(fields.contains(.init(label: "Runtime", value: "170 min")))
-        XCTAssertTrue(fields.contains(.init(label: "Cast", value: "Al Pacino, Robert De Niro")))
+        XCTAssertTrue(fields.contains(.init(label: "Cast", value: "best known first: Al Pacino, Robert De Niro")),
+                      "the catalogue's cast is not in billing order, and says so")
         XCTAssertTrue(fields.contains(.init(label: "Tomatometer", value: "88%")))
         XCTAssertTrue(fields.contains(.init(label: "Metacritic", value: "76/100")))
     }

@@ -6,15 +6,19 @@ import OpenCombineShim
 /// A movie repository whose every request is answered by the test, through `respond`.
 final class ScriptedMovieRepository: MovieRepository {
     let source: MovieSource
-    init(source: MovieSource = .catalogue) { self.source = source }
-    struct Request: Equatable { let query: String; let page: Int }
+    let filterSupport: MovieFilterSupport
+    init(source: MovieSource = .catalogue) {
+        self.source = source
+        filterSupport = source == .catalogue ? .all : MovieFilterSupport(genre: false, yearRange: false, sort: false)
+    }
+    struct Request: Equatable { let query: String; let page: Int; var filter: MovieFilter = .none }
     private(set) var requests: [Request] = []
     private(set) var cancelled: [Request] = []
     private var pending: [(Request, PassthroughSubject<MoviesPage, MovieError>)] = []
     var movieDetails: [MovieID: Movie] = [:]
 
-    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
-        let request = Request(query: query, page: page)
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+        let request = Request(query: query, page: page, filter: filter)
         let subject = PassthroughSubject<MoviesPage, MovieError>()
         requests.append(request)
         pending.append((request, subject))
@@ -27,9 +31,9 @@ final class ScriptedMovieRepository: MovieRepository {
     }
 
     /// Sends a page (or an error) to the newest request for `query`/`page`; `finish` completes it.
-    func respond(_ query: String, page: Int, with result: Result<MoviesPage, MovieError>, finish: Bool = true,
-                 file: StaticString = #filePath, line: UInt = #line) {
-        guard let (_, subject) = pending.last(where: { $0.0 == Request(query: query, page: page) }) else {
+    func respond(_ query: String, page: Int, filter: MovieFilter = .none, with result: Result<MoviesPage, MovieError>,
+                 finish: Bool = true, file: StaticString = #filePath, line: UInt = #line) {
+        guard let (_, subject) = pending.last(where: { $0.0 == Request(query: query, page: page, filter: filter) }) else {
             XCTFail("no request for \(query) page \(page); requests: \(requests)", file: file, line: line)
             return
         }

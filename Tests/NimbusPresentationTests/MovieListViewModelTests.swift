@@ -17,6 +17,8 @@ final class MovieListViewModelTests: XCTestCase {
     private var recentOpened: PassthroughSubject<Int, Never>!
     private var toggled: PassthroughSubject<Int, Never>!
     private var retried: PassthroughSubject<Void, Never>!
+    private var filter: PassthroughSubject<MovieFilter, Never>!
+    private var rows: PassthroughSubject<Int, Never>!
     private var viewModel: MovieListViewModel!
 
     override func setUp() {
@@ -31,6 +33,8 @@ final class MovieListViewModelTests: XCTestCase {
         recentOpened = PassthroughSubject()
         toggled = PassthroughSubject()
         retried = PassthroughSubject()
+        filter = PassthroughSubject()
+        rows = PassthroughSubject()
     }
 
     /// `movies` replaces the scripted repository, e.g. with one that must not be called.
@@ -46,7 +50,8 @@ final class MovieListViewModelTests: XCTestCase {
             queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
             selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
             recentOpened: recentOpened.eraseToAnyPublisher(), wishlistToggled: toggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher()))
+            retried: retried.eraseToAnyPublisher(), filterChanged: filter.eraseToAnyPublisher(),
+            visibleRows: rows.eraseToAnyPublisher()))
     }
 
     /// A compact picture of a state, so whole histories read at a glance.
@@ -452,6 +457,85 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(route.values, [.showDetail(.film(1))])
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] suggestions[\"heat\"] recent[\"Film 1\"]")
+    }
+
+    // MARK: Filters and screen-sized pages
+
+    func testAFilterSearchesAgainAtOnceAndShowsAsChipsInEachLanguage() {
+        let state = TestObserver(makeOutput(.ko).state)
+        query.send("heat")
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 30)))
+        scheduler.advance()
+        let drama = MovieFilter(genre: "Drama", years: 1990...1999, sort: .rating)
+        filter.send(drama)
+        XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: drama))
+        repository.respond("heat", page: 1, filter: drama, with: .success(.page("heat", 1, of: 4)))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.filter, drama)
+        XCTAssertEqual(state.last?.chips.map(\.text), ["드라마", "1990년대", "정렬: 평점순"])
+        XCTAssertEqual(state.last?.rows.count, 4)
+        // Typing keeps the filter.
+        query.send("heat w")
+        XCTAssertEqual(repository.requests.last, .init(query: "heat w", page: 1, filter: drama))
+        // The same filter again searches nothing.
+        let count = repository.requests.count
+        filter.send(drama)
+        XCTAssertEqual(repository.requests.count, count)
+    }
+
+    func testTMDBGetsOnlyOneYearAndNeverAGenreOrSort() {
+        repository = ScriptedMovieRepository(source: .tmdb)
+        let state = TestObserver(makeOutput().state)
+        submitted.send("heat")
+        filter.send(MovieFilter(genre: "Drama", years: 1995...1995, sort: .year))
+        XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: MovieFilter(years: 1995...1995)))
+        filter.send(MovieFilter(genre: "Drama", years: 1990...1999, sort: .rating))
+        XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: .none), "a decade is not pretended")
+        repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 3)))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.chips, [])
+    }
+
+    func testAnEmptyFilteredResultSaysWhichFilterToDrop() {
+        let state = TestObserver(makeOutput().state)
+        query.send("pulp")
+        let narrow = MovieFilter(genre: "Western", years: 1994...1994)
+        filter.send(narrow)
+        repository.respond("pulp", page: 1, filter: narrow, with: .success(.page("pulp", 1, of: 0)))
+        scheduler.advance()
+        guard case .empty(let before)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
+        XCTAssertEqual(before, "No film matches “pulp” with Western · 1994\nx removes the filters; g, y, s change them")
+        repository.respond("pulp", page: 1, filter: MovieFilter(years: 1994...1994), with: .success(.page("pulp", 1, of: 2)))
+        repository.respond("pulp", page: 1, filter: MovieFilter(genre: "Western"), with: .success(.page("pulp", 1, of: 0)))
+        scheduler.advance()
+        guard case .empty(let after)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
+        XCTAssertEqual(after, "No film matches “pulp” with Western · 1994\n"
+                       + "Without Western, 2 found (g changes the genre, x removes the filters)")
+    }
+
+    func testPagesLoadUntilTheyFillTheListAndBeforeTheSelectionReachesTheEnd() {
+        let state = TestObserver(makeOutput().state)
+        query.send("the")
+        rows.send(45)
+        repository.respond("the", page: 1, with: .success(.page("the", 1, of: 500)))
+        scheduler.advance()
+        XCTAssertEqual(repository.requests.last, .init(query: "the", page: 2), "20 rows do not fill 45")
+        repository.respond("the", page: 2, with: .success(.page("the", 2, of: 500)))
+        scheduler.advance()
+        repository.respond("the", page: 3, with: .success(.page("the", 3, of: 500)))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.rows.count, 60)
+        XCTAssertEqual(repository.requests.count, 3, "60 rows fill 45 and leave some to scroll into")
+        // Half a screen before the end, the next page is asked for.
+        moved.send(36)
+        XCTAssertEqual(repository.requests.count, 3)
+        moved.send(38)
+        XCTAssertEqual(repository.requests.last, .init(query: "the", page: 4))
+        // A taller screen asks for more at once.
+        repository.respond("the", page: 4, with: .success(.page("the", 4, of: 500)))
+        scheduler.advance()
+        rows.send(90)
+        XCTAssertEqual(repository.requests.last, .init(query: "the", page: 5))
     }
 }
 

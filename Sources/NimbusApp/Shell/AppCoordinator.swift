@@ -53,13 +53,16 @@ public final class AppCoordinator {
         public let overlay: Bool
         /// A text field (or a question) on the screen takes printable keys as text.
         public let capturesText: Bool
+        /// The screen asks something over its own rows (the wishlist's "delete all?", a film filter's picker).
+        public let asking: Bool
     }
 
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
               overlay: showingHelp || showingMapStats || settings != nil,
-              capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false)
+              capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false,
+              asking: navigator.top?.isAsking ?? false)
     }
 
     /// Set when the user asked to quit.

@@ -12,7 +12,8 @@ import OpenCombineShim
 /// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
 /// then starting with it, then holding its words; a leading "The", "A" or "An" aside, so `matrix` is
 /// The Matrix), then films whose directors match, then the rest (cast matches); within each tier the
-/// best known first (`renown`: review count, weighted for age, Metacritic score and Oscars). When the
+/// best known first (the catalogue's `renown_order`, made at build time by `scripts/movies.py`: review
+/// count, weighted for age, Metacritic score and Oscars). When the
 /// query is a person's whole name (`tom hanks`), the films they directed and acted in form one tier,
 /// best known first. SQLite's bm25 was 100-400 ms per
 /// keystroke for one- and two-letter prefixes (it reads every match's position lists), so relevance
@@ -42,6 +43,12 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var ranked: [(query: String, ids: [Int64])] = []
         /// Ranked ids of every one-character query (the first keystroke, with the most matches), made by `warmUp`.
         var firstKeystroke: [String: [Int64]] = [:]
+        /// A background build of `rankTable` is under way.
+        var building = false
+        /// The last few filtered queries' ids, newest last (keyed by match expression and filter).
+        var filtered: [(key: String, ids: [Int64])] = []
+        /// Every film in a sort's order.
+        var sorted: [MovieSort: [Int64]] = [:]
     }
     private let memo = Mutex(Memo())
 
@@ -66,14 +73,12 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         }
     }
 
-    /// What ranking needs of a film, kept in memory: where it stands in popularity, and its title and
+    /// What ranking needs of a film, kept in memory: where it stands by renown, and its title and
     /// directors as folded words (lowercased, accents removed, split like FTS5's unicode61 tokenizer),
     /// UTF-8, joined by single spaces.
     struct RankEntry {
-        /// Where the film stands by `renown` among the entries it was ranked with (unique, 0 the best known).
-        var order: Int32 = -1
-        let renown: Float
-        let popularity: Int32
+        /// Where the film stands by renown in the catalogue (`renown_order`: unique, 0 the best known).
+        let order: Int32
         let title: [UInt8]
         /// Bytes of a leading article ("the ", "a ", "an ") in `title`, else 0.
         let article: Int
@@ -86,29 +91,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let idByRank: [Int64]
     }
 
-    /// How well known a film is: its review count (log), with the years before 2012 counted up (older
-    /// films have fewer online reviews), and its Metacritic score and Oscars. Star Wars (1977, 206
-    /// reviews, 7 Oscars) before Episode III (2005, 335 reviews); Forrest Gump before Cloud Atlas.
-    static func renown(reviews: Int?, year: Int?, metacritic: Int?, oscars: Int?) -> Float {
-        var score = log1p(Double(max(0, reviews ?? 0)))
-        if let year { score += 0.03 * Double(min(30, max(0, 2012 - year))) }
-        if let metacritic { score += 0.02 * Double(metacritic - 60) }
-        score += 0.3 * Double(min(4, max(0, oscars ?? 0)))
-        return Float(score)
-    }
-
-    /// Sets each entry's `order` by renown (then popularity) and returns the ids in that order.
-    static func order(_ entries: inout [Int64: RankEntry]) -> [Int64] {
-        // Sorted as plain tuples: a comparator that looks entries up costs ~100 ms over the whole catalogue.
-        var keys = entries.map { (renown: $0.value.renown, popularity: $0.value.popularity, id: $0.key) }
-        keys.sort { x, y in
-            x.renown != y.renown ? x.renown > y.renown : x.popularity != y.popularity ? x.popularity < y.popularity : x.id < y.id
-        }
-        for (k, key) in keys.enumerated() { entries[key.id]?.order = Int32(k) }
-        return keys.map(\.id)
-    }
-
-    static let rankColumns = "id, popularity, title, directors, reviews, year, metacritic, oscars"
+    static let rankColumns = "id, renown_order, title_key, directors_key"
 
 
     /// Reads the ranking table and ranks every one-letter and one-digit query now rather than on
@@ -117,10 +100,13 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         _ = try? rankEntries()
         for ch in "abcdefghijklmnopqrstuvwxyz0123456789" {
             let query = String(ch)
-            guard let key = Self.matchExpression(query), let ids = try? rank(query) else { continue }
+            guard let key = Self.matchExpression(query), let (ids, _) = try? rank(query) else { continue }
             memo.withLock { $0.firstKeystroke[key] = ids }
         }
     }
+
+    /// Whether the ranking table is built (tests).
+    var hasRankTable: Bool { readyRankTable() != nil }
 
     /// The ranking table once it is built, else nil (never waits for a build).
     private func readyRankTable() -> RankTable? {
@@ -134,14 +120,28 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         if let table = readyRankTable() { return table }
         let built = try buildRankTable()
         return memo.withLock { memo in
+            memo.building = false
             if let table = memo.rankTable { return table }  // another thread finished first
             memo.rankTable = built
             return built
         }
     }
 
+    /// Builds the ranking table on a background queue unless it is built or being built.
+    private func buildRankTableInBackground() {
+        let start = memo.withLock { memo in
+            guard memo.rankTable == nil, !memo.building else { return false }
+            memo.building = true
+            return true
+        }
+        guard start else { return }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            if (try? rankEntries()) == nil { memo.withLock { $0.building = false } }
+        }
+    }
+
     /// Most matches ranked from their own entries before the ranking table is built (see `rank`).
-    static let partialRankLimit = 3000
+    static let partialRankLimit = 1000
 
     /// Films read per database access while building the ranking table (about 1 ms each).
     static let rankTableChunk = 1000
@@ -157,6 +157,7 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var table: [Int64: RankEntry] = [:]
         table.reserveCapacity(movieCount)
         var seen = [Bool](repeating: false, count: movieCount)
+        var idByRank = [Int64](repeating: 0, count: movieCount)
         var after = Int64.min
         while true {
             let rows = try database.read { db in
@@ -164,50 +165,31 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                                  arguments: [after, Self.rankTableChunk])
             }
             for row in rows {
-                let id: Int64 = row[0], rank: Int64 = row[1]
-                guard rank >= 0, rank < Int64(seen.count), !seen[Int(rank)] else { throw MovieError.storage }
-                seen[Int(rank)] = true
+                let id: Int64 = row[0], order: Int64 = row[1]
+                guard order >= 0, order < Int64(seen.count), !seen[Int(order)] else { throw MovieError.storage }
+                seen[Int(order)] = true
                 table[id] = Self.entry(row)
+                idByRank[Int(order)] = id
                 after = id
             }
             if rows.count < Self.rankTableChunk { break }
             rankTableChunkHook?()
         }
-        let idByRank = Self.order(&table)
+        // Every order 0..<count once: a catalogue with gaps is not this app's.
+        guard seen.allSatisfy({ $0 }) else { throw MovieError.storage }
         return RankTable(entries: table, idByRank: idByRank)
     }
 
     private static func entry(_ row: Row) -> RankEntry {
-        let title = packed(words(row[2] as String? ?? ""))
+        // Folded at build time (`title_key`, `directors_key`: the same words `words` makes, which a test
+        // checks film by film), so neither start-up nor a first keystroke folds thousands of titles.
+        let title = Array((row[2] as String? ?? "").utf8)
         var article = 0
         for word in ["the ", "a ", "an "] where title.count > word.utf8.count && title.starts(with: word.utf8) {
             article = word.utf8.count
         }
-        return RankEntry(renown: renown(reviews: row[4], year: row[5], metacritic: row[6], oscars: row[7]),
-                         popularity: Int32(row[1] as Int64), title: title, article: article,
-                         directors: packed(words(row[3] as String? ?? "")))
-    }
-
-    /// The ranking entries of just `ids`, read from the catalogue: what a search uses before the whole
-    /// table is built.
-    private func rankEntries(of ids: [Int64]) throws -> [Int64: RankEntry] {
-        var entries: [Int64: RankEntry] = [:]
-        entries.reserveCapacity(ids.count)
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(ids.count, start + 500)])
-            let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id IN (\(parameterMarks))",
-                                 arguments: StatementArguments(chunk))
-            }
-            for row in rows {
-                let id: Int64 = row[0], rank: Int64 = row[1]
-                guard rank >= 0, rank <= Int64(Int32.max) else { throw MovieError.storage }
-                entries[id] = Self.entry(row)
-            }
-        }
-        _ = Self.order(&entries)
-        return entries
+        return RankEntry(order: Int32(clamping: row[1] as Int64), title: title, article: article,
+                         directors: Array((row[3] as String? ?? "").utf8))
     }
 
     /// Folded words of `text`: lowercased, accents removed, split at anything not a letter or digit.
@@ -296,9 +278,14 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     // MARK: MovieRepository
 
-    public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+    /// Genre, year range and sort all apply here, in SQL.
+    public let filterSupport = MovieFilterSupport.all
+
+    public func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
         Deferred { [self] in
-            Future { promise in promise(Result { try self.page(query: query, page: page) }.mapError(Self.movieError)) }
+            Future { promise in
+                promise(Result { try self.page(query: query, page: page, filter: filter, size: pageSize) }.mapError(Self.movieError))
+            }
         }.eraseToAnyPublisher()
     }
 
@@ -310,10 +297,11 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     // MARK: Synchronous access
 
-    /// One page (1-based) of the films matching `query`.
-    public func page(query: String, page: Int) throws -> MoviesPage {
-        let ids = try rankedIDs(query)
-        let size = Self.pageSize
+    /// One page (1-based) of the films matching `query`, narrowed and ordered by `filter`.
+    public func page(query: String, page: Int, filter: MovieFilter = .none, size: Int = pageSize) throws -> MoviesPage {
+        let ids = try filteredIDs(query, filter)
+        // A screenful at most 200 rows a page (a page's rows are one query).
+        let size = min(200, max(1, size))
         let totalPages = max(1, (ids.count + size - 1) / size)
         let start = max(0, (page - 1) * size)
         guard start < ids.count else {
@@ -326,18 +314,94 @@ public final class MovieCatalogue: MovieRepository, Sendable {
 
     /// Every film matching `query`, best first.
     public func rankedIDs(_ query: String) throws -> [Int64] {
+        try ranked(query).ids
+    }
+
+    /// `rankedIDs`, and whether the order is final (a provisional one is not kept, here or by filters).
+    private func ranked(_ query: String) throws -> (ids: [Int64], exact: Bool) {
         // Matching and ranking are case-insensitive and ignore punctuation and spacing ("The ", "the"),
         // so the memo is keyed by the match expression of the lowercased query.
         let lowered = query.lowercased()
-        if query.allSatisfy(\.isWhitespace) { return try popularIDs() }
-        guard let key = Self.matchExpression(lowered) else { return [] }
+        if query.allSatisfy(\.isWhitespace) { return (try popularIDs(), true) }
+        guard let key = Self.matchExpression(lowered) else { return ([], true) }
         let hit = memo.withLock { $0.firstKeystroke[key] ?? $0.ranked.first(where: { $0.query == key })?.ids }
-        if let hit { return hit }
-        let ids = try rank(lowered)
+        if let hit { return (hit, true) }
+        let (ids, exact) = try rank(lowered)
+        // A provisional order (made before the ranking table was there) is not kept: the next ask ranks again.
+        guard exact else { return (ids, false) }
         memo.withLock { memo in
             memo.ranked.append((key, ids))
             if memo.ranked.count > 8 { memo.ranked.removeFirst() }
         }
+        return (ids, true)
+    }
+
+    /// Every film matching `query` that passes `filter`'s genre and years, in its sort's order: by
+    /// relevance the search's own order; by year (newest first) or rating (critics' average, then
+    /// Metacritic, best first) the catalogue's order for that sort, ties by renown. The film sets and
+    /// orders come from SQL (an index on the year; the genre list matched whole) and are kept.
+    public func filteredIDs(_ query: String, _ filter: MovieFilter) throws -> [Int64] {
+        if filter.isEmpty { return try rankedIDs(query) }
+        let key = (Self.matchExpression(query.lowercased()) ?? "") + "\u{1F}" + filter.description
+        if let hit = memo.withLock({ $0.filtered.first(where: { $0.key == key })?.ids }) { return hit }
+        let (matching, exact) = try ranked(query)
+        let allowed = filter.narrows ? try narrowed(genre: filter.genre, years: filter.years) : nil
+        var ids: [Int64]
+        if filter.sort == .relevance {
+            ids = allowed.map { allowed in matching.filter { allowed.contains($0) } } ?? matching
+        } else {
+            let wanted = query.allSatisfy(\.isWhitespace) ? nil : Set(matching)
+            ids = try sortedIDs(filter.sort).filter { (wanted?.contains($0) ?? true) && (allowed?.contains($0) ?? true) }
+        }
+        // Kept only when made from a final order (a provisional relevance order would outlive the table).
+        guard exact else { return ids }
+        memo.withLock { memo in
+            memo.filtered.append((key, ids))
+            if memo.filtered.count > 8 { memo.filtered.removeFirst() }
+        }
+        return ids
+    }
+
+    /// The films of `genre` (whole name, as the catalogue lists it) released within `years`.
+    private func narrowed(genre: String?, years: ClosedRange<Int>?) throws -> Set<Int64> {
+        var conditions: [String] = [], arguments: [any DatabaseValueConvertible] = []
+        if let genre {
+            // One whole name of the list: a name holding the separator would match two neighbours.
+            guard !genre.isEmpty, !genre.contains(",") else { return [] }
+            conditions.append("(', ' || genres || ', ') LIKE ? ESCAPE '\\'")
+            let escaped = genre.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+                .replacingOccurrences(of: "_", with: "\\_")
+            arguments.append("%, " + escaped + ", %")
+        }
+        if let years {
+            conditions.append("year BETWEEN ? AND ?")
+            arguments += [years.lowerBound, years.upperBound]
+        }
+        let sql = "SELECT id FROM movie" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+        return Set(try database.read { db in try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) })
+    }
+
+    /// Reviews a rating counts as before its own reviews: a film's score is its rating (critics'
+    /// average, else Metacritic / 10) averaged with the catalogue's mean rating as if that were
+    /// `ratingPrior` more reviews (IMDb's weighted rating), so 10/10 from three reviews does not head
+    /// the list. Films with neither rating come last.
+    static let ratingPrior = 20
+    static let ratingScore = """
+        ((coalesce(reviews, 0) * coalesce(tomato_rating, metacritic / 10.0) \
+        + \(ratingPrior) * (SELECT avg(tomato_rating) FROM movie)) / (coalesce(reviews, 0) + \(ratingPrior)))
+        """
+
+    /// Every film in `sort`'s order (newest first, or best rated first; unknown years and ratings last).
+    private func sortedIDs(_ sort: MovieSort) throws -> [Int64] {
+        if let ids = memo.withLock({ $0.sorted[sort] }) { return ids }
+        let order: String
+        switch sort {
+        case .relevance: return try popularIDs()
+        case .year: order = "year IS NULL, year DESC, renown_order"
+        case .rating: order = "\(Self.ratingScore) IS NULL, \(Self.ratingScore) DESC, renown_order"
+        }
+        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM movie ORDER BY " + order) }
+        memo.withLock { $0.sorted[sort] = ids }
         return ids
     }
 
@@ -349,19 +413,53 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return ids
     }
 
-    private func rank(_ query: String) throws -> [Int64] {
-        guard let match = Self.matchExpression(query) else { return [] }
-        let all = try database.read { db in
-            try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
-                               arguments: [match])
+    /// The films matching `query`, best first, and whether that order is final. Before the ranking table
+    /// is built (`warmUp` builds it in the background), a search reads its matches' own entries instead;
+    /// one with more than `partialRankLimit` matches (a one- or two-letter prefix) ranks its best known
+    /// `partialRankLimit` by tier and lists the rest after them by renown: a provisional order, not kept,
+    /// which starts the table's build if no one has. A keystroke never waits for a build.
+    private func rank(_ query: String) throws -> (ids: [Int64], exact: Bool) {
+        guard let match = Self.matchExpression(query) else { return ([], true) }
+        let table = readyRankTable()
+        var all: [Int64]
+        var rest: [Int64] = []
+        var partial: [Int64: RankEntry] = [:]
+        if table != nil {
+            all = try database.read { db in
+                try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                                   arguments: [match])
+            }
+        } else {
+            // One FTS5 evaluation: every match with its renown order (integers, sorted here); then the
+            // stored keys of the best known `partialRankLimit`, the rest listed after them by renown.
+            let limit = Self.partialRankLimit
+            var matches = try database.read { db in
+                try Row.fetchAll(db.cachedStatement(sql: """
+                    SELECT m.id, m.renown_order FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
+                    WHERE movie_fts MATCH ?
+                    """), arguments: [match]).map { (id: $0[0] as Int64, order: $0[1] as Int64) }
+            }
+            matches.sort { $0.order < $1.order }
+            all = matches.prefix(limit).map(\.id)
+            if matches.count > limit {
+                rest = matches[limit...].map(\.id)
+                buildRankTableInBackground()
+            }
+            for start in stride(from: 0, to: all.count, by: 500) {
+                let chunk = Array(all[start..<min(all.count, start + 500)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT \(Self.rankColumns) FROM movie WHERE id IN (\(marks))",
+                                     arguments: StatementArguments(chunk))
+                }
+                for row in rows {
+                    let id: Int64 = row[0], order: Int64 = row[1]
+                    guard order >= 0, order < Int64(Int32.max) else { throw MovieError.storage }
+                    partial[id] = Self.entry(row)
+                }
+            }
         }
-        guard !all.isEmpty else { return [] }
-        // Before the ranking table is built (`warmUp` builds it in the background), a search with a few
-        // thousand matches reads their own entries instead, and one with more (a one-letter prefix,
-        // where that costs as much as the whole table) builds the table itself: a search never waits
-        // for another thread's build.
-        let table = try readyRankTable() ?? (all.count > Self.partialRankLimit ? rankEntries() : nil)
-        let partial = table == nil ? try rankEntries(of: all) : [:]
+        guard !all.isEmpty else { return ([], true) }
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2 (a leading
@@ -389,9 +487,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             keys = keys.map { personal[Int($0 >> 32)] << 32 | $0 & 0xFFFF_FFFF }
         }
         keys.sort()
-        if let table { return keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] } }
+        if let table { return (keys.map { table.idByRank[Int($0 & 0xFFFF_FFFF)] }, true) }
         let idByOrder = Dictionary(partial.map { (Int64($0.value.order), $0.key) }, uniquingKeysWith: { a, _ in a })
-        return keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] }
+        return (keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] } + rest, rest.isEmpty)
     }
 
     /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
@@ -422,16 +520,28 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         guard !ids.isEmpty else { return [] }
         let parameterMarks = Array(repeating: "?", count: ids.count).joined(separator: ",")
         let rows = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, title, year, genres, directors FROM movie WHERE id IN (\(parameterMarks))",
-                             arguments: StatementArguments(ids))
+            try Row.fetchAll(db, sql: """
+                SELECT id, title, year, genres, directors, runtime, tomato_rating, metacritic, countries
+                FROM movie WHERE id IN (\(parameterMarks))
+                """, arguments: StatementArguments(ids))
         }
         var byID: [Int64: MovieSummary] = [:]
         for row in rows {
             let id: Int64 = row["id"]
+            let metacritic: Int? = row["metacritic"]
             byID[id] = MovieSummary(id: MovieID(source: .catalogue, value: Int(id)), title: row["title"], year: row["year"],
-                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]))
+                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]),
+                                    runtime: row["runtime"], rating: row["tomato_rating"] ?? metacritic.map { Double($0) / 10 },
+                                    countries: Self.list(row["countries"]))
         }
         return ids.compactMap { byID[$0] }
+    }
+
+    /// Every film's countries (English, as the catalogue names them).
+    public func allCountryLists() throws -> [[String]] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT countries FROM movie").map(Self.list)
+        }
     }
 
     /// A read of the catalogue (for extensions in this module).

@@ -76,9 +76,16 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { /
     /// A page of results. The genre list (for the rows' genre names) is fetched alongside, never
     /// first: a page waits for genres still on their way at most `genreGrace`, then goes out without
     /// them (a later search has them), so a slow genre request never holds results back.
-    public func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
-        let items = [URLQueryItem(name: "query", value: query), URLQueryItem(name: "page", value: String(page)),
+    /// TMDB's search takes one release year (`primary_release_year`); genres and sorting are the
+    /// bundled catalogue's only (its search API has neither).
+    public let filterSupport = MovieFilterSupport(genre: false, yearRange: false, sort: false)
+
+    public func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+        var items = [URLQueryItem(name: "query", value: query), URLQueryItem(name: "page", value: String(page)),
                      URLQueryItem(name: "include_adult", value: "false")]
+        if let years = filter.years, years.count == 1 {
+            items.append(URLQueryItem(name: "primary_release_year", value: String(years.lowerBound)))
+        }
         return Deferred { [self] () -> AnyPublisher<MoviesPage, MovieError> in
             startGenres()
             return fetch(TMDBSearchPage.self, path: "/3/search/movie", query: items) { response in
@@ -326,6 +333,8 @@ struct TMDBSearchPage: Decodable {
         let title: String
         let release_date: String?
         let genre_ids: [Int]?
+        let vote_average: Double?
+        let vote_count: Int?
     }
     let page: Int
     let results: [Result]
@@ -348,7 +357,9 @@ struct TMDBSearchPage: Decodable {
                               MovieSummary(id: MovieID(source: .tmdb, value: r.id),
                                            title: RemoteText.clip(r.title, to: RemoteText.name),
                                            year: TMDBMovieDetails.year(r.release_date),
-                                           genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id))
+                                           genres: (r.genre_ids ?? []).compactMap { genres[$0] }, directors: directors(r.id),
+                                           // A vote average of nobody is no rating.
+                                           rating: (r.vote_count ?? 0) > 0 ? r.vote_average : nil)
                           })
     }
 }

@@ -26,13 +26,22 @@ public struct MovieSummary: Equatable, Hashable, Sendable, Identifiable {
     public let year: Int?
     public let genres: [String]
     public let directors: [String]
+    /// Running time in minutes (the catalogue's; TMDB's search has none).
+    public let runtime: Int?
+    /// A score out of 10: the critics' average (or Metacritic / 10) in the catalogue, the vote average on TMDB.
+    public let rating: Double?
+    public let countries: [String]
 
-    public init(id: MovieID, title: String, year: Int?, genres: [String], directors: [String]) {
+    public init(id: MovieID, title: String, year: Int?, genres: [String], directors: [String],
+                runtime: Int? = nil, rating: Double? = nil, countries: [String] = []) {
         self.id = id
         self.title = title
         self.year = year
         self.genres = genres
         self.directors = directors
+        self.runtime = runtime
+        self.rating = rating.flatMap { $0.isFinite && $0 >= 0 && $0 <= 10 ? $0 : nil }
+        self.countries = countries
     }
 }
 
@@ -100,7 +109,63 @@ public struct Movie: Equatable, Hashable, Sendable, Identifiable {
     }
 
     public var summary: MovieSummary {
-        MovieSummary(id: id, title: title, year: year, genres: genres, directors: directors)
+        MovieSummary(id: id, title: title, year: year, genres: genres, directors: directors, runtime: runtime,
+                     rating: ratings.criticAverage ?? ratings.metacritic.map { Double($0) / 10 } ?? ratings.voteAverage,
+                     countries: countries)
+    }
+}
+
+/// The order of a search's results.
+public enum MovieSort: String, CaseIterable, Equatable, Hashable, Sendable {
+    /// Best match first (the source's own order).
+    case relevance
+    /// Newest first.
+    case year
+    /// Best rated first (critics' average, then Metacritic).
+    case rating
+}
+
+/// What narrows and orders a search: a genre, a year range, a sort.
+public struct MovieFilter: Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// A genre as the source names it (the catalogue's English names).
+    public var genre: String?
+    /// Release years, both ends included (a decade, a range or one year).
+    public var years: ClosedRange<Int>?
+    public var sort: MovieSort
+
+    public init(genre: String? = nil, years: ClosedRange<Int>? = nil, sort: MovieSort = .relevance) {
+        self.genre = genre
+        self.years = years
+        self.sort = sort
+    }
+
+    public static let none = MovieFilter()
+    public var isEmpty: Bool { self == .none }
+    /// Narrows the results (a sort only reorders them).
+    public var narrows: Bool { genre != nil || years != nil }
+    public var description: String {
+        "\(genre ?? "*")|\(years.map { "\($0.lowerBound)-\($0.upperBound)" } ?? "*")|\(sort.rawValue)"
+    }
+}
+
+/// What of a `MovieFilter` a source applies.
+public struct MovieFilterSupport: Equatable, Sendable {
+    public let genre: Bool
+    /// Year ranges; false: one year at most (TMDB's search takes a single release year).
+    public let yearRange: Bool
+    public let sort: Bool
+    public init(genre: Bool, yearRange: Bool, sort: Bool) {
+        self.genre = genre
+        self.yearRange = yearRange
+        self.sort = sort
+    }
+    public static let all = MovieFilterSupport(genre: true, yearRange: true, sort: true)
+
+    /// The part of `filter` this source applies; the rest is dropped, never pretended.
+    public func applicable(_ filter: MovieFilter) -> MovieFilter {
+        MovieFilter(genre: genre ? filter.genre : nil,
+                    years: filter.years.flatMap { yearRange || $0.count == 1 ? $0 : nil },
+                    sort: sort ? filter.sort : .relevance)
     }
 }
 
@@ -122,6 +187,9 @@ public struct MoviesPage: Equatable, Sendable {
     }
 
     public var hasMore: Bool { page < totalPages }
+
+    /// Rows a page holds unless the caller asks for more (TMDB's fixed size).
+    public static let defaultSize = 20
 }
 
 /// Why films could not be loaded.

@@ -4,9 +4,13 @@ import OpenCombineShim
 /// Film search and details, from the bundled catalogue or from TMDB.
 public protocol MovieRepository: AnyObject {
     var source: MovieSource { get }
-    /// One page (1-based) of the films matching `query`. A repository with a cache may send the
-    /// cached page first and the fresh one after.
-    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError>
+    /// One page (1-based) of the films matching `query`, narrowed and ordered by `filter` (as far as
+    /// `filterSupport` says; callers pass only that). `pageSize` is the rows a page holds where the
+    /// source lets it be chosen (the catalogue; TMDB's pages are 20). A repository with a cache may send
+    /// the cached page first and the fresh one after.
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError>
+    /// Which filters the source applies.
+    var filterSupport: MovieFilterSupport { get }
     /// The whole record of one film.
     func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError>
 }
@@ -37,4 +41,11 @@ public protocol WishlistRepository: AnyObject {
     /// Every saved film, newest first: what is saved now when subscribed, then after every change.
     /// Screens derive their rows from it, so what they show is what is saved.
     var contents: AnyPublisher<[WishlistEntry], Never> { get }
+}
+
+public extension MovieRepository {
+    /// One page of the films matching `query`, with no filter.
+    func search(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
+        search(query: query, page: page, pageSize: MoviesPage.defaultSize, filter: .none)
+    }
 }

@@ -16,9 +16,13 @@ public struct SearchMoviesUseCase {
 
     /// A page of results for `query` (trimmed). Searching saves nothing: the prefixes typed on the way
     /// to a query are not suggestions (see `remember`).
-    public func execute(query: String, page: Int) -> AnyPublisher<MoviesPage, MovieError> {
-        movies.search(query: Self.normalise(query), page: page)
+    public func execute(query: String, page: Int, pageSize: Int = MoviesPage.defaultSize,
+                        filter: MovieFilter = .none) -> AnyPublisher<MoviesPage, MovieError> {
+        movies.search(query: Self.normalise(query), page: page, pageSize: pageSize, filter: movies.filterSupport.applicable(filter))
     }
+
+    /// Which filters the source applies (the catalogue: all; TMDB: one release year).
+    public var filterSupport: MovieFilterSupport { movies.filterSupport }
 
     /// Saves `query` (trimmed) as a recent query when it found films (`resultCount` > 0); a query that
     /// found nothing, or an empty one, is not saved. Returns whether it was saved.

@@ -134,9 +134,11 @@ public final class MovieDetailViewModel {
         add(.movieDetailGenres, m.genres.isEmpty ? nil : l10n.genres(m.genres))
         add(.movieDetailDirectors, list(m.directors))
         add(.movieDetailWriters, list(m.writers))
-        add(.movieDetailCast, list(m.cast))
+        // The catalogue has no billing order: its cast is stored best known first, and says so. TMDB's
+        // cast comes in billing order.
+        add(.movieDetailCast, list(m.cast).map { m.id.source == .catalogue ? l10n.format(.movieDetailCastKnown, $0) : $0 })
         add(.movieDetailLanguages, list(m.languages))
-        add(.movieDetailCountries, list(m.countries))
+        add(.movieDetailCountries, m.countries.isEmpty ? nil : l10n.countries(m.countries))
         add(.movieDetailRated, m.rated)
         let r = m.ratings
         if m.id.source == .catalogue {

@@ -9,13 +9,21 @@ public struct MovieRow: Equatable, Sendable, Identifiable {
     public let genres: String
     public let director: String
     public let inWishlist: Bool
+    /// "142 min" in the UI language, "" when unknown.
+    public var runtime: String = ""
+    /// "8.2" (out of 10), "" when unknown.
+    public var rating: String = ""
+    public var countries: String = ""
 }
 
 extension MovieRow {
     init(_ movie: MovieSummary, inWishlist: Bool, l10n: L10n? = nil) {
         self.init(id: movie.id, title: movie.title, year: movie.year.map(String.init) ?? "",
                   genres: l10n?.genres(movie.genres) ?? movie.genres.joined(separator: ", "), director: movie.directors.joined(separator: ", "),
-                  inWishlist: inWishlist)
+                  inWishlist: inWishlist,
+                  runtime: movie.runtime.map { l10n?.format(.movieDetailRuntimeValue, l10n?.number($0) ?? String($0)) ?? "\($0) min" } ?? "",
+                  rating: movie.rating.map { String(format: "%.1f", $0) } ?? "",
+                  countries: l10n?.countries(movie.countries) ?? movie.countries.joined(separator: ", "))
     }
 }
 

@@ -1,8 +1,12 @@
 import Foundation
+import NimbusDomain
 
 /// The catalogue's 21 genres (English, as Wikidata/OMDb name them) in Korean and Japanese. A genre
 /// not in the table (TMDB's, which come in the asked-for language already) is shown as it is.
-enum MovieGenres {
+public enum MovieGenres {
+    /// The catalogue's genres, as it names them (what the genre filter offers).
+    public static var catalogue: [String] { ko.keys.sorted() }
+
     static let ko: [String: String] = [
         "Action": "액션", "Adventure": "모험", "Animation": "애니메이션", "Biography": "전기", "Comedy": "코미디",
         "Crime": "범죄", "Documentary": "다큐멘터리", "Drama": "드라마", "Family": "가족", "Fantasy": "판타지",
@@ -25,6 +29,36 @@ extension L10n {
         case .en: return name
         case .ko: return MovieGenres.ko[name] ?? name
         case .ja: return MovieGenres.ja[name] ?? name
+        }
+    }
+
+    /// A country's name in the UI language (the catalogue's English names; see `MovieCountries`).
+    public func country(_ name: String) -> String {
+        switch language {
+        case .en: return name
+        case .ko: return MovieCountries.ko[name] ?? name
+        case .ja: return MovieCountries.ja[name] ?? name
+        }
+    }
+
+    /// Countries joined with the language's list separator.
+    public func countries(_ names: [String]) -> String {
+        names.map(country).joined(separator: language == .ja ? "、" : ", ")
+    }
+
+    /// A year range as a chip says it: "1990s" for a decade, "1994" for one year, "1990–1995".
+    public func years(_ years: ClosedRange<Int>) -> String {
+        if years.count == 1 { return String(years.lowerBound) }
+        if years.lowerBound % 10 == 0, years.count == 10 { return format(.moviesFilterDecade, String(years.lowerBound)) }
+        return "\(years.lowerBound)–\(years.upperBound)"
+    }
+
+    /// A sort's name ("rating").
+    public func sortName(_ sort: MovieSort) -> String {
+        switch sort {
+        case .relevance: return self[.moviesSortRelevance]
+        case .year: return self[.moviesSortYear]
+        case .rating: return self[.moviesSortRating]
         }
     }
 

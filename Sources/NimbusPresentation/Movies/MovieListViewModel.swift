@@ -31,6 +31,19 @@ public struct MovieListState: Equatable, Sendable {
     public let suggestions: [String]
     /// Titles of the recently opened films, newest first.
     public let recent: [String]
+    /// The filter the results are narrowed and ordered by (what the source applies of it).
+    public var filter: MovieFilter = .none
+    /// The filter as chips, in the order genre, years, sort ("Drama", "1990s", "sort: rating").
+    public var chips: [MovieChip] = []
+    /// Which filters the source applies (TMDB: one release year).
+    public var filterSupport: MovieFilterSupport = .all
+}
+
+/// One active filter, as shown under the search field.
+public struct MovieChip: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case genre, years, sort }
+    public let kind: Kind
+    public let text: String
 }
 
 public enum MovieListRoute: Equatable, Sendable {
@@ -50,11 +63,19 @@ public final class MovieListViewModel {
         public let recentOpened: AnyPublisher<Int, Never>
         public let wishlistToggled: AnyPublisher<Int, Never>
         public let retried: AnyPublisher<Void, Never>
+        /// A new genre, year range or sort (the whole filter): the search runs again at once.
+        public let filterChanged: AnyPublisher<MovieFilter, Never>
+        /// How many rows the list shows: pages load until they fill it.
+        public let visibleRows: AnyPublisher<Int, Never>
 
         public init(queryChanged: AnyPublisher<String, Never>, querySubmitted: AnyPublisher<String, Never>,
                     selectionMoved: AnyPublisher<Int, Never>, rowOpened: AnyPublisher<Int, Never>,
                     recentOpened: AnyPublisher<Int, Never>, wishlistToggled: AnyPublisher<Int, Never>,
-                    retried: AnyPublisher<Void, Never>) {
+                    retried: AnyPublisher<Void, Never>,
+                    filterChanged: AnyPublisher<MovieFilter, Never> = Empty().eraseToAnyPublisher(),
+                    visibleRows: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher()) {
+            self.filterChanged = filterChanged
+            self.visibleRows = visibleRows
             self.queryChanged = queryChanged
             self.querySubmitted = querySubmitted
             self.selectionMoved = selectionMoved
@@ -74,7 +95,7 @@ public final class MovieListViewModel {
 
     /// Typing pause before a TMDB search starts (the bundled catalogue answers every keystroke).
     public static let debounce = DispatchQueue.SchedulerTimeType.Stride.milliseconds(250)
-    /// The next page loads when the selection is this close to the last row.
+    /// The next page loads when the selection is this close to the last row (or half a screen, when more).
     public static let prefetchDistance = 3
     public static let suggestionLimit = 10
     public static let recentLimit = 8
@@ -111,6 +132,14 @@ public final class MovieListViewModel {
     private var suggestions: [String] = []
     /// The query was submitted: remember it once its first page has films.
     private var rememberWhenFound = false
+    private var filter = MovieFilter.none
+    private var visibleRows = 0
+    /// Rows a page of the current query holds: with the catalogue, enough to fill the list in one
+    /// search (pages of 20 that fill it in steps cost each keystroke a second search and frame).
+    private var pageSize = MoviesPage.defaultSize
+    /// Searches with one filter dropped, after a filtered search found nothing: which filter to drop.
+    private var probes: [AnyCancellable] = []
+    private var emptyHint: String?
 
     /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
@@ -180,6 +209,21 @@ public final class MovieListViewModel {
         input.retried
             .sink { [weak self] in self?.retry() }
             .store(in: &cancellables)
+        input.filterChanged
+            .map { [search] in search.filterSupport.applicable($0) }
+            .sink { [weak self] filter in
+                guard let self, filter != self.filter else { return }
+                self.filter = filter
+                self.run(self.query, remember: false)
+            }
+            .store(in: &cancellables)
+        input.visibleRows
+            .sink { [weak self] rows in
+                guard let self, rows != self.visibleRows else { return }
+                self.visibleRows = max(0, rows)
+                self.fillScreen()
+            }
+            .store(in: &cancellables)
         // The marks, the strip and the suggestions follow their stores, whichever screen changed them.
         wishlist.contents
             .map { Set($0.map(\.id)) }
@@ -223,7 +267,10 @@ public final class MovieListViewModel {
         totalResults = 0
         loadingPage = nil
         moreError = nil
+        probes = []
+        emptyHint = nil
         rememberWhenFound = remember
+        pageSize = instant ? max(MoviesPage.defaultSize, (visibleRows + Self.prefetchDistance + 19) / 20 * 20) : MoviesPage.defaultSize
         // TMDB lists nothing before a query; the catalogue lists its most popular films.
         guard !newQuery.isEmpty || instant else {
             movies = []
@@ -246,22 +293,23 @@ public final class MovieListViewModel {
     private func fetch(page: Int) {
         loadingPage = page
         if page > 1 { emit() }
-        let query = self.query
-        let request = search.execute(query: query, page: page)
+        let query = self.query, filter = self.filter
+        let request = search.execute(query: query, page: page, pageSize: pageSize, filter: filter)
         let searched = instant ? searchScheduler.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request : request
         // A stale answer (the query changed meanwhile) is dropped: `load` is cancelled, and `query` checked.
         load = searched
             .receive(on: scheduler)
             .sink(receiveCompletion: { [weak self] completion in
-                guard let self, self.query == query else { return }
+                guard let self, self.query == query, self.filter == filter else { return }
                 self.loadingPage = nil
                 if case .failure(let error) = completion {
                     let text = self.l10n.format(.moviesError, self.l10n.describe(error))
                     if self.lastPage == 0 { self.movies = []; self.phase = .error(text) } else { self.moreError = text }
                 }
                 self.emit()
+                self.fillScreen()
             }, receiveValue: { [weak self] result in
-                guard let self, self.query == query else { return }
+                guard let self, self.query == query, self.filter == filter else { return }
                 self.receive(result, page: page)
             })
     }
@@ -276,9 +324,66 @@ public final class MovieListViewModel {
         var seen = Set<MovieID>()
         movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
         totalResults = max(result.totalResults, movies.count)
-        phase = !movies.isEmpty ? .results : query.isEmpty ? .idle(idleMessage) : .empty(l10n.format(.moviesEmpty, query))
+        phase = !movies.isEmpty ? .results : query.isEmpty && !filter.narrows ? .idle(idleMessage) : .empty(emptyText)
         if page == 1 && rememberWhenFound && !result.movies.isEmpty { rememberQuery() }
+        if page == 1 && movies.isEmpty && filter.narrows { probeWithoutEachFilter() }
         emit()
+    }
+
+    /// "Nothing matches …" and, with filters, which of them to drop (once the probes have answered).
+    private var emptyText: String {
+        guard filter.narrows else { return l10n.format(.moviesEmpty, query) }
+        let active = chips(for: filter).filter { $0.kind != .sort }.map(\.text).joined(separator: " · ")
+        let first = query.isEmpty ? l10n.format(.moviesEmptyFilteredAll, active) : l10n.format(.moviesEmptyFiltered, query, active)
+        return first + "\n" + (emptyHint ?? l10n[.moviesEmptyFilterClear])
+    }
+
+    /// After a filtered search found nothing: the same search without the genre, and without the years,
+    /// to say which filter to drop (the one whose removal finds the most).
+    private func probeWithoutEachFilter() {
+        var variants: [(MovieChip.Kind, MovieFilter)] = []
+        if filter.genre != nil { variants.append((.genre, MovieFilter(genre: nil, years: filter.years, sort: filter.sort))) }
+        if filter.years != nil { variants.append((.years, MovieFilter(genre: filter.genre, years: nil, sort: filter.sort))) }
+        guard variants.count > 1 || (variants.count == 1 && !query.isEmpty) else { return }
+        let query = self.query, filter = self.filter
+        var found: [(MovieChip.Kind, Int)] = []
+        for (kind, variant) in variants {
+            let request = search.execute(query: query, page: 1, filter: variant)
+            let searched = instant ? searchScheduler.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request : request
+            probes.append(searched.first().receive(on: scheduler).sink(receiveCompletion: { _ in }, receiveValue: { [weak self] page in
+                guard let self, self.query == query, self.filter == filter else { return }
+                found.append((kind, page.totalResults))
+                guard found.count == variants.count else { return }
+                // The filter whose removal finds the most: say so, and with which key.
+                if let best = found.filter({ $0.1 > 0 }).max(by: { $0.1 < $1.1 }) {
+                    let chip = self.chips(for: filter).first { $0.kind == best.0 }?.text ?? ""
+                    self.emptyHint = self.l10n.format(best.0 == .genre ? .moviesEmptyDropGenre : .moviesEmptyDropYears,
+                                                      chip, self.l10n.number(best.1))
+                }
+                if case .empty = self.phase {
+                    self.phase = .empty(self.emptyText)
+                    self.emit()
+                }
+            }))
+        }
+    }
+
+    /// Loads the next page while the rows do not fill the list (and a few more, to scroll into).
+    private func fillScreen() {
+        guard phase == .results, loadingPage == nil, moreError == nil, lastPage < totalPages,
+              movies.count < visibleRows + Self.prefetchDistance else { return }
+        fetch(page: lastPage + 1)
+    }
+
+    /// The filter's chips, in the UI language.
+    func chips(for filter: MovieFilter) -> [MovieChip] {
+        var chips: [MovieChip] = []
+        if let genre = filter.genre { chips.append(MovieChip(kind: .genre, text: l10n.genre(genre))) }
+        if let years = filter.years { chips.append(MovieChip(kind: .years, text: l10n.years(years))) }
+        if filter.sort != .relevance {
+            chips.append(MovieChip(kind: .sort, text: l10n.format(.moviesSortChip, l10n.sortName(filter.sort))))
+        }
+        return chips
     }
 
     /// Saves the current query as a suggestion if its first page found films; else waits for that page
@@ -295,7 +400,7 @@ public final class MovieListViewModel {
 
     private func selectionMoved(to index: Int) {
         guard phase == .results, loadingPage == nil, moreError == nil, lastPage < totalPages,
-              index >= movies.count - Self.prefetchDistance else { return }
+              index >= movies.count - max(Self.prefetchDistance, visibleRows / 2) else { return }
         fetch(page: lastPage + 1)
     }
 
@@ -332,6 +437,7 @@ public final class MovieListViewModel {
         guard started else { return }
         let summary: String
         switch phase {
+        case .results where query.isEmpty && !filter.isEmpty: summary = l10n.format(.moviesSummary, l10n.number(totalResults))
         case .results where query.isEmpty: summary = l10n.format(.moviesPopular, l10n.number(totalResults))
         case .results: summary = l10n.format(.moviesSummary, l10n.number(totalResults))
         default: summary = ""
@@ -340,6 +446,7 @@ public final class MovieListViewModel {
             query: query, phase: phase,
             rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id), l10n: l10n) },
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
-            suggestions: suggestions, recent: recent.map(\.title)))
+            suggestions: suggestions, recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
+            filterSupport: search.filterSupport))
     }
 }

@@ -10,6 +10,8 @@ public struct WishlistRow: Equatable, Sendable, Identifiable {
     public let year: String
     public let director: String
     public let added: String
+    /// Genres in the UI language (a wide terminal's extra column).
+    public var genres: String = ""
 }
 
 /// What the wishlist screen shows.
@@ -153,7 +155,8 @@ public final class WishlistViewModel {
     private func emit() {
         let rows = entries.map { e in
             WishlistRow(id: e.id, title: e.movie.title, year: e.movie.year.map(String.init) ?? "",
-                        director: e.movie.directors.joined(separator: ", "), added: dateFormatter.string(from: e.addedAt))
+                        director: e.movie.directors.joined(separator: ", "), added: dateFormatter.string(from: e.addedAt),
+                        genres: l10n.genres(e.movie.genres))
         }
         stateSubject.send(WishlistState(
             rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),

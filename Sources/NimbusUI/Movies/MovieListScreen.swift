@@ -1,4 +1,5 @@
 import Foundation
+import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
@@ -18,7 +19,22 @@ public final class MovieListScreen: Screen {
     private let recentOpened = PassthroughSubject<Int, Never>()
     private let wishlistToggled = PassthroughSubject<Int, Never>()
     private let retried = PassthroughSubject<Void, Never>()
+    private let filterChanged = PassthroughSubject<MovieFilter, Never>()
+    private let visibleRows = PassthroughSubject<Int, Never>()
     private var cancellables: Set<AnyCancellable> = []
+    /// Rows the list showed in the last frame, and the count last told to the view model.
+    private var listRows = 0
+    private var toldRows = -1
+    /// The open genre, years or sort picker: its options, the selection, and (years) what is typed.
+    private struct Picker {
+        let kind: MovieChip.Kind
+        var options: [(label: String, filter: MovieFilter)] = []
+        var list = ListState()
+        var typed = ""
+    }
+    private var picker: Picker?
+    /// Where each chip and its × were drawn (absolute cells), for clicks.
+    private var chipHits: [(kind: MovieChip.Kind, y: Int, chip: Range<Int>, remove: Range<Int>)] = []
 
     private var state: MovieListState?
     private var field = TextFieldState()
@@ -50,7 +66,9 @@ public final class MovieListScreen: Screen {
             rowOpened: rowOpened.eraseToAnyPublisher(),
             recentOpened: recentOpened.eraseToAnyPublisher(),
             wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher()))
+            retried: retried.eraseToAnyPublisher(),
+            filterChanged: filterChanged.eraseToAnyPublisher(),
+            visibleRows: visibleRows.eraseToAnyPublisher()))
         output.state
             .sink { [weak self] in self?.apply($0) }
             .store(in: &cancellables)
@@ -98,9 +116,23 @@ public final class MovieListScreen: Screen {
 
     // MARK: Screen
 
-    public var capturesText: Bool { focus == .field }
+    /// An open picker is a question over the list: Esc (or a choice) first, as the wishlist's "delete all?".
+    public var isAsking: Bool { picker != nil }
+
+    /// The field, and an open picker (the years picker takes digits; `q` and tab digits are not commands there).
+    public var capturesText: Bool { focus == .field || picker != nil }
+
+    /// Tells the view model how many rows the list shows, once the frame is out: pages load to fill it.
+    public func frameShown() {
+        guard listRows != toldRows, listRows > 0 else { return }
+        toldRows = listRows
+        visibleRows.send(listRows)
+    }
 
     public var hints: [KeyHint] {
+        if picker != nil {
+            return [KeyHint("Enter", l10n[.hintApply]), KeyHint("Esc", l10n[.hintBack]), KeyHint("Ctrl-C", l10n[.hintQuit])]
+        }
         switch focus {
         case .list:
             var hints = [KeyHint("/", l10n[.hintSearch])]
@@ -109,6 +141,13 @@ public final class MovieListScreen: Screen {
             }
             if case .error = state?.phase { hints.append(KeyHint("r", l10n[.hintRetry])) }
             if state?.moreError != nil { hints.append(KeyHint("r", l10n[.hintRetry])) }
+            // The filters the source applies, once there is a list (or an empty one) to filter.
+            if let state, state.phase == .results || { if case .empty = state.phase { return true } else { return false } }() {
+                if !state.filter.isEmpty { hints.append(KeyHint("x", l10n[.hintClearFilters])) }
+                if state.filterSupport.genre { hints.append(KeyHint("g", l10n[.hintGenre])) }
+                hints.append(KeyHint("y", l10n[.hintYears]))
+                if state.filterSupport.sort { hints.append(KeyHint("s", l10n[.hintSort])) }
+            }
             return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
         case .field:
             var hints = [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear])]
@@ -123,9 +162,13 @@ public final class MovieListScreen: Screen {
         [KeyHint("/", l10n[.helpKeySearch]),
          KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
          KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
+         KeyHint("Home End  G", l10n[.helpKeyEnds]),
          KeyHint("Enter", l10n[.helpKeyOpen]),
          KeyHint("w", l10n[.helpKeyWishlist]),
+         KeyHint("g", l10n[.helpKeyGenre]),
+         KeyHint("y", l10n[.helpKeyYears]),
+         KeyHint("s", l10n[.helpKeySort]),
+         KeyHint("x", l10n[.helpKeyClearFilters]),
          KeyHint("r", l10n[.helpKeyRetry]),
          KeyHint("↑ ← →", l10n[.helpKeyRecent]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
@@ -137,6 +180,11 @@ public final class MovieListScreen: Screen {
         let hadMessage = message != nil
         message = nil
         let handled: Bool
+        if picker != nil {
+            handled = handlePicker(key)
+            if hadMessage && !handled { onNeedsDisplay?() }
+            return handled
+        }
         switch focus {
         case .field: handled = handleField(key)
         case .list: handled = handleList(key)
@@ -208,11 +256,113 @@ public final class MovieListScreen: Screen {
             wishlistToggled.send(list.selection)
         case .char("r"):
             retried.send(())
+        case .char("g"): openPicker(.genre)
+        case .char("y"): openPicker(.years)
+        case .char("s"): openPicker(.sort)
+        case .char("x"):
+            guard let filter = state?.filter, !filter.isEmpty else { return false }
+            filterChanged.send(.none)
         case .up where list.selection == 0 && !(state?.recent.isEmpty ?? true):
             focus = .recent
         default:
             guard list.handle(key, pageSize: lastPageSize) else { return false }
             selectionMoved.send(list.selection)
+        }
+        onNeedsDisplay?()
+        return true
+    }
+
+    // MARK: Filters
+
+    /// Opens a picker, its selection on the filter in force; with TMDB, genre and sort say they are
+    /// the catalogue's only instead.
+    private func openPicker(_ kind: MovieChip.Kind) {
+        let support = state?.filterSupport ?? .all
+        if (kind == .genre && !support.genre) || (kind == .sort && !support.sort) {
+            message = l10n[.moviesFilterCatalogueOnly]
+            return
+        }
+        picker = Picker(kind: kind)
+        refreshPicker()
+    }
+
+    /// The picker's options for the filter in force (each one the whole filter it would make).
+    private func refreshPicker() {
+        guard var picker else { return }
+        let current = state?.filter ?? .none
+        func with(genre: String?) -> MovieFilter { MovieFilter(genre: genre, years: current.years, sort: current.sort) }
+        func with(years: ClosedRange<Int>?) -> MovieFilter { MovieFilter(genre: current.genre, years: years, sort: current.sort) }
+        var options: [(label: String, filter: MovieFilter)] = []
+        var selected = 0
+        switch picker.kind {
+        case .genre:
+            options.append((l10n[.moviesFilterGenreAny], with(genre: nil)))
+            // In the UI language's order.
+            let genres = MovieGenres.catalogue.map { (name: $0, label: l10n.genre($0)) }
+                .sorted { $0.label.localizedStandardCompare($1.label) == .orderedAscending }
+            for genre in genres {
+                if genre.name == current.genre { selected = options.count }
+                options.append((genre.label, with(genre: genre.name)))
+            }
+        case .years:
+            // TMDB takes one year: a typed range is offered only where ranges apply.
+            if let typed = Self.yearRange(picker.typed), state?.filterSupport.yearRange ?? true || typed.count == 1 {
+                options.append((l10n.years(typed), with(years: typed)))
+            }
+            options.append((l10n[.moviesFilterYearsAny], with(years: nil)))
+            if state?.filterSupport.yearRange ?? true {
+                for decade in stride(from: 2010, through: 1940, by: -10) {
+                    let years = decade...(decade + 9)
+                    if years == current.years && picker.typed.isEmpty { selected = options.count }
+                    options.append((l10n.years(years), with(years: years)))
+                }
+            }
+        case .sort:
+            for sort in MovieSort.allCases {
+                if sort == current.sort { selected = options.count }
+                options.append((l10n.sortName(sort), MovieFilter(genre: current.genre, years: current.years, sort: sort)))
+            }
+        }
+        picker.options = options
+        picker.list = ListState(count: options.count)
+        picker.list.select(picker.typed.isEmpty ? selected : 0)
+        self.picker = picker
+    }
+
+    /// "1994", "1990-1995" (either order, any dash) as a range of years a film can have; else nil.
+    nonisolated static func yearRange(_ text: String) -> ClosedRange<Int>? {
+        // An unfinished range ("1990-") is not a year yet.
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { "-–—~".contains($0) }).map(String.init)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isASCII) }),
+              let a = Int(parts[0]), let b = Int(parts[parts.count - 1]), (1870...2100).contains(a), (1870...2100).contains(b)
+        else { return nil }
+        return min(a, b)...max(a, b)
+    }
+
+    private func handlePicker(_ key: Key) -> Bool {
+        guard var current = picker else { return false }
+        switch key {
+        case .enter:
+            if current.options.indices.contains(current.list.selection) {
+                filterChanged.send(current.options[current.list.selection].filter)
+            }
+            picker = nil
+        case .escape:
+            picker = nil
+        case .char(let c) where current.kind == .years && (c.isASCII && c.isNumber || "-–".contains(c)):
+            guard current.typed.count < 9 else { return true }
+            current.typed.append(c)
+            picker = current
+            refreshPicker()
+        case .backspace where current.kind == .years && !current.typed.isEmpty:
+            current.typed.removeLast()
+            picker = current
+            refreshPicker()
+        case .char(let c) where c == current.kind.key:
+            picker = nil  // the key that opened it closes it
+        default:
+            guard current.list.handle(key, pageSize: max(1, current.options.count)) else { return true }
+            picker = current
         }
         onNeedsDisplay?()
         return true
@@ -224,6 +374,38 @@ public final class MovieListScreen: Screen {
     /// the results (or the suggestions) a click selects, a double click (or a click on the selected
     /// row) opens, and the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
+        if var current = picker {
+            // A click on an option applies it; a click elsewhere closes the picker.
+            switch current.list.handle(pointer) {
+            case .ignored:
+                if case .click = pointer.action { picker = nil }
+            case .moved, .open:
+                if case .click = pointer.action, current.options.indices.contains(current.list.selection) {
+                    filterChanged.send(current.options[current.list.selection].filter)
+                    picker = nil
+                } else {
+                    picker = current
+                }
+            }
+            onNeedsDisplay?()
+            return true
+        }
+        if case .click = pointer.action,
+           let hit = chipHits.first(where: { $0.y == pointer.screen.y && ($0.chip.contains(pointer.screen.x) || $0.remove.contains(pointer.screen.x)) }) {
+            if hit.remove.contains(pointer.screen.x), let filter = state?.filter {
+                var next = filter
+                switch hit.kind {
+                case .genre: next.genre = nil
+                case .years: next.years = nil
+                case .sort: next.sort = .relevance
+                }
+                filterChanged.send(next)
+            } else {
+                openPicker(hit.kind)
+            }
+            onNeedsDisplay?()
+            return true
+        }
         if case .click = pointer.action {
             if pointer.y == 0 {
                 focus = .field
@@ -266,12 +448,7 @@ public final class MovieListScreen: Screen {
         return true
     }
 
-    /// The selected film's title and year: "Heat (1995)".
-    public var copyText: String? {
-        guard focus == .list, let state, state.phase == .results, state.rows.indices.contains(list.selection) else { return nil }
-        let row = state.rows[list.selection]
-        return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
-    }
+    // No `copyText`: on the film list `y` is the years filter (a film's details and the wishlist copy).
 
     // MARK: Drawing
 
@@ -280,8 +457,13 @@ public final class MovieListScreen: Screen {
         guard p.height > 0, p.width > 0 else { return }
         drawSearchLine(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), theme: theme)
         recentHits = []
+        chipHits = []
         guard p.height > 2, let state else { return }
         var y = 1
+        if !state.chips.isEmpty {
+            drawChips(p.sub(Rect(x: 0, y: y, width: p.width, height: 1)), chips: state.chips, theme: theme)
+            y += 1
+        }
         if !state.recent.isEmpty, p.height > 5 {
             drawRecent(p.sub(Rect(x: 0, y: y, width: p.width, height: 1)), recent: state.recent, theme: theme)
             y += 1
@@ -297,9 +479,11 @@ public final class MovieListScreen: Screen {
             drawSuggestions(body, suggestions: state.suggestions, theme: theme)
             return
         }
+        listRows = max(1, body.height - 1)
+        defer { if picker != nil { drawPicker(body, theme: theme) } }
         switch state.phase {
         case .idle(let text), .empty(let text):
-            centred(body, [text], style: theme.dim)
+            centred(body, text.components(separatedBy: "\n"), style: theme.dim)
         case .loading:
             centred(body, [Spinner.frame(spinner.tick) + " " + l10n[.moviesLoading]], style: theme.dim)
         case .error(let text):
@@ -325,6 +509,66 @@ public final class MovieListScreen: Screen {
         if fieldWidth < p.width {
             p.text(summary, x: fieldWidth, y: 0, style: theme.dim)
         }
+    }
+
+    /// `[Drama ×] [1990s ×] [sort: rating ×]`: each chip opens its picker when clicked, its × removes it.
+    private func drawChips(_ p: Painter, chips: [MovieChip], theme: Theme) {
+        var x = 0
+        for chip in chips {
+            let label = "[" + DisplayWidth.truncate(DisplayWidth.sanitize(chip.text), to: 24) + " "
+            guard x + DisplayWidth.of(label) + 2 <= p.width else { break }
+            let start = x
+            x += p.text(label, x: x, y: 0, style: theme.accent)
+            let removeAt = x
+            x += p.text("×", x: x, y: 0, style: theme.warning)
+            x += p.text("]", x: x, y: 0, style: theme.accent)
+            chipHits.append((chip.kind, p.origin.y, (p.origin.x + start)..<(p.origin.x + removeAt),
+                             (p.origin.x + removeAt)..<(p.origin.x + removeAt + 1)))
+            x += 1
+        }
+    }
+
+    /// The open picker: a box over the list's top left, its options one a line (the years picker with
+    /// what is typed on its first line).
+    private func drawPicker(_ p: Painter, theme: Theme) {
+        guard var current = picker, p.width >= 8, p.height >= 3 else { return }
+        let title: String
+        switch current.kind {
+        case .genre: title = l10n[.moviesFilterGenreTitle]
+        case .years: title = l10n[.moviesFilterYearsTitle]
+        case .sort: title = l10n[.moviesFilterSortTitle]
+        }
+        let prompt: String? = current.kind == .years
+            ? (current.typed.isEmpty ? l10n[(state?.filterSupport.yearRange ?? true) ? .moviesFilterYearsPrompt : .moviesFilterYearsTmdb]
+                                     : "› " + current.typed + "▏")
+            : nil
+        let widest = max(DisplayWidth.of(title) + 4, current.options.map { DisplayWidth.of($0.label) + 4 }.max() ?? 0,
+                         prompt.map { DisplayWidth.of($0) + 2 } ?? 0)
+        let width = min(p.width, widest + 2)
+        let promptRows = prompt == nil ? 0 : 1
+        let height = min(p.height, current.options.count + 2 + promptRows)
+        let box = p.sub(Rect(x: min(2, p.width - width), y: 0, width: width, height: height))
+        box.fill(style: theme.text)
+        let line = String(repeating: "─", count: max(0, width - 2))
+        box.text("┌" + line + "┐", x: 0, y: 0, style: theme.accent)
+        for row in 1..<max(1, height - 1) {
+            box.text("│", x: 0, y: row, style: theme.accent)
+            box.text("│", x: width - 1, y: row, style: theme.accent)
+        }
+        box.text("└" + line + "┘", x: 0, y: height - 1, style: theme.accent)
+        box.text(" " + DisplayWidth.truncate(title, to: max(0, width - 5)) + " ", x: 2, y: 0, style: theme.accent)
+        if let prompt {
+            box.text(DisplayWidth.truncate(prompt, to: max(0, width - 3)), x: 2, y: 1, style: current.typed.isEmpty ? theme.dim : theme.text)
+        }
+        let area = box.sub(Rect(x: 1, y: 1 + promptRows, width: width - 2, height: max(0, height - 2 - promptRows)))
+        let chosen = state?.filter
+        ListView.draw(area, state: &current.list, selectedStyle: theme.selection) { i, row, selected in
+            let option = current.options[i]
+            let mark = option.filter == chosen ? "✓ " : "  "
+            row.text(DisplayWidth.truncate(mark + option.label, to: row.width - 1), x: 1, y: 0,
+                     style: selected ? theme.selection : theme.text)
+        }
+        picker?.list = current.list
     }
 
     private func drawRecent(_ p: Painter, recent: [String], theme: Theme) {
@@ -353,23 +597,13 @@ public final class MovieListScreen: Screen {
         }
     }
 
-    /// Column layout: the title takes what year, genres and director leave.
-    private struct Columns {
-        let title: Int, year: Int, genres: Int, director: Int
-        init(width: Int) {
-            year = width >= 30 ? 6 : 0
-            director = width >= 60 ? min(24, width / 5) : 0
-            genres = width >= 46 ? min(24, width / 5) : 0
-            title = min(ListColumns.nameCap, max(0, width - year - genres - director - 3))
-        }
-    }
-
     private func drawResults(_ p: Painter, state: MovieListState, theme: Theme) {
-        let columns = Columns(width: p.width)
+        let columns = MovieColumns(width: p.width)
         drawHeader(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), columns: columns, theme: theme)
         let footer = state.loadingMore || state.moreError != nil
         let listArea = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - (footer ? 1 : 0)))
         lastPageSize = max(1, listArea.height)
+        listRows = lastPageSize
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
             // The list's count is set from the same state; a row it does not have is left blank.
             guard state.rows.indices.contains(index) else { return }
@@ -383,18 +617,19 @@ public final class MovieListScreen: Screen {
         }
     }
 
-    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+    private func drawHeader(_ p: Painter, columns: MovieColumns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         var x = 0
         x += p.text(DisplayWidth.pad("  " + l10n[.moviesColumnTitle], to: columns.title + 2), x: x, y: 0, style: style)
-        for (cols, key) in [(columns.year, L10nKey.moviesColumnYear), (columns.genres, .moviesColumnGenres),
-                            (columns.director, .moviesColumnDirector)] where cols > 0 {
+        for (cols, key) in [(columns.year, L10nKey.moviesColumnYear), (columns.rating, .moviesColumnRating),
+                            (columns.runtime, .moviesColumnRuntime), (columns.genres, .moviesColumnGenres),
+                            (columns.director, .moviesColumnDirector), (columns.countries, .moviesColumnCountries)] where cols > 0 {
             x += p.text(DisplayWidth.pad(" " + l10n[key], to: cols), x: x, y: 0, style: style)
         }
         if x < p.width { p.text(String(repeating: " ", count: p.width - x), x: x, y: 0, style: style) }
     }
 
-    private func drawRow(_ row: MovieRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+    private func drawRow(_ row: MovieRow, in p: Painter, columns: MovieColumns, theme: Theme, selected: Bool) {
         let base = selected ? theme.selection : theme.text
         let secondary = selected ? base : theme.dim
         if selected { p.text("›", x: 0, y: 0, style: base) }
@@ -402,9 +637,22 @@ public final class MovieListScreen: Screen {
         var x = 2
         p.text(DisplayWidth.truncate(DisplayWidth.sanitize(row.title), to: max(0, columns.title - 1)), x: x, y: 0, style: base)
         x += columns.title
-        for (cols, text) in [(columns.year, row.year), (columns.genres, row.genres), (columns.director, row.director)] where cols > 0 {
+        for (cols, text) in [(columns.year, row.year), (columns.rating, row.rating), (columns.runtime, row.runtime),
+                             (columns.genres, row.genres), (columns.director, row.director),
+                             (columns.countries, row.countries)] where cols > 0 {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: cols - 1), x: x + 1, y: 0, style: secondary)
             x += cols
+        }
+    }
+}
+
+private extension MovieChip.Kind {
+    /// The key that opens this kind's picker.
+    var key: Character {
+        switch self {
+        case .genre: return "g"
+        case .years: return "y"
+        case .sort: return "s"
         }
     }
 }

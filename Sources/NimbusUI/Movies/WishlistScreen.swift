@@ -135,7 +135,7 @@ public final class WishlistScreen: Screen {
         if let empty = state.emptyMessage {
             TextWrap.drawCentred(body, [empty], top: min(1, body.height - 1), style: theme.dim)
         } else if body.height > 1 {
-            let columns = Columns(width: body.width)
+            let columns = WishlistColumns(width: body.width)
             drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
             let area = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
             lastPageSize = max(1, area.height)
@@ -150,32 +150,23 @@ public final class WishlistScreen: Screen {
         }
     }
 
-    private struct Columns {
-        let title: Int, year: Int, director: Int, added: Int
-        init(width: Int) {
-            year = width >= 30 ? 6 : 0
-            added = width >= 56 ? 14 : 0
-            director = width >= 64 ? min(24, width / 4) : 0
-            title = min(ListColumns.nameCap, max(0, width - year - director - added - 2))
-        }
-    }
-
-    private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
+    private func drawHeader(_ p: Painter, columns: WishlistColumns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         var x = p.text(DisplayWidth.pad("  " + l10n[.moviesColumnTitle], to: columns.title + 2), x: 0, y: 0, style: style)
         for (cols, key) in [(columns.year, L10nKey.moviesColumnYear), (columns.director, .moviesColumnDirector),
-                            (columns.added, .wishlistColumnAdded)] where cols > 0 {
+                            (columns.genres, .moviesColumnGenres), (columns.added, .wishlistColumnAdded)] where cols > 0 {
             x += p.text(DisplayWidth.pad(" " + l10n[key], to: cols), x: x, y: 0, style: style)
         }
         if x < p.width { p.text(String(repeating: " ", count: p.width - x), x: x, y: 0, style: style) }
     }
 
-    private func drawRow(_ row: WishlistRow, in p: Painter, columns: Columns, theme: Theme, selected: Bool) {
+    private func drawRow(_ row: WishlistRow, in p: Painter, columns: WishlistColumns, theme: Theme, selected: Bool) {
         let base = selected ? theme.selection : theme.text
         if selected { p.text("›", x: 0, y: 0, style: base) }
         p.text(DisplayWidth.truncate(DisplayWidth.sanitize(row.title), to: max(0, columns.title - 1)), x: 2, y: 0, style: base)
         var x = 2 + columns.title
-        for (cols, text) in [(columns.year, row.year), (columns.director, row.director), (columns.added, row.added)] where cols > 0 {
+        for (cols, text) in [(columns.year, row.year), (columns.director, row.director), (columns.genres, row.genres),
+                             (columns.added, row.added)] where cols > 0 {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: cols - 1), x: x + 1, y: 0, style: selected ? base : theme.dim)
             x += cols
         }
