@@ -246,13 +246,39 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         while start < bytes.count {
             var end = start
             while end < bytes.count && !(bytes[end] == 0x2C && end + 1 < bytes.count && bytes[end + 1] == 0x20) { end += 1 }
-            if abs((end - start) - query.count) <= 8,
-               let name = String(bytes: bytes[start..<end], encoding: .utf8), packed(words(name)) == query {
-                return true
+            if abs((end - start) - query.count) <= 8 {
+                if let equal = asciiName(bytes[start..<end], folds: query) {
+                    if equal { return true }
+                } else if let name = String(bytes: bytes[start..<end], encoding: .utf8), packed(words(name)) == query {
+                    return true
+                }
             }
             start = end + 2
         }
         return false
+    }
+
+    /// `packed(words(name)) == query` for an ASCII name, compared byte by byte without making strings
+    /// (most names, and a keystroke may compare thousands); nil for a name with other characters.
+    static func asciiName(_ name: ArraySlice<UInt8>, folds query: [UInt8]) -> Bool? {
+        var q = 0, inWord = false, pendingSpace = false
+        var equal = true
+        for byte in name {
+            guard byte < 0x80 else { return nil }
+            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) else {
+                if inWord { pendingSpace = true }
+                inWord = false
+                continue
+            }
+            if pendingSpace {
+                if q < query.count && query[q] == 0x20 { q += 1 } else { equal = false }
+                pendingSpace = false
+            }
+            if equal, q < query.count, query[q] == lower { q += 1 } else { equal = false }
+            inWord = true
+        }
+        return equal && q == query.count
     }
 
     /// Whether one of these films has a director or actor whose whole name is the query (read from the
