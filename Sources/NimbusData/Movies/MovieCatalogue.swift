@@ -545,20 +545,25 @@ public final class MovieCatalogue: MovieRepository, Sendable {
     func summaries(_ ids: [Int64]) throws -> [MovieSummary] {
         guard !ids.isEmpty else { return [] }
         let parameterMarks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        let rows = try database.read { db in
-            try Row.fetchAll(db, sql: """
+        var byID: [Int64: MovieSummary] = [:]
+        byID.reserveCapacity(ids.count)
+        try database.read { db in
+            // A page has the same number of films each time: its statement is prepared once, and the
+            // rows are read by column number from a cursor rather than copied with their names.
+            let statement = try db.cachedStatement(sql: """
                 SELECT id, title, year, genres, directors, runtime, tomato_rating, metacritic, countries
                 FROM movie WHERE id IN (\(parameterMarks))
-                """, arguments: StatementArguments(ids))
-        }
-        var byID: [Int64: MovieSummary] = [:]
-        for row in rows {
-            let id: Int64 = row["id"]
-            let metacritic: Int? = row["metacritic"]
-            byID[id] = MovieSummary(id: MovieID(source: .catalogue, value: Int(id)), title: row["title"], year: row["year"],
-                                    genres: Self.list(row["genres"]), directors: Self.list(row["directors"]),
-                                    runtime: row["runtime"], rating: row["tomato_rating"] ?? metacritic.map { Double($0) / 10 },
-                                    countries: Self.list(row["countries"]))
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: StatementArguments(ids))
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                let metacritic: Int? = row[7]
+                let rating: Double? = row[6]
+                byID[id] = MovieSummary(id: MovieID(source: .catalogue, value: Int(id)), title: row[1], year: row[2],
+                                        genres: Self.list(row[3]), directors: Self.list(row[4]),
+                                        runtime: row[5], rating: rating ?? metacritic.map { Double($0) / 10 },
+                                        countries: Self.list(row[8]))
+            }
         }
         return ids.compactMap { byID[$0] }
     }
