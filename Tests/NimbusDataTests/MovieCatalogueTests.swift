@@ -44,6 +44,21 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertLessThan(lastStart, firstOther, "\(titles)")
     }
 
+    /// The two- and three-letter queries with the most matches are ranked by the warm-up, and what a
+    /// keystroke then gets from that memo is what ranking them now gives.
+    func testWarmUpRanksTheHeavyPrefixesAsRankingWould() throws {
+        let fresh = try MovieCatalogue.bundled()
+        fresh.warmUp()
+        let keys = fresh.heavyPrefixKeys
+        XCTAssertTrue((10...100).contains(keys.count), "\(keys.count) heavy prefixes")
+        for query in ["th", "the", "joh", "john", "mar"] {
+            let key = try XCTUnwrap(MovieCatalogue.matchExpression(query))
+            XCTAssertTrue(keys.contains(key), query)
+            XCTAssertEqual(try fresh.rankedIDs(query), try fresh.rank(query).ids, query)
+        }
+        XCTAssertFalse(keys.contains(try XCTUnwrap(MovieCatalogue.matchExpression("zq"))))
+    }
+
     func testTheMemoIgnoresCaseAndSpacingAndWarmUpRanksFirstKeystrokes() throws {
         let fresh = try MovieCatalogue.bundled()
         fresh.warmUp()
