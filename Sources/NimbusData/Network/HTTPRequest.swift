@@ -119,3 +119,12 @@ public enum Redaction {
         return out + rest
     }
 }
+
+extension HTTPRequest {
+    /// A server's base URL given by an environment variable (`NIMBUS_WEATHER_URL`…), else `fallback`:
+    /// surrounding spaces are ignored, and an empty value counts as none.
+    public static func base(_ value: String?, else fallback: String) -> String {
+        let value = value?.trimmingCharacters(in: .whitespaces) ?? ""
+        return value.isEmpty ? fallback : value
+    }
+}

@@ -45,8 +45,7 @@ public final class USGSQuakeRepository: QuakeRepository, Sendable {
 
     /// `NIMBUS_QUAKES_URL`, else USGS's.
     public static func baseURL(environment: [String: String]) -> String {
-        let value = environment["NIMBUS_QUAKES_URL"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        return value.isEmpty ? defaultBaseURL : value
+        HTTPRequest.base(environment["NIMBUS_QUAKES_URL"], else: defaultBaseURL)
     }
 
     private func stored(_ feed: QuakeFeed) -> QuakeFeedCache.Entry? {

@@ -105,8 +105,7 @@ public final class OpenMeteoAirQualityRepository: AirQualityRepository, Sendable
 
     /// The base URL from the environment (`NIMBUS_AIR_URL`), else Open-Meteo's.
     public static func baseURL(environment: [String: String]) -> String {
-        let value = environment["NIMBUS_AIR_URL"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        return value.isEmpty ? defaultBaseURL : value
+        HTTPRequest.base(environment["NIMBUS_AIR_URL"], else: defaultBaseURL)
     }
 
     static let currentFields = "us_aqi,european_aqi,pm2_5,pm10,ozone,uv_index"

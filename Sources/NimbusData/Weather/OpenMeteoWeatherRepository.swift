@@ -35,8 +35,7 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
 
     /// The base URL from the environment, else Open-Meteo's.
     public static func baseURL(environment: [String: String]) -> String {
-        let value = environment["NIMBUS_WEATHER_URL"]?.trimmingCharacters(in: .whitespaces) ?? ""
-        return value.isEmpty ? defaultBaseURL : value
+        HTTPRequest.base(environment["NIMBUS_WEATHER_URL"], else: defaultBaseURL)
     }
 
     static let currentFields = "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,weather_code,pressure_msl,wind_speed_10m,wind_direction_10m"
