@@ -279,7 +279,7 @@ public final class AppDIContainer {
         case .badValue(let key, let allowed):
             if allowed.isEmpty { text = l10n[.configHome] }
             else if key == UserSettings.Key.defaultTab.rawValue { text = l10n[.configTabRange] }
-            else { text = l10n.format(.configMustBe, key, allowed.joined(separator: l10n.language == .ja ? "、" : ", ")) }
+            else { text = l10n.format(.configMustBe, key, l10n.list(allowed)) }
         case .notTOML: text = l10n[.configNotTOML]
         case .notAFile: return l10n[.configNotFile]
         case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))

@@ -201,7 +201,6 @@ public final class CityListViewModel {
             .flatMap { _ in
                 scheduler.timerPublisher(every: .seconds(60)).autoconnect().map { _ in () }.prepend(())
             }
-            .map { _ in () }
         return merge(format.display.changes, minutes.eraseToAnyPublisher())
             // (A hair past the minute: a timer that fires on the boundary reads a time just before it.)
             .map { _ in CityClock(now: now().addingTimeInterval(0.001), clock: format.display.value.clock, times: times) }

@@ -17,13 +17,13 @@ public struct MovieRow: Equatable, Sendable, Identifiable {
 }
 
 extension MovieRow {
-    init(_ movie: MovieSummary, inWishlist: Bool, l10n: L10n? = nil) {
+    init(_ movie: MovieSummary, inWishlist: Bool, l10n: L10n) {
         self.init(id: movie.id, title: movie.title, year: movie.year.map(String.init) ?? "",
-                  genres: l10n?.genres(movie.genres) ?? movie.genres.joined(separator: ", "), director: movie.directors.joined(separator: ", "),
+                  genres: l10n.genres(movie.genres), director: movie.directors.joined(separator: ", "),
                   inWishlist: inWishlist,
-                  runtime: movie.runtime.map { l10n?.format(.movieDetailRuntimeValue, l10n?.number($0) ?? String($0)) ?? "\($0) min" } ?? "",
+                  runtime: movie.runtime.map { l10n.format(.movieDetailRuntimeValue, l10n.number($0)) } ?? "",
                   rating: movie.rating.map { String(format: "%.1f", $0) } ?? "",
-                  countries: l10n?.countries(movie.countries) ?? movie.countries.joined(separator: ", "))
+                  countries: l10n.countries(movie.countries))
     }
 }
 

@@ -5,7 +5,7 @@ import NimbusDomain
 /// not in the table (TMDB's, which come in the asked-for language already) is shown as it is.
 public enum MovieGenres {
     /// The catalogue's genres, as it names them (what the genre filter offers).
-    public static var catalogue: [String] { ko.keys.sorted() }
+    public static let catalogue: [String] = ko.keys.sorted()
 
     static let ko: [String: String] = [
         "Action": "액션", "Adventure": "모험", "Animation": "애니메이션", "Biography": "전기", "Comedy": "코미디",
@@ -43,7 +43,7 @@ extension L10n {
 
     /// Countries joined with the language's list separator.
     public func countries(_ names: [String]) -> String {
-        names.map(country).joined(separator: language == .ja ? "、" : ", ")
+        list(names.map(country))
     }
 
     /// A year range as a chip says it: "1990s" for a decade, "1994" for one year, "1990–1995".
@@ -62,8 +62,13 @@ extension L10n {
         }
     }
 
+    /// Items joined with the language's list separator ("、" in Japanese, ", " otherwise).
+    public func list(_ items: [String]) -> String {
+        items.joined(separator: language == .ja ? "、" : ", ")
+    }
+
     /// Genres joined with the language's list separator.
     public func genres(_ names: [String]) -> String {
-        names.map(genre).joined(separator: language == .ja ? "、" : ", ")
+        list(names.map(genre))
     }
 }
