@@ -170,6 +170,7 @@ public final class CityDetailViewModel {
                 countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
+        self.timeZone = TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")!
         self.forecast = forecast
         self.air = air
         self.likes = likes
@@ -320,7 +321,8 @@ public final class CityDetailViewModel {
 
     // MARK: Formatting
 
-    private var timeZone: TimeZone { TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")! }
+    /// The city's clock (made once: every state reads it several times).
+    private let timeZone: TimeZone
 
     func state(_ model: Model) -> CityDetailState {
         let now = self.now()
@@ -400,6 +402,8 @@ public final class CityDetailViewModel {
     private func panel(_ forecast: Forecast, now: Date, clock: ClockFormat) -> WeatherPanel {
         let l10n = format.l10n
         let c = forecast.current
+        // The next 48 hours; the 24-hour view is their first half.
+        let ahead = forecast.hours(from: now, count: 48)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let today = calendar.startOfDay(for: now)
@@ -422,8 +426,8 @@ public final class CityDetailViewModel {
             humidity: l10n.format(.weatherHumidity, format.humidity(c.humidity)),
             pressure: l10n.format(.weatherPressure, format.pressure(c.pressure)),
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
-            next24: hoursView(forecast.hours(from: now, count: 24), title: l10n[.weatherNext24], clock: clock),
-            next48: hoursView(forecast.hours(from: now, count: 48), title: l10n[.weatherNext48], clock: clock),
+            next24: hoursView(Array(ahead.prefix(24)), title: l10n[.weatherNext24], clock: clock),
+            next48: hoursView(ahead, title: l10n[.weatherNext48], clock: clock),
             days: Array(days))
     }
 
@@ -498,15 +502,15 @@ public final class CityDetailViewModel {
         // replace says why, too.
         var notice: String?
         if fetched.isCached || model.air.error != nil {
-            notice = l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt)))
-            if let error = model.air.error { notice = Self.airReason(error, l10n) + " · " + (notice ?? "") }
+            let cached = l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt)))
+            notice = model.air.error.map { Self.airReason($0, l10n) + " · " + cached } ?? cached
         }
         return .loaded(AirPanel(
             index: l10n.format(scale == .us ? .airIndexUS : .airIndexEuropean, whole(value)),
             band: band.map { Self.bandName($0, l10n) },
             severity: band?.severity,
             details: l10n.format(.airDetails, whole(air.pm2_5), whole(air.pm10), whole(air.ozone)),
-            uv: air.uvIndexMax.map { l10n.format(.weatherUVMax, whole($0), Self.uvName(UVCategory(index: $0), l10n)) },
+            uv: uvBand.map { l10n.format(.weatherUVMax, whole(air.uvIndexMax), Self.uvName($0, l10n)) },
             uvSeverity: uvBand?.rawValue,
             notice: notice))
     }
