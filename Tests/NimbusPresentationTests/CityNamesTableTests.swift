@@ -282,4 +282,27 @@ final class CityNamesTableTests: XCTestCase {
         }
         XCTAssertEqual(checked, 200)
     }
+
+    /// Over every city of the catalogue: each language shows a name, a sample of summaries (list rows) show
+    /// the detail's name, and Korean never shows GeoNames' spaced city form (선전 시 is shown 선전).
+    func testEveryCityHasANameInEveryLanguageAndNoSpacedKoreanCitySuffix() throws {
+        let catalog = try CityCatalog.bundled()
+        var stripped = 0
+        for index in 0..<catalog.cityCount {
+            let ref = CityRef(Int32(index))
+            let city = catalog.city(ref)
+            for language in Language.allCases {
+                let name = CityNameChoice.name(city, language: language)
+                XCTAssertFalse(name.trimmingCharacters(in: .whitespaces).isEmpty, "\(city.name) \(language)")
+                if index % 10 == 0 { XCTAssertEqual(CityNameChoice.name(catalog.summary(ref), language: language), name) }
+            }
+            let korean = CityNameChoice.name(city, language: .ko)
+            if let listed = city.localNames.korean, listed != korean {
+                XCTAssertEqual(listed, korean + " 시", city.name)
+                stripped += 1
+            }
+            XCTAssertFalse(korean.hasSuffix(" 시") && korean.count > 3, "\(city.name): \(korean)")
+        }
+        XCTAssertGreaterThan(stripped, 100, "GeoNames gives many cities only as X 시")
+    }
 }
