@@ -92,7 +92,7 @@ final class LockedFileUpdateTests: XCTestCase {
         let path = url.path
         let writes = Counter()
         update.beforeReplace = {
-            if writes.next() == 0 { FileManager.default.createFile(atPath: path, contents: Data("mine = 1\n".utf8)) }
+            if writes.next() == 0 { _ = FileManager.default.createFile(atPath: path, contents: Data("mine = 1\n".utf8)) }
         }
         try update.update(append("clock = 12\n"))
         XCTAssertEqual(contents, "mine = 1\nclock = 12\n")

@@ -49,9 +49,6 @@ public struct TOMLLineEditor: Sendable {
         }
     }
 
-    /// The top-level keys written as one plain key, in the order they are written.
-    public var keys: [String] { entries.filter { $0.key.count == 1 }.map { $0.key[0] } }
-
     /// The document with each key set to its value, or removed where the value is nil; keys are
     /// one plain name (the app's own), a new one written bare (`name = value`).
     public func setting(_ changes: [(key: String, value: Value?)]) -> String {
@@ -119,7 +116,7 @@ private struct Scanner {
     static let openBracket: UInt8 = 0x5B, closeBracket: UInt8 = 0x5D, openBrace: UInt8 = 0x7B, closeBrace: UInt8 = 0x7D
     static let comma: UInt8 = 0x2C, dot: UInt8 = 0x2E, equals: UInt8 = 0x3D
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-    /// Deeper arrays and inline tables than TOMLKit itself accepts are not followed.
+    /// Arrays and inline tables nested deeper than this are not followed (TOMLKit refuses them sooner).
     static let maximumDepth = 1024
 
     let bytes: [UInt8]
