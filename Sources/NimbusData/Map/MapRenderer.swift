@@ -66,6 +66,29 @@ public struct MapRenderer: Sendable {
             let rowBase = j * gw
             for i in 0..<gw where level.isLand(x: xs[i], y: py) { grid[rowBase + i] = 1 }
         }
+        if let lakes = land.lakeLevel(forDotsPerDegree: 1 / step, land: level) {
+            // At country zoom a lake of 1,000 km² or more is water wherever a quarter of a dot falls on it.
+            let lp = Double(lakes.pixelsPerDegree)
+            var lakeXs = [Int](repeating: 0, count: 2 * gw)
+            for i in 0..<(2 * gw) {
+                let lon = centreLon + (Double(i) / 2 - 1 + 0.25 - Double(width) / 2) * step
+                lakeXs[i] = Int(((lon + 180) * lp).rounded(.down))
+            }
+            for j in 0..<gh {
+                let rowBase = j * gw
+                guard grid[rowBase..<(rowBase + gw)].contains(1) else { continue }
+                let pys = [0.25, 0.75].map { f -> Int in
+                    let y = centreY + (Double(height) / 2 - (Double(j - 1) + f)) * vstep
+                    return Int(((90 - Self.latitude(mercator: min(max(y, -limit), limit))) * lp).rounded(.down))
+                }
+                for i in 0..<gw where grid[rowBase + i] == 1 {
+                    if lakes.isLand(x: lakeXs[2 * i], y: pys[0]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[0])
+                        || lakes.isLand(x: lakeXs[2 * i], y: pys[1]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[1]) {
+                        grid[rowBase + i] = 0
+                    }
+                }
+            }
+        }
         if cancel.isCancelled { return nil }
         borders.draw(into: &grid, gridWidth: gw, gridHeight: gh, centreLon: centreLon, centreY: centreY,
                      step: step, vstep: vstep, width: width, height: height)
