@@ -198,8 +198,8 @@ public struct MapSnapshot: Equatable, Sendable {
     public let kilometresPerColumn: Double
     /// Where other places fall on this map (for markers); nil when the view is not known.
     public let projection: MapProjection?
-    /// At world zoom, the land cells of the marker's row and the rows above and below it (where the
-    /// city's label may go), up to 32 columns either side of the marker, whose every land dot lies
+    /// At world zoom, the land cells of the marker's row (where the city's label goes), up to 32
+    /// columns either side of the marker, whose every land dot lies
     /// nearest a catalogue city of the city's own country (cell `y * cols + x`); nil when not known
     /// (other zooms, no catalogue, no country).
     public let ownCountryCells: Set<Int>?
