@@ -241,7 +241,7 @@ public final class AppDIContainer {
         let cache = MapSnapshotCache(countLimit: MapSceneDIContainer.countLimit,
                                      totalCostLimit: MapSceneDIContainer.totalCostLimit)
         return MapSceneDIContainer(
-            repository: .bundled(cache: cache, environment: configuration.environment,
+            repository: .bundled(cache: cache,
                                  nearestPlace: { [locator] in locator.nearestPlace(to: $0) }),
             l10n: l10n, currentUnits: { [display] in display.value.system },
             scheduler: configuration.scheduler,
