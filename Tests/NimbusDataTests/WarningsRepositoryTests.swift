@@ -269,6 +269,22 @@ final class WarningsRepositoryTests: XCTestCase {
         }
     }
 
+    /// Found by the hostile server: a feed whose every entry had escapes in its text matched no
+    /// region, and was kept as "no warnings" for every city of the country.
+    func testAFeedWhoseEntriesAreAllGarbageIsNotKeptAsNoWarnings() throws {
+        let base = server.baseURL.absoluteString
+        WarningsFixtures.routeActive(server)
+        XCTAssertEqual(try fresh(WarningsFixtures.berlin).warnings.count, 2)
+        let garbled = String(decoding: WarningsFixtures.data("meteoalarm-germany.xml", base: base), as: UTF8.self)
+            .replacingOccurrences(of: "<cap:expires>", with: "<cap:expires>&#27;[2J")
+            .replacingOccurrences(of: "<value>DE", with: "<value>&#x202E;DE")
+        server.route("/feeds/meteoalarm-legacy-atom-germany", .init(body: Data(garbled.utf8)))
+        let result = collectAll(repository().warnings(for: WarningsFixtures.berlin))
+        XCTAssertEqual(result.error, .badResponse)
+        XCTAssertEqual(result.values.map(\.isCached), [true])
+        XCTAssertEqual(WarningsCache(directory: cacheDirectory).read(.meteoAlarm, city: WarningsFixtures.berlin.id)?.warnings.count, 2)
+    }
+
     // MARK: JMA
 
     func testJMAWarningsOfTheCitysMunicipalArea() throws {

@@ -195,7 +195,13 @@ enum MeteoAlarmFeed {
             throw WarningsError.badResponse
         }
         guard root.name == "feed" else { throw WarningsError.badResponse }
-        return root.children("entry").prefix(maxEntries).map(entry)
+        let entries = root.children("entry").prefix(maxEntries).map(entry)
+        // A feed of entries none of which has a believable expiry is not a feed whose warnings are
+        // elsewhere: it would be kept as "no warnings" for every city of the country.
+        guard entries.isEmpty || entries.contains(where: { WarningText.instant($0.expires) != nil }) else {
+            throw WarningsError.badResponse
+        }
+        return entries
     }
 
     private static func entry(_ e: XMLReader.Element) -> Entry {
