@@ -142,9 +142,9 @@ enum OneShot {
         return container.cityRepository.city(first)
     }
 
-    /// Runs the main queue until `done` or the patience runs out.
-    static func wait(until done: () -> Bool) {
-        MainQueuePump.run(until: Date().addingTimeInterval(patience), done: done)
+    /// Runs the main queue until `done` or `seconds` (the patience) run out.
+    static func wait(_ seconds: TimeInterval = patience, until done: () -> Bool) {
+        MainQueuePump.run(until: Date().addingTimeInterval(seconds), done: done)
     }
 
     // MARK: weather

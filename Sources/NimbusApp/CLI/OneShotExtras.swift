@@ -7,9 +7,13 @@ import OpenCombineShim
 
 /// What `nimbus weather` adds to the forecast: yesterday (from the forecast's own answer), the
 /// normal for the date (the archive, asked once per place) and the official warnings in force. Each
-/// is asked for on its own: one that fails leaves the others and the forecast as they are.
+/// is asked for on its own: one that fails leaves the others and the forecast as they are, and none
+/// holds the answer back for long (`patience`: a service retrying after a 429 or a reset is given up on).
 @MainActor
 struct OneShotExtras {
+    /// How long the extras may add to the command, at most.
+    static let patience: TimeInterval = 8
+
     var forecast: Forecast?
     var normal: NormalComparison?
     var normalError: ClimateError?
@@ -34,7 +38,7 @@ struct OneShotExtras {
             subscriptions.append(container.weatherRepository.forecast(for: city.coordinate).first()
                 .receive(on: main)
                 .sink(receiveCompletion: { _ in pending -= 1 }, receiveValue: { extras.forecast = $0.value }))
-            OneShot.wait { pending == 0 }
+            OneShot.wait(Self.patience) { pending == 0 }
         }
         if wantNormals, let known = extras.forecast {
             pending += 1
@@ -57,7 +61,7 @@ struct OneShotExtras {
                     pending -= 1
                 }, receiveValue: { extras.warnings = $0 }))
         }
-        OneShot.wait { pending == 0 }
+        OneShot.wait(Self.patience) { pending == 0 }
         subscriptions.forEach { $0.cancel() }
         return extras
     }
