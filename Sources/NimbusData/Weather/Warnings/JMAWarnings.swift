@@ -26,6 +26,10 @@ struct JMAWarnings: WarningsSource {
     /// The area table and one part of the geometry.
     static let maxTableBytes = 48 << 20
 
+    /// Where JMA's geometry and area table are decoded (seconds for the largest part, once a city):
+    /// not the HTTP client's queue, which every other answer comes through.
+    static let decoding = DispatchQueue(label: "nimbus.warnings.jma", qos: .utility)
+
     let client: HTTPClient
     let baseURL: String
     let areas: JMAAreaCache?
@@ -90,6 +94,8 @@ struct JMAWarnings: WarningsSource {
                 return Publishers.Sequence(sequence: requests).setFailureType(to: WarningsError.self)
                     .flatMap(maxPublishers: .max(1)) { request in
                         client.publisher(for: request).mapError(WarningsErrors.map)
+                            // Tens of megabytes of geometry: decoded away from the network's own queue.
+                            .receive(on: Self.decoding)
                             .tryMap { try JMAGeometry.area(containing: point, features: $0.body) }
                             .mapError { ($0 as? WarningsError) ?? .badResponse }
                     }
@@ -106,6 +112,7 @@ struct JMAWarnings: WarningsSource {
         return parts
             .flatMap { class20 in
                 client.publisher(for: table).mapError(WarningsErrors.map)
+                    .receive(on: Self.decoding)
                     .tryMap { try JMATable.area(class20: class20, table: $0.body) }
                     .mapError { ($0 as? WarningsError) ?? .badResponse }
             }

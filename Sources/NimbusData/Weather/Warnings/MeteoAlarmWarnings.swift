@@ -22,6 +22,8 @@ struct MeteoAlarmWarnings: WarningsSource {
     /// CAP documents fetched for one city's warnings at most.
     static let maxDocuments = 8
 
+    static let decoding = DispatchQueue(label: "nimbus.warnings.meteoalarm", qos: .utility)
+
     let client: HTTPClient
     let baseURL: String
     let regions: MeteoAlarmRegions
@@ -56,6 +58,8 @@ struct MeteoAlarmWarnings: WarningsSource {
         let timeout = self.timeout
         return client.conditionalGet(request, cached: kept.map { HTTPCached(value: $0.warnings, validators: $0.validators) })
             .mapError(WarningsErrors.map)
+            // A country's feed (megabytes in a storm) is read away from the HTTP client's queue.
+            .receive(on: Self.decoding)
             .flatMap { response -> AnyPublisher<WarningsAnswer, WarningsError> in
                 switch response {
                 case .notModified(let warnings):

@@ -159,7 +159,14 @@ struct XMLReader {
                     element.children.append(try self.element(depth: depth + 1))
                 } else {
                     let start = i
-                    while i < bytes.count, bytes[i] != UInt8(ascii: "<") { i += 1 }
+                    var blank = true
+                    while i < bytes.count, bytes[i] != UInt8(ascii: "<") {
+                        let c = bytes[i]
+                        if blank && !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) { blank = false }
+                        i += 1
+                    }
+                    // Indentation between child elements is no one's text.
+                    if blank && !element.children.isEmpty { continue }
                     text += try resolve(start..<i)
                 }
             }
