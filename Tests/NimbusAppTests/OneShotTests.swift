@@ -22,6 +22,8 @@ final class OneShotTests: XCTestCase {
         server.route("/v1/forecast", FixtureServer.Response(body: body))
         let air = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json"))
         server.route("/v1/air-quality", FixtureServer.Response(body: air))
+        let archive = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-archive-seoul.json"))
+        server.route("/v1/archive", FixtureServer.Response(body: archive))
     }
 
     private func context(_ extra: [String: String] = [:]) -> OneShot.Context {
@@ -30,7 +32,9 @@ final class OneShotTests: XCTestCase {
         var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                            "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en",
                            "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": server.baseURL.absoluteString,
-                           "NIMBUS_AIR_URL": server.baseURL.absoluteString]
+                           "NIMBUS_AIR_URL": server.baseURL.absoluteString, "NIMBUS_ARCHIVE_URL": server.baseURL.absoluteString,
+                           "NIMBUS_NWS_URL": server.baseURL.absoluteString, "NIMBUS_METEOALARM_URL": server.baseURL.absoluteString,
+                           "NIMBUS_JMA_URL": server.baseURL.absoluteString]
         environment.merge(extra) { _, new in new }
         let now = Self.now
         return OneShot.Context(environment: environment, now: { now })
@@ -58,6 +62,54 @@ final class OneShotTests: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         XCTAssertEqual((object?["current"] as? [String: Any])?["temperatureC"] as? Double, 23.4)
         XCTAssertEqual(object?["cached"] as? Bool, false)
+    }
+
+    func testOneLineTellsWarningsYesterdayAndTheNormal() throws {
+        let pastDay = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul-past-day.json"))
+        server.route("/v1/forecast", FixtureServer.Response(body: pastDay))
+        XCTAssertEqual(try weather("seoul", .oneline("%t, %y; %n")), "23°C, 3° warmer than yesterday; normal 31° / 22°")
+        XCTAssertEqual(try weather("seoul", .oneline("%y; %n"), ["NIMBUS_LANG": "ko", "NIMBUS_UNITS": "imperial"]),
+                       "어제보다 5° 따뜻함; 평년 87° / 71°")
+        XCTAssertEqual(try weather("seoul", .oneline("%y"), ["NIMBUS_LANG": "ja"]), "昨日より3°高い")
+        // No warnings source for Korea: nothing to say in a status bar, and no service asked.
+        XCTAssertEqual(try weather("seoul", .oneline("[%a]")), "[]")
+        // Tokyo: JMA's advisories in force, as JMA names them.
+        let warnings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tapes/fixtures/warnings")
+        for (path, file) in [("/bosai/common/const/relm.json", "jma-relm.json"), ("/bosai/common/const/area.json", "jma-area.json"),
+                             ("/bosai/common/const/geojson/class20s_1.json", "jma-class20s_1.json"),
+                             ("/bosai/warning/data/warning/130000.json", "jma-warning-130000.json")] {
+            server.route(path, FixtureServer.Response(body: try Data(contentsOf: warnings.appendingPathComponent(file))))
+        }
+        XCTAssertEqual(try weather("tokyo", .oneline("%a")), "強風注意報 +1 more")
+        XCTAssertEqual(try weather("tokyo", .oneline("%a"), ["NIMBUS_LANG": "ko"]), "強風注意報 외 1건")
+        // The warnings service down: the line still comes, without them.
+        server.route("/bosai/warning/data/warning/130000.json", FixtureServer.Response(status: 500, json: "{}"))
+        XCTAssertEqual(try weather("tokyo", .oneline("%t|%a")), "23°C|")
+    }
+
+    func testJSONHasYesterdayTheNormalAndTheWarningsBesideTheForecast() throws {
+        let pastDay = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul-past-day.json"))
+        server.route("/v1/forecast", FixtureServer.Response(body: pastDay))
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try weather("seoul", .json).utf8)) as? [String: Any])
+        XCTAssertEqual((object["yesterday"] as? [String: Any])?["highC"] as? Double, 25)
+        XCTAssertEqual((object["todayAgainstYesterday"] as? [String: Any])?["comparison"] as? String, "warmer")
+        XCTAssertEqual((object["todayAgainstYesterday"] as? [String: Any])?["differenceC"] as? Double, 3)
+        let normal = try XCTUnwrap(object["normal"] as? [String: Any])
+        XCTAssertEqual(try XCTUnwrap(normal["highC"] as? Double), 30.632, accuracy: 0.001)
+        XCTAssertNotNil(normal["todayHigh"])
+        let warnings = try XCTUnwrap(object["warnings"] as? [String: Any])
+        XCTAssertEqual(warnings["covered"] as? Bool, false)
+        XCTAssertNil(warnings["source"])
+        XCTAssertEqual((object["daily"] as? [Any])?.count, 7, "yesterday is not one of the forecast's days")
+        // The archive and the warnings failing change nothing of the forecast.
+        server.route("/v1/archive", FixtureServer.Response(status: 500, json: "{}"))
+        let failing = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try weather("seoul", .json).utf8)) as? [String: Any])
+        XCTAssertNil(failing["normal"])
+        for key in ["current", "hourly", "daily", "yesterday", "city"] {
+            XCTAssertEqual(try JSONSerialization.data(withJSONObject: failing[key] as Any, options: [.sortedKeys, .fragmentsAllowed]),
+                           try JSONSerialization.data(withJSONObject: object[key] as Any, options: [.sortedKeys, .fragmentsAllowed]), key)
+        }
     }
 
     func testPrintDrawsTheDetailScreenOnce() throws {

@@ -19,7 +19,9 @@ struct WeatherCommand: ParsableCommand {
         abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
         discussion: """
         --oneline takes a --format like wttr.in's: %l the city, %c the sky as a symbol, %C in words, \
-        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %m the Moon, %% a percent sign \
+        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %m the Moon, \
+        %a the official warnings in force (the most severe, and how many more; empty when none), \
+        %y today against yesterday, %n the normal high and low for the date, %% a percent sign \
         (default "%l: %c %t %w"). Exit status 1 when no city matches or no weather could be had.
         """)
 
@@ -140,9 +142,9 @@ enum OneShot {
         return container.cityRepository.city(first)
     }
 
-    /// Runs the main queue until `done` or the patience runs out.
-    static func wait(until done: () -> Bool) {
-        MainQueuePump.run(until: Date().addingTimeInterval(patience), done: done)
+    /// Runs the main queue until `done` or `seconds` (the patience) run out.
+    static func wait(_ seconds: TimeInterval = patience, until done: () -> Bool) {
+        MainQueuePump.run(until: Date().addingTimeInterval(seconds), done: done)
     }
 
     // MARK: weather
@@ -152,12 +154,16 @@ enum OneShot {
         let city = try city(query, in: container)
         switch mode {
         case .json:
-            return try forecastJSON(city: city, container: container)
+            return try forecastJSON(city: city, container: container, context: context)
         case .oneline(let format):
             let state = try detailState(city: city, container: container)
             guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: unavailable(state)) }
             let name = state.header.localName ?? state.header.name
-            return line(format, name: name, panel: panel, moon: state.sun.moonSymbol)
+            let extras = OneShotExtras.fetch(for: city, forecast: nil, container: container, context: context,
+                                             warnings: format.contains("%a"), normals: format.contains("%n"),
+                                             yesterday: format.contains("%y"))
+            return line(format, name: name, panel: panel, moon: state.sun.moonSymbol,
+                        extras: extras.line(WeatherFormatter(l10n: container.l10n, display: container.display)))
         case .print(let size):
             return try printed(city: city, container: container, size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
         }
@@ -203,7 +209,8 @@ enum OneShot {
     }
 
     /// wttr.in-style `%` codes filled from the screen's own panel.
-    static func line(_ format: String, name: String, panel: WeatherPanel, moon: String) -> String {
+    static func line(_ format: String, name: String, panel: WeatherPanel, moon: String,
+                     extras: OneShotExtras.Line = OneShotExtras.Line()) -> String {
         var out = ""
         var percent = false
         for ch in format {
@@ -218,6 +225,9 @@ enum OneShot {
                 case "h": out += panel.humidity
                 case "p": out += panel.precipitation
                 case "m": out += moon
+                case "a": out += extras.warnings
+                case "y": out += extras.yesterday
+                case "n": out += extras.normal
                 case "%": out += "%"
                 default: out += "%" + String(ch)
                 }
@@ -267,7 +277,7 @@ enum OneShot {
     // MARK: JSON
 
     /// The domain forecast as stable JSON: metric units, times in ISO 8601, keys sorted.
-    private static func forecastJSON(city: City, container: AppDIContainer) throws -> String {
+    private static func forecastJSON(city: City, container: AppDIContainer, context: Context) throws -> String {
         var fetched: Fetched<Forecast>?
         var failure: WeatherError?
         var finished = false
@@ -287,7 +297,8 @@ enum OneShot {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: failure != nil))
+        let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context)
+        let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: failure != nil, extras: extras.json))
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -312,8 +323,17 @@ enum OneShot {
         let current: Current
         let hourly: [Hour]
         let daily: [Day]
+        /// Yesterday, the normal for the date and the official warnings (`OneShotExtras`).
+        let yesterday: OneShotExtras.JSON.Yesterday?
+        let todayAgainstYesterday: OneShotExtras.JSON.Comparison?
+        let normal: OneShotExtras.JSON.Normal?
+        let warnings: OneShotExtras.JSON.Warnings?
 
-        init(city: City, fetched: Fetched<Forecast>, stale: Bool) {
+        init(city: City, fetched: Fetched<Forecast>, stale: Bool, extras: OneShotExtras.JSON = OneShotExtras.JSON()) {
+            yesterday = extras.yesterday
+            todayAgainstYesterday = extras.todayAgainstYesterday
+            normal = extras.normal
+            warnings = extras.warnings
             let f = fetched.value
             func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
             self.city = Place(id: city.id, name: city.name, country: city.countryCode, latitude: city.latitude,

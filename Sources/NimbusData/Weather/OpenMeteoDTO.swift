@@ -87,7 +87,7 @@ extension OpenMeteoForecastDTO {
         guard let current else { throw OpenMeteoShapeError.missing("current") }
         guard let hourly else { throw OpenMeteoShapeError.missing("hourly") }
         guard let daily else { throw OpenMeteoShapeError.missing("daily") }
-        let hours = zip(hourly.time.indices, hourly.time).compactMap { i, time -> HourlyForecast? in
+        let allHours = zip(hourly.time.indices, hourly.time).compactMap { i, time -> HourlyForecast? in
             guard i < hourly.temperature_2m.count, let date = PhysicalRange.date(time),
                   let t = PhysicalRange.check(hourly.temperature_2m[i], PhysicalRange.temperature) else { return nil }
             func at<T>(_ list: [T?]?) -> T? { list.flatMap { i < $0.count ? $0[i] : nil } }
@@ -106,10 +106,13 @@ extension OpenMeteoForecastDTO {
                     : PhysicalRange.check((rain ?? 0) + (showers ?? 0), PhysicalRange.precipitation),
                 snowfall: PhysicalRange.check(at(hourly.snowfall), PhysicalRange.snowfall))
         }
-        guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
-        let days = try dailyForecasts(daily)
         let c = current
         guard let time = PhysicalRange.date(c.time) else { throw OpenMeteoShapeError.outOfRange("current.time") }
+        let (yesterday, days) = Self.split(try dailyForecasts(daily), at: time)
+        // Hours of the past days (`past_days`) are not the forecast's.
+        let start = days.first?.date ?? .distantPast
+        let hours = allHours.filter { $0.time >= start }
+        guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
         let temperature = PhysicalRange.check(c.temperature_2m, PhysicalRange.temperature)
         return Forecast(
             coordinate: try coordinate(),
@@ -128,7 +131,22 @@ extension OpenMeteoForecastDTO {
                 condition: WeatherCondition(wmoCode: c.weather_code ?? -1),
                 isDay: (c.is_day ?? 1) != 0),
             hourly: hours,
-            daily: days)
+            daily: days,
+            yesterday: yesterday)
+    }
+
+    /// The days from the one `now` falls in (today) on, and the day just before it (yesterday's
+    /// high and low, from `past_days`), when the answer has it. An answer whose days all lie after
+    /// `now` (a clock far behind) keeps them all as the forecast.
+    static func split(_ days: [DailyForecast], at now: Date) -> (DayTemperatures?, [DailyForecast]) {
+        guard let today = days.lastIndex(where: { $0.date <= now }) else { return (nil, days) }
+        guard today > 0 else { return (nil, Array(days[today...])) }
+        let before = days[today - 1]
+        // A calendar day before: 23 to 25 hours, whatever the daylight-saving change.
+        let gap = days[today].date.timeIntervalSince(before.date)
+        let yesterday = (22 * 3600...26 * 3600).contains(gap)
+            ? DayTemperatures(date: before.date, high: before.high, low: before.low) : nil
+        return (yesterday, Array(days[today...]))
     }
 
     /// The place the answer is for; one off the globe makes the whole answer suspect.

@@ -60,6 +60,8 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
             URLQueryItem(name: "hourly", value: Self.hourlyFields),
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min,sunrise,sunset"),
             URLQueryItem(name: "forecast_days", value: "7"),
+            // Yesterday too, in the same request: "3° warmer than yesterday".
+            URLQueryItem(name: "past_days", value: "1"),
         ]) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }

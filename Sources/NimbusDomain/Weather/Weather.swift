@@ -144,14 +144,18 @@ public struct Forecast: Equatable, Sendable {
     public let utcOffsetSeconds: Int
     public let current: CurrentConditions
     public let hourly: [HourlyForecast]
+    /// Today first.
     public let daily: [DailyForecast]
+    /// Yesterday's high and low, asked for in the same request; nil when the answer had none.
+    public let yesterday: DayTemperatures?
     public init(coordinate: Coordinate, utcOffsetSeconds: Int, current: CurrentConditions,
-                hourly: [HourlyForecast], daily: [DailyForecast]) {
+                hourly: [HourlyForecast], daily: [DailyForecast], yesterday: DayTemperatures? = nil) {
         self.coordinate = coordinate
         self.utcOffsetSeconds = utcOffsetSeconds
         self.current = current
         self.hourly = hourly
         self.daily = daily
+        self.yesterday = yesterday
     }
 
     /// The hours from `time` on (the hour containing it first), at most `count`.

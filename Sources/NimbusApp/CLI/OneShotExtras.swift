@@ -1,0 +1,158 @@
+import Foundation
+import NimbusData
+import NimbusDomain
+import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+
+/// What `nimbus weather` adds to the forecast: yesterday (from the forecast's own answer), the
+/// normal for the date (the archive, asked once per place) and the official warnings in force. Each
+/// is asked for on its own: one that fails leaves the others and the forecast as they are, and none
+/// holds the answer back for long (`patience`: a service retrying after a 429 or a reset is given up on).
+@MainActor
+struct OneShotExtras {
+    /// How long the extras may add to the command, at most.
+    static let patience: TimeInterval = 8
+
+    var forecast: Forecast?
+    var normal: NormalComparison?
+    var normalError: ClimateError?
+    var warnings: CityWarnings?
+    var warningsError: WarningsError?
+    /// The warnings came from the kept copy only (the service could not be reached).
+    var warningsStale = false
+
+    /// Asks for what is wanted, in parallel, waiting at most the command's patience. With no
+    /// `forecast`, the kept one (the detail screen's request has just stored it) gives yesterday.
+    static func fetch(for city: City, forecast: Forecast?, container: AppDIContainer, context: OneShot.Context,
+                      warnings wantWarnings: Bool = true, normals wantNormals: Bool = true,
+                      yesterday wantYesterday: Bool = true) -> OneShotExtras {
+        var extras = OneShotExtras(forecast: forecast)
+        var pending = 0
+        var subscriptions: [AnyCancellable] = []
+        let main = DispatchQueue.main.eraseToAnyScheduler()
+
+        if forecast == nil && (wantYesterday || wantNormals) {
+            pending += 1
+            // The kept copy only: `first()` ends the request before the network is asked again.
+            subscriptions.append(container.weatherRepository.forecast(for: city.coordinate).first()
+                .receive(on: main)
+                .sink(receiveCompletion: { _ in pending -= 1 }, receiveValue: { extras.forecast = $0.value }))
+            OneShot.wait(Self.patience) { pending == 0 }
+        }
+        if wantNormals, let known = extras.forecast {
+            pending += 1
+            subscriptions.append(GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()).compare(known, for: city)
+                .receive(on: main)
+                .sink(receiveCompletion: { completion in
+                    if case .failure(let error) = completion { extras.normalError = error }
+                    pending -= 1
+                }, receiveValue: { extras.normal = $0 }))
+        }
+        if wantWarnings {
+            pending += 1
+            subscriptions.append(GetWarningsUseCase(repository: container.makeWarningsRepository(), now: context.now).execute(for: city)
+                .receive(on: main)
+                .sink(receiveCompletion: { completion in
+                    if case .failure(let error) = completion {
+                        extras.warningsError = error
+                        extras.warningsStale = extras.warnings != nil
+                    }
+                    pending -= 1
+                }, receiveValue: { extras.warnings = $0 }))
+        }
+        OneShot.wait(Self.patience) { pending == 0 }
+        subscriptions.forEach { $0.cancel() }
+        return extras
+    }
+
+    // MARK: One line
+
+    struct Line {
+        var warnings = ""
+        var yesterday = ""
+        var normal = ""
+    }
+
+    func line(_ format: WeatherFormatter) -> Line {
+        var line = Line()
+        line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? []))
+        if let difference = forecast?.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
+        if let normal { line.normal = format.normal(normal.normal) }
+        return line
+    }
+
+    // MARK: JSON
+
+    /// Metric, ISO 8601, the services' text as published.
+    struct JSON: Encodable {
+        struct Yesterday: Encodable { let date: Date, highC: Double, lowC: Double }
+        struct Comparison: Encodable {
+            /// "warmer", "colder" or "aboutTheSame".
+            let comparison: String
+            /// Signed, °C (0 for about the same).
+            let differenceC: Double
+        }
+        struct Normal: Encodable {
+            /// The 1991–2020 mean high and low of today's date at the place.
+            let highC: Double, lowC: Double
+            let todayHigh: Comparison?, todayLow: Comparison?
+        }
+        struct Warning: Encodable {
+            let event: String, severity: String, headline: String?, description: String?, instruction: String?
+            let sender: String?, effective: Date?, onset: Date?, expires: Date?, language: String?
+        }
+        struct Warnings: Encodable {
+            /// "nws", "meteoAlarm", "jma"; absent when the place has no official warnings source.
+            let source: String?
+            let covered: Bool
+            /// In force now, most severe first.
+            let active: [Warning]
+            /// From the kept copy: the service could not be reached.
+            let stale: Bool
+            /// Why the service could not be asked (the rest of the answer stands).
+            let error: String?
+        }
+
+        var yesterday: Yesterday?
+        var todayAgainstYesterday: Comparison?
+        var normal: Normal?
+        var warnings: Warnings?
+    }
+
+    static func comparison(_ difference: TemperatureDifference?) -> JSON.Comparison? {
+        guard let difference else { return nil }
+        switch difference {
+        case .warmer: return JSON.Comparison(comparison: "warmer", differenceC: difference.degrees)
+        case .colder: return JSON.Comparison(comparison: "colder", differenceC: difference.degrees)
+        case .aboutTheSame: return JSON.Comparison(comparison: "aboutTheSame", differenceC: 0)
+        }
+    }
+
+    var json: JSON {
+        var json = JSON()
+        if let y = forecast?.yesterday { json.yesterday = JSON.Yesterday(date: y.date, highC: y.high, lowC: y.low) }
+        json.todayAgainstYesterday = Self.comparison(forecast?.todayAgainstYesterday)
+        if let normal {
+            json.normal = JSON.Normal(highC: normal.normal.high, lowC: normal.normal.low,
+                                      todayHigh: Self.comparison(normal.high), todayLow: Self.comparison(normal.low))
+        }
+        let source: String?
+        switch warnings?.coverage {
+        case .covered(let s)?: source = s.rawValue
+        default: source = nil
+        }
+        if warnings != nil || warningsError != nil {
+            json.warnings = JSON.Warnings(
+                source: source, covered: source != nil,
+                active: (warnings?.active ?? []).map {
+                    JSON.Warning(event: $0.event, severity: "\($0.severity)", headline: $0.headline, description: $0.description,
+                                 instruction: $0.instruction, sender: $0.sender, effective: $0.effective, onset: $0.onset,
+                                 expires: $0.expires, language: $0.language)
+                },
+                stale: warningsStale || warnings?.report?.isCached == true,
+                error: warningsError.map { "\($0)" })
+        }
+        return json
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import OpenCombineShim
+
+/// A day's high and low (°C): yesterday's, beside today's forecast.
+public struct DayTemperatures: Equatable, Sendable {
+    /// Local midnight of the day.
+    public let date: Date
+    public let high: Double
+    public let low: Double
+
+    public init(date: Date, high: Double, low: Double) {
+        self.date = date
+        self.high = high
+        self.low = low
+    }
+}
+
+/// How one temperature compares with another: warmer, colder or about the same, and by how much.
+public enum TemperatureDifference: Equatable, Sendable {
+    /// By `degrees` °C (positive).
+    case warmer(degrees: Double)
+    case colder(degrees: Double)
+    /// Within `aboutTheSameBelow` of each other.
+    case aboutTheSame
+
+    /// Differences smaller than this (°C) are "about the same": half a degree either way is
+    /// within what a forecast can tell.
+    public static let aboutTheSameBelow = 1.0
+
+    /// `value` against `reference`; nil when either is not a number.
+    public init?(_ value: Double, comparedWith reference: Double) {
+        guard value.isFinite, reference.isFinite else { return nil }
+        let difference = value - reference
+        if abs(difference) < Self.aboutTheSameBelow {
+            self = .aboutTheSame
+        } else {
+            self = difference > 0 ? .warmer(degrees: difference) : .colder(degrees: -difference)
+        }
+    }
+
+    /// The signed difference in °C (0 for about the same).
+    public var degrees: Double {
+        switch self {
+        case .warmer(let d): return d
+        case .colder(let d): return -d
+        case .aboutTheSame: return 0
+        }
+    }
+}
+
+/// The 1991–2020 mean high and low of one calendar day at a place.
+public struct DayNormal: Equatable, Sendable {
+    public let month: Int
+    public let day: Int
+    public let high: Double
+    public let low: Double
+
+    public init(month: Int, day: Int, high: Double, low: Double) {
+        self.month = month
+        self.day = day
+        self.high = high
+        self.low = low
+    }
+}
+
+/// A place's climate normals: the 1991–2020 mean daily high and low for every day of the year
+/// (29 February included), each the mean over the 30 years of a window of days around it.
+public struct ClimateNormals: Equatable, Sendable {
+    /// The reference period.
+    public static let years = 1991...2020
+    /// Days either side of a date whose highs and lows go into its normal (a 15-day window): one
+    /// day's 30 values alone are noisy.
+    public static let windowHalfWidth = 7
+
+    public let coordinate: Coordinate
+    /// 366 days, 1 January first, 29 February at index 59.
+    public let days: [DayNormal]
+
+    /// Nil unless `days` is a whole year of 366 days with finite, ordered values.
+    public init?(coordinate: Coordinate, days: [DayNormal]) {
+        guard days.count == 366,
+              days.allSatisfy({ $0.high.isFinite && $0.low.isFinite && $0.low <= $0.high }) else { return nil }
+        self.coordinate = coordinate
+        self.days = days
+    }
+
+    /// Index of (month, day) in a 366-day year, or nil when there is no such day.
+    public static func index(month: Int, day: Int) -> Int? {
+        let lengths = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...lengths[month - 1]).contains(day) else { return nil }
+        return lengths.prefix(month - 1).reduce(0, +) + day - 1
+    }
+
+    /// The normal of the calendar day `date` falls on in `timeZone`.
+    public func normal(on date: Date, in timeZone: TimeZone) -> DayNormal? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.month, .day], from: date)
+        guard let month = parts.month, let day = parts.day, let i = Self.index(month: month, day: day) else { return nil }
+        return days[i]
+    }
+}
+
+/// Today's high and low against the normal for the date.
+public struct NormalComparison: Equatable, Sendable {
+    public let normal: DayNormal
+    public let high: TemperatureDifference?
+    public let low: TemperatureDifference?
+
+    public init(normal: DayNormal, todayHigh: Double, todayLow: Double) {
+        self.normal = normal
+        high = TemperatureDifference(todayHigh, comparedWith: normal.high)
+        low = TemperatureDifference(todayLow, comparedWith: normal.low)
+    }
+}
+
+extension Forecast {
+    /// The forecast's first day: today at the place.
+    public var today: DailyForecast? { daily.first }
+
+    /// Today's high against yesterday's (nil when either is missing).
+    public var todayAgainstYesterday: TemperatureDifference? {
+        guard let today, let yesterday else { return nil }
+        return TemperatureDifference(today.high, comparedWith: yesterday.high)
+    }
+}
+
+public enum ClimateError: Error, Equatable, Sendable {
+    case offline
+    case timedOut
+    case rateLimited
+    case server(status: Int)
+    /// The answer was not 30 years of daily highs and lows.
+    case badResponse
+    case tooLarge
+    /// `NIMBUS_ARCHIVE_URL` is not a URL.
+    case badConfiguration
+    case redirected
+}
+
+/// Climate normals of places; the live one asks Open-Meteo's historical (archive) API once per place
+/// and keeps the answer for good (normals do not change).
+public protocol ClimateNormalsRepository: Sendable {
+    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError>
+}
+
+/// The normal high and low of a city for a date, and today's forecast against it.
+public struct GetClimateNormalsUseCase: Sendable {
+    private let repository: ClimateNormalsRepository
+
+    public init(repository: ClimateNormalsRepository) { self.repository = repository }
+
+    /// The normal of `date`'s calendar day in the city's time zone.
+    public func execute(for city: City, on date: Date) -> AnyPublisher<DayNormal, ClimateError> {
+        let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: 0)!
+        return repository.normals(for: city.coordinate)
+            .tryMap { normals -> DayNormal in
+                guard let normal = normals.normal(on: date, in: zone) else { throw ClimateError.badResponse }
+                return normal
+            }
+            .mapError { ($0 as? ClimateError) ?? .badResponse }
+            .eraseToAnyPublisher()
+    }
+
+    /// Today's forecast high and low against the normal for today's date at the city.
+    public func compare(_ forecast: Forecast, for city: City) -> AnyPublisher<NormalComparison, ClimateError> {
+        guard let today = forecast.today else { return Fail(error: .badResponse).eraseToAnyPublisher() }
+        // `today.date` is local midnight; noon of it is the same calendar day in any zone offset it was made with.
+        return execute(for: city, on: today.date.addingTimeInterval(12 * 3600))
+            .map { NormalComparison(normal: $0, todayHigh: today.high, todayLow: today.low) }
+            .eraseToAnyPublisher()
+    }
+}

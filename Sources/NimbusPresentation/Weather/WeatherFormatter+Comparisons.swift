@@ -1,0 +1,43 @@
+import Foundation
+import NimbusDomain
+
+/// Today against yesterday and against the normal, and warnings in one line, in the display's
+/// units and the UI's language.
+extension WeatherFormatter {
+    /// A temperature difference in display units ("3°": °F differences are 9/5 of °C ones).
+    public func temperatureDifference(_ celsius: Double) -> String {
+        guard let n = Self.rounded(abs(degrees(celsius) - degrees(0))) else { return "–" }
+        return "\(n)°"
+    }
+
+    /// "3° warmer than yesterday", "2° colder than yesterday", "about the same as yesterday".
+    public func againstYesterday(_ difference: TemperatureDifference) -> String {
+        switch difference {
+        case .warmer(let d): return l10n.format(.weatherYesterdayWarmer, temperatureDifference(d))
+        case .colder(let d): return l10n.format(.weatherYesterdayColder, temperatureDifference(d))
+        case .aboutTheSame: return l10n[.weatherYesterdaySame]
+        }
+    }
+
+    /// "normal 28° / 19°".
+    public func normal(_ normal: DayNormal) -> String {
+        l10n.format(.weatherNormal, shortTemperature(normal.high), shortTemperature(normal.low))
+    }
+
+    /// "2° above normal", "3° below normal", "near normal".
+    public func againstNormal(_ difference: TemperatureDifference) -> String {
+        switch difference {
+        case .warmer(let d): return l10n.format(.weatherNormalAbove, temperatureDifference(d))
+        case .colder(let d): return l10n.format(.weatherNormalBelow, temperatureDifference(d))
+        case .aboutTheSame: return l10n[.weatherNormalSame]
+        }
+    }
+
+    /// The most severe warning in force and how many more ("Winter Storm Warning +1 more"); empty
+    /// when none is. The event is the service's own text, in its language.
+    public func warningsLine(_ active: [WeatherWarning]) -> String {
+        guard let first = active.first else { return "" }
+        let more = active.count > 1 ? " " + l10n.format(.warningsMore, l10n.number(active.count - 1)) : ""
+        return first.event + more
+    }
+}

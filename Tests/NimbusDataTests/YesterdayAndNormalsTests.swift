@@ -1,0 +1,229 @@
+import XCTest
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusData
+import TestSupport
+
+/// Yesterday in the forecast's own request, and the 1991–2020 normals from the archive, asked once.
+final class YesterdayAndNormalsTests: XCTestCase {
+    private var server: FixtureServer!
+    private var cacheDirectory: URL!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-normals-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        server.stop()
+        try? FileManager.default.removeItem(at: cacheDirectory)
+    }
+
+    /// The Seoul fixture as `past_days=1` answers: a day (and its 24 hours) before the others.
+    static func seoulWithYesterday(high: Double = 25.0, low: Double = 19.5) throws -> Data {
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: OpenMeteoWeatherRepositoryTests.seoulJSON) as? [String: Any])
+        var daily = try XCTUnwrap(root["daily"] as? [String: Any])
+        var hourly = try XCTUnwrap(root["hourly"] as? [String: Any])
+        let firstDay = try XCTUnwrap((daily["time"] as? [Int])?.first)
+        for (key, value) in daily {
+            guard var list = value as? [Any] else { continue }
+            switch key {
+            case "time": list.insert(firstDay - 86_400, at: 0)
+            case "temperature_2m_max": list.insert(high, at: 0)
+            case "temperature_2m_min": list.insert(low, at: 0)
+            case "sunrise", "sunset": list.insert(((list.first as? Int) ?? 0) - 86_400, at: 0)
+            default: list.insert(list.first ?? NSNull(), at: 0)
+            }
+            daily[key] = list
+        }
+        for (key, value) in hourly {
+            guard var list = value as? [Any] else { continue }
+            let earlier: [Any] = key == "time" ? (0..<24).map { firstDay - 86_400 + $0 * 3600 } : Array(list.prefix(24))
+            list.insert(contentsOf: earlier, at: 0)
+            hourly[key] = list
+        }
+        root["daily"] = daily
+        root["hourly"] = hourly
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
+    private func weather() -> OpenMeteoWeatherRepository {
+        OpenMeteoWeatherRepository(client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                                   cache: WeatherCache(directory: cacheDirectory), timeout: 3,
+                                   now: { OpenMeteoWeatherRepositoryTests.fetchTime })
+    }
+
+    func testTheForecastAsksForYesterdayInTheSameRequest() throws {
+        server.route("/v1/forecast", .init(body: try Self.seoulWithYesterday()))
+        let result = collectAll(weather().forecast(for: OpenMeteoWeatherRepositoryTests.seoul))
+        XCTAssertNil(result.error)
+        let forecast = try XCTUnwrap(result.values.last?.value)
+        XCTAssertEqual(server.requests.count, 1)
+        XCTAssertEqual(server.requests.first?.query["past_days"], "1")
+        XCTAssertEqual(forecast.yesterday, DayTemperatures(date: Date(timeIntervalSince1970: 1_781_967_600 - 86_400), high: 25, low: 19.5))
+        // The forecast itself is as it was: today first, seven days, its hours from today's midnight.
+        XCTAssertEqual(forecast.daily.count, 7)
+        XCTAssertEqual(forecast.daily[0].high, 28.0)
+        XCTAssertEqual(forecast.hourly.count, 168)
+        XCTAssertEqual(forecast.hourly.first?.time, Date(timeIntervalSince1970: 1_781_967_600))
+        XCTAssertEqual(forecast.todayAgainstYesterday, .warmer(degrees: 3))
+    }
+
+    func testAnAnswerWithoutYesterdayStillDecodes() throws {
+        // A forecast kept by an earlier version, or a server that ignores `past_days`.
+        server.route("/v1/forecast", .init(body: OpenMeteoWeatherRepositoryTests.seoulJSON))
+        let forecast = try XCTUnwrap(collectAll(weather().forecast(for: OpenMeteoWeatherRepositoryTests.seoul)).values.last?.value)
+        XCTAssertNil(forecast.yesterday)
+        XCTAssertEqual(forecast.daily.count, 7)
+        XCTAssertEqual(forecast.hourly.count, 168)
+    }
+
+    func testAnUnbelievableYesterdayIsLeftOutWithoutLosingTheForecast() throws {
+        server.route("/v1/forecast", .init(body: try Self.seoulWithYesterday(high: 1e308, low: -400)))
+        let forecast = try XCTUnwrap(collectAll(weather().forecast(for: OpenMeteoWeatherRepositoryTests.seoul)).values.last?.value)
+        XCTAssertNil(forecast.yesterday)
+        XCTAssertEqual(forecast.daily.count, 7)
+        XCTAssertEqual(forecast.daily[0].high, 28.0)
+    }
+
+    func testSplittingDaysAroundNow() {
+        let day = { (t: TimeInterval, high: Double) in
+            DailyForecast(date: Date(timeIntervalSince1970: t), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil)
+        }
+        let days = [day(0, 1), day(86_400, 2), day(172_800, 3)]
+        let (y1, d1) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: 90_000))
+        XCTAssertEqual(y1?.high, 1)
+        XCTAssertEqual(d1.map(\.high), [2, 3])
+        // Now before every day: all are the forecast, no yesterday.
+        let (y2, d2) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: -5))
+        XCTAssertNil(y2)
+        XCTAssertEqual(d2.map(\.high), [1, 2, 3])
+        // A gap of two days is no "yesterday".
+        let (y3, d3) = OpenMeteoForecastDTO.split([day(0, 1), day(172_800, 3)], at: Date(timeIntervalSince1970: 172_900))
+        XCTAssertNil(y3)
+        XCTAssertEqual(d3.map(\.high), [3])
+        // Daylight-saving days of 23 and 25 hours.
+        XCTAssertEqual(OpenMeteoForecastDTO.split([day(0, 1), day(82_800, 2)], at: Date(timeIntervalSince1970: 90_000)).0?.high, 1)
+        XCTAssertEqual(OpenMeteoForecastDTO.split([day(0, 1), day(90_000, 2)], at: Date(timeIntervalSince1970: 90_001)).0?.high, 1)
+    }
+
+    // MARK: Normals
+
+    /// A synthetic 1991–2020 archive answer: a seasonal curve with a yearly trend and a deterministic wobble.
+    static func archiveAnswer(missingEvery: Int? = nil) -> (Data, [(Int, Int, Int, Double, Double)]) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var date = calendar.date(from: DateComponents(year: 1991, month: 1, day: 1))!
+        let end = calendar.date(from: DateComponents(year: 2020, month: 12, day: 31))!
+        var times: [String] = [], highs: [Any] = [], lows: [Any] = []
+        var rows: [(Int, Int, Int, Double, Double)] = []
+        var i = 0
+        while date <= end {
+            let p = calendar.dateComponents([.year, .month, .day], from: date)
+            let doy = Double(calendar.ordinality(of: .day, in: .year, for: date)!)
+            let wobble = Double((i * 7919) % 13) / 4 - 1.5
+            let high = ((12 + 14 * sin(2 * .pi * (doy - 110) / 365.25) + Double(p.year! - 1991) * 0.03 + wobble) * 10).rounded() / 10
+            let low = ((high - 7 - abs(wobble)) * 10).rounded() / 10
+            times.append(String(format: "%04d-%02d-%02d", p.year!, p.month!, p.day!))
+            if let n = missingEvery, i % n == 0 {
+                highs.append(NSNull())
+                lows.append(NSNull())
+            } else {
+                highs.append(high)
+                lows.append(low)
+                rows.append((p.year!, p.month!, p.day!, high, low))
+            }
+            date = calendar.date(byAdding: .day, value: 1, to: date)!
+            i += 1
+        }
+        let body: [String: Any] = [
+            "latitude": 37.55, "longitude": 127.0, "generationtime_ms": 41.2, "utc_offset_seconds": 32_400,
+            "timezone": "Asia/Seoul", "timezone_abbreviation": "GMT+9", "elevation": 38.0,
+            "daily_units": ["time": "iso8601", "temperature_2m_max": "°C", "temperature_2m_min": "°C"],
+            "daily": ["time": times, "temperature_2m_max": highs, "temperature_2m_min": lows],
+        ]
+        return (try! JSONSerialization.data(withJSONObject: body), rows)
+    }
+
+    private func archive(cache: Bool = true) -> OpenMeteoArchiveRepository {
+        OpenMeteoArchiveRepository(client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                                   cache: cache ? ClimateNormalsCache(directory: cacheDirectory) : nil, timeout: 5)
+    }
+
+    /// Reference: each calendar day's normal computed directly from the rows, by date arithmetic (a
+    /// window of the calendar dates 7 days either side in each year), for all 366 days.
+    func testNormalsAreTheMeanOverThirtyYearsOfAFifteenDayWindow() throws {
+        let (body, rows) = Self.archiveAnswer()
+        server.route("/v1/archive", .init(body: body))
+        let normals = try XCTUnwrap(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).values.first)
+        let request = try XCTUnwrap(server.requests.first)
+        XCTAssertEqual(request.query["start_date"], "1991-01-01")
+        XCTAssertEqual(request.query["end_date"], "2020-12-31")
+        XCTAssertEqual(request.query["daily"], "temperature_2m_max,temperature_2m_min")
+        print("archive answer: \(body.count) bytes for 30 years")
+
+        var byDay: [String: (Double, Double)] = [:]
+        for (y, m, d, h, l) in rows { byDay[String(format: "%04d-%02d-%02d", y, m, d)] = (h, l) }
+        // The 366-day calendar as the month/day sequence, 29 February included, wrapping at the year's end.
+        var calendarDays: [(Int, Int)] = []
+        for (month, length) in [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].enumerated() {
+            for day in 1...length { calendarDays.append((month + 1, day)) }
+        }
+        var checked = 0
+        for (slot, (month, day)) in calendarDays.enumerated() {
+            var highs: [Double] = [], lows: [Double] = []
+            for offset in -7...7 {
+                let (m, d) = calendarDays[(slot + offset + 366) % 366]
+                for year in 1991...2020 {
+                    if let (h, l) = byDay[String(format: "%04d-%02d-%02d", year, m, d)] {
+                        highs.append(h)
+                        lows.append(l)
+                    }
+                }
+            }
+            let normal = normals.days[slot]
+            XCTAssertEqual(normal.month, month)
+            XCTAssertEqual(normal.day, day)
+            XCTAssertEqual(normal.high, highs.reduce(0, +) / Double(highs.count), accuracy: 1e-9, "\(month)-\(day)")
+            XCTAssertEqual(normal.low, lows.reduce(0, +) / Double(lows.count), accuracy: 1e-9, "\(month)-\(day)")
+            checked += 1
+        }
+        XCTAssertEqual(checked, 366)
+    }
+
+    func testNormalsAreAskedForOnceAndKept() throws {
+        let (body, _) = Self.archiveAnswer()
+        server.route("/v1/archive", .init(body: body))
+        let first = try XCTUnwrap(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).values.first)
+        server.route("/v1/archive", .init(status: 500, json: "{}"))
+        let again = collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul))
+        XCTAssertNil(again.error)
+        XCTAssertEqual(again.values, [first])
+        XCTAssertEqual(server.requests.count, 1)
+    }
+
+    func testAFewMissingDaysAreToleratedButNotAGappyAnswer() throws {
+        server.route("/v1/archive", .init(body: Self.archiveAnswer(missingEvery: 50).0))
+        XCTAssertNil(collectAll(archive(cache: false).normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error)
+        server.route("/v1/archive", .init(body: Self.archiveAnswer(missingEvery: 3).0))
+        XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .badResponse)
+        XCTAssertNil(ClimateNormalsCache(directory: cacheDirectory).read(OpenMeteoWeatherRepositoryTests.seoul), "nothing kept")
+    }
+
+    func testUnbelievableArchivesAreRefused() throws {
+        let (body, _) = Self.archiveAnswer()
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: body) as? [String: Any])
+        var daily = try XCTUnwrap(root["daily"] as? [String: Any])
+        daily["temperature_2m_max"] = Array(repeating: 1e308, count: 10_958)
+        root["daily"] = daily
+        for bad in [try JSONSerialization.data(withJSONObject: root), Data("{}".utf8), Data("[1,2]".utf8),
+                    Data(#"{"daily":{"time":[],"temperature_2m_max":[],"temperature_2m_min":[]}}"#.utf8)] {
+            server.route("/v1/archive", .init(body: bad))
+            XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .badResponse)
+        }
+        server.route("/v1/archive", .init(status: 429, json: "{}"))
+        XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .rateLimited)
+        server.stop()
+        XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .offline)
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+import OpenCombineShim
+@testable import NimbusDomain
+
+/// Today against yesterday and against the normal for the date.
+final class ClimateNormalsTests: XCTestCase {
+    func testDifferencesUnderADegreeAreAboutTheSame() {
+        XCTAssertEqual(TemperatureDifference(28, comparedWith: 25), .warmer(degrees: 3))
+        XCTAssertEqual(TemperatureDifference(22, comparedWith: 25.5), .colder(degrees: 3.5))
+        XCTAssertEqual(TemperatureDifference(25.9, comparedWith: 25), .aboutTheSame)
+        XCTAssertEqual(TemperatureDifference(24.1, comparedWith: 25), .aboutTheSame)
+        XCTAssertEqual(TemperatureDifference(26, comparedWith: 25), .warmer(degrees: 1))
+        XCTAssertNil(TemperatureDifference(.nan, comparedWith: 25))
+        XCTAssertNil(TemperatureDifference(20, comparedWith: .infinity))
+        XCTAssertEqual(TemperatureDifference(22, comparedWith: 25.5)?.degrees, -3.5)
+    }
+
+    func testEveryDayOfALeapYearHasOneSlot() {
+        var slots: [Int] = []
+        for month in 1...12 {
+            for day in 1...31 {
+                if let i = ClimateNormals.index(month: month, day: day) { slots.append(i) }
+            }
+        }
+        XCTAssertEqual(slots, Array(0..<366))
+        XCTAssertEqual(ClimateNormals.index(month: 2, day: 29), 59)
+        XCTAssertNil(ClimateNormals.index(month: 2, day: 30))
+        XCTAssertNil(ClimateNormals.index(month: 13, day: 1))
+        XCTAssertNil(ClimateNormals.index(month: 4, day: 31))
+    }
+
+    private func normals() -> ClimateNormals {
+        let days = (0..<366).map { slot in DayNormal(month: 0, day: slot, high: Double(slot) / 10 + 5, low: Double(slot) / 10) }
+        return ClimateNormals(coordinate: Coordinate(latitude: 37.5, longitude: 127), days: days)!
+    }
+
+    func testTheNormalIsTheCalendarDayAtThePlace() throws {
+        // 2026-06-30 20:00 UTC is already 1 July in Seoul.
+        let instant = Date(timeIntervalSince1970: 1_782_849_600)
+        let seoul = try XCTUnwrap(TimeZone(identifier: "Asia/Seoul"))
+        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        XCTAssertEqual(normals().normal(on: instant, in: seoul)?.day, ClimateNormals.index(month: 7, day: 1))
+        XCTAssertEqual(normals().normal(on: instant, in: utc)?.day, ClimateNormals.index(month: 6, day: 30))
+    }
+
+    func testOnlyAWholeBelievableYearMakesNormals() {
+        let good = (0..<366).map { DayNormal(month: 1, day: $0, high: 10, low: 2) }
+        XCTAssertNotNil(ClimateNormals(coordinate: Coordinate(latitude: 0, longitude: 0), days: good))
+        XCTAssertNil(ClimateNormals(coordinate: Coordinate(latitude: 0, longitude: 0), days: Array(good.prefix(365))))
+        var inverted = good
+        inverted[10] = DayNormal(month: 1, day: 11, high: 1, low: 2)
+        XCTAssertNil(ClimateNormals(coordinate: Coordinate(latitude: 0, longitude: 0), days: inverted))
+        var nan = good
+        nan[3] = DayNormal(month: 1, day: 4, high: .nan, low: 2)
+        XCTAssertNil(ClimateNormals(coordinate: Coordinate(latitude: 0, longitude: 0), days: nan))
+    }
+
+    func testTodayIsComparedWithYesterdaysHigh() {
+        let day = { (high: Double) in DailyForecast(date: Date(timeIntervalSince1970: 0), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil) }
+        let current = CurrentConditions(time: Date(timeIntervalSince1970: 0), temperature: 20, apparentTemperature: 20, humidity: 50,
+                                        pressure: 1000, precipitation: 0, windSpeed: 0, windDirection: 0, condition: .clear, isDay: true)
+        let forecast = Forecast(coordinate: Coordinate(latitude: 0, longitude: 0), utcOffsetSeconds: 0, current: current,
+                                hourly: [], daily: [day(28)], yesterday: DayTemperatures(date: Date(timeIntervalSince1970: -86_400), high: 25, low: 18))
+        XCTAssertEqual(forecast.todayAgainstYesterday, .warmer(degrees: 3))
+        let without = Forecast(coordinate: Coordinate(latitude: 0, longitude: 0), utcOffsetSeconds: 0, current: current,
+                               hourly: [], daily: [day(28)])
+        XCTAssertNil(without.todayAgainstYesterday)
+    }
+
+    func testTheUseCaseComparesTodayWithTheNormalOfTodaysDate() throws {
+        let city = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
+                        population: 1, timeZone: "Asia/Seoul", alternateNames: [])
+        let normals = normals()
+        struct Stub: ClimateNormalsRepository {
+            let normals: ClimateNormals
+            func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+                Just(normals).setFailureType(to: ClimateError.self).eraseToAnyPublisher()
+            }
+        }
+        // Local midnight of 1 July 2026 in Seoul (15:00 UTC the day before).
+        let midnight = Date(timeIntervalSince1970: 1_782_831_600)
+        let today = DailyForecast(date: midnight, high: 30, low: 10, condition: .clear, sunrise: nil, sunset: nil)
+        let current = CurrentConditions(time: midnight, temperature: 20, apparentTemperature: 20, humidity: 50, pressure: 1000,
+                                        precipitation: 0, windSpeed: 0, windDirection: 0, condition: .clear, isDay: true)
+        let forecast = Forecast(coordinate: city.coordinate, utcOffsetSeconds: 32_400, current: current, hourly: [], daily: [today])
+        var answer: NormalComparison?
+        _ = GetClimateNormalsUseCase(repository: Stub(normals: normals)).compare(forecast, for: city)
+            .sink(receiveCompletion: { _ in }, receiveValue: { answer = $0 })
+        let slot = try XCTUnwrap(ClimateNormals.index(month: 7, day: 1))
+        XCTAssertEqual(answer?.normal, normals.days[slot])
+        XCTAssertEqual(answer?.high, TemperatureDifference(30, comparedWith: normals.days[slot].high))
+        XCTAssertEqual(answer?.low, TemperatureDifference(10, comparedWith: normals.days[slot].low))
+    }
+}
