@@ -1,4 +1,5 @@
 import NimbusTerminal
+import OpenCombineShim
 
 /// A key and what it does, for the status bar and the help overlay.
 public struct KeyHint: Equatable, Sendable {
@@ -33,6 +34,9 @@ public protocol Screen: AnyObject {
     var hints: [KeyHint] { get }
     /// Every key of the screen, for the help overlay.
     var help: [KeyHint] { get }
+    /// Fires whenever what the screen draws has changed (its view model's state): the navigator asks
+    /// for a frame while the screen is shown.
+    var changes: AnyPublisher<Void, Never> { get }
     /// Called by the screen whenever it needs to be drawn again.
     var onNeedsDisplay: (() -> Void)? { get set }
     /// Called once the frame the screen last drew is on the terminal: the place for work the
@@ -46,6 +50,7 @@ public protocol Screen: AnyObject {
 }
 
 public extension Screen {
+    var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }
     func handle(_ pointer: Pointer) -> Bool { false }
     var copyText: String? { nil }
     var isAsking: Bool { false }

@@ -7,7 +7,6 @@ import OpenCombineShim
 @MainActor
 public final class QuakeListScreen: Screen {
     private let l10n: L10n
-    private let viewModel: QuakeListViewModel
     private let appeared = PassthroughSubject<Void, Never>()
     private let disappeared = PassthroughSubject<Void, Never>()
     private let refresh = PassthroughSubject<Void, Never>()
@@ -15,40 +14,35 @@ public final class QuakeListScreen: Screen {
     private let period = PassthroughSubject<Void, Never>()
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
+    private let selected = PassthroughSubject<Int, Never>()
     private let opened = PassthroughSubject<Int, Never>()
     private let stop = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: QuakeListState?
+    private var binding: StateBinding<QuakeListState>!
+    private var routes: AnyCancellable?
+    private var state: QuakeListState? { binding.value }
+    /// The list's rows and scroll position as the last frame drew them (for page keys and clicks).
     private var list = ListState()
     private var lastPageSize = 10
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    public init(viewModel: QuakeListViewModel, l10n: L10n, onRoute: @escaping (QuakeListRoute) -> Void) {
+    /// `ticks` is the app's clock: the feed is asked again each minute while the tab is shown.
+    public init(viewModel: QuakeListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never>,
+                onRoute: @escaping (QuakeListRoute) -> Void) {
         self.l10n = l10n
-        self.viewModel = viewModel
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            cancelRequested: stop.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] in self?.apply($0) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
+            sortToggled: sort.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
+            rowOpened: opened.eraseToAnyPublisher(), cancelRequested: stop.eraseToAnyPublisher(), tick: ticks))
+        binding = StateBinding(output.state) { [weak self] _, new in
+            self?.list.setCount(new.rows.count)
+            self?.list.select(new.selection)
+        }
+        routes = output.route.sink { onRoute($0) }
         appeared.send()
-    }
-
-    private func apply(_ new: QuakeListState) {
-        // The selection stays on the same event when the list changes under it.
-        let selected = state.flatMap { $0.rows.indices.contains(list.selection) ? $0.rows[list.selection].id : nil }
-        state = new
-        list.setCount(new.rows.count)
-        if let selected, let i = new.rows.firstIndex(where: { $0.id == selected }) { list.select(i) }
-        onNeedsDisplay?()
     }
 
     /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
@@ -90,10 +84,11 @@ public final class QuakeListScreen: Screen {
 
     /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        switch list.handle(pointer) {
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
-        case .moved: onNeedsDisplay?()
-        case .open: _ = handle(.enter)
+        case .moved: selected.send(moved.selection)
+        case .open(let row): opened.send(row)
         }
         return true
     }
@@ -106,8 +101,10 @@ public final class QuakeListScreen: Screen {
     }
 
     public func handle(_ key: Key) -> Bool {
-        if list.handle(key, pageSize: lastPageSize) {
-            onNeedsDisplay?()
+        var moved = list
+        if moved.handle(key, pageSize: lastPageSize) {
+            list.offset = moved.offset
+            selected.send(moved.selection)
             return true
         }
         switch key {
@@ -120,7 +117,6 @@ public final class QuakeListScreen: Screen {
         case .char("s"): sort.send()
         default: return false
         }
-        onNeedsDisplay?()
         return true
     }
 
