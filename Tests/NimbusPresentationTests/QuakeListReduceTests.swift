@@ -109,3 +109,24 @@ final class QuakeListReduceTests: XCTestCase {
         XCTAssertEqual(apply(s, .opened(2)).1, [], "no such row")
     }
 }
+
+/// `QuakeDetailViewModel.reduce` as a table.
+final class QuakeDetailReduceTests: XCTestCase {
+    typealias VM = QuakeDetailViewModel
+
+    func testTheLikeFollowsTheStoreAndFOnlyAsksToToggleANearestCity() {
+        let cases: [(String, VM.State, VM.Action, VM.State, [VM.Effect])] = [
+            ("the store holds it", VM.State(city: 7), .likes([3, 7]), VM.State(city: 7, liked: true), []),
+            ("the store lost it", VM.State(city: 7, liked: true), .likes([3]), VM.State(city: 7), []),
+            ("f", VM.State(city: 7), .likeToggled, VM.State(city: 7), [.toggleLike(7)]),
+            ("f with no nearest city", VM.State(city: nil), .likeToggled, VM.State(city: nil), []),
+            ("a failed save says so", VM.State(city: 7), .likeFailed, VM.State(city: 7, likeFailed: true), []),
+            ("until the store speaks", VM.State(city: 7, likeFailed: true), .likes([7]), VM.State(city: 7, liked: true), []),
+        ]
+        for (name, before, action, after, effects) in cases {
+            var state = before
+            XCTAssertEqual(VM.reduce(&state, action), effects, name)
+            XCTAssertEqual(state, after, name)
+        }
+    }
+}

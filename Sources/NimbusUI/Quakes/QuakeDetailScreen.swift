@@ -10,8 +10,9 @@ public final class QuakeDetailScreen: Screen {
     private let viewModel: QuakeDetailViewModel
     private let panel: ScreenPanel?
     private let likeToggled = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: QuakeDetailState?
+    private var binding: StateBinding<QuakeDetailState>!
+    private var state: QuakeDetailState? { binding.value }
+    private let panelChanges = PassthroughSubject<Void, Never>()
     private var panelShown = false
     private var left = false
 
@@ -21,13 +22,13 @@ public final class QuakeDetailScreen: Screen {
         self.l10n = l10n
         self.viewModel = viewModel
         self.panel = panel
-        viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state
-            .sink { [weak self] state in
-                self?.state = state
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        panel?.onNeedsDisplay = { [weak self] in self?.onNeedsDisplay?() }
+        binding = StateBinding(viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state)
+        panel?.onNeedsDisplay = { [panelChanges] in panelChanges.send() }
+    }
+
+    /// The event's state, or the map panel's.
+    public var changes: AnyPublisher<Void, Never> {
+        merge(binding.changes, panelChanges.eraseToAnyPublisher())
     }
 
     isolated deinit { if !left { panel?.cancel() } }
