@@ -35,15 +35,12 @@ public final class AppCoordinator {
     /// The frame's size and where each tab's title was drawn (from the last `render`), for clicks.
     private var lastSize = Size(cols: 0, rows: 0)
     private var tabColumns: [(tab: Int, columns: Range<Int>)] = []
-    /// The last left press (to count double clicks) and where the held button last was (for drags).
-    private var lastPress: (at: Point, time: Date, count: Int)?
-    private var dragAt: Point?
+    /// Counts clicks and follows drags across mouse reports.
+    private var gestures = PointerGestures()
     /// What `y` copied, shown on the status bar until the next key.
     private var statusMessage: String?
     /// Where `y` sends text: the terminal's clipboard (OSC 52), set by `AppLoop`.
     public var copyToClipboard: ((String) -> Void)?
-    /// Two presses on one cell within this time are a double click.
-    static let doubleClickInterval: TimeInterval = 0.4
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -307,34 +304,12 @@ public final class AppCoordinator {
     /// help overlay, the tab bar or the screen under it.
     private func handleMouse(_ event: MouseEvent) {
         guard container.configuration.mouse else { return }
-        let at = Point(x: event.x, y: event.y)
         // A click or the wheel is the next input: the message `y` left goes, as on a key.
         if statusMessage != nil, event.action != .release, event.action != .drag {
             statusMessage = nil
             needsDisplay.set()
         }
-        let action: Pointer.Action
-        switch (event.action, event.button) {
-        case (.press, .left):
-            let now = container.configuration.now()
-            var count = 1
-            if let last = lastPress, last.at == at, now.timeIntervalSince(last.time) <= Self.doubleClickInterval, last.count == 1 {
-                count = 2
-            }
-            lastPress = (at, now, count)
-            dragAt = at
-            action = .click(count: count)
-        case (.drag, .left):
-            guard let from = dragAt, from != at else { return }
-            dragAt = at
-            action = .drag(dx: at.x - from.x, dy: at.y - from.y)
-        case (.release, _):
-            dragAt = nil
-            return
-        case (.wheelUp, _): action = .wheel(-1)
-        case (.wheelDown, _): action = .wheel(1)
-        default: return
-        }
+        guard let (action, at) = gestures.gesture(event, at: container.configuration.now()) else { return }
         if showingHelp {
             if case .wheel(let n) = action {
                 helpScroll = min(max(0, helpScroll + n * ListState.wheelStep), helpMaxScroll)
