@@ -62,6 +62,15 @@ final class EffectRunnerTests: XCTestCase {
         XCTAssertEqual(state.values.map(\.total), [0, 2])
     }
 
+    /// A store's contents arrive the moment the loop starts, before its subscriber has asked for
+    /// anything: the state they make is kept for it, not dropped.
+    func testActionsThatComeWithTheSubscriptionAreNotLost() {
+        let loop = EffectRunner.run(initial: Counter(), actions: Just(Action.add(5)).eraseToAnyPublisher(),
+                                    scheduler: scheduler.eraseToAnyScheduler(), reduce: Self.reduce) { _ in Work<Action, String>.none }
+        let state = TestObserver(loop.state)
+        XCTAssertEqual(state.values.map(\.total), [5])
+    }
+
     func testANewerRequestWithTheSameIdReplacesTheOneInFlightAndItsLateAnswerIsDropped() {
         let actions = PassthroughSubject<Action, Never>()
         let state = TestObserver(run(actions).state)

@@ -214,6 +214,14 @@ public final class AppCoordinator {
             handleTabKeys(key)
             return
         }
+        let own = screen.bindings
+        if !own.isEmpty {
+            // The app's commands, then the screen's, then going back: the help lists the same.
+            for scope in [commands, own, fallbacks(for: own)] {
+                if let binding = Binding.find(key, in: scope), binding.run(key) { return }
+            }
+            return
+        }
         if handleGlobal(key) { return }
         if screen.handle(key) { return }
         if key == .escape || key == .backspace { navigator.pop() }
@@ -343,6 +351,46 @@ public final class AppCoordinator {
         return true
     }
 
+    /// The app's own commands, in every screen whose keys are bindings (outside its text field).
+    private var commands: [Binding] {
+        var list: [Binding] = []
+        if navigator.tabs.count > 1 {
+            let digits = (1...navigator.tabs.count).map { Key.char(Character(String($0))) }
+            list.append(Binding(digits, "1-\(navigator.tabs.count)", help: l10n[.helpKeyTabs], hint: l10n[.hintTabs]) {
+                [unowned self] key in
+                guard case .char(let c) = key, let n = c.wholeNumberValue else { return false }
+                navigator.select(n - 1)
+                return true
+            })
+            list.append(Binding([.tab, .backTab], "Tab S-Tab", help: l10n[.helpKeyTabnext]) { [unowned self] key in
+                navigator.selectNext(key == .tab ? 1 : -1)
+                return true
+            })
+        }
+        list += [
+            Binding(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp]) { [unowned self] in openHelp() },
+            Binding([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings]) { [unowned self] in openSettings() },
+            Binding([.char("y")], "y", help: l10n[.helpKeyCopy]) { [unowned self] _ in copySelection() },
+            Binding(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit]) { [unowned self] in quitRequested = true },
+        ]
+        return list
+    }
+
+    /// Keys no scope took: Esc and Backspace go back when there is a screen to go back to (and the
+    /// screen does not use them itself).
+    private func fallbacks(for own: [Binding]) -> [Binding] {
+        guard navigator.tabs.indices.contains(navigator.active), navigator.tabs[navigator.active].stack.count > 1,
+              Binding.find(.escape, in: own) == nil else { return [] }
+        return [Binding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc") {
+            [unowned self] in navigator.pop()
+        }]
+    }
+
+    /// Keys that work everywhere, a text field included (handled before any scope; listed in the help).
+    private var alwaysGlobal: [KeyHint] {
+        [KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]), KeyHint("Ctrl-L", l10n[.helpKeyRedraw]), KeyHint("F12", l10n[.helpKeyDebug])]
+    }
+
     private func handleGlobal(_ key: Key) -> Bool {
         switch key {
         case .char("q"):
@@ -392,9 +440,20 @@ public final class AppCoordinator {
                     activeStyle: theme.tabActive, style: theme.tabBar)
         let body = p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2))
         navigator.top?.draw(body, theme: theme)
-        var hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
-        if navigator.tabs.count > 1, navigator.top?.capturesText == false {
-            hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
+        var hints: [(key: String, label: String)]
+        if let top = navigator.top, !top.bindings.isEmpty {
+            let own = top.bindings
+            let global = top.capturesText ? [] : commands
+            let tabs = global.prefix(1).compactMap(\.barHint).filter { _ in navigator.tabs.count > 1 }
+            var bar = (fallbacks(for: own) + own).compactMap(\.barHint)
+            bar.insert(contentsOf: tabs, at: min(2, bar.count))
+            bar += global.dropFirst(tabs.count).compactMap(\.barHint)
+            hints = bar.map { (key: $0.key, label: $0.label) }
+        } else {
+            hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
+            if navigator.tabs.count > 1, navigator.top?.capturesText == false {
+                hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
+            }
         }
         if !configNoticeSeen, container.configNotice != nil, settings == nil {
             // The config file's problem needs the room: only the key that opens the settings stays.
@@ -454,24 +513,29 @@ public final class AppCoordinator {
     }
 
     private func drawHelp(_ p: Painter) {
-        let tabs = navigator.tabs.count > 1 ? [
-            KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
-            KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
-        ] : []
-        let allGlobal = tabs + [
-            KeyHint("?", l10n[.helpKeyHelp]),
-            KeyHint(", F2", l10n[.helpKeySettings]),
-            KeyHint("y", l10n[.helpKeyCopy]),
-            KeyHint("q", l10n[.helpKeyQuit]),
-            KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
-            KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),
-            KeyHint("F12", l10n[.helpKeyDebug]),
-        ] + (container.configuration.mouse ? [
+        let mouse = container.configuration.mouse ? [
             KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
             KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
             KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
-        ] : [])
-        let allScreen = navigator.top?.help ?? []
+        ] : []
+        let allGlobal: [KeyHint]
+        let allScreen: [KeyHint]
+        if let top = navigator.top, !top.bindings.isEmpty {
+            allScreen = (fallbacks(for: top.bindings) + top.bindings).map(\.keyHint)
+            allGlobal = commands.map(\.keyHint) + alwaysGlobal + mouse
+        } else {
+            let tabs = navigator.tabs.count > 1 ? [
+                KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
+                KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
+            ] : []
+            allGlobal = tabs + [
+                KeyHint("?", l10n[.helpKeyHelp]),
+                KeyHint(", F2", l10n[.helpKeySettings]),
+                KeyHint("y", l10n[.helpKeyCopy]),
+                KeyHint("q", l10n[.helpKeyQuit]),
+            ] + alwaysGlobal + mouse
+            allScreen = navigator.top?.help ?? []
+        }
         let global = allGlobal.filter { Self.helpMatches($0, helpFilter) }
         let screen = allScreen.filter { Self.helpMatches($0, helpFilter) }
         let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0

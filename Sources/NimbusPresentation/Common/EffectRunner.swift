@@ -49,6 +49,7 @@ public enum EffectRunner {
     ) -> Loop<State, Route> {
         let runtime = Runtime(state: initial, scheduler: scheduler, reduce: reduce, perform: perform)
         let state = runtime.states
+            .compactMap { $0 }
             .handleEvents(receiveSubscription: { _ in runtime.start(actions) }, receiveCancel: { runtime.stop() })
             .removeDuplicates()
             .eraseToAnyPublisher()
@@ -57,7 +58,9 @@ public enum EffectRunner {
 
     /// The loop's one mutable place: the state, the effects in flight and the actions waiting.
     final class Runtime<State: Equatable, Action, Effect, Route> {
-        let states = PassthroughSubject<State, Never>()
+        /// Holds the latest state until the subscriber asks for it: the actions that start with the
+        /// subscription (a store's contents, say) come before the subscriber's demand does.
+        let states = CurrentValueSubject<State?, Never>(nil)
         /// The state last emitted (nil before the first action).
         private var emitted: State?
         let routes = PassthroughSubject<Route, Never>()

@@ -110,6 +110,8 @@ public final class QuakeListViewModel {
         var stopped = false
         /// The tab is on screen (ticks refresh only then).
         var shown = false
+        /// The tab has been shown: before, there is nothing to show (my places may already be known).
+        var started = false
         /// When the feed was last asked for.
         var requestedAt: Date?
         var places: [Coordinate] = []
@@ -191,6 +193,7 @@ public final class QuakeListViewModel {
         case .appeared(let now):
             state.now = now
             state.shown = true
+            state.started = true
             state.stopped = false
             // Shown again within the minute the feed was checked: nothing new can be there yet.
             if state.loading { return [] }
@@ -258,6 +261,7 @@ public final class QuakeListViewModel {
     }
 
     private static func fetch(_ state: inout State, at now: Date) -> [Effect] {
+        state.started = true
         state.stopped = false
         state.loading = true
         state.requestedAt = now
@@ -336,6 +340,7 @@ public final class QuakeListViewModel {
 
     private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<QuakeListState, Never> {
         states
+            .filter(\.started)
             .scan(nil as Presented?) { [self] previous, state in
                 let listing = Listing(state)
                 if let previous, previous.listing == listing {

@@ -59,27 +59,34 @@ public final class QuakeListScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        var hints: [KeyHint] = []
-        if state?.loading == true { hints.append(KeyHint("Esc", l10n[.hintStop])) }
-        if list.count > 0 { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
-        hints += [KeyHint("m", l10n[.hintMagnitude]), KeyHint("p", l10n[.hintPeriod]), KeyHint("n", l10n[.hintNear]),
-                  KeyHint("r", l10n[state?.failed == true ? .hintRetry : .hintRefresh]),
-                  KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-        return hints
-    }
-
-    public var help: [KeyHint] {
-        [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpenQuake]),
-         KeyHint("m", l10n[.helpKeyQuakesMagnitude]),
-         KeyHint("p", l10n[.helpKeyQuakesPeriod]),
-         KeyHint("n", l10n[.helpKeyQuakesNear]),
-         KeyHint("s", l10n[.helpKeyQuakesSort]),
-         KeyHint("r", l10n[.helpKeyQuakesRefresh]),
-         KeyHint("Esc", l10n[.helpKeyQuakesStop])]
+    public var bindings: [Binding] {
+        let failed = state?.failed == true
+        var all: [Binding] = []
+        if state?.loading == true {
+            all.append(Binding(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop]) { [stop] in stop.send() })
+        }
+        all += Binding.listMoves(l10n) { [unowned self] key in
+            var moved = self.list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            self.list.offset = moved.offset
+            selected.send(moved.selection)
+            return true
+        }
+        if self.list.count > 0 {
+            all.append(Binding(.enter, help: l10n[.helpKeyOpenQuake], hint: l10n[.hintOpen]) { [unowned self] in
+                opened.send(self.list.selection)
+            })
+        }
+        all += [
+            Binding(.char("m"), help: l10n[.helpKeyQuakesMagnitude], hint: l10n[.hintMagnitude]) { [magnitude] in magnitude.send() },
+            Binding(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod]) { [period] in period.send() },
+            Binding(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear]) { [near] in near.send() },
+            Binding(.char("s"), help: l10n[.helpKeyQuakesSort]) { [sort] in sort.send() },
+            Binding(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[failed ? .hintRetry : .hintRefresh]) { [refresh] in
+                refresh.send()
+            },
+        ]
+        return all
     }
 
     /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
@@ -100,25 +107,8 @@ public final class QuakeListScreen: Screen {
         return (["M" + row.magnitude] + [row.place, row.time, row.depth].filter { !$0.isEmpty }).joined(separator: " · ")
     }
 
-    public func handle(_ key: Key) -> Bool {
-        var moved = list
-        if moved.handle(key, pageSize: lastPageSize) {
-            list.offset = moved.offset
-            selected.send(moved.selection)
-            return true
-        }
-        switch key {
-        case .enter where list.count > 0: opened.send(list.selection)
-        case .escape where state?.loading == true: stop.send()
-        case .char("r"): refresh.send()
-        case .char("m"): magnitude.send()
-        case .char("p"): period.send()
-        case .char("n"): near.send()
-        case .char("s"): sort.send()
-        default: return false
-        }
-        return true
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     // MARK: Drawing
 
