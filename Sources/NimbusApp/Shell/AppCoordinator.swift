@@ -445,9 +445,8 @@ public final class AppCoordinator {
             let own = top.bindings
             let global = top.capturesText ? [] : commands
             let tabs = global.prefix(1).compactMap(\.barHint).filter { _ in navigator.tabs.count > 1 }
-            var bar = (fallbacks(for: own) + own).compactMap(\.barHint)
+            var bar = (fallbacks(for: own) + own + global.dropFirst(tabs.count)).compactMap(\.barHint)
             bar.insert(contentsOf: tabs, at: min(2, bar.count))
-            bar += global.dropFirst(tabs.count).compactMap(\.barHint)
             hints = bar.map { (key: $0.key, label: $0.label) }
         } else {
             hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
