@@ -14,15 +14,7 @@ public final class AppCoordinator {
     private let container: AppDIContainer
     private let navigator: TabNavigator
     private var children: [AnyObject] = []
-    private var showingHelp = false
-    /// The help overlay's first line shown, and the largest that still fills it (from the last frame).
-    private var helpScroll = 0
-    private var helpMaxScroll = 0
-    private var lastHelpPage = 1
     private var showingMapStats = false
-    /// The help overlay's filter: what was typed, and whether keys still go into it.
-    private var helpFilter = ""
-    private var helpFilterTyping = false
     private let l10n: L10n
     /// The retry the status bar counts down to (see `retriesChanged`), and what keeps it counting.
     private var retryWait: HTTPRetryWait?
@@ -57,7 +49,7 @@ public final class AppCoordinator {
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: showingHelp || showingMapStats || settings != nil,
+              overlay: !overlays.isEmpty || showingMapStats || settings != nil,
               capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false,
               asking: navigator.top?.isAsking ?? false)
     }
@@ -74,7 +66,11 @@ public final class AppCoordinator {
         self.container = container
         self.l10n = container.l10n
         navigator = TabNavigator(needsDisplay: needsDisplay)
+        overlays = OverlayStack(needsDisplay: needsDisplay)
     }
+
+    /// Help and questions over the tab's screen; the top one gets keys first.
+    private let overlays: OverlayStack
 
     /// Whether the terminal should report the mouse: the Mouse setting as it is now (the app loop
     /// tells the terminal when it changes).
@@ -194,18 +190,15 @@ public final class AppCoordinator {
             needsDisplay.setFullRedraw()
             return
         }
-        if key == .function(2), !showingHelp {
+        if overlays.handle(key) { return }
+        if key == .function(2) {
             openSettings()
             return
         }
         // The map cache overlay stays up while browsing; only Esc closes it.
-        if showingMapStats, key == .escape, !showingHelp {
+        if showingMapStats, key == .escape {
             showingMapStats = false
             needsDisplay.set()
-            return
-        }
-        if showingHelp {
-            handleHelp(key)
             return
         }
         guard let screen = navigator.top else { return }
@@ -227,83 +220,33 @@ public final class AppCoordinator {
         if key == .escape || key == .backspace { navigator.pop() }
     }
 
-    /// The help overlay takes every key while it is open: it scrolls, filters as you type (`/` or a
-    /// letter starts the filter, Backspace edits it, Enter keeps it), and `?`, `q`, `Esc` or `Enter`
-    /// close it (as htop's help does; `q` does not quit from there). Esc first clears a filter.
-    private func handleHelp(_ key: Key) {
-        if helpFilterTyping {
-            switch key {
-            case .char(let c):
-                helpFilter.append(c)
-                helpScroll = 0
-            case .paste(let text):
-                helpFilter += text
-                helpScroll = 0
-            case .backspace:
-                if helpFilter.isEmpty { helpFilterTyping = false } else { helpFilter.removeLast() }
-                helpScroll = 0
-            case .ctrl("u"):
-                helpFilter = ""
-            case .enter:
-                helpFilterTyping = false
-            case .escape:
-                helpFilter = ""
-                helpFilterTyping = false
-                helpScroll = 0
-            default:
-                scrollHelp(key)
-            }
-            needsDisplay.set()
-            return
-        }
-        switch key {
-        case .char("?"), .char("q"), .enter:
-            closeHelp()
-        case .escape:
-            if helpFilter.isEmpty { closeHelp() } else { helpFilter = ""; helpScroll = 0 }
-        case .char("/"):
-            helpFilterTyping = true
-        case .char(let c) where c.isLetter || c.isNumber:
-            helpFilterTyping = true
-            helpFilter.append(c)
-            helpScroll = 0
-        case .backspace where !helpFilter.isEmpty:
-            helpFilterTyping = true
-            helpFilter.removeLast()
-            helpScroll = 0
-        default:
-            guard scrollHelp(key) else { return }
-        }
-        needsDisplay.set()
-    }
-
-    @discardableResult
-    private func scrollHelp(_ key: Key) -> Bool {
-        switch key {
-        case .up: helpScroll -= 1
-        case .down: helpScroll += 1
-        case .pageUp: helpScroll -= lastHelpPage
-        case .pageDown, .char(" "): helpScroll += lastHelpPage
-        case .home: helpScroll = 0
-        case .end: helpScroll = helpMaxScroll
-        default: return false
-        }
-        helpScroll = min(max(0, helpScroll), helpMaxScroll)
-        return true
-    }
-
+    /// `?`: the shown screen's keys and the app's, from their bindings.
     private func openHelp() {
-        showingHelp = true
-        helpScroll = 0
-        helpFilter = ""
-        helpFilterTyping = false
-        needsDisplay.set()
-    }
-
-    private func closeHelp() {
-        showingHelp = false
-        helpFilter = ""
-        helpFilterTyping = false
+        let mouse = container.configuration.mouse ? [
+            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
+            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
+            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
+        ] : []
+        let screen: [KeyHint]
+        let global: [KeyHint]
+        if let top = navigator.top, !top.bindings.isEmpty {
+            screen = (fallbacks(for: top.bindings) + top.bindings).map(\.keyHint)
+            global = commands.map(\.keyHint) + alwaysGlobal + mouse
+        } else {
+            let tabs = navigator.tabs.count > 1 ? [
+                KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
+                KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
+            ] : []
+            global = tabs + [
+                KeyHint("?", l10n[.helpKeyHelp]),
+                KeyHint(", F2", l10n[.helpKeySettings]),
+                KeyHint("y", l10n[.helpKeyCopy]),
+                KeyHint("q", l10n[.helpKeyQuit]),
+            ] + alwaysGlobal + mouse
+            screen = navigator.top?.help ?? []
+        }
+        let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
+        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
     }
 
     // MARK: Mouse
@@ -318,13 +261,7 @@ public final class AppCoordinator {
             needsDisplay.set()
         }
         guard let (action, at) = gestures.gesture(event, at: container.configuration.now()) else { return }
-        if showingHelp {
-            if case .wheel(let n) = action {
-                helpScroll = min(max(0, helpScroll + n * ListState.wheelStep), helpMaxScroll)
-                needsDisplay.set()
-            }
-            return
-        }
+        if overlays.handle(Pointer(action, x: at.x, y: at.y, screen: at)) { return }
         if showingMapStats { return }
         guard lastSize.rows >= Self.minimumSize.rows, lastSize.cols >= Self.minimumSize.cols else { return }
         if at.y == 0 {
@@ -462,7 +399,7 @@ public final class AppCoordinator {
                        hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
         if showingMapStats { drawMapStats(p) }
         settings?.draw(p, theme: theme)
-        if showingHelp { drawHelp(p) }
+        overlays.draw(p, theme: theme)
         return canvas.buffer
     }
 
@@ -511,64 +448,4 @@ public final class AppCoordinator {
         Overlay.draw(p, title: l10n[.debugTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
     }
 
-    private func drawHelp(_ p: Painter) {
-        let mouse = container.configuration.mouse ? [
-            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
-            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
-            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
-        ] : []
-        let allGlobal: [KeyHint]
-        let allScreen: [KeyHint]
-        if let top = navigator.top, !top.bindings.isEmpty {
-            allScreen = (fallbacks(for: top.bindings) + top.bindings).map(\.keyHint)
-            allGlobal = commands.map(\.keyHint) + alwaysGlobal + mouse
-        } else {
-            let tabs = navigator.tabs.count > 1 ? [
-                KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
-                KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
-            ] : []
-            allGlobal = tabs + [
-                KeyHint("?", l10n[.helpKeyHelp]),
-                KeyHint(", F2", l10n[.helpKeySettings]),
-                KeyHint("y", l10n[.helpKeyCopy]),
-                KeyHint("q", l10n[.helpKeyQuit]),
-            ] + alwaysGlobal + mouse
-            allScreen = navigator.top?.help ?? []
-        }
-        let global = allGlobal.filter { Self.helpMatches($0, helpFilter) }
-        let screen = allScreen.filter { Self.helpMatches($0, helpFilter) }
-        let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0
-        // The box's inside is the screen less its border and padding; a label that does not fit
-        // there wraps under itself rather than being cut.
-        let inner = max(1, p.width - 4)
-        func wrapped(_ h: KeyHint) -> [String] {
-            let labelWidth = inner - keyWidth - 2
-            guard labelWidth >= 8 else { return [DisplayWidth.pad(h.key, to: keyWidth) + "  " + h.label] }
-            let wrapped = TextWrap.lines(h.label, width: labelWidth)
-            return wrapped.enumerated().map { i, part in
-                (i == 0 ? DisplayWidth.pad(h.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
-            }
-        }
-        var lines: [String] = []
-        if helpFilterTyping || !helpFilter.isEmpty {
-            lines += [l10n.format(.helpFilterPrompt, helpFilter + (helpFilterTyping ? "▏" : "")), ""]
-        }
-        if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }
-        if !global.isEmpty { lines += [l10n[.helpSectionGlobal]] + global.flatMap(wrapped) + [""] }
-        if screen.isEmpty && global.isEmpty { lines += [l10n.format(.helpFilterNone, helpFilter), ""] }
-        lines += TextWrap.lines(l10n[helpFilterTyping ? .helpFilterClose : .helpClose], width: inner)
-        helpMaxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay,
-                                     borderStyle: theme.overlayBorder, scroll: helpScroll)
-        helpScroll = min(helpScroll, helpMaxScroll)
-        lastHelpPage = max(1, min(lines.count, p.height - 2) - 1)
-    }
-
-    /// A key matches the help filter when its key or its label contains every word of the filter,
-    /// ignoring case and accents.
-    static func helpMatches(_ hint: KeyHint, _ filter: String) -> Bool {
-        let words = filter.split(separator: " ")
-        guard !words.isEmpty else { return true }
-        let text = (hint.key + " " + hint.label).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        return words.allSatisfy { text.contains($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
-    }
 }
