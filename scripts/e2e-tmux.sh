@@ -292,5 +292,31 @@ check "started with --no-mouse" wait_for "Cities"
 check "no mouse reporting with --no-mouse" test "$(mouse_flags)" = 00
 t send-keys -t e2e q
 
+# SIGTERM, SIGHUP and SIGINT from outside: the terminal is restored, then the app dies of the signal
+# as its default action would end it. Its parent (here a Python one that tells the two apart) sees
+# it killed by the signal, not exit with status 128 + n, which a shell's $? cannot tell apart.
+cat > "$work/parent.py" <<'PY'
+import subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+open(sys.argv[1] + ".pid", "w").write(str(child.pid))
+code = child.wait()
+open(sys.argv[1], "w").write("killed by %d" % -code if code < 0 else "exit %d" % code)
+PY
+death_case() { # SIGNAL
+  local sig=$1
+  rm -f "$work/ending" "$work/ending.pid" "$work/stty"
+  t respawn-pane -k -t e2e \
+    "python3 '$work/parent.py' '$work/ending' env -u LANG -u LC_ALL TERM=tmux-256color '$bin'; stty -a > '$work/stty'; sleep 30"
+  check "started for the death by $sig" wait_for "Cities"
+  kill -"$sig" "$(cat "$work/ending.pid")"
+  for _ in $(seq 50); do [ -s "$work/stty" ] && break; sleep 0.1; done
+  check "$sig kills it (its parent sees the signal, not an exit status)" test "$(cat "$work/ending" 2>/dev/null)" = "killed by $(kill -l "$sig")"
+  check "terminal restored before dying of $sig" restored "$work/stty"
+  check "mouse reporting off before dying of $sig" test "$(mouse_flags)" = 00
+}
+death_case TERM
+death_case HUP
+death_case INT
+
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

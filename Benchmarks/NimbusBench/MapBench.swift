@@ -8,13 +8,12 @@ import NimbusUI
 /// Map numbers: cold renders per zoom, cached fetches, and the hit ratio of a scripted browsing session.
 enum MapBenchmark {
     static func run(catalog: CityCatalog, into table: inout Table) {
-        let environment = ProcessInfo.processInfo.environment
         let size = MapSize(cols: 100, rows: 30)
         let opened = NimbusBenchmark.now()
         let land: LandMask
         let borders: CountryBorders
         do {
-            land = try LandMask.bundled(fineLevelsFrom: environment)
+            land = try LandMask.bundled()
             borders = try CountryBorders.bundled()
         } catch {
             table.row("map data", "error: \(error)")

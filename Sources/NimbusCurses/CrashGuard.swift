@@ -5,9 +5,9 @@ import Glibc
 /// of any signal whose default action ends the process), so nothing leaves the user's shell in raw
 /// mode; the process then dies of the same signal, so its exit status says which.
 ///
-/// SIGINT, SIGTERM and SIGHUP are not here: `LiveRunner` takes them and exits cleanly. SIGPIPE is
-/// ignored: every write to the terminal handles EPIPE, and a closed terminal ends the app through
-/// its read of stdin.
+/// SIGINT, SIGTERM and SIGHUP are not here: `LiveRunner` takes them on the main queue, restores the
+/// terminal there, and then dies of them (`die(of:)`). SIGPIPE is ignored: every write to the
+/// terminal handles EPIPE, and a closed terminal ends the app through its read of stdin.
 public enum CrashGuard {
     /// Faults: after the handler, the faulting instruction runs again with the default action.
     static let faultSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
@@ -33,6 +33,21 @@ public enum CrashGuard {
             sigaction(sig, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Ends the process by `signal`'s default action, so that its parent sees it killed by that signal
+    /// (as a shell's `$?` of 128 + n and `WIFSIGNALED` say), not exit: for a signal the app took to
+    /// restore the terminal first.
+    public static func die(of signal: Int32) -> Never {
+        Glibc.signal(signal, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        // The signal may be blocked on this thread (dispatch reads it from a signalfd).
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(signal)
+        // Not reached unless the signal's default action does not end a process.
+        _exit(128 + signal)
     }
 
     /// Back to the default actions (while suspended).

@@ -417,12 +417,12 @@ final class WorldLabelTests: XCTestCase {
         return c
     }
 
-    nonisolated func testTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() {
+    nonisolated func testTheLabelGoesOnItsRowWhereItCoversLessOfOtherCountries() {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() }
+        MainActor.assumeIsolated { test.mainActorTestTheLabelGoesOnItsRow() }
     }
 
-    private func mainActorTestTheLabelGoesWhereItCoversNoOtherCountryOrIsLeftOut() {
+    private func mainActorTestTheLabelGoesOnItsRow() {
         // Home on the left of the border, a neighbour on the right: right of the marker is foreign, so
         // the label goes to the left (over home land).
         let map = ["...............",
@@ -435,14 +435,16 @@ final class WorldLabelTests: XCTestCase {
         let c = draw(s, label: "Ab")
         XCTAssertEqual(c.buffer[x: 6, y: 2].text, "●")
         XCTAssertEqual(c.buffer[x: 3, y: 2].text, "A")  // " Ab " at 2..<6
-        // Foreign land all round: the label is left out, the marker stays.
+        // Foreign land all round: the label still sits on the marker's row, on the side covering less
+        // of it.
         let crowded = ["###|###|###",
                        "###|#|#|###",
                        "###|###|###"]
         let t = draw(snapshot(crowded, city: (x: 5, y: 1)), label: "Ab")
         XCTAssertEqual(t.buffer[x: 5, y: 1].text, "●")
-        XCTAssertFalse(t.buffer.text().contains("A"))
-        // Every position, every map: whatever is shown covers no foreign cell.
+        XCTAssertEqual(t.buffer.text().components(separatedBy: "\n")[1].contains("Ab"), true, t.buffer.text())
+        // Every position, every map: a label shown is on the marker's row, on a side covering no more
+        // foreign cells than the other side would.
         var placed = 0
         for seed in 0..<300 {
             var rng = SplitMix(seed: UInt64(seed))
@@ -452,12 +454,16 @@ final class WorldLabelTests: XCTestCase {
             let foreign = MapSnapshotView.foreignLand(in: s, marker: city)
             let c = draw(s, label: "Xy")
             XCTAssertEqual(c.buffer[x: city.x, y: city.y].text, "●")
+            func covered(_ x: Int) -> Int { (x..<(x + 4)).filter { foreign.contains(city.y * 16 + $0) }.count }
+            let sides = [city.x + 1, city.x - 4].filter { $0 >= 0 && $0 + 4 <= 16 }
             for y in 0..<6 {
                 for x in 0..<16 where c.buffer[x: x, y: y].text == "X" {
                     placed += 1
-                    for dx in -1...2 { XCTAssertFalse(foreign.contains(y * 16 + x + dx), "\(picture) \(city)") }
+                    XCTAssertEqual(y, city.y, "\(picture) \(city)")
+                    XCTAssertEqual(covered(x - 1), sides.map(covered).min(), "\(picture) \(city)")
                 }
             }
+            if sides.isEmpty { XCTAssertFalse(c.buffer.text().contains("X")) }
         }
         XCTAssertGreaterThan(placed, 50)
     }
@@ -523,5 +529,33 @@ final class MapTownTests: XCTestCase {
             MapRequest(city: koSeoul, zoom: .country, size: MapSize(cols: 80, rows: 22), style: .braille)))
         XCTAssertTrue(ko.mapTowns.towns(on: snapshot).contains { $0.label == "부산" || $0.label == "부산광역시" },
                       "\(ko.mapTowns.towns(on: snapshot).map(\.label))")
+    }
+
+    /// Tokyo's maps in Korean and Japanese: every town is named as the lists name it, in the
+    /// language's own script (Tokyo's Korean map mixed "Sendai" and "Toyama" with 니가타).
+    nonisolated func testKoreanAndJapaneseTownLabelsShareTheLanguagesScript() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTownLabelsShareTheScript() }
+    }
+
+    private func mainActorTestTownLabelsShareTheScript() throws {
+        for (code, language) in [("ko", Language.ko), ("ja", Language.ja)] {
+            let container = try MapGoldenTests.container(language: code)
+            let tokyo = container.cityRepository.city(container.cityRepository.search("tokyo").refs[0])
+            for zoom in [MapZoom.country, MapZoom(6), .city] {
+                let snapshot = try XCTUnwrap(try container.map.makeShowCityMapUseCase().snapshot(
+                    MapRequest(city: tokyo, zoom: zoom, size: MapSize(cols: 100, rows: 30), style: .braille)))
+                let towns = container.mapTowns.towns(on: snapshot)
+                XCTAssertGreaterThan(towns.count, 3, "\(code) zoom \(zoom.level)")
+                for town in towns {
+                    XCTAssertFalse(town.label.unicodeScalars.contains { $0.isASCII && $0.properties.isAlphabetic },
+                                   "\(code) zoom \(zoom.level): \(town.label) among \(towns.map(\.label))")
+                    // The list finds the town by that name and shows it so.
+                    XCTAssertTrue(container.catalog.search(town.label).refs.prefix(20).contains {
+                        CityNameChoice.name(container.catalog.city($0), language: language) == town.label
+                    }, "\(code): \(town.label)")
+                }
+            }
+        }
     }
 }

@@ -2,8 +2,8 @@ import XCTest
 import NimbusDomain
 @testable import NimbusData
 
-/// `config.toml`: read with TOMLKit, each bad value named with its line, written atomically 0600,
-/// and never rewritten while it could not be read cleanly.
+/// `config.toml`: read with TOMLKit, each bad value named with its line, written atomically (a new
+/// file 0600), and never rewritten while it could not be read cleanly.
 final class ConfigFileTests: XCTestCase {
     private var directory: URL!
     private let fm = FileManager.default
@@ -57,6 +57,11 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertFalse(loaded.writable)
     }
 
+    func testABadValueInAFileWithCRLFLineEndingsIsNamedWithItsLine() {
+        XCTAssertEqual(ConfigFile.parse("# Windows\r\ntheme = \"dark\"\r\nunits = \"kelvin\"\r\n").problems.map(\.description),
+                       ["config.toml line 3: units must be metric, imperial or auto"])
+    }
+
     func testTextThatIsNotTOMLIsAProblemWithItsLine() {
         let loaded = ConfigFile.parse("units = \"metric\"\nthis is not toml\n")
         XCTAssertEqual(loaded.problems.count, 1)
@@ -71,7 +76,9 @@ final class ConfigFileTests: XCTestCase {
         try fm.removeItem(at: directory.appendingPathComponent("nimbus"))
         let file = ConfigFile(url: url)
         XCTAssertEqual(file.load(), ConfigFile.Loaded())
-        XCTAssertTrue(file.save(UserSettings(units: .metric, clock: .h12, mouse: true, home: .city(1835848))))
+        XCTAssertEqual(file.save(UserSettings(units: .metric, clock: .h12, mouse: true, home: .city(1835848)),
+                                 keys: UserSettings.Key.allCases), .saved)
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\nmouse = true\nhome = \"1835848\"\n")
         let mode = try fm.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
         XCTAssertEqual(file.load().settings, UserSettings(units: .metric, clock: .h12, mouse: true, home: .city(1835848)))
@@ -80,10 +87,15 @@ final class ConfigFileTests: XCTestCase {
     func testSavingKeepsKeysTheAppDoesNotKnowAndRemovesUnsetOnes() throws {
         try write("future_key = 3\nunits = \"imperial\"\ntheme = \"light\"\n")
         let file = ConfigFile(url: url)
-        XCTAssertTrue(file.save(UserSettings(units: .metric)))
-        XCTAssertTrue(contents.contains("future_key = 3"), contents)
-        XCTAssertTrue(contents.contains("units = 'metric'") || contents.contains("units = \"metric\""), contents)
-        XCTAssertFalse(contents.contains("theme"), contents)
+        XCTAssertEqual(file.save(UserSettings(units: .metric), keys: [.units, .theme]), .saved)
+        XCTAssertEqual(contents, "future_key = 3\nunits = \"metric\"\n")
+    }
+
+    func testAnExistingFileKeepsItsMode() throws {
+        try write("units = \"imperial\"\n")
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        XCTAssertEqual(ConfigFile(url: url).save(UserSettings(units: .metric), keys: [.units]), .saved)
+        XCTAssertEqual((try fm.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue, 0o644)
     }
 
     func testAFileWithABadValueIsNeverRewritten() throws {
@@ -91,35 +103,65 @@ final class ConfigFileTests: XCTestCase {
         try write(bad)
         let file = ConfigFile(url: url)
         XCTAssertFalse(file.load().writable)
-        XCTAssertFalse(file.save(UserSettings(units: .metric)))
+        guard case .notSaved(let problem?) = file.save(UserSettings(units: .metric), keys: [.units]) else {
+            return XCTFail("saved over a bad value")
+        }
+        XCTAssertEqual(problem.description, "config.toml line 1: units must be metric, imperial or auto")
         XCTAssertEqual(contents, bad)
         try write("not toml at all [[[\n")
-        XCTAssertFalse(file.save(UserSettings(units: .metric)))
+        XCTAssertNotEqual(file.save(UserSettings(units: .metric), keys: [.units]), .saved)
         XCTAssertEqual(contents, "not toml at all [[[\n")
+        let notUTF8 = Data("units = \"metric\"\n# caf".utf8) + Data([0xE9]) + Data("\n".utf8)
+        try notUTF8.write(to: url)
+        XCTAssertEqual(file.load().problems.map(\.description), ["config.toml line 2: is not UTF-8 text; not read"])
+        XCTAssertNotEqual(file.save(UserSettings(units: .imperial), keys: [.units]), .saved)
+        XCTAssertEqual(try Data(contentsOf: url), notUTF8)
     }
 
-    func testALinkATooLargeFileAndADirectoryAreNotReadNorWritten() throws {
+    func testALinkToAFileIsFollowedButNotOneToAFifoADeviceOrAFolder() throws {
         let victim = directory.appendingPathComponent("victim.toml")
         try "units = \"metric\"\n".write(to: victim, atomically: false, encoding: .utf8)
         try fm.createSymbolicLink(atPath: url.path, withDestinationPath: victim.path)
         let file = ConfigFile(url: url)
-        var loaded = file.load()
-        XCTAssertEqual(loaded.problems.map(\.description), ["config.toml is a symbolic link, not a file; not read"])
-        XCTAssertEqual(loaded.settings, UserSettings())
-        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
-        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "units = \"metric\"\n")
+        XCTAssertEqual(file.load(), ConfigFile.Loaded(settings: UserSettings(units: .metric)))
+        XCTAssertEqual(file.save(UserSettings(units: .imperial), keys: [.units]), .saved)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "units = \"imperial\"\n")
         XCTAssertEqual(SafeFile.kind(atPath: url.path), .other("symbolic link"))
 
-        try fm.removeItem(at: url)
+        let fifo = directory.appendingPathComponent("fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        for (target, kind) in [(fifo.path, "fifo"), ("/dev/null", "device"), (directory.path, "directory")] {
+            try fm.removeItem(at: url)
+            try fm.createSymbolicLink(atPath: url.path, withDestinationPath: target)
+            XCTAssertEqual(file.load().problems.map(\.description), ["config.toml is a \(kind), not a file; not read"])
+            XCTAssertEqual(file.load().settings, UserSettings())
+            XCTAssertNotEqual(file.save(UserSettings(units: .imperial), keys: [.units]), .saved)
+            XCTAssertEqual(SafeFile.kind(atPath: url.path), .other("symbolic link"), "the link is left alone")
+        }
+        XCTAssertEqual(SafeFile.kind(atPath: fifo.path), .other("fifo"))
+    }
+
+    func testATooLargeFileAndADirectoryAreNotReadNorWritten() throws {
+        let file = ConfigFile(url: url)
         try write(String(repeating: "# padding\n", count: ConfigFile.maximumSize / 10 + 1))
-        loaded = file.load()
-        XCTAssertEqual(loaded.problems.map(\.description), ["config.toml is larger than 64 KB; not read"])
-        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
+        XCTAssertEqual(file.load().problems.map(\.description), ["config.toml is larger than 64 KB; not read"])
+        XCTAssertNotEqual(file.save(UserSettings(units: .imperial), keys: [.units]), .saved)
 
         try fm.removeItem(at: url)
         try fm.createDirectory(at: url, withIntermediateDirectories: false)
         XCTAssertEqual(file.load().problems.map(\.description), ["config.toml is a directory, not a file; not read"])
-        XCTAssertFalse(file.save(UserSettings(units: .imperial)))
+        XCTAssertNotEqual(file.save(UserSettings(units: .imperial), keys: [.units]), .saved)
+    }
+
+    /// A file just under the limit is not pushed over it by a save (the next start would refuse it).
+    func testASaveNeverMakesTheFileTooLargeToRead() throws {
+        let padding = String(repeating: "# padding\n", count: ConfigFile.maximumSize / 10 - 1)
+        try write(padding + String(repeating: "#", count: ConfigFile.maximumSize - padding.utf8.count - 1) + "\n")
+        guard case .notSaved(let problem?) = ConfigFile(url: url).save(UserSettings(home: .city(1835848)), keys: [.home]) else {
+            return XCTFail("saved past the limit")
+        }
+        XCTAssertEqual(problem.reason, .tooLarge)
+        XCTAssertEqual(try Data(contentsOf: url).count, ConfigFile.maximumSize)
     }
 
     func testTheFileIsUnderXDGConfigHome() {

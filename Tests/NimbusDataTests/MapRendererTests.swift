@@ -12,8 +12,8 @@ final class MapRendererTests: XCTestCase {
              alternateNames: [])
     }
 
-    func testBundledPyramidHasCoarseLevelsOnly() {
-        XCTAssertEqual(Self.land.resolutions, [1, 2, 4, 8, 15, 30])
+    func testBundledPyramidGoesDownToAboutOneKilometre() {
+        XCTAssertEqual(Self.land.resolutions, [1, 2, 4, 8, 15, 30, 60, 120])
     }
 
     func testLandAndSeaAtKnownPlaces() {
@@ -106,36 +106,43 @@ final class MapRendererTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("landmask.bin")
         try Data("NMBL\u{1}\u{0}\u{1}\u{0}".utf8).write(to: bad)
-        XCTAssertThrowsError(try LandMask(contentsOf: [bad])) { error in
+        XCTAssertThrowsError(try LandMask(contentsOf: bad)) { error in
             guard case MapDataError.corrupt = error else { return XCTFail("\(error)") }
         }
         let truncated = dir.appendingPathComponent("cut.bin")
         let whole = try Data(contentsOf: try XCTUnwrap(NimbusResourcesURL.landmask))
         try whole.prefix(4_000).write(to: truncated)
-        XCTAssertThrowsError(try LandMask(contentsOf: [truncated]))
-        XCTAssertThrowsError(try LandMask(contentsOf: [dir.appendingPathComponent("none.bin")])) { error in
+        XCTAssertThrowsError(try LandMask(contentsOf: truncated))
+        XCTAssertThrowsError(try LandMask(contentsOf: dir.appendingPathComponent("none.bin"))) { error in
             guard case MapDataError.missing = error else { return XCTFail("\(error)") }
         }
-        let repository = RenderedMapRepository(cache: MapSnapshotCache()) { MapRenderer(land: try LandMask(contentsOf: [bad]), borders: try CountryBorders.bundled()) }
+        let repository = RenderedMapRepository(cache: MapSnapshotCache()) { MapRenderer(land: try LandMask(contentsOf: bad), borders: try CountryBorders.bundled()) }
         let request = MapRequest(city: city(0, 0), zoom: .world, size: MapSize(cols: 4, rows: 2), style: .braille)
         XCTAssertThrowsError(try repository.renderSnapshot(request, cancel: CancellationFlag())) { error in
             guard case MapError.dataDamaged = error else { return XCTFail("\(error)") }
         }
     }
 
-    func testFineLevelsAreUsedWhenPresentAndIgnoredWhenDamaged() throws {
+    /// A count in the tables that does not add up (a tile or block rank past the end) is refused
+    /// when the file is opened, never read past at a lookup.
+    func testCountsThatDoNotAddUpAreRefused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-map-\(UUID().uuidString)")
-        let nimbus = dir.appendingPathComponent("nimbus")
-        try FileManager.default.createDirectory(at: nimbus, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        XCTAssertEqual(try LandMask.bundled(fineLevelsFrom: ["XDG_DATA_HOME": dir.path]).resolutions, [1, 2, 4, 8, 15, 30])
-        try Data("garbage".utf8).write(to: nimbus.appendingPathComponent(LandMask.fineFileName))
-        XCTAssertEqual(try LandMask.bundled(fineLevelsFrom: ["XDG_DATA_HOME": dir.path]).resolutions, [1, 2, 4, 8, 15, 30])
-        // A copy of the bundled file stands in for the generated one: its levels are added.
-        try FileManager.default.removeItem(at: nimbus.appendingPathComponent(LandMask.fineFileName))
-        try FileManager.default.copyItem(at: try XCTUnwrap(NimbusResourcesURL.landmask),
-                                         to: nimbus.appendingPathComponent(LandMask.fineFileName))
-        XCTAssertEqual(try LandMask.bundled(fineLevelsFrom: ["XDG_DATA_HOME": dir.path]).resolutions.count, 12)
+        let whole = try Data(contentsOf: try XCTUnwrap(NimbusResourcesURL.landmask))
+        func u32(_ data: Data, _ o: Int) -> Int { data.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: o, as: UInt32.self)) } }
+        let finest = 8 + 48 * (u32(whole, 4) >> 16 - 1)
+        let groups = u32(whole, finest + 24), tiles = u32(whole, finest + 32)
+        // The second group's count of mixed tiles before it, the second tile's first block, the block count.
+        for offset in [groups + 24 + 16, tiles + 24 + 16, finest + 40] {
+            var damaged = whole
+            damaged[offset] &+= 1
+            let file = dir.appendingPathComponent("damaged.bin")
+            try damaged.write(to: file)
+            XCTAssertThrowsError(try LandMask(contentsOf: file), "offset \(offset)") { error in
+                guard case MapDataError.corrupt = error else { return XCTFail("\(error)") }
+            }
+        }
     }
 
     func testRepositoryCachesWhatItRenders() throws {

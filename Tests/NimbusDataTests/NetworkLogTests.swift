@@ -207,6 +207,28 @@ final class NetworkLogTests: XCTestCase {
         XCTAssertEqual((folderAttributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
     }
 
+    /// `--log-file` naming a file the user has: lines are added to it, and neither it (664) nor its
+    /// folder (775) has its mode changed; only what the log makes is 0600 (and 0700).
+    func testAnExistingFileAndFolderKeepTheirModes() throws {
+        let fm = FileManager.default
+        let shared = folder.appendingPathComponent("shared")
+        try fm.createDirectory(at: shared, withIntermediateDirectories: true)
+        try fm.setAttributes([.posixPermissions: 0o775], ofItemAtPath: shared.path)
+        let existing = shared.appendingPathComponent("session.log")
+        try Data("mine\n".utf8).write(to: existing)
+        try fm.setAttributes([.posixPermissions: 0o664], ofItemAtPath: existing.path)
+        let log = try NimbusLog.configured(environment: [:], logFile: existing.path)
+        log.logger(.http).info("a request")
+        func mode(_ url: URL) throws -> Int? { (try fm.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue }
+        XCTAssertEqual(try mode(existing), 0o664)
+        XCTAssertEqual(try mode(shared), 0o775)
+        XCTAssertTrue(try String(contentsOf: existing, encoding: .utf8).hasPrefix("mine\n"))
+        XCTAssertTrue(try String(contentsOf: existing, encoding: .utf8).contains(" info http: a request"))
+        let made = shared.appendingPathComponent("new.log")
+        _ = try LogFile(url: made)
+        XCTAssertEqual(try mode(made), 0o600)
+    }
+
     func testOffFormatsNothingAndWritesNothing() throws {
         let environment = ["HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
         let log = try NimbusLog.configured(environment: environment, logFile: nil)

@@ -135,7 +135,14 @@ public final class AppDIContainer {
                                             logger: configuration.log.isOn ? configuration.log.logger(.http) : nil)
         l10n = L10n.bundled(Language.resolve(environment: configuration.environment))
         let noColor = !(configuration.environment["NO_COLOR"] ?? "").isEmpty
-        configFile = ConfigFile(environment: configuration.environment)
+        let catalog: CityCatalog
+        switch configuration.catalog {
+        case .bundled: catalog = try CityCatalog.bundled()
+        case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
+        case .file(let url): catalog = try CityCatalog(contentsOf: url)
+        }
+        self.catalog = catalog
+        configFile = ConfigFile(environment: configuration.environment, isCity: { catalog.ref(forID: $0) != nil })
         let loaded = configFile.load()
         savedSettings = loaded.settings
         configProblems = loaded.problems
@@ -151,11 +158,6 @@ public final class AppDIContainer {
         preferences.updateTheme()
         countryNames = CountryNames(locale: l10n.locale)
         display = DisplayUnits(resolved.units)
-        switch configuration.catalog {
-        case .bundled: catalog = try CityCatalog.bundled()
-        case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
-        case .file(let url): catalog = try CityCatalog(contentsOf: url)
-        }
         cityRepository = catalog
         locator = CatalogCityLocator(catalog: catalog)
         movieCatalogue = try MovieCatalogue.bundled()
@@ -239,7 +241,7 @@ public final class AppDIContainer {
         let cache = MapSnapshotCache(countLimit: MapSceneDIContainer.countLimit,
                                      totalCostLimit: MapSceneDIContainer.totalCostLimit)
         return MapSceneDIContainer(
-            repository: .bundled(cache: cache, environment: configuration.environment,
+            repository: .bundled(cache: cache,
                                  nearestPlace: { [locator] in locator.nearestPlace(to: $0) }),
             l10n: l10n, currentUnits: { [display] in display.value.system },
             scheduler: configuration.scheduler,
@@ -280,6 +282,7 @@ public final class AppDIContainer {
             if allowed.isEmpty { text = l10n[.configHome] }
             else if key == UserSettings.Key.defaultTab.rawValue { text = l10n[.configTabRange] }
             else { text = l10n.format(.configMustBe, key, l10n.list(allowed)) }
+        case .unknownCity(let id): text = l10n.format(.configHomeUnknown, String(id))
         case .notTOML: text = l10n[.configNotTOML]
         case .notAFile: return l10n[.configNotFile]
         case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))
@@ -289,10 +292,15 @@ public final class AppDIContainer {
         return l10n.format(.configAtLine, String(line), text)
     }
 
-    /// Changes the saved settings, applies them at once and writes the file (unless it could not be
-    /// read cleanly at start-up, when it is left alone). Returns whether the file was written.
+    /// Why the last change was not saved, when the file says why (nil after a save, or when writing failed).
+    public private(set) var saveProblem: ConfigFile.Problem?
+
+    /// Changes the saved settings, applies them at once and writes the keys that changed into the file
+    /// (unless it could not be read cleanly at start-up, when it is left alone). Returns whether the
+    /// file was written.
     @discardableResult
     public func changeSettings(_ change: (inout UserSettings) -> Void) -> Bool {
+        let before = savedSettings
         change(&savedSettings)
         // The screen's choice wins over the command line and the environment from now on.
         var environment = configuration.environment
@@ -309,7 +317,14 @@ public final class AppDIContainer {
         preferences.home = resolved.home
         preferences.updateTheme()
         guard configWritable else { return false }
-        return configFile.save(savedSettings)
+        switch configFile.save(savedSettings, keys: ConfigFile.keys(changedFrom: before, to: savedSettings)) {
+        case .saved:
+            saveProblem = nil
+            return true
+        case .notSaved(let problem):
+            saveProblem = problem
+            return false
+        }
     }
 
     /// Text on the right of the status bar: where the data comes from.

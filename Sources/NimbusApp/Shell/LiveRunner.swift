@@ -147,9 +147,9 @@ final class LiveRunner {
     private func listenToSignals() {
         let handlers: [(Int32, () -> Void)] = [
             (SIGWINCH, { [weak self] in self?.resized() }),
-            (SIGINT, { [weak self] in self?.exit(status: 130) }),
-            (SIGTERM, { [weak self] in self?.exit(status: 143) }),
-            (SIGHUP, { [weak self] in self?.exit(status: 129) }),
+            (SIGINT, { [weak self] in self?.end(by: SIGINT) }),
+            (SIGTERM, { [weak self] in self?.end(by: SIGTERM) }),
+            (SIGHUP, { [weak self] in self?.end(by: SIGHUP) }),
             (SIGTSTP, { [weak self] in self?.suspend() }),
             (SIGCONT, { [weak self] in self?.resumed() }),
         ]
@@ -183,13 +183,24 @@ final class LiveRunner {
         loop?.draw()
     }
 
-    /// Restores the terminal and exits; every way out goes through here.
+    /// Restores the terminal and exits; every way out but a signal goes through here.
     func exit(status: Int32) -> Never {
+        leave()
+        Glibc.exit(status)
+    }
+
+    /// Restores the terminal and dies of `signal`, as its default action would have ended the app.
+    func end(by signal: Int32) -> Never {
+        leave()
+        CrashGuard.die(of: signal)
+    }
+
+    /// Gives the terminal back and says on it what the user should know once the app is gone.
+    private func leave() {
         restore()
         if let reason = network?.unavailableReason {
             FileHandle.standardError.write(Data("nimbus: ran without the network: libcurl could not be used (\(reason))\n".utf8))
         }
-        Glibc.exit(status)
     }
 
     func restore() {

@@ -176,7 +176,10 @@ final class SettingsOverlay {
     /// The line under the rows: where the settings go, or why they don't.
     private var footer: String {
         if let problem = container.configNotice { return l10n.format(.settingsNotSaved, problem) }
-        if saved == false { return l10n.format(.settingsNotSaved, container.configFile.url.path) }
+        if saved == false {
+            let why = container.saveProblem.map { AppDIContainer.message($0, l10n: l10n) } ?? container.configFile.url.path
+            return l10n.format(.settingsNotSaved, why)
+        }
         let path = Self.shortPath(container.configFile.url.path, home: container.configuration.environment["HOME"])
         return l10n.format(saved == true ? .settingsSaved : .settingsFile, path)
     }

@@ -100,7 +100,8 @@ public struct FileLogHandler: LogHandler {
     }
 }
 
-/// A log file readable by its owner only (0600, in a 0700 folder it makes), rotated when it would
+/// A log file readable by its owner only when the log makes it (0600, in a 0700 folder it makes; a
+/// file or folder that was there keeps its mode), rotated when it would
 /// pass `maxBytes`: `nimbus.log` becomes `nimbus.log.1`, that one `nimbus.log.2`, and the oldest is
 /// dropped, so `keep` files at most. Each line has the secrets it was given replaced by `REDACTED`
 /// (a last guard: requests are redacted before they are formatted).
@@ -145,10 +146,9 @@ public final class LogFile: Sendable {
     }
 
     private static func open(_ url: URL) throws -> Int32 {
+        // A file the log makes is 0600; one that was there (`--log-file` naming the user's own) keeps its mode.
         let fd = Glibc.open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw OpenError(path: url.path, reason: String(cString: strerror(errno))) }
-        // A file that was there already keeps no wider permissions than a new one.
-        fchmod(fd, 0o600)
         return fd
     }
 

@@ -5,7 +5,7 @@ import NimbusDomain
 ///
 /// Web Mercator around the view's centre, so shapes stay right at every zoom; one land lookup per
 /// dot at the coarsest level that has a pixel per dot. Coast dots are land dots next to sea; border
-/// dots are cut out of the land, so borders read as gaps even without colour.
+/// dots are cut out of the land (but at world zoom), so borders read as gaps even without colour.
 public struct MapRenderer: Sendable {
     private let land: LandMask
     private let borders: ProjectedBorders
@@ -66,10 +66,37 @@ public struct MapRenderer: Sendable {
             let rowBase = j * gw
             for i in 0..<gw where level.isLand(x: xs[i], y: py) { grid[rowBase + i] = 1 }
         }
+        if let lakes = land.lakeLevel(forDotsPerDegree: 1 / step, land: level) {
+            // At country zoom a lake of 1,000 km² or more is water wherever a quarter of a dot falls on it.
+            let lp = Double(lakes.pixelsPerDegree)
+            var lakeXs = [Int](repeating: 0, count: 2 * gw)
+            for i in 0..<(2 * gw) {
+                let lon = centreLon + (Double(i) / 2 - 1 + 0.25 - Double(width) / 2) * step
+                lakeXs[i] = Int(((lon + 180) * lp).rounded(.down))
+            }
+            for j in 0..<gh {
+                let rowBase = j * gw
+                guard grid[rowBase..<(rowBase + gw)].contains(1) else { continue }
+                let pys = [0.25, 0.75].map { f -> Int in
+                    let y = centreY + (Double(height) / 2 - (Double(j - 1) + f)) * vstep
+                    return Int(((90 - Self.latitude(mercator: min(max(y, -limit), limit))) * lp).rounded(.down))
+                }
+                for i in 0..<gw where grid[rowBase + i] == 1 {
+                    if lakes.isLand(x: lakeXs[2 * i], y: pys[0]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[0])
+                        || lakes.isLand(x: lakeXs[2 * i], y: pys[1]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[1]) {
+                        grid[rowBase + i] = 0
+                    }
+                }
+            }
+        }
         if cancel.isCancelled { return nil }
         borders.draw(into: &grid, gridWidth: gw, gridHeight: gh, centreLon: centreLon, centreY: centreY,
                      step: step, vstep: vstep, width: width, height: height)
 
+        // At world zoom a dot is ~150 km: cutting the borders out would leave Europe and Africa in
+        // crumbs, so there the cells they cross are only marked (their colour, and the walls of
+        // `MapSnapshotView.foreignLand`).
+        let cutsBorders = key.zoom != .world
         var cells: [[MapCell]] = []
         cells.reserveCapacity(rows)
         for r in 0..<rows {
@@ -83,7 +110,10 @@ public struct MapRenderer: Sendable {
                         let gi = (r * down + dy + 1) * gw + (c * across + dx + 1)
                         let v = grid[gi]
                         guard v & 1 == 1 else { continue }
-                        if v & 2 == 2 { border = true; continue }
+                        if v & 2 == 2 {
+                            border = true
+                            if cutsBorders { continue }
+                        }
                         bits |= Self.bit(dx: dx, dy: dy, style: key.style)
                         if grid[gi - 1] & 1 == 0 || grid[gi + 1] & 1 == 0 || grid[gi - gw] & 1 == 0 || grid[gi + gw] & 1 == 0 {
                             coast = true
@@ -116,11 +146,11 @@ public struct MapRenderer: Sendable {
                 corners[r * (cols + 1) + c] = found
                 return found
             }
-            // Only the rows a label can take. A city's Voronoi region is convex, so a cell whose four
-            // corners have the same nearest city lies wholly in its region; other cells are decided
-            // dot by dot.
+            // Only the row a label can take, the marker's. A city's Voronoi region is convex, so a cell
+            // whose four corners have the same nearest city lies wholly in its region; other cells are
+            // decided dot by dot.
             let reach = max(0, marker.x - Self.labelReach)..<min(cols, marker.x + Self.labelReach + 1)
-            for r in max(0, marker.y - 1)...min(rows - 1, marker.y + 1) {
+            for r in marker.y...marker.y {
                 if cancel.isCancelled { return nil }
                 for c in reach where cells[r][c].kind != .sea {
                     let a = corner(c, r)

@@ -16,12 +16,12 @@ public final class RenderedMapRepository: MapRepository, Sendable {
         self.load = load
     }
 
-    /// The bundled land data, plus the 1 km levels under `$XDG_DATA_HOME/nimbus` when present; with
-    /// `nearestPlace`, world maps know the city's own islands (see `MapRenderer.init`).
-    public static func bundled(cache: MapSnapshotCache, environment: [String: String]?,
+    /// The bundled land data; with `nearestPlace`, world maps know the city's own islands (see
+    /// `MapRenderer.init`).
+    public static func bundled(cache: MapSnapshotCache,
                                nearestPlace: (@Sendable (GeoPoint) -> NearestPlace?)? = nil) -> RenderedMapRepository {
         RenderedMapRepository(cache: cache) {
-            MapRenderer(land: try LandMask.bundled(fineLevelsFrom: environment), borders: try CountryBorders.bundled(),
+            MapRenderer(land: try LandMask.bundled(), borders: try CountryBorders.bundled(),
                         nearestPlace: nearestPlace)
         }
     }

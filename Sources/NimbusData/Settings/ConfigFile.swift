@@ -2,9 +2,12 @@ import Foundation
 import NimbusDomain
 import TOMLKit
 
-/// `$XDG_CONFIG_HOME/nimbus/config.toml`: the saved settings. Read without following a link and
-/// with a size cap; written atomically with mode 0600, keeping keys it does not know; never
-/// written while what is there could not be read or has a bad value.
+/// `$XDG_CONFIG_HOME/nimbus/config.toml`: the saved settings. Read with a size cap, through a link
+/// the user made (to the file or its folder) but never from a directory, fifo, socket or device.
+/// A save changes only the lines of the keys it was given, in place (`TOMLLineEditor`), on the file
+/// as it is at that moment, under a lock and atomically (`LockedFileUpdate`): comments, order, unknown
+/// keys and what another instance saved meanwhile are kept. A file that is not TOML, or has a bad
+/// value, is never written.
 public struct ConfigFile: Sendable {
     /// A config file is a dozen lines: anything larger is not one.
     public static let maximumSize = 64 * 1024
@@ -16,11 +19,13 @@ public struct ConfigFile: Sendable {
         public enum Reason: Equatable, Sendable {
             /// `key` must be one of `allowed` (the home key: a city id or "lat,lon", with `allowed` empty).
             case badValue(key: String, allowed: [String])
+            /// The home key names a city id the catalogue does not have.
+            case unknownCity(Int)
             case notTOML
-            /// A link, directory, fifo…: not read.
+            /// A directory, fifo, socket, device, or another user's link: not read.
             case notAFile
             case tooLarge
-            /// Unreadable, or not UTF-8.
+            /// Unreadable, not UTF-8, or not in a folder.
             case unreadable
         }
 
@@ -59,41 +64,77 @@ public struct ConfigFile: Sendable {
     }
 
     public let url: URL
+    /// Whether the catalogue has a city with this GeoNames id (a home that names one it lacks is a bad value).
+    public let isCity: @Sendable (Int) -> Bool
 
-    public init(url: URL) { self.url = url }
+    public init(url: URL, isCity: @escaping @Sendable (Int) -> Bool = { _ in true }) {
+        self.url = url
+        self.isCity = isCity
+    }
 
     /// `config.toml` in the config directory `environment` names.
-    public init(environment: [String: String]) {
-        url = NimbusDirectories(environment: environment).config.appendingPathComponent(Self.fileName)
+    public init(environment: [String: String], isCity: @escaping @Sendable (Int) -> Bool = { _ in true }) {
+        self.init(url: NimbusDirectories(environment: environment).config.appendingPathComponent(Self.fileName), isCity: isCity)
     }
 
     /// Reads the file: missing is no settings and no problem.
     public func load() -> Loaded {
-        switch SafeFile.kind(atPath: url.path) {
-        case .missing: return Loaded()
-        case .regular: break
-        case .directory: return Self.unreadable("is a directory, not a file; not read", .notAFile)
-        case .other(let name): return Self.unreadable("is a \(name), not a file; not read", .notAFile)
+        let target: URL
+        switch locate() {
+        case .success(let found) where found.exists: target = found.url
+        case .success: return Loaded()
+        case .failure(let problem): return Loaded(problems: [problem], writable: false)
         }
-        guard let data = SafeFile.read(url, maxBytes: Self.maximumSize) else {
+        guard let data = SafeFile.read(target, maxBytes: Self.maximumSize) else {
             var st = stat()
-            if lstat(url.path, &st) == 0, Int(st.st_size) > Self.maximumSize {
+            if lstat(target.path, &st) == 0, Int(st.st_size) > Self.maximumSize {
                 return Self.unreadable("is larger than \(Self.maximumSize / 1024) KB; not read", .tooLarge)
             }
             return Self.unreadable("cannot be read; not used", .unreadable)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return Self.unreadable("is not UTF-8 text; not read", .unreadable)
+        return Self.parse(data, isCity: isCity)
+    }
+
+    /// The plain file the settings are in, or where it goes when there is none yet, through the
+    /// user's links; or why there can be none.
+    private func locate() -> Result<(url: URL, exists: Bool), Problem> {
+        func problem(_ message: String, _ reason: Problem.Reason) -> Result<(url: URL, exists: Bool), Problem> {
+            .failure(Problem(line: nil, message: message, reason: reason))
         }
-        return Self.parse(text)
+        switch UserFileLocation.resolve(url) {
+        case .file(let file): return .success((file, true))
+        case .missing(let file): return .success((file, false))
+        case .notAFile(_, let kind): return problem("is a \(kind), not a file; not read", .notAFile)
+        case .notAFolder(let path, let kind):
+            return problem("cannot be read: \(path) is a \(kind), not a folder; not used", .unreadable)
+        case .foreignLink(let path): return problem("is a link another user made (\(path)); not read", .notAFile)
+        case .unresolvable(let why): return problem("cannot be read (\(why)); not used", .unreadable)
+        }
     }
 
     private static func unreadable(_ message: String, _ reason: Problem.Reason) -> Loaded {
         Loaded(problems: [Problem(line: nil, message: message, reason: reason)], writable: false)
     }
 
+    /// The settings in the file's bytes: text that is not UTF-8 is a problem with its line.
+    public static func parse(_ data: Data, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
+        guard let text = String(data: data, encoding: .utf8) else {
+            let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+            let line = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil }.map { $0 + 1 }
+            return Loaded(problems: [Problem(line: line, message: "is not UTF-8 text; not read", reason: .unreadable)],
+                          writable: false)
+        }
+        return parse(text, isCity: isCity)
+    }
+
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
-    public static func parse(_ text: String) -> Loaded {
+    public static func parse(_ text: String, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
+        // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a NUL byte)", reason: .notTOML)],
+                          writable: false)
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -141,7 +182,12 @@ public struct ConfigFile: Sendable {
         }
         if let value = table[UserSettings.Key.home.rawValue] {
             if let home = (value.string ?? value.int.map(String.init)).flatMap(UserSettings.Home.init(text:)) {
-                settings.home = home
+                if case .city(let id) = home, !isCity(id) {
+                    problems.append(Problem(line: line(of: UserSettings.Key.home.rawValue, in: text),
+                                            message: "home \(id) is not a city of the catalogue", reason: .unknownCity(id)))
+                } else {
+                    settings.home = home
+                }
             } else {
                 bad(.home, [])
             }
@@ -151,7 +197,9 @@ public struct ConfigFile: Sendable {
 
     /// The line (from 1) where `key` is set, if a line begins with it.
     static func line(of key: String, in text: String) -> Int? {
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        for (i, bytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let line = Substring(bytes)
             var rest = line.drop { $0 == " " || $0 == "\t" }
             for quote in ["\"", "'"] where rest.hasPrefix(quote + key + quote) {
                 rest = rest.dropFirst(key.count + 2)
@@ -167,38 +215,80 @@ public struct ConfigFile: Sendable {
         text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 
-    /// The TOML text for `settings`, on top of `base` (keys the app does not know are kept).
-    public static func render(_ settings: UserSettings, base: String? = nil) -> String {
-        let table = (base.flatMap { try? TOMLTable(string: $0) }) ?? TOMLTable()
-        func set(_ key: UserSettings.Key, _ value: TOMLValueConvertible?) {
-            if let value { table[key.rawValue] = value } else { table.remove(at: key.rawValue) }
+    /// The value the file holds for `key` in `settings`.
+    static func value(_ key: UserSettings.Key, in settings: UserSettings) -> TOMLLineEditor.Value? {
+        switch key {
+        case .units: return settings.units.map { .string($0.rawValue) }
+        case .temperatureUnit: return settings.temperatureUnit.map { .string($0.rawValue) }
+        case .windUnit: return settings.windUnit.map { .string($0.rawValue) }
+        case .clock: return settings.clock.map { .integer(Int($0.rawValue)!) }
+        case .theme: return settings.theme.map { .string($0.rawValue) }
+        case .mapStyle: return settings.mapStyle.map { .string($0.rawValue) }
+        case .mouse: return settings.mouse.map { .boolean($0) }
+        case .defaultTab: return settings.defaultTab.map { .integer($0) }
+        case .home: return settings.home.map { .string($0.text) }
         }
-        set(.units, settings.units?.rawValue)
-        set(.temperatureUnit, settings.temperatureUnit?.rawValue)
-        set(.windUnit, settings.windUnit?.rawValue)
-        set(.clock, settings.clock.map { Int($0.rawValue)! })
-        set(.theme, settings.theme?.rawValue)
-        set(.mapStyle, settings.mapStyle?.rawValue)
-        set(.mouse, settings.mouse)
-        set(.defaultTab, settings.defaultTab)
-        set(.home, settings.home?.text)
-        let text = table.convert(to: .toml)
-        return text.hasSuffix("\n") ? text : text + "\n"
     }
 
-    /// Writes `settings` when the file is missing or reads cleanly now; false (and nothing written)
-    /// when it is a link, unreadable, not TOML, has a bad value, or the write failed.
+    /// The keys whose saved values differ between `old` and `new`: what a save of `new` has to write.
+    public static func keys(changedFrom old: UserSettings, to new: UserSettings) -> [UserSettings.Key] {
+        UserSettings.Key.allCases.filter { value($0, in: old) != value($0, in: new) }
+    }
+
+    /// What a save did.
+    public enum Saved: Equatable, Sendable {
+        case saved
+        /// Nothing was written: what is wrong with the file, or nil when writing failed (a folder that
+        /// can't be written, a lock held too long).
+        case notSaved(Problem?)
+    }
+
+    /// Writes the values `settings` has for `keys` (a key `settings` leaves unset is removed) into the
+    /// file as it is now, changing only those keys' lines; every other line, what another instance
+    /// saved and keys added by hand since the file was read included, stays as it is. Nothing is
+    /// written when the file now is not TOML, has a bad value, or the edit would not read back as
+    /// `settings` says.
     @discardableResult
-    public func save(_ settings: UserSettings) -> Bool {
-        var base: String?
-        switch SafeFile.kind(atPath: url.path) {
-        case .missing: break
-        case .regular:
-            guard let data = SafeFile.read(url, maxBytes: Self.maximumSize),
-                  let text = String(data: data, encoding: .utf8), Self.parse(text).writable else { return false }
-            base = text
-        default: return false
+    public func save(_ settings: UserSettings, keys: [UserSettings.Key]) -> Saved {
+        let changes = UserSettings.Key.allCases.filter(keys.contains).map { (key: $0.rawValue, value: Self.value($0, in: settings)) }
+        let target: URL
+        switch locate() {
+        case .success(let found): target = found.url
+        case .failure(let problem): return .notSaved(problem)
         }
-        return SafeFile.write(Data(Self.render(settings, base: base).utf8), to: url, mode: 0o600)
+        let isCity = self.isCity
+        do {
+            try LockedFileUpdate(url: target, maxBytes: Self.maximumSize).update { data in
+                let loaded = data.map { Self.parse($0, isCity: isCity) } ?? Loaded()
+                guard loaded.writable, let text = String(data: data ?? Data(), encoding: .utf8) else {
+                    throw loaded.problems.first ?? Problem(line: nil, message: "is not UTF-8 text; not read", reason: .unreadable)
+                }
+                guard let editor = TOMLLineEditor(text) else {
+                    throw Problem(line: nil, message: "is not TOML the app can edit; not saved", reason: .notTOML)
+                }
+                let edited = editor.setting(changes)
+                guard edited.utf8.count <= Self.maximumSize else {
+                    throw Problem(line: nil, message: "would be larger than \(Self.maximumSize / 1024) KB; not saved",
+                                  reason: .tooLarge)
+                }
+                // The edit must read back as meant, and leave the file as good as it was.
+                let check = Self.parse(edited, isCity: isCity)
+                guard check.writable, keys.allSatisfy({ Self.value($0, in: check.settings) == Self.value($0, in: settings) }) else {
+                    throw Problem(line: nil, message: "could not be changed in place; not saved", reason: .notTOML)
+                }
+                return Data(edited.utf8)
+            }
+            return .saved
+        } catch let problem as Problem {
+            return .notSaved(problem)
+        } catch LockedFileUpdate.Failure.tooLarge {
+            return .notSaved(Problem(line: nil, message: "is larger than \(Self.maximumSize / 1024) KB; not read", reason: .tooLarge))
+        } catch LockedFileUpdate.Failure.notAFile {
+            return .notSaved(Problem(line: nil, message: "is not a file; not read", reason: .notAFile))
+        } catch {
+            return .notSaved(nil)
+        }
     }
 }
+
+extension ConfigFile.Problem: Error {}

@@ -170,15 +170,19 @@ public struct MapProjection: Equatable, Sendable {
     /// The cell `coordinate` falls in, nil outside the view; the longitude is taken to the copy of
     /// the place nearest the centre.
     public func cell(of coordinate: Coordinate) -> (x: Int, y: Int)? {
+        dot(of: coordinate).map { (x: $0.x / style.dotsAcross, y: $0.y / style.dotsDown) }
+    }
+
+    /// The dot `coordinate` falls in (across and down from the top left), nil outside the view.
+    public func dot(of coordinate: Coordinate) -> (x: Int, y: Int)? {
         guard coordinate.isValid else { return nil }
-        let across = style.dotsAcross, down = style.dotsDown
-        let width = Double(size.cols * across), height = Double(size.rows * down)
+        let width = Double(size.cols * style.dotsAcross), height = Double(size.rows * style.dotsDown)
         var dLon = (coordinate.longitude - centreLongitude).truncatingRemainder(dividingBy: 360)
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         // (A hair added against rounding: a city panned by whole quarters sits exactly on a cell edge.)
-        let x = (dLon / step + width / 2) / Double(across) + 1e-9
-        let y = (height / 2 - (Self.mercator(coordinate.latitude) - centreY) / verticalStep) / Double(down) + 1e-9
-        guard x >= 0, x < Double(size.cols), y >= 0, y < Double(size.rows) else { return nil }
+        let x = dLon / step + width / 2 + 1e-9
+        let y = height / 2 - (Self.mercator(coordinate.latitude) - centreY) / verticalStep + 1e-9
+        guard x >= 0, x < width, y >= 0, y < height else { return nil }
         return (x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
     }
 }
@@ -194,8 +198,8 @@ public struct MapSnapshot: Equatable, Sendable {
     public let kilometresPerColumn: Double
     /// Where other places fall on this map (for markers); nil when the view is not known.
     public let projection: MapProjection?
-    /// At world zoom, the land cells of the marker's row and the rows above and below it (where the
-    /// city's label may go), up to 32 columns either side of the marker, whose every land dot lies
+    /// At world zoom, the land cells of the marker's row (where the city's label goes), up to 32
+    /// columns either side of the marker, whose every land dot lies
     /// nearest a catalogue city of the city's own country (cell `y * cols + x`); nil when not known
     /// (other zooms, no catalogue, no country).
     public let ownCountryCells: Set<Int>?

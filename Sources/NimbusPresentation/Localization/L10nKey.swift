@@ -444,6 +444,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case configMustBe = "config.must.be"
     case configTabRange = "config.tab.range"
     case configHome = "config.home"
+    case configHomeUnknown = "config.home.unknown"
     case configNotTOML = "config.not.toml"
     case configNotFile = "config.not.file"
     case configTooLarge = "config.too.large"

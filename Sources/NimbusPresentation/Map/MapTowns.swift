@@ -26,8 +26,9 @@ public struct MapTownFinder: Sendable {
     }
 
     /// The largest catalogue cities in `snapshot`'s view, one a cell, none on or next to the city's cell,
-    /// largest first (their weight); none below `minimumZoom`. Scans the catalogue: call it off the
-    /// main queue.
+    /// largest first (their weight), named as every screen names them (`CityNameChoice`); in Korean
+    /// and Japanese only those with a name in that language, so a map's labels share one script; none
+    /// below `minimumZoom`. Scans the catalogue: call it off the main queue.
     public func towns(on snapshot: MapSnapshot) -> [MapMarker] {
         guard snapshot.key.zoom >= Self.minimumZoom, let projection = snapshot.projection else { return [] }
         let cols = projection.size.cols
@@ -40,8 +41,14 @@ public struct MapTownFinder: Sendable {
         for index in 0..<count {
             let p = position(index)
             let coordinate = Coordinate(latitude: p.latitude, longitude: p.longitude)
-            guard let cell = projection.cell(of: coordinate), taken.insert(cell.y * cols + cell.x).inserted else { continue }
-            found.append(MapMarker(coordinate: coordinate, label: CityNameChoice.name(city(index), language: language), kind: .town, weight: Double(count - index)))
+            guard let cell = projection.cell(of: coordinate), !taken.contains(cell.y * cols + cell.x) else { continue }
+            let town = city(index)
+            // In Korean and Japanese only towns the language names: one script on the map, not
+            // 니가타 beside Sendai (GeoNames has no Korean name for Sendai).
+            guard language == .en || CityNameChoice.local(town.localNames, language: language) != nil else { continue }
+            taken.insert(cell.y * cols + cell.x)
+            found.append(MapMarker(coordinate: coordinate, label: CityNameChoice.name(town, language: language), kind: .town,
+                                   weight: Double(count - index)))
             if found.count == Self.limit { break }
         }
         return found

@@ -47,7 +47,7 @@ public enum MapSnapshotView {
         if let city {
             p.text(Self.marker, x: city.x, y: city.y, style: palette.marker)
             if let label, snapshot.key.zoom == .world {
-                // At world zoom the label goes where it covers no other country's land, else nowhere.
+                // At world zoom the label goes on the side covering less of other countries' land.
                 if let placement = worldLabelPlacement(label, in: snapshot, marker: city, height: p.height, layout: &layout) {
                     p.text(placement.text, x: placement.x, y: placement.y, style: palette.label)
                 }
@@ -127,7 +127,7 @@ public enum MapSnapshotView {
     }
 
     /// The cells showing land of another country than the city's. Where the snapshot knows the
-    /// city's own land (the marker's row and the rows next to it at world zoom, from the catalogue:
+    /// city's own land (the marker's row at world zoom, from the catalogue:
     /// every land dot of the cell lies nearest one of the country's cities), every other land cell
     /// there but the marker's is foreign, joined to the marker's landmass or not (the land borders
     /// stop short of coasts and miss small countries at this scale; islands have none). Elsewhere,
@@ -175,7 +175,7 @@ public enum MapSnapshotView {
             }
         }
         var foreign = Set<Int>()
-        let known = snapshot.ownCountryCells.map { ($0, (marker.y - 1)...(marker.y + 1)) }
+        let known = snapshot.ownCountryCells.map { ($0, marker.y...marker.y) }
         for i in land.indices where land[i] {
             let y = i / dotsWide / down, x = (i % dotsWide) / across
             if let (own, rows) = known, rows.contains(y) {
@@ -212,10 +212,9 @@ public enum MapSnapshotView {
         }
     }
 
-    /// The city label's place at world zoom: of the 8 places around the marker (right, left, above and
-    /// below it, and the four corners) that are inside the map and free, the one covering the fewest
-    /// cells of other countries' land (the first in that order on a tie); nil (the label is left out)
-    /// unless one covers none.
+    /// The city label's place at world zoom, on the marker's row as at every other zoom: of right and
+    /// left of the marker, those inside the map and free, the one covering fewer cells of other
+    /// countries' land (right on a tie); nil (the label is left out) when neither fits.
     static func worldLabelPlacement(_ label: String, in snapshot: MapSnapshot, marker: (x: Int, y: Int), height: Int,
                                     layout: inout LabelLayout) -> (x: Int, y: Int, text: String)? {
         let name = DisplayWidth.sanitize(label)
@@ -225,18 +224,16 @@ public enum MapSnapshotView {
         let cols = snapshot.rows.first?.count ?? 0
         let width = min(layout.width, cols)
         let foreign = foreignLand(in: snapshot, marker: marker)
-        let right = marker.x + 1, left = marker.x - w, centred = marker.x - w / 2
-        let candidates = [(right, marker.y), (left, marker.y), (centred, marker.y - 1), (centred, marker.y + 1),
-                          (right, marker.y - 1), (left, marker.y - 1), (right, marker.y + 1), (left, marker.y + 1)]
-        var best: (x: Int, y: Int, covered: Int)?
-        for (x, y) in candidates where y >= 0 && y < height && x >= 0 && x + w <= width {
-            guard layout.isFree(x..<(x + w), row: y) else { continue }
+        let y = marker.y
+        guard y >= 0, y < height else { return nil }
+        var best: (x: Int, covered: Int)?
+        for x in [marker.x + 1, marker.x - w] where x >= 0 && x + w <= width && layout.isFree(x..<(x + w), row: y) {
             let covered = (x..<(x + w)).filter { foreign.contains(y * cols + $0) }.count
-            if best == nil || covered < best!.covered { best = (x, y, covered) }
+            if best == nil || covered < best!.covered { best = (x, covered) }
         }
-        guard let best, best.covered == 0 else { return nil }
-        layout.reserve(x: best.x, width: w, row: best.y)
-        return (best.x, best.y, text)
+        guard let best else { return nil }
+        layout.reserve(x: best.x, width: w, row: y)
+        return (best.x, y, text)
     }
 
     /// Where a label of `text` goes beside a marker at column `markerX` in a row `width` wide:
