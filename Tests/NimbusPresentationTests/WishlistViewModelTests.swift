@@ -50,7 +50,8 @@ final class WishlistViewModelTests: XCTestCase {
         deleteAll.send(())
         answered.send(true)
         scheduler.advance()
-        route.assertValues([.showDetail(.film(3))])
+        // Each "delete all" asks through the coordinator; the answers come back as inputs.
+        route.assertValues([.showDetail(.film(3)), .confirmDeleteAll(2), .confirmDeleteAll(2)])
         XCTAssertEqual(state.values.map(describe), [
             "Film 3,Film 2,Film 1 [Saved films: 3]",
             // The store's new contents, then what the deletion said (both from the one `d`).

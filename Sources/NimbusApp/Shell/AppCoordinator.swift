@@ -14,7 +14,6 @@ public final class AppCoordinator {
     private let container: AppDIContainer
     private let navigator: TabNavigator
     private var children: [AnyObject] = []
-    private var showingMapStats = false
     private let l10n: L10n
     /// The retry the status bar counts down to (see `retriesChanged`), and what keeps it counting.
     private var retryWait: HTTPRetryWait?
@@ -49,7 +48,7 @@ public final class AppCoordinator {
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: !overlays.isEmpty || showingMapStats || settings != nil,
+              overlay: !overlays.isEmpty || settings != nil,
               capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false,
               asking: navigator.top?.isAsking ?? false)
     }
@@ -102,7 +101,7 @@ public final class AppCoordinator {
         let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
         movies.start(title: l10n[.tabMovies])
         children.append(movies)
-        let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
+        let wishlist = WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: movieScenes)
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
         observeRetries()
@@ -178,8 +177,7 @@ public final class AppCoordinator {
             onSuspendRequested?()
             return
         case .function(12):
-            showingMapStats.toggle()
-            needsDisplay.set()
+            toggleMapStats()
             return
         default:
             break
@@ -193,12 +191,6 @@ public final class AppCoordinator {
         if overlays.handle(key) { return }
         if key == .function(2) {
             openSettings()
-            return
-        }
-        // The map cache overlay stays up while browsing; only Esc closes it.
-        if showingMapStats, key == .escape {
-            showingMapStats = false
-            needsDisplay.set()
             return
         }
         guard let screen = navigator.top else { return }
@@ -262,7 +254,6 @@ public final class AppCoordinator {
         }
         guard let (action, at) = gestures.gesture(event, at: container.configuration.now()) else { return }
         if overlays.handle(Pointer(action, x: at.x, y: at.y, screen: at)) { return }
-        if showingMapStats { return }
         guard lastSize.rows >= Self.minimumSize.rows, lastSize.cols >= Self.minimumSize.cols else { return }
         if at.y == 0 {
             if case .click = action, navigator.top?.isAsking != true,
@@ -397,7 +388,6 @@ public final class AppCoordinator {
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
                        hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
-        if showingMapStats { drawMapStats(p) }
         settings?.draw(p, theme: theme)
         overlays.draw(p, theme: theme)
         return canvas.buffer
@@ -432,20 +422,16 @@ public final class AppCoordinator {
         }
     }
 
-    /// The map cache's counters (F12).
-    private func drawMapStats(_ p: Painter) {
-        let s = container.map.statistics
-        let lines = [
-            l10n.format(.debugHits, l10n.number(s.hits)),
-            l10n.format(.debugMisses, l10n.number(s.misses)),
-            l10n.format(.debugEvictions, l10n.number(s.evictions)),
-            l10n.format(.debugRatio, l10n.number(Int((s.hitRatio * 100).rounded()))),
-            l10n.format(.debugCount, l10n.number(s.count), l10n.number(s.countLimit)),
-            l10n.format(.debugCost, l10n.number(s.totalCost), l10n.number(s.totalCostLimit)),
-            "",
-            l10n[.debugClose],
-        ]
-        Overlay.draw(p, title: l10n[.debugTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+    /// F12: the map cache's counters over whatever is shown, read each second; F12 again closes them.
+    private func toggleMapStats() {
+        if overlays.contains(MapStatsOverlay.self) {
+            overlays.removeAll(MapStatsOverlay.self)
+            return
+        }
+        let scheduler = container.configuration.scheduler
+        let tick = scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in () }.eraseToAnyPublisher()
+        let map = container.map
+        overlays.push(MapStatsOverlay(viewModel: MapStatsViewModel(statistics: { map.statistics }, l10n: l10n), l10n: l10n, tick: tick))
     }
 
 }

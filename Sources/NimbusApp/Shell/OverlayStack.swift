@@ -3,10 +3,16 @@ import NimbusTerminal
 import NimbusUI
 import OpenCombineShim
 
+/// Where a tab's coordinator puts a question or panel over the screen.
+@MainActor
+protocol OverlayPresenting: AnyObject {
+    func present(_ overlay: OverlayScreen)
+}
+
 /// The overlays over the tab's screen, top last: the top one gets keys and the mouse first, and each
 /// closes itself by asking (its view model's route).
 @MainActor
-final class OverlayStack {
+final class OverlayStack: OverlayPresenting {
     private var overlays: [OverlayScreen] = []
     private var subscriptions: [ObjectIdentifier: AnyCancellable] = [:]
     private let needsDisplay: NeedsDisplay
@@ -20,6 +26,8 @@ final class OverlayStack {
 
     /// True when an overlay of type `T` is open.
     func contains<T: OverlayScreen>(_ type: T.Type) -> Bool { overlays.contains { $0 is T } }
+
+    func present(_ overlay: OverlayScreen) { push(overlay) }
 
     func push(_ overlay: OverlayScreen) {
         overlays.append(overlay)

@@ -30,6 +30,8 @@ public struct WishlistState: Equatable, Sendable {
 
 public enum WishlistRoute: Equatable, Sendable {
     case showDetail(MovieSummary)
+    /// Ask "delete all N?" over the list; the answer comes back through `deleteAllAnswered`.
+    case confirmDeleteAll(Int)
 }
 
 /// The saved films: open, delete one, delete all after a confirmation.
@@ -90,6 +92,7 @@ public final class WishlistViewModel {
         case remove(WishlistEntry)
         case removeAll
         case open(MovieSummary)
+        case ask(count: Int)
     }
 
     private let wishlist: WishlistUseCase
@@ -169,7 +172,7 @@ public final class WishlistViewModel {
             state.message = nil
             guard !state.entries.isEmpty, !state.confirming else { return [] }
             state.confirming = true
-            return []
+            return [.ask(count: state.entries.count)]
         case .answered(let yes):
             guard state.confirming else { return [] }
             state.confirming = false
@@ -207,6 +210,8 @@ public final class WishlistViewModel {
             }.eraseToAnyPublisher(), immediate: true)
         case .open(let movie):
             return .route(.showDetail(movie))
+        case .ask(let count):
+            return .route(.confirmDeleteAll(count))
         }
     }
 

@@ -39,20 +39,15 @@ public final class WishlistScreen: Screen {
 
     public func didAppear() { appeared.send(()) }
 
-    /// While the "delete all?" question is asked it takes every key (as a text field does), so
-    /// `1`–`6`, `?` and `q` cannot leave it half-answered; Ctrl-C still quits.
-    public var capturesText: Bool { state?.confirmation != nil }
+    /// The "delete all?" question is an overlay over the list: a click on a tab's title does not
+    /// leave it half-answered.
+    public var capturesText: Bool { false }
     public var isAsking: Bool { state?.confirmation != nil }
 
+    /// The answer to "delete all?", from the question's overlay.
+    public func answerDeleteAll(_ yes: Bool) { deleteAllAnswered.send(yes) }
+
     public var bindings: [Binding] {
-        if state?.confirmation != nil {
-            return [Binding([.char("y"), .char("Y")], "y", help: l10n[.helpKeyDeleteAll], hint: l10n[.hintDeleteAll]) {
-                        [deleteAllAnswered] in deleteAllAnswered.send(true)
-                    },
-                    Binding([.char("n"), .char("N"), .escape], "n Esc", help: l10n[.hintBack], hint: l10n[.hintBack]) {
-                        [deleteAllAnswered] in deleteAllAnswered.send(false)
-                    }]
-        }
         let hasRows = !(state?.rows.isEmpty ?? true)
         return Binding.listMoves(l10n) { [unowned self] key in
             var moved = list
@@ -73,12 +68,8 @@ public final class WishlistScreen: Screen {
         ]
     }
 
-    /// The question takes every key until it is answered; keys it does not know do nothing.
-    public func handle(_ key: Key) -> Bool {
-        guard state?.confirmation != nil else { return false }
-        if let binding = Binding.find(key, in: bindings) { _ = binding.run(key) }
-        return true
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// A click selects a film, a double click (or a click on the selected one) opens it; the wheel
     /// moves the selection. Nothing while the "delete all?" question is asked.
@@ -122,10 +113,6 @@ public final class WishlistScreen: Screen {
                 guard state.rows.indices.contains(i) else { return }
                 self.drawRow(state.rows[i], in: row, columns: columns, theme: theme, selected: selected)
             }
-        }
-        if let question = state.confirmation {
-            Overlay.draw(p, title: l10n[.wishlistConfirmTitle], lines: [question, "", l10n[.wishlistConfirmKeys]],
-                         style: theme.overlay, borderStyle: theme.overlayBorder)
         }
     }
 
