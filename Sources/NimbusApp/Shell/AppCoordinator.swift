@@ -314,6 +314,21 @@ public final class AppCoordinator {
         }]
     }
 
+    /// What is wrong with the keys in force now: a key bound twice in one scope (the top overlay's,
+    /// or the app's commands with the shown screen's), or a hint shown with no key. Empty when all is well.
+    public var bindingProblems: [String] {
+        var scopes: [[Binding]] = []
+        if let top = overlays.top {
+            scopes = [top.bindings]
+        } else if let screen = navigator.top, !screen.bindings.isEmpty {
+            scopes = screen.capturesText ? [screen.bindings] : [commands, screen.bindings]
+        }
+        let twice = BindingConflicts.duplicates(scopes).map { key, claims in
+            "\(Binding.name(key)) is bound \(claims.count) times: " + claims.joined(separator: " / ")
+        }
+        return twice + BindingConflicts.unbound(scopes.flatMap { $0 }).map { "the hint “\($0)” has no key" }
+    }
+
     /// Keys that work everywhere, a text field included (handled before any scope; listed in the help).
     private var alwaysGlobal: [KeyHint] {
         [KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]), KeyHint("Ctrl-L", l10n[.helpKeyRedraw]), KeyHint("F12", l10n[.helpKeyDebug])]
