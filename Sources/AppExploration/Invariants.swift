@@ -17,6 +17,7 @@ public enum Invariants {
         "no trap", "frame fits the terminal", "terminal shows the frame", "a screen on top",
         "Wishlist rows = saved films", "Liked rows = liked cities", "one selected row", "list marks = saved",
         "[Liked] = liked", "a restart keeps what was saved", "d, f and w change exactly the row they were pressed on",
+        "every key bound once in its scope, every hint bound",
     ]
 
     /// Whether `part` is in `text` (byte search: this runs on every row of every frame).
@@ -30,7 +31,7 @@ public enum Invariants {
     /// Each broken invariant, as a sentence; empty when all hold.
     public static func check(_ harness: AppHarness, english: Bool) -> [String] {
         var problems: [String] = []
-        lastCount = 4
+        lastCount = 5
         let frame = harness.frame
         if frame.size != harness.size {
             problems.append("the frame is \(frame.size.cols)×\(frame.size.rows) on a \(harness.size.cols)×\(harness.size.rows) terminal")
@@ -43,6 +44,7 @@ public enum Invariants {
         if let wide = lines.firstIndex(where: { DisplayWidth.of($0) > frame.size.cols }) {
             problems.append("row \(wide) is \(DisplayWidth.of(lines[wide])) columns wide on \(frame.size.cols)")
         }
+        problems += harness.app.bindingProblems
         let place = harness.app.place
         if !(0..<6).contains(place.tab) || place.depth < 1 {
             problems.append("no screen on top (tab \(place.tab), depth \(place.depth))")

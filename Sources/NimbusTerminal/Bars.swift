@@ -82,15 +82,17 @@ public enum Overlay {
     /// Draws the box with its content from line `scroll` on; returns the largest scroll that still
     /// fills the box (0 when everything fits), for the caller to clamp to.
     @discardableResult
+    /// `minimum` keeps the box at least that many columns and rows (the content it had when it
+    /// opened), so it does not change size while what it holds changes.
     public static func draw(_ p: Painter, title: String, lines: [String], style: Style, borderStyle: Style,
-                            scroll: Int = 0) -> Int {
+                            scroll: Int = 0, minimum: Size = Size(cols: 0, rows: 0)) -> Int {
         guard p.width > 0, p.height > 0 else { return 0 }
         let title = DisplayWidth.sanitize(title)
         let lines = lines.map { DisplayWidth.sanitize($0) }
         let titleCols = title.isEmpty ? 0 : DisplayWidth.of(title) + 4
         let contentCols = max(titleCols, lines.map { DisplayWidth.of($0) + 2 }.max() ?? 0)
-        let boxW = min(p.width, contentCols + 2)
-        let boxH = min(p.height, lines.count + 2)
+        let boxW = min(p.width, max(minimum.cols, contentCols + 2))
+        let boxH = min(p.height, max(minimum.rows, lines.count + 2))
         let box = p.sub(Rect(x: (p.width - boxW) / 2, y: (p.height - boxH) / 2, width: boxW, height: boxH))
         box.fill(style: style)
         let visible = max(1, boxH - 2)
@@ -115,7 +117,7 @@ public enum Overlay {
         if maxScroll > 0, inner >= 9 {
             // "↑↓ 3-8/20": which lines are showing, and that there are more.
             let arrows = (top > 0 ? "↑" : "") + (top < maxScroll ? "↓" : "")
-            let position = " \(arrows) \(top + 1)-\(top + visible)/\(lines.count) "
+            let position = " \(arrows) \(top + 1)-\(min(lines.count, top + visible))/\(lines.count) "
             let shown = DisplayWidth.truncate(position, to: inner - 1, ellipsis: false)
             box.text(shown, x: max(1, boxW - 2 - DisplayWidth.of(shown)), y: boxH - 1, style: borderStyle)
         }

@@ -1,4 +1,5 @@
 import NimbusTerminal
+import OpenCombineShim
 
 /// A key and what it does, for the status bar and the help overlay.
 public struct KeyHint: Equatable, Sendable {
@@ -17,7 +18,12 @@ public struct KeyHint: Equatable, Sendable {
 public protocol Screen: AnyObject {
     /// Draws the screen into the area between the tab bar and the status bar.
     func draw(_ painter: Painter, theme: Theme)
-    /// Handles a key the app did not take; returns false when the screen has no use for it.
+    /// The screen's key bindings in its current state: the app dispatches keys from them and makes
+    /// the status bar's hints and the help from them. Empty for a screen that still answers keys
+    /// through `handle(_:)`, `hints` and `help`.
+    var bindings: [Binding] { get }
+    /// Handles a key the app did not take; returns false when the screen has no use for it. A screen
+    /// with bindings gets here only the keys for its focused text field.
     func handle(_ key: Key) -> Bool
     /// Handles a click, the wheel or a drag on the screen's body (coordinates relative to the body);
     /// returns false when the screen has no use for it. Default: none.
@@ -33,6 +39,9 @@ public protocol Screen: AnyObject {
     var hints: [KeyHint] { get }
     /// Every key of the screen, for the help overlay.
     var help: [KeyHint] { get }
+    /// Fires whenever what the screen draws has changed (its view model's state): the navigator asks
+    /// for a frame while the screen is shown.
+    var changes: AnyPublisher<Void, Never> { get }
     /// Called by the screen whenever it needs to be drawn again.
     var onNeedsDisplay: (() -> Void)? { get set }
     /// Called once the frame the screen last drew is on the terminal: the place for work the
@@ -46,6 +55,11 @@ public protocol Screen: AnyObject {
 }
 
 public extension Screen {
+    var bindings: [Binding] { [] }
+    /// A screen with bindings has its hints and help made from them.
+    var hints: [KeyHint] { [] }
+    var help: [KeyHint] { [] }
+    var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }
     func handle(_ pointer: Pointer) -> Bool { false }
     var copyText: String? { nil }
     var isAsking: Bool { false }

@@ -8,6 +8,8 @@ public protocol ScreenPanel: AnyObject {
     func draw(_ painter: Painter, theme: Theme)
     /// Handles a key the host passed on; returns false when the panel has no use for it.
     func handle(_ key: Key) -> Bool
+    /// The panel's key bindings, for the host to list with its own while the panel is on screen.
+    var bindings: [Binding] { get }
     /// The panel's main keys, for the host's status bar while the panel is on screen.
     var hints: [KeyHint] { get }
     /// The panel's keys, for the host's help overlay.
@@ -21,5 +23,6 @@ public protocol ScreenPanel: AnyObject {
 }
 
 public extension ScreenPanel {
+    var bindings: [Binding] { [] }
     func handle(_ pointer: Pointer) -> Bool { false }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import NimbusPresentation
 import CombineSchedulers
 import Foundation
 import NimbusTerminal
@@ -118,11 +119,27 @@ final class MouseCopyHelpTests: XCTestCase {
         XCTAssertFalse(loop.coordinator.quitRequested)
     }
 
+    /// One rule for typing in the help: letters type, `q` included, from the first key; `?` and Esc close.
+    nonisolated func testTypingQuitIntoTheHelpFiltersAndNeverCloses() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestTypingQuit() }
+    }
+
+    private func mainActorTestTypingQuit() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"])
+        loop.handle([.char("?")] + "quit".map { Key.char($0) })
+        XCTAssertTrue(terminal.screenText().contains("Filter: quit"), terminal.screenText())
+        XCTAssertTrue(loop.coordinator.place.overlay)
+        XCTAssertFalse(loop.coordinator.quitRequested)
+        loop.handle([.char("?")])
+        XCTAssertFalse(loop.coordinator.place.overlay)
+    }
+
     func testHelpMatchingIgnoresCaseAndAccentsAndNeedsEveryWord() {
-        let hint = KeyHint("Ctrl-L", "redraw the Screen")
-        XCTAssertTrue(AppCoordinator.helpMatches(hint, ""))
-        XCTAssertTrue(AppCoordinator.helpMatches(hint, "SCREEN ctrl"))
-        XCTAssertTrue(AppCoordinator.helpMatches(KeyHint("f", "café"), "cafe"))
-        XCTAssertFalse(AppCoordinator.helpMatches(hint, "screen quit"))
+        let hint = HelpEntry(key: "Ctrl-L", label: "redraw the Screen")
+        XCTAssertTrue(HelpViewModel.matches(hint, ""))
+        XCTAssertTrue(HelpViewModel.matches(hint, "SCREEN ctrl"))
+        XCTAssertTrue(HelpViewModel.matches(HelpEntry(key: "f", label: "café"), "cafe"))
+        XCTAssertFalse(HelpViewModel.matches(hint, "screen quit"))
     }
 }

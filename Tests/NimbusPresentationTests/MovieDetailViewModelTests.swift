@@ -42,27 +42,29 @@ final class MovieDetailViewModelTests: XCTestCase {
         case .loaded: phase = "loaded"
         case .error(let text): phase = "error(\(text))"
         }
-        return "\(s.title) \(phase) \(s.fields.count) fields" + (s.inWishlist ? " ♥" : "")
+        return "\(s.title) \(phase) \(s.fields.count) fields" + (s.inWishlist ? " ♥" : "") + (s.message.map { " said(\($0))" } ?? "")
     }
 
     func testLoadsEveryFieldAndTogglesTheWishlist() {
         repository.movieDetails[heat.id] = heat
         let output = makeOutput(heat.summary)
         let state = TestObserver(output.state)
-        let message = TestObserver(output.message)
         appeared.send(())
         scheduler.advance()
         toggled.send(())
         scheduler.advance()
         toggled.send(())
         scheduler.advance()
+        // What `w` said is part of the state, from the toggle to the next key.
         XCTAssertEqual(state.values.map(describe), [
             "Heat loading(Loading…) 0 fields",
             "Heat loaded 13 fields",
             "Heat loaded 13 fields ♥",
+            "Heat loaded 13 fields ♥ said(Added “Heat” to the wishlist)",
+            "Heat loaded 13 fields ♥",
             "Heat loaded 13 fields",
+            "Heat loaded 13 fields said(Removed “Heat” from the wishlist)",
         ])
-        XCTAssertEqual(message.values, ["Added “Heat” to the wishlist", "Removed “Heat” from the wishlist"])
         let fields = state.values[1].fields
         XCTAssertEqual(fields.first, .init(label: "Year", value: "1995"))
         XCTAssertTrue(fields.contains(.init(label: "Runtime", value: "170 min")))

@@ -33,6 +33,18 @@ private struct TwoCities: CityLocating, CityRepository {
     func matchedName(_ ref: CityRef, query: String) -> String? { nil }
 }
 
+/// The test scheduler, read by a clock closure (the tests run on one thread).
+private final class SchedulerClock: @unchecked Sendable {
+    let scheduler: TestSchedulerOf<DispatchQueue>
+    let start: DispatchQueue.SchedulerTimeType
+    init(_ scheduler: TestSchedulerOf<DispatchQueue>) {
+        self.scheduler = scheduler
+        start = scheduler.now
+    }
+    /// Whole seconds since the clock was made, so ages stay round.
+    var elapsed: TimeInterval { (Double(start.distance(to: scheduler.now).magnitude) / 1e9).rounded(.down) }
+}
+
 final class QuakeListViewModelTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_782_000_000)
     private var scheduler: TestSchedulerOf<DispatchQueue>!
@@ -58,19 +70,27 @@ final class QuakeListViewModelTests: XCTestCase {
     private func makeOutput(language: Language = .en) -> QuakeListViewModel.Output {
         let l10n = L10n.bundled(language)
         let cities = TwoCities()
-        let now = self.now
+        let clock = self.clock
         let viewModel = QuakeListViewModel(
             quakes: QuakesUseCase(repository: repository, locator: cities, cities: cities),
             places: places.eraseToAnyPublisher(),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: .metric)),
-            scheduler: scheduler.eraseToAnyScheduler(), now: { now })
+            scheduler: scheduler.eraseToAnyScheduler(), now: clock)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
             sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            cancelRequested: stop.eraseToAnyPublisher()))
+            cancelRequested: stop.eraseToAnyPublisher(),
+            tick: scheduler.timerPublisher(every: .seconds(15)).autoconnect().map { _ in clock() }.eraseToAnyPublisher()))
+    }
+
+    /// The test's clock: `now`, moved on by the scheduler's virtual time (whole seconds, so ages stay round).
+    private var clock: @Sendable () -> Date {
+        let now = self.now
+        let clock = SchedulerClock(scheduler)
+        return { now.addingTimeInterval(clock.elapsed) }
     }
 
     private func quake(_ id: String, _ mag: Double, minutesAgo: Double, lat: Double, lon: Double) -> Quake {
@@ -191,7 +211,9 @@ final class QuakeListViewModelTests: XCTestCase {
     }
 
     func testTheFeedIsAskedAgainEveryMinuteWhileShownOnly() {
-        _ = TestObserver(makeOutput().state)
+        // The screen holds the state's subscription: the view model runs while it does.
+        let state = TestObserver(makeOutput().state)
+        defer { withExtendedLifetime(state) {} }
         appeared.send()
         repository.subject.send(completion: .finished)
         scheduler.advance(by: .seconds(59))
@@ -207,7 +229,8 @@ final class QuakeListViewModelTests: XCTestCase {
     func testOpeningARowRoutesToItsDetail() {
         let output = makeOutput()
         let route = TestObserver(output.route)
-        _ = TestObserver(output.state)
+        let state = TestObserver(output.state)
+        defer { withExtendedLifetime(state) {} }
         appeared.send()
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
         scheduler.advance()

@@ -33,6 +33,7 @@ final class WishlistViewModelTests: XCTestCase {
         var text = s.rows.map(\.title).joined(separator: ",") + " [\(s.summary)]"
         if let e = s.emptyMessage { text += " empty(\(e))" }
         if let c = s.confirmation { text += " ask(\(c))" }
+        if let m = s.message { text += " said(\(m))" }
         return text
     }
 
@@ -40,7 +41,6 @@ final class WishlistViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        let message = TestObserver(output.message)
         for n in 1...3 { try wishlist.add(.film(n)) }
         appeared.send(())
         opened.send(0)
@@ -50,16 +50,22 @@ final class WishlistViewModelTests: XCTestCase {
         deleteAll.send(())
         answered.send(true)
         scheduler.advance()
-        route.assertValues([.showDetail(.film(3))])
+        // Each "delete all" asks through the coordinator; the answers come back as inputs.
+        route.assertValues([.showDetail(.film(3)), .confirmDeleteAll(2), .confirmDeleteAll(2)])
         XCTAssertEqual(state.values.map(describe), [
             "Film 3,Film 2,Film 1 [Saved films: 3]",
+            // The store's new contents, then what the deletion said (both from the one `d`).
             "Film 3,Film 1 [Saved films: 2]",
+            "Film 3,Film 1 [Saved films: 2] said(Deleted “Film 2”)",
             "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
             "Film 3,Film 1 [Saved films: 2]",
             "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
+            "Film 3,Film 1 [Saved films: 2]",
             " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
+            " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it) said(Wishlist cleared)",
         ])
-        message.assertValues(["Deleted “Film 2”", "Wishlist cleared"])
+        // Messages are part of the state: each shows from the action that made it to the next one.
+        XCTAssertEqual(messages(state.values), ["Deleted “Film 2”", "Wishlist cleared"])
         XCTAssertEqual(try wishlist.entries(), [])
         XCTAssertEqual(state.values.first.map { $0.rows.first?.added }, "Nov 14, 2023")
     }
@@ -71,11 +77,23 @@ final class WishlistViewModelTests: XCTestCase {
             appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
             rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
             deleteAllAnswered: answered.eraseToAnyPublisher()))
-        let message = TestObserver(output.message)
+        let state = TestObserver(output.state)
         appeared.send(())
         appeared.send(())
-        XCTAssertEqual(message.values, [
+        XCTAssertEqual(state.values.last?.message, nil, "gone once the tab is shown again")
+        XCTAssertEqual(messages(state.values), [
             "Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-1 and a new file started."])
+    }
+
+    /// The messages the states held, each once, in order.
+    private func messages(_ states: [WishlistState]) -> [String] {
+        var shown: [String] = []
+        var last: String?
+        for s in states {
+            if let m = s.message, m != last { shown.append(m) }
+            last = s.message
+        }
+        return shown
     }
 
     func testAnAdditionElsewhereShowsUp() throws {

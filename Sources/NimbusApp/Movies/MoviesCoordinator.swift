@@ -41,7 +41,9 @@ final class MoviesCoordinator {
 /// What the Wishlist tab needs built for it.
 @MainActor
 protocol WishlistCoordinatorDependencies {
-    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen
+    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen
+    /// "Delete all N saved films?", answered through `onAnswer`.
+    func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen
     var statusSource: String { get }
 }
@@ -50,18 +52,24 @@ protocol WishlistCoordinatorDependencies {
 @MainActor
 final class WishlistCoordinator {
     private let navigator: TabNavigator
+    private let overlays: OverlayPresenting
     private let dependencies: WishlistCoordinatorDependencies
     private var tab = 0
+    /// The tab's root, which the "delete all?" answer goes back to.
+    private weak var list: WishlistScreen?
 
-    init(navigator: TabNavigator, dependencies: WishlistCoordinatorDependencies) {
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: WishlistCoordinatorDependencies) {
         self.navigator = navigator
+        self.overlays = overlays
         self.dependencies = dependencies
     }
 
     func start(title: String) {
         let dependencies = self.dependencies
         tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
-            dependencies.makeWishlistScreen { route in self?.handle(route) }
+            let list = dependencies.makeWishlistScreen { route in self?.handle(route) }
+            self?.list = list
+            return list
         }
     }
 
@@ -69,6 +77,9 @@ final class WishlistCoordinator {
         switch route {
         case .showDetail(let movie):
             navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
+        case .confirmDeleteAll(let count):
+            // The list asks; the question's overlay answers it (two view models, through this coordinator).
+            overlays.present(dependencies.makeDeleteAllQuestion(count: count) { [weak self] yes in self?.list?.answerDeleteAll(yes) })
         }
     }
 }

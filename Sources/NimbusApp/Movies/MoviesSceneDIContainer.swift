@@ -69,7 +69,13 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
         return MovieDetailScreen(viewModel: viewModel, l10n: l10n)
     }
 
-    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> Screen {
+    func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen {
+        let viewModel = ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.format(.wishlistConfirm, l10n.number(count)),
+                                         keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
+        return ConfirmOverlay(viewModel: viewModel, l10n: l10n, onAnswer: onAnswer)
+    }
+
+    func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen {
         let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
                                           dataStatus: services.dataStatus)
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)

@@ -55,7 +55,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
 
     func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
         let viewModel = QuakeListViewModel(quakes: quakes, places: places(), format: format, scheduler: scheduler, now: now)
-        return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, onRoute: onRoute)
+        return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, ticks: Self.ticks(scheduler, now: now), onRoute: onRoute)
     }
 
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
@@ -69,6 +69,11 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         let language = format.l10n.language
         let places = myPlaces().map { $0.map { MapMarker.place($0, language: language) } }.eraseToAnyPublisher()
         return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: mapPanel(epicentre, places))
+    }
+
+    /// The clock the Quakes list runs on: every 15 s (the feed is asked again once a minute has passed).
+    static func ticks(_ scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) -> AnyPublisher<Date, Never> {
+        scheduler.timerPublisher(every: .seconds(15)).autoconnect().map { _ in now() }.eraseToAnyPublisher()
     }
 
     /// A map cache key for an event that no catalogue city has (GeoNames ids are positive).

@@ -14,15 +14,6 @@ public final class AppCoordinator {
     private let container: AppDIContainer
     private let navigator: TabNavigator
     private var children: [AnyObject] = []
-    private var showingHelp = false
-    /// The help overlay's first line shown, and the largest that still fills it (from the last frame).
-    private var helpScroll = 0
-    private var helpMaxScroll = 0
-    private var lastHelpPage = 1
-    private var showingMapStats = false
-    /// The help overlay's filter: what was typed, and whether keys still go into it.
-    private var helpFilter = ""
-    private var helpFilterTyping = false
     private let l10n: L10n
     /// The retry the status bar counts down to (see `retriesChanged`), and what keeps it counting.
     private var retryWait: HTTPRetryWait?
@@ -35,15 +26,12 @@ public final class AppCoordinator {
     /// The frame's size and where each tab's title was drawn (from the last `render`), for clicks.
     private var lastSize = Size(cols: 0, rows: 0)
     private var tabColumns: [(tab: Int, columns: Range<Int>)] = []
-    /// The last left press (to count double clicks) and where the held button last was (for drags).
-    private var lastPress: (at: Point, time: Date, count: Int)?
-    private var dragAt: Point?
+    /// Counts clicks and follows drags across mouse reports.
+    private var gestures = PointerGestures()
     /// What `y` copied, shown on the status bar until the next key.
     private var statusMessage: String?
     /// Where `y` sends text: the terminal's clipboard (OSC 52), set by `AppLoop`.
     public var copyToClipboard: ((String) -> Void)?
-    /// Two presses on one cell within this time are a double click.
-    static let doubleClickInterval: TimeInterval = 0.4
 
     /// Where the user is: the active tab, how many screens deep, and whether an overlay (help, the
     /// map cache statistics) covers the screen. For tests that check what the screen must show.
@@ -60,7 +48,7 @@ public final class AppCoordinator {
     public var place: Place {
         Place(tab: navigator.active, depth: navigator.tabs.indices.contains(navigator.active)
                 ? navigator.tabs[navigator.active].stack.count : 0,
-              overlay: showingHelp || showingMapStats || settings != nil,
+              overlay: !overlays.isEmpty || settings != nil,
               capturesText: settings?.capturesText ?? navigator.top?.capturesText ?? false,
               asking: navigator.top?.isAsking ?? false)
     }
@@ -77,7 +65,11 @@ public final class AppCoordinator {
         self.container = container
         self.l10n = container.l10n
         navigator = TabNavigator(needsDisplay: needsDisplay)
+        overlays = OverlayStack(needsDisplay: needsDisplay)
     }
+
+    /// Help and questions over the tab's screen; the top one gets keys first.
+    private let overlays: OverlayStack
 
     /// Whether the terminal should report the mouse: the Mouse setting as it is now (the app loop
     /// tells the terminal when it changes).
@@ -109,7 +101,7 @@ public final class AppCoordinator {
         let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
         movies.start(title: l10n[.tabMovies])
         children.append(movies)
-        let wishlist = WishlistCoordinator(navigator: navigator, dependencies: movieScenes)
+        let wishlist = WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: movieScenes)
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
         observeRetries()
@@ -185,8 +177,7 @@ public final class AppCoordinator {
             onSuspendRequested?()
             return
         case .function(12):
-            showingMapStats.toggle()
-            needsDisplay.set()
+            toggleMapStats()
             return
         default:
             break
@@ -197,18 +188,9 @@ public final class AppCoordinator {
             needsDisplay.setFullRedraw()
             return
         }
-        if key == .function(2), !showingHelp {
+        if overlays.handle(key) { return }
+        if key == .function(2) {
             openSettings()
-            return
-        }
-        // The map cache overlay stays up while browsing; only Esc closes it.
-        if showingMapStats, key == .escape, !showingHelp {
-            showingMapStats = false
-            needsDisplay.set()
-            return
-        }
-        if showingHelp {
-            handleHelp(key)
             return
         }
         guard let screen = navigator.top else { return }
@@ -217,88 +199,46 @@ public final class AppCoordinator {
             handleTabKeys(key)
             return
         }
+        let own = screen.bindings
+        if !own.isEmpty {
+            // The app's commands, then the screen's, then going back: the help lists the same.
+            for scope in [commands, own, fallbacks(for: own)] {
+                if let binding = Binding.find(key, in: scope), binding.run(key) { return }
+            }
+            return
+        }
         if handleGlobal(key) { return }
         if screen.handle(key) { return }
         if key == .escape || key == .backspace { navigator.pop() }
     }
 
-    /// The help overlay takes every key while it is open: it scrolls, filters as you type (`/` or a
-    /// letter starts the filter, Backspace edits it, Enter keeps it), and `?`, `q`, `Esc` or `Enter`
-    /// close it (as htop's help does; `q` does not quit from there). Esc first clears a filter.
-    private func handleHelp(_ key: Key) {
-        if helpFilterTyping {
-            switch key {
-            case .char(let c):
-                helpFilter.append(c)
-                helpScroll = 0
-            case .paste(let text):
-                helpFilter += text
-                helpScroll = 0
-            case .backspace:
-                if helpFilter.isEmpty { helpFilterTyping = false } else { helpFilter.removeLast() }
-                helpScroll = 0
-            case .ctrl("u"):
-                helpFilter = ""
-            case .enter:
-                helpFilterTyping = false
-            case .escape:
-                helpFilter = ""
-                helpFilterTyping = false
-                helpScroll = 0
-            default:
-                scrollHelp(key)
-            }
-            needsDisplay.set()
-            return
-        }
-        switch key {
-        case .char("?"), .char("q"), .enter:
-            closeHelp()
-        case .escape:
-            if helpFilter.isEmpty { closeHelp() } else { helpFilter = ""; helpScroll = 0 }
-        case .char("/"):
-            helpFilterTyping = true
-        case .char(let c) where c.isLetter || c.isNumber:
-            helpFilterTyping = true
-            helpFilter.append(c)
-            helpScroll = 0
-        case .backspace where !helpFilter.isEmpty:
-            helpFilterTyping = true
-            helpFilter.removeLast()
-            helpScroll = 0
-        default:
-            guard scrollHelp(key) else { return }
-        }
-        needsDisplay.set()
-    }
-
-    @discardableResult
-    private func scrollHelp(_ key: Key) -> Bool {
-        switch key {
-        case .up: helpScroll -= 1
-        case .down: helpScroll += 1
-        case .pageUp: helpScroll -= lastHelpPage
-        case .pageDown, .char(" "): helpScroll += lastHelpPage
-        case .home: helpScroll = 0
-        case .end: helpScroll = helpMaxScroll
-        default: return false
-        }
-        helpScroll = min(max(0, helpScroll), helpMaxScroll)
-        return true
-    }
-
+    /// `?`: the shown screen's keys and the app's, from their bindings.
     private func openHelp() {
-        showingHelp = true
-        helpScroll = 0
-        helpFilter = ""
-        helpFilterTyping = false
-        needsDisplay.set()
-    }
-
-    private func closeHelp() {
-        showingHelp = false
-        helpFilter = ""
-        helpFilterTyping = false
+        let mouse = container.configuration.mouse ? [
+            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
+            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
+            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
+        ] : []
+        let screen: [KeyHint]
+        let global: [KeyHint]
+        if let top = navigator.top, !top.bindings.isEmpty {
+            screen = (fallbacks(for: top.bindings) + top.bindings).map(\.keyHint)
+            global = commands.map(\.keyHint) + alwaysGlobal + mouse
+        } else {
+            let tabs = navigator.tabs.count > 1 ? [
+                KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
+                KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
+            ] : []
+            global = tabs + [
+                KeyHint("?", l10n[.helpKeyHelp]),
+                KeyHint(", F2", l10n[.helpKeySettings]),
+                KeyHint("y", l10n[.helpKeyCopy]),
+                KeyHint("q", l10n[.helpKeyQuit]),
+            ] + alwaysGlobal + mouse
+            screen = navigator.top?.help ?? []
+        }
+        let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
+        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
     }
 
     // MARK: Mouse
@@ -307,42 +247,13 @@ public final class AppCoordinator {
     /// help overlay, the tab bar or the screen under it.
     private func handleMouse(_ event: MouseEvent) {
         guard container.configuration.mouse else { return }
-        let at = Point(x: event.x, y: event.y)
         // A click or the wheel is the next input: the message `y` left goes, as on a key.
         if statusMessage != nil, event.action != .release, event.action != .drag {
             statusMessage = nil
             needsDisplay.set()
         }
-        let action: Pointer.Action
-        switch (event.action, event.button) {
-        case (.press, .left):
-            let now = container.configuration.now()
-            var count = 1
-            if let last = lastPress, last.at == at, now.timeIntervalSince(last.time) <= Self.doubleClickInterval, last.count == 1 {
-                count = 2
-            }
-            lastPress = (at, now, count)
-            dragAt = at
-            action = .click(count: count)
-        case (.drag, .left):
-            guard let from = dragAt, from != at else { return }
-            dragAt = at
-            action = .drag(dx: at.x - from.x, dy: at.y - from.y)
-        case (.release, _):
-            dragAt = nil
-            return
-        case (.wheelUp, _): action = .wheel(-1)
-        case (.wheelDown, _): action = .wheel(1)
-        default: return
-        }
-        if showingHelp {
-            if case .wheel(let n) = action {
-                helpScroll = min(max(0, helpScroll + n * ListState.wheelStep), helpMaxScroll)
-                needsDisplay.set()
-            }
-            return
-        }
-        if showingMapStats { return }
+        guard let (action, at) = gestures.gesture(event, at: container.configuration.now()) else { return }
+        if overlays.handle(Pointer(action, x: at.x, y: at.y, screen: at)) { return }
         guard lastSize.rows >= Self.minimumSize.rows, lastSize.cols >= Self.minimumSize.cols else { return }
         if at.y == 0 {
             if case .click = action, navigator.top?.isAsking != true,
@@ -366,6 +277,61 @@ public final class AppCoordinator {
         statusMessage = l10n.format(.copyDone, clean)
         needsDisplay.set()
         return true
+    }
+
+    /// The app's own commands, in every screen whose keys are bindings (outside its text field).
+    private var commands: [Binding] {
+        var list: [Binding] = []
+        if navigator.tabs.count > 1 {
+            let digits = (1...navigator.tabs.count).map { Key.char(Character(String($0))) }
+            list.append(Binding(digits, "1-\(navigator.tabs.count)", help: l10n[.helpKeyTabs], hint: l10n[.hintTabs]) {
+                [unowned self] key in
+                guard case .char(let c) = key, let n = c.wholeNumberValue else { return false }
+                navigator.select(n - 1)
+                return true
+            })
+            list.append(Binding([.tab, .backTab], "Tab S-Tab", help: l10n[.helpKeyTabnext]) { [unowned self] key in
+                navigator.selectNext(key == .tab ? 1 : -1)
+                return true
+            })
+        }
+        list += [
+            Binding(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp]) { [unowned self] in openHelp() },
+            Binding([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings]) { [unowned self] in openSettings() },
+            Binding([.char("y")], "y", help: l10n[.helpKeyCopy]) { [unowned self] _ in copySelection() },
+            Binding(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit]) { [unowned self] in quitRequested = true },
+        ]
+        return list
+    }
+
+    /// Keys no scope took: Esc and Backspace go back when there is a screen to go back to (and the
+    /// screen does not use them itself).
+    private func fallbacks(for own: [Binding]) -> [Binding] {
+        guard navigator.tabs.indices.contains(navigator.active), navigator.tabs[navigator.active].stack.count > 1,
+              Binding.find(.escape, in: own) == nil else { return [] }
+        return [Binding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc") {
+            [unowned self] in navigator.pop()
+        }]
+    }
+
+    /// What is wrong with the keys in force now: a key bound twice in one scope (the top overlay's,
+    /// or the app's commands with the shown screen's), or a hint shown with no key. Empty when all is well.
+    public var bindingProblems: [String] {
+        var scopes: [[Binding]] = []
+        if let top = overlays.top {
+            scopes = [top.bindings]
+        } else if let screen = navigator.top, !screen.bindings.isEmpty {
+            scopes = screen.capturesText ? [screen.bindings] : [commands, screen.bindings]
+        }
+        let twice = BindingConflicts.duplicates(scopes).map { key, claims in
+            "\(Binding.name(key)) is bound \(claims.count) times: " + claims.joined(separator: " / ")
+        }
+        return twice + BindingConflicts.unbound(scopes.flatMap { $0 }).map { "the hint “\($0)” has no key" }
+    }
+
+    /// Keys that work everywhere, a text field included (handled before any scope; listed in the help).
+    private var alwaysGlobal: [KeyHint] {
+        [KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]), KeyHint("Ctrl-L", l10n[.helpKeyRedraw]), KeyHint("F12", l10n[.helpKeyDebug])]
     }
 
     private func handleGlobal(_ key: Key) -> Bool {
@@ -417,9 +383,19 @@ public final class AppCoordinator {
                     activeStyle: theme.tabActive, style: theme.tabBar)
         let body = p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2))
         navigator.top?.draw(body, theme: theme)
-        var hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
-        if navigator.tabs.count > 1, navigator.top?.capturesText == false {
-            hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
+        var hints: [(key: String, label: String)]
+        if let top = navigator.top, !top.bindings.isEmpty {
+            let own = top.bindings
+            let global = top.capturesText ? [] : commands
+            let tabs = global.prefix(1).compactMap(\.barHint).filter { _ in navigator.tabs.count > 1 }
+            var bar = (fallbacks(for: own) + own + global.dropFirst(tabs.count)).compactMap(\.barHint)
+            bar.insert(contentsOf: tabs, at: min(2, bar.count))
+            hints = bar.map { (key: $0.key, label: $0.label) }
+        } else {
+            hints = (navigator.top?.hints ?? []).map { (key: $0.key, label: $0.label) }
+            if navigator.tabs.count > 1, navigator.top?.capturesText == false {
+                hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
+            }
         }
         if !configNoticeSeen, container.configNotice != nil, settings == nil {
             // The config file's problem needs the room: only the key that opens the settings stays.
@@ -427,9 +403,8 @@ public final class AppCoordinator {
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
                        hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
-        if showingMapStats { drawMapStats(p) }
         settings?.draw(p, theme: theme)
-        if showingHelp { drawHelp(p) }
+        overlays.draw(p, theme: theme)
         return canvas.buffer
     }
 
@@ -462,75 +437,16 @@ public final class AppCoordinator {
         }
     }
 
-    /// The map cache's counters (F12).
-    private func drawMapStats(_ p: Painter) {
-        let s = container.map.statistics
-        let lines = [
-            l10n.format(.debugHits, l10n.number(s.hits)),
-            l10n.format(.debugMisses, l10n.number(s.misses)),
-            l10n.format(.debugEvictions, l10n.number(s.evictions)),
-            l10n.format(.debugRatio, l10n.number(Int((s.hitRatio * 100).rounded()))),
-            l10n.format(.debugCount, l10n.number(s.count), l10n.number(s.countLimit)),
-            l10n.format(.debugCost, l10n.number(s.totalCost), l10n.number(s.totalCostLimit)),
-            "",
-            l10n[.debugClose],
-        ]
-        Overlay.draw(p, title: l10n[.debugTitle], lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+    /// F12: the map cache's counters over whatever is shown, read each second; F12 again closes them.
+    private func toggleMapStats() {
+        if overlays.contains(MapStatsOverlay.self) {
+            overlays.removeAll(MapStatsOverlay.self)
+            return
+        }
+        let scheduler = container.configuration.scheduler
+        let tick = scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in () }.eraseToAnyPublisher()
+        let map = container.map
+        overlays.push(MapStatsOverlay(viewModel: MapStatsViewModel(statistics: { map.statistics }, l10n: l10n), l10n: l10n, tick: tick))
     }
 
-    private func drawHelp(_ p: Painter) {
-        let tabs = navigator.tabs.count > 1 ? [
-            KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
-            KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
-        ] : []
-        let allGlobal = tabs + [
-            KeyHint("?", l10n[.helpKeyHelp]),
-            KeyHint(", F2", l10n[.helpKeySettings]),
-            KeyHint("y", l10n[.helpKeyCopy]),
-            KeyHint("q", l10n[.helpKeyQuit]),
-            KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]),
-            KeyHint("Ctrl-L", l10n[.helpKeyRedraw]),
-            KeyHint("F12", l10n[.helpKeyDebug]),
-        ] + (container.configuration.mouse ? [
-            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
-            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
-            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
-        ] : [])
-        let allScreen = navigator.top?.help ?? []
-        let global = allGlobal.filter { Self.helpMatches($0, helpFilter) }
-        let screen = allScreen.filter { Self.helpMatches($0, helpFilter) }
-        let keyWidth = (global + screen).map { DisplayWidth.of($0.key) }.max() ?? 0
-        // The box's inside is the screen less its border and padding; a label that does not fit
-        // there wraps under itself rather than being cut.
-        let inner = max(1, p.width - 4)
-        func wrapped(_ h: KeyHint) -> [String] {
-            let labelWidth = inner - keyWidth - 2
-            guard labelWidth >= 8 else { return [DisplayWidth.pad(h.key, to: keyWidth) + "  " + h.label] }
-            let wrapped = TextWrap.lines(h.label, width: labelWidth)
-            return wrapped.enumerated().map { i, part in
-                (i == 0 ? DisplayWidth.pad(h.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
-            }
-        }
-        var lines: [String] = []
-        if helpFilterTyping || !helpFilter.isEmpty {
-            lines += [l10n.format(.helpFilterPrompt, helpFilter + (helpFilterTyping ? "▏" : "")), ""]
-        }
-        if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }
-        if !global.isEmpty { lines += [l10n[.helpSectionGlobal]] + global.flatMap(wrapped) + [""] }
-        if screen.isEmpty && global.isEmpty { lines += [l10n.format(.helpFilterNone, helpFilter), ""] }
-        lines += TextWrap.lines(l10n[helpFilterTyping ? .helpFilterClose : .helpClose], width: inner)
-        helpMaxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: lines, style: theme.overlay,
-                                     borderStyle: theme.overlayBorder, scroll: helpScroll)
-        helpScroll = min(helpScroll, helpMaxScroll)
-        lastHelpPage = max(1, min(lines.count, p.height - 2) - 1)
-    }
-
-    /// A key matches the help filter when its key or its label contains every word of the filter,
-    /// ignoring case and accents.
-    static func helpMatches(_ hint: KeyHint, _ filter: String) -> Bool {
-        let words = filter.split(separator: " ")
-        guard !words.isEmpty else { return true }
-        let text = (hint.key + " " + hint.label).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        return words.allSatisfy { text.contains($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
-    }
 }

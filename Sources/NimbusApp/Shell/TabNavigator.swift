@@ -1,4 +1,5 @@
 import NimbusUI
+import OpenCombineShim
 
 /// Tabs, each with its own stack of screens; switching tabs keeps every stack as it was.
 ///
@@ -19,8 +20,20 @@ final class TabNavigator {
     /// Set when the tabs change and, by the screens themselves, when a screen needs drawing again.
     let needsDisplay: NeedsDisplay
 
+    /// The shown screen's changes: each one asks for a frame.
+    private var shownChanges: AnyCancellable?
+    private weak var observed: Screen?
+
     init(needsDisplay: NeedsDisplay = NeedsDisplay()) {
         self.needsDisplay = needsDisplay
+    }
+
+    /// Redraws on the shown screen's changes, and only its: a screen under another, or on another
+    /// tab, changes nothing on the terminal.
+    private func observeTop() {
+        guard let top, top !== observed else { return }
+        observed = top
+        shownChanges = top.changes.sink { [needsDisplay] in needsDisplay.set() }
     }
 
     /// Adds a tab whose root `makeRoot` makes when the tab is first shown; returns the tab's index.
@@ -45,6 +58,7 @@ final class TabNavigator {
         top?.didDisappear()
         active = index
         if isMaterialized(index) { top?.didAppear() } else { materializeRoot(index) }
+        observeTop()
         needsDisplay.set()
     }
 
@@ -53,6 +67,7 @@ final class TabNavigator {
         let root = tabs[index].makeRoot()
         root.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         tabs[index].stack = [root]
+        if index == active { observeTop() }
     }
 
     func selectNext(_ step: Int) {
@@ -65,6 +80,7 @@ final class TabNavigator {
         screen.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         if index == active { top?.didDisappear() }
         tabs[index].stack.append(screen)
+        if index == active { observeTop() }
         needsDisplay.set()
     }
 
@@ -79,7 +95,10 @@ final class TabNavigator {
     func pop(onTab index: Int) -> Bool {
         guard tabs.indices.contains(index), tabs[index].stack.count > 1 else { return false }
         tabs[index].stack.removeLast()
-        if index == active { top?.didAppear() }
+        if index == active {
+            top?.didAppear()
+            observeTop()
+        }
         needsDisplay.set()
         return true
     }

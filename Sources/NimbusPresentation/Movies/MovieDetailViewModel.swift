@@ -21,6 +21,10 @@ public struct MovieDetailState: Equatable, Sendable {
     /// Labelled values, in display order (every field the source knows).
     public let fields: [Field]
     public let inWishlist: Bool
+    /// The first line shown (the screen keeps it within what the details fill).
+    public var scroll: Int = 0
+    /// What `w` did or why it failed ("Added “Heat” to the wishlist"), until the next key.
+    public var message: String?
 }
 
 /// One film's details and its wishlist toggle.
@@ -29,17 +33,47 @@ public final class MovieDetailViewModel {
         public let appeared: AnyPublisher<Void, Never>
         public let wishlistToggled: AnyPublisher<Void, Never>
         public let retried: AnyPublisher<Void, Never>
+        /// The line the details were scrolled to.
+        public let scrolled: AnyPublisher<Int, Never>
         public init(appeared: AnyPublisher<Void, Never>, wishlistToggled: AnyPublisher<Void, Never>,
-                    retried: AnyPublisher<Void, Never>) {
+                    retried: AnyPublisher<Void, Never>, scrolled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.wishlistToggled = wishlistToggled
             self.retried = retried
+            self.scrolled = scrolled
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<MovieDetailState, Never>
-        public let message: AnyPublisher<String, Never>
+    }
+
+    public struct State: Equatable {
+        let summary: MovieSummary
+        var movie: Movie?
+        var phase = Phase.idle
+        /// Whether the film is saved, as the store last said.
+        var inWishlist = false
+        var scroll = 0
+        var message: Message?
+
+        enum Phase: Equatable { case idle, loading, loaded, failed(MovieError) }
+    }
+
+    public enum Message: Equatable {
+        case toggled(WishlistUseCase.Toggle, title: String), failed(WishlistError)
+    }
+
+    public enum Action: Equatable {
+        case appeared, retried, wishlistToggled, scrolled(Int)
+        case stored(Bool)
+        case loaded(Movie), failed(MovieError)
+        case saved(Message)
+    }
+
+    public enum Effect: Equatable {
+        case load(MovieID)
+        case toggle(MovieSummary)
     }
 
     private let summary: MovieSummary
@@ -47,15 +81,6 @@ public final class MovieDetailViewModel {
     private let wishlist: WishlistUseCase
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    /// Whether the film is saved, as the store last said.
-    private var inWishlist = false
-    private var cancellables: Set<AnyCancellable> = []
-    private var load: AnyCancellable?
-    private let stateSubject = PassthroughSubject<MovieDetailState, Never>()
-    private let messageSubject = PassthroughSubject<String, Never>()
-    private var phase = MovieDetailState.Phase.loading("")
-    private var movie: Movie?
-    private var started = false
 
     public init(movie: MovieSummary, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
                 scheduler: AnySchedulerOf<DispatchQueue>) {
@@ -67,59 +92,91 @@ public final class MovieDetailViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        for event in [input.appeared, input.retried] {
-            event.sink { [weak self] in self?.fetch() }.store(in: &cancellables)
-        }
-        input.wishlistToggled
-            .sink { [weak self] in self?.toggle() }
-            .store(in: &cancellables)
-        // The mark follows the store, whichever screen changed it.
         let id = summary.id
-        wishlist.contents
-            .map { entries in entries.contains { $0.id == id } }
-            .sink { [weak self] saved in
-                guard let self, saved != self.inWishlist else { return }
-                self.inWishlist = saved
-                if self.started { self.emit() }
-            }
-            .store(in: &cancellables)
-        return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(),
-                      message: messageSubject.eraseToAnyPublisher())
+        let actions = merge(
+            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
+            input.retried.map { Action.retried }.eraseToAnyPublisher(),
+            input.wishlistToggled.map { Action.wishlistToggled }.eraseToAnyPublisher(),
+            input.scrolled.map(Action.scrolled).eraseToAnyPublisher(),
+            // The mark follows the store, whichever screen changed it.
+            wishlist.contents.map { entries in Action.stored(entries.contains { $0.id == id }) }.eraseToAnyPublisher())
+        let loop = EffectRunner.run(initial: State(summary: summary), actions: actions, scheduler: scheduler,
+                                    reduce: Self.reduce, perform: perform)
+        let state = loop.state
+            .filter { $0.phase != .idle }
+            .map { [self] in present($0) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+        return Output(state: state)
     }
 
-    private func fetch() {
-        if case .loaded = phase { return }
-        started = true
-        phase = .loading(l10n[.movieDetailLoading])
-        emit()
-        load = details.execute(summary.id)
-            .receive(on: scheduler)
-            .sink(receiveCompletion: { [weak self] completion in
-                guard let self, case .failure(let error) = completion else { return }
-                if self.movie == nil {
-                    self.phase = .error(self.l10n.format(.moviesError, self.l10n.describe(error)))
-                    self.emit()
-                }
-            }, receiveValue: { [weak self] movie in
-                self?.movie = movie
-                self?.phase = .loaded
-                self?.emit()
-            })
-    }
-
-    private func toggle() {
-        let target = movie?.summary ?? summary
-        do {
-            let change = try wishlist.toggle(target)
-            messageSubject.send(l10n.describe(change, title: target.title))
-        } catch {
-            messageSubject.send(l10n.describeWishlistFailure(error))
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared, .retried:
+            state.message = nil
+            if state.phase == .loaded || state.phase == .loading { return [] }
+            state.phase = .loading
+            return [.load(state.summary.id)]
+        case .wishlistToggled:
+            state.message = nil
+            return [.toggle(state.movie?.summary ?? state.summary)]
+        case .scrolled(let line):
+            state.message = nil
+            state.scroll = max(0, line)
+            return []
+        case .stored(let saved):
+            state.inWishlist = saved
+            return []
+        case .loaded(let movie):
+            state.movie = movie
+            state.phase = .loaded
+            return []
+        case .failed(let error):
+            // A failure after the details came (a later page of the answer) leaves them shown.
+            if state.movie == nil { state.phase = .failed(error) }
+            return []
+        case .saved(let message):
+            state.message = message
+            return []
         }
     }
 
-    private func emit() {
-        stateSubject.send(MovieDetailState(title: movie?.title ?? summary.title, phase: phase,
-                                           fields: movie.map(fields) ?? [], inWishlist: inWishlist))
+    private func perform(_ effect: Effect) -> Work<Action, Never> {
+        switch effect {
+        case .load(let id):
+            let answers = details.execute(id)
+                .map(Action.loaded)
+                .catch { Just(Action.failed($0)) }
+                .eraseToAnyPublisher()
+            return .run(answers, id: "load")
+        case .toggle(let movie):
+            let wishlist = self.wishlist
+            return .run(Deferred { () -> Just<Action> in
+                do {
+                    return Just(.saved(.toggled(try wishlist.toggle(movie), title: movie.title)))
+                } catch {
+                    return Just(.saved(.failed((error as? WishlistError) ?? .storage)))
+                }
+            }.eraseToAnyPublisher(), immediate: true)
+        }
+    }
+
+    private func present(_ state: State) -> MovieDetailState {
+        let phase: MovieDetailState.Phase
+        switch state.phase {
+        case .idle, .loading: phase = .loading(l10n[.movieDetailLoading])
+        case .loaded: phase = .loaded
+        case .failed(let error): phase = .error(l10n.format(.moviesError, l10n.describe(error)))
+        }
+        let message: String?
+        switch state.message {
+        case .toggled(let change, let title)?: message = l10n.describe(change, title: title)
+        case .failed(let error)?: message = l10n.describeWishlistFailure(error)
+        case nil: message = nil
+        }
+        return MovieDetailState(title: state.movie?.title ?? state.summary.title, phase: phase,
+                                fields: state.movie.map(fields) ?? [], inWishlist: state.inWishlist,
+                                scroll: state.scroll, message: message)
     }
 
     private func fields(_ m: Movie) -> [MovieDetailState.Field] {

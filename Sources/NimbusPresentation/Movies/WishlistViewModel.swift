@@ -22,25 +22,34 @@ public struct WishlistState: Equatable, Sendable {
     public let emptyMessage: String?
     /// The "delete all?" question, while it is asked.
     public let confirmation: String?
+    /// The selected row (0 when there are none).
+    public var selection: Int = 0
+    /// What the last action did or why it failed ("Deleted “Alien”"), until the next one.
+    public var message: String?
 }
 
 public enum WishlistRoute: Equatable, Sendable {
     case showDetail(MovieSummary)
+    /// Ask "delete all N?" over the list; the answer comes back through `deleteAllAnswered`.
+    case confirmDeleteAll(Int)
 }
 
 /// The saved films: open, delete one, delete all after a confirmation.
 public final class WishlistViewModel {
     public struct Input {
         public let appeared: AnyPublisher<Void, Never>
+        /// The row the selection moved to.
+        public let rowSelected: AnyPublisher<Int, Never>
         public let rowOpened: AnyPublisher<Int, Never>
         public let rowDeleted: AnyPublisher<Int, Never>
         public let deleteAllRequested: AnyPublisher<Void, Never>
         /// The answer to the confirmation: true deletes everything.
         public let deleteAllAnswered: AnyPublisher<Bool, Never>
-        public init(appeared: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    rowDeleted: AnyPublisher<Int, Never>, deleteAllRequested: AnyPublisher<Void, Never>,
-                    deleteAllAnswered: AnyPublisher<Bool, Never>) {
+        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
+                    rowOpened: AnyPublisher<Int, Never>, rowDeleted: AnyPublisher<Int, Never>,
+                    deleteAllRequested: AnyPublisher<Void, Never>, deleteAllAnswered: AnyPublisher<Bool, Never>) {
             self.appeared = appeared
+            self.rowSelected = rowSelected
             self.rowOpened = rowOpened
             self.rowDeleted = rowDeleted
             self.deleteAllRequested = deleteAllRequested
@@ -51,21 +60,45 @@ public final class WishlistViewModel {
     public struct Output {
         public let state: AnyPublisher<WishlistState, Never>
         public let route: AnyPublisher<WishlistRoute, Never>
-        public let message: AnyPublisher<String, Never>
+    }
+
+    public struct State: Equatable {
+        /// The store's latest contents: rows are always derived from these, never edited here.
+        var entries: [WishlistEntry] = []
+        /// The store has answered (before, the tab has nothing to show).
+        var loaded = false
+        var appearedBefore = false
+        var confirming = false
+        var selected: MovieID?
+        var message: Message?
+    }
+
+    /// What the status line says after an action, until the next one.
+    public enum Message: Equatable {
+        case deleted(title: String), cleared, failed(WishlistError), notice(UserDataStatus)
+    }
+
+    public enum Action: Equatable {
+        case appeared
+        case contents([WishlistEntry])
+        case selected(Int), opened(Int), deleteRow(Int), deleteAllRequested, answered(Bool)
+        /// What a removal came to.
+        case done(Message)
+    }
+
+    public enum Effect: Equatable {
+        /// Follow the store's contents from now on.
+        case observe
+        case remove(WishlistEntry)
+        case removeAll
+        case open(MovieSummary)
+        case ask(count: Int)
     }
 
     private let wishlist: WishlistUseCase
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    private var cancellables: Set<AnyCancellable> = []
-    private let stateSubject = PassthroughSubject<WishlistState, Never>()
-    private let routeSubject = PassthroughSubject<WishlistRoute, Never>()
-    private let messageSubject = PassthroughSubject<String, Never>()
-    /// The store's latest contents: rows are always derived from these, never edited here.
-    private var entries: [WishlistEntry] = []
-    private var confirming = false
     private let dateFormatter: DateFormatter
-
     private let dataStatus: UserDataStatus
 
     /// `dataStatus` says whether the wishlist is being saved; anything but `.saved` is told when the tab first shows.
@@ -83,84 +116,127 @@ public final class WishlistViewModel {
     }
 
     public func transform(input: Input) -> Output {
+        let actions = merge(
+            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
+            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
+            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
+            input.rowDeleted.map(Action.deleteRow).eraseToAnyPublisher(),
+            input.deleteAllRequested.map { Action.deleteAllRequested }.eraseToAnyPublisher(),
+            input.deleteAllAnswered.map(Action.answered).eraseToAnyPublisher())
+        var initial = State()
+        if dataStatus != .saved { initial.message = .notice(dataStatus) }
+        let loop = EffectRunner.run(initial: initial, actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        let state = loop.state
+            .filter(\.loaded)
+            .map { [self] in present($0) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+        return Output(state: state, route: loop.route)
+    }
+
+    // MARK: Reduce
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared:
+            // From the first appearance on, the rows follow the store: what is shown is what is saved.
+            // A notice about the data is told on that first appearance only.
+            defer { state.appearedBefore = true }
+            if state.appearedBefore, case .notice? = state.message { state.message = nil }
+            return state.appearedBefore ? [] : [.observe]
+        case .contents(let entries):
+            // A deleted film's row goes; the selection stays on the row that takes its place.
+            if let selected = state.selected, !entries.contains(where: { $0.id == selected }),
+               let index = state.entries.firstIndex(where: { $0.id == selected }) {
+                state.selected = entries.isEmpty ? nil : entries[min(index, entries.count - 1)].id
+            }
+            state.entries = entries
+            state.loaded = true
+            if state.confirming, entries.isEmpty { state.confirming = false }
+            return []
+        case .selected(let index):
+            state.message = nil
+            if state.entries.indices.contains(index) { state.selected = state.entries[index].id }
+            return []
+        case .opened(let index):
+            state.message = nil
+            guard state.entries.indices.contains(index), !state.confirming else { return [] }
+            state.selected = state.entries[index].id
+            return [.open(state.entries[index].movie)]
+        case .deleteRow(let index):
+            state.message = nil
+            guard state.entries.indices.contains(index), !state.confirming else { return [] }
+            // The rows change when the store publishes what it saved.
+            return [.remove(state.entries[index])]
+        case .deleteAllRequested:
+            state.message = nil
+            guard !state.entries.isEmpty, !state.confirming else { return [] }
+            state.confirming = true
+            return [.ask(count: state.entries.count)]
+        case .answered(let yes):
+            guard state.confirming else { return [] }
+            state.confirming = false
+            return yes ? [.removeAll] : []
+        case .done(let message):
+            state.message = message
+            return []
+        }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effect: Effect) -> Work<Action, WishlistRoute> {
         let wishlist = self.wishlist
-        // From the first appearance on, the rows follow the store: what is shown is what is saved.
-        input.appeared
-            .first()
-            .map { _ in wishlist.contents }
-            .switchToLatest()
-            .sink { [weak self] entries in
-                guard let self else { return }
-                self.entries = entries
-                if self.confirming, entries.isEmpty { self.confirming = false }
-                self.emit()
-            }
-            .store(in: &cancellables)
-        input.appeared
-            .first()
-            .sink { [weak self] in
-                guard let self, let notice = UserDataNotice.message(self.dataStatus, l10n: self.l10n) else { return }
-                self.messageSubject.send(notice)
-            }
-            .store(in: &cancellables)
-        input.rowOpened
-            .sink { [weak self] index in
-                guard let self, self.entries.indices.contains(index) else { return }
-                self.routeSubject.send(.showDetail(self.entries[index].movie))
-            }
-            .store(in: &cancellables)
-        input.rowDeleted
-            .sink { [weak self] in self?.delete($0) }
-            .store(in: &cancellables)
-        input.deleteAllRequested
-            .sink { [weak self] in
-                guard let self, !self.entries.isEmpty, !self.confirming else { return }
-                self.confirming = true
-                self.emit()
-            }
-            .store(in: &cancellables)
-        input.deleteAllAnswered
-            .sink { [weak self] in self?.answer($0) }
-            .store(in: &cancellables)
-        return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(),
-                      route: routeSubject.eraseToAnyPublisher(), message: messageSubject.eraseToAnyPublisher())
-    }
-
-    /// Removes the film on row `index`; the rows change when the store publishes what it saved.
-    private func delete(_ index: Int) {
-        guard entries.indices.contains(index), !confirming else { return }
-        let entry = entries[index]
-        do {
-            try wishlist.remove(entry.id)
-            messageSubject.send(l10n.format(.wishlistDeleted, entry.movie.title))
-        } catch {
-            messageSubject.send(l10n.describeWishlistFailure(error))
+        switch effect {
+        case .observe:
+            return .run(wishlist.contents.map(Action.contents).eraseToAnyPublisher(), id: "store", immediate: true)
+        case .remove(let entry):
+            return .run(Deferred { () -> Just<Action> in
+                do {
+                    try wishlist.remove(entry.id)
+                    return Just(.done(.deleted(title: entry.movie.title)))
+                } catch {
+                    return Just(.done(.failed((error as? WishlistError) ?? .storage)))
+                }
+            }.eraseToAnyPublisher(), immediate: true)
+        case .removeAll:
+            return .run(Deferred { () -> Just<Action> in
+                do {
+                    try wishlist.removeAll()
+                    return Just(.done(.cleared))
+                } catch {
+                    return Just(.done(.failed((error as? WishlistError) ?? .storage)))
+                }
+            }.eraseToAnyPublisher(), immediate: true)
+        case .open(let movie):
+            return .route(.showDetail(movie))
+        case .ask(let count):
+            return .route(.confirmDeleteAll(count))
         }
     }
 
-    private func answer(_ yes: Bool) {
-        guard confirming else { return }
-        confirming = false
-        if yes {
-            do {
-                try wishlist.removeAll()
-                messageSubject.send(l10n[.wishlistCleared])
-            } catch {
-                messageSubject.send(l10n.describeWishlistFailure(error))
-            }
-        }
-        emit()
-    }
+    // MARK: Presenting
 
-    private func emit() {
-        let rows = entries.map { e in
+    private func present(_ state: State) -> WishlistState {
+        let rows = state.entries.map { e in
             WishlistRow(id: e.id, title: e.movie.title, year: e.movie.year.map(String.init) ?? "",
                         director: e.movie.directors.joined(separator: ", "), added: dateFormatter.string(from: e.addedAt),
                         genres: l10n.genres(e.movie.genres))
         }
-        stateSubject.send(WishlistState(
+        let selection = state.selected.flatMap { id in state.entries.firstIndex { $0.id == id } } ?? 0
+        return WishlistState(
             rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),
             emptyMessage: rows.isEmpty ? l10n[.wishlistEmpty] : nil,
-            confirmation: confirming ? l10n.format(.wishlistConfirm, l10n.number(rows.count)) : nil))
+            confirmation: state.confirming ? l10n.format(.wishlistConfirm, l10n.number(rows.count)) : nil,
+            selection: selection, message: state.message.flatMap(text))
+    }
+
+    private func text(_ message: Message) -> String? {
+        switch message {
+        case .deleted(let title): return l10n.format(.wishlistDeleted, title)
+        case .cleared: return l10n[.wishlistCleared]
+        case .failed(let error): return l10n.describeWishlistFailure(error)
+        case .notice(let status): return UserDataNotice.message(status, l10n: l10n)
+        }
     }
 }

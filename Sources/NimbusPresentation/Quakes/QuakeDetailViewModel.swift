@@ -1,6 +1,7 @@
 import Foundation
 import NimbusDomain
 import OpenCombineShim
+import CombineSchedulers
 
 /// What an event's detail shows.
 public struct QuakeDetailState: Equatable, Sendable {
@@ -30,6 +31,25 @@ public final class QuakeDetailViewModel {
         public let state: AnyPublisher<QuakeDetailState, Never>
     }
 
+    public struct State: Equatable {
+        /// The nearest city, which `f` likes (nil: none, or no likes store).
+        let city: Int?
+        /// The nearest city is liked, as the store says.
+        var liked = false
+        /// The last `f` could not be saved.
+        var likeFailed = false
+    }
+
+    public enum Action: Equatable {
+        /// What the likes store holds now.
+        case likes([Int])
+        case likeToggled
+        case likeSaved(Bool)
+        case likeFailed
+    }
+
+    public enum Effect: Equatable { case toggleLike(Int) }
+
     public let quake: Quake
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
@@ -46,32 +66,51 @@ public final class QuakeDetailViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let cityID = place?.city.id
-        let likes = self.likes
-        // The like follows the store, whichever screen changed it; a like that could not be saved says so.
-        let liked: AnyPublisher<Bool, Never> = likes.map { likes in
-            likes.contents.map { ids in cityID.map(ids.contains) ?? false }.eraseToAnyPublisher()
-        } ?? Just(false).eraseToAnyPublisher()
-        enum Event { case liked(Bool), failed(String) }
-        let failures = input.likeToggled
-            .compactMap { _ -> Event? in
-                guard let likes, let cityID else { return nil }
-                if case .failure = likes.toggle(cityID) { return .failed(self.format.l10n[.likesErrorSave]) }
-                return nil
-            }
-        let state = merge(liked.map(Event.liked).eraseToAnyPublisher(), failures.eraseToAnyPublisher())
-            .scan((liked: false, notice: String?.none)) { model, event in
-                switch event {
-                case .liked(let liked): return (liked, nil)
-                case .failed(let notice): return (model.liked, notice)
-                }
-            }
-            .map { [format, quake, place, now] model in
-                Self.state(quake, place, liked: model.liked, notice: model.notice, format: format, now: now())
+        // The like follows the store, whichever screen changed it.
+        let stored = likes.map { $0.contents.map(Action.likes).eraseToAnyPublisher() } ?? Just(.likes([])).eraseToAnyPublisher()
+        let loop = EffectRunner.run(
+            initial: State(city: likes == nil ? nil : place?.city.id), actions: merge(stored, input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher()),
+            scheduler: .immediate, reduce: Self.reduce, perform: perform)
+        let state = loop.state
+            .map { [format, quake, place, now] state in
+                Self.state(quake, place, liked: state.liked, notice: state.likeFailed ? format.l10n[.likesErrorSave] : nil,
+                           format: format, now: now())
             }
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .likes(let ids):
+            state.liked = state.city.map(ids.contains) ?? false
+            state.likeFailed = false
+            return []
+        case .likeToggled:
+            guard let city = state.city else { return [] }
+            return [.toggleLike(city)]
+        case .likeSaved:
+            // The store's own change says what is liked now.
+            return []
+        case .likeFailed:
+            state.likeFailed = true
+            return []
+        }
+    }
+
+    private func perform(_ effect: Effect) -> Work<Action, Never> {
+        switch effect {
+        case .toggleLike(let city):
+            guard let likes else { return .none }
+            let saved = Deferred { () -> Just<Action> in
+                switch likes.toggle(city) {
+                case .success(let liked): return Just(.likeSaved(liked))
+                case .failure: return Just(.likeFailed)
+                }
+            }
+            return .run(saved.eraseToAnyPublisher(), immediate: true)
+        }
     }
 
     static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, notice: String?, format: QuakeFormatter,

@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-import OpenCombineShim
+@preconcurrency import OpenCombineShim
 import CombineSchedulers
 
 /// One event, formatted.
@@ -22,6 +22,8 @@ public struct QuakeListState: Equatable, Sendable {
     /// "M2.5+ · past day · within 500 km of my places".
     public let filter: String
     public let rows: [QuakeRow]
+    /// The selected row (0 when there are none).
+    public var selection: Int = 0
     /// Shown instead of rows: loading, empty, or what went wrong and how to retry.
     public let message: String?
     /// "12 events · 3 unreadable events left out": what the list holds, beside the filter.
@@ -39,8 +41,8 @@ public enum QuakeListRoute: Equatable, Sendable {
     case showDetail(Quake, QuakePlace?)
 }
 
-/// An event feed: the kept copy at once, then the server's answer (asked conditionally), every
-/// minute while the tab is shown and on `r`; filters choose the feed, "near my places" and the
+/// An event feed: the kept copy at once, then the server's answer (asked conditionally), on each
+/// minute tick while the tab is shown and on `r`; filters choose the feed, "near my places" and the
 /// order work on what is loaded.
 public final class QuakeListViewModel {
     public struct Input {
@@ -56,15 +58,22 @@ public final class QuakeListViewModel {
         public let nearToggled: AnyPublisher<Void, Never>
         /// `s`: newest first, or nearest first.
         public let sortToggled: AnyPublisher<Void, Never>
+        /// The row the selection moved to (keys, a click, the wheel).
+        public let rowSelected: AnyPublisher<Int, Never>
         public let rowOpened: AnyPublisher<Int, Never>
         /// `Esc` while loading: the request in flight is stopped; what is shown stays.
         public let cancelRequested: AnyPublisher<Void, Never>
+        /// The clock, every few seconds: the feed is asked again once `refreshInterval` has passed
+        /// while the tab is shown, and the rows' ages move on.
+        public let tick: AnyPublisher<Date, Never>
 
         public init(appeared: AnyPublisher<Void, Never>, disappeared: AnyPublisher<Void, Never>,
                     refreshRequested: AnyPublisher<Void, Never>, magnitudeCycled: AnyPublisher<Void, Never>,
                     periodCycled: AnyPublisher<Void, Never>, nearToggled: AnyPublisher<Void, Never>,
-                    sortToggled: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    cancelRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
+                    sortToggled: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
+                    rowOpened: AnyPublisher<Int, Never>,
+                    cancelRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
+                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.disappeared = disappeared
             self.refreshRequested = refreshRequested
@@ -72,8 +81,10 @@ public final class QuakeListViewModel {
             self.periodCycled = periodCycled
             self.nearToggled = nearToggled
             self.sortToggled = sortToggled
+            self.rowSelected = rowSelected
             self.rowOpened = rowOpened
             self.cancelRequested = cancelRequested
+            self.tick = tick
         }
     }
 
@@ -87,32 +98,55 @@ public final class QuakeListViewModel {
     /// How often the feed is asked again while the tab is shown (the feeds change once a minute).
     public static let refreshInterval = QuakeFeed.updateInterval
 
+    /// Everything the tab's screen depends on.
+    public struct State: Equatable {
+        var feed: QuakeFeed
+        var near = false
+        var byDistance = false
+        var update: QuakeFeedUpdate?
+        var error: QuakeError?
+        var loading = false
+        /// The user stopped the last request (Esc); the minute's refresh waits for `r` or a new appearance.
+        var stopped = false
+        /// The tab is on screen (ticks refresh only then).
+        var shown = false
+        /// The tab has been shown: before, there is nothing to show (my places may already be known).
+        var started = false
+        /// When the feed was last asked for.
+        var requestedAt: Date?
+        var places: [Coordinate] = []
+        /// The selected event.
+        var selected: String?
+        /// The clock as of the last action (ages are counted from it).
+        var now: Date
+        /// Counts the settings' changes of units: the same list is formatted again.
+        var formatting = 0
+    }
+
+    public enum Action {
+        case appeared(Date), disappeared, tick(Date)
+        case refresh(Date), stop
+        case magnitudeCycled(Date), periodCycled(Date), nearToggled, sortToggled
+        case selected(Int), opened(Int)
+        case places([Coordinate]), unitsChanged
+        /// The feed's answers: a kept copy or a fresh one, then the end (`nil`) or why it failed.
+        case answered(QuakeFeed, QuakeFeedUpdate), finished(QuakeFeed, QuakeError?)
+    }
+
+    public enum Effect: Equatable {
+        /// Ask for the feed (the kept copy first), replacing a request in flight.
+        case fetch(QuakeFeed)
+        /// Stop the request in flight.
+        case stopFetching
+        case open(Quake)
+    }
+
     private let quakes: QuakesUseCase
     private let places: AnyPublisher<[Coordinate], Never>
     private let format: QuakeFormatter
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
-
-    private var feed: QuakeFeed
-    private var near = false
-    private var byDistance = false
-    private var update: QuakeFeedUpdate?
-    private var error: QuakeError?
-    private var loading = false
-    /// The user stopped the last request (Esc); the minute's refresh waits for `r` or a new appearance.
-    private var stopped = false
-    private var myPlaces: [Coordinate] = []
-    private var shown: [Quake] = []
-    /// Each event's place and its words, worked out once per event and update: the catalogue lookup
-    /// and the city's local name (a romanising transform in Korean and Japanese) would otherwise run
-    /// for every row on every change of the list.
-    private var placeCache: [String: (updated: Date, place: QuakePlace?, text: String)] = [:]
-    private var load: AnyCancellable?
-    private var timer: AnyCancellable?
-    private var cancellables: Set<AnyCancellable> = []
-    private let stateSubject = PassthroughSubject<QuakeListState, Never>()
-    private let routeSubject = PassthroughSubject<QuakeListRoute, Never>()
-    private var started = false
+    private let feed: QuakeFeed
 
     /// `places` are the user's places (liked cities and the current location), as they change.
     public init(quakes: QuakesUseCase, places: AnyPublisher<[Coordinate], Never>, format: QuakeFormatter,
@@ -127,68 +161,117 @@ public final class QuakeListViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        input.appeared
-            .sink { [weak self] in self?.appeared() }
-            .store(in: &cancellables)
-        input.disappeared
-            .sink { [weak self] in self?.timer = nil }
-            .store(in: &cancellables)
-        input.refreshRequested
-            .sink { [weak self] in self?.fetch() }
-            .store(in: &cancellables)
-        input.cancelRequested
-            .sink { [weak self] in self?.stop() }
-            .store(in: &cancellables)
-        input.magnitudeCycled
-            .sink { [weak self] in
-                guard let self else { return }
-                self.feed = QuakeFeed(magnitude: Self.next(self.feed.magnitude), period: self.feed.period)
-                self.switchFeed()
+        let now = self.now
+        let actions: [AnyPublisher<Action, Never>] = [
+            input.appeared.map { Action.appeared(now()) }.eraseToAnyPublisher(),
+            input.disappeared.map { Action.disappeared }.eraseToAnyPublisher(),
+            input.tick.map(Action.tick).eraseToAnyPublisher(),
+            input.refreshRequested.map { Action.refresh(now()) }.eraseToAnyPublisher(),
+            input.cancelRequested.map { Action.stop }.eraseToAnyPublisher(),
+            input.magnitudeCycled.map { Action.magnitudeCycled(now()) }.eraseToAnyPublisher(),
+            input.periodCycled.map { Action.periodCycled(now()) }.eraseToAnyPublisher(),
+            input.nearToggled.map { Action.nearToggled }.eraseToAnyPublisher(),
+            input.sortToggled.map { Action.sortToggled }.eraseToAnyPublisher(),
+            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
+            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
+            places.map(Action.places).eraseToAnyPublisher(),
+            // A change of units in the settings formats the same list again (depths, distances).
+            format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
+        ]
+        let loop = EffectRunner.run(
+            initial: State(feed: feed, now: now()),
+            actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        return Output(state: present(loop.state), route: loop.route)
+    }
+
+    // MARK: Reduce
+
+    /// How the tab's state follows from each action: pure, no clock, no I/O.
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared(let now):
+            state.now = now
+            state.shown = true
+            state.started = true
+            state.stopped = false
+            // Shown again within the minute the feed was checked: nothing new can be there yet.
+            if state.loading { return [] }
+            if let update = state.update, state.error == nil, now.timeIntervalSince(update.checkedAt) < refreshInterval {
+                return []
             }
-            .store(in: &cancellables)
-        input.periodCycled
-            .sink { [weak self] in
-                guard let self else { return }
-                self.feed = QuakeFeed(magnitude: self.feed.magnitude, period: Self.next(self.feed.period))
-                self.switchFeed()
+            return fetch(&state, at: now)
+        case .disappeared:
+            state.shown = false
+            return []
+        case .tick(let now):
+            state.now = now
+            guard state.shown, !state.loading, !state.stopped,
+                  now.timeIntervalSince(state.requestedAt ?? .distantPast) >= refreshInterval else { return [] }
+            return fetch(&state, at: now)
+        case .refresh(let now):
+            state.now = now
+            return fetch(&state, at: now)
+        case .stop:
+            guard state.loading else { return [] }
+            state.loading = false
+            state.stopped = true
+            return [.stopFetching]
+        case .magnitudeCycled(let now):
+            state.feed = QuakeFeed(magnitude: next(state.feed.magnitude), period: state.feed.period)
+            return switchFeed(&state, at: now)
+        case .periodCycled(let now):
+            state.feed = QuakeFeed(magnitude: state.feed.magnitude, period: next(state.feed.period))
+            return switchFeed(&state, at: now)
+        case .nearToggled:
+            state.near.toggle()
+            return []
+        case .sortToggled:
+            state.byDistance.toggle()
+            return []
+        case .selected(let index):
+            let shown = shownQuakes(state)
+            if shown.indices.contains(index) { state.selected = shown[index].id }
+            return []
+        case .opened(let index):
+            let shown = shownQuakes(state)
+            guard shown.indices.contains(index) else { return [] }
+            state.selected = shown[index].id
+            return [.open(shown[index])]
+        case .places(let places):
+            state.places = places
+            return []
+        case .unitsChanged:
+            state.formatting += 1
+            return []
+        case .answered(let feed, let update):
+            guard feed == state.feed else { return [] }
+            state.update = update
+            if update.origin != .cache {
+                state.error = nil
+                state.loading = false
             }
-            .store(in: &cancellables)
-        input.nearToggled
-            .sink { [weak self] in
-                self?.near.toggle()
-                self?.emit()
-            }
-            .store(in: &cancellables)
-        input.sortToggled
-            .sink { [weak self] in
-                self?.byDistance.toggle()
-                self?.emit()
-            }
-            .store(in: &cancellables)
-        input.rowOpened
-            .sink { [weak self] index in
-                guard let self, self.shown.indices.contains(index) else { return }
-                let quake = self.shown[index]
-                self.routeSubject.send(.showDetail(quake, self.placed(quake).place))
-            }
-            .store(in: &cancellables)
-        places
-            .sink { [weak self] places in
-                guard let self else { return }
-                self.myPlaces = places
-                if self.started { self.emit() }
-            }
-            .store(in: &cancellables)
-        // A change of units in the settings formats the same list again (depths, distances).
-        format.weather.display.changes.dropFirst()
-            .receive(on: scheduler)
-            .sink { [weak self] in
-                guard let self, self.started else { return }
-                self.emit()
-            }
-            .store(in: &cancellables)
-        return Output(state: stateSubject.removeDuplicates().eraseToAnyPublisher(),
-                      route: routeSubject.eraseToAnyPublisher())
+            return []
+        case .finished(let feed, let error):
+            guard feed == state.feed else { return [] }
+            state.loading = false
+            if let error { state.error = error }
+            return []
+        }
+    }
+
+    private static func fetch(_ state: inout State, at now: Date) -> [Effect] {
+        state.started = true
+        state.stopped = false
+        state.loading = true
+        state.requestedAt = now
+        return [.fetch(state.feed)]
+    }
+
+    private static func switchFeed(_ state: inout State, at now: Date) -> [Effect] {
+        state.update = nil
+        state.error = nil
+        return fetch(&state, at: now)
     }
 
     static func next<T: CaseIterable & Equatable>(_ value: T) -> T {
@@ -197,123 +280,133 @@ public final class QuakeListViewModel {
         return all[(i + 1) % all.count]
     }
 
-    private func appeared() {
-        started = true
-        stopped = false
-        // Shown again within the minute the feed was checked: nothing new can be there yet.
-        if let update, error == nil, now().timeIntervalSince(update.checkedAt) < Self.refreshInterval, load == nil {
-            emit()
-        } else if load == nil {
-            fetch()
+    /// The events in the list's order: near my places only, when asked; nearest first, when asked.
+    static func shownQuakes(_ state: State) -> [Quake] {
+        var list = state.update?.snapshot.quakes ?? []
+        guard state.near || (state.byDistance && !state.places.isEmpty) else { return list }
+        func nearest(_ quake: Quake) -> Double { state.places.map { $0.distance(to: quake.coordinate) }.min() ?? .infinity }
+        if state.near { list = list.filter { nearest($0) <= nearRadiusKilometres } }
+        if state.byDistance, !state.places.isEmpty {
+            list = list.map { ($0, nearest($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
         }
-        timer = scheduler.timerPublisher(every: .seconds(Self.refreshInterval))
-            .autoconnect()
-            .sink { [weak self] _ in if self?.load == nil, self?.stopped == false { self?.fetch() } }
+        return list
     }
 
-    /// Stops the request in flight; the events shown (the kept copy) stay.
-    private func stop() {
-        guard loading else { return }
-        load?.cancel()
-        load = nil
-        loading = false
-        stopped = true
-        emit()
+    // MARK: Effects
+
+    private func perform(_ effect: Effect) -> Work<Action, QuakeListRoute> {
+        switch effect {
+        case .fetch(let feed):
+            let answers = quakes.feed(feed)
+                .map { Action.answered(feed, $0) }
+                .append(Just(.finished(feed, nil)).setFailureType(to: QuakeError.self))
+                .catch { Just(Action.finished(feed, $0)) }
+                .eraseToAnyPublisher()
+            return .run(answers, id: Job.fetch)
+        case .stopFetching:
+            return .cancel(Job.fetch)
+        case .open(let quake):
+            return .route(.showDetail(quake, quakes.place(of: quake)))
+        }
     }
 
-    private func switchFeed() {
-        update = nil
-        error = nil
-        fetch()
+    private enum Job: Hashable { case fetch }
+
+    // MARK: Presenting
+
+    /// What the rows depend on: a change of selection alone formats no row again.
+    private struct Listing: Equatable {
+        let update: QuakeFeedUpdate?, near: Bool, byDistance: Bool, places: [Coordinate], formatting: Int, minute: Int
+        init(_ s: State) {
+            update = s.update
+            near = s.near
+            byDistance = s.byDistance
+            places = s.places
+            formatting = s.formatting
+            minute = Int(s.now.timeIntervalSince1970 / 60)
+        }
     }
 
-    private func fetch() {
-        started = true
-        stopped = false
-        load?.cancel()
-        loading = true
-        emit()
-        let feed = self.feed
-        load = quakes.feed(feed)
-            .receive(on: scheduler)
-            .sink(receiveCompletion: { [weak self] completion in
-                guard let self, self.feed == feed else { return }
-                self.loading = false
-                self.load = nil
-                if case .failure(let error) = completion { self.error = error }
-                self.emit()
-            }, receiveValue: { [weak self] update in
-                guard let self, self.feed == feed else { return }
-                self.update = update
-                if update.origin != .cache {
-                    self.error = nil
-                    self.loading = false
+    /// The list as last formatted, kept beside the state it was made for.
+    private struct Presented {
+        let listing: Listing
+        let shown: [Quake]
+        let rows: [QuakeRow]
+        let state: State
+        /// Each event's place in words, by id, for the formatting it was made with: finding the nearest
+        /// city and its local name for every row again at every change would cost a long feed dearly.
+        let places: [String: (updated: Date, text: String)]
+    }
+
+    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<QuakeListState, Never> {
+        states
+            .filter(\.started)
+            .scan(nil as Presented?) { [self] previous, state in
+                let listing = Listing(state)
+                if let previous, previous.listing == listing {
+                    return Presented(listing: listing, shown: previous.shown, rows: previous.rows, state: state, places: previous.places)
                 }
-                self.emit()
-            })
+                let shown = Self.shownQuakes(state)
+                var places = previous?.listing.formatting == listing.formatting ? previous?.places ?? [:] : [:]
+                if places.count > 20_000 { places = [:] }
+                let rows = rows(shown, now: state.now, places: &places)
+                return Presented(listing: listing, shown: shown, rows: rows, state: state, places: places)
+            }
+            .compactMap { [self] in $0.map(view) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
     }
 
-    private func placed(_ quake: Quake) -> (place: QuakePlace?, text: String) {
-        if let known = placeCache[quake.id], known.updated == quake.updated { return (known.place, known.text) }
-        let found = quakes.place(of: quake)
-        let text = format.place(quake, found)
-        if placeCache.count > 5_000 { placeCache.removeAll() }
-        placeCache[quake.id] = (quake.updated, found, text)
-        return (found, text)
-    }
-
-    /// Kilometres to the nearest of my places, or nil without places.
-    private func nearest(_ quake: Quake) -> Double? {
-        myPlaces.map { $0.distance(to: quake.coordinate) }.min()
-    }
-
-    private func emit() {
-        let l10n = format.l10n
-        let all = update?.snapshot.quakes ?? []
-        var list = all
-        if near { list = list.filter { (nearest($0) ?? .infinity) <= Self.nearRadiusKilometres } }
-        if byDistance, !myPlaces.isEmpty {
-            list = list.map { ($0, nearest($0) ?? .infinity) }.sorted { $0.1 < $1.1 }.map(\.0)
-        }
-        shown = list
-        let time = now()
-        let rows = list.map { quake in
-            QuakeRow(id: quake.id, magnitude: QuakeFormatter.magnitude(quake.magnitude),
+    private func rows(_ shown: [Quake], now: Date, places: inout [String: (updated: Date, text: String)]) -> [QuakeRow] {
+        shown.map { quake in
+            let place: String
+            if let known = places[quake.id], known.updated == quake.updated {
+                place = known.text
+            } else {
+                place = format.place(quake, quakes.place(of: quake))
+                places[quake.id] = (quake.updated, place)
+            }
+            return QuakeRow(id: quake.id, magnitude: QuakeFormatter.magnitude(quake.magnitude),
                      strength: QuakeFormatter.strength(quake.magnitude),
-                     time: format.weather.age(time.timeIntervalSince(quake.time)),
-                     place: placed(quake).text, depth: format.distance(kilometres: quake.depthKilometres),
+                     time: format.weather.age(now.timeIntervalSince(quake.time)),
+                     place: place, depth: format.distance(kilometres: quake.depthKilometres),
                      flagged: quake.tsunami || (quake.alert.map { $0 != .green } ?? false))
         }
-        var filter = format.filter(feed)
+    }
+
+    private func view(_ presented: Presented) -> QuakeListState {
+        let state = presented.state, rows = presented.rows
+        let l10n = format.l10n
+        var filter = format.filter(state.feed)
         let radius = format.distance(kilometres: Self.nearRadiusKilometres)
-        if near { filter += " · " + l10n.format(.quakesNearFilter, radius) }
-        if byDistance { filter += " · " + l10n[.quakesByDistance] }
+        if state.near { filter += " · " + l10n.format(.quakesNearFilter, radius) }
+        if state.byDistance { filter += " · " + l10n[.quakesByDistance] }
 
         var message: String?
         if rows.isEmpty {
-            if stopped, update == nil {
+            if state.stopped, state.update == nil {
                 message = l10n[.quakesStopped] + " " + l10n[.quakesRetry]
-            } else if let error, update == nil {
+            } else if let error = state.error, state.update == nil {
                 message = format.message(error) + " " + l10n[.quakesRetry]
-            } else if update == nil {
+            } else if state.update == nil {
                 message = l10n[.quakesLoading]
-            } else if near && myPlaces.isEmpty {
+            } else if state.near && state.places.isEmpty {
                 message = l10n[.quakesNoPlaces]
-            } else if near {
+            } else if state.near {
                 message = l10n.format(.quakesEmptyNear, radius)
-            } else if !loading {
+            } else if !state.loading {
                 message = l10n[.quakesEmpty]
             }
         }
         var summary: [String] = []
         var status: [String] = []
-        if let update {
+        if let update = state.update {
             summary.append(l10n.format(.quakesCount, l10n.number(rows.count)))
             if update.snapshot.dropped > 0 { summary.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
-            let age = format.weather.age(time.timeIntervalSince(update.checkedAt))
-            if stopped {
+            let age = format.weather.age(state.now.timeIntervalSince(update.checkedAt))
+            if state.stopped {
                 status.append(l10n.format(.quakesStoppedCached, age))
-            } else if let error {
+            } else if let error = state.error {
                 switch error {
                 case .offline: status.append(l10n.format(.quakesOfflineCached, age))
                 case .timedOut: status.append(l10n.format(.quakesTimedOutCached, age))
@@ -324,9 +417,10 @@ public final class QuakeListViewModel {
                 if update.origin == .notModified { status.append(l10n[.quakesNotModified]) }
             }
         }
-        if loading, update != nil { status.append(l10n[.quakesRefreshing]) }
-        stateSubject.send(QuakeListState(filter: filter, rows: rows, message: message,
-                                         summary: summary.joined(separator: " · "), status: status.joined(separator: " · "),
-                                         failed: (error != nil || stopped) && !loading, loading: loading))
+        if state.loading, state.update != nil { status.append(l10n[.quakesRefreshing]) }
+        let selection = state.selected.flatMap { id in presented.shown.firstIndex { $0.id == id } } ?? 0
+        return QuakeListState(filter: filter, rows: rows, selection: selection, message: message,
+                              summary: summary.joined(separator: " · "), status: status.joined(separator: " · "),
+                              failed: (state.error != nil || state.stopped) && !state.loading, loading: state.loading)
     }
 }

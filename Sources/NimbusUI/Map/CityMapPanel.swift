@@ -147,14 +147,20 @@ public final class CityMapPanel: ScreenPanel {
         }
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("+ -", l10n[.helpKeyMapZoom]),
-         KeyHint("← ↓ ↑ →  h j k l", l10n[.helpKeyMapPan]),
-         KeyHint("0", l10n[.helpKeyMapReset]),
-         KeyHint("c", l10n[.helpKeyMapStyle])]
-            + (mouse ? [KeyHint(l10n[.helpMouseMap], l10n[.helpMouseMapLabel])] : [])
-            + (state?.quakesShown != nil ? [KeyHint("e", l10n[.helpKeyMapQuakes])] : [])
+    /// The map's keys, for its host to list with its own while the map is on screen.
+    public var bindings: [Binding] {
+        [Binding([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom], hint: l10n[.mapHintZoom],
+                 hintKey: "+-", run: handle),
+         Binding([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
+                 help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl", run: handle),
+         Binding([.char("0")], "0", help: l10n[.helpKeyMapReset], run: handle),
+         Binding([.char("c")], "c", help: l10n[.helpKeyMapStyle], run: handle)]
+            + (mouse ? [Binding([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel]) { _ in false }] : [])
+            // (`e` is in the help only: the bar keeps room for `? help`.)
+            + (state?.quakesShown != nil ? [Binding([.char("e")], "e", help: l10n[.helpKeyMapQuakes], run: handle)] : [])
     }
+
+    public var help: [KeyHint] { bindings.map(\.keyHint) }
 
     /// Short hints for a host's status bar.
     public var hints: [KeyHint] {

@@ -7,60 +7,69 @@ import OpenCombineShim
 @MainActor
 public final class MovieDetailScreen: Screen {
     private let l10n: L10n
-    private let viewModel: MovieDetailViewModel
     private let appeared = PassthroughSubject<Void, Never>()
     private let wishlistToggled = PassthroughSubject<Void, Never>()
     private let retried = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: MovieDetailState?
-    private var message: String?
-    private var scroll = 0
+    private let scrolled = PassthroughSubject<Int, Never>()
+    private var binding: StateBinding<MovieDetailState>!
+    private var state: MovieDetailState? { binding.value }
+    /// How many lines the last frame had room for, and how many the details filled.
     private var lastHeight = 10
     private var lastContentHeight = 0
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     public init(viewModel: MovieDetailViewModel, l10n: L10n) {
         self.l10n = l10n
-        self.viewModel = viewModel
-        let output = viewModel.transform(input: .init(
+        binding = StateBinding(viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] state in
-                self?.state = state
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.message
-            .sink { [weak self] in
-                self?.message = DisplayWidth.sanitize($0)
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
+            retried: retried.eraseToAnyPublisher(), scrolled: scrolled.eraseToAnyPublisher())).state)
         appeared.send(())
     }
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        var hints = [KeyHint("w", l10n[.hintWishlist]), KeyHint("Esc", l10n[.hintBack])]
-        if case .error = state?.phase { hints.insert(KeyHint("r", l10n[.hintRetry]), at: 0) }
-        return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+    public var bindings: [Binding] {
+        let failed: Bool
+        if case .error? = state?.phase { failed = true } else { failed = false }
+        return [
+            Binding(.char("r"), help: l10n[.helpKeyRetry], hint: failed ? l10n[.hintRetry] : nil) { [retried] in retried.send(()) },
+            Binding(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist]) { [wishlistToggled] in
+                wishlistToggled.send(())
+            },
+            Binding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyScroll], run: scroll),
+            Binding([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: l10n[.helpKeyPage], run: scroll),
+        ]
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("w", l10n[.helpKeyWishlist]),
-         KeyHint("↑ ↓  j k", l10n[.helpKeyScroll]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("r", l10n[.helpKeyRetry]),
-         KeyHint("Esc Backspace", l10n[.helpKeyBack])]
+    /// Scrolls within what the last frame measured.
+    private func scroll(_ key: Key) -> Bool {
+        let current = state?.scroll ?? 0
+        let maxScroll = max(0, lastContentHeight - lastHeight)
+        let page = max(1, lastHeight - 1)
+        let line: Int
+        switch key {
+        case .down, .char("j"): line = current + 1
+        case .up, .char("k"): line = current - 1
+        case .pageDown: line = current + page
+        case .pageUp: line = current - page
+        case .home, .char("g"): line = 0
+        case .end, .char("G"): line = maxScroll
+        default: return false
+        }
+        scrolled.send(min(maxScroll, max(0, line)))
+        return true
     }
+
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// The wheel scrolls the details.
     public func handle(_ pointer: Pointer) -> Bool {
         guard case .wheel(let notches) = pointer.action, notches != 0 else { return false }
-        for _ in 0..<(abs(notches) * ListState.wheelStep) { _ = handle(notches < 0 ? Key.up : Key.down) }
+        let maxScroll = max(0, lastContentHeight - lastHeight)
+        scrolled.send(min(maxScroll, max(0, (state?.scroll ?? 0) + notches * ListState.wheelStep)))
         return true
     }
 
@@ -69,26 +78,6 @@ public final class MovieDetailScreen: Screen {
         guard let state, !state.title.isEmpty else { return nil }
         let year = state.fields.first { $0.label == l10n[.movieDetailYear] }?.value
         return year.map { "\(state.title) (\($0))" } ?? state.title
-    }
-
-    public func handle(_ key: Key) -> Bool {
-        message = nil
-        let maxScroll = max(0, lastContentHeight - lastHeight)
-        switch key {
-        case .char("w"): wishlistToggled.send(())
-        case .char("r"): retried.send(())
-        case .down, .char("j"): scroll = min(maxScroll, scroll + 1)
-        case .up, .char("k"): scroll = max(0, scroll - 1)
-        case .pageDown: scroll = min(maxScroll, scroll + max(1, lastHeight - 1))
-        case .pageUp: scroll = max(0, scroll - max(1, lastHeight - 1))
-        case .home, .char("g"): scroll = 0
-        case .end, .char("G"): scroll = maxScroll
-        default:
-            onNeedsDisplay?()
-            return false
-        }
-        onNeedsDisplay?()
-        return true
     }
 
     public func draw(_ p: Painter, theme: Theme) {
@@ -121,13 +110,14 @@ public final class MovieDetailScreen: Screen {
                 }
             }
         }
+        let message = state.message.map(DisplayWidth.sanitize)
         let messageRows = message == nil ? 0 : 1
         // When the details overflow, the last row says there is more and how much has been read.
         let overflows = lines.count > p.height - messageRows && p.height - messageRows >= 3
         let area = p.sub(Rect(x: 0, y: 0, width: p.width, height: p.height - messageRows - (overflows ? 1 : 0)))
         lastHeight = max(1, area.height)
         lastContentHeight = lines.count
-        scroll = min(scroll, max(0, lines.count - area.height))
+        let scroll = min(state.scroll, max(0, lines.count - area.height))
         for (row, line) in lines.dropFirst(scroll).prefix(area.height).enumerated() {
             let text = DisplayWidth.truncate(line.0, to: max(0, area.width - line.2))
             area.text(text, x: line.2, y: row, style: line.1)

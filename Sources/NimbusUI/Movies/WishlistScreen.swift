@@ -7,83 +7,79 @@ import OpenCombineShim
 @MainActor
 public final class WishlistScreen: Screen {
     private let l10n: L10n
-    private let viewModel: WishlistViewModel
     private let appeared = PassthroughSubject<Void, Never>()
+    private let rowSelected = PassthroughSubject<Int, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let rowDeleted = PassthroughSubject<Int, Never>()
     private let deleteAllRequested = PassthroughSubject<Void, Never>()
     private let deleteAllAnswered = PassthroughSubject<Bool, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: WishlistState?
+    private var binding: StateBinding<WishlistState>!
+    private var routes: AnyCancellable?
+    private var state: WishlistState? { binding.value }
+    /// The rows and scroll position as the last frame drew them.
     private var list = ListState()
-    private var message: String?
     private var lastPageSize = 10
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     public init(viewModel: WishlistViewModel, l10n: L10n, onRoute: @escaping (WishlistRoute) -> Void) {
         self.l10n = l10n
-        self.viewModel = viewModel
         let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowOpened: rowOpened.eraseToAnyPublisher(),
-            rowDeleted: rowDeleted.eraseToAnyPublisher(), deleteAllRequested: deleteAllRequested.eraseToAnyPublisher(),
-            deleteAllAnswered: deleteAllAnswered.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] in self?.apply($0) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
-        output.message
-            .sink { [weak self] in
-                self?.message = DisplayWidth.sanitize($0)
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
+            appeared: appeared.eraseToAnyPublisher(), rowSelected: rowSelected.eraseToAnyPublisher(),
+            rowOpened: rowOpened.eraseToAnyPublisher(), rowDeleted: rowDeleted.eraseToAnyPublisher(),
+            deleteAllRequested: deleteAllRequested.eraseToAnyPublisher(), deleteAllAnswered: deleteAllAnswered.eraseToAnyPublisher()))
+        binding = StateBinding(output.state) { [weak self] _, new in
+            self?.list.setCount(new.rows.count)
+            self?.list.select(new.selection)
+        }
+        routes = output.route.sink { onRoute($0) }
         appeared.send(())
     }
 
-    private func apply(_ new: WishlistState) {
-        let oldIDs = state?.rows.map(\.id) ?? []
-        let selected = oldIDs.indices.contains(list.selection) ? oldIDs[list.selection] : nil
-        state = new
-        let diff = SnapshotDiff(old: oldIDs, new: new.rows.map(\.id))
-        list.setCount(new.rows.count)
-        if let selected, let i = diff.index(of: selected) { list.select(i) }
-        onNeedsDisplay?()
-    }
+    public func didAppear() { appeared.send(()) }
 
-    /// While the "delete all?" question is asked it takes every key (as a text field does), so
-    /// `1`–`6`, `?` and `q` cannot leave it half-answered; Ctrl-C still quits.
-    public var capturesText: Bool { state?.confirmation != nil }
+    /// The "delete all?" question is an overlay over the list: a click on a tab's title does not
+    /// leave it half-answered.
+    public var capturesText: Bool { false }
     public var isAsking: Bool { state?.confirmation != nil }
 
-    public var hints: [KeyHint] {
-        if state?.confirmation != nil {
-            return [KeyHint("y", l10n[.hintDeleteAll]), KeyHint("n Esc", l10n[.hintBack])]
-        }
-        guard !(state?.rows.isEmpty ?? true) else { return [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])] }
-        return [KeyHint("Enter", l10n[.hintOpen]), KeyHint("d", l10n[.hintDelete]), KeyHint("D", l10n[.hintDeleteAll]),
-                KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+    /// The answer to "delete all?", from the question's overlay.
+    public func answerDeleteAll(_ yes: Bool) { deleteAllAnswered.send(yes) }
+
+    public var bindings: [Binding] {
+        let hasRows = !(state?.rows.isEmpty ?? true)
+        return Binding.listMoves(l10n) { [unowned self] key in
+            var moved = list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            list.offset = moved.offset
+            rowSelected.send(moved.selection)
+            return true
+        } + [
+            Binding(.enter, help: l10n[.helpKeyOpen], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] in
+                if hasRows { rowOpened.send(list.selection) }
+            },
+            Binding(.char("d"), help: l10n[.helpKeyDelete], hint: hasRows ? l10n[.hintDelete] : nil) { [unowned self] in
+                if hasRows { rowDeleted.send(list.selection) }
+            },
+            Binding(.char("D"), help: l10n[.helpKeyDeleteAll], hint: hasRows ? l10n[.hintDeleteAll] : nil) { [deleteAllRequested] in
+                if hasRows { deleteAllRequested.send(()) }
+            },
+        ]
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpen]),
-         KeyHint("d", l10n[.helpKeyDelete]),
-         KeyHint("D", l10n[.helpKeyDeleteAll])]
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// A click selects a film, a double click (or a click on the selected one) opens it; the wheel
     /// moves the selection. Nothing while the "delete all?" question is asked.
     public func handle(_ pointer: Pointer) -> Bool {
         guard state?.confirmation == nil else { return false }
-        switch list.handle(pointer) {
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
-        case .moved: onNeedsDisplay?()
-        case .open: _ = handle(.enter)
+        case .moved: rowSelected.send(moved.selection)
+        case .open(let row): rowOpened.send(row)
         }
         return true
     }
@@ -95,38 +91,12 @@ public final class WishlistScreen: Screen {
         return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
     }
 
-    public func handle(_ key: Key) -> Bool {
-        message = nil
-        if state?.confirmation != nil {
-            // The question takes every key until it is answered.
-            switch key {
-            case .char("y"), .char("Y"): deleteAllAnswered.send(true)
-            case .char("n"), .char("N"), .escape: deleteAllAnswered.send(false)
-            default: break
-            }
-            onNeedsDisplay?()
-            return true
-        }
-        let hasRows = !(state?.rows.isEmpty ?? true)
-        switch key {
-        case .enter where hasRows: rowOpened.send(list.selection)
-        case .char("d") where hasRows: rowDeleted.send(list.selection)
-        case .char("D") where hasRows: deleteAllRequested.send(())
-        default:
-            guard list.handle(key, pageSize: lastPageSize) else {
-                onNeedsDisplay?()
-                return false
-            }
-        }
-        onNeedsDisplay?()
-        return true
-    }
-
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
         let summary = DisplayWidth.truncate(state.summary, to: p.width)
         p.text(summary, x: 0, y: 0, style: theme.dim)
+        let message = state.message.map(DisplayWidth.sanitize)
         let messageRows = message == nil ? 0 : 1
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - messageRows))
         if let message {
@@ -143,10 +113,6 @@ public final class WishlistScreen: Screen {
                 guard state.rows.indices.contains(i) else { return }
                 self.drawRow(state.rows[i], in: row, columns: columns, theme: theme, selected: selected)
             }
-        }
-        if let question = state.confirmation {
-            Overlay.draw(p, title: l10n[.wishlistConfirmTitle], lines: [question, "", l10n[.wishlistConfirmKeys]],
-                         style: theme.overlay, borderStyle: theme.overlayBorder)
         }
     }
 

@@ -10,10 +10,10 @@ public final class QuakeDetailScreen: Screen {
     private let viewModel: QuakeDetailViewModel
     private let panel: ScreenPanel?
     private let likeToggled = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: QuakeDetailState?
+    private var binding: StateBinding<QuakeDetailState>!
+    private var state: QuakeDetailState? { binding.value }
+    private let panelChanges = PassthroughSubject<Void, Never>()
     private var panelShown = false
-    private var left = false
 
     public var onNeedsDisplay: (() -> Void)?
 
@@ -21,29 +21,25 @@ public final class QuakeDetailScreen: Screen {
         self.l10n = l10n
         self.viewModel = viewModel
         self.panel = panel
-        viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state
-            .sink { [weak self] state in
-                self?.state = state
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        panel?.onNeedsDisplay = { [weak self] in self?.onNeedsDisplay?() }
+        binding = StateBinding(viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state)
+        panel?.onNeedsDisplay = { [panelChanges] in panelChanges.send() }
     }
 
-    isolated deinit { if !left { panel?.cancel() } }
+    /// The event's state, or the map panel's.
+    public var changes: AnyPublisher<Void, Never> {
+        merge(binding.changes, panelChanges.eraseToAnyPublisher())
+    }
+
+    /// Popped: the map stops what it was fetching.
+    isolated deinit { panel?.cancel() }
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        [KeyHint("Esc", l10n[.hintBack])] + (panelShown ? panel?.hints ?? [] : [])
-            + (state?.nearestCity == nil ? [] : [KeyHint("f", l10n[.hintLike])])
-            + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-    }
-
-    public var help: [KeyHint] {
-        [KeyHint("Esc Backspace", l10n[.helpKeyBack])]
-            + (state?.nearestCity == nil ? [] : [KeyHint("f", l10n[.helpKeyLikeNearest])])
-            + (panelShown ? panel?.help ?? [] : [])
+    /// Going back is the app's (Esc, Backspace); `f` likes the nearest city; the map's keys while it shows.
+    public var bindings: [Binding] {
+        (panelShown ? panel?.bindings ?? [] : []) + (state?.nearestCity == nil ? [] : [
+            Binding(.char("f"), help: l10n[.helpKeyLikeNearest], hint: l10n[.hintLike]) { [likeToggled] in likeToggled.send() },
+        ])
     }
 
     /// The wheel and drags over the map go to it.
@@ -57,19 +53,8 @@ public final class QuakeDetailScreen: Screen {
         return ([state.title] + state.facts.prefix(2)).joined(separator: " · ")
     }
 
-    public func handle(_ key: Key) -> Bool {
-        switch key {
-        case .escape, .backspace:
-            left = true
-            panel?.cancel()
-            return false // the navigator pops the screen
-        case .char("f") where state?.nearestCity != nil:
-            likeToggled.send()
-            return true
-        default:
-            return panelShown ? panel?.handle(key) ?? false : false
-        }
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()

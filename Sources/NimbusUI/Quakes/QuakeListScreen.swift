@@ -7,7 +7,6 @@ import OpenCombineShim
 @MainActor
 public final class QuakeListScreen: Screen {
     private let l10n: L10n
-    private let viewModel: QuakeListViewModel
     private let appeared = PassthroughSubject<Void, Never>()
     private let disappeared = PassthroughSubject<Void, Never>()
     private let refresh = PassthroughSubject<Void, Never>()
@@ -15,40 +14,35 @@ public final class QuakeListScreen: Screen {
     private let period = PassthroughSubject<Void, Never>()
     private let near = PassthroughSubject<Void, Never>()
     private let sort = PassthroughSubject<Void, Never>()
+    private let selected = PassthroughSubject<Int, Never>()
     private let opened = PassthroughSubject<Int, Never>()
     private let stop = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: QuakeListState?
+    private var binding: StateBinding<QuakeListState>!
+    private var routes: AnyCancellable?
+    private var state: QuakeListState? { binding.value }
+    /// The list's rows and scroll position as the last frame drew them (for page keys and clicks).
     private var list = ListState()
     private var lastPageSize = 10
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    public init(viewModel: QuakeListViewModel, l10n: L10n, onRoute: @escaping (QuakeListRoute) -> Void) {
+    /// `ticks` is the app's clock: the feed is asked again each minute while the tab is shown.
+    public init(viewModel: QuakeListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never>,
+                onRoute: @escaping (QuakeListRoute) -> Void) {
         self.l10n = l10n
-        self.viewModel = viewModel
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            cancelRequested: stop.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] in self?.apply($0) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
+            sortToggled: sort.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
+            rowOpened: opened.eraseToAnyPublisher(), cancelRequested: stop.eraseToAnyPublisher(), tick: ticks))
+        binding = StateBinding(output.state) { [weak self] _, new in
+            self?.list.setCount(new.rows.count)
+            self?.list.select(new.selection)
+        }
+        routes = output.route.sink { onRoute($0) }
         appeared.send()
-    }
-
-    private func apply(_ new: QuakeListState) {
-        // The selection stays on the same event when the list changes under it.
-        let selected = state.flatMap { $0.rows.indices.contains(list.selection) ? $0.rows[list.selection].id : nil }
-        state = new
-        list.setCount(new.rows.count)
-        if let selected, let i = new.rows.firstIndex(where: { $0.id == selected }) { list.select(i) }
-        onNeedsDisplay?()
     }
 
     /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
@@ -65,35 +59,43 @@ public final class QuakeListScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        var hints: [KeyHint] = []
-        if state?.loading == true { hints.append(KeyHint("Esc", l10n[.hintStop])) }
-        if list.count > 0 { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
-        hints += [KeyHint("m", l10n[.hintMagnitude]), KeyHint("p", l10n[.hintPeriod]), KeyHint("n", l10n[.hintNear]),
-                  KeyHint("r", l10n[state?.failed == true ? .hintRetry : .hintRefresh]),
-                  KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-        return hints
-    }
-
-    public var help: [KeyHint] {
-        [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpenQuake]),
-         KeyHint("m", l10n[.helpKeyQuakesMagnitude]),
-         KeyHint("p", l10n[.helpKeyQuakesPeriod]),
-         KeyHint("n", l10n[.helpKeyQuakesNear]),
-         KeyHint("s", l10n[.helpKeyQuakesSort]),
-         KeyHint("r", l10n[.helpKeyQuakesRefresh]),
-         KeyHint("Esc", l10n[.helpKeyQuakesStop])]
+    public var bindings: [Binding] {
+        let failed = state?.failed == true
+        var all: [Binding] = []
+        if state?.loading == true {
+            all.append(Binding(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop]) { [stop] in stop.send() })
+        }
+        all += Binding.listMoves(l10n) { [unowned self] key in
+            var moved = self.list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            self.list.offset = moved.offset
+            selected.send(moved.selection)
+            return true
+        }
+        if self.list.count > 0 {
+            all.append(Binding(.enter, help: l10n[.helpKeyOpenQuake], hint: l10n[.hintOpen]) { [unowned self] in
+                opened.send(self.list.selection)
+            })
+        }
+        all += [
+            Binding(.char("m"), help: l10n[.helpKeyQuakesMagnitude], hint: l10n[.hintMagnitude]) { [magnitude] in magnitude.send() },
+            Binding(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod]) { [period] in period.send() },
+            Binding(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear]) { [near] in near.send() },
+            Binding(.char("s"), help: l10n[.helpKeyQuakesSort]) { [sort] in sort.send() },
+            Binding(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[failed ? .hintRetry : .hintRefresh]) { [refresh] in
+                refresh.send()
+            },
+        ]
+        return all
     }
 
     /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        switch list.handle(pointer) {
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
-        case .moved: onNeedsDisplay?()
-        case .open: _ = handle(.enter)
+        case .moved: selected.send(moved.selection)
+        case .open(let row): opened.send(row)
         }
         return true
     }
@@ -105,24 +107,8 @@ public final class QuakeListScreen: Screen {
         return (["M" + row.magnitude] + [row.place, row.time, row.depth].filter { !$0.isEmpty }).joined(separator: " · ")
     }
 
-    public func handle(_ key: Key) -> Bool {
-        if list.handle(key, pageSize: lastPageSize) {
-            onNeedsDisplay?()
-            return true
-        }
-        switch key {
-        case .enter where list.count > 0: opened.send(list.selection)
-        case .escape where state?.loading == true: stop.send()
-        case .char("r"): refresh.send()
-        case .char("m"): magnitude.send()
-        case .char("p"): period.send()
-        case .char("n"): near.send()
-        case .char("s"): sort.send()
-        default: return false
-        }
-        onNeedsDisplay?()
-        return true
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     // MARK: Drawing
 

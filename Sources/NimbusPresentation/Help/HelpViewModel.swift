@@ -1,0 +1,155 @@
+import Foundation
+@preconcurrency import OpenCombineShim
+import CombineSchedulers
+
+/// One line of the help: a key and what it does.
+public struct HelpEntry: Equatable, Sendable {
+    public let key: String
+    public let label: String
+    public init(key: String, label: String) {
+        self.key = key
+        self.label = label
+    }
+}
+
+/// What the help overlay shows.
+public struct HelpState: Equatable, Sendable {
+    /// The screen's keys and the app's, each narrowed to the filter.
+    public let screen: [HelpEntry]
+    public let global: [HelpEntry]
+    /// Every entry, unfiltered: the box is sized for these and keeps its size while the filter changes.
+    public let allScreen: [HelpEntry]
+    public let allGlobal: [HelpEntry]
+    /// "Filter: par▏" while a filter is typed or kept; nil without one.
+    public let prompt: String?
+    /// "No key matches “xyz”" when the filter leaves nothing.
+    public let noMatch: String?
+    /// How to use the overlay, for its last line.
+    public let footer: String
+    /// The first line shown.
+    public let scroll: Int
+}
+
+public enum HelpRoute: Equatable, Sendable { case close }
+
+/// The help overlay: every key of the screen and of the app, filtered as you type.
+///
+/// One rule for typing, as in every search of the app: letters, digits and `/` type into the filter
+/// (`q` is text here), Backspace edits it, Enter keeps it and Esc clears it, then closes; `?` closes.
+public final class HelpViewModel {
+    public struct Input {
+        /// A printable character typed (or pasted text).
+        public let typed: AnyPublisher<String, Never>
+        public let backspace: AnyPublisher<Void, Never>
+        /// Ctrl-U: the whole filter.
+        public let cleared: AnyPublisher<Void, Never>
+        /// Enter: keep the filter, stop typing.
+        public let kept: AnyPublisher<Void, Never>
+        /// Esc: clear the filter, or close when there is none.
+        public let escaped: AnyPublisher<Void, Never>
+        /// `?`.
+        public let closeRequested: AnyPublisher<Void, Never>
+        /// The line scrolled to (the overlay keeps it within what its box measured).
+        public let scrolled: AnyPublisher<Int, Never>
+
+        public init(typed: AnyPublisher<String, Never>, backspace: AnyPublisher<Void, Never>, cleared: AnyPublisher<Void, Never>,
+                    kept: AnyPublisher<Void, Never>, escaped: AnyPublisher<Void, Never>,
+                    closeRequested: AnyPublisher<Void, Never>, scrolled: AnyPublisher<Int, Never>) {
+            self.typed = typed
+            self.backspace = backspace
+            self.cleared = cleared
+            self.kept = kept
+            self.escaped = escaped
+            self.closeRequested = closeRequested
+            self.scrolled = scrolled
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<HelpState, Never>
+        public let route: AnyPublisher<HelpRoute, Never>
+    }
+
+    public struct State: Equatable {
+        var filter = ""
+        var typing = false
+        var scroll = 0
+    }
+
+    public enum Action: Equatable { case typed(String), backspace, cleared, kept, escaped, close, scrolled(Int) }
+    public enum Effect: Equatable { case close }
+
+    private let screen: [HelpEntry]
+    private let global: [HelpEntry]
+    private let l10n: L10n
+
+    public init(screen: [HelpEntry], global: [HelpEntry], l10n: L10n) {
+        self.screen = screen
+        self.global = global
+        self.l10n = l10n
+    }
+
+    public func transform(input: Input) -> Output {
+        let actions = merge(
+            input.typed.map(Action.typed).eraseToAnyPublisher(),
+            input.backspace.map { Action.backspace }.eraseToAnyPublisher(),
+            input.cleared.map { Action.cleared }.eraseToAnyPublisher(),
+            input.kept.map { Action.kept }.eraseToAnyPublisher(),
+            input.escaped.map { Action.escaped }.eraseToAnyPublisher(),
+            input.closeRequested.map { Action.close }.eraseToAnyPublisher(),
+            input.scrolled.map(Action.scrolled).eraseToAnyPublisher())
+        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
+            Work<Action, HelpRoute>.route(.close)
+        }
+        // The help is shown from the start: its first state is the whole list.
+        let state = loop.state.prepend(State()).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
+        return Output(state: state, route: loop.route)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .typed(let text):
+            state.typing = true
+            state.filter += text
+            state.scroll = 0
+        case .backspace:
+            if state.filter.isEmpty { state.typing = false } else { state.filter.removeLast() }
+            state.scroll = 0
+        case .cleared:
+            state.filter = ""
+            state.scroll = 0
+        case .kept:
+            state.typing = false
+        case .escaped:
+            if state.filter.isEmpty && !state.typing { return [.close] }
+            state.filter = ""
+            state.typing = false
+            state.scroll = 0
+        case .close:
+            return [.close]
+        case .scrolled(let line):
+            state.scroll = max(0, line)
+        }
+        return []
+    }
+
+    private func present(_ state: State) -> HelpState {
+        let screen = self.screen.filter { Self.matches($0, state.filter) }
+        let global = self.global.filter { Self.matches($0, state.filter) }
+        let filtering = state.typing || !state.filter.isEmpty
+        return HelpState(
+            screen: screen, global: global, allScreen: self.screen, allGlobal: self.global,
+            prompt: filtering ? l10n.format(.helpFilterPrompt, state.filter + (state.typing ? "▏" : "")) : nil,
+            noMatch: screen.isEmpty && global.isEmpty ? l10n.format(.helpFilterNone, state.filter) : nil,
+            footer: l10n[state.typing ? .helpFilterClose : .helpClose], scroll: state.scroll)
+    }
+
+    /// A key matches the filter when its key or its label contains every word of the filter,
+    /// ignoring case and accents.
+    public static func matches(_ entry: HelpEntry, _ filter: String) -> Bool {
+        let words = filter.split(separator: " ")
+        guard !words.isEmpty else { return true }
+        let text = (entry.key + " " + entry.label).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        return words.allSatisfy { text.contains($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
+    }
+}

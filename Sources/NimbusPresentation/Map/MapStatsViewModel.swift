@@ -1,0 +1,73 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+import CombineSchedulers
+
+/// What the map cache statistics overlay (F12) shows: one line a counter.
+public struct MapStatsState: Equatable, Sendable {
+    public let title: String
+    public let lines: [String]
+}
+
+/// The map cache's counters, read again on each tick while the overlay is open.
+public final class MapStatsViewModel {
+    public struct Input {
+        /// The overlay's clock (it reads the counters on each tick).
+        public let tick: AnyPublisher<Void, Never>
+        /// Esc.
+        public let closeRequested: AnyPublisher<Void, Never>
+        public init(tick: AnyPublisher<Void, Never>, closeRequested: AnyPublisher<Void, Never>) {
+            self.tick = tick
+            self.closeRequested = closeRequested
+        }
+    }
+
+    public enum Route: Equatable, Sendable { case close }
+
+    public struct Output {
+        public let state: AnyPublisher<MapStatsState, Never>
+        public let route: AnyPublisher<Route, Never>
+    }
+
+    public enum Action: Equatable { case read(MapCacheStatistics), close }
+    public enum Effect: Equatable { case close }
+
+    private let statistics: () -> MapCacheStatistics
+    private let l10n: L10n
+
+    public init(statistics: @escaping () -> MapCacheStatistics, l10n: L10n) {
+        self.statistics = statistics
+        self.l10n = l10n
+    }
+
+    public func transform(input: Input) -> Output {
+        let statistics = self.statistics
+        let reads = input.tick.prepend(()).map { Action.read(statistics()) }.eraseToAnyPublisher()
+        let loop = EffectRunner.run(initial: MapCacheStatistics(), actions: merge(reads, input.closeRequested.map { .close }.eraseToAnyPublisher()),
+                                    scheduler: .immediate, reduce: Self.reduce) { _ in Work<Action, Route>.route(.close) }
+        return Output(state: loop.state.map { [l10n] in Self.present($0, l10n) }.eraseToAnyPublisher(), route: loop.route)
+    }
+
+    static func reduce(_ state: inout MapCacheStatistics, _ action: Action) -> [Effect] {
+        switch action {
+        case .read(let stats):
+            state = stats
+            return []
+        case .close:
+            return [.close]
+        }
+    }
+
+    static func present(_ s: MapCacheStatistics, _ l10n: L10n) -> MapStatsState {
+        MapStatsState(title: l10n[.debugTitle], lines: [
+            l10n.format(.debugHits, l10n.number(s.hits)),
+            l10n.format(.debugMisses, l10n.number(s.misses)),
+            l10n.format(.debugEvictions, l10n.number(s.evictions)),
+            l10n.format(.debugRatio, l10n.number(Int((s.hitRatio * 100).rounded()))),
+            l10n.format(.debugCount, l10n.number(s.count), l10n.number(s.countLimit)),
+            l10n.format(.debugCost, l10n.number(s.totalCost), l10n.number(s.totalCostLimit)),
+            "",
+            l10n[.debugClose],
+        ])
+    }
+}

@@ -1,0 +1,123 @@
+import NimbusPresentation
+import NimbusTerminal
+
+/// A key binding: the keys, how the help names them and what they do, the short label the status
+/// bar shows (if it shows them at all), and what happens.
+///
+/// A screen or overlay lists its bindings for its current state; the app dispatches keys from that
+/// list and makes the status bar and the help from it, so what the help says is what the keys do
+/// (lazygit's bindings).
+@MainActor
+public struct Binding {
+    /// The keys that run it.
+    public let keys: [Key]
+    /// The keys as the help writes them ("↑ ↓  j k").
+    public let keyLabel: String
+    /// What it does, for the help.
+    public let help: String
+    /// The status bar's short label; nil: listed only in the help.
+    public let hint: String?
+    /// The status bar's key text when it differs from `keyLabel` ("PgDn" for a long list of keys).
+    public let hintKey: String?
+    /// Runs the binding. Returns false when it turned out to have nothing to do (the key then goes on
+    /// to the next scope, as if unbound).
+    public let run: (Key) -> Bool
+
+    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+                run: @escaping (Key) -> Bool) {
+        self.keys = keys
+        self.keyLabel = keyLabel
+        self.help = help
+        self.hint = hint
+        self.hintKey = hintKey
+        self.run = run
+    }
+
+    /// A binding whose keys always do something.
+    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+                action: @escaping () -> Void) {
+        self.init(keys, keyLabel, help: help, hint: hint, hintKey: hintKey) { _ in
+            action()
+            return true
+        }
+    }
+
+    /// One key, written as itself ("r").
+    public init(_ key: Key, help: String, hint: String? = nil, action: @escaping () -> Void) {
+        self.init([key], Self.name(key), help: help, hint: hint, action: action)
+    }
+
+    /// The binding that takes `key`, if any.
+    public static func find(_ key: Key, in bindings: [Binding]) -> Binding? {
+        bindings.first { $0.keys.contains(key) }
+    }
+
+    /// The help's line for this binding.
+    public var keyHint: KeyHint { KeyHint(keyLabel, help) }
+
+    /// The status bar's entry, for a binding that has one.
+    public var barHint: KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel, $0) } }
+
+    /// How a key is written in the help and the status bar.
+    public static func name(_ key: Key) -> String {
+        switch key {
+        case .char(" "): return "Space"
+        case .char(let c): return String(c)
+        case .enter: return "Enter"
+        case .tab: return "Tab"
+        case .backTab: return "S-Tab"
+        case .backspace: return "Backspace"
+        case .delete: return "Delete"
+        case .escape: return "Esc"
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .home: return "Home"
+        case .end: return "End"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .insert: return "Insert"
+        case .ctrl(let c): return "Ctrl-" + String(c).uppercased()
+        case .function(let n): return "F\(n)"
+        case .paste, .mouse, .unknown: return ""
+        }
+    }
+}
+
+public extension Binding {
+    /// The keys that move a list's selection, written once for every list: `move(to:)` gets the new
+    /// selection for each key (the screen's `ListState` does the arithmetic).
+    static func listMoves(_ l10n: L10n, move: @escaping (Key) -> Bool) -> [Binding] {
+        [
+            Binding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], run: move),
+            Binding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], run: move),
+            Binding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], run: move),
+        ]
+    }
+}
+
+/// What the bindings of one scope get wrong: a key bound twice, or a binding with no key.
+public enum BindingConflicts {
+    /// Keys bound more than once across `scopes` (a screen's own and the app's global ones, say),
+    /// each with the help texts that claim it.
+    public static func duplicates(_ scopes: [[Binding]]) -> [(key: Key, claims: [String])] {
+        var claims: [Key: [String]] = [:]
+        var order: [Key] = []
+        for binding in scopes.joined() {
+            for key in Set(binding.keys) {
+                if claims[key] == nil { order.append(key) }
+                claims[key, default: []].append(binding.help)
+            }
+        }
+        return order.compactMap { key in
+            let c = claims[key]!
+            return c.count > 1 ? (key, c) : nil
+        }
+    }
+
+    /// Bindings that show a hint but have no key to press.
+    public static func unbound(_ bindings: [Binding]) -> [String] {
+        bindings.filter { $0.hint != nil && $0.keys.isEmpty }.map(\.help)
+    }
+}

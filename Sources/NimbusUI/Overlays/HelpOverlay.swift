@@ -1,0 +1,119 @@
+import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+
+/// The help (`?`): the shown screen's keys and the app's, made from their bindings, filtered as you
+/// type, scrolled when they do not fit. The box keeps the size it opened with.
+@MainActor
+public final class HelpOverlay: OverlayScreen {
+    private let l10n: L10n
+    private let typed = PassthroughSubject<String, Never>()
+    private let backspace = PassthroughSubject<Void, Never>()
+    private let cleared = PassthroughSubject<Void, Never>()
+    private let kept = PassthroughSubject<Void, Never>()
+    private let escaped = PassthroughSubject<Void, Never>()
+    private let closeRequested = PassthroughSubject<Void, Never>()
+    private let scrolled = PassthroughSubject<Int, Never>()
+    private var binding: StateBinding<HelpState>!
+    private let closed: AnyPublisher<Void, Never>
+    private var state: HelpState? { binding.value }
+    /// Measured by the last frame: the largest scroll that still fills the box, and a page.
+    private var maxScroll = 0
+    private var page = 1
+    /// The box's size for the unfiltered help at the last frame's size (kept while the filter changes).
+    private var boxSize: (frame: Size, box: Size)?
+
+    public init(viewModel: HelpViewModel, l10n: L10n) {
+        self.l10n = l10n
+        let output = viewModel.transform(input: .init(
+            typed: typed.eraseToAnyPublisher(), backspace: backspace.eraseToAnyPublisher(), cleared: cleared.eraseToAnyPublisher(),
+            kept: kept.eraseToAnyPublisher(), escaped: escaped.eraseToAnyPublisher(),
+            closeRequested: closeRequested.eraseToAnyPublisher(), scrolled: scrolled.eraseToAnyPublisher()))
+        closed = output.route.map { _ in () }.eraseToAnyPublisher()
+        binding = StateBinding(output.state)
+    }
+
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
+    public var closeRequests: AnyPublisher<Void, Never> { closed }
+    public var capturesText: Bool { true }
+
+    public var bindings: [Binding] {
+        [Binding(.char("?"), help: l10n[.helpKeyHelp]) { [closeRequested] in closeRequested.send() },
+         Binding(.escape, help: l10n[.helpKeyHelp]) { [escaped] in escaped.send() },
+         Binding(.enter, help: l10n[.helpKeyHelp]) { [kept] in kept.send() },
+         Binding(.backspace, help: l10n[.helpKeyHelp]) { [backspace] in backspace.send() },
+         Binding(.ctrl("u"), help: l10n[.helpKeyHelp]) { [cleared] in cleared.send() },
+         Binding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l10n[.helpKeyHelp], run: scroll)]
+    }
+
+    /// Letters, digits, `/` and pastes type into the filter (`/` only starts it).
+    public func handle(_ key: Key) -> Bool {
+        switch key {
+        case .char("/") where state?.prompt == nil: typed.send("")
+        case .char(" ") where state?.prompt == nil: _ = scroll(.pageDown)
+        case .char(let c): typed.send(String(c))
+        case .paste(let text): typed.send(text)
+        default: break
+        }
+        return true
+    }
+
+    /// The wheel scrolls the help.
+    public func handle(_ pointer: Pointer) -> Bool {
+        if case .wheel(let n) = pointer.action { scrolled.send(min(max(0, (state?.scroll ?? 0) + n * ListState.wheelStep), maxScroll)) }
+        return true
+    }
+
+    private func scroll(_ key: Key) -> Bool {
+        let now = min(state?.scroll ?? 0, maxScroll)
+        let line: Int
+        switch key {
+        case .up: line = now - 1
+        case .down: line = now + 1
+        case .pageUp: line = now - page
+        case .pageDown: line = now + page
+        case .home: line = 0
+        case .end: line = maxScroll
+        default: return false
+        }
+        scrolled.send(min(max(0, line), maxScroll))
+        return true
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        guard let state else { return }
+        let inner = max(1, p.width - 4)
+        let keyWidth = (state.allScreen + state.allGlobal).map { DisplayWidth.of($0.key) }.max() ?? 0
+        // A label that does not fit wraps under itself rather than being cut.
+        func wrapped(_ e: HelpEntry) -> [String] {
+            let labelWidth = inner - keyWidth - 2
+            guard labelWidth >= 8 else { return [DisplayWidth.pad(e.key, to: keyWidth) + "  " + e.label] }
+            return TextWrap.lines(e.label, width: labelWidth).enumerated().map { i, part in
+                (i == 0 ? DisplayWidth.pad(e.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
+            }
+        }
+        func lines(screen: [HelpEntry], global: [HelpEntry], prompt: String?, noMatch: String?, footer: String) -> [String] {
+            var lines: [String] = []
+            if let prompt { lines += [prompt, ""] }
+            if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }
+            if !global.isEmpty { lines += [l10n[.helpSectionGlobal]] + global.flatMap(wrapped) + [""] }
+            if let noMatch { lines += [noMatch, ""] }
+            return lines + TextWrap.lines(footer, width: inner)
+        }
+        let shown = lines(screen: state.screen, global: state.global, prompt: state.prompt, noMatch: state.noMatch, footer: state.footer)
+        // The box is sized once per frame size, for the whole help with a filter line and the longer
+        // footer: typing never resizes or moves it.
+        let frame = Size(cols: p.width, rows: p.height)
+        if boxSize?.frame != frame {
+            let footers = [l10n[.helpClose], l10n[.helpFilterClose]]
+            let longest = footers.max { TextWrap.lines($0, width: inner).count < TextWrap.lines($1, width: inner).count } ?? ""
+            let whole = lines(screen: state.allScreen, global: state.allGlobal, prompt: l10n.format(.helpFilterPrompt, ""),
+                              noMatch: nil, footer: longest)
+            let cols = max((whole.map { DisplayWidth.of($0) }.max() ?? 0), footers.map { DisplayWidth.of($0) }.max() ?? 0) + 4
+            boxSize = (frame, Size(cols: min(cols, p.width), rows: min(whole.count + 2, p.height)))
+        }
+        maxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
+                                 scroll: state.scroll, minimum: boxSize?.box ?? Size(cols: 0, rows: 0))
+        page = max(1, min(shown.count, p.height - 2) - 1)
+    }
+}

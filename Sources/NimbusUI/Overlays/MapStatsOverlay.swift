@@ -1,0 +1,36 @@
+import Foundation
+import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+
+/// The map cache's counters (F12). It stays up while browsing: keys it does not bind go on to the
+/// screen under it; Esc (or F12 again) closes it.
+@MainActor
+public final class MapStatsOverlay: OverlayScreen {
+    private let l10n: L10n
+    private let closeRequested = PassthroughSubject<Void, Never>()
+    private var binding: StateBinding<MapStatsState>!
+    private let closed: AnyPublisher<Void, Never>
+
+    /// `tick` is the app's clock: the counters are read again on each.
+    public init(viewModel: MapStatsViewModel, l10n: L10n, tick: AnyPublisher<Void, Never>) {
+        self.l10n = l10n
+        let output = viewModel.transform(input: .init(tick: tick, closeRequested: closeRequested.eraseToAnyPublisher()))
+        closed = output.route.map { _ in () }.eraseToAnyPublisher()
+        binding = StateBinding(output.state)
+    }
+
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
+    public var closeRequests: AnyPublisher<Void, Never> { closed }
+    public var isModal: Bool { false }
+    public func handle(_ pointer: Pointer) -> Bool { false }
+
+    public var bindings: [Binding] {
+        [Binding(.escape, help: l10n[.helpKeyDebug]) { [closeRequested] in closeRequested.send() }]
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        guard let state = binding.value else { return }
+        Overlay.draw(p, title: state.title, lines: state.lines, style: theme.overlay, borderStyle: theme.overlayBorder)
+    }
+}

@@ -1,0 +1,56 @@
+import XCTest
+import AppExploration
+import NimbusTerminal
+import NimbusUI
+@testable import NimbusApp
+
+/// Walks every tab, a screen pushed on each, the help over each and the questions a screen asks, and
+/// fails where one key is bound twice in one scope or a hint in the bar has no key.
+@MainActor
+final class BindingWalkTests: XCTestCase {
+    nonisolated func testEveryScreenInEveryStateBindsEachKeyOnce() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorWalk() }
+    }
+
+    private func mainActorWalk() throws {
+        let harness = try AppHarness(environment: isolated(["NIMBUS_LANG": "en"]), size: Size(cols: 120, rows: 40))
+        var seen: [String] = []
+        func check(_ where_: String) {
+            harness.settle()
+            let problems = harness.app.bindingProblems
+            XCTAssertEqual(problems, [], "\(where_):\n\(harness.screen)")
+            seen.append(where_)
+        }
+        for tab in 1...6 {
+            harness.press(.char(Character(String(tab))))
+            check("tab \(tab)")
+            harness.press(.char("?"))
+            check("tab \(tab), help")
+            harness.press(.escape)
+            harness.press(.char("/"))
+            check("tab \(tab), search field")
+            harness.press(.escape, .escape)
+            harness.press(.enter)
+            check("tab \(tab), opened")
+            harness.press(.char("?"))
+            check("tab \(tab), opened, help")
+            harness.press(.escape, .escape)
+        }
+        harness.press(.function(12))
+        check("map statistics")
+        harness.press(.escape)
+        XCTAssertEqual(seen.count, 31)
+    }
+
+    /// The kind of clash the walk finds: a screen binding `y` beside the app's `y` (copy).
+    func testAKeyClaimedByTheScreenAndTheAppIsReported() {
+        MainActor.assumeIsolated {
+            let app = [Binding(.char("y"), help: "copy") {}]
+            let screen = [Binding(.char("y"), help: "years filter") {}, Binding(.char("g"), help: "genre") {}]
+            let clashes = BindingConflicts.duplicates([app, screen])
+            XCTAssertEqual(clashes.map(\.key), [.char("y")])
+            XCTAssertEqual(clashes.first?.claims, ["copy", "years filter"])
+        }
+    }
+}
