@@ -30,7 +30,7 @@ public enum ScreenSVG {
         var out = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 \(width) \(height)">
         <style>text{font-family:"DejaVu Sans Mono","Cascadia Mono",Menlo,Consolas,"Noto Sans Mono CJK KR","Noto Sans Mono CJK JP",monospace;\
-        font-size:\(fontSize)px;white-space:pre}.b{font-weight:bold}.d{opacity:.6}.u{text-decoration:underline}</style>
+        font-size:\(fontSize)px}.b{font-weight:bold}.d{opacity:.6}</style>
         <rect width="100%" height="100%" rx="6" fill="\(colors.bg)"/>
 
         """
@@ -50,7 +50,20 @@ public enum ScreenSVG {
             if cursor?.y == y, let c = cursor, c.x >= 0, c.x < cols {
                 out += "<rect x=\"\(padding + c.x * cellWidth)\" y=\"\(top)\" width=\"\(cellWidth)\" height=\"\(cellHeight)\" fill=\"\(colors.fg)\" opacity=\".5\"/>\n"
             }
-            // Text: one element per run of characters in one style, each character at its cell.
+            // Underlines: a line under each run of underlined cells of one colour (spaces too).
+            x = 0
+            while x < cols {
+                let look = resolved(buffer[x, y].style, background)
+                var end = x + 1
+                while end < cols, resolved(buffer[end, y].style, background).fg == look.fg,
+                      resolved(buffer[end, y].style, background).underline == look.underline { end += 1 }
+                if look.underline {
+                    out += "<rect x=\"\(padding + x * cellWidth)\" y=\"\(top + baseline + 2)\" width=\"\((end - x) * cellWidth)\" height=\"1\" fill=\"\(look.fg)\"/>\n"
+                }
+                x = end
+            }
+            // Text: one element per run of characters in one style, each character at its cell (no
+            // spaces: a renderer may collapse them, and the x list would shift).
             var run: (look: Look, xs: [Int], text: String)?
             func flush() {
                 guard let r = run else { return }
@@ -62,7 +75,7 @@ public enum ScreenSVG {
                 let cell = buffer[x, y]
                 if cell.isContinuation { continue }
                 let look = resolved(cell.style, background)
-                if cell.text == " " && !look.underline {
+                if cell.text == " " {
                     flush()
                     continue
                 }
@@ -86,7 +99,7 @@ public enum ScreenSVG {
         var underline: Bool
 
         var classes: String {
-            let names = [bold ? "b" : nil, dim ? "d" : nil, underline ? "u" : nil].compactMap { $0 }
+            let names = [bold ? "b" : nil, dim ? "d" : nil].compactMap { $0 }
             return names.isEmpty ? "" : " class=\"\(names.joined(separator: " "))\""
         }
     }

@@ -64,6 +64,8 @@ final class TapeExpectationTests: XCTestCase {
         ExpectCursor 12 1
         ExpectCursor hidden
         Source parts/open-seoul.tape
+        Type@80ms "seoul"
+        Press@1s Down 3
         """#)
         XCTAssertEqual(tape.lines.map(\.command), [
             .expect(.pattern("Seoul|서울", ignoringCase: false)),
@@ -80,6 +82,8 @@ final class TapeExpectationTests: XCTestCase {
             .expectCursor(Point(x: 12, y: 1)),
             .expectCursor(nil),
             .source("parts/open-seoul.tape"),
+            .paced(milliseconds: 80, .type("seoul")),
+            .paced(milliseconds: 1000, .press(.down, count: 3)),
         ])
         // Every line a tape had before still means what it meant.
         XCTAssertEqual(try Tape(name: "t", source: "Expect \"a/b/\"\nExpectNot \"x\"\n").lines.map(\.command),
@@ -94,6 +98,7 @@ final class TapeExpectationTests: XCTestCase {
             "ExpectStyle \"x\" bold bold", "ExpectStyle \"x\" plain bold", "ExpectStyle x bold", "ExpectStyle \"\" bold",
             "ExpectCell 1 \"a\"", "ExpectCell 1 2 \"ab\"", "ExpectCell 1 2 a", "ExpectCell -1 2 \"a\"", "ExpectCell 1 2 \"a\" loud",
             "ExpectCursor 1", "ExpectCursor here", "ExpectCursor 1 2 3", "Source", "Source a b",
+            "Type@ \"a\"", "Type@0ms \"a\"", "Type@11s \"a\"", "Expect@1s \"a\"", "Press@fast Down",
         ]
         for line in bad {
             XCTAssertThrowsError(try Tape(name: "t", source: "Size 80x24\n" + line + "\n"), line) { error in
@@ -338,6 +343,18 @@ final class TapeExpectationTests: XCTestCase {
             XCTAssertEqual(events.last?[1] as? String, "m")
             XCTAssertEqual(events.last?[2] as? String, "Snapshot s")
             XCTAssertTrue(events.contains { ($0[2] as? String)?.contains("seoul") == true })
+        }
+    }
+
+    func testPacedTypingTakesVirtualTimeBetweenKeys() throws {
+        try onMain { t in
+            let cast = t.folder.appendingPathComponent("typed.cast")
+            try t.run("Size 40x10\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
+            let times = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").dropFirst()
+                .map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])[0] as? Double }
+            // The first frame, "/", then a frame per letter 100 ms apart; the first Down (to the list)
+            // right after the last letter; the second, 250 ms later, changes nothing and writes nothing.
+            XCTAssertEqual(times, [0, 0, 0, 0.1, 0.2, 0.3, 0.4, 0.4])
         }
     }
 

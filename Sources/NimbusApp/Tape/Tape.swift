@@ -24,6 +24,9 @@ public struct Tape: Equatable {
         /// `ExpectCursor X Y` or `ExpectCursor hidden`: waits until the hardware cursor is there
         /// (where Korean and Japanese input methods show the text being composed).
         case expectCursor(Point?)
+        /// `Type@80ms "seoul"`, `Press@200ms Down 3`: the keys one at a time, this much virtual time
+        /// apart (a recording then shows the typing; debounces see each key).
+        indirect case paced(milliseconds: Int, Command)
         /// `Source FILE`: plays another tape's lines here (FILE inside the tape's folder, as `Serve` files are).
         case source(String)
         case resize(Size)
@@ -148,6 +151,14 @@ public struct Tape: Equatable {
     static func parse(_ text: String) throws -> Command {
         let word = text.prefix { !$0.isWhitespace }
         let rest = text.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        if let at = word.firstIndex(of: "@") {
+            let command = word[..<at].lowercased()
+            guard command == "type" || command == "press" else { throw Reason("only Type and Press take @TIME") }
+            guard let ms = milliseconds(String(word[word.index(after: at)...])), ms > 0, ms <= 10_000 else {
+                throw Reason("expected \(word[..<at])@80ms (a pace from 1 ms to 10 s)")
+            }
+            return .paced(milliseconds: ms, try parse(word[..<at] + " " + rest))
+        }
         switch word.lowercased() {
         case "size": return .size(try size(rest))
         case "resize": return .resize(try size(rest))

@@ -352,6 +352,21 @@ private final class Session {
         case .now(let date):
             guard coordinator == nil else { throw Reason("Now must come before the app starts (or after Restart)") }
             clockStart = date.addingTimeInterval(-TimeInterval(schedulerStart.distance(to: scheduler.now).magnitude) / 1e9)
+        case .paced(let ms, .type(let text)):
+            try started()
+            for (i, character) in text.enumerated() {
+                if i > 0 { turn(advancingBy: .milliseconds(ms)) }
+                try feed(Array(String(character).utf8))
+                deliver(parser.flushPending())
+            }
+        case .paced(let ms, .press(let key, let count)):
+            try started()
+            for i in 0..<count {
+                if i > 0 { turn(advancingBy: .milliseconds(ms)) }
+                deliver([key])
+            }
+        case .paced:
+            throw Reason("only Type and Press take @TIME")
         case .source:
             preconditionFailure("the runner plays Source lines")
         }
