@@ -95,7 +95,14 @@ struct TapeRecording {
         var copy = self
         copy.endLine()
         let rest = milliseconds - copy.waited
-        if rest > 0 { copy.lines.append("Wait \(rest)ms") }
+        if rest > 0 {
+            // Joined to a `Wait` just written (for the key that quit, which is not played).
+            if let last = copy.lines.last, last.hasPrefix("Wait "), let ms = Int(last.dropFirst(5).dropLast(2)) {
+                copy.lines[copy.lines.count - 1] = "Wait \(ms + rest)ms"
+            } else {
+                copy.lines.append("Wait \(rest)ms")
+            }
+        }
         copy.lines.append("Snapshot \(name)")
         return (preamble + copy.lines).joined(separator: "\n") + "\n"
     }
