@@ -256,6 +256,17 @@ final class TapeExpectationTests: XCTestCase {
         }
     }
 
+    func testASnapshotNoTapeTakesIsNamed() throws {
+        try onMain { t in
+            let runner = t.runner(record: true)
+            XCTAssertThrowsError(try runner.run(Tape(name: "a.tape", source: "Size 40x10\nSnapshot taken\n")))
+            try "old screen\n".write(to: t.folder.appendingPathComponent("__snapshots__/forgotten.txt"), atomically: true, encoding: .utf8)
+            XCTAssertEqual(runner.snapshotsUsed, ["taken"])
+            XCTAssertEqual(TapeRunner.unusedSnapshots(in: t.folder.appendingPathComponent("__snapshots__"), used: runner.snapshotsUsed),
+                           ["forgotten"])
+        }
+    }
+
     // MARK: Issue 25: snapshots and files are confined to the tape's folder
 
     func testASnapshotLinkedOutOfTheFolderIsRefusedNotPrinted() throws {

@@ -48,9 +48,7 @@ final class TapeTests: XCTestCase {
             used.formUnion(runner.snapshotsUsed)
         }
         // A snapshot no tape takes is a test that no longer runs.
-        let snapshots = try FileManager.default.contentsOfDirectory(atPath: Self.tapesDirectory.appendingPathComponent("__snapshots__").path)
-            .filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }
-        let unused = Set(snapshots).subtracting(used).sorted()
+        let unused = TapeRunner.unusedSnapshots(in: Self.tapesDirectory.appendingPathComponent("__snapshots__"), used: used)
         XCTAssertEqual(unused, [], "snapshots in Tests/Tapes/__snapshots__ that no tape takes: \(unused.joined(separator: ", "))")
     }
 

@@ -64,6 +64,7 @@ struct TapeCommand: ParsableCommand {
         var failed = 0
         let environment = ProcessInfo.processInfo.environment
         var report = JUnitReport()
+        var used: [URL: Set<String>] = [:]
         let failureRoot = failures.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-failures")
         for path in files {
@@ -75,6 +76,7 @@ struct TapeCommand: ParsableCommand {
                 outputs: TapeRunner.Outputs(cast: cast.map { URL(fileURLWithPath: $0) }, svgDirectory: svg.map { URL(fileURLWithPath: $0) },
                                             failureDirectory: failureRoot))
             let started = Date()
+            defer { used[url.deletingLastPathComponent().standardizedFileURL, default: []].formUnion(runner.snapshotsUsed) }
             do {
                 let source = try TapeFile.read(url)
                 try runner.run(try Tape(name: url.lastPathComponent, source: source))
@@ -90,7 +92,20 @@ struct TapeCommand: ParsableCommand {
                 report.add(path, seconds: Date().timeIntervalSince(started), failure: "\(error)")
             }
         }
-        print("\(files.count - failed) passed, \(failed) failed")
+        // Every tape of a folder played: a snapshot none of them took is a test that no longer runs.
+        var unusedFolders = 0
+        for (folder, names) in used.sorted(by: { $0.key.path < $1.key.path }) {
+            let all = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".tape") }
+            let played = Set(files.map { URL(fileURLWithPath: $0).standardizedFileURL }.filter { $0.deletingLastPathComponent() == folder }.map(\.lastPathComponent))
+            guard failed == 0, !all.isEmpty, Set(all).isSubset(of: played) else { continue }
+            let unused = TapeRunner.unusedSnapshots(in: folder.appendingPathComponent("__snapshots__"), used: names)
+            guard !unused.isEmpty else { continue }
+            unusedFolders += 1
+            let line = "snapshots no tape takes in \(folder.appendingPathComponent("__snapshots__").path): \(unused.joined(separator: ", "))"
+            print("FAIL  \(line)")
+            report.add(folder.appendingPathComponent("__snapshots__").path, seconds: 0, failure: line)
+        }
+        print("\(files.count - failed) passed, \(failed + unusedFolders) failed")
         if let junit {
             do {
                 try Data(report.xml.utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
@@ -98,7 +113,7 @@ struct TapeCommand: ParsableCommand {
                 throw CommandFailure(message: "could not write the JUnit report \(junit): \(error.localizedDescription)")
             }
         }
-        if failed > 0 { throw ExitCode.failure }
+        if failed + unusedFolders > 0 { throw ExitCode.failure }
     }
 }
 

@@ -57,6 +57,13 @@ public final class TapeRunner {
     /// The snapshots the tapes run so far compared (or recorded), by name.
     public private(set) var snapshotsUsed: Set<String> = []
 
+    /// The snapshots in `directory` (`NAME.txt`) that are not in `used`, sorted: tests that no
+    /// longer run. Empty when the directory can't be read.
+    public static func unusedSnapshots(in directory: URL, used: Set<String>) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return Set(names.filter { $0.hasSuffix(".txt") }.map { String($0.dropLast(4)) }).subtracting(used).sorted()
+    }
+
     /// How deep `Source` lines may nest.
     static let maxSourceDepth = 8
 
