@@ -247,6 +247,11 @@ final class TapeExpectationTests: XCTestCase {
             let inner = t.failure("Size 80x24\nSource parts/bad.tape\n")
             XCTAssertTrue(inner.hasPrefix("parts/bad.tape:2 (sourced by t.tape:2): Expect \"Atlantis\""), inner)
             XCTAssertTrue(t.failure("Source parts/loop.tape\n").contains("more than 8 deep"))
+            // Files of a thousand Source lines each, nested, would play 1,000^depth lines: the run stops first.
+            try String(repeating: "Source parts/leaf.tape\n", count: 1000).write(to: parts.appendingPathComponent("wide.tape"), atomically: true, encoding: .utf8)
+            try String(repeating: "Size 80x24\n", count: 1000).write(to: parts.appendingPathComponent("leaf.tape"), atomically: true, encoding: .utf8)
+            let wide = t.failure("Source parts/wide.tape\n")
+            XCTAssertTrue(wide.contains("Source parts/leaf.tape: sourced tapes played over 200000 lines in this run"), wide)
             XCTAssertTrue(t.failure("Source ../\(t.folder.lastPathComponent)/../x.tape\n").contains("Source"))
             let link = parts.appendingPathComponent("link.tape")
             try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/etc/passwd")

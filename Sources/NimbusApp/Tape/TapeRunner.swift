@@ -66,6 +66,9 @@ public final class TapeRunner {
 
     /// How deep `Source` lines may nest.
     static let maxSourceDepth = 8
+    /// How many lines sourced tapes may play in one run, all told: a tape that sources a file of
+    /// `Source` lines eight deep would otherwise play without end.
+    static let maxSourcedLines = 200_000
 
     public init(snapshotDirectory: URL, record: Bool, baseEnvironment: [String: String], outputs: Outputs = Outputs()) {
         self.snapshotDirectory = snapshotDirectory
@@ -81,6 +84,7 @@ public final class TapeRunner {
         let session = Session(environment: baseEnvironment, folder: folder, record: record, svgDirectory: outputs.svgDirectory,
                               title: tape.name)
         defer { snapshotsUsed.formUnion(session.snapshotsUsed) }
+        sourcedLines = 0
         do {
             try play(tape, in: session, sourcedBy: [])
         } catch var failure as Failure {
@@ -96,6 +100,9 @@ public final class TapeRunner {
         }
     }
 
+    /// Lines played from sourced tapes in this run.
+    private var sourcedLines = 0
+
     private func play(_ tape: Tape, in session: Session, sourcedBy: [String]) throws {
         for line in tape.lines {
             func failure(_ reason: String) -> Failure {
@@ -108,6 +115,10 @@ public final class TapeRunner {
                         throw failure("Source \(file): tapes source each other more than \(Self.maxSourceDepth) deep (a loop?)")
                     }
                     let sourced = try session.source(file)
+                    sourcedLines += sourced.lines.count
+                    guard sourcedLines <= Self.maxSourcedLines else {
+                        throw failure("Source \(file): sourced tapes played over \(Self.maxSourcedLines) lines in this run")
+                    }
                     try play(sourced, in: session, sourcedBy: sourcedBy + ["\(tape.name):\(line.number)"])
                 } else {
                     try session.perform(line.command, tape: tape.name, line: line)
