@@ -19,7 +19,7 @@ struct TapeCommand: ParsableCommand {
         docs/tapes.md is the reference.
         """)
 
-    @Argument(help: ArgumentHelp("Tape files; with --record, the tape to write, then -- and Nimbus's options.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Tape files. With --record, the tape to write, then -- and Nimbus's options.", valueName: "file"))
     var files: [String]
 
     @Option(name: .customLong("cast"), help: ArgumentHelp(
