@@ -2,7 +2,7 @@
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
 # the exit status, that the terminal is restored afterwards (after q, Ctrl-C and every signal whose
 # default action ends a process, a truncated catalogue's SIGBUS included), the mouse and OSC 52, COLUMNS/LINES losing to
-# the terminal's real size, the user's data surviving kill -9, the wishlist exported and imported into a second data folder, and a forecast fetched over HTTP. scripts/test.sh runs it on the release binary.
+# the terminal's real size, the user's data surviving kill -9, the wishlist exported and imported into a second data folder, a forecast fetched over HTTP, and a session recorded as a tape and played back. scripts/test.sh runs it on the release binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$root/.build/release/nimbus}")
@@ -317,6 +317,53 @@ death_case() { # SIGNAL
 death_case TERM
 death_case HUP
 death_case INT
+
+# ---- Tapes: a live session recorded as a tape (nimbus tape --record), played back ----------------
+# The pane's shell first reads a line typed into it (not into Nimbus); then a short run in Korean is
+# recorded: typing, a move, a resize, a click. The tape says at the top what it is, holds only the
+# keys Nimbus read, and played back headless shows the screen the run ended on (its snapshot is
+# that last live screen, styles and cursor included). With asciinema installed (pip install
+# asciinema), the tape's recording also plays in it to the same screen.
+rec="$work/recorded"
+mkdir -p "$rec"
+t respawn-pane -k -t e2e "cd '$rec' && read -r typed_in_shell && env -u LANG -u LC_ALL NIMBUS_LANG=ko TERM=tmux-256color '$bin' tape --record demo.tape -- --units metric 2> '$rec/stderr'; echo \$? > '$rec/status'; sleep 30"
+sleep 0.3
+t send-keys -t e2e -l "shell-secret-42"
+t send-keys -t e2e Enter
+check "recording: the app starts" wait_for "도시"
+t send-keys -t e2e /
+t send-keys -t e2e -l "서울"
+check "recording: the search shows Seoul" wait_for "› 서울"
+sleep 0.5
+t send-keys -t e2e Enter Down Down
+t resize-window -t e2e -x 100 -y 30
+sleep 0.5
+t send-keys -t e2e -l $'\e[<0;38;1M\e[<0;38;1m'
+check "recording: a click on a tab's title switches to it" wait_for "인기순"
+sleep 0.4
+capture
+cp "$work/screen" "$rec/live"
+t send-keys -t e2e q
+for _ in $(seq 50); do [ -s "$rec/status" ] && break; sleep 0.1; done
+check "recording: exit status 0" test "$(cat "$rec/status" 2>/dev/null)" = 0
+check "recording: the tape says what it is" grep -q '^# A tape recorded by `nimbus tape --record`' "$rec/demo.tape"
+check "recording: size, language, clock and arguments" bash -c "grep -qx 'Size 80x24' '$rec/demo.tape' && grep -qx 'Env NIMBUS_LANG=ko' '$rec/demo.tape' && grep -q '^Now 20' '$rec/demo.tape' && grep -qx 'Args --units metric' '$rec/demo.tape'"
+check "recording: typed text, keys with counts, the resize and the click" bash -c "grep -qx 'Type \"/서울\"' '$rec/demo.tape' && grep -qx 'Press Down 2' '$rec/demo.tape' && grep -qx 'Resize 100x30' '$rec/demo.tape' && grep -qx 'Click 37 0' '$rec/demo.tape' && grep -q '^Wait [0-9]*ms' '$rec/demo.tape'"
+check "recording: nothing typed into the shell, and not the q that quit" bash -c "! grep -q 'shell-secret' '$rec/demo.tape' && ! grep -qE '^(Press q|Type \"q\")' '$rec/demo.tape' && tail -1 '$rec/demo.tape' | grep -qx 'Snapshot demo'"
+check "recording: plays back to the screen the run ended on" "$bin" tape "$rec/demo.tape"
+check "recording: its snapshot is the live screen" bash -c "diff <(sed -n '1,/^-- styles/p' '$rec/__snapshots__/demo.txt' | sed '\$d' | sed 's/ *\$//') <(sed 's/ *\$//' '$rec/live')"
+if command -v asciinema > /dev/null; then
+  "$bin" tape "$rec/demo.tape" --cast "$rec/demo.cast" > /dev/null
+  t respawn-pane -k -t e2e "asciinema play -i 0.2 '$rec/demo.cast'; sleep 30"
+  for _ in $(seq 50); do capture; grep -qF "인기순" "$work/screen" && break; sleep 0.1; done
+  sleep 0.5
+  capture
+  check "recording: the tape's asciicast plays in asciinema to the same screen" diff <(sed 's/ *$//' "$work/screen") <(sed 's/ *$//' "$rec/live")
+else
+  echo "skip  recording: asciinema is not installed (pip install asciinema) to play the tape's asciicast"
+fi
+t resize-window -t e2e -x 80 -y 24
+# ---- end of tapes ----------------------------------------------------------------------------------
 
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

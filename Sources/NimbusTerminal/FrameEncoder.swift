@@ -148,3 +148,47 @@ public struct FrameEncoder {
         v < 0x300 || (0x2800...0x28FF).contains(v) || DisplayWidth.isWide(v)
     }
 }
+
+extension FrameEncoder.Sequences {
+    /// The sequences of terminfo's `xterm-256color` entry, which every terminal emulator and player
+    /// in use understands: what the tapes' recordings (`nimbus tape --cast`) are written with, where
+    /// there is no terminal to ask. A test checks them against `tput -T xterm-256color`.
+    public static var xterm256Color: FrameEncoder.Sequences { FrameEncoder.Sequences(
+        moveTo: { x, y in Array("\u{1B}[\(y + 1);\(x + 1)H".utf8) },
+        style: { style in
+            var out = Array("\u{1B}(B\u{1B}[m".utf8)
+            if style.bold { out += Array("\u{1B}[1m".utf8) }
+            if style.dim { out += Array("\u{1B}[2m".utf8) }
+            if style.reverse { out += Array("\u{1B}[7m".utf8) }
+            if style.underline { out += Array("\u{1B}[4m".utf8) }
+            if let n = xtermColorNumber(style.fg) { out += Array(setColor(n, base: 3, bright: 9, extended: 38).utf8) }
+            if let n = xtermColorNumber(style.bg) { out += Array(setColor(n, base: 4, bright: 10, extended: 48).utf8) }
+            return out
+        },
+        reset: Array("\u{1B}(B\u{1B}[m".utf8), clear: Array("\u{1B}[H\u{1B}[2J".utf8),
+        showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
+        lastCellScrolls: false) }
+
+    /// `setaf`/`setab` of xterm-256color: `ESC[3Nm` below 8, `ESC[9(N-8)m` below 16, else `ESC[38;5;Nm`.
+    private static func setColor(_ n: Int, base: Int, bright: Int, extended: Int) -> String {
+        if n < 8 { return "\u{1B}[\(base)\(n)m" }
+        if n < 16 { return "\u{1B}[\(bright)\(n - 8)m" }
+        return "\u{1B}[\(extended);5;\(n)m"
+    }
+
+    /// The palette entry of a colour on a 256-colour terminal; nil for the default.
+    static func xtermColorNumber(_ c: Color) -> Int? {
+        switch c {
+        case .default: return nil
+        case .black: return 0
+        case .red: return 1
+        case .green: return 2
+        case .yellow: return 3
+        case .blue: return 4
+        case .magenta: return 5
+        case .cyan: return 6
+        case .white: return 7
+        case .index(let n): return Int(n)
+        }
+    }
+}

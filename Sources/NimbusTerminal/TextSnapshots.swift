@@ -31,12 +31,34 @@ public struct TextSnapshots: Sendable {
         }
     }
 
+    /// How snapshot files are read and written. Tapes give one that keeps them to plain files inside
+    /// the tape's folder; `plain` is Foundation's, for the tests' own snapshot folders.
+    public struct Storage: Sendable {
+        /// The file's text; nil when there is none. Throws when something other than a plain file is there.
+        public var read: @Sendable (URL) throws -> String?
+        public var write: @Sendable (String, URL) throws -> Void
+
+        public init(read: @escaping @Sendable (URL) throws -> String?, write: @escaping @Sendable (String, URL) throws -> Void) {
+            self.read = read
+            self.write = write
+        }
+
+        public static let plain = Storage(
+            read: { url in try? String(contentsOf: url, encoding: .utf8) },
+            write: { text, url in
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            })
+    }
+
     public let directory: URL
     public let record: Bool
+    public let storage: Storage
 
-    public init(directory: URL, record: Bool) {
+    public init(directory: URL, record: Bool, storage: Storage = .plain) {
         self.directory = directory
         self.record = record
+        self.storage = storage
     }
 
     /// Records when `environment` has `NIMBUS_RECORD=1`.
@@ -49,18 +71,35 @@ public struct TextSnapshots: Sendable {
     }
 
     /// Compares `actual` with the snapshot `name` (or records it): nil when they are equal.
-    /// Throws only when a recording cannot be written.
+    /// Throws only when a recording cannot be written, or the storage refuses the file.
     public func check(_ actual: String, named name: String) throws -> Mismatch? {
         let url = url(named: name)
         if record {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try actual.write(to: url, atomically: true, encoding: .utf8)
+            try storage.write(actual, url)
             return .recorded(name: name, path: url.path)
         }
-        guard let expected = try? String(contentsOf: url, encoding: .utf8) else {
+        guard let expected = try storage.read(url) else {
             return .missing(name: name, path: url.path)
         }
         return expected == actual ? nil : .differs(name: name, diff: LineDiff.describe(expected: expected, actual: actual))
+    }
+
+    /// Compares a screen with the snapshot `name` (or records it, styles and cursor included). A
+    /// snapshot file without styles is compared by its text alone; one with styles, cell by cell.
+    public func check(_ screen: ScreenSnapshot, named name: String) throws -> Mismatch? {
+        let url = url(named: name)
+        if record {
+            try storage.write(screen.fileText, url)
+            return .recorded(name: name, path: url.path)
+        }
+        guard let file = try storage.read(url) else {
+            return .missing(name: name, path: url.path)
+        }
+        guard let expected = ScreenSnapshot(fileText: file) else {
+            return .differs(name: name, diff: "  the style layer of \(url.lastPathComponent) cannot be read; record it again")
+        }
+        let diff = expected.differences(from: screen)
+        return diff.isEmpty ? nil : .differs(name: name, diff: diff)
     }
 }
 

@@ -32,16 +32,24 @@ final class TapeTests: XCTestCase {
             .filter { $0.pathExtension == "tape" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         XCTAssertGreaterThanOrEqual(files.count, 8, "tapes are missing from \(Self.tapesDirectory.path)")
+        var used: Set<String> = []
         for file in files {
             // Each tape starts from empty user data (its own HOME and XDG directories).
             let runner = try runner()
+            // A failing tape's screen and recording are kept for a person to look at.
+            runner.outputs.failureDirectory = ProcessInfo.processInfo.environment["NIMBUS_TAPE_FAILURES"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-failures")
             let tape = try Tape(name: file.lastPathComponent, source: String(contentsOf: file, encoding: .utf8))
             do {
                 try runner.run(tape)
             } catch {
                 XCTFail("\(error)")
             }
+            used.formUnion(runner.snapshotsUsed)
         }
+        // A snapshot no tape takes is a test that no longer runs.
+        let unused = TapeRunner.unusedSnapshots(in: Self.tapesDirectory.appendingPathComponent("__snapshots__"), used: used)
+        XCTAssertEqual(unused, [], "snapshots in Tests/Tapes/__snapshots__ that no tape takes: \(unused.joined(separator: ", "))")
     }
 
     nonisolated func testAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
@@ -152,7 +160,7 @@ final class TapeTests: XCTestCase {
         XCTAssertThrowsError(try Tape(name: "t", source: "Offline now\n"))
         let missing = try Tape(name: "m.tape", source: "Serve /v1/forecast fixtures/nothing-here.json\n")
         XCTAssertThrowsError(try runner().run(missing)) { error in
-            XCTAssertTrue("\(error)".contains("no fixture file"), "\(error)")
+            XCTAssertTrue("\(error)".contains("Serve fixtures/nothing-here.json: no such file"), "\(error)")
         }
     }
 

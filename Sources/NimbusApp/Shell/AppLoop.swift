@@ -18,6 +18,8 @@ public final class AppLoop {
     private let runDueWork: () -> Void
     /// Called with each frame drawn, after it is on the terminal (the tests' harness keeps them).
     public var onFrame: ((ScreenBuffer) -> Void)?
+    /// Called with each key before it is handled (a tape being recorded keeps them).
+    public var onKey: ((Key) -> Void)?
     private let backend: TerminalBackend
     /// Whether the terminal was last asked for mouse reports (the settings can change it).
     private var mouse: Bool
@@ -46,6 +48,7 @@ public final class AppLoop {
     @discardableResult
     public func handle(_ keys: [Key]) -> Bool {
         for key in keys {
+            onKey?(key)
             coordinator.handle(key)
             if coordinator.quitRequested { return true }
             runDueWork()

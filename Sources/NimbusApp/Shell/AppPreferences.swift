@@ -33,11 +33,23 @@ public struct AppPreferences: Sendable {
     /// The theme for the setting, the terminal's background and `monochrome`.
     public static func chooseTheme(_ setting: UserSettings.Theme, background: TerminalBackground?, monochrome: Bool) -> Theme {
         if monochrome { return .monochrome }
+        return themeBackground(setting, terminal: background) == .light ? .light : .color
+    }
+
+    /// The background a theme setting draws for: the light theme's is light, the dark theme's dark,
+    /// `auto`'s the terminal's (dark when it did not say).
+    static func themeBackground(_ setting: UserSettings.Theme, terminal: TerminalBackground?) -> TerminalBackground {
         switch setting {
-        case .dark: return .color
+        case .dark: return .dark
         case .light: return .light
-        case .auto: return background == .light ? .light : .color
+        case .auto: return terminal == .light ? .light : .dark
         }
+    }
+
+    /// The background the theme in use was made for (a picture of the screen is drawn on it); the
+    /// colourless theme's is dark.
+    public var themeBackground: TerminalBackground {
+        monochrome ? .dark : Self.themeBackground(themeSetting, terminal: terminalBackground)
     }
 
     /// Applies the theme setting (and whatever else decides the theme) to `theme`.

@@ -5,6 +5,15 @@ import NimbusData
 import NimbusTerminal
 import Glibc
 
+/// Watches a live session: the loop (its keys and frames), resizes, and the way out.
+@MainActor
+protocol LiveObserver: AnyObject {
+    func started(_ loop: AppLoop, size: Size)
+    func resized(to size: Size)
+    /// The app is exiting; the terminal is already restored.
+    func exiting()
+}
+
 /// Runs the app on the real terminal: keys read on the main thread, signals as dispatch sources on
 /// the main queue.
 @MainActor
@@ -17,10 +26,13 @@ final class LiveRunner {
     private var restored = false
     /// The app's network, which knows whether libcurl could be used.
     private let network: LiveHTTPClient?
+    /// Watches the session (a tape being recorded); nil when nothing does.
+    private let observer: LiveObserver?
 
-    init(backend: NCursesBackend, network: LiveHTTPClient? = nil) {
+    init(backend: NCursesBackend, network: LiveHTTPClient? = nil, observer: LiveObserver? = nil) {
         self.backend = backend
         self.network = network
+        self.observer = observer
     }
 
     /// Takes the terminal, starts the app and never returns.
@@ -44,6 +56,7 @@ final class LiveRunner {
         let backend = self.backend
         // The live clock is the main queue: its work runs between turns, not between keys.
         loop = AppLoop(coordinator: coordinator, backend: backend, size: { backend.size })
+        observer?.started(loop, size: backend.size)
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.start()
         loop.draw()
@@ -164,6 +177,7 @@ final class LiveRunner {
 
     private func resized() {
         backend.updateSize()
+        observer?.resized(to: backend.size)
         loop?.invalidate()
         loop?.draw()
     }
@@ -198,6 +212,7 @@ final class LiveRunner {
     /// Gives the terminal back and says on it what the user should know once the app is gone.
     private func leave() {
         restore()
+        observer?.exiting()
         if let reason = network?.unavailableReason {
             FileHandle.standardError.write(Data("nimbus: ran without the network: libcurl could not be used (\(reason))\n".utf8))
         }

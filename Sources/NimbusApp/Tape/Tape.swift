@@ -10,8 +10,25 @@ public struct Tape: Equatable {
         case type(String)
         case press(Key, count: Int)
         case wait(milliseconds: Int)
-        case expect(String)
-        case expectNot(String)
+        /// `Expect "text"` or `Expect /regex/`: waits (on the virtual clock, up to 5 s) until the screen shows it.
+        case expect(Matcher)
+        /// `ExpectNot "text"` or `ExpectNot /regex/`: once the app is idle, the screen does not show it.
+        case expectNot(Matcher)
+        /// `ExpectGone "text"` or `ExpectGone /regex/`: waits (as `Expect` does) until the screen no longer shows it.
+        case expectGone(Matcher)
+        /// `ExpectStyle "text" reverse|bold|dim|underline|!bold|fg=N|bg=N|plain...`: waits until the text
+        /// is on screen with every cell of it in that style (somewhere, if it shows in several places).
+        case expectStyle(Matcher, StyleSpec)
+        /// `ExpectCell X Y "c" [style words]`: waits until the cell (0-based column and row) holds the grapheme.
+        case expectCell(x: Int, y: Int, text: String, style: StyleSpec?)
+        /// `ExpectCursor X Y` or `ExpectCursor hidden`: waits until the hardware cursor is there
+        /// (where Korean and Japanese input methods show the text being composed).
+        case expectCursor(Point?)
+        /// `Type@80ms "seoul"`, `Press@200ms Down 3`: the keys one at a time, this much virtual time
+        /// apart (a recording then shows the typing; debounces see each key).
+        indirect case paced(milliseconds: Int, Command)
+        /// `Source FILE`: plays another tape's lines here (FILE inside the tape's folder, as `Serve` files are).
+        case source(String)
         case resize(Size)
         case snapshot(String)
         case restart
@@ -134,6 +151,14 @@ public struct Tape: Equatable {
     static func parse(_ text: String) throws -> Command {
         let word = text.prefix { !$0.isWhitespace }
         let rest = text.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        if let at = word.firstIndex(of: "@") {
+            let command = word[..<at].lowercased()
+            guard command == "type" || command == "press" else { throw Reason("only Type and Press take @TIME") }
+            guard let ms = milliseconds(String(word[word.index(after: at)...])), ms > 0, ms <= 10_000 else {
+                throw Reason("expected \(word[..<at])@80ms (a pace from 1 ms to 10 s)")
+            }
+            return .paced(milliseconds: ms, try parse(word[..<at] + " " + rest))
+        }
         switch word.lowercased() {
         case "size": return .size(try size(rest))
         case "resize": return .resize(try size(rest))
@@ -167,8 +192,41 @@ public struct Tape: Equatable {
         case "wait":
             guard let ms = milliseconds(rest) else { throw Reason("expected Wait 300ms or Wait 2s (at most an hour)") }
             return .wait(milliseconds: ms)
-        case "expect": return .expect(try quoted(rest))
-        case "expectnot": return .expectNot(try quoted(rest))
+        case "expect": return .expect(try matcher(rest))
+        case "expectnot": return .expectNot(try matcher(rest))
+        case "expectgone":
+            let what = try matcher(rest)
+            guard what != .text("") else { throw Reason("ExpectGone: expected a text that is not empty") }
+            return .expectGone(what)
+        case "expectstyle":
+            let (what, words) = try matcherPrefix(rest)
+            guard what != .text("") else { throw Reason("ExpectStyle: expected a text that is not empty") }
+            do {
+                return .expectStyle(what, try StyleSpec(words: words.split(separator: " ").map(String.init)))
+            } catch let problem as StyleSpec.Problem {
+                throw Reason("ExpectStyle: \(problem)")
+            }
+        case "expectcell":
+            let parts = try arguments(rest)
+            let usage = "expected ExpectCell X Y \"c\" [style words] (0-based column and row, one character)"
+            guard parts.count >= 3, !parts[0].quoted, !parts[1].quoted, parts[2].quoted,
+                  let x = Int(parts[0].text), let y = Int(parts[1].text), (0...999).contains(x), (0...999).contains(y),
+                  parts[2].text.count == 1 else { throw Reason(usage) }
+            var style: StyleSpec?
+            if parts.count > 3 {
+                guard parts[3...].allSatisfy({ !$0.quoted }) else { throw Reason(usage) }
+                do { style = try StyleSpec(words: parts[3...].map(\.text)) } catch let problem as StyleSpec.Problem {
+                    throw Reason("ExpectCell: \(problem)")
+                }
+            }
+            return .expectCell(x: x, y: y, text: parts[2].text.precomposedStringWithCanonicalMapping, style: style)
+        case "expectcursor":
+            if rest.lowercased() == "hidden" { return .expectCursor(nil) }
+            let n = try cells(rest, count: 2, usage: "expected ExpectCursor X Y (0-based column and row) or ExpectCursor hidden")
+            return .expectCursor(Point(x: n[0], y: n[1]))
+        case "source":
+            guard !rest.isEmpty, !rest.contains(" ") else { throw Reason("expected Source FILE") }
+            return .source(rest)
         case "snapshot":
             guard !rest.isEmpty, rest.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
                 throw Reason("expected Snapshot NAME (letters, digits, - and _)")
@@ -219,6 +277,48 @@ public struct Tape: Equatable {
         case "expectclipboard": return .expectClipboard(try quoted(rest))
         default: throw Reason("unknown command \"\(word)\"")
         }
+    }
+
+    /// `"text"` or `/regex/` (`/regex/i` ignores case), and nothing after it.
+    static func matcher(_ rest: String) throws -> Matcher {
+        let (what, after) = try matcherPrefix(rest)
+        guard after.isEmpty else { throw Reason("unexpected \(after) after \(what)") }
+        return what
+    }
+
+    /// A `"text"` or `/regex/[i]` at the start of `rest`, and what follows it.
+    static func matcherPrefix(_ rest: String) throws -> (Matcher, String) {
+        let usage = "expected a \"quoted text\" or a /regular expression/"
+        if rest.first == "/" {
+            var escaped = false
+            var end: String.Index?
+            for i in rest.indices.dropFirst() {
+                if escaped { escaped = false; continue }
+                if rest[i] == "\\" { escaped = true; continue }
+                if rest[i] == "/" { end = i; break }
+            }
+            guard let end else { throw Reason("a /regular expression/ has no closing /") }
+            let pattern = String(rest[rest.index(after: rest.startIndex)..<end])
+            var after = rest[rest.index(after: end)...]
+            let ignoringCase = after.first == "i"
+            if ignoringCase { after = after.dropFirst() }
+            guard after.isEmpty || after.first == " " || after.first == "\t" else { throw Reason(usage) }
+            let matcher = Matcher.pattern(pattern, ignoringCase: ignoringCase)
+            if let problem = matcher.problem { throw Reason(problem) }
+            return (matcher, after.trimmingCharacters(in: .whitespaces))
+        }
+        guard rest.first == "\"" else { throw Reason(usage) }
+        // The first argument, quoted; the rest is left as written.
+        var escaped = false
+        for i in rest.indices.dropFirst() {
+            if escaped { escaped = false; continue }
+            if rest[i] == "\\" { escaped = true; continue }
+            if rest[i] == "\"" {
+                let text = try quoted(String(rest[...i]))
+                return (.text(text), rest[rest.index(after: i)...].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        throw Reason("a quoted string has no closing quote")
     }
 
     /// `/PATH FILE [status=N] [header="Name: value"]... [delay=200ms|2s]`; FILE `-` is no body.

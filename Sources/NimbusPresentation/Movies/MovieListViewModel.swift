@@ -123,11 +123,16 @@ public final class MovieListViewModel {
     private var lastPage = 0
     private var totalPages = 0
     private var totalResults = 0
-    private var movies: [MovieSummary] = []
+    private var movies: [MovieSummary] = [] { didSet { rows = nil } }
+    /// `movies` as rows, made when first emitted; a page that arrives below the others adds its own
+    /// rows to them (paging down a long list never makes the rows above again).
+    private var rows: [MovieRow]?
+    /// The films of `movies`, by id (a film on two pages is listed once).
+    private var listed: Set<MovieID> = []
     private var loadingPage: Int?
     private var moreError: String?
     private var load: AnyCancellable?
-    private var wishlisted: Set<MovieID> = []
+    private var wishlisted: Set<MovieID> = [] { didSet { rows = nil } }
     private var recent: [MovieSummary] = []
     private var suggestions: [String] = []
     /// The query was submitted: remember it once its first page has films.
@@ -318,11 +323,21 @@ public final class MovieListViewModel {
     /// replaces it. Pages are kept under the number asked for, never the number the source put in the
     /// page, so a source answering the wrong page can't stall paging or make a bad range.
     private func receive(_ result: MoviesPage, page: Int) {
+        // A page below every page held (paging down) adds its films at the end; any other makes the list again.
+        let appending = !pages.isEmpty && pages.keys.allSatisfy { $0 < page }
         pages[page] = result.movies
         lastPage = max(lastPage, page)
         totalPages = max(0, result.totalPages)
-        var seen = Set<MovieID>()
-        movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { seen.insert($0.id).inserted }
+        if appending {
+            let added = result.movies.filter { listed.insert($0.id).inserted }
+            var kept = rows.take()
+            movies += added
+            kept?.append(contentsOf: added.map(row))
+            rows = kept
+        } else {
+            listed = []
+            movies = pages.keys.sorted().flatMap { pages[$0] ?? [] }.filter { listed.insert($0.id).inserted }
+        }
         totalResults = max(result.totalResults, movies.count)
         phase = !movies.isEmpty ? .results : query.isEmpty && !filter.narrows ? .idle(idleMessage) : .empty(emptyText)
         if page == 1 && rememberWhenFound && !result.movies.isEmpty { rememberQuery() }
@@ -433,6 +448,17 @@ public final class MovieListViewModel {
         }
     }
 
+    private func row(_ movie: MovieSummary) -> MovieRow {
+        MovieRow(movie, inWishlist: wishlisted.contains(movie.id), l10n: l10n)
+    }
+
+    private func currentRows() -> [MovieRow] {
+        if let rows { return rows }
+        let made = movies.map(row)
+        rows = made
+        return made
+    }
+
     private func emit() {
         guard started else { return }
         let summary: String
@@ -444,7 +470,7 @@ public final class MovieListViewModel {
         }
         stateSubject.send(MovieListState(
             query: query, phase: phase,
-            rows: movies.map { MovieRow($0, inWishlist: wishlisted.contains($0.id), l10n: l10n) },
+            rows: currentRows(),
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
             suggestions: suggestions, recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
             filterSupport: search.filterSupport))

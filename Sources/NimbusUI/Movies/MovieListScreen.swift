@@ -92,13 +92,12 @@ public final class MovieListScreen: Screen {
         if old?.query != new.query {
             list = ListState(count: new.rows.count)
         } else {
-            let oldIDs = old?.rows.map(\.id) ?? []
-            let diff = SnapshotDiff(old: oldIDs, new: new.rows.map(\.id))
-            let selected = oldIDs.indices.contains(list.selection) ? oldIDs[list.selection] : nil
-            let top = oldIDs.indices.contains(list.offset) ? oldIDs[list.offset] : nil
+            let oldRows = old?.rows ?? []
+            let selected = oldRows.indices.contains(list.selection) ? (list.selection, oldRows[list.selection].id) : nil
+            let top = oldRows.indices.contains(list.offset) ? (list.offset, oldRows[list.offset].id) : nil
             list.setCount(new.rows.count)
-            if let selected, let i = diff.index(of: selected) { list.select(i) }
-            if let top, let i = diff.index(of: top) { list.offset = i }
+            if let selected, let i = Self.index(of: selected.1, was: selected.0, in: new.rows) { list.select(i) }
+            if let top, let i = Self.index(of: top.1, was: top.0, in: new.rows) { list.offset = i }
         }
         suggestionList.setCount(new.suggestions.count)
         recentSelection = min(recentSelection, max(0, new.recent.count - 1))
@@ -106,6 +105,14 @@ public final class MovieListScreen: Screen {
         if focus == .recent && new.recent.isEmpty { focus = .list }
         spinner.startIfLoading(resetting: true)
         onNeedsDisplay?()
+    }
+
+    /// Where the row of film `id`, at `was` before, is in `rows` now: at the same place when it
+    /// still is (a page arrived below it, the usual case, found without a pass over the rows),
+    /// else wherever it went.
+    static func index(of id: MovieID, was: Int, in rows: [MovieRow]) -> Int? {
+        if rows.indices.contains(was), rows[was].id == id { return was }
+        return rows.firstIndex { $0.id == id }
     }
 
     private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
