@@ -11,10 +11,10 @@ private final class ListedCities: CityRepository, @unchecked Sendable {
     let cities: [City]
     init(_ cities: [City]) { self.cities = cities }
     var cityCount: Int { cities.count }
-    func search(_ query: String) -> CityMatches { CityMatches(query: query, allOf: cities.count) }
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, allOf: cities.count) }
     func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
     func summary(_ ref: CityRef) -> CitySummary { CitySummary(cities[Int(ref.index)]) }
-    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
 /// A seeded xorshift generator: a failing case prints its seed, and `NIMBUS_PROPERTY_COUNT` runs more.

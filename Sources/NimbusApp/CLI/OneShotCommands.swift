@@ -61,8 +61,11 @@ struct WeatherCommand: ParsableCommand {
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates).",
-        discussion: "Exit status 1 when nothing matched.")
+        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates, name typed).",
+        discussion: """
+            Ranked as the Cities tab lists them. The last column is the name the query matched when the city \
+            matched by another name than the one shown (empty otherwise). Exit status 1 when nothing matched.
+            """)
 
     @OptionGroup var options: CLIOptions
     @Argument(help: "Any of a city's names, in any script.") var query: [String]
@@ -131,13 +134,18 @@ enum OneShot {
         }
     }
 
+    /// The search the Cities tab makes: ranked for the names shown in the UI language.
+    static func citySearch(in container: AppDIContainer) -> SearchCitiesUseCase {
+        SearchCitiesUseCase(repository: container.cityRepository, language: container.l10n.language.cityNames)
+    }
+
     /// The first city matching `query`, as the Cities tab would list it first.
     static func city(_ query: String, in container: AppDIContainer) throws -> City {
-        let matches = container.cityRepository.search(query)
-        guard let first = matches.refs.first else {
+        let search = citySearch(in: container)
+        guard let first = search.execute(query: query).first else {
             throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"")
         }
-        return container.cityRepository.city(first)
+        return search.city(first)
     }
 
     /// Runs the main queue until `done` or the patience runs out.
@@ -335,14 +343,19 @@ enum OneShot {
 
     // MARK: search, movies
 
+    /// One line a city, as the Cities tab lists them: name, country, population, coordinates, and
+    /// the name typed when the city matched by another than the one shown (empty otherwise).
     static func cities(query: String, limit: Int, options: CLIOptions.Values, context: Context = Context()) throws -> String {
         let container = try container(options, network: false, context: context)
-        let matches = container.cityRepository.search(query)
-        guard !matches.refs.isEmpty else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
-        return matches.refs.prefix(limit).map { ref in
-            let city = container.cityRepository.city(ref)
-            return [CityNameChoice.name(city, language: container.l10n.language), container.countryNames.name(city.countryCode),
-                    container.l10n.number(city.population), WeatherFormatter.coordinates(city.coordinate)]
+        let search = citySearch(in: container)
+        let matches = search.execute(query: query)
+        guard matches.count > 0 else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
+        return (0..<min(limit, matches.count)).map { i in
+            let hit = search.hit(matches[i], query: matches.query)
+            let name = CityNameChoice.name(hit.city, language: container.l10n.language)
+            let typed = hit.matchedName == name ? nil : hit.matchedName
+            return [name, container.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
+                    WeatherFormatter.coordinates(hit.city.coordinate), typed ?? ""]
                 .map(DisplayWidth.sanitize).joined(separator: "\t")
         }.joined(separator: "\n")
     }
