@@ -58,6 +58,38 @@ final class OneShotTests: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         XCTAssertEqual((object?["current"] as? [String: Any])?["temperatureC"] as? Double, 23.4)
         XCTAssertEqual(object?["cached"] as? Bool, false)
+        // A day is Seoul's calendar date, not the UTC instant of its midnight (the day before, 15:00Z).
+        let days = try XCTUnwrap(object?["daily"] as? [[String: Any]])
+        XCTAssertEqual(days.first?["date"] as? String, "2026-06-21")
+        XCTAssertEqual(days.compactMap { $0["date"] as? String }.count, days.count)
+    }
+
+    /// A day's date is read at its noon where the city is, so a change of UTC offset within the
+    /// forecast (summer time begins or ends) leaves every date on its own day.
+    func testDailyDatesAreTheCitysCalendarDatesAcrossOffsetChanges() throws {
+        let zone = try XCTUnwrap(TimeZone(identifier: "America/New_York"))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        // Clocks go forward on 2026-03-08 and back on 2026-11-01.
+        for (first, dates) in [((3, 6), ["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]),
+                               ((10, 30), ["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"])] {
+            let start = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: first.0, day: first.1)))
+            for (k, expected) in dates.enumerated() {
+                let midnight = try XCTUnwrap(calendar.date(byAdding: .day, value: k, to: start))
+                XCTAssertEqual(OneShot.ForecastJSON.calendarDate(midnight, in: zone), expected)
+            }
+        }
+        let seoulMidnight = Date(timeIntervalSince1970: 1_782_054_000 - 24 * 3600) // 2026-06-21 00:00 KST
+        XCTAssertEqual(OneShot.ForecastJSON.calendarDate(seoulMidnight, in: TimeZone(identifier: "Asia/Seoul")!), "2026-06-21")
+    }
+
+    /// Printed, the screen is the whole output: at 80×24 it says the terminal is 80×24.
+    func testPrintQuotesTheSizeItWasPrintedAt() throws {
+        let text = try weather("seoul", .print(Size(cols: 80, rows: 24)))
+        XCTAssertTrue(text.contains("The map needs 88 columns, or 30 rows (now 80×24)"), text)
+        XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count, 24)
+        let tall = try weather("seoul", .print(Size(cols: 80, rows: 30)))
+        XCTAssertFalse(tall.contains("The map needs"), "30 rows are room enough: \(tall)")
     }
 
     func testPrintDrawsTheDetailScreenOnce() throws {

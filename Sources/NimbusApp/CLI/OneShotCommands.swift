@@ -244,8 +244,9 @@ enum OneShot {
     /// failure) is in and the frame has stopped changing (the map is drawn on the main queue here).
     private static func printed(city: City, container: AppDIContainer, size: Size) throws -> String {
         let factory = container.makeCityDetailFactory()
+        // The screen is the whole output: no tab bar or status bar around it.
         let screen = CityDetailScreen(viewModel: factory.makeCityDetailViewModel(city: city), l10n: container.l10n,
-                                      panel: container.makeCityMapPanel(city: city), onRoute: { _ in })
+                                      panel: container.makeCityMapPanel(city: city), rowsAround: 0, onRoute: { _ in })
         var last = ""
         var same = 0
         wait {
@@ -310,7 +311,9 @@ enum OneShot {
         }
         struct Hour: Encodable { let time: Date, temperatureC: Double?, precipitationProbabilityPercent: Double? }
         struct Day: Encodable {
-            let date: Date, highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
+            /// The city's calendar date ("2026-11-26"), not the instant of its midnight.
+            let date: String
+            let highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
         }
         let city: Place
         let fetchedAt: Date
@@ -336,8 +339,19 @@ enum OneShot {
                               windFromDegrees: finite(c.windDirection), condition: "\(c.condition)", isDay: c.isDay)
             hourly = f.hourly.map { Hour(time: $0.time, temperatureC: finite($0.temperature),
                                          precipitationProbabilityPercent: $0.precipitationProbability.flatMap(finite)) }
-            daily = f.daily.map { Day(date: $0.date, highC: finite($0.high), lowC: finite($0.low), condition: "\($0.condition)",
-                                      sunrise: $0.sunrise, sunset: $0.sunset) }
+            let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: f.utcOffsetSeconds) ?? TimeZone(secondsFromGMT: 0)!
+            daily = f.daily.map { Day(date: Self.calendarDate($0.date, in: zone), highC: finite($0.high), lowC: finite($0.low),
+                                      condition: "\($0.condition)", sunrise: $0.sunrise, sunset: $0.sunset) }
+        }
+
+        /// The date of the day that starts at `midnight` in `zone`, as ISO 8601 writes a date: read
+        /// at its noon, as the detail screen reads it, so an offset that changes within the
+        /// forecast (summer time) cannot move it to the day before.
+        static func calendarDate(_ midnight: Date, in zone: TimeZone) -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let day = calendar.dateComponents([.year, .month, .day], from: midnight.addingTimeInterval(12 * 3600))
+            return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
         }
     }
 
