@@ -171,7 +171,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     /// The matches in `scratch.first`, folded query in `scratch.query`, split into the classes of
-    /// `search(_:in:)`, best first. With `wholeWords`, the query's last word is whole too.
+    /// `search(_:in:)`, best first, the empty ones left out. With `wholeWords`, the query's last word is whole too.
     private func rankingClasses(own: OwnNameIndex, wholeWords: Bool) -> [CitySet] {
         let query = scratch.query
         scratch.joined.removeAll(keepingCapacity: true)
@@ -180,7 +180,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             scratch.joined += query.token(t)
         }
         let words = scratch.first.count
-        var classes = [[UInt64]](repeating: [UInt64](repeating: 0, count: words), count: 6)
+        var nonEmpty: UInt8 = 0
         query.bytes.withUnsafeBytes { queryBytes in
             scratch.rank.withUnsafeMutableBufferPointer { rank in
                 clear(rank)
@@ -212,29 +212,27 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         rank[7 * words + w] = 0
                     }
                 }
-                for w in 0..<words {
-                    let all = scratch.first[w]
-                    if all == 0 { continue }
-                    let exact = wholeWords ? rank[w] & all : 0
-                    var taken = exact
-                    let starts = rank[words + w] & all & ~taken
-                    taken |= starts
-                    let ownWhole = rank[2 * words + w] & all & ~taken
-                    taken |= ownWhole
-                    let ownStarted = rank[3 * words + w] & all & ~taken
-                    taken |= ownStarted
-                    let anyWhole = rank[4 * words + w] & all & ~taken
-                    taken |= anyWhole
-                    classes[0][w] = exact
-                    classes[1][w] = starts
-                    classes[2][w] = ownWhole
-                    classes[3][w] = ownStarted
-                    classes[4][w] = anyWhole
-                    classes[5][w] = all & ~taken
+                // Each word of the matches into its class, in place: row c becomes class c.
+                scratch.first.withUnsafeBufferPointer { matches in
+                    for w in 0..<words {
+                        let all = matches[w]
+                        var taken: UInt64 = 0
+                        for c in 0..<5 {
+                            let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
+                            rank[c * words + w] = member
+                            taken |= member
+                            if member != 0 { nonEmpty |= 1 << c }
+                        }
+                        let rest = all & ~taken
+                        rank[5 * words + w] = rest
+                        if rest != 0 { nonEmpty |= 1 << 5 }
+                    }
                 }
             }
         }
-        return classes.map(CitySet.init(words:))
+        return (0..<6).compactMap { c in
+            nonEmpty & (1 << c) == 0 ? nil : CitySet(words: Array(scratch.rank[(c * words)..<((c + 1) * words)]))
+        }
     }
     public func city(_ ref: CityRef) -> City {
         let index = Int(ref.index)
