@@ -108,13 +108,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// 5. some name, or reading, has every query word as a word;
     /// 6. the rest: every query word starts a word of some name.
     public func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
-        let own = ownNameIndex(language)
         lock.lock()
         defer { lock.unlock() }
         NameFolding.fold(query, into: &scratch.query)
         if scratch.query.count == 0 {
             return CityMatches(query: query, allOf: cityCount)
         }
+        // Not before: the empty query of the first frame must not wait for the own names.
+        let own = ownNameIndex(language)
         let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
             scratch.first.withUnsafeMutableBufferPointer { first -> Bool in
                 scratch.other.withUnsafeMutableBufferPointer { other -> Bool in
