@@ -29,8 +29,9 @@ public enum CityCatalogError: Error, Equatable, Sendable {
 ///
 /// Opening validates the header and section bounds only, so it costs microseconds whatever the size;
 /// every later read is bounds-checked, so a damaged file yields wrong answers at worst, never a crash.
-/// Search marks the postings of each query word's prefix range in a bitset over cities, intersects
-/// the bitsets and walks the result in index order, which is population order.
+/// Search marks the postings of each query word's prefix range in a bitset over cities and
+/// intersects the bitsets; the matches are then split into ranking classes (`search(_:in:)`) with
+/// the cities' own names (`OwnNameIndex`), each class walked in index order, which is population order.
 public final class CityCatalog: CityRepository, @unchecked Sendable { // unchecked: `base` points into `data`; `lock` guards the search buffers
     /// The bundled catalogue's file name.
     public static let bundledName = "cities15000"
@@ -53,6 +54,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private let idIndex = Mutex<[UInt32: Int32]?>(nil)
     private let scratch: SearchScratch
     private let nameMatcher = CityNameMatcher()
+    /// The own names of every city, per language, made by the first search in that language or `prepareRanking`.
+    private let ownNames = Mutex<[CityNameLanguage: OwnNameIndex]>([:])
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -94,13 +97,25 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
 
     // MARK: - CityRepository
 
-    public func search(_ query: String) -> CityMatches {
+    /// The matches, best first, in these classes, each in population order:
+    /// 1. an own name (GeoNames', or the one shown in `language`) is the query, when the query ends
+    ///    in a space or punctuation (its last word is whole: "san " for San, Mali, first; "san" for
+    ///    Santiago, which is more populous, as a prefix);
+    /// 2. an own name starts with the query as words: its words up to the query's last are the
+    ///    query's, and its next starts with the last (is it, when the query ends a word);
+    /// 3. an own name has every query word as a word of its own ("york" in New York City);
+    /// 4. an own name has a word starting with every query word;
+    /// 5. some name, or reading, has every query word as a word;
+    /// 6. the rest: every query word starts a word of some name.
+    public func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
         lock.lock()
         defer { lock.unlock() }
         NameFolding.fold(query, into: &scratch.query)
         if scratch.query.count == 0 {
             return CityMatches(query: query, allOf: cityCount)
         }
+        // Not before: the empty query of the first frame must not wait for the own names.
+        let own = ownNameIndex(language)
         let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
             scratch.first.withUnsafeMutableBufferPointer { first -> Bool in
                 scratch.other.withUnsafeMutableBufferPointer { other -> Bool in
@@ -124,9 +139,102 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             }
         }
         guard found else { return CityMatches(query: query, refs: []) }
-        return CityMatches(query: query, set: CitySet(words: scratch.first))
+        return CityMatches(query: query, ranked: rankingClasses(own: own, wholeWords: Self.endsWord(query)))
     }
 
+    /// Whether `query` ends in a space or punctuation: its last word is whole.
+    static func endsWord(_ query: String) -> Bool {
+        query.unicodeScalars.last.map(NameFolding.isSeparator) ?? false
+    }
+
+    /// Folds the cities' own names in `language` for ranking, which the first search in that
+    /// language would otherwise do (tens of milliseconds); run it off the main queue.
+    public func prepareRanking(for language: CityNameLanguage) {
+        _ = ownNameIndex(language)
+    }
+
+    private func ownNameIndex(_ language: CityNameLanguage) -> OwnNameIndex {
+        ownNames.withLock { made in
+            if let index = made[language] { return index }
+            let index = OwnNameIndex(cityCount: cityCount) { city in
+                let local = name(at: city, number: localNameNumber(city, language))
+                let shown: String?
+                switch language {
+                case .geoNames: shown = nil
+                case .japanese: shown = CityLocalNames(japanese: local, korean: nil).shown(in: language)
+                case .korean: shown = CityLocalNames(japanese: nil, korean: local).shown(in: language)
+                }
+                return [canonicalName(at: city)] + (shown.map { [$0] } ?? [])
+            }
+            made[language] = index
+            return index
+        }
+    }
+
+    /// The matches in `scratch.first`, folded query in `scratch.query`, split into the classes of
+    /// `search(_:in:)`, best first, the empty ones left out. With `wholeWords`, the query's last word is whole too.
+    private func rankingClasses(own: OwnNameIndex, wholeWords: Bool) -> [CitySet] {
+        let query = scratch.query
+        scratch.joined.removeAll(keepingCapacity: true)
+        for t in 0..<query.count {
+            if t > 0 { scratch.joined.append(OwnNameIndex.wordSeparator) }
+            scratch.joined += query.token(t)
+        }
+        let words = scratch.first.count
+        var nonEmpty: UInt8 = 0
+        query.bytes.withUnsafeBytes { queryBytes in
+            scratch.rank.withUnsafeMutableBufferPointer { rank in
+                clear(rank)
+                // Rows of `rank`: 0 exact, 1 starts, 2 own words whole, 3 own words started,
+                // 4 any word whole; 5, 6 and 7 the last three for one query word, before they are intersected.
+                func row(_ r: Int) -> UnsafeMutableBufferPointer<UInt64> {
+                    UnsafeMutableBufferPointer(rebasing: rank[(r * words)..<((r + 1) * words)])
+                }
+                scratch.joined.withUnsafeBytes { joined in
+                    own.markStarts(joined, whole: wholeWords, exact: row(0), starts: row(1))
+                }
+                for t in 0..<query.count {
+                    let token = UnsafeRawBufferPointer(rebasing: queryBytes[query.range(t)])
+                    let first = t == 0
+                    let whole = first ? row(2) : row(5), started = first ? row(3) : row(6), any = first ? row(4) : row(7)
+                    own.markWords(token, whole: whole, prefixed: started)
+                    markExact(token, into: any)
+                    let lastWhole = wholeWords && t == query.count - 1
+                    if first {
+                        if lastWhole { for w in 0..<words { rank[3 * words + w] = rank[2 * words + w] } }
+                        continue
+                    }
+                    for w in 0..<words {
+                        rank[2 * words + w] &= rank[5 * words + w]
+                        rank[3 * words + w] &= lastWhole ? rank[5 * words + w] : rank[6 * words + w]
+                        rank[4 * words + w] &= rank[7 * words + w]
+                        rank[5 * words + w] = 0
+                        rank[6 * words + w] = 0
+                        rank[7 * words + w] = 0
+                    }
+                }
+                // Each word of the matches into its class, in place: row c becomes class c.
+                scratch.first.withUnsafeBufferPointer { matches in
+                    for w in 0..<words {
+                        let all = matches[w]
+                        var taken: UInt64 = 0
+                        for c in 0..<5 {
+                            let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
+                            rank[c * words + w] = member
+                            taken |= member
+                            if member != 0 { nonEmpty |= 1 << c }
+                        }
+                        let rest = all & ~taken
+                        rank[5 * words + w] = rest
+                        if rest != 0 { nonEmpty |= 1 << 5 }
+                    }
+                }
+            }
+        }
+        return (0..<6).compactMap { c in
+            nonEmpty & (1 << c) == 0 ? nil : CitySet(words: Array(scratch.rank[(c * words)..<((c + 1) * words)]))
+        }
+    }
     public func city(_ ref: CityRef) -> City {
         let index = Int(ref.index)
         // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
@@ -183,10 +291,21 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         return start < end ? String(decoding: blob[start..<end], as: UTF8.self) : nil
     }
 
-    public func matchedName(_ ref: CityRef, query: String) -> String? {
+    public func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? {
         let index = Int(ref.index)
         guard index >= 0 && index < cityCount else { return nil }
-        return nameMatcher.matchedName(query, city: index, names: namesBlob(at: index))
+        return nameMatcher.matchedName(query, city: index, names: namesBlob(at: index),
+                                       shownName: localNameNumber(index, language))
+    }
+
+    /// The number (canonical = 0) of the name city `index` is shown by in `language`; 0 for none.
+    private func localNameNumber(_ index: Int, _ language: CityNameLanguage) -> Int {
+        let record = layout.cities + index * CatalogLayout.recordSize
+        switch language {
+        case .geoNames: return 0
+        case .japanese: return Int(u16(record + 32))
+        case .korean: return Int(u16(record + 34))
+        }
     }
 
     /// Folds the names of the most populous cities, whose rows come first for short queries, so
@@ -310,6 +429,20 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         return true
     }
 
+    /// Marks every city with the token `token` (not merely starting with it).
+    private func markExact(_ token: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) {
+        let lower = lowerBound(token, exact: true)
+        guard lower < layout.tokenCount, comparePrefix(lower, token, exact: true) == 0 else { return }
+        let count = UInt32(truncatingIfNeeded: cityCount)
+        let postings = postingRange(lower..<(lower + 1))
+        var pointer = base + layout.postings + postings.lowerBound * 4
+        for _ in postings {
+            let city = UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self))
+            if city < count { words[Int(city >> 6)] |= 1 &<< UInt64(city & 63) }
+            pointer += 4
+        }
+    }
+
     /// The first token that is not below `prefix` (with `exact`, ordinary byte order; otherwise tokens
     /// starting with `prefix` compare equal to it).
     private func lowerBound(_ prefix: UnsafeRawBufferPointer, exact: Bool) -> Int {
@@ -374,10 +507,15 @@ private final class SearchScratch {
     var query = FoldedTokens()
     var first: [UInt64]
     var other: [UInt64]
+    /// The query's folded words joined by a space.
+    var joined: [UInt8] = []
+    /// Eight bitsets over the cities, one after the other, for the ranking classes.
+    var rank: [UInt64]
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64
         first = [UInt64](repeating: 0, count: words)
         other = [UInt64](repeating: 0, count: words)
+        rank = [UInt64](repeating: 0, count: 8 * words)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// Finds which of a city's names a query matched, for its result row: nil when the canonical name
-/// matches (or nothing does), else the shortest matching alternate, which is the one in the query's
-/// own script and form ("서울" over "서울특별시").
+/// or the name the row shows matches (or nothing does), else the shortest matching alternate, which
+/// is the one in the query's own script and form ("서울" over "서울특별시").
 ///
 /// A name matches when every folded query word starts a word of it (`NameFolding`). Two fast paths
 /// give what folding every name would give (`MatchedNameTests` checks them against that):
@@ -26,15 +26,16 @@ final class CityNameMatcher: Sendable {
     private let lastQuery = Mutex<(text: String, tokens: FoldedTokens)?>(nil)
 
     /// The name of city `index` that `query` matched (see the type), given the city's names blob
-    /// (UTF-8 names separated by `nameSeparator`, the canonical one first).
-    func matchedName(_ query: String, city index: Int, names blob: UnsafeRawBufferPointer) -> String? {
+    /// (UTF-8 names separated by `nameSeparator`, the canonical one first) and the number of the
+    /// name its row shows (0: the canonical one).
+    func matchedName(_ query: String, city index: Int, names blob: UnsafeRawBufferPointer, shownName: Int = 0) -> String? {
         let queryTokens = foldedQuery(query)
         guard queryTokens.count > 0 else { return nil }
         let matched: Range<Int>?
         if let names = foldedNames(index, blob: blob) {
-            matched = names.matchedAlternate(queryTokens).map { names.names[$0].bytes }
+            matched = names.matchedAlternate(queryTokens, shownName: shownName).map { names.names[$0].bytes }
         } else {
-            matched = Self.matchedAlternateInPlace(blob, queryTokens)
+            matched = Self.matchedAlternateInPlace(blob, queryTokens, shownName: shownName)
         }
         return matched.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
     }
@@ -69,8 +70,8 @@ final class CityNameMatcher: Sendable {
     // MARK: - Names read in place
 
     /// The byte range of the alternate `query` matched in `blob`, read in place; nil when the
-    /// canonical name matches or nothing does.
-    static func matchedAlternateInPlace(_ blob: UnsafeRawBufferPointer, _ query: FoldedTokens) -> Range<Int>? {
+    /// canonical name or name number `shownName` matches, or nothing does.
+    static func matchedAlternateInPlace(_ blob: UnsafeRawBufferPointer, _ query: FoldedTokens, shownName: Int = 0) -> Range<Int>? {
         var nameTokens = FoldedTokens()
         let asciiQuery = query.bytes.allSatisfy { $0 < UTF8Lead.firstNonASCII }
         let keptQuery = !asciiQuery && String(decoding: query.bytes, as: UTF8.self).unicodeScalars
@@ -95,6 +96,12 @@ final class CityNameMatcher: Sendable {
         let canonicalEnd = nameEnd(in: blob, from: 0)
         // Most rows match on their canonical name: check it before looking at the alternates.
         if matches(0..<canonicalEnd) { return nil }
+        if shownName > 0 {
+            var alternates = NameRanges(blob: blob, from: canonicalEnd + 1)
+            var shown: Range<Int>?
+            for _ in 0..<shownName { shown = alternates.next() }
+            if let shown, matches(shown) { return nil }
+        }
         return shortestMatching(NameRanges(blob: blob, from: canonicalEnd + 1),
                                 scalars: { scalarCount(UnsafeRawBufferPointer(rebasing: blob[$0])) },
                                 matches: matches)
@@ -263,10 +270,11 @@ struct FoldedNames {
         } while start < blob.count
     }
 
-    /// The alternate `query` matched, as an index into `names`: nil when the canonical name
-    /// matches (or nothing does); otherwise the shortest matching alternate.
-    func matchedAlternate(_ query: FoldedTokens) -> Int? {
+    /// The alternate `query` matched, as an index into `names`: nil when the canonical name or
+    /// name `shownName` matches (or nothing does); otherwise the shortest matching alternate.
+    func matchedAlternate(_ query: FoldedTokens, shownName: Int = 0) -> Int? {
         guard !names.isEmpty, !name(0, matches: query) else { return nil }
+        if shownName > 0, shownName < names.count, name(shownName, matches: query) { return nil }
         return CityNameMatcher.shortestMatching(names.indices.dropFirst(), scalars: { names[$0].scalars },
                                                 matches: { name($0, matches: query) })
     }

@@ -44,6 +44,30 @@ public struct CityLocalNames: Equatable, Hashable, Sendable {
     }
 
     public static let none = CityLocalNames(japanese: nil, korean: nil)
+
+    /// The name shown in `language`, nil for GeoNames' or where the catalogue has none. GeoNames lists
+    /// most Japanese and Chinese cities in Korean only as the city form with a spaced 시 (요코하마 시),
+    /// which Korean writes 요코하마 or 요코하마시: it is shown as 요코하마.
+    public func shown(in language: CityNameLanguage) -> String? {
+        switch language {
+        case .geoNames: return nil
+        case .japanese: return japanese
+        case .korean: return korean.map(Self.withoutSpacedCitySuffix)
+        }
+    }
+
+    static func withoutSpacedCitySuffix(_ name: String) -> String {
+        guard name.hasSuffix(" 시") else { return name }
+        let stem = name.dropLast(2)
+        return stem.count >= 2 ? String(stem) : name
+    }
+}
+
+/// The language city names are shown in: GeoNames' own name (English and the fallback), or the
+/// Japanese or Korean name the catalogue chose (`CityLocalNames`). Search ranks a city whose shown
+/// name matches as it ranks one whose GeoNames name does.
+public enum CityNameLanguage: Sendable, CaseIterable {
+    case geoNames, japanese, korean
 }
 
 /// What a result row needs of a city; far cheaper to read than a whole `City`.
@@ -86,7 +110,7 @@ public struct CityRef: Hashable, Sendable, Comparable {
     public static func < (l: CityRef, r: CityRef) -> Bool { l.index < r.index }
 }
 
-/// The cities matching one query, most populous first.
+/// The cities matching one query, best first: by the search's ranking classes, most populous first within one.
 public struct CityMatches: Equatable, Sendable {
     public let query: String
     private let storage: Storage
@@ -96,6 +120,8 @@ public struct CityMatches: Equatable, Sendable {
         /// The whole catalogue, in order.
         case all(Int)
         case set(CitySet)
+        /// Disjoint sets, one after the other, with the running count at the end of each.
+        case ranked([CitySet], ends: [Int])
     }
 
     public init(query: String, refs: [CityRef]) {
@@ -115,11 +141,29 @@ public struct CityMatches: Equatable, Sendable {
         self.storage = .set(set)
     }
 
+    /// The members of `sets` (which must be disjoint): those of the first in catalogue order, then
+    /// those of the second, and so on; empty sets are left out.
+    public init(query: String, ranked sets: [CitySet]) {
+        self.query = query
+        let kept = sets.filter { $0.count > 0 }
+        var total = 0
+        self.storage = .ranked(kept, ends: kept.map { total += $0.count; return total })
+    }
+
     public var count: Int {
         switch storage {
         case .list(let refs): return refs.count
         case .all(let count): return count
         case .set(let set): return set.count
+        case .ranked(_, let ends): return ends.last ?? 0
+        }
+    }
+
+    /// How many matches each ranking class holds, best first (one class unless ranked).
+    public var classCounts: [Int] {
+        switch storage {
+        case .ranked(let sets, _): return sets.map(\.count)
+        default: return [count]
         }
     }
 
@@ -132,6 +176,12 @@ public struct CityMatches: Equatable, Sendable {
             precondition(i >= 0 && i < count, "match \(i) out of range 0..<\(count)")
             return CityRef(Int32(i))
         case .set(let set): return set.member(i)
+        case .ranked(let sets, let ends):
+            // Cannot fire from the screens: rows are drawn for 0..<count of the matches they were given.
+            precondition(i >= 0 && i < (ends.last ?? 0), "match \(i) out of range 0..<\(ends.last ?? 0)")
+            var set = 0
+            while ends[set] <= i { set += 1 }
+            return sets[set].member(set == 0 ? i : i - ends[set - 1])
         }
     }
 
@@ -146,6 +196,7 @@ public struct CityMatches: Equatable, Sendable {
         case (.list(let a), .list(let b)): return a == b
         case (.all, .all): return true
         case (.set(let a), .set(let b)): return a == b
+        case (.ranked(let a, _), .ranked(let b, _)) where a == b: return true
         default: return (0..<l.count).allSatisfy { l[$0] == r[$0] }
         }
     }

@@ -7,37 +7,57 @@ public protocol CityRepository: Sendable {
     /// Number of cities in the catalogue.
     var cityCount: Int { get }
     /// Cities whose names contain, for every word of `query`, a word starting with it
-    /// (case- and accent-insensitive, any script). An empty query matches every city.
-    func search(_ query: String) -> CityMatches
+    /// (case- and accent-insensitive, any script), ranked by what matched (`CityMatches`): the
+    /// cities whose own name (GeoNames', or the one shown in `language`) the query is or starts
+    /// with first. An empty query matches every city, most populous first.
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches
     /// The city at a position of the catalogue.
     func city(_ ref: CityRef) -> City
     /// The parts of that city a result row shows, without decoding its alternate names.
     func summary(_ ref: CityRef) -> CitySummary
-    /// The name of `ref` that matched `query`, or nil when the canonical name matched.
-    func matchedName(_ ref: CityRef, query: String) -> String?
+    /// The name of `ref` that matched `query`, or nil when an own name matched: the canonical one, or
+    /// the one shown in `language`.
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String?
 }
 
-/// Finds cities by any of their names.
+extension CityRepository {
+    /// `search(_:in:)` ranking by GeoNames' names alone.
+    public func search(_ query: String) -> CityMatches { search(query, in: .geoNames) }
+    /// `matchedName(_:query:in:)` with GeoNames' name alone as the city's own.
+    public func matchedName(_ ref: CityRef, query: String) -> String? { matchedName(ref, query: query, in: .geoNames) }
+}
+
+/// Finds cities by any of their names, ranked for the language the names are shown in.
 public struct SearchCitiesUseCase: Sendable {
     private let repository: CityRepository
-    public init(repository: CityRepository) { self.repository = repository }
+    private let language: CityNameLanguage
 
-    public func execute(query: String) -> CityMatches {
-        repository.search(Self.trimmed(query))
+    public init(repository: CityRepository, language: CityNameLanguage = .geoNames) {
+        self.repository = repository
+        self.language = language
     }
 
-    /// `query` without leading and trailing white space (what `trimmingCharacters(in:
-    /// .whitespacesAndNewlines)` gives, without Foundation's bridging on every keystroke).
+    public func execute(query: String) -> CityMatches {
+        repository.search(Self.trimmed(query), in: language)
+    }
+
+    /// `query` without leading white space, and with trailing white space as one space: a space
+    /// typed after a word says the word is whole ("la " for La Paz before Lagos), however many
+    /// were typed (what `trimmingCharacters(in: .whitespacesAndNewlines)` would give, plus that
+    /// space, without Foundation's bridging on every keystroke).
     static func trimmed(_ query: String) -> String {
         let scalars = query.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return query }
-        return String(scalars[first...last])
+        let end = scalars.index(after: last)
+        if first == scalars.startIndex && (end == scalars.endIndex || scalars[end] == " " && scalars.index(after: end) == scalars.endIndex) {
+            return query
+        }
+        return String(scalars[first...last]) + (end == scalars.endIndex ? "" : " ")
     }
 
     public func hit(_ ref: CityRef, query: String) -> CitySearchHit {
-        CitySearchHit(city: repository.summary(ref), matchedName: repository.matchedName(ref, query: query))
+        CitySearchHit(city: repository.summary(ref), matchedName: repository.matchedName(ref, query: query, in: language))
     }
 
     public func city(_ ref: CityRef) -> City { repository.city(ref) }

@@ -62,6 +62,38 @@ final class OneShotTests: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         XCTAssertEqual((object?["current"] as? [String: Any])?["temperatureC"] as? Double, 23.4)
         XCTAssertEqual(object?["cached"] as? Bool, false)
+        // A day is Seoul's calendar date, not the UTC instant of its midnight (the day before, 15:00Z).
+        let days = try XCTUnwrap(object?["daily"] as? [[String: Any]])
+        XCTAssertEqual(days.first?["date"] as? String, "2026-06-21")
+        XCTAssertEqual(days.compactMap { $0["date"] as? String }.count, days.count)
+    }
+
+    /// A day's date is read at its noon where the city is, so a change of UTC offset within the
+    /// forecast (summer time begins or ends) leaves every date on its own day.
+    func testDailyDatesAreTheCitysCalendarDatesAcrossOffsetChanges() throws {
+        let zone = try XCTUnwrap(TimeZone(identifier: "America/New_York"))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        // Clocks go forward on 2026-03-08 and back on 2026-11-01.
+        for (first, dates) in [((3, 6), ["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]),
+                               ((10, 30), ["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"])] {
+            let start = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: first.0, day: first.1)))
+            for (k, expected) in dates.enumerated() {
+                let midnight = try XCTUnwrap(calendar.date(byAdding: .day, value: k, to: start))
+                XCTAssertEqual(OneShot.ForecastJSON.calendarDate(midnight, in: zone), expected)
+            }
+        }
+        let seoulMidnight = Date(timeIntervalSince1970: 1_782_054_000 - 24 * 3600) // 2026-06-21 00:00 KST
+        XCTAssertEqual(OneShot.ForecastJSON.calendarDate(seoulMidnight, in: TimeZone(identifier: "Asia/Seoul")!), "2026-06-21")
+    }
+
+    /// Printed, the screen is the whole output: at 80×24 it says the terminal is 80×24.
+    func testPrintQuotesTheSizeItWasPrintedAt() throws {
+        let text = try weather("seoul", .print(Size(cols: 80, rows: 24)))
+        XCTAssertTrue(text.contains("The map needs 88 columns, or 30 rows (now 80×24)"), text)
+        XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count, 24)
+        let tall = try weather("seoul", .print(Size(cols: 80, rows: 30)))
+        XCTAssertFalse(tall.contains("The map needs"), "30 rows are room enough: \(tall)")
     }
 
     func testOneLineTellsWarningsYesterdayAndTheNormal() throws {
@@ -133,7 +165,18 @@ final class OneShotTests: XCTestCase {
     func testSearchAndMoviesPrintOneLineEach() throws {
         let context = context()
         let cities = try MainActor.assumeIsolated { try OneShot.cities(query: "sao paulo", limit: 2, options: .defaults, context: context) }
-        XCTAssertEqual(cities, "São Paulo\tBrazil\t12,400,232\t23.55°S 46.64°W\nLuanda\tAngola\t2,776,168\t8.84°S 13.23°E")
+        XCTAssertEqual(cities, "São Paulo\tBrazil\t12,400,232\t23.55°S 46.64°W\t\nSão Paulo de Olivença\tBrazil\t35,196\t3.38°S 68.87°W\t",
+                       "own names first: Luanda, larger, matches only as «São Paulo da Assunção de Loanda»")
+        // Ranked as the Cities tab ranks them, with the name typed beside a city matched by another.
+        let paris = try MainActor.assumeIsolated { try OneShot.cities(query: "par", limit: 1, options: .defaults, context: context) }
+        XCTAssertTrue(paris.hasPrefix("Paris\tFrance\t"), paris)
+        let peking = try MainActor.assumeIsolated { try OneShot.cities(query: "peking", limit: 1, options: .defaults, context: context) }
+        XCTAssertTrue(peking.hasPrefix("Beijing\tChina\t") && peking.hasSuffix("\tPeking"), peking)
+        let koreanContext = self.context(["NIMBUS_LANG": "ko"])
+        let korean = try MainActor.assumeIsolated {
+            try OneShot.cities(query: "서", limit: 1, options: .defaults, context: koreanContext)
+        }
+        XCTAssertTrue(korean.hasPrefix("서울\t대한민국\t"), korean)
         let films = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: false, options: .defaults, context: context) }
         XCTAssertTrue(films.hasPrefix("Oldboy\t2003\tPark Chan-wook"), films)
         let json = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: true, options: .defaults, context: context) }

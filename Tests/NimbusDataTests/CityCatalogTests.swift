@@ -80,14 +80,66 @@ final class CityCatalogTests: XCTestCase {
         XCTAssertEqual(try names("ne yor").first, "New York City")
     }
 
-    func testResultsAreInPopulationOrder() throws {
+    func testResultsAreInPopulationOrderWithinEachRankingClass() throws {
         let catalog = try catalog()
-        let refs = catalog.search("s").refs
+        let matches = catalog.search("s")
+        let refs = matches.refs
         XCTAssertGreaterThan(refs.count, 1_000)
-        XCTAssertEqual(refs, refs.sorted())
         XCTAssertEqual(Set(refs).count, refs.count)
-        let populations = refs.prefix(200).map { catalog.city($0).population }
-        XCTAssertEqual(populations, populations.sorted(by: >))
+        XCTAssertGreaterThan(matches.classCounts.count, 1)
+        var start = 0
+        for count in matches.classCounts {
+            let members = Array(refs[start..<(start + count)])
+            XCTAssertEqual(members, members.sorted())
+            let populations = members.prefix(200).map { catalog.city($0).population }
+            XCTAssertEqual(populations, populations.sorted(by: >))
+            start += count
+        }
+    }
+
+    /// The examples: the first row is the city people mean, not a larger one matched
+    /// through an alternate name (Perth "part", New York City "York Berri", Shenzhen "seonjeon si").
+    func testTheFirstLettersListTheCityWhoseOwnNameStartsSo() throws {
+        XCTAssertEqual(try names("par").first, "Paris")
+        XCTAssertEqual(try names("ber").first, "Berlin")
+        XCTAssertEqual(try names("seo").first, "Seoul")
+        XCTAssertEqual(try names("del").first, "Delhi")
+        XCTAssertEqual(try names("kin").first, "Kinshasa")
+        XCTAssertEqual(try names("new").first, "New York City")
+    }
+
+    /// A space or punctuation after a word says it is whole: whole words and exact names come first.
+    func testAWholeWordRanksBeforeAPrefix() throws {
+        XCTAssertEqual(try names("la ").first, "La Paz", "not Lagos")
+        XCTAssertEqual(try names("xi’").first, "Xi’an")
+        let york = try names("york ", limit: 50)
+        XCTAssertEqual(Array(york.prefix(2)), ["York", "York"], "the exact name (England, Pennsylvania)")
+        let newYork = try XCTUnwrap(york.firstIndex(of: "New York City"))
+        let yorkton = try XCTUnwrap(york.firstIndex(of: "Yorkton"))
+        XCTAssertLessThan(newYork, yorkton, "an own name's whole word before a word it merely starts")
+        let started = try names("york", limit: 50)
+        XCTAssertLessThan(try XCTUnwrap(started.firstIndex(of: "Yorkton")), try XCTUnwrap(started.firstIndex(of: "New York City")),
+                          "without the space, \"york\" may be the start of Yorkton")
+        XCTAssertEqual(try names("san").first, "Santiago", "a prefix: the most populous")
+        let catalog = try catalog()
+        let san = catalog.city(try XCTUnwrap(catalog.search("san ").first))
+        XCTAssertEqual(san.name, "San", "the exact full name, however small")
+        XCTAssertEqual(try names("san jose ").prefix(2).sorted(), ["San Jose", "San José"])
+    }
+
+    /// In Korean and Japanese the name shown ranks as GeoNames' own does.
+    func testTheNameShownInTheLanguageRanksAsAnOwnName() throws {
+        let catalog = try catalog()
+        func first(_ query: String, _ language: CityNameLanguage) throws -> String {
+            catalog.city(try XCTUnwrap(catalog.search(query, in: language).first)).name
+        }
+        XCTAssertEqual(try first("서", .korean), "Seoul")
+        XCTAssertEqual(try first("베를", .korean), "Berlin")
+        XCTAssertEqual(try first("파", .korean), "Paris")
+        XCTAssertEqual(try first("パリ", .japanese), "Paris")
+        XCTAssertEqual(try first("ソ", .japanese), "Seoul")
+        XCTAssertEqual(try first("東", .japanese), "Tokyo")
+        XCTAssertEqual(try first("요코하마", .korean), "Yokohama", "shown without GeoNames' spaced 시")
     }
 
     func testEmptyQueryReturnsEveryCityMostPopulousFirst() throws {

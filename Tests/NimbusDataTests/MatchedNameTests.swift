@@ -8,33 +8,54 @@ import XCTest
 final class MatchedNameTests: XCTestCase {
     private static let catalog = try? CityCatalog.bundled()
 
-    /// The reference: fold each name, keep those matching every query word by prefix, pick the shortest.
-    private func slowMatchedName(_ city: City, query: String) -> String? {
+    /// The reference: fold each name, keep those matching every query word by prefix, pick the
+    /// shortest; none when the canonical name or the one shown in `language` matches.
+    private func slowMatchedName(_ city: City, query: String, language: CityNameLanguage = .geoNames) -> String? {
         let words = NameFolding.tokens(query)
         func matches(_ name: String) -> Bool {
             let tokens = NameFolding.tokens(name)
             return words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
         }
         if words.isEmpty || matches(city.name) { return nil }
+        let shown: String? = switch language {
+        case .geoNames: nil
+        case .japanese: city.localNames.japanese
+        case .korean: city.localNames.korean
+        }
+        if let shown, matches(shown) { return nil }
         return city.alternateNames.filter(matches).min { $0.unicodeScalars.count < $1.unicodeScalars.count }
     }
 
     func testFastPathsAgreeWithFoldingEveryName() throws {
         let catalog = try XCTUnwrap(Self.catalog)
-        var compared = 0
-        for query in ["se", "sao", "new york", "york", "mo", "서", "서울", "ソウ", "東", "san jo", "rio"] {
-            for ref in catalog.search(query).refs.prefix(60) {
-                let city = catalog.city(ref)
-                let fast = catalog.matchedName(ref, query: query)
-                let slow = slowMatchedName(city, query: query)
-                // Ties in length may pick different names; both must then match and be as short.
-                if fast != slow {
-                    XCTAssertEqual(fast?.unicodeScalars.count, slow?.unicodeScalars.count, "\(query): \(city.name)")
+        var compared = 0, shownMatched = 0
+        for language in CityNameLanguage.allCases {
+            for query in ["se", "sao", "new york", "york", "mo", "서", "서울", "ソウ", "東", "san jo", "rio", "파", "パ"] {
+                for ref in catalog.search(query, in: language).refs.prefix(60) {
+                    let city = catalog.city(ref)
+                    let fast = catalog.matchedName(ref, query: query, in: language)
+                    let slow = slowMatchedName(city, query: query, language: language)
+                    // Ties in length may pick different names; both must then match and be as short.
+                    if fast != slow {
+                        XCTAssertEqual(fast?.unicodeScalars.count, slow?.unicodeScalars.count, "\(query) \(language): \(city.name)")
+                    }
+                    if slow == nil && slowMatchedName(city, query: query) != nil { shownMatched += 1 }
+                    compared += 1
                 }
-                compared += 1
             }
         }
-        XCTAssertGreaterThan(compared, 300)
+        XCTAssertGreaterThan(compared, 1000)
+        XCTAssertGreaterThan(shownMatched, 100, "rows whose shown name matched get no name beside it")
+    }
+
+    /// 파나마시티 is shown in Korean; «파» matches it, so no other name («파나마 시») goes beside it.
+    func testNoNameGoesBesideAShownNameThatMatched() throws {
+        let catalog = try XCTUnwrap(Self.catalog)
+        let panama = try XCTUnwrap(catalog.ref(forID: 3_703_443))
+        XCTAssertEqual(catalog.city(panama).localNames.korean, "파나마시티")
+        XCTAssertNil(catalog.matchedName(panama, query: "파", in: .korean))
+        XCTAssertNotNil(catalog.matchedName(panama, query: "파", in: .geoNames))
+        XCTAssertEqual(catalog.matchedName(panama, query: "パナマ", in: .korean), "パナマシティ", "another script's name still goes beside it")
     }
 
     /// The byte pre-check may let through names that fold to no ASCII, never drop one that does.

@@ -16,7 +16,7 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
 
     var cityCount: Int { cities.count }
 
-    func search(_ query: String) -> CityMatches {
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
         searches.append(query)
         let words = query.lowercased().split(separator: " ")
         let refs = cities.indices.filter { i in
@@ -35,7 +35,7 @@ final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
         CitySummary(cities[Int(ref.index)])
     }
 
-    func matchedName(_ ref: CityRef, query: String) -> String? {
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? {
         let city = cities[Int(ref.index)]
         let q = query.lowercased()
         if q.isEmpty || city.name.lowercased().split(separator: " ").contains(where: { $0.hasPrefix(q) }) { return nil }

@@ -6,8 +6,9 @@ import XCTest
 @testable import NimbusPresentation
 
 /// The Cities list's local times: for any zone a catalogue could hold and any moment, the time is the
-/// zone's wall clock as a formatter in that zone writes it (the per-minute, per-offset cache changes
-/// nothing), no wider than the column, and a zone that is not an IANA name gives none.
+/// zone's wall clock as every other time in the app is written (`ClockFormat` in that zone: the
+/// per-minute, per-offset cache changes nothing, and 24-hour times are "HH:mm" in every language,
+/// as the detail writes them), no wider than the column, and a zone that is not an IANA name gives none.
 final class LocalTimesPropertyTests: XCTestCase {
     private struct Rng: RandomNumberGenerator {
         var state: UInt64
@@ -26,12 +27,9 @@ final class LocalTimesPropertyTests: XCTestCase {
         let seed = UInt64.random(in: 1...UInt64.max)
         var rng = Rng(state: seed)
         for language in Language.allCases {
-            let times = LocalTimes(locale: language.locale)
+            let times = LocalTimes(language: language)
             for clock in UserSettings.Clock.allCases {
                 let width = times.columnWidth(clock: clock, width: DisplayWidth.of)
-                let reference = DateFormatter()
-                reference.locale = language.locale
-                reference.setLocalizedDateFormatFromTemplate(clock == .h24 ? "HH:mm" : "h:mm a")
                 for _ in 0..<PropertyCount.scaled(default: 150) {
                     let zone = Bool.random(using: &rng) || Self.hostile.isEmpty ? known.randomElement(using: &rng)!
                         : Self.hostile.randomElement(using: &rng)!
@@ -42,10 +40,12 @@ final class LocalTimesPropertyTests: XCTestCase {
                         XCTAssertFalse(known.contains(zone) && zone.contains("/"), context)
                         continue
                     }
-                    XCTAssertNotNil(TimeZone(identifier: zone), context)
-                    reference.timeZone = TimeZone(identifier: zone)
+                    let timeZone = TimeZone(identifier: zone)
+                    XCTAssertNotNil(timeZone, context)
+                    guard let timeZone else { continue }
                     let minute = Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.down) * 60)
-                    XCTAssertEqual(text, reference.string(from: minute).replacingOccurrences(of: "\u{202F}", with: " "), context)
+                    XCTAssertEqual(text, ClockFormat(language: language, clock: clock, timeZone: timeZone).time(minute), context)
+                    if clock == .h24 { XCTAssertNotNil(text.wholeMatch(of: /[0-2][0-9]:[0-5][0-9]/), context) }
                     XCTAssertLessThanOrEqual(DisplayWidth.of(text), width, context)
                 }
             }

@@ -27,10 +27,10 @@ private struct TwoCities: CityLocating, CityRepository {
     func nearestCity(to point: GeoPoint) -> CityRef? { CityRef(point.longitude > 0 ? 0 : 1) }
     func largestCity(inTimeZone zone: String) -> CityRef? { nil }
     var cityCount: Int { 2 }
-    func search(_ query: String) -> CityMatches { CityMatches(query: query, refs: []) }
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, refs: []) }
     func city(_ ref: CityRef) -> City { ref.index == 0 ? Self.pohang : Self.la }
     func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
-    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
 /// The test scheduler, read by a clock closure (the tests run on one thread).

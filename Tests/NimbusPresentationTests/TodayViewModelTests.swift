@@ -22,10 +22,10 @@ private struct TodayCities: CityLocating, CityRepository, DeviceLocationProvidin
     }
     func largestCity(inTimeZone zone: String) -> CityRef? { nil }
     var cityCount: Int { all.count }
-    func search(_ query: String) -> CityMatches { CityMatches(query: query, refs: []) }
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, refs: []) }
     func city(_ ref: CityRef) -> City { all[Int(ref.index)] }
     func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
-    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
 final class TodayViewModelTests: XCTestCase {

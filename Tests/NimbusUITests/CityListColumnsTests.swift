@@ -11,10 +11,10 @@ private final class ListedCities: CityRepository, @unchecked Sendable {
     let cities: [City]
     init(_ cities: [City]) { self.cities = cities }
     var cityCount: Int { cities.count }
-    func search(_ query: String) -> CityMatches { CityMatches(query: query, allOf: cities.count) }
+    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, allOf: cities.count) }
     func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
     func summary(_ ref: CityRef) -> CitySummary { CitySummary(cities[Int(ref.index)]) }
-    func matchedName(_ ref: CityRef, query: String) -> String? { nil }
+    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
 /// A seeded xorshift generator: a failing case prints its seed, and `NIMBUS_PROPERTY_COUNT` runs more.
@@ -207,7 +207,8 @@ final class CityListColumnsTests: XCTestCase {
         XCTAssertEqual(CityListColumns(width: 180, timeWidth: { 8 }).name, ListColumns.nameCap)
     }
 
-    /// The local times of a wide list: the zone's clock at the minute, in the language and the clock setting.
+    /// The local times of a wide list: the zone's clock at the minute, in the language and the clock
+    /// setting, zero-padded on the 24-hour clock in every language as the detail writes it.
     nonisolated func testLocalTimesFollowTheLanguageAndTheClock() {
         nonisolated(unsafe) let test = self
         MainActor.assumeIsolated { test.mainActorTestLocalTimes() }
@@ -218,7 +219,8 @@ final class CityListColumnsTests: XCTestCase {
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
         // 1_782_000_720 is 2026-06-21 00:12 UTC: 09:12 in Seoul.
         for (language, clock, expected) in [(Language.en, UserSettings.Clock.h24, "09:12"), (.en, .h12, "9:12 AM"),
-                                            (.ko, .h12, "오전 9:12"), (.ja, .h12, "午前9:12"), (.ja, .h24, "9:12")] {
+                                            (.ko, .h12, "오전 9:12"), (.ja, .h12, "午前9:12"), (.ja, .h24, "09:12"),
+                                            (.ko, .h24, "09:12")] {
             let (screen, _) = makeScreen([seoul], language: language, clock: clock, withClock: true)
             let canvas = Canvas(size: Size(cols: 180, rows: 5))
             screen.draw(canvas.painter(), theme: .color)

@@ -82,7 +82,7 @@ enum MapText {
     /// The map rows (marker and label included), then a line with the scale bar and the place.
     static func render(query: String, zoom: MapZoom, size: MapSize, style: MapStyle,
                        container: AppDIContainer) throws -> String {
-        let search = SearchCitiesUseCase(repository: container.cityRepository)
+        let search = SearchCitiesUseCase(repository: container.cityRepository, language: container.l10n.language.cityNames)
         guard let ref = search.execute(query: query).first else { throw Failure.noCity(query) }
         let city = search.city(ref)
         let request = MapRequest(city: city, zoom: zoom, size: size, style: style)

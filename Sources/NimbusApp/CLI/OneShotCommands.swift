@@ -63,8 +63,11 @@ struct WeatherCommand: ParsableCommand {
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates).",
-        discussion: "Exit status 1 when nothing matched.")
+        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates, name typed).",
+        discussion: """
+            Ranked as the Cities tab lists them. The last column is the name the query matched when the city \
+            matched by another name than the one shown (empty otherwise). Exit status 1 when nothing matched.
+            """)
 
     @OptionGroup var options: CLIOptions
     @Argument(help: "Any of a city's names, in any script.") var query: [String]
@@ -133,13 +136,18 @@ enum OneShot {
         }
     }
 
+    /// The search the Cities tab makes: ranked for the names shown in the UI language.
+    static func citySearch(in container: AppDIContainer) -> SearchCitiesUseCase {
+        SearchCitiesUseCase(repository: container.cityRepository, language: container.l10n.language.cityNames)
+    }
+
     /// The first city matching `query`, as the Cities tab would list it first.
     static func city(_ query: String, in container: AppDIContainer) throws -> City {
-        let matches = container.cityRepository.search(query)
-        guard let first = matches.refs.first else {
+        let search = citySearch(in: container)
+        guard let first = search.execute(query: query).first else {
             throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"")
         }
-        return container.cityRepository.city(first)
+        return search.city(first)
     }
 
     /// Runs the main queue until `done` or `seconds` (the patience) run out.
@@ -246,8 +254,9 @@ enum OneShot {
     /// failure) is in and the frame has stopped changing (the map is drawn on the main queue here).
     private static func printed(city: City, container: AppDIContainer, size: Size) throws -> String {
         let factory = container.makeCityDetailFactory()
+        // The screen is the whole output: no tab bar or status bar around it.
         let screen = CityDetailScreen(viewModel: factory.makeCityDetailViewModel(city: city), l10n: container.l10n,
-                                      panel: container.makeCityMapPanel(city: city), onRoute: { _ in })
+                                      panel: container.makeCityMapPanel(city: city), rowsAround: 0, onRoute: { _ in })
         var last = ""
         var same = 0
         wait {
@@ -313,7 +322,9 @@ enum OneShot {
         }
         struct Hour: Encodable { let time: Date, temperatureC: Double?, precipitationProbabilityPercent: Double? }
         struct Day: Encodable {
-            let date: Date, highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
+            /// The city's calendar date ("2026-11-26"), not the instant of its midnight.
+            let date: String
+            let highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
         }
         let city: Place
         let fetchedAt: Date
@@ -348,21 +359,37 @@ enum OneShot {
                               windFromDegrees: finite(c.windDirection), condition: "\(c.condition)", isDay: c.isDay)
             hourly = f.hourly.map { Hour(time: $0.time, temperatureC: finite($0.temperature),
                                          precipitationProbabilityPercent: $0.precipitationProbability.flatMap(finite)) }
-            daily = f.daily.map { Day(date: $0.date, highC: finite($0.high), lowC: finite($0.low), condition: "\($0.condition)",
-                                      sunrise: $0.sunrise, sunset: $0.sunset) }
+            let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: f.utcOffsetSeconds) ?? TimeZone(secondsFromGMT: 0)!
+            daily = f.daily.map { Day(date: Self.calendarDate($0.date, in: zone), highC: finite($0.high), lowC: finite($0.low),
+                                      condition: "\($0.condition)", sunrise: $0.sunrise, sunset: $0.sunset) }
+        }
+
+        /// The date of the day that starts at `midnight` in `zone`, as ISO 8601 writes a date: read
+        /// at its noon, as the detail screen reads it, so an offset that changes within the
+        /// forecast (summer time) cannot move it to the day before.
+        static func calendarDate(_ midnight: Date, in zone: TimeZone) -> String {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let day = calendar.dateComponents([.year, .month, .day], from: midnight.addingTimeInterval(12 * 3600))
+            return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
         }
     }
 
     // MARK: search, movies
 
+    /// One line a city, as the Cities tab lists them: name, country, population, coordinates, and
+    /// the name typed when the city matched by another than the one shown (empty otherwise).
     static func cities(query: String, limit: Int, options: CLIOptions.Values, context: Context = Context()) throws -> String {
         let container = try container(options, network: false, context: context)
-        let matches = container.cityRepository.search(query)
-        guard !matches.refs.isEmpty else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
-        return matches.refs.prefix(limit).map { ref in
-            let city = container.cityRepository.city(ref)
-            return [CityNameChoice.name(city, language: container.l10n.language), container.countryNames.name(city.countryCode),
-                    container.l10n.number(city.population), WeatherFormatter.coordinates(city.coordinate)]
+        let search = citySearch(in: container)
+        let matches = search.execute(query: query)
+        guard matches.count > 0 else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
+        return (0..<min(limit, matches.count)).map { i in
+            let hit = search.hit(matches[i], query: matches.query)
+            let name = CityNameChoice.name(hit.city, language: container.l10n.language)
+            let typed = hit.matchedName == name ? nil : hit.matchedName
+            return [name, container.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
+                    WeatherFormatter.coordinates(hit.city.coordinate), typed ?? ""]
                 .map(DisplayWidth.sanitize).joined(separator: "\t")
         }.joined(separator: "\n")
     }

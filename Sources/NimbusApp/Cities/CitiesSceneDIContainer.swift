@@ -23,7 +23,7 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     }
 
     func makeSearchCitiesUseCase() -> SearchCitiesUseCase {
-        SearchCitiesUseCase(repository: cities)
+        SearchCitiesUseCase(repository: cities, language: l10n.language.cityNames)
     }
 
     func makeCityListViewModel() -> CityListViewModel {

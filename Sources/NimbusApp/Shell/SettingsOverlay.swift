@@ -64,7 +64,7 @@ final class SettingsOverlay {
             guard var field = search else { return }
             _ = field.handle(key, maxLength: 64)
             search = field
-            let matches = container.cityRepository.search(field.text)
+            let matches = container.cityRepository.search(field.text, in: container.l10n.language.cityNames)
             results = field.text.isEmpty ? [] : (0..<min(5, matches.count)).map { container.cityRepository.city(matches[$0]) }
             pick = 0
         }

@@ -8,8 +8,9 @@ import CombineSchedulers
 
 /// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
 /// here, not on the main queue when the list first asks for temperatures 300 ms after its rows
-/// settle), the folded names of the largest cities (their rows come first for short queries), the
-/// country names of the catalogue, the Today tab's k-d tree and the film ranking table.
+/// settle), the cities' own names sorted for ranking, the folded names of the largest cities
+/// (their rows come first for short queries), the country names of the catalogue, the Today
+/// tab's k-d tree and the film ranking table.
 ///
 /// Made of the container's shared, `Sendable` services only, so `run` can go to any queue; the
 /// part that draws a screen is `AppDIContainer.rehearseTyping`, on the main thread.
@@ -19,10 +20,13 @@ public struct WarmUp: Sendable {
     let countryNames: CountryNames
     let locator: CatalogCityLocator
     let movieCatalogue: MovieCatalogue
+    /// The language city names are shown, so ranked, in.
+    let cityNames: CityNameLanguage
 
     public func run() {
         let client = self.client
         DispatchQueue.global(qos: .utility).async { client.prepare() }
+        catalog.prepareRanking(for: cityNames)
         catalog.foldNamesOfLargestCities()
         let sample = (0..<min(catalog.cityCount, 3000)).map { CityRef(Int32($0)) }
         var seen = Set<String>()
@@ -40,7 +44,7 @@ extension AppDIContainer {
     /// The background warm-up of the shared services.
     public var warmUp: WarmUp {
         WarmUp(client: httpClient, catalog: catalog, countryNames: countryNames, locator: locator,
-               movieCatalogue: movieCatalogue)
+               movieCatalogue: movieCatalogue, cityNames: l10n.language.cityNames)
     }
 
     /// Types a few queries into a Cities screen of its own that is never shown, draws its frames
@@ -50,7 +54,7 @@ extension AppDIContainer {
     /// Main thread only (it makes and draws a screen), after the first frame.
     @MainActor public func rehearseTyping() {
         let viewModel = CityListViewModel(
-            search: SearchCitiesUseCase(repository: cityRepository), totalCount: cityRepository.cityCount, l10n: l10n,
+            search: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), totalCount: cityRepository.cityCount, l10n: l10n,
             countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
         let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
         let backend = RehearsalBackend()

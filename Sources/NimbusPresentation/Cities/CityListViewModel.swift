@@ -193,7 +193,7 @@ public final class CityListViewModel {
     private func clockUpdates() -> AnyPublisher<CityClock, Never> {
         guard let now, let format else { return Empty().eraseToAnyPublisher() }
         let scheduler = self.scheduler
-        let times = LocalTimes(locale: l10n.locale)
+        let times = LocalTimes(language: l10n.language)
         let untilNextMinute = 60 - now().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
         let minutes = scheduler.timerPublisher(every: .milliseconds(max(1, Int((untilNextMinute * 1000).rounded(.up)))))
             .autoconnect()

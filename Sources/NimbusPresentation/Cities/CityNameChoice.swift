@@ -12,20 +12,20 @@ public enum CityNameChoice {
         local(city.localNames, language: language) ?? city.name
     }
 
-    /// The name in the UI language's own script, nil in English or where the catalogue has none.
-    /// GeoNames lists most Japanese and Chinese cities in Korean only as the city form with a spaced
-    /// 시 (요코하마 시), which Korean writes 요코하마 or 요코하마시: the app shows 요코하마.
+    /// The name in the UI language's own script, nil in English or where the catalogue has none
+    /// (`CityLocalNames.shown(in:)`).
     public static func local(_ names: CityLocalNames, language: Language) -> String? {
-        switch language {
-        case .en: return nil
-        case .ja: return names.japanese
-        case .ko: return names.korean.map(withoutSpacedCitySuffix)
-        }
+        names.shown(in: language.cityNames)
     }
+}
 
-    static func withoutSpacedCitySuffix(_ name: String) -> String {
-        guard name.hasSuffix(" 시") else { return name }
-        let stem = name.dropLast(2)
-        return stem.count >= 2 ? String(stem) : name
+extension Language {
+    /// The language city names are shown and ranked in.
+    public var cityNames: CityNameLanguage {
+        switch self {
+        case .en: .geoNames
+        case .ja: .japanese
+        case .ko: .korean
+        }
     }
 }

@@ -2,17 +2,18 @@ import Foundation
 import Synchronization
 import NimbusDomain
 
-/// The time of day in any time zone, in the clock setting's form and the language's words
-/// ("2:05 PM", "오후 2:05", "14:05"). Zones are looked up once; times are formatted by one
-/// formatter a clock setting, once a minute for each offset from UTC (zones share a few dozen), so a
-/// list costs a few dictionary lookups a row, and a zone seen for the first time no formatter.
+/// The time of day in any time zone, written as `ClockFormat` writes every time ("2:05 PM",
+/// "오후 2:05", "14:05", and "03:24" in every language on the 24-hour clock). Zones are looked up
+/// once; times are formatted by one `ClockFormat` (in UTC) a clock setting, once a minute for each
+/// offset from UTC (zones share a few dozen), so a list costs a few dictionary lookups a row, and a
+/// zone seen for the first time no formatter.
 public final class LocalTimes: Sendable {
     /// Zones kept at most (the IANA database has about 600; a hostile catalogue could have more).
     static let zoneLimit = 1024
 
     private struct Cache {
         var zones: [String: TimeZone?] = [:]
-        var formatters: [UserSettings.Clock: DateFormatter] = [:]
+        var formatters: [UserSettings.Clock: ClockFormat] = [:]
         var minute: Int64 = .min
         var strings: [TimeKey: String] = [:]
         /// Each zone's offset from UTC this minute.
@@ -25,15 +26,15 @@ public final class LocalTimes: Sendable {
         let clock: UserSettings.Clock
     }
 
-    private let locale: Locale
+    private let language: Language
     private let cache = Mutex(Cache())
 
-    public init(locale: Locale) { self.locale = locale }
+    public init(language: Language) { self.language = language }
 
     /// The time at `date` in the IANA zone `zone`, nil for a zone the system does not know.
     public func time(at date: Date, zone: String, clock: UserSettings.Clock) -> String? {
         let minute = Int64((date.timeIntervalSince1970 / 60).rounded(.down))
-        let locale = self.locale
+        let language = self.language
         return cache.withLock { cache -> String? in
             if cache.minute != minute {
                 cache.minute = minute
@@ -55,10 +56,10 @@ public final class LocalTimes: Sendable {
             cache.offsets[zone] = offset
             let key = TimeKey(offset: offset, clock: clock)
             if let hit = cache.strings[key] { return hit }
-            let formatter = cache.formatters[clock] ?? Self.formatter(clock: clock, locale: locale)
+            let formatter = cache.formatters[clock] ?? Self.formatter(clock: clock, language: language)
             cache.formatters[clock] = formatter
             // The zone's wall clock is UTC's moved by the offset (a minute of one offset is all the same text).
-            let text = Self.tidy(formatter.string(from: date.addingTimeInterval(TimeInterval(offset))))
+            let text = formatter.time(date.addingTimeInterval(TimeInterval(offset)))
             cache.strings[key] = text
             return text
         }
@@ -68,11 +69,11 @@ public final class LocalTimes: Sendable {
     /// times is this wide, so it does not change width with the hour).
     public func columnWidth(clock: UserSettings.Clock, width: (String) -> Int) -> Int {
         if let known = cache.withLock({ $0.widths[clock] }) { return known }
-        let utc = Self.formatter(clock: clock, locale: locale)
+        let utc = Self.formatter(clock: clock, language: language)
         var widest = 0
         // Two-digit hours, morning and afternoon: the widest forms.
         for seconds in [10 * 3600 + 59 * 60, 22 * 3600 + 59 * 60, 12 * 3600 + 59 * 60, 23 * 3600 + 59 * 60] {
-            widest = max(widest, width(Self.tidy(utc.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))))))
+            widest = max(widest, width(utc.time(Date(timeIntervalSince1970: TimeInterval(seconds)))))
         }
         cache.withLock { $0.widths[clock] = widest }
         return widest
@@ -84,16 +85,9 @@ public final class LocalTimes: Sendable {
         return TimeZone(identifier: zone)
     }
 
-    private static func formatter(clock: UserSettings.Clock, locale: Locale) -> DateFormatter {
-        let f = DateFormatter()
-        f.locale = locale
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.setLocalizedDateFormatFromTemplate(clock == .h24 ? "HH:mm" : "h:mm a")
-        return f
+    private static func formatter(clock: UserSettings.Clock, language: Language) -> ClockFormat {
+        ClockFormat(language: language, clock: clock, timeZone: TimeZone(secondsFromGMT: 0)!)
     }
-
-    /// ICU's narrow no-break space before "PM" as a plain space, as the rest of the app writes it.
-    private static func tidy(_ s: String) -> String { s.replacingOccurrences(of: "\u{202F}", with: " ") }
 }
 
 /// The minute a list's local times are shown for, and the clock setting: a new value each minute.

@@ -37,11 +37,16 @@ public final class CityDetailScreen: Screen {
 
     /// Steps the spinner while the weather loads, ten steps a second (nil: no spinner, as in one-shot output).
     private var spinner: SpinnerTicker?
+    /// Rows of the terminal drawn around this screen: the tab bar and the status bar in the app,
+    /// none in one-shot output. The "no room for the map" line quotes the terminal's size.
+    private let rowsAround: Int
 
     public init(viewModel: CityDetailViewModel, l10n: L10n, panel: ScreenPanel?,
-                scheduler: AnySchedulerOf<DispatchQueue>? = nil, onRoute: @escaping (CityDetailRoute) -> Void) {
+                scheduler: AnySchedulerOf<DispatchQueue>? = nil, rowsAround: Int = 2,
+                onRoute: @escaping (CityDetailRoute) -> Void) {
         self.l10n = l10n
         self.panel = panel
+        self.rowsAround = rowsAround
         spinner = scheduler.map { scheduler in
             SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
                           redraw: { [weak self] in self?.onNeedsDisplay?() })
@@ -196,10 +201,10 @@ public final class CityDetailScreen: Screen {
         if let notice = state.notice {
             line(notice, style: theme.warning)
         } else if panel != nil, !panelShown, size.width > 0 {
-            // No room for the map: say how much it needs, in the terminal's size (the tab bar and the
-            // status bar are the two rows around this screen).
-            line(l10n.format(.weatherMapNoRoom, String(Self.contentWidth + 24), String(Self.contentHeight + 8 + 2),
-                             String(size.width), String(size.height + 2)), style: theme.dim)
+            // No room for the map: say how much it needs, in the terminal's size (the screen's and
+            // the rows around it).
+            line(l10n.format(.weatherMapNoRoom, String(Self.contentWidth + 24), String(Self.contentHeight + 8 + rowsAround),
+                             String(size.width), String(size.height + rowsAround)), style: theme.dim)
         }
         y += 1
 

@@ -1,0 +1,161 @@
+import Foundation
+import NimbusDomain
+
+/// The folded own names of a catalogue's cities in one language (GeoNames' name, and the one shown
+/// in that language), sorted two ways so a keystroke finds by binary search, without folding a
+/// name, the cities whose own name the query is or starts (`markStarts`) and those with an own
+/// word that a query word is or starts (`markWords`). The catalogue's token index cannot tell:
+/// it holds every name of a city alike.
+///
+/// Made once per catalogue and language, in the start-up warm-up (`CityCatalog.prepareRanking`).
+struct OwnNameIndex: Sendable {
+    /// A run of bytes in `bytes` and the city it belongs to.
+    struct Entry: Sendable {
+        let start: UInt32
+        let length: UInt32
+        let city: UInt32
+    }
+
+    /// A sorted table of byte strings, each with its city.
+    struct Table: Sendable {
+        let bytes: [UInt8]
+        /// Sorted by their bytes, then by city.
+        let entries: [Entry]
+
+        init(bytes: [UInt8], entries: [Entry]) {
+            self.bytes = bytes
+            self.entries = bytes.withUnsafeBufferPointer { all in
+                entries.sorted { a, b in
+                    let order = Self.compare(all, a, all, b)
+                    return order != 0 ? order < 0 : a.city < b.city
+                }
+            }
+        }
+
+        private static func compare(_ x: UnsafeBufferPointer<UInt8>, _ a: Entry,
+                                    _ y: UnsafeBufferPointer<UInt8>, _ b: Entry) -> Int {
+            let common = Int(min(a.length, b.length))
+            if common > 0 {
+                let order = memcmp(x.baseAddress! + Int(a.start), y.baseAddress! + Int(b.start), common)
+                if order != 0 { return Int(order) }
+            }
+            return Int(a.length) - Int(b.length)
+        }
+
+        /// The entries whose bytes start with `prefix`: its exact entries first (sorted order), then the longer ones.
+        func range(startingWith prefix: UnsafeRawBufferPointer) -> Range<Int> {
+            bytes.withUnsafeBufferPointer { all in
+                // Before `prefix` in byte order, and not starting with it: below the range.
+                func below(_ e: Entry) -> Bool {
+                    let common = min(Int(e.length), prefix.count)
+                    if common > 0 {
+                        let order = memcmp(all.baseAddress! + Int(e.start), prefix.baseAddress!, common)
+                        if order != 0 { return order < 0 }
+                    }
+                    return Int(e.length) < prefix.count
+                }
+                // Starts with `prefix` or is before it.
+                func notAbove(_ e: Entry) -> Bool {
+                    guard Int(e.length) >= prefix.count else { return below(e) }
+                    return prefix.isEmpty || memcmp(all.baseAddress! + Int(e.start), prefix.baseAddress!, prefix.count) <= 0
+                }
+                var lo = 0, hi = entries.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if below(entries[mid]) { lo = mid + 1 } else { hi = mid }
+                }
+                let lower = lo
+                hi = entries.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if notAbove(entries[mid]) { lo = mid + 1 } else { hi = mid }
+                }
+                return lower..<lo
+            }
+        }
+
+        /// The byte after the first `offset` of entry `index`, nil at its end.
+        func byte(_ index: Int, at offset: Int) -> UInt8? {
+            let e = entries[index]
+            return offset < Int(e.length) ? bytes[Int(e.start) + offset] : nil
+        }
+    }
+
+    /// Separates the words of a name in `starts`: folded tokens never hold a space.
+    static let wordSeparator: UInt8 = 0x20
+
+    /// Each own name, its folded words joined by a space.
+    let starts: Table
+    /// Each word of each own name (a city's repeated words once).
+    let words: Table
+
+    /// Folds `ownNames(index)` for every city in `0..<cityCount`.
+    init(cityCount: Int, ownNames: (Int) -> [String]) {
+        var startBytes: [UInt8] = [], startEntries: [Entry] = []
+        var wordBytes: [UInt8] = [], wordEntries: [Entry] = []
+        var tokens = FoldedTokens()
+        for index in 0..<cityCount {
+            let city = UInt32(index)
+            let firstWord = wordEntries.count, firstStart = startEntries.count
+            for name in ownNames(index) {
+                NameFolding.fold(name, into: &tokens)
+                guard tokens.count > 0 else { continue }
+                let start = startBytes.count
+                for t in 0..<tokens.count {
+                    if t > 0 { startBytes.append(Self.wordSeparator) }
+                    let token = tokens.token(t)
+                    startBytes += token
+                    let repeated = wordEntries[firstWord...].contains { e in
+                        Int(e.length) == token.count && wordBytes[Int(e.start)..<Int(e.start + e.length)].elementsEqual(token)
+                    }
+                    if !repeated {
+                        wordEntries.append(Entry(start: UInt32(wordBytes.count), length: UInt32(token.count), city: city))
+                        wordBytes += token
+                    }
+                }
+                let length = startBytes.count - start
+                let repeated = startEntries[firstStart...].contains { e in
+                    Int(e.length) == length
+                        && startBytes[Int(e.start)..<Int(e.start + e.length)].elementsEqual(startBytes[start...])
+                }
+                if repeated {
+                    startBytes.removeLast(length)
+                } else {
+                    startEntries.append(Entry(start: UInt32(start), length: UInt32(length), city: city))
+                }
+            }
+        }
+        starts = Table(bytes: startBytes, entries: startEntries)
+        words = Table(bytes: wordBytes, entries: wordEntries)
+    }
+
+    /// Marks, in `starts`, the cities with an own name that starts with `joined` (a query's folded
+    /// words joined by a space) as words: a name's words up to the query's last are the query's,
+    /// and its next starts with the query's last word, or with `whole`, is it. Marks in `exact`
+    /// those with an own name that is `joined`.
+    func markStarts(_ joined: UnsafeRawBufferPointer, whole: Bool,
+                    exact: UnsafeMutableBufferPointer<UInt64>, starts marked: UnsafeMutableBufferPointer<UInt64>) {
+        let range = starts.range(startingWith: joined)
+        let n = joined.count
+        for i in range {
+            let city = Int(starts.entries[i].city)
+            let next = starts.byte(i, at: n)
+            if next == nil { exact[city >> 6] |= 1 &<< UInt64(city & 63) }
+            if whole, let next, next != Self.wordSeparator { continue }
+            marked[city >> 6] |= 1 &<< UInt64(city & 63)
+        }
+    }
+
+    /// Marks, in `prefixed`, the cities with an own word starting with `token`, and in `whole`
+    /// those with an own word that is `token`.
+    func markWords(_ token: UnsafeRawBufferPointer, whole: UnsafeMutableBufferPointer<UInt64>,
+                   prefixed: UnsafeMutableBufferPointer<UInt64>) {
+        let range = words.range(startingWith: token)
+        for i in range {
+            let entry = words.entries[i]
+            let city = Int(entry.city)
+            if Int(entry.length) == token.count { whole[city >> 6] |= 1 &<< UInt64(city & 63) }
+            prefixed[city >> 6] |= 1 &<< UInt64(city & 63)
+        }
+    }
+}
