@@ -112,14 +112,14 @@ final class TapeExpectationTests: XCTestCase {
 
     func testExpectStyleFindsTheSelectionHighlightAndFailsOnTheWrongRow() throws {
         try onMain { t in
-            // "seo" finds 39 cities, Shenzhen first; one move down selects Seoul: white on blue (24).
-            let open = "Size 80x24\nPress /\nType \"seo\"\nPress Enter\nPress Down\nExpect \"› Seoul\"\n"
-            XCTAssertNoThrow(try t.run(open + "ExpectStyle \"› Seoul\" bold fg=white bg=24\nExpectStyle \"Shenzhen\" bg=default !bold\n"))
+            // "seo" finds Seoul first, then Seongnam-si; one move down selects Seongnam-si: white on blue (24).
+            let open = "Size 80x24\nPress /\nType \"seo\"\nPress Enter\nPress Down\nExpect \"› Seongnam-si\"\n"
+            XCTAssertNoThrow(try t.run(open + "ExpectStyle \"› Seongnam-si\" bold fg=white bg=24\nExpectStyle \"Seoul\" bg=default !bold\n"))
             // Failing first: the highlight is not on the row the tape says, and the message says what is there.
-            let message = t.failure(open + "ExpectStyle \"Shenzhen\" bg=24\n")
-            XCTAssertTrue(message.contains("expected \"Shenzhen\" in bg=24; \"Shenzhen\" at 2 3 is plain (waited 5 s of virtual time)"), message)
-            let wrong = t.failure(open + "ExpectStyle \"› Seoul\" reverse\n")
-            XCTAssertTrue(wrong.contains("expected \"› Seoul\" in reverse; \"› Seoul\" at 0 4 is bold fg=white bg=24"), wrong)
+            let message = t.failure(open + "ExpectStyle \"Seoul\" bg=24\n")
+            XCTAssertTrue(message.contains("expected \"Seoul\" in bg=24; \"Seoul\" at 2 3 is plain (waited 5 s of virtual time)"), message)
+            let wrong = t.failure(open + "ExpectStyle \"› Seongnam-si\" reverse\n")
+            XCTAssertTrue(wrong.contains("expected \"› Seongnam-si\" in reverse; \"› Seongnam-si\" at 0 4 is bold fg=white bg=24"), wrong)
             XCTAssertTrue(t.failure(open + "ExpectStyle \"Atlantis\" bold\n").contains("expected \"Atlantis\" in bold; it is not on the screen"))
         }
     }
