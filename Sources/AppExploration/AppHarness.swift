@@ -22,6 +22,8 @@ public final class AppHarness {
     public private(set) var size: Size
     public let terminal: FakeTerminal
     private let httpClient: HTTPClient?
+    /// Where maps are drawn: nil on the virtual clock (deterministic), or a real queue, as the live app.
+    private let renderQueue: DispatchQueue?
     /// A connection of the harness's own to the user database, opened on first read.
     private var reader: DatabaseQueue?
     private var parser = KeyParser()
@@ -29,18 +31,21 @@ public final class AppHarness {
     public private(set) var frame: ScreenBuffer
     public private(set) var previousFrame: ScreenBuffer?
 
-    /// `environment` should have its own data and cache directories (see `sandbox`).
+    /// `environment` should have its own data and cache directories (see `sandbox`); with
+    /// `renderQueue`, maps are drawn on it, off the virtual clock, as the live app draws them.
     public init(environment: [String: String], arguments: [String] = [], size: Size = Size(cols: 80, rows: 24),
-                scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil) throws {
+                scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil,
+                renderQueue: DispatchQueue? = nil) throws {
         self.scheduler = scheduler
         self.environment = environment
         self.arguments = arguments
         self.size = size
         self.httpClient = httpClient
+        self.renderQueue = renderQueue
         terminal = FakeTerminal(size: size)
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient)
+                                           httpClient: httpClient, renderQueue: renderQueue)
         frame = ScreenBuffer(size: size)
         loop = makeLoop(app)
         settle()
@@ -59,11 +64,12 @@ public final class AppHarness {
     }
 
     private static func launch(environment: [String: String], arguments: [String],
-                               scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?) throws
-        -> (AppCoordinator, AppDIContainer) {
+                               scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?,
+                               renderQueue: DispatchQueue?) throws -> (AppCoordinator, AppDIContainer) {
         var configuration = try CLIOptions.parseCommandLine(arguments).configuration(
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
         if let httpClient { configuration.httpClient = httpClient }
+        if let renderQueue { configuration.renderScheduler = renderQueue.eraseToAnyScheduler() }
         configuration.retryJitter = { 0.5 }
         let container = try AppDIContainer(configuration: configuration)
         let app = AppCoordinator(container: container)
@@ -137,7 +143,7 @@ public final class AppHarness {
     public func restart() throws {
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient)
+                                           httpClient: httpClient, renderQueue: renderQueue)
         parser = KeyParser()
         loop = makeLoop(app)
         previousFrame = nil
