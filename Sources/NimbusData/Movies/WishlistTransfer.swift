@@ -6,6 +6,10 @@ import NimbusDomain
 /// and Added, which Letterboxd ignores) or JSON, and back. A file to import is treated as hostile:
 /// its size and row count are capped, quoted CSV fields may hold commas, quotes and line breaks, a
 /// byte-order mark and CRLF are accepted, and control characters are removed from every field.
+///
+/// A CSV cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return: a TMDB title such as `=HYPERLINK(…)`, or the film "+1") is written as text, with
+/// a leading `'` (OWASP's advice), and read back without it.
 public enum WishlistTransfer {
     public enum Format: String, CaseIterable, Sendable { case csv, json }
 
@@ -59,11 +63,36 @@ public enum WishlistTransfer {
     }
 
     static func csvField(_ text: String) -> String {
-        let clean = sanitize(text)
-        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " " || clean.last == " " else {
+        let clean = neutralised(sanitize(text))
+        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " "
+                || clean.last == " " || clean.first == "'" else {
             return clean
         }
         return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// What a spreadsheet takes for the start of a formula (OWASP, CSV injection).
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// Whether `text` must be written with a leading `'` so that it stays text: it starts a formula,
+    /// or it is `'` and then such a text (so that removing one `'` on import gives back exactly what
+    /// was written: "'71" stays as it is, "'=x" is written "''=x").
+    static func needsQuote(_ text: Substring.UnicodeScalarView) -> Bool {
+        guard let first = text.first else { return false }
+        if formulaStarts.contains(first) { return true }
+        return first == "'" && needsQuote(text.dropFirst())
+    }
+
+    /// `text` as a cell no spreadsheet runs.
+    static func neutralised(_ text: String) -> String {
+        needsQuote(Substring(text).unicodeScalars) ? "'" + text : text
+    }
+
+    /// A cell read back: the `'` that `neutralised` added, removed.
+    static func unneutralised(_ text: String) -> String {
+        let scalars = Substring(text).unicodeScalars
+        guard scalars.first == "'", needsQuote(scalars.dropFirst()) else { return text }
+        return String(text.dropFirst())
     }
 
     // MARK: Import
@@ -107,7 +136,7 @@ public enum WishlistTransfer {
         return rows.dropFirst().compactMap { row in
             guard row.indices.contains(titleColumn) else { return nil }
             let year = yearColumn.flatMap { row.indices.contains($0) ? Int(sanitize(row[$0])) : nil }
-            return item(title: row[titleColumn], year: year)
+            return item(title: unneutralised(sanitize(row[titleColumn])), year: year)
         }
     }
 
