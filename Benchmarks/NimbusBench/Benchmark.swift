@@ -61,6 +61,11 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
+        if CommandLine.arguments.contains("--wishlist") {
+            WishlistBenchmark.run(nimbus: nimbus, into: &table)
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
             MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table)
