@@ -205,6 +205,29 @@ extension AppHarness {
         return titles
     }
 
+    /// Makes every change of the likes and the wishlist fail as a full disk does ("database or disk
+    /// is full", nothing written), or lets them through again: triggers in the user database itself,
+    /// so the app's own connection meets them. Nothing happens before the database exists (false).
+    @discardableResult
+    public func setDiskFull(_ full: Bool) throws -> Bool {
+        guard let data = environment["XDG_DATA_HOME"] else { return false }
+        let path = URL(fileURLWithPath: data).appendingPathComponent("nimbus/nimbus.sqlite").path
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { db in
+            for table in ["liked_city", "wishlist"] where try db.tableExists(table) {
+                for change in ["INSERT", "UPDATE", "DELETE"] {
+                    let name = "harness_full_\(table)_\(change.lowercased())"
+                    try db.execute(sql: full
+                        ? "CREATE TRIGGER IF NOT EXISTS \(name) BEFORE \(change) ON \(table) BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+                        : "DROP TRIGGER IF EXISTS \(name)")
+                }
+            }
+        }
+        try writer.close()
+        return true
+    }
+
     /// Liked city ids, newest first.
     public func savedLikes() throws -> [Int] {
         try read { db in
