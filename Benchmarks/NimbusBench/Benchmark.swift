@@ -23,6 +23,12 @@ enum NimbusBenchmark {
             Soak.run(actions: actions, seed: seed)
             return
         }
+        if let i = CommandLine.arguments.firstIndex(of: "--map-soak") {
+            let rest = CommandLine.arguments.dropFirst(i + 1)
+            MapSoak.run(pans: rest.first.flatMap(Int.init) ?? 100_000,
+                        seed: rest.dropFirst().first.flatMap(UInt64.init) ?? 42)
+            return
+        }
         if CommandLine.arguments.contains("--probe") { Probe.run(); RenderProbe.run(); return }
         if CommandLine.arguments.contains("--map") {
             var table = Table()
@@ -52,6 +58,11 @@ enum NimbusBenchmark {
         }
         if CommandLine.arguments.contains("--detail") {
             DetailBenchmark.run(runs: min(runs, 20), into: &table)
+            print(table.render())
+            return
+        }
+        if CommandLine.arguments.contains("--wishlist") {
+            WishlistBenchmark.run(nimbus: nimbus, into: &table)
             print(table.render())
             return
         }

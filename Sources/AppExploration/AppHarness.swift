@@ -22,6 +22,8 @@ public final class AppHarness {
     public private(set) var size: Size
     public let terminal: FakeTerminal
     private let httpClient: HTTPClient?
+    /// Where maps are drawn: nil on the virtual clock (deterministic), or a real queue, as the live app.
+    private let renderQueue: DispatchQueue?
     /// A connection of the harness's own to the user database, opened on first read.
     private var reader: DatabaseQueue?
     private var parser = KeyParser()
@@ -29,18 +31,21 @@ public final class AppHarness {
     public private(set) var frame: ScreenBuffer
     public private(set) var previousFrame: ScreenBuffer?
 
-    /// `environment` should have its own data and cache directories (see `sandbox`).
+    /// `environment` should have its own data and cache directories (see `sandbox`); with
+    /// `renderQueue`, maps are drawn on it, off the virtual clock, as the live app draws them.
     public init(environment: [String: String], arguments: [String] = [], size: Size = Size(cols: 80, rows: 24),
-                scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil) throws {
+                scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil,
+                renderQueue: DispatchQueue? = nil) throws {
         self.scheduler = scheduler
         self.environment = environment
         self.arguments = arguments
         self.size = size
         self.httpClient = httpClient
+        self.renderQueue = renderQueue
         terminal = FakeTerminal(size: size)
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient)
+                                           httpClient: httpClient, renderQueue: renderQueue)
         frame = ScreenBuffer(size: size)
         loop = makeLoop(app)
         settle()
@@ -59,11 +64,12 @@ public final class AppHarness {
     }
 
     private static func launch(environment: [String: String], arguments: [String],
-                               scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?) throws
-        -> (AppCoordinator, AppDIContainer) {
+                               scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?,
+                               renderQueue: DispatchQueue?) throws -> (AppCoordinator, AppDIContainer) {
         var configuration = try CLIOptions.parseCommandLine(arguments).configuration(
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
         if let httpClient { configuration.httpClient = httpClient }
+        if let renderQueue { configuration.renderScheduler = renderQueue.eraseToAnyScheduler() }
         configuration.retryJitter = { 0.5 }
         let container = try AppDIContainer(configuration: configuration)
         let app = AppCoordinator(container: container)
@@ -137,7 +143,7 @@ public final class AppHarness {
     public func restart() throws {
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient)
+                                           httpClient: httpClient, renderQueue: renderQueue)
         parser = KeyParser()
         loop = makeLoop(app)
         previousFrame = nil
@@ -197,6 +203,29 @@ extension AppHarness {
         var titles: [String] = []
         _ = container.wishlistContents.sink { titles = $0.map(\.movie.title) }
         return titles
+    }
+
+    /// Makes every change of the likes and the wishlist fail as a full disk does ("database or disk
+    /// is full", nothing written), or lets them through again: triggers in the user database itself,
+    /// so the app's own connection meets them. Nothing happens before the database exists (false).
+    @discardableResult
+    public func setDiskFull(_ full: Bool) throws -> Bool {
+        guard let data = environment["XDG_DATA_HOME"] else { return false }
+        let path = URL(fileURLWithPath: data).appendingPathComponent("nimbus/nimbus.sqlite").path
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { db in
+            for table in ["liked_city", "wishlist"] where try db.tableExists(table) {
+                for change in ["INSERT", "UPDATE", "DELETE"] {
+                    let name = "harness_full_\(table)_\(change.lowercased())"
+                    try db.execute(sql: full
+                        ? "CREATE TRIGGER IF NOT EXISTS \(name) BEFORE \(change) ON \(table) BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+                        : "DROP TRIGGER IF EXISTS \(name)")
+                }
+            }
+        }
+        try writer.close()
+        return true
     }
 
     /// Liked city ids, newest first.

@@ -65,6 +65,8 @@ public enum Exploration {
         let harness = try AppHarness(environment: environment, scheduler: clock, httpClient: network)
         let english = setup.language == "en"
         var done: [UserAction] = []
+        // Whether the database refuses every change (a full disk), as the last `disk` action left it.
+        var diskFull = false
         func failure(_ problems: [String]) -> Failure {
             Failure(setup: setup, actions: done, problems: problems, screen: harness.terminal.screenText())
         }
@@ -73,8 +75,12 @@ public enum Exploration {
             // What the running app says is saved, before a restart: the new run must find exactly that.
             var acknowledged: (likes: [Int], films: [String])?
             if action == .restart { acknowledged = (harness.acknowledgedLikes, harness.acknowledgedFilms) }
-            let effect = Effect(before: harness, action: action)
-            try action.perform(on: harness, network: network)
+            let effect = Effect(before: harness, action: action, diskFull: diskFull, english: english)
+            if case .disk(let full) = action {
+                if try harness.setDiskFull(full) { diskFull = full }
+            } else {
+                try action.perform(on: harness, network: network)
+            }
             if harness.quit {
                 acknowledged = (harness.acknowledgedLikes, harness.acknowledgedFilms)
                 try harness.restart()
@@ -145,8 +151,11 @@ public enum Exploration {
         let films: [String]
         let likes: [Int]
         let cols: Int
+        /// The disk is full: nothing may change, and the screen must say the save failed.
+        let diskFull: Bool
+        let english: Bool
 
-        init?(before harness: AppHarness, action: UserAction) {
+        init?(before harness: AppHarness, action: UserAction, diskFull: Bool = false, english: Bool = true) {
             // A key typed into a field (or answering a question) is not the command it would be in the list.
             guard case .key(let key) = action, !harness.app.place.overlay, !harness.app.place.capturesText,
                   harness.size.cols >= 40, harness.size.rows >= 10 else { return nil }
@@ -165,10 +174,23 @@ public enum Exploration {
             self.films = films
             self.likes = likes
             self.cols = harness.size.cols
+            self.diskFull = diskFull
+            self.english = english
         }
 
         func check(after harness: AppHarness) throws -> [String] {
             let films = try harness.savedWishlist(), likes = try harness.savedLikes()
+            if diskFull {
+                var problems: [String] = []
+                if films != self.films || likes != self.likes {
+                    problems.append("on a full disk, \(kind) on \(selected.trimmingCharacters(in: .whitespaces)) changed what is saved")
+                }
+                let screen = harness.frame.lines()
+                if english, !screen.contains(where: { Invariants.has($0, "could not be saved") || Invariants.has($0, "Could not save") }) {
+                    problems.append("on a full disk, \(kind) on \(selected.trimmingCharacters(in: .whitespaces)) failed without a word")
+                }
+                return problems
+            }
             switch kind {
             case .deleteFilm:
                 guard films.count == self.films.count - 1 else {

@@ -15,6 +15,8 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
     case wait(milliseconds: Int)
     case restart
     case network(ScriptedNetwork.Mode)
+    /// The disk fills (every change of the likes and the wishlist refused), or has room again.
+    case disk(full: Bool)
 
     /// How many codes there are; `init(code:)` takes any integer and reduces it.
     public static let codeCount = 1000
@@ -80,6 +82,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         case 16: self = .restart
         case 17: self = .network(ScriptedNetwork.Mode.allCases[n % ScriptedNetwork.Mode.allCases.count])
         case 18: self = .paste(Self.mouse[n % Self.mouse.count])
+        case 19 where n % 8 == 7: self = .disk(full: (n / 8) % 2 == 0)
         default: self = .key(Self.keys[n % 10])
         }
     }
@@ -93,6 +96,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         case .wait(let ms): return "Wait \(ms)ms"
         case .restart: return "Restart"
         case .network(let mode): return "Network \(mode)"
+        case .disk(let full): return full ? "Disk full" : "Disk has room"
         }
     }
 
@@ -106,6 +110,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         case .wait(let ms): harness.advance(by: .milliseconds(ms))
         case .restart: try harness.restart()
         case .network(let mode): network.mode = mode
+        case .disk(let full): try harness.setDiskFull(full)
         }
     }
 }

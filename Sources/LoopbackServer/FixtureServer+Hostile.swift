@@ -33,7 +33,24 @@ extension FixtureServer {
         case tooManyRequests429
         case serverError500
         case unauthorized401
+        // A batch (a JSON array of per-place items, as Open-Meteo answers several places): an answer
+        // that is not an array is sent as it is.
+        /// The items in reverse order.
+        case batchReversed
+        /// The second item's `current` is `null`.
+        case batchCurrentNull
+        /// The second item's current temperature is a string.
+        case batchStringTemperature
+        /// The second item's `daily` has empty lists.
+        case batchEmptyDaily
+        /// The second item is `null`.
+        case batchNullItem
+        /// An item for a place nobody asked about, added at the end.
+        case batchExtraItem
     }
+
+    /// The item the batch modes spoil (the first when there is only one).
+    public static func spoiled(_ count: Int) -> Int { min(1, count - 1) }
 
     /// The answer `mode` makes of `fixture` (a JSON body the client would accept); `otherPort` is where
     /// redirects to another host point.
@@ -81,7 +98,57 @@ extension FixtureServer {
             return Response(status: 500, json: #"{"error":true}"#)
         case .unauthorized401:
             return Response(status: 401, json: #"{"status_code":7,"status_message":"Invalid API key"}"#)
+        case .batchReversed:
+            return Response(body: batch(fixture) { $0.reversed() })
+        case .batchCurrentNull:
+            return Response(body: batch(fixture) { items in
+                var items = items
+                if var item = items[spoiled(items.count)] as? [String: Any] {
+                    item["current"] = NSNull()
+                    items[spoiled(items.count)] = item
+                }
+                return items
+            })
+        case .batchStringTemperature:
+            return Response(body: batch(fixture) { items in
+                var items = items
+                if var item = items[spoiled(items.count)] as? [String: Any], var current = item["current"] as? [String: Any] {
+                    current["temperature_2m"] = "\(current["temperature_2m"] ?? "31")"
+                    item["current"] = current
+                    items[spoiled(items.count)] = item
+                }
+                return items
+            })
+        case .batchEmptyDaily:
+            return Response(body: batch(fixture) { items in
+                var items = items
+                if var item = items[spoiled(items.count)] as? [String: Any], let daily = item["daily"] as? [String: Any] {
+                    item["daily"] = daily.mapValues { _ in [Any]() }
+                    items[spoiled(items.count)] = item
+                }
+                return items
+            })
+        case .batchNullItem:
+            return Response(body: batch(fixture) { items in
+                var items = items
+                items[spoiled(items.count)] = NSNull()
+                return items
+            })
+        case .batchExtraItem:
+            return Response(body: batch(fixture) { items in
+                guard var extra = items.first as? [String: Any] else { return items }
+                extra["latitude"] = -45.0
+                extra["longitude"] = 170.0
+                return items + [extra]
+            })
         }
+    }
+
+    /// `json`'s items changed by `change` when it is a non-empty array, else `json` as it is.
+    private static func batch(_ json: Data, _ change: ([Any]) -> [Any]) -> Data {
+        guard let items = try? JSONSerialization.jsonObject(with: json) as? [Any], !items.isEmpty,
+              let data = try? JSONSerialization.data(withJSONObject: change(items)) else { return json }
+        return data
     }
 
     /// `json` with every string passed through `string` and every number's text replaced by `number`.

@@ -40,4 +40,28 @@ struct AppPropertyTests {
             }
         }
     }
+
+    /// The same, on a disk that is full from the first action (seeded data, so the database exists):
+    /// every like, film, removal or deletion refused says so where it was asked for, and what is
+    /// shown stays what is saved (`Exploration.Effect`, the marks and rows of `Invariants`).
+    @Test(.shrinking)
+    func onAFullDiskEverySaveSaysSoAndWhatIsShownIsWhatIsSaved() async {
+        await propertyCheck(count: max(30, Self.count / 2), input: Gen.int(in: 0...719),
+                            Gen.int(in: 0...(UserAction.codeCount - 1)).array(of: 1...60)) { setupCode, codes in
+            let setup = Exploration.Setup(code: setupCode)
+            guard setup.likes > 0 || setup.films > 0 else { return }
+            let actions = [UserAction.disk(full: true)] + codes.map(UserAction.init(code:)).filter {
+                if case .disk = $0 { false } else { true }
+            }
+            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
+                .write(to: Self.sequence, atomically: true, encoding: .utf8)
+            var counts = Exploration.Counts()
+            do {
+                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
+                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+            } catch {
+                Issue.record("the app could not be started: \(error)")
+            }
+        }
+    }
 }

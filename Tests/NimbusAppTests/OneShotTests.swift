@@ -240,3 +240,116 @@ final class WishlistCommandTests: XCTestCase {
         })
     }
 }
+
+/// `nimbus wishlist import` on hostile ground: a data directory that can't be used, a write that
+/// fails, a file that lies about its size, and files at the limits.
+final class WishlistImportHostileTests: XCTestCase {
+    private var home: URL!
+
+    override func setUpWithError() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    private func context(_ extra: [String: String] = [:]) -> OneShot.Context {
+        var environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                           "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": "en", "TZ": "UTC"]
+        environment.merge(extra) { _, new in new }
+        return OneShot.Context(environment: environment, now: { Date(timeIntervalSince1970: 1_782_000_000) })
+    }
+
+    private func write(_ text: String, _ name: String) throws -> String {
+        let url = home.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func importing(_ file: String, _ context: OneShot.Context) throws -> OneShot.ImportReport {
+        try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: .defaults, context: context) }
+    }
+
+    private func exported(_ context: OneShot.Context) throws -> String {
+        try MainActor.assumeIsolated { try OneShot.exportWishlist(format: .csv, options: .defaults, context: context) }
+    }
+
+    func testAnUnusableDataDirectoryIsAFailureWithItsReasonNotAnAddedCount() throws {
+        let blocker = home.appendingPathComponent("blocker")
+        try Data("x".utf8).write(to: blocker)
+        let context = context(["XDG_DATA_HOME": blocker.path])
+        let two = try write("Title,Year\nHeat,1995\nOldboy,2003\n", "two.csv")
+        XCTAssertThrowsError(try importing(two, context)) { error in
+            let outcome = NimbusCommand.outcome(of: error)
+            XCTAssertEqual(outcome.status, 1)
+            XCTAssertTrue(outcome.line.contains("Not a directory"), outcome.line)
+            XCTAssertFalse(outcome.line.contains("added 2"), outcome.line)
+        }
+        XCTAssertEqual(try exported(context).split(whereSeparator: \.isNewline).count, 1, "nothing was saved, and nothing is said to be")
+    }
+
+    func testAWriteThatFailsCountsNothingAndSaysWhy() throws {
+        let context = context()
+        // The database exists and opens, but refuses every new film, as a full disk would.
+        let prepare = try write("Title,Year\nHeat,1995\n", "one.csv")
+        XCTAssertEqual(try importing(prepare, context).added, 1)
+        let database = try UserDatabase(directory: home.appendingPathComponent("data/nimbus"),
+                                        migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
+        try database.writer.write { db in
+            try db.execute(sql: "CREATE TRIGGER full BEFORE INSERT ON wishlist BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+        }
+        let two = try write("Title,Year\nOldboy,2003\nThe Matrix,1999\n", "two.csv")
+        XCTAssertThrowsError(try importing(two, context)) { error in
+            let outcome = NimbusCommand.outcome(of: error)
+            XCTAssertEqual(outcome.status, 1)
+            XCTAssertTrue(outcome.line.contains("could not be saved"), outcome.line)
+        }
+        XCTAssertEqual(try exported(context).split(whereSeparator: \.isNewline).count, 2, "Heat alone, as before")
+    }
+
+    func testTheSizeIsCheckedOnTheOpenedFileNotTheName() throws {
+        let sparse = home.appendingPathComponent("sparse.csv")
+        XCTAssertTrue(FileManager.default.createFile(atPath: sparse.path, contents: Data("Title\n".utf8)))
+        let handle = try FileHandle(forWritingTo: sparse)
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        let link = home.appendingPathComponent("link.csv")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: sparse)
+        let start = Date()
+        XCTAssertThrowsError(try importing(link.path, context())) { error in
+            XCTAssertTrue(NimbusCommand.outcome(of: error).line.hasSuffix("is larger than 5 MB"), NimbusCommand.outcome(of: error).line)
+        }
+        // (Reading the 2 GB took 17 s before; refusing it is a stat.)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5)
+        // A device has no size to trust: it is read with a cap.
+        let zero = home.appendingPathComponent("zero.csv")
+        try FileManager.default.createSymbolicLink(atPath: zero.path, withDestinationPath: "/dev/zero")
+        XCTAssertThrowsError(try importing(zero.path, context())) { error in
+            XCTAssertTrue(NimbusCommand.outcome(of: error).line.hasSuffix("is larger than 5 MB"), NimbusCommand.outcome(of: error).line)
+        }
+        XCTAssertThrowsError(try importing(home.path, context())) { error in
+            XCTAssertTrue(NimbusCommand.outcome(of: error).line.hasSuffix(": Is a directory"), NimbusCommand.outcome(of: error).line)
+        }
+    }
+
+    func testTwentyThousandRowsOfAnUnknownFilmAreMatchedByLookupNotByScan() throws {
+        let rows = "Title,Year\n" + String(repeating: "No Such Film At All,2001\n", count: WishlistTransfer.maxRows)
+        let file = try write(rows, "unknown.csv")
+        let start = Date()
+        let report = try importing(file, context())
+        XCTAssertEqual(report.unmatched.count, WishlistTransfer.maxRows)
+        // 83 s before (a scan of the catalogue for each row); the figures are nimbus-bench's --wishlist.
+        XCTAssertLessThan(Date().timeIntervalSince(start), 15)
+    }
+
+    func testAFiveMegabyteFieldIsCutWithoutCountingItAgainAndAgain() throws {
+        let text = "Title,Year\n\"" + String(repeating: "a", count: WishlistTransfer.maxBytes - 20) + "\",1995\n"
+        let start = Date()
+        let items = try WishlistTransfer.parse(Data(text.utf8))
+        XCTAssertEqual(items.first?.title.count, WishlistTransfer.maxFieldLength)
+        // 18.5 s before (the field's length counted for each character).
+        XCTAssertLessThan(Date().timeIntervalSince(start), 3)
+    }
+}

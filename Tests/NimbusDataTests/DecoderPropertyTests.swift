@@ -34,11 +34,16 @@ import TestSupport
             guard body.count <= Mutator.weatherCap else { return }
             Self.within(3) {
                 do {
+                    let asked = Coordinate(latitude: 37.5, longitude: 127)
+                    // Read item by item, each place with an answer of its own: a value, or why not.
+                    let places = [asked, Coordinate(latitude: 35.1, longitude: 129)]
+                    if let answers = try? OpenMeteoBatch.answers(body, places: places, { try $1.toPlaceWeather(at: $0) }) {
+                        #expect(Set(answers.keys) == Set(places))
+                    }
                     for dto in try OpenMeteoForecastDTO.decodeList(body) {
-                        if let t = try? dto.toCurrentTemperature() { #expect(t.temperature.isNaN || (-100...70).contains(t.temperature)) }
-                        if let r = try? dto.toDayRange() { #expect((-100...70).contains(r.high) && (-100...70).contains(r.low)) }
+                        if let t = try? dto.toCurrentTemperature(at: asked) { #expect(t.temperature.isNaN || (-100...70).contains(t.temperature)) }
+                        if let r = try? dto.toDayRange(at: asked) { #expect((-100...70).contains(r.high) && (-100...70).contains(r.low)) }
                         // The Today tab's places: the place asked about is kept, the values believed or not at all.
-                        let asked = Coordinate(latitude: 37.5, longitude: 127)
                         if let w = try? dto.toPlaceWeather(at: asked) {
                             #expect(w.coordinate == asked)
                             #expect(w.temperature.isNaN || (-100...70).contains(w.temperature))

@@ -74,7 +74,7 @@ final class HostileServerTests: XCTestCase {
             forecast.values.forEach { assertSane($0.value, mode) }
             XCTAssertTrue(forecast.error != nil || !forecast.values.isEmpty, "\(mode)")
             let temperatures = try XCTUnwrap(run(repository.currentTemperatures(for: [OpenMeteoWeatherRepositoryTests.seoul]), bound: 8), "\(mode)")
-            XCTAssertTrue(temperatures.values.flatMap { $0 }.allSatisfy { $0.temperature.isNaN || (-100...70).contains($0.temperature) }, "\(mode)")
+            XCTAssertTrue(temperatures.values.flatMap { $0.values.compactMap { try? $0.get() } }.allSatisfy { $0.temperature.isNaN || (-100...70).contains($0.temperature) }, "\(mode)")
             let elapsed = Date().timeIntervalSince(start)
             print("hostile weather \(mode.rawValue): \(forecast.error.map { "\($0)" } ?? "values") in \(String(format: "%.2f", elapsed)) s")
             XCTAssertLessThan(elapsed, 8, "\(mode)")
@@ -151,6 +151,73 @@ extension HostileServerTests {
                 XCTAssertTrue(hour.precipitation.map { (0...1000).contains($0) } ?? true, "\(mode)")
                 XCTAssertTrue(hour.rain.map { (0...1000).contains($0) } ?? true, "\(mode)")
                 XCTAssertTrue(hour.snowfall.map { (0...500).contains($0) } ?? true, "\(mode)")
+            }
+        }
+    }
+}
+
+/// The Today tab's batched request under every hostile mode: the batch's own (reordered items, bad
+/// items, an extra one) leave every good place its own weather and fail the bad one alone; the
+/// others fail the request with a typed error or give believable values.
+extension HostileServerTests {
+    /// Seven places and the server's items for them, in the order asked: at the 0.1° grid point
+    /// nearest each, with a temperature of its own.
+    static let sevenPlaces: [(place: Coordinate, temperature: Double)] = [
+        (Coordinate(latitude: 37.566, longitude: 126.9784), 24), (Coordinate(latitude: 31.2222, longitude: 121.4581), 31),
+        (Coordinate(latitude: 35.6895, longitude: 139.6917), 29), (Coordinate(latitude: 35.1028, longitude: 129.0403), 26),
+        (Coordinate(latitude: 34.6937, longitude: 135.5022), 30), (Coordinate(latitude: 25.0478, longitude: 121.5319), 33),
+        (Coordinate(latitude: 14.6042, longitude: 120.9822), 32),
+    ]
+
+    static var sevenItems: Data {
+        let items = sevenPlaces.map { place, t in
+            let lat = (place.latitude * 10).rounded() / 10, lon = (place.longitude * 10).rounded() / 10
+            return #"{"latitude":\#(lat),"longitude":\#(lon),"utc_offset_seconds":32400,"#
+                + #""current":{"time":1782000000,"temperature_2m":\#(t),"weather_code":1},"#
+                + #""daily":{"time":[1781967600],"weather_code":[2],"temperature_2m_max":[\#(t + 4)],"temperature_2m_min":[\#(t - 6)]}}"#
+        }
+        return Data(("[" + items.joined(separator: ",") + "]").utf8)
+    }
+
+    func testTodaysBatchUnderEveryMode() throws {
+        other.fallback { _ in XCTFail("a redirect reached another origin"); return .init(json: "{}") }
+        let places = Self.sevenPlaces.map(\.place)
+        for mode in FixtureServer.Hostile.allCases {
+            let response = FixtureServer.hostile(mode, fixture: Self.sevenItems, otherPort: other.port)
+            server.route("/v1/forecast", response)
+            let start = Date()
+            let repository = OpenMeteoWeatherRepository(
+                client: URLSessionHTTPClient(connectTimeout: 2), baseURL: server.baseURL.absoluteString,
+                cache: nil, placesCache: WeatherCache(directory: cacheDirectory.appendingPathComponent(mode.rawValue), folder: "today"),
+                timeout: 1, now: { OpenMeteoWeatherRepositoryTests.fetchTime })
+            let result = try XCTUnwrap(run(repository.placesToday(for: places), bound: 8), "\(mode)")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 8, "\(mode)")
+            let fresh = result.values.filter { !$0.isCached }.last?.value
+            switch mode {
+            case .batchReversed, .batchExtraItem, .batchCurrentNull, .batchStringTemperature, .batchEmptyDaily, .batchNullItem:
+                let answers = try XCTUnwrap(fresh, "\(mode): \(String(describing: result.error))")
+                XCTAssertEqual(Set(answers.keys), Set(places), "\(mode): every place has an answer")
+                let spoiled = [.batchReversed, .batchExtraItem].contains(mode) ? nil : places[FixtureServer.spoiled(places.count)]
+                for (place, temperature) in Self.sevenPlaces {
+                    if place == spoiled {
+                        guard case .failure(let error)? = answers[place] else { XCTFail("\(mode): the bad item gave a value"); continue }
+                        XCTAssertEqual(error, .badResponse, "\(mode)")
+                    } else {
+                        let weather = try XCTUnwrap(try? answers[place]?.get(), "\(mode): \(place)")
+                        XCTAssertEqual(weather.temperature, temperature, "\(mode): \(place) has its own weather")
+                        XCTAssertEqual(weather.high, temperature + 4, "\(mode)")
+                        XCTAssertEqual(weather.coordinate, place, "\(mode)")
+                    }
+                }
+            default:
+                // Whole-request modes: a typed error, or values that are believable.
+                XCTAssertTrue(result.error != nil || fresh != nil, "\(mode)")
+                for answer in fresh?.values ?? [:].values {
+                    if case .success(let w) = answer {
+                        XCTAssertTrue(w.temperature.isNaN || (-100...70).contains(w.temperature), "\(mode)")
+                        XCTAssertTrue((-100...70).contains(w.high) && (-100...70).contains(w.low), "\(mode)")
+                    }
+                }
             }
         }
     }

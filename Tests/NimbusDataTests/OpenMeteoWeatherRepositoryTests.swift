@@ -168,7 +168,7 @@ final class OpenMeteoWeatherRepositoryTests: XCTestCase {
         XCTAssertEqual(collect(repository(base: "not a url").forecast(for: Self.seoul)).error, .badConfiguration)
     }
 
-    func testSeveralLocationsGoInOneRequestAndComeBackInOrder() throws {
+    func testSeveralLocationsGoInOneRequestAndEachPlaceGetsItsOwnAnswer() throws {
         server.route("/v1/forecast") { request in
             let lats = (request.query["latitude"] ?? "").split(separator: ",")
             let lons = (request.query["longitude"] ?? "").split(separator: ",")
@@ -177,11 +177,14 @@ final class OpenMeteoWeatherRepositoryTests: XCTestCase {
             }
             return .init(json: "[" + items.joined(separator: ",") + "]")
         }
-        let places = [Self.seoul, Coordinate(latitude: 35.1028, longitude: 129.0403), Coordinate(latitude: -23.5475, longitude: -46.63611)]
+        let busan = Coordinate(latitude: 35.1028, longitude: 129.0403), saoPaulo = Coordinate(latitude: -23.5475, longitude: -46.63611)
+        let places = [Self.seoul, busan, saoPaulo]
         let result = collect(repository().currentTemperatures(for: places))
         XCTAssertNil(result.error)
-        XCTAssertEqual(result.values.first?.map(\.temperature), [10, 11, 12])
-        XCTAssertEqual(result.values.first?.map(\.condition), [.clear, .mainlyClear, .partlyCloudy])
+        let answers = try XCTUnwrap(result.values.first)
+        XCTAssertEqual(places.map { try? answers[$0]?.get().temperature }, [10, 11, 12])
+        XCTAssertEqual(places.map { try? answers[$0]?.get().condition }, [.clear, .mainlyClear, .partlyCloudy])
+        XCTAssertEqual(places.map { try? answers[$0]?.get().coordinate }, places, "each answer is for the place as asked")
         XCTAssertEqual(server.requests.count, 1)
         XCTAssertEqual(server.requests.first?.query["latitude"], "37.5660,35.1028,-23.5475")
         XCTAssertEqual(server.requests.first?.query["current"], "temperature_2m,weather_code")
@@ -190,13 +193,16 @@ final class OpenMeteoWeatherRepositoryTests: XCTestCase {
     func testOneLocationMayComeBackAsAnObject() {
         server.route("/v1/forecast", .init(body: Self.seoulJSON))
         let result = collect(repository().todayRanges(for: [Self.seoul]))
-        XCTAssertEqual(result.values.first?.map(\.high), [28.0])
-        XCTAssertEqual(result.values.first?.map(\.low), [17.0])
+        XCTAssertEqual(try result.values.first?[Self.seoul]?.get().high, 28.0)
+        XCTAssertEqual(try result.values.first?[Self.seoul]?.get().low, 17.0)
     }
 
-    func testAShortBatchAnswerIsABadResponse() {
+    func testAPlaceWithoutAnItemIsABadResponseAndOnlyIt() throws {
         server.route("/v1/forecast", .init(body: Self.seoulJSON))
-        let places = [Self.seoul, Coordinate(latitude: 35.1, longitude: 129.0)]
-        XCTAssertEqual(collect(repository().currentTemperatures(for: places)).error, .badResponse)
+        let busan = Coordinate(latitude: 35.1, longitude: 129.0)
+        let answers = try XCTUnwrap(collect(repository().currentTemperatures(for: [Self.seoul, busan])).values.first)
+        XCTAssertNotNil(try? answers[Self.seoul]?.get())
+        guard case .failure(let error)? = answers[busan] else { return XCTFail("Busan has no item: \(String(describing: answers[busan]))") }
+        XCTAssertEqual(error, .badResponse)
     }
 }

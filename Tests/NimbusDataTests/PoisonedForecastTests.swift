@@ -125,8 +125,9 @@ final class PoisonedForecastTests: XCTestCase {
         server.route("/v1/forecast", .init(json: #"[{"latitude":37.5,"longitude":127,"current":{"time":1782000000,"temperature_2m":1e308,"weather_code":2}}]"#))
         let done = expectation(description: "done")
         let box = LockedBox<[CurrentTemperature]>([])
+        let seoul = Self.seoul
         let c = repository().currentTemperatures(for: [Self.seoul]).sink(
-            receiveCompletion: { _ in done.fulfill() }, receiveValue: { v in box.update { $0 = v } })
+            receiveCompletion: { _ in done.fulfill() }, receiveValue: { v in box.update { $0 = v[seoul].flatMap { try? $0.get() }.map { [$0] } ?? [] } })
         wait(for: [done], timeout: 10)
         c.cancel()
         XCTAssertEqual(box.value.count, 1)

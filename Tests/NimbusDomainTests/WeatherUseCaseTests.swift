@@ -11,21 +11,25 @@ private final class EchoWeatherRepository: WeatherRepository, @unchecked Sendabl
         return Empty().eraseToAnyPublisher()
     }
 
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
+    private func answers<T>(_ coordinates: [Coordinate], _ make: (Coordinate) -> T) -> PlaceAnswers<T> {
+        Dictionary(uniqueKeysWithValues: coordinates.map { ($0, .success(make($0))) })
+    }
+
+    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
         batches.append(coordinates)
-        return Just(coordinates.map { CurrentTemperature(coordinate: $0, temperature: $0.latitude, condition: .clear) })
+        return Just(answers(coordinates) { CurrentTemperature(coordinate: $0, temperature: $0.latitude, condition: .clear) })
             .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
     }
 
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
         batches.append(coordinates)
-        return Just(coordinates.map { DayRange(coordinate: $0, high: $0.latitude + 5, low: $0.latitude, condition: .rain) })
+        return Just(answers(coordinates) { DayRange(coordinate: $0, high: $0.latitude + 5, low: $0.latitude, condition: .rain) })
             .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
     }
 
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
         batches.append(coordinates)
-        let places = coordinates.map {
+        let places = answers(coordinates) {
             PlaceWeather(coordinate: $0, temperature: $0.latitude, high: $0.latitude + 5, low: $0.latitude - 5, condition: .snow)
         }
         return Just(Fetched(value: places, fetchedAt: Date(timeIntervalSince1970: 0), isCached: false))
@@ -34,40 +38,40 @@ private final class EchoWeatherRepository: WeatherRepository, @unchecked Sendabl
 }
 
 final class WeatherUseCaseTests: XCTestCase {
-    func testCurrentTemperaturesAskOnceForEachPlaceAndAtMostOneBatch() {
+    func testCurrentTemperaturesAskOnceForEachPlaceAndForEveryPlace() {
         let repository = EchoWeatherRepository()
-        let places = (0..<80).map { Coordinate(latitude: Double($0 % 60), longitude: 0) }
-        var result: [Coordinate: CurrentTemperature] = [:]
+        let places = (0..<180).map { Coordinate(latitude: Double($0 % 90), longitude: 0) }
+        var result: PlaceAnswers<CurrentTemperature> = [:]
         _ = GetCurrentTemperaturesUseCase(repository: repository).execute(for: places)
             .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
-        XCTAssertEqual(repository.batches.count, 1)
-        XCTAssertEqual(repository.batches.first?.count, GetCurrentTemperaturesUseCase.batchSize)
-        XCTAssertEqual(result[Coordinate(latitude: 7, longitude: 0)]?.temperature, 7)
+        XCTAssertEqual(repository.batches.count, 1, "how many requests that takes is the repository's to decide")
+        XCTAssertEqual(repository.batches.first, Array(places.prefix(90)), "each place once, none left out")
+        XCTAssertEqual(try result[Coordinate(latitude: 77, longitude: 0)]?.get().temperature, 77)
     }
 
     func testPlacesTodayAskOnceForAllPlacesAndKeyTheAnswersByPlace() {
         let repository = EchoWeatherRepository()
         let places = [Coordinate(latitude: 37, longitude: 127), Coordinate(latitude: 35, longitude: 139),
                       Coordinate(latitude: 37, longitude: 127)]
-        var result: Fetched<[Coordinate: PlaceWeather]>?
+        var result: Fetched<PlaceAnswers<PlaceWeather>>?
         _ = GetPlacesTodayUseCase(repository: repository).execute(for: places)
             .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
         XCTAssertEqual(repository.batches, [Array(places.prefix(2))])
-        XCTAssertEqual(result?.value[places[1]]?.high, 40)
+        XCTAssertEqual(try result?.value[places[1]]?.get().high, 40)
         XCTAssertEqual(result?.value.count, 2)
         // No places: no request, and an empty answer at once.
         _ = GetPlacesTodayUseCase(repository: repository).execute(for: [])
             .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
         XCTAssertEqual(repository.batches.count, 1)
-        XCTAssertEqual(result?.value, [:])
+        XCTAssertEqual(result?.value.isEmpty, true)
     }
 
     func testNoPlacesMeansNoRequest() {
         let repository = EchoWeatherRepository()
-        var result: [Coordinate: DayRange]?
+        var result: PlaceAnswers<DayRange>?
         _ = GetTodayRangesUseCase(repository: repository).execute(for: [])
             .sink(receiveCompletion: { _ in }, receiveValue: { result = $0 })
-        XCTAssertEqual(result, [:])
+        XCTAssertEqual(result?.isEmpty, true)
         XCTAssertTrue(repository.batches.isEmpty)
     }
 

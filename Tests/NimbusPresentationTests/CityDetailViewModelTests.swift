@@ -11,8 +11,8 @@ final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
     private(set) var cancellations = 0
     private(set) var batches: [[Coordinate]] = []
     var subject = PassthroughSubject<Fetched<Forecast>, WeatherError>()
-    var batchSubject = PassthroughSubject<[CurrentTemperature], WeatherError>()
-    var rangeSubject = PassthroughSubject<[DayRange], WeatherError>()
+    var batchSubject = PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError>()
+    var rangeSubject = PassthroughSubject<PlaceAnswers<DayRange>, WeatherError>()
 
     func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
         requests.append(coordinate)
@@ -20,24 +20,37 @@ final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
         return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
     }
 
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
+    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
         batches.append(coordinates)
         batchSubject = PassthroughSubject()
         return batchSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
     }
 
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
         batches.append(coordinates)
         rangeSubject = PassthroughSubject()
         return rangeSubject.eraseToAnyPublisher()
     }
 
-    var placesSubject = PassthroughSubject<Fetched<[PlaceWeather]>, WeatherError>()
+    var placesSubject = PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError>()
 
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
         batches.append(coordinates)
         placesSubject = PassthroughSubject()
         return placesSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+}
+
+/// A value of a batched answer, found by the place it is for.
+protocol PlacedWeather: Sendable { var coordinate: Coordinate { get } }
+extension CurrentTemperature: PlacedWeather {}
+extension DayRange: PlacedWeather {}
+extension PlaceWeather: PlacedWeather {}
+
+extension Array where Element: PlacedWeather {
+    /// The values as a batched answer gives them: each a success, keyed by its place.
+    var answers: PlaceAnswers<Element> {
+        Dictionary(map { ($0.coordinate, .success($0)) }, uniquingKeysWith: { _, new in new })
     }
 }
 

@@ -13,6 +13,7 @@ final class CityListTemperatureTests: XCTestCase {
     private let opened = PassthroughSubject<Int, Never>()
     private let visible = PassthroughSubject<Range<Int>, Never>()
     private let like = PassthroughSubject<Int, Never>()
+    private let retry = PassthroughSubject<Void, Never>()
     private let repository = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
 
     override func setUp() {
@@ -30,13 +31,24 @@ final class CityListTemperatureTests: XCTestCase {
             format: WeatherFormatter(l10n: l10n, units: .metric), likes: LikeCityUseCase(repository: likes))
         return viewModel.transform(input: .init(
             queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            visibleRowsChanged: visible.eraseToAnyPublisher(), likeToggled: like.eraseToAnyPublisher()))
+            visibleRowsChanged: visible.eraseToAnyPublisher(), likeToggled: like.eraseToAnyPublisher(),
+            retryRequested: retry.eraseToAnyPublisher()))
     }
 
     /// The view model's output observed, with the empty query's rows shown.
     private func showList() -> (state: TestObserver<CityListState>, temperatures: TestObserver<[Int: String]>) {
+        let (state, all) = showListWithFailures()
+        recorded = all
+        return (state, TestObserver(all.publisher.map(\.texts).eraseToAnyPublisher()))
+    }
+
+    /// Kept for the test's length: the narrower observer of `showList` listens through it.
+    private var recorded: Recorded?
+
+    /// The whole temperature output (marks, failed rows and the message) observed.
+    private func showListWithFailures() -> (state: TestObserver<CityListState>, temperatures: Recorded) {
         let output = makeOutput()
-        let observers = (state: TestObserver(output.state), temperatures: TestObserver(output.temperatures))
+        let observers = (state: TestObserver(output.state), temperatures: Recorded(output.temperatures))
         query.send("")
         scheduler.advance()
         return observers
@@ -44,8 +56,22 @@ final class CityListTemperatureTests: XCTestCase {
 
     private func answer(_ celsius: [Double]) {
         let batch = weather.batches.last ?? []
-        weather.batchSubject.send(zip(batch, celsius).map { CurrentTemperature(coordinate: $0, temperature: $1, condition: .clear) })
+        weather.batchSubject.send(zip(batch, celsius).map { CurrentTemperature(coordinate: $0, temperature: $1, condition: .clear) }.answers)
         weather.batchSubject.send(completion: .finished)
+    }
+
+    /// Every value of the temperatures output, and a publisher of them as they come (for a narrower observer).
+    final class Recorded {
+        let publisher = PassthroughSubject<CityTemperatures, Never>()
+        private(set) var values: [CityTemperatures] = []
+        private var subscription: AnyCancellable?
+        init(_ source: AnyPublisher<CityTemperatures, Never>) {
+            subscription = source.sink { [unowned self] value in
+                values.append(value)
+                publisher.send(value)
+            }
+        }
+        var last: CityTemperatures? { values.last }
     }
 
     func testVisibleRowsGetTheirTemperaturesInOneBatchOnceTheyStayPut() {
@@ -116,14 +142,54 @@ final class CityListTemperatureTests: XCTestCase {
         XCTAssertTrue(temperatures.values.isEmpty)
     }
 
-    func testAFailedBatchLeavesTheRowsWithoutTemperatures() {
-        let (state, temperatures) = showList()
+    func testAFailedBatchMarksItsRowsSaysWhyAndRAsksAgainAtOnce() {
+        let (state, temperatures) = showListWithFailures()
         defer { state.cancel() }
         visible.send(0..<4)
         scheduler.advance(by: .milliseconds(300))
         weather.batchSubject.send(completion: .failure(.rateLimited))
         scheduler.advance()
-        XCTAssertEqual(temperatures.values, [[:]])
+        let ids = [City.saoPaulo.id, City.seoul.id, City.busan.id, City.seogwipo.id]
+        XCTAssertEqual(temperatures.values, [CityTemperatures(
+            texts: Dictionary(uniqueKeysWithValues: ids.map { ($0, "n/a") }), failed: Set(ids),
+            message: "Temperatures n/a: rate-limited · r retries")])
+        retry.send()
+        scheduler.advance()
+        XCTAssertEqual(weather.batches.count, 2, "r asks again at once, without waiting for the rows to settle")
+        answer([21, 22, 23, 24])
+        scheduler.advance()
+        XCTAssertEqual(temperatures.last, CityTemperatures(texts: [City.saoPaulo.id: "21°", City.seoul.id: "22°",
+                                                                   City.busan.id: "23°", City.seogwipo.id: "24°"]))
+        retry.send()
+        scheduler.advance()
+        XCTAssertEqual(weather.batches.count, 2, "nothing left to ask for")
+    }
+
+    func testAPlaceWithoutItsOwnAnswerIsMarkedAloneAndAskedAgainWhenShownAgain() {
+        let (state, temperatures) = showListWithFailures()
+        defer { state.cancel() }
+        visible.send(0..<2)
+        scheduler.advance(by: .milliseconds(300))
+        weather.batchSubject.send([City.saoPaulo.coordinate: .success(CurrentTemperature(coordinate: City.saoPaulo.coordinate, temperature: 21, condition: .clear)),
+                                   City.seoul.coordinate: .failure(.badResponse)])
+        weather.batchSubject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(temperatures.last, CityTemperatures(texts: [City.saoPaulo.id: "21°", City.seoul.id: "n/a"],
+                                                           failed: [City.seoul.id], message: "Temperatures n/a: bad response · r retries"))
+        // Scrolled away, the words go (the mark stays with its row); shown again, the row is asked for.
+        visible.send(2..<4)
+        scheduler.advance()
+        XCTAssertNil(temperatures.last?.message)
+        scheduler.advance(by: .milliseconds(300))
+        answer([25, 27])
+        scheduler.advance()
+        visible.send(1..<3)
+        scheduler.advance(by: .milliseconds(300))
+        XCTAssertEqual(weather.batches.last, [City.seoul.coordinate], "only the row that failed is asked again")
+        answer([24])
+        scheduler.advance()
+        XCTAssertEqual(temperatures.last?.texts[City.seoul.id], "24°")
+        XCTAssertEqual(temperatures.last?.failed, [])
     }
 
     func testFTogglesALikeOnTheSelectedRow() {

@@ -174,6 +174,31 @@ final class CityMapViewModelTests: XCTestCase {
         XCTAssertEqual(repository.renders.filter { !$0.cancel.isCancelled }.map(\.key.offset), [MapOffset(x: 1, y: 1)])
     }
 
+    /// Views panned past before the render queue came to them are never drawn, nor their towns found:
+    /// each used to be drawn in full later, one after another, every view holding its subscription
+    /// until then (the live app's memory grew by ~4 KB a view, and its render queue ran for minutes).
+    func testViewsLeftBeforeTheRenderQueueCameToThemAreNeverDrawn() {
+        repository.projected = true
+        let scans = LockedCounter()
+        let seoul = City.seoul
+        let finder = MapTownFinder(count: 1, position: { _ in scans.add(); return GeoPoint(latitude: 38, longitude: 128)! },
+                                   city: { _ in seoul }, language: .en)
+        start(towns: finder)
+        size.send(MapSize(cols: 30, rows: 8))
+        for _ in 0..<100 { pan.send(.right) }
+        settle()
+        XCTAssertEqual(repository.renders.map(\.key.offset), [MapOffset(x: 100, y: 0)], "only the view on screen is drawn")
+        XCTAssertEqual(scans.value, 1)
+        // Cached views flicked through: the towns of the last alone are looked for.
+        pan.send(.left)
+        settle()
+        for i in 0..<100 { pan.send(i % 2 == 0 ? .right : .left) }
+        settle()
+        XCTAssertEqual(repository.renders.count, 2)
+        XCTAssertEqual(scans.value, 2, "the towns of cached views flicked past are not looked for")
+        XCTAssertEqual(observer.last?.snapshot?.key.offset, MapOffset(x: 99, y: 0))
+    }
+
     func testDismissingCancelsTheRenderAndEndsTheOutput() {
         start()
         size.send(MapSize(cols: 30, rows: 8))

@@ -13,17 +13,17 @@ final class FailingWeatherRepository: WeatherRepository {
         return Empty().eraseToAnyPublisher()
     }
 
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
+    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
         XCTFail("unexpected call to WeatherRepository.currentTemperatures(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
 
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
         XCTFail("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
 
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
         XCTFail("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }

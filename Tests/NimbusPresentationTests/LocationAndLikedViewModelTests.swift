@@ -115,7 +115,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(weather.batches, [[City.busan.coordinate, City.seoul.coordinate]], "one request, unknown ids skipped")
         weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
-                                   DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)])
+                                   DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
         scheduler.advance()
         opened.send(1)
         remove.send(0)
@@ -150,7 +150,28 @@ final class LikedCitiesViewModelTests: XCTestCase {
         appeared.send()
         weather.rangeSubject.send(completion: .failure(.offline))
         scheduler.advance()
-        XCTAssertEqual(state.values.map(summary), ["Seoul –", "Seoul – | Cannot reach the weather server."])
+        XCTAssertEqual(state.values.map(summary), ["Seoul –", "Seoul n/a | Cannot reach the weather server."])
+        XCTAssertEqual(state.last?.rows.first?.condition, "offline", "the row says why")
+        XCTAssertEqual(state.last?.rows.first?.unavailable, true)
+    }
+
+    /// A city whose own item of the answer was bad is marked alone; `r` asks again.
+    func testACityWithoutItsOwnAnswerIsMarkedAlone() {
+        likes.ids = [City.busan.id, City.seoul.id]
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        weather.rangeSubject.send([City.busan.coordinate: .success(DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)),
+                                   City.seoul.coordinate: .failure(.badResponse)])
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(summary), "Busan 28° / 20°, Seoul n/a")
+        XCTAssertEqual(state.last?.rows.last?.condition, "bad response")
+        XCTAssertEqual(state.last?.canRetry, true)
+        refresh.send()
+        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
+                                   DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(summary), "Busan 28° / 20°, Seoul 28° / 17°")
+        XCTAssertEqual(state.last?.canRetry, false)
     }
 
     /// The error of a failed range request stayed until restart: `r` asks again, and so does showing the tab again.
@@ -161,7 +182,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
         weather.rangeSubject.send(completion: .failure(.offline))
         scheduler.advance()
         refresh.send()
-        weather.rangeSubject.send([DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)])
+        weather.rangeSubject.send([DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
         scheduler.advance()
         appeared.send()   // shown again after a success: nothing to retry
         scheduler.advance()
@@ -170,16 +191,16 @@ final class LikedCitiesViewModelTests: XCTestCase {
         weather.rangeSubject.send(completion: .failure(.timedOut))
         scheduler.advance()
         appeared.send()   // shown again after a failure: asks again
-        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)])
+        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)].answers)
         scheduler.advance()
         XCTAssertEqual(weather.batches, [[City.seoul.coordinate], [City.seoul.coordinate], [City.busan.coordinate],
                                          [City.busan.coordinate]])
         XCTAssertEqual(state.values.map(summary), [
             "Seoul –",
-            "Seoul – | Cannot reach the weather server.",
+            "Seoul n/a | Cannot reach the weather server.",
             "Seoul 28° / 17°",
             "Busan –",
-            "Busan – | The weather server did not answer in time.",
+            "Busan n/a | The weather server did not answer in time.",
             "Busan 28° / 20°",
         ])
         XCTAssertEqual(state.values.map(\.canRetry), [false, true, false, false, true, false])

@@ -76,9 +76,9 @@ final class TodayViewModelTests: XCTestCase {
 
     // MARK: Answers
 
-    private var places: Fetched<[PlaceWeather]> {
+    private var places: Fetched<PlaceAnswers<PlaceWeather>> {
         Fetched(value: [PlaceWeather(coordinate: City.seoul.coordinate, temperature: 23, high: 28, low: 17, condition: .clear),
-                        PlaceWeather(coordinate: City.busan.coordinate, temperature: 21, high: 25, low: 18, condition: .rain)],
+                        PlaceWeather(coordinate: City.busan.coordinate, temperature: 21, high: 25, low: 18, condition: .rain)].answers,
                 fetchedAt: now, isCached: false)
     }
 
@@ -221,6 +221,39 @@ final class TodayViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.last?.places.status, .stale("offline · cached 3 h ago"))
         XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "21°"])
+    }
+
+    /// One place's bad item fails its own row, with the reason, and leaves the other its weather and
+    /// the section loaded; `r` asks again for the section, and a good answer clears the row.
+    func testAPlaceWithoutItsOwnAnswerSaysSoOnItsRowAlone() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        var answers = places.value
+        answers[City.busan.coordinate] = .failure(.badResponse)
+        weather.placesSubject.send(Fetched(value: answers, fetchedAt: now, isCached: false))
+        weather.placesSubject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.status, .loaded(note: "updated just now"))
+        XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "n/a"])
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), [nil, "bad response"])
+        XCTAssertEqual(state.last?.places.rows.last?.range, nil)
+        refresh.send(.places)
+        scheduler.advance()
+        answer(1)
+        XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "21°"])
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), [nil, nil])
+    }
+
+    /// A whole request that failed with nothing kept: every place says why, not a bare "…" forever.
+    func testPlacesOfAFailedRequestSayWhyOnTheirRows() {
+        let state = TestObserver(makeOutput(language: .ko).state)
+        appeared.send()
+        scheduler.advance()
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.rows.map(\.now), ["없음", "없음"])
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인", "오프라인"])
     }
 
     func testAnAnswerOfALoadThatWasAskedAgainIsIgnored() {

@@ -506,16 +506,11 @@ extension OneShot {
         let url = URL(fileURLWithPath: file)
         let data: Data
         do {
-            // The size is checked before the file is read whole.
-            let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= WishlistTransfer.maxBytes else {
-                throw WishlistTransfer.Failure.tooLarge(limit: WishlistTransfer.maxBytes)
-            }
-            data = try Data(contentsOf: url)
+            data = try WishlistTransfer.read(path: url.path)
         } catch WishlistTransfer.Failure.tooLarge {
             throw CommandFailure(message: "\(CLIOptions.shown(file)) is larger than 5 MB")
-        } catch {
-            throw CommandFailure(message: "could not read \(CLIOptions.shown(file))")
+        } catch WishlistTransfer.Failure.unreadable(let why) {
+            throw CommandFailure(message: "could not read \(CLIOptions.shown(file)): \(why)")
         }
         let items: [WishlistTransfer.Item]
         do {
@@ -526,29 +521,38 @@ extension OneShot {
             case .tooManyRows(let limit): throw CommandFailure(message: "\(CLIOptions.shown(file)) has more than \(limit) rows")
             case .notText: throw CommandFailure(message: "\(CLIOptions.shown(file)) is not UTF-8 text")
             case .badFormat(let why): throw CommandFailure(message: "\(CLIOptions.shown(file)): \(why)")
+            case .unreadable(let why): throw CommandFailure(message: "could not read \(CLIOptions.shown(file)): \(why)")
             }
         }
         let container = try container(options, network: false, context: context)
+        // A database kept in memory (the data directory can't be used) would take the films and lose them.
+        if case .notSaved(let directory, let reason) = container.userDatabase.status {
+            throw CommandFailure(message: "cannot save to \(directory) (\(reason)): nothing was imported")
+        }
         let store = WishlistStore(database: container.userDatabase, now: context.now)
         var report = ImportReport()
-        // Added in reverse, so the file's first film is the newest, as export lists them.
-        var found: [MovieSummary] = []
+        // Every title looked up in one index of the catalogue (one query), the films read 500 at a time.
+        let titles: CatalogueTitles
+        do {
+            titles = try CatalogueTitles(container.movieCatalogue)
+        } catch {
+            throw CommandFailure(message: "the film catalogue could not be read")
+        }
+        var ids: [Int64] = []
         for item in items {
-            if let movie = try? container.movieCatalogue.find(title: item.title, year: item.year) {
-                found.append(movie)
+            if let id = titles.find(title: item.title, year: item.year) {
+                ids.append(id)
             } else {
                 report.unmatched.append(item.year.map { "\(item.title) (\($0))" } ?? item.title)
             }
         }
-        for movie in found.reversed() {
-            do {
-                try store.add(movie)
-                report.added += 1
-            } catch WishlistError.duplicate {
-                report.already += 1
-            } catch {
-                throw CommandFailure(message: "the wishlist could not be saved")
-            }
+        let found = (try? container.movieCatalogue.films(ids)) ?? []
+        // Added in reverse, so the file's first film is the newest, as export lists them; in one
+        // transaction, and counted only once it is committed.
+        do {
+            (report.added, report.already) = try store.add(Array(found.reversed()))
+        } catch let error as WishlistStore.NotSaved {
+            throw CommandFailure(message: "the wishlist could not be saved (\(error.reason)): nothing was imported")
         }
         var lines = report.unmatched.map { "not found: \(DisplayWidth.sanitize($0))" }
         lines.append("added \(report.added) film\(report.added == 1 ? "" : "s")"

@@ -85,6 +85,55 @@ public final class WishlistStore: WishlistRepository, Sendable {
         }
     }
 
+    /// Why a write was refused, in SQLite's words ("database or disk is full").
+    public struct NotSaved: Error, Equatable {
+        public let reason: String
+    }
+
+    /// Adds `movies` in one transaction, in order, each unless it is saved already (the same film, or
+    /// one of the same title and year, as `add` decides, earlier ones of `movies` included). Returns
+    /// how many were added and how many were saved already: counts of what was committed, since
+    /// nothing is when the write fails (which throws `NotSaved`).
+    public func add(_ movies: [MovieSummary]) throws -> (added: Int, already: Int) {
+        let time = now().timeIntervalSince1970
+        func key(_ title: String, _ year: Int?) -> String { CatalogueTitles.key(title) + "\u{0}" + (year.map(String.init) ?? "") }
+        let (counts, entries): ((added: Int, already: Int), [WishlistEntry])
+        do {
+            (counts, entries) = try database.writer.write { db in
+                var counts = (added: 0, already: 0)
+                var ids = Set<String>()
+                var titles = Set<String>()
+                let rows = try Row.fetchCursor(db, sql: "SELECT source, movie_id, title, year FROM wishlist")
+                while let row = try rows.next() {
+                    ids.insert("\(row[0] as String):\(row[1] as Int64)")
+                    titles.insert(key(row[2], row[3]))
+                }
+                let insert = try db.makeStatement(sql: """
+                    INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for movie in movies {
+                    let id = "\(movie.id.source.rawValue):\(movie.id.value)"
+                    guard !ids.contains(id), !titles.contains(key(movie.title, movie.year)) else {
+                        counts.already += 1
+                        continue
+                    }
+                    try insert.execute(arguments: StoredSummary.arguments(movie) + [time])
+                    ids.insert(id)
+                    titles.insert(key(movie.title, movie.year))
+                    counts.added += 1
+                }
+                return (counts, try Self.fetchEntries(db))
+            }
+        } catch let error as DatabaseError {
+            throw NotSaved(reason: error.message ?? "\(error.resultCode)")
+        } catch {
+            throw NotSaved(reason: "\(error)")
+        }
+        saved.send(entries)
+        return counts
+    }
+
     public func remove(_ id: MovieID) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM wishlist WHERE source = ? AND movie_id = ?",

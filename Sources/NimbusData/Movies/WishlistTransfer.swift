@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GRDB
 import NimbusDomain
 
@@ -6,6 +7,10 @@ import NimbusDomain
 /// and Added, which Letterboxd ignores) or JSON, and back. A file to import is treated as hostile:
 /// its size and row count are capped, quoted CSV fields may hold commas, quotes and line breaks, a
 /// byte-order mark and CRLF are accepted, and control characters are removed from every field.
+///
+/// A CSV cell a spreadsheet would run as a formula (one starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return: a TMDB title such as `=HYPERLINK(…)`, or the film "+1") is written as text, with
+/// a leading `'` (OWASP's advice), and read back without it.
 public enum WishlistTransfer {
     public enum Format: String, CaseIterable, Sendable { case csv, json }
 
@@ -25,6 +30,8 @@ public enum WishlistTransfer {
         case notText
         /// The CSV has no Title column, or the JSON is not a list of films.
         case badFormat(String)
+        /// The file could not be opened or read (the system's reason).
+        case unreadable(String)
     }
 
     public static let maxBytes = 5 * 1024 * 1024
@@ -59,14 +66,64 @@ public enum WishlistTransfer {
     }
 
     static func csvField(_ text: String) -> String {
-        let clean = sanitize(text)
-        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " " || clean.last == " " else {
+        let clean = neutralised(sanitize(text))
+        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " "
+                || clean.last == " " || clean.first == "'" else {
             return clean
         }
         return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
+    /// What a spreadsheet takes for the start of a formula (OWASP, CSV injection).
+    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// Whether `text` must be written with a leading `'` so that it stays text: it starts a formula,
+    /// or it is `'` and then such a text (so that removing one `'` on import gives back exactly what
+    /// was written: "'71" stays as it is, "'=x" is written "''=x").
+    static func needsQuote(_ text: Substring.UnicodeScalarView) -> Bool {
+        guard let first = text.first else { return false }
+        if formulaStarts.contains(first) { return true }
+        return first == "'" && needsQuote(text.dropFirst())
+    }
+
+    /// `text` as a cell no spreadsheet runs.
+    static func neutralised(_ text: String) -> String {
+        needsQuote(Substring(text).unicodeScalars) ? "'" + text : text
+    }
+
+    /// A cell read back: the `'` that `neutralised` added, removed.
+    static func unneutralised(_ text: String) -> String {
+        let scalars = Substring(text).unicodeScalars
+        guard scalars.first == "'", needsQuote(scalars.dropFirst()) else { return text }
+        return String(text.dropFirst())
+    }
+
     // MARK: Import
+
+    /// The contents of the file at `path`, its size checked on the file opened, not on the name (a
+    /// link to a 2 GB file is refused by a `fstat`, not read), and read with a cap all the same (a
+    /// pipe, a device or a file that grows has no size to trust): more than `maxBytes` is `tooLarge`.
+    public static func read(path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure.unreadable(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure.unreadable(String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure.unreadable(String(cString: strerror(EISDIR))) }
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > maxBytes { throw Failure.tooLarge(limit: maxBytes) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure.unreadable(String(cString: strerror(errno)))
+            }
+            if count == 0 { return data }
+            data.append(buffer, count: count)
+            if data.count > maxBytes { throw Failure.tooLarge(limit: maxBytes) }
+        }
+    }
 
     /// The films a file names, in its order. `format` nil: JSON when the text starts with `[` or `{`, else CSV.
     public static func parse(_ data: Data, format: Format? = nil) throws -> [Item] {
@@ -107,7 +164,7 @@ public enum WishlistTransfer {
         return rows.dropFirst().compactMap { row in
             guard row.indices.contains(titleColumn) else { return nil }
             let year = yearColumn.flatMap { row.indices.contains($0) ? Int(sanitize(row[$0])) : nil }
-            return item(title: row[titleColumn], year: year)
+            return item(title: unneutralised(sanitize(row[titleColumn])), year: year)
         }
     }
 
@@ -123,27 +180,39 @@ public enum WishlistTransfer {
         var rows: [[String]] = []
         var row: [String] = []
         var field = ""
+        // The field's length so far: counted as it grows (a 5 MB field is cut once it is long enough,
+        // never measured again from its start for each character).
+        var fieldLength = 0
         var quoted = false
         var fieldStarted = false
         var scalars = text.unicodeScalars.makeIterator()
         var pending: Unicode.Scalar?
-        func endRow() throws {
+        func append(_ scalar: Unicode.Scalar) {
+            guard fieldLength < maxFieldLength else { return }
+            field.unicodeScalars.append(scalar)
+            fieldLength += 1
+        }
+        func endField() {
             row.append(field)
+            field = ""
+            fieldLength = 0
+            fieldStarted = false
+        }
+        func endRow() throws {
+            endField()
             if !(row.count == 1 && row[0].isEmpty) { rows.append(row) }
             guard rows.count <= maxRows + 1 else { throw Failure.tooManyRows(limit: maxRows) }
             row = []
-            field = ""
-            fieldStarted = false
         }
         while let scalar = pending ?? scalars.next() {
             pending = nil
             if quoted {
                 if scalar == "\"" {
                     if let next = scalars.next() {
-                        if next == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = next }
+                        if next == "\"" { append("\"") } else { quoted = false; pending = next }
                     } else { quoted = false }
-                } else if field.unicodeScalars.count < maxFieldLength {
-                    field.unicodeScalars.append(scalar)
+                } else {
+                    append(scalar)
                 }
                 continue
             }
@@ -152,9 +221,7 @@ public enum WishlistTransfer {
                 quoted = true
                 fieldStarted = true
             case ",":
-                row.append(field)
-                field = ""
-                fieldStarted = false
+                endField()
                 guard row.count <= 100 else { throw Failure.badFormat("a row has more than 100 fields") }
             case "\r":
                 if let next = scalars.next(), next != "\n" { pending = next }
@@ -163,7 +230,7 @@ public enum WishlistTransfer {
                 try endRow()
             default:
                 fieldStarted = true
-                if field.unicodeScalars.count < maxFieldLength { field.unicodeScalars.append(scalar) }
+                append(scalar)
             }
         }
         if fieldStarted || !field.isEmpty || !row.isEmpty { try endRow() }
@@ -180,20 +247,5 @@ public enum WishlistTransfer {
             return Character(scalar)
         }
         return String(kept).split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-    }
-}
-
-extension MovieCatalogue {
-    /// The catalogue's film with this title (case aside) and year (any year when nil), the most
-    /// popular when several are.
-    public func find(title: String, year: Int?) throws -> MovieSummary? {
-        let id = try databaseRead { db in
-            try Int64.fetchOne(db, sql: """
-                SELECT id FROM movie WHERE title = ? COLLATE NOCASE AND (? IS NULL OR year = ?)
-                ORDER BY popularity LIMIT 1
-                """, arguments: [title, year, year])
-        }
-        guard let id else { return nil }
-        return try summaries([id]).first
     }
 }

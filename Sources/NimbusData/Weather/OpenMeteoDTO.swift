@@ -161,29 +161,28 @@ extension OpenMeteoForecastDTO {
         utc_offset_seconds.flatMap { PhysicalRange.utcOffset.contains($0) ? $0 : nil } ?? 0
     }
 
-    /// The current temperature alone (batched list requests).
-    func toCurrentTemperature() throws -> CurrentTemperature {
+    /// The current temperature of `place` alone (batched list requests; the server answers for a
+    /// grid point near it, and the place asked about is kept).
+    func toCurrentTemperature(at place: Coordinate) throws -> CurrentTemperature {
         guard let current else { throw OpenMeteoShapeError.missing("current") }
-        return CurrentTemperature(coordinate: try coordinate(),
+        return CurrentTemperature(coordinate: place,
                                   temperature: PhysicalRange.check(current.temperature_2m, PhysicalRange.temperature) ?? .nan,
                                   condition: WeatherCondition(wmoCode: current.weather_code ?? -1))
     }
 
-    /// Now, today's range and condition of `place` (batched Today requests; the server answers for the
-    /// nearest grid point, so the place asked about is kept).
+    /// Now, today's range and condition of `place` (batched Today requests).
     func toPlaceWeather(at place: Coordinate) throws -> PlaceWeather {
-        let now = try toCurrentTemperature()
-        let range = try toDayRange()
+        let now = try toCurrentTemperature(at: place)
+        let range = try toDayRange(at: place)
         return PlaceWeather(coordinate: place, temperature: now.temperature, high: range.high, low: range.low,
                             condition: now.condition == .unknown ? range.condition : now.condition)
     }
 
-    /// Today's range alone (batched liked-cities requests).
-    func toDayRange() throws -> DayRange {
+    /// Today's range of `place` alone (batched liked-cities requests).
+    func toDayRange(at place: Coordinate) throws -> DayRange {
         guard let daily else { throw OpenMeteoShapeError.missing("daily") }
         guard let today = try dailyForecasts(daily).first else { throw OpenMeteoShapeError.empty("daily") }
-        return DayRange(coordinate: try coordinate(),
-                        high: today.high, low: today.low, condition: today.condition)
+        return DayRange(coordinate: place, high: today.high, low: today.low, condition: today.condition)
     }
 
     private func dailyForecasts(_ daily: Daily) throws -> [DailyForecast] {

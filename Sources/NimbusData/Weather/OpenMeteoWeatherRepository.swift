@@ -43,11 +43,16 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
     /// Hourly: what the charts, the sky row and the precipitation row draw.
     static let hourlyFields = "temperature_2m,precipitation_probability,weather_code,is_day,precipitation,rain,showers,snowfall"
 
+    /// A coordinate as the request writes it: four decimals (11 m), far finer than any model's grid.
+    private static func text(_ coordinate: Coordinate) -> (latitude: String, longitude: String) {
+        (String(format: "%.4f", coordinate.latitude), String(format: "%.4f", coordinate.longitude))
+    }
+
     private func request(_ coordinates: [Coordinate], _ items: [URLQueryItem]) -> HTTPRequest? {
-        func list(_ values: [Double]) -> String { values.map { String(format: "%.4f", $0) }.joined(separator: ",") }
+        let texts = coordinates.map(Self.text)
         return HTTPRequest(base: baseURL, path: "/v1/forecast", query: [
-            URLQueryItem(name: "latitude", value: list(coordinates.map(\.latitude))),
-            URLQueryItem(name: "longitude", value: list(coordinates.map(\.longitude))),
+            URLQueryItem(name: "latitude", value: texts.map(\.latitude).joined(separator: ",")),
+            URLQueryItem(name: "longitude", value: texts.map(\.longitude).joined(separator: ",")),
         ] + items + [
             URLQueryItem(name: "timezone", value: "auto"),
             URLQueryItem(name: "timeformat", value: "unixtime"),
@@ -69,32 +74,36 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
                                           logger: logger, what: "forecast") { try Self.single($0).toDomain() }
     }
 
-    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError> {
-        batch(coordinates, [URLQueryItem(name: "current", value: "temperature_2m,weather_code")]) {
-            try $0.toCurrentTemperature()
+    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        batch(coordinates, [URLQueryItem(name: "current", value: "temperature_2m,weather_code")]) { place, dto in
+            try dto.toCurrentTemperature(at: place)
         }
+        .map(\.answers)
+        .eraseToAnyPublisher()
     }
 
-    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError> {
+    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
         batch(coordinates, [
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min"),
             URLQueryItem(name: "forecast_days", value: "1"),
-        ]) { try $0.toDayRange() }
+        ]) { place, dto in try dto.toDayRange(at: place) }
+        .map(\.answers)
+        .eraseToAnyPublisher()
     }
 
-    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> {
+    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
         let cache = placesCache
         let now = self.now
         let logger = self.logger
-        let cached = Deferred { () -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError> in
+        let cached = Deferred { () -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> in
             guard let cache else { return Empty().eraseToAnyPublisher() }
-            var places: [PlaceWeather] = []
+            var places: PlaceAnswers<PlaceWeather> = [:]
             var oldest: Date?
             for coordinate in coordinates {
                 guard let entry = cache.read(coordinate),
                       let dto = try? JSONDecoder().decode(OpenMeteoForecastDTO.self, from: entry.body),
                       let place = try? dto.toPlaceWeather(at: coordinate) else { continue }
-                places.append(place)
+                places[coordinate] = .success(place)
                 oldest = min(oldest ?? entry.fetchedAt, entry.fetchedAt)
             }
             guard let oldest else { return Empty().eraseToAnyPublisher() }
@@ -106,37 +115,78 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
             URLQueryItem(name: "current", value: "temperature_2m,weather_code"),
             URLQueryItem(name: "daily", value: "weather_code,temperature_2m_max,temperature_2m_min"),
             URLQueryItem(name: "forecast_days", value: "1"),
-        ]) { $0 }
-        .tryMap { answers -> Fetched<[PlaceWeather]> in
+        ]) { place, dto in (try dto.toPlaceWeather(at: place), dto) }
+        .map { batch -> Fetched<PlaceAnswers<PlaceWeather>> in
             let fetchedAt = now()
-            let places = try zip(coordinates, answers).map { coordinate, dto in
-                let place = try dto.toPlaceWeather(at: coordinate)
-                // Only what decoded and was believed is kept; the cache holds the answer as it came.
-                if let cache, let body = try? JSONEncoder().encode(dto) {
-                    cache.write(body, for: coordinate, fetchedAt: fetchedAt)
+            var answers: PlaceAnswers<PlaceWeather> = [:]
+            for (place, answer) in batch.answers {
+                switch answer {
+                case .success(let (weather, dto)):
+                    // Only what decoded and was believed is kept; the cache holds the item as it came.
+                    if let cache, let body = try? JSONEncoder().encode(dto) {
+                        cache.write(body, for: place, fetchedAt: fetchedAt)
+                    }
+                    answers[place] = .success(weather)
+                case .failure(let error):
+                    answers[place] = .failure(error)
                 }
-                return place
             }
-            return Fetched(value: places, fetchedAt: fetchedAt, isCached: false)
+            if let logger, batch.failed > 0 {
+                logger.info("today's weather: \(batch.failed) of \(coordinates.count) places without a usable answer")
+            }
+            return Fetched(value: answers, fetchedAt: fetchedAt, isCached: false)
         }
-        .mapError { ($0 as? WeatherError) ?? .badResponse }
         return cached.append(fresh).eraseToAnyPublisher()
     }
 
+    /// Each place's answer, and how many places have none.
+    private struct Batch<T> {
+        var answers: [Coordinate: Result<T, WeatherError>] = [:]
+        var failed: Int { answers.values.filter { if case .failure = $0 { true } else { false } }.count }
+    }
+
+    /// Asks for `coordinates` in as few requests as the server accepts (`OpenMeteoBatch.chunks`), at
+    /// most two at a time, and gives every place its own answer, found by its coordinates. A request
+    /// that fails (after the retries of the client) fails its own places; the publisher fails only
+    /// when every request did, with the first one's error.
     private func batch<T>(_ coordinates: [Coordinate], _ items: [URLQueryItem],
-                          _ map: @escaping (OpenMeteoForecastDTO) throws -> T) -> AnyPublisher<[T], WeatherError> {
-        guard !coordinates.isEmpty else { return Just([]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
-        guard coordinates.allSatisfy(\.isValid), let request = request(coordinates, items) else {
+                          _ map: @escaping (Coordinate, OpenMeteoForecastDTO) throws -> T) -> AnyPublisher<Batch<T>, WeatherError> {
+        guard !coordinates.isEmpty else { return Just(Batch()).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
+        guard coordinates.allSatisfy(\.isValid), let empty = request([], items) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }
-        let count = coordinates.count
-        return client.publisher(for: request)
-            .mapError(Self.map)
-            .tryMap { response -> [T] in
-                let list = try OpenMeteoForecastDTO.decodeList(response.body)
-                // One answer per place asked about, in the same order.
-                guard list.count == count else { throw WeatherError.badResponse }
-                return try list.map(map)
+        let chunks = OpenMeteoBatch.chunks(coordinates, fixedLength: empty.url.absoluteString.utf8.count, text: Self.text)
+        let requests = chunks.enumerated().map { index, chunk -> AnyPublisher<(Int, [Coordinate], Result<[Coordinate: Result<T, WeatherError>], WeatherError>), Never> in
+            guard let request = request(chunk, items) else {
+                return Just((index, chunk, .failure(.badConfiguration))).eraseToAnyPublisher()
+            }
+            return client.publisher(for: request)
+                .mapError(Self.map)
+                .tryMap { response in try OpenMeteoBatch.answers(response.body, places: chunk, map) }
+                .mapError { ($0 as? WeatherError) ?? .badResponse }
+                .map { (index, chunk, .success($0)) }
+                .catch { Just((index, chunk, .failure($0))) }
+                .eraseToAnyPublisher()
+        }
+        return requests.publisher
+            .flatMap(maxPublishers: .max(2)) { $0 }
+            .collect()
+            .tryMap { results -> Batch<T> in
+                var batch = Batch<T>()
+                var firstError: (index: Int, error: WeatherError)?
+                for (index, chunk, result) in results {
+                    switch result {
+                    case .success(let answers):
+                        batch.answers.merge(answers) { _, new in new }
+                    case .failure(let error):
+                        for place in chunk { batch.answers[place] = .failure(error) }
+                        if firstError.map({ index < $0.index }) ?? true { firstError = (index, error) }
+                    }
+                }
+                if results.allSatisfy({ if case .failure = $0.2 { true } else { false } }), let firstError {
+                    throw firstError.error
+                }
+                return batch
             }
             .mapError { ($0 as? WeatherError) ?? .badResponse }
             .eraseToAnyPublisher()

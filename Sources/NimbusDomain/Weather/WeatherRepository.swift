@@ -1,20 +1,26 @@
 import Foundation
 import OpenCombineShim
 
+/// What a batched request learned about each place it asked about, keyed by the place as asked:
+/// its value, or why there is none (its request failed, or the server's item for it was missing or
+/// not believable). One place's trouble never takes another's answer away.
+public typealias PlaceAnswers<Value: Sendable> = [Coordinate: Result<Value, WeatherError>]
+
 /// Weather for places; the live one talks to Open-Meteo and keeps a disk cache.
 public protocol WeatherRepository: Sendable {
     /// The forecast for `coordinate`: the cached one first when there is one (`isCached`), then a fresh
     /// one. Fails with a `WeatherError` after the cached value when the server can't be reached.
     /// Cancelling the subscription cancels the request.
     func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError>
-    /// Current temperatures for several places in one request, in the order given.
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<[CurrentTemperature], WeatherError>
-    /// Today's high and low for several places in one request, in the order given.
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<[DayRange], WeatherError>
-    /// Now, today's range and condition of several places in one request, in the order given: the
-    /// cached answers first when there are any (`isCached`, the oldest's time), then fresh ones. Fails
-    /// with a `WeatherError` (after the cached value) when the server can't be reached.
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[PlaceWeather]>, WeatherError>
+    /// Current temperatures of any number of places, in as few requests as the server accepts: an
+    /// answer for every place asked about. Fails only when no request was answered at all.
+    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError>
+    /// Today's high and low of any number of places, as `currentTemperatures` asks for them.
+    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError>
+    /// Now, today's range and condition of any number of places: the cached answers first when there
+    /// are any (`isCached`, the oldest's time; only the places kept), then fresh ones for every place
+    /// asked about. Fails with a `WeatherError` (after the cached value) when no request was answered.
+    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError>
 }
 
 /// The forecast of a city: cached first, then fresh.
@@ -27,65 +33,48 @@ public struct GetForecastUseCase: Sendable {
     }
 }
 
-/// Current temperatures of many cities, in batches the server accepts in one request.
+/// The places of `coordinates`, each once, in their first order.
+private func unique(_ coordinates: [Coordinate]) -> [Coordinate] {
+    var seen = Set<Coordinate>()
+    return coordinates.filter { seen.insert($0).inserted }
+}
+
+/// Current temperatures of many cities (the repository splits them into as few requests as it must).
 public struct GetCurrentTemperaturesUseCase: Sendable {
-    /// Most places Nimbus asks about in one request.
-    public static let batchSize = 50
     private let repository: WeatherRepository
     public init(repository: WeatherRepository) { self.repository = repository }
 
-    /// One request for at most `batchSize` places; duplicates are asked for once.
-    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<[Coordinate: CurrentTemperature], WeatherError> {
-        var seen = Set<Coordinate>()
-        let unique = coordinates.filter { seen.insert($0).inserted }.prefix(Self.batchSize)
-        guard !unique.isEmpty else { return Just([:]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
-        return repository.currentTemperatures(for: Array(unique))
-            .map { temperatures in
-                var byPlace: [Coordinate: CurrentTemperature] = [:]
-                for (coordinate, t) in zip(unique, temperatures) { byPlace[coordinate] = t }
-                return byPlace
-            }
-            .eraseToAnyPublisher()
+    /// Each place is asked for once, however often it is given.
+    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        let places = unique(coordinates)
+        guard !places.isEmpty else { return Just([:]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
+        return repository.currentTemperatures(for: places)
     }
 }
 
-/// Today's high and low of many cities in one request.
+/// Today's high and low of many cities.
 public struct GetTodayRangesUseCase: Sendable {
     private let repository: WeatherRepository
     public init(repository: WeatherRepository) { self.repository = repository }
 
-    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<[Coordinate: DayRange], WeatherError> {
-        var seen = Set<Coordinate>()
-        let unique = coordinates.filter { seen.insert($0).inserted }
-        guard !unique.isEmpty else { return Just([:]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
-        return repository.todayRanges(for: unique)
-            .map { ranges in
-                var byPlace: [Coordinate: DayRange] = [:]
-                for (coordinate, r) in zip(unique, ranges) { byPlace[coordinate] = r }
-                return byPlace
-            }
-            .eraseToAnyPublisher()
+    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
+        let places = unique(coordinates)
+        guard !places.isEmpty else { return Just([:]).setFailureType(to: WeatherError.self).eraseToAnyPublisher() }
+        return repository.todayRanges(for: places)
     }
 }
 
-/// Now, high, low and condition of the user's places, for the Today tab: one request for all of them.
+/// Now, high, low and condition of the user's places, for the Today tab: all of them, each once.
 public struct GetPlacesTodayUseCase: Sendable {
     private let repository: WeatherRepository
     public init(repository: WeatherRepository) { self.repository = repository }
 
-    /// Duplicates are asked for once; at most `GetCurrentTemperaturesUseCase.batchSize` places.
-    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<[Coordinate: PlaceWeather]>, WeatherError> {
-        var seen = Set<Coordinate>()
-        let unique = Array(coordinates.filter { seen.insert($0).inserted }.prefix(GetCurrentTemperaturesUseCase.batchSize))
-        guard !unique.isEmpty else {
+    public func execute(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
+        let places = unique(coordinates)
+        guard !places.isEmpty else {
             return Just(Fetched(value: [:], fetchedAt: Date(), isCached: false))
                 .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
         }
-        return repository.placesToday(for: unique)
-            .map { fetched in
-                Fetched(value: Dictionary(fetched.value.map { ($0.coordinate, $0) }, uniquingKeysWith: { _, new in new }),
-                        fetchedAt: fetched.fetchedAt, isCached: fetched.isCached)
-            }
-            .eraseToAnyPublisher()
+        return repository.placesToday(for: places)
     }
 }

@@ -89,21 +89,26 @@ public final class CityListViewModel {
         public let visibleRowsChanged: AnyPublisher<Range<Int>, Never>
         /// `f` on a row.
         public let likeToggled: AnyPublisher<Int, Never>
+        /// `r`: ask again, at once, for the rows on screen whose temperature could not be had.
+        public let retryRequested: AnyPublisher<Void, Never>
         public init(queryChanged: AnyPublisher<String, Never>, rowOpened: AnyPublisher<Int, Never>,
                     visibleRowsChanged: AnyPublisher<Range<Int>, Never> = Empty().eraseToAnyPublisher(),
-                    likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher()) {
+                    likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
+                    retryRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
             self.queryChanged = queryChanged
             self.rowOpened = rowOpened
             self.visibleRowsChanged = visibleRowsChanged
             self.likeToggled = likeToggled
+            self.retryRequested = retryRequested
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<CityListState, Never>
         public let route: AnyPublisher<CityListRoute, Never>
-        /// Current temperatures of the cities on screen, by city id ("23°"), growing as rows are seen.
-        public let temperatures: AnyPublisher<[Int: String], Never>
+        /// Current temperatures of the cities on screen ("23°"), growing as rows are seen, and the
+        /// rows whose temperature could not be had.
+        public let temperatures: AnyPublisher<CityTemperatures, Never>
         /// Liked city ids, and a message when a like could not be saved.
         public let likes: AnyPublisher<CityListLikes, Never>
         /// The minute the rows' local times are for: now, then at each new minute and each change of
@@ -184,7 +189,8 @@ public final class CityListViewModel {
             .eraseToAnyPublisher()
 
         return Output(state: state.eraseToAnyPublisher(), route: route,
-                      temperatures: temperatureUpdates(input.visibleRowsChanged, state: state.eraseToAnyPublisher()),
+                      temperatures: temperatureUpdates(input.visibleRowsChanged, retry: input.retryRequested,
+                                                       state: state.eraseToAnyPublisher()),
                       likes: likeUpdates(input, state: state.eraseToAnyPublisher()), clock: clockUpdates())
     }
 
@@ -210,14 +216,17 @@ public final class CityListViewModel {
 
     /// Temperatures for the rows on screen: off the keystroke path (after the rows have stayed put),
     /// one batched request at a time for the rows not known yet (so fewer than 10 a second), the old
-    /// one cancelled as soon as the rows change. Failures leave the rows without a temperature.
-    private func temperatureUpdates(_ visible: AnyPublisher<Range<Int>, Never>,
-                                    state: AnyPublisher<CityListState, Never>) -> AnyPublisher<[Int: String], Never> {
+    /// one cancelled as soon as the rows change. Each row gets its own answer; a row whose answer
+    /// could not be had (its request failed after the client's retries, or its item was bad) gets
+    /// the unavailable mark, and is asked for again when it is shown again or on `r`.
+    private func temperatureUpdates(_ visible: AnyPublisher<Range<Int>, Never>, retry: AnyPublisher<Void, Never>,
+                                    state: AnyPublisher<CityListState, Never>) -> AnyPublisher<CityTemperatures, Never> {
         guard let temperatures, let format else { return Empty().eraseToAnyPublisher() }
         let search = self.search
         let scheduler = self.scheduler
+        let l10n = self.l10n
         let known = KnownTemperatures()
-        let fetched: AnyPublisher<[Int: Double], Never> = visible
+        let shown = visible
             .withLatest(from: state)
             .map { range, state -> [CityRef] in
                 let end = min(range.upperBound, state.rows.count)
@@ -225,41 +234,51 @@ public final class CityListViewModel {
                 return (start..<end).map { state.rows.ref(at: $0) }
             }
             .removeDuplicates()
+            .share()
+        // Rows shown wait until they have stayed put for `temperatureDelay`; `r` asks at once.
+        let asks = merge(shown.map { (refs: $0, wait: true) }.eraseToAnyPublisher(),
+                         retry.withLatest(from: shown).map { (refs: $0.1, wait: false) }.eraseToAnyPublisher())
+        let fetched: AnyPublisher<TemperatureEvent, Never> = asks
             // New rows cancel the request for the old ones at once; the new request waits until the
             // rows have stayed put for `temperatureDelay`, so there is at most one per 300 ms.
-            .map { refs -> AnyPublisher<[Int: Double], Never> in
+            .map { ask -> AnyPublisher<TemperatureEvent, Never> in
                 // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel
                 // that comes after its upstream finished, so every row set that only flashed by
                 // was still decoded 300 ms later.
-                scheduler.timerPublisher(every: Self.temperatureDelay)
-                    .autoconnect()
-                    .first()
-                    .map { _ in refs.map { search.city($0) }.filter { !known.contains($0.id) } }
+                let start: AnyPublisher<Void, Never> = ask.wait
+                    ? scheduler.timerPublisher(every: Self.temperatureDelay).autoconnect().first().map { _ in () }.eraseToAnyPublisher()
+                    : Just(()).eraseToAnyPublisher()
+                return start
+                    .map { _ in ask.refs.map { (ref: $0, city: search.city($0)) }.filter { !known.contains($0.city.id) } }
                     .filter { !$0.isEmpty }
-                    .flatMap { cities -> AnyPublisher<[Int: Double], Never> in
-                        temperatures.execute(for: cities.map(\.coordinate))
-                            .map { byPlace -> [Int: Double] in
-                                var out: [Int: Double] = [:]
-                                for city in cities {
-                                    if let t = byPlace[city.coordinate] { out[city.id] = t.temperature }
-                                }
-                                return out
+                    .flatMap { rows -> AnyPublisher<TemperatureEvent, Never> in
+                        temperatures.execute(for: rows.map(\.city.coordinate))
+                            .map { answers -> TemperatureEvent in
+                                .answered(rows.map { row in
+                                    (row.ref, row.city.id,
+                                     answers[row.city.coordinate].map { $0.map(\.temperature) } ?? .failure(.badResponse))
+                                })
                             }
-                            .replaceError(with: [:])
+                            .catch { error in Just(.answered(rows.map { ($0.ref, $0.city.id, .failure(error)) })) }
                             .eraseToAnyPublisher()
                     }
                     .eraseToAnyPublisher()
             }
             .switchToLatest()
-            .map { known.add($0) }
             .eraseToAnyPublisher()
+        // Which rows are on screen decides whether a failure is worth a word.
+        let onScreen = shown.map { refs in TemperatureEvent.shown(Set(refs)) }
         // Kept in °C and formatted as they go out, again after each change of units in the settings.
-        let reformat: AnyPublisher<[Int: Double], Never> = format.display.changes.dropFirst()
-            .map { _ in known.all }
-            .filter { !$0.isEmpty }
-            .eraseToAnyPublisher()
-        return merge(fetched, reformat)
-            .map { all -> [Int: String] in all.mapValues { format.shortTemperature($0) } }
+        let reformat = format.display.changes.dropFirst().map { _ in TemperatureEvent.unitsChanged }
+        return merge(merge(fetched, onScreen.eraseToAnyPublisher()).eraseToAnyPublisher(), reformat.eraseToAnyPublisher())
+            .map { event -> CityTemperatures in
+                known.apply(event)
+                return known.output(format: format, l10n: l10n)
+            }
+            // Nothing goes out until there is something to show.
+            .prepend(CityTemperatures())
+            .removeDuplicates()
+            .dropFirst()
             .receive(on: scheduler)
             .eraseToAnyPublisher()
     }
@@ -307,21 +326,77 @@ public struct CityListLikes: Equatable, Sendable {
     }
 }
 
-/// Temperatures already fetched, so scrolling back costs no request.
-private final class KnownTemperatures: Sendable {
-    private let values = Mutex<[Int: Double]>([:])
+/// The city list's temperatures as the screen shows them.
+public struct CityTemperatures: Equatable, Sendable {
+    /// "23°" by city id; the unavailable mark ("n/a") for the rows in `failed`.
+    public var texts: [Int: String] = [:]
+    /// The rows whose temperature could not be had; `r`, or showing them again, asks again.
+    public var failed: Set<Int> = []
+    /// Why, when rows on screen have no temperature ("Temperatures n/a: offline").
+    public var message: String?
+    public init(texts: [Int: String] = [:], failed: Set<Int> = [], message: String? = nil) {
+        self.texts = texts
+        self.failed = failed
+        self.message = message
+    }
+}
 
-    var all: [Int: Double] { values.withLock { $0 } }
+/// What changes the list's temperatures.
+private enum TemperatureEvent {
+    /// The answers for the rows asked about, with their city ids.
+    case answered([(CityRef, Int, Result<Double, WeatherError>)])
+    /// The rows now on screen.
+    case shown(Set<CityRef>)
+    case unitsChanged
+}
+
+/// Temperatures already fetched (so scrolling back costs no request), the rows that failed and why,
+/// and the rows on screen.
+private final class KnownTemperatures: Sendable {
+    private struct State {
+        var values: [Int: Double] = [:]
+        /// By city id: the row it was for, and why.
+        var failures: [Int: (ref: CityRef, error: WeatherError)] = [:]
+        var onScreen: Set<CityRef> = []
+    }
+    private let state = Mutex(State())
 
     func contains(_ id: Int) -> Bool {
-        values.withLock { $0[id] != nil }
+        state.withLock { $0.values[id] != nil }
     }
 
-    func add(_ new: [Int: Double]) -> [Int: Double] {
-        values.withLock { values in
-            if values.count > 5000 { values.removeAll() }
-            values.merge(new) { _, b in b }
-            return values
+    func apply(_ event: TemperatureEvent) {
+        state.withLock { state in
+            switch event {
+            case .answered(let answers):
+                if state.values.count > 5000 { state.values.removeAll() }
+                if state.failures.count > 5000 { state.failures.removeAll() }
+                for (ref, id, answer) in answers {
+                    switch answer {
+                    case .success(let celsius):
+                        state.values[id] = celsius
+                        state.failures[id] = nil
+                    case .failure(let error):
+                        state.failures[id] = (ref, error)
+                    }
+                }
+            case .shown(let ids):
+                state.onScreen = ids
+            case .unitsChanged:
+                break
+            }
+        }
+    }
+
+    func output(format: WeatherFormatter, l10n: L10n) -> CityTemperatures {
+        state.withLock { state in
+            var texts = state.values.mapValues { format.shortTemperature($0) }
+            let mark = l10n[.weatherUnavailable]
+            for id in state.failures.keys { texts[id] = mark }
+            // The reason of the first failed row on screen (by id, so the words do not flicker).
+            let reason = state.failures.filter { state.onScreen.contains($0.value.ref) }.min { $0.key < $1.key }?.value.error
+            return CityTemperatures(texts: texts, failed: Set(state.failures.keys),
+                                    message: reason.map { l10n.format(.citiesTemperaturesFailed, format.shortMessage($0)) })
         }
     }
 }

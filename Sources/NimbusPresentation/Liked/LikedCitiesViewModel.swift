@@ -8,11 +8,14 @@ public struct LikedRow: Equatable, Sendable {
     public let cityID: Int
     public let name: String
     public let country: String
-    /// "28° / 17°", nil until today's range came.
+    /// "28° / 17°", nil until today's range came; the unavailable mark ("n/a") when it will not come.
     public let range: String?
+    /// The sky, or why there is no range ("bad response", "offline").
     public let condition: String?
     /// "37.57°N 126.98°E" (what `y` copies beside the name).
     public let coordinates: String
+    /// True when this city's range could not be had (`r` asks again).
+    public var unavailable = false
 }
 
 /// What the Liked tab shows.
@@ -104,7 +107,7 @@ public final class LikedCitiesViewModel {
 
     enum Event {
         case cities(Result<[City], LikesError>)
-        case ranges([Coordinate: DayRange])
+        case ranges(PlaceAnswers<DayRange>)
         case rangesFailed(WeatherError)
         case removeFailed
         case unitsChanged
@@ -113,6 +116,8 @@ public final class LikedCitiesViewModel {
     struct Model: Equatable {
         var cities: [City] = []
         var ranges: [Coordinate: DayRange] = [:]
+        /// Why the last answer had nothing usable for a city.
+        var rangeProblems: [Coordinate: WeatherError] = [:]
         var loadFailed = false
         var rangeError: WeatherError?
         var removeFailed = false
@@ -154,7 +159,11 @@ public final class LikedCitiesViewModel {
                     .map(Event.ranges)
                     .catch { Just(Event.rangesFailed($0)) }
                     .handleEvents(receiveOutput: { event in
-                        if case .rangesFailed = event { failed.send(true) } else { failed.send(false) }
+                        switch event {
+                        case .rangesFailed: failed.send(true)
+                        case .ranges(let answers): failed.send(answers.values.contains { if case .failure = $0 { true } else { false } })
+                        default: failed.send(false)
+                        }
                     })
                 return Just(Event.cities(.success(cities))).append(fetch).eraseToAnyPublisher()
             }
@@ -172,8 +181,19 @@ public final class LikedCitiesViewModel {
                     m.loadFailed = false
                 case .cities(.failure):
                     m.loadFailed = true
-                case .ranges(let r):
-                    m.ranges.merge(r) { _, new in new }
+                case .ranges(let answers):
+                    // Every load asks for every liked city: what failed before is this answer's to say.
+                    m.rangeProblems = [:]
+                    for (place, answer) in answers {
+                        switch answer {
+                        case .success(let range):
+                            m.ranges[place] = range
+                            m.rangeProblems[place] = nil
+                        case .failure(let error):
+                            m.ranges[place] = nil
+                            m.rangeProblems[place] = error
+                        }
+                    }
                     m.rangeError = nil
                 case .rangesFailed(let e):
                     m.rangeError = e
@@ -215,7 +235,15 @@ public final class LikedCitiesViewModel {
         let l10n = format.l10n
         let rows = model.cities.map { city -> LikedRow in
             let range = model.ranges[city.coordinate]
-            return LikedRow(cityID: city.id, name: CityNameChoice.name(city, language: l10n.language), country: countries.name(city.countryCode),
+            let name = CityNameChoice.name(city, language: l10n.language)
+            if range == nil, let error = model.rangeProblems[city.coordinate] ?? model.rangeError {
+                var row = LikedRow(cityID: city.id, name: name, country: countries.name(city.countryCode),
+                                   range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
+                                   coordinates: WeatherFormatter.coordinates(city.coordinate))
+                row.unavailable = true
+                return row
+            }
+            return LikedRow(cityID: city.id, name: name, country: countries.name(city.countryCode),
                             range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
                             condition: range.map { format.condition($0.condition) },
                             coordinates: WeatherFormatter.coordinates(city.coordinate))
@@ -227,6 +255,6 @@ public final class LikedCitiesViewModel {
         if let error = model.rangeError { notices.append(format.message(error)) }
         return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty && !model.loadFailed ? l10n[.likedEmpty] : nil,
                                 notice: notices.isEmpty ? nil : notices.joined(separator: " "),
-                                canRetry: model.rangeError != nil)
+                                canRetry: model.rangeError != nil || !model.rangeProblems.isEmpty)
     }
 }

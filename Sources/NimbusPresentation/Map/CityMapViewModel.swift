@@ -205,8 +205,10 @@ public final class CityMapViewModel {
                         shown.towns = known
                         return Just(shown).eraseToAnyPublisher()
                     }
-                    // The towns of a map from the cache are found off the main queue, then shown.
-                    let found = Deferred { Just(towns.towns(on: hit)) }
+                    // The towns of a map from the cache are found off the main queue, then shown;
+                    // not at all when the view was left before the queue came to them.
+                    let flag = CancellationFlag()
+                    let found = Deferred { (flag.isCancelled ? [] : [towns.towns(on: hit)]).publisher }
                         .subscribe(on: renderScheduler)
                         .receive(on: scheduler)
                         .map { found -> CityMapState in
@@ -215,14 +217,17 @@ public final class CityMapViewModel {
                             withTowns.towns = found
                             return withTowns
                         }
-                    return found.prepend(shown).eraseToAnyPublisher()
+                    return found.prepend(shown)
+                        .handleEvents(receiveCancel: { flag.cancel() })
+                        .eraseToAnyPublisher()
                 }
                 let loading = self.state(request, snapshot: last.snapshot, loading: true, message: self.l10n[.mapLoading])
                 let flag = CancellationFlag()
                 let render = Deferred {
                     Future<Result<(MapSnapshot, [MapMarker])?, MapError>, Never> { promise in
                         promise(.success(Result { () throws(MapError) -> (MapSnapshot, [MapMarker])? in
-                            guard let snapshot = try showMap.render(request, cancel: flag) else { return nil }
+                            // A view left before the render queue came to it is not drawn at all.
+                            guard !flag.isCancelled, let snapshot = try showMap.render(request, cancel: flag) else { return nil }
                             // The towns in view are found here too, off the main queue.
                             return (snapshot, flag.isCancelled ? [] : towns?.towns(on: snapshot) ?? [])
                         }))
@@ -243,8 +248,13 @@ public final class CityMapViewModel {
                         return self.state(request, snapshot: nil, loading: false, message: self.message(error))
                     }
                 }
-                .handleEvents(receiveCancel: { flag.cancel() })
-                return render.prepend(loading).eraseToAnyPublisher()
+                // The cancel is heard here, above `subscribe(on:)`: below it, nothing hears a cancel
+                // until the render queue has subscribed, which is when the render runs (each view
+                // panned past then drew its whole map later, one after another, holding its
+                // subscription until then: ~4 KB a view, and a queue of renders minutes long).
+                return render.prepend(loading)
+                    .handleEvents(receiveCancel: { flag.cancel() })
+                    .eraseToAnyPublisher()
             }
             .switchToLatest()
 

@@ -28,11 +28,14 @@ public struct TodayPlaceRow: Equatable, Sendable {
     public let name: String
     /// The city the user is in (or nearest to).
     public let isHere: Bool
-    /// "23°", nil until the weather came.
+    /// "23°", nil until the weather came; the unavailable mark ("n/a") when it will not come.
     public let now: String?
     /// "28° / 17°".
     public let range: String?
     public let condition: String?
+    /// Why this place has no weather ("bad response", "offline"): its own item of the answer was
+    /// missing or not believable, or the request failed. Nil while it is asked for, and once it came.
+    public var problem: String? = nil
 }
 
 /// An earthquake near one of the places.
@@ -181,7 +184,7 @@ public final class TodayViewModel {
     enum Answer {
         /// The places: where the user is (or why not) and the liked cities, before their weather.
         case places(Result<CurrentCity, LocateCityError>, [City])
-        case weather(Fetched<[Coordinate: PlaceWeather]>)
+        case weather(Fetched<PlaceAnswers<PlaceWeather>>)
         case quakes(QuakeFeedUpdate)
         case films([WishlistEntry], [MovieSummary])
     }
@@ -205,6 +208,9 @@ public final class TodayViewModel {
         var located: Result<CurrentCity, LocateCityError>?
         var liked: [City] = []
         var weather: [Coordinate: PlaceWeather] = [:]
+        /// Why the fresh answer had nothing usable for a place (its value, if one was kept, is dropped:
+        /// the section says "updated", and that place was not).
+        var weatherProblems: [Coordinate: WeatherError] = [:]
         var weatherFetched: Fetched<Bool>?
         var feed: QuakeFeedUpdate?
         var wishlist: [WishlistEntry]?
@@ -239,7 +245,18 @@ public final class TodayViewModel {
                     self.liked = liked
                     findNear(describe)
                 case .success(.weather(let fetched)):
-                    weather.merge(fetched.value) { _, new in new }
+                    for (place, answer) in fetched.value {
+                        switch answer {
+                        case .success(let value):
+                            weather[place] = value
+                            weatherProblems[place] = nil
+                        case .failure(let error) where !fetched.isCached:
+                            weather[place] = nil
+                            weatherProblems[place] = error
+                        case .failure:
+                            break
+                        }
+                    }
                     weatherFetched = Fetched(value: true, fetchedAt: fetched.fetchedAt, isCached: fetched.isCached)
                     if !fetched.isCached { done(.places) }
                 case .success(.quakes(let update)):
@@ -423,15 +440,26 @@ public final class TodayViewModel {
         // Places.
         let places = m.places
         let hereID: Int? = { if case .success(let here)? = m.located { return here.city.id } else { return nil } }()
+        let placesSource = m.sources[TodaySection.places.rawValue]
+        // A place without weather says why: its own item was bad, or (once the load ended) the request failed.
+        let sectionError: WeatherError? = {
+            if !placesSource.loading, case .weather(let error)? = placesSource.error { return error }
+            return nil
+        }()
         let placeRows = places.map { city -> TodayPlaceRow in
             let w = m.weather[city.coordinate]
-            return TodayPlaceRow(cityID: city.id, name: CityNameChoice.name(city, language: l10n.language),
-                                 isHere: city.id == hereID,
-                                 now: w.map { weatherFormat.shortTemperature($0.temperature) },
-                                 range: w.map { weatherFormat.shortTemperature($0.high) + " / " + weatherFormat.shortTemperature($0.low) },
-                                 condition: w.map { weatherFormat.condition($0.condition) })
+            var row = TodayPlaceRow(cityID: city.id, name: CityNameChoice.name(city, language: l10n.language),
+                                    isHere: city.id == hereID,
+                                    now: w.map { weatherFormat.shortTemperature($0.temperature) },
+                                    range: w.map { weatherFormat.shortTemperature($0.high) + " / " + weatherFormat.shortTemperature($0.low) },
+                                    condition: w.map { weatherFormat.condition($0.condition) })
+            if w == nil, let error = m.weatherProblems[city.coordinate] ?? sectionError {
+                row = TodayPlaceRow(cityID: row.cityID, name: row.name, isHere: row.isHere,
+                                    now: l10n[.weatherUnavailable], range: nil, condition: nil,
+                                    problem: weatherFormat.shortMessage(error))
+            }
+            return row
         }
-        let placesSource = m.sources[TodaySection.places.rawValue]
         let placesStatus: TodaySectionStatus
         if m.located == nil, placesSource.error == nil {
             placesStatus = .loading

@@ -125,6 +125,22 @@ public struct WeatherFormatter: Sendable {
         }
     }
 
+    /// A few words for a row that has no weather ("offline", "bad response"), where `message` has no room.
+    public func shortMessage(_ error: WeatherError) -> String {
+        switch error {
+        case .offline: l10n[.weatherShortOffline]
+        case .timedOut: l10n[.weatherShortTimeout]
+        case .rateLimited: l10n[.weatherShortRateLimited]
+        case .server(let status): l10n.format(.weatherShortServer, String(status))
+        case .badResponse: l10n[.weatherShortBadResponse]
+        case .badConfiguration: l10n[.weatherShortConfiguration]
+        case .connectionLost: l10n[.weatherShortConnectionLost]
+        case .tooLarge: l10n[.weatherShortTooLarge]
+        case .badReply: l10n[.weatherShortBadReply]
+        case .redirected: l10n[.weatherShortRedirected]
+        }
+    }
+
     /// Largest magnitude shown as a number; beyond it (and for NaN or ±∞) a value shows as "–".
     static let displayLimit = 1e9
 

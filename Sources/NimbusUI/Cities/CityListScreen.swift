@@ -13,7 +13,8 @@ public final class CityListScreen: Screen {
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let visibleRowsChanged = PassthroughSubject<Range<Int>, Never>()
     private let likeToggled = PassthroughSubject<Int, Never>()
-    private var temperatures: [Int: String] = [:]
+    private let retryRequested = PassthroughSubject<Void, Never>()
+    private var temperatures = CityTemperatures()
     private var likes = CityListLikes(ids: [], message: nil)
     /// The minute of the rows' local times; nil without a clock (no local-time column).
     private var clock: CityClock?
@@ -39,7 +40,8 @@ public final class CityListScreen: Screen {
             queryChanged: queryChanged.eraseToAnyPublisher(),
             rowOpened: rowOpened.eraseToAnyPublisher(),
             visibleRowsChanged: visibleRowsChanged.eraseToAnyPublisher(),
-            likeToggled: likeToggled.eraseToAnyPublisher()
+            likeToggled: likeToggled.eraseToAnyPublisher(),
+            retryRequested: retryRequested.eraseToAnyPublisher()
         ))
         output.temperatures
             .sink { [weak self] temperatures in
@@ -83,9 +85,11 @@ public final class CityListScreen: Screen {
     public var hints: [KeyHint] {
         switch focus {
         case .list:
-            // Arrows go without saying; room goes to what can't be guessed.
+            // Arrows go without saying; room goes to what can't be guessed (`r` while rows on screen
+            // have no temperature, after `? help`, which the bar keeps room for).
+            let retry = temperaturesFailedOnScreen ? [KeyHint("r", l10n[.hintRetry])] : []
             return [KeyHint("/", l10n[.hintSearch]), KeyHint("Enter", l10n[.hintOpen]),
-                    KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+                    KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp])] + retry + [KeyHint("q", l10n[.hintQuit])]
         case .field:
             return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
                     KeyHint("Ctrl-C", l10n[.hintQuit])]
@@ -99,6 +103,7 @@ public final class CityListScreen: Screen {
          KeyHint("Home End  g G", l10n[.helpKeyEnds]),
          KeyHint("Enter", l10n[.helpKeyOpenCity]),
          KeyHint("f", l10n[.helpKeyLike]),
+         KeyHint("r", l10n[.helpKeyRetryTemperatures]),
          KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
          KeyHint("Esc", l10n[.helpKeyFieldEsc])]
     }
@@ -139,6 +144,10 @@ public final class CityListScreen: Screen {
             likeToggled.send(list.selection)
             return true
         }
+        if key == .char("r") {
+            retryRequested.send(())
+            return true
+        }
         return false
     }
 
@@ -162,6 +171,9 @@ public final class CityListScreen: Screen {
         }
         return true
     }
+
+    /// Whether a row whose temperature could not be had is on screen (`r` then asks again).
+    private var temperaturesFailedOnScreen: Bool { temperatures.message != nil }
 
     /// The selected city's name and coordinates: "Seoul 37.57°N 126.98°E".
     public var copyText: String? {
@@ -203,7 +215,8 @@ public final class CityListScreen: Screen {
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {
-        let summary = likes.message.map { " \($0) " } ?? state.map { " \($0.summary) " } ?? ""
+        let warning = likes.message ?? temperatures.message
+        let summary = warning.map { " \($0) " } ?? state.map { " \($0.summary) " } ?? ""
         let summaryWidth = DisplayWidth.of(summary)
         let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
@@ -211,7 +224,7 @@ public final class CityListScreen: Screen {
                        focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
                        placeholderStyle: theme.placeholder)
         if fieldWidth < p.width {
-            p.text(summary, x: fieldWidth, y: 0, style: likes.message == nil ? theme.dim : theme.warning)
+            p.text(summary, x: fieldWidth, y: 0, style: warning == nil ? theme.dim : theme.warning)
         }
     }
 
@@ -268,7 +281,9 @@ public final class CityListScreen: Screen {
             let style: Style
             switch column.kind {
             case .country: (text, style) = (DisplayWidth.sanitize(row.country), theme.text)
-            case .temperature: (text, style) = (temperatures[row.cityID] ?? "", theme.accent)
+            case .temperature:
+                (text, style) = (temperatures.texts[row.cityID] ?? "",
+                                 temperatures.failed.contains(row.cityID) ? theme.warning : theme.accent)
             case .population: (text, style) = (row.population, theme.dim)
             case .localTime: (text, style) = (clock.flatMap { $0.time(in: row.timeZone) } ?? "", theme.text)
             case .coordinates: (text, style) = (coordinateText(row), theme.dim)

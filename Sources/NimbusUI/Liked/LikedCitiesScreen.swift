@@ -198,7 +198,8 @@ public final class LikedCitiesScreen: Screen {
                 x += countryWidth
             }
             if rangeWidth > 0, let range = item.range {
-                row.text(DisplayWidth.truncate(range, to: rangeWidth - 1), x: x, y: 0, style: selected ? base : theme.accent)
+                row.text(DisplayWidth.truncate(range, to: rangeWidth - 1), x: x, y: 0,
+                         style: selected ? base : item.unavailable ? theme.warning : theme.accent)
             }
             x += rangeWidth
             if conditionWidth > 0, let condition = item.condition {

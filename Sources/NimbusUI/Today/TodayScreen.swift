@@ -338,8 +338,14 @@ public final class TodayScreen: Screen {
             var x = 2 + nameWidth
             if hereWidth > 0, row.isHere { p.text(l10n[.todayHere], x: x, y: 0, style: selected ? base : theme.dim) }
             x += hereWidth
-            p.text(fit(row.now ?? "…", nowWidth - 1), x: x, y: 0, style: selected ? base : theme.accent)
+            p.text(fit(row.now ?? "…", nowWidth - 1), x: x, y: 0,
+                   style: selected ? base : row.problem != nil ? theme.warning : theme.accent)
             x += nowWidth
+            if let problem = row.problem {
+                // Why this place has no weather, where its range and sky would be.
+                if rangeWidth > 0 { p.text(fit(problem, rangeWidth + conditionWidth), x: x, y: 0, style: selected ? base : theme.dim) }
+                return
+            }
             if rangeWidth > 0 { p.text(fit(row.range ?? "", rangeWidth - 1), x: x, y: 0, style: base) }
             x += rangeWidth
             if conditionWidth > 0 { p.text(fit(row.condition ?? "", conditionWidth), x: x, y: 0, style: selected ? base : theme.dim) }
