@@ -147,6 +147,28 @@ final class ConfigFileRegressionTests: XCTestCase {
         XCTAssertEqual(contents, "units = \"metric\"\ntheme = \"light\"\nclock = 24\n")
     }
 
+    nonisolated func testAChangeThatCouldNotBeSavedIsSavedWithTheNext() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() }
+    }
+
+    /// The clock was set while an editor had the file half-written: not saved, as it said. The next
+    /// change, once the file was whole again, wrote only its own key and said "Saved", and the clock
+    /// the screen showed was gone at the next start.
+    private func mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() throws {
+        try write("units = \"metric\"\n")
+        let app = try container()
+        try write("units = \"metric\"\ntheme = \n")
+        XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
+        try write("units = \"metric\"\n")
+        XCTAssertTrue(app.changeSettings { $0.theme = .light })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"light\"\n")
+        XCTAssertEqual(ConfigFile(environment: environment).load().settings, app.savedSettings)
+        XCTAssertTrue(app.changeSettings { $0.mouse = false })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"light\"\nmouse = false\n",
+                       "once saved, a key is not written again")
+    }
+
     nonisolated func testANulByteIsNotTOMLAndTheFileIsNeverRewritten() throws {
         nonisolated(unsafe) let test = self
         try MainActor.assumeIsolated { try test.mainActorTestANulByteIsNotTOMLAndTheFileIsNeverRewritten() }
