@@ -91,6 +91,18 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(contents, "future_key = 3\nunits = \"metric\"\n")
     }
 
+    /// Foundation's UTF-8 decoding drops a byte order mark: the first save of a file a Windows editor
+    /// had written took it away.
+    func testASaveKeepsAByteOrderMark() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        try (bom + Data("# mine\nunits = \"imperial\"\n".utf8)).write(to: url)
+        let file = ConfigFile(url: url)
+        XCTAssertEqual(file.load().settings, UserSettings(units: .imperial))
+        XCTAssertEqual(file.save(UserSettings(units: .metric, clock: .h12), keys: [.units, .clock]), .saved)
+        XCTAssertEqual(try Data(contentsOf: url), bom + Data("# mine\nunits = \"metric\"\nclock = 12\n".utf8))
+        XCTAssertEqual(file.load().settings, UserSettings(units: .metric, clock: .h12))
+    }
+
     func testAnExistingFileKeepsItsMode() throws {
         try write("units = \"imperial\"\n")
         try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)

@@ -118,7 +118,8 @@ public struct ConfigFile: Sendable {
 
     /// The settings in the file's bytes: text that is not UTF-8 is a problem with its line.
     public static func parse(_ data: Data, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
-        guard let text = String(data: data, encoding: .utf8) else {
+        // Not `String(data:encoding:)`, which drops a byte order mark: a save writes this text back.
+        guard let text = String(validating: data, as: UTF8.self) else {
             let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
             let line = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil }.map { $0 + 1 }
             return Loaded(problems: [Problem(line: line, message: "is not UTF-8 text; not read", reason: .unreadable)],
@@ -260,9 +261,8 @@ public struct ConfigFile: Sendable {
         do {
             try LockedFileUpdate(url: target, maxBytes: Self.maximumSize).update { data in
                 let loaded = data.map { Self.parse($0, isCity: isCity) } ?? Loaded()
-                guard loaded.writable, let text = String(data: data ?? Data(), encoding: .utf8) else {
-                    throw loaded.problems.first ?? Problem(line: nil, message: "is not UTF-8 text; not read", reason: .unreadable)
-                }
+                if let problem = loaded.problems.first { throw problem }
+                let text = String(decoding: data ?? Data(), as: UTF8.self)  // valid UTF-8: `parse` said so
                 guard let editor = TOMLLineEditor(text) else {
                     throw Problem(line: nil, message: "is not TOML the app can edit; not saved", reason: .notTOML)
                 }
