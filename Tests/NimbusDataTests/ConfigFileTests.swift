@@ -62,6 +62,17 @@ final class ConfigFileTests: XCTestCase {
                        ["config.toml line 3: units must be metric, imperial or auto"])
     }
 
+    /// The line was that of the first line starting `theme =`, here one inside a multi-line string, and
+    /// none for a key written with a dot or in a table.
+    func testABadValueIsNamedWithTheLineOfItsKeyNotOfTextLookingLikeIt() {
+        let text = "notes = \"\"\"\ntheme = \"in a note\"\n\"\"\"\n\n  theme = \"purple\"  # mine\nunits.x = 1\n"
+        XCTAssertEqual(ConfigFile.parse(text).problems.map(\.description), [
+            "config.toml line 6: units must be metric, imperial or auto",
+            "config.toml line 5: theme must be dark, light or auto",
+        ])
+        XCTAssertEqual(ConfigFile.parse("\u{FEFF}# a\r\n[t]\r\nclock = 1\r\n").problems, [], "a key in a table is not the app's")
+    }
+
     func testTextThatIsNotTOMLIsAProblemWithItsLine() {
         let loaded = ConfigFile.parse("units = \"metric\"\nthis is not toml\n")
         XCTAssertEqual(loaded.problems.count, 1)

@@ -148,6 +148,9 @@ public struct ConfigFile: Sendable {
         }
         var settings = UserSettings()
         var problems: [Problem] = []
+        // Only for a problem's line: where each top-level key is written.
+        lazy var keys = TOMLLineEditor(text)
+        func line(of key: String) -> Int? { keys?.line(of: key) }
         func bad(_ key: UserSettings.Key, _ allowed: [String]) {
             let message: String
             if allowed.isEmpty {
@@ -157,7 +160,7 @@ public struct ConfigFile: Sendable {
             } else {
                 message = "must be " + allowed.dropLast().joined(separator: ", ") + " or " + allowed.last!
             }
-            problems.append(Problem(line: line(of: key.rawValue, in: text), message: "\(key.rawValue) \(message)",
+            problems.append(Problem(line: line(of: key.rawValue), message: "\(key.rawValue) \(message)",
                                     reason: .badValue(key: key.rawValue, allowed: allowed)))
         }
         func word<E: RawRepresentable & CaseIterable>(_ key: UserSettings.Key, _ type: E.Type) -> E?
@@ -184,7 +187,7 @@ public struct ConfigFile: Sendable {
         if let value = table[UserSettings.Key.home.rawValue] {
             if let home = (value.string ?? value.int.map(String.init)).flatMap(UserSettings.Home.init(text:)) {
                 if case .city(let id) = home, !isCity(id) {
-                    problems.append(Problem(line: line(of: UserSettings.Key.home.rawValue, in: text),
+                    problems.append(Problem(line: line(of: UserSettings.Key.home.rawValue),
                                             message: "home \(id) is not a city of the catalogue", reason: .unknownCity(id)))
                 } else {
                     settings.home = home
@@ -194,22 +197,6 @@ public struct ConfigFile: Sendable {
             }
         }
         return Loaded(settings: settings, problems: problems, writable: problems.isEmpty)
-    }
-
-    /// The line (from 1) where `key` is set, if a line begins with it.
-    static func line(of key: String, in text: String) -> Int? {
-        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
-        for (i, bytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let line = Substring(bytes)
-            var rest = line.drop { $0 == " " || $0 == "\t" }
-            for quote in ["\"", "'"] where rest.hasPrefix(quote + key + quote) {
-                rest = rest.dropFirst(key.count + 2)
-                return rest.drop { $0 == " " || $0 == "\t" }.hasPrefix("=") ? i + 1 : nil
-            }
-            guard rest.hasPrefix(key) else { continue }
-            if rest.dropFirst(key.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return i + 1 }
-        }
-        return nil
     }
 
     private static func oneLine(_ text: String) -> String {
