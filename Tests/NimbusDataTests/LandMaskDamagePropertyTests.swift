@@ -7,11 +7,11 @@ import TestSupport
 /// A land mask file damaged at random — bytes changed anywhere, a field of a level record set to a
 /// random or edge value, an entry of the group, tile or block tables rewritten, the file cut short —
 /// either fails to open with `MapDataError.corrupt`, or opens, describes tables that lie inside the
-/// file and whose counts add up, and then every lookup stays inside its table (a debug build checks
-/// each index read in `LandLevel.isLand`, so a lookup past a table traps here).
+/// file, overlap nothing else and whose counts add up, and then every lookup stays inside its table
+/// (a debug build checks each index read in `LandLevel.isLand`, so a lookup past a table traps here).
 ///
 /// The files are small ones made by an encoder written here from the format in `scripts/landmask.py`,
-/// so that every pixel of every level is looked up; undamaged, each reads back as the bitmap it was
+/// so that every block of every level is looked up; undamaged, every pixel reads back as the bitmap it was
 /// made from. The bundled file is damaged too, in its tile tables, with the lookups of the tiles the
 /// damaged entry covers. `NIMBUS_PROPERTY_COUNT` raises the number of cases. A trap ends the test
 /// process: the case being run is written to `$TMPDIR/nimbus-landmask-case.txt` first.
@@ -343,6 +343,13 @@ private enum TableCheck {
         guard bytes.count >= 8, Array(bytes[0..<4]) == Array("NMBL".utf8), u16(bytes, 4) == 2 else { return "the header" }
         let count = u16(bytes, 6)
         guard count > 0, 8 + 48 * count <= bytes.count else { return "the level count" }
+        var used = [(0, 8 + 48 * count)]
+        for i in 0..<count {
+            let r = Record(bytes, 8 + 48 * i)
+            used += [(r.groupOffset, 24 * r.groupCount), (r.tileOffset, 24 * r.mixed), (r.blockOffset, 8 * r.blockCount)].filter { $0.1 > 0 }
+        }
+        let ordered = used.sorted { $0.0 < $1.0 }
+        for (a, b) in zip(ordered, ordered.dropFirst()) where a.0 + a.1 > b.0 { return "tables at \(a.0) and \(b.0) overlap" }
         for i in 0..<count where only?.contains(i) ?? true {
             let r = Record(bytes, 8 + 48 * i)
             guard r.ppd > 0, r.width == 360 * r.ppd, r.height == 180 * r.ppd, r.across * 64 >= r.width, (r.across - 1) * 64 < r.width,

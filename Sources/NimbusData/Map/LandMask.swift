@@ -149,6 +149,9 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
         let count = u16(6)
         guard count > 0, 8 + 48 * count <= size else { throw corrupt("bad level table") }
         var levels: [LandLevel] = []
+        // Where the header and every table lie: no two may overlap (an offset moved along by whole
+        // words would otherwise make a level read another's words as its own).
+        var spans: [Range<Int>] = [0..<(8 + 48 * count)]
         for i in 0..<count {
             let r = 8 + 48 * i
             let ppd = u32(r), width = u32(r + 4), height = u32(r + 8), across = u32(r + 12), down = u32(r + 16)
@@ -161,6 +164,8 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
             guard groupOffset % 8 == 0, tileOffset % 8 == 0, blockOffset % 8 == 0,
                   groupOffset + 24 * groupCount <= size, tileOffset + 24 * mixed <= size,
                   blockOffset + 8 * blockCount <= size else { throw corrupt("level \(i) out of bounds") }
+            spans += [groupOffset..<(groupOffset + 24 * groupCount), tileOffset..<(tileOffset + 24 * mixed),
+                      blockOffset..<(blockOffset + 8 * blockCount)]
             // Each group's count of mixed tiles before it, and each tile's first block, must add up:
             // then every rank a lookup computes is inside the tiles and the blocks.
             var tilesSoFar = 0
@@ -180,6 +185,10 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
             levels.append(LandLevel(kind: kind, pixelsPerDegree: ppd, width: width, height: height, tilesAcross: across,
                                     groups: base + groupOffset, tiles: base + tileOffset, blocks: base + blockOffset,
                                     groupWords: 3 * groupCount, tileWords: 3 * mixed, blockWords: blockCount))
+        }
+        let ordered = spans.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+        guard zip(ordered, ordered.dropFirst()).allSatisfy({ $0.upperBound <= $1.lowerBound }) else {
+            throw corrupt("tables overlap")
         }
         return levels
     }
