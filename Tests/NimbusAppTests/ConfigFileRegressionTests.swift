@@ -1,6 +1,7 @@
 import XCTest
 import NimbusData
 import NimbusDomain
+import NimbusPresentation
 @testable import NimbusApp
 
 /// What a settings change did to the user's `config.toml`, each kept from coming back: a change
@@ -167,6 +168,28 @@ final class ConfigFileRegressionTests: XCTestCase {
         XCTAssertTrue(app.changeSettings { $0.mouse = false })
         XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"light\"\nmouse = false\n",
                        "once saved, a key is not written again")
+    }
+
+    nonisolated func testASaveThatCouldNotBeWrittenSaysWhy() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestASaveThatCouldNotBeWrittenSaysWhy() }
+    }
+
+    /// A folder the app may not write in (read-only, full, or something in the way of its lock file)
+    /// left the settings saying only "Not saved: /home/…/config.toml", with no reason.
+    private func mainActorTestASaveThatCouldNotBeWrittenSaysWhy() throws {
+        try write("units = \"metric\"\n")
+        let lock = url.deletingLastPathComponent().appendingPathComponent(".config.toml.lock")
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
+        let app = try container()
+        XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
+        XCTAssertEqual(app.saveProblem?.description, "config.toml cannot be written (\(lock.path): Is a directory); not saved")
+        XCTAssertEqual(app.saveProblem.map { AppDIContainer.message($0, l10n: L10n.bundled(.ko)) },
+                       "config.toml에 쓸 수 없어 저장하지 않았습니다 (\(lock.path): Is a directory)")
+        XCTAssertEqual(contents, "units = \"metric\"\n")
+        try FileManager.default.removeItem(at: lock)
+        XCTAssertTrue(app.changeSettings { $0.theme = .dark })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"dark\"\n")
     }
 
     nonisolated func testANulByteIsNotTOMLAndTheFileIsNeverRewritten() throws {

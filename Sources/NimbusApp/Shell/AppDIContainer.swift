@@ -289,12 +289,14 @@ public final class AppDIContainer {
         case .notAFile: return l10n[.configNotFile]
         case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))
         case .unreadable: return l10n[.configUnreadable]
+        case .notWritable(let why): return l10n.format(.configNotWritten, why)
+        case .busy: return l10n[.configBusy]
         }
         guard let line = problem.line else { return "config.toml: " + text }
         return l10n.format(.configAtLine, String(line), text)
     }
 
-    /// Why the last change was not saved, when the file says why (nil after a save, or when writing failed).
+    /// Why the last change was not saved (nil after a save).
     public private(set) var saveProblem: ConfigFile.Problem?
 
     /// Changes the saved settings, applies them at once and writes the keys that changed into the file,

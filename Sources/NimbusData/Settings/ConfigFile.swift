@@ -27,6 +27,11 @@ public struct ConfigFile: Sendable {
             case tooLarge
             /// Unreadable, not UTF-8, or not in a folder.
             case unreadable
+            /// A save could not be written there (its folder read-only or full, its lock file in the
+            /// way): the system's words.
+            case notWritable(String)
+            /// Another program held it, or kept changing it, while a save waited.
+            case busy
         }
 
         /// The line (from 1) it is on, when it is on one.
@@ -226,8 +231,8 @@ public struct ConfigFile: Sendable {
     /// What a save did.
     public enum Saved: Equatable, Sendable {
         case saved
-        /// Nothing was written: what is wrong with the file, or nil when writing failed (a folder that
-        /// can't be written, a lock held too long).
+        /// Nothing was written: what is wrong with the file, or why it could not be written there (nil
+        /// only for an error nothing here throws).
         case notSaved(Problem?)
     }
 
@@ -272,6 +277,10 @@ public struct ConfigFile: Sendable {
             return .notSaved(Problem(line: nil, message: "is larger than \(Self.maximumSize / 1024) KB; not read", reason: .tooLarge))
         } catch LockedFileUpdate.Failure.notAFile {
             return .notSaved(Problem(line: nil, message: "is not a file; not read", reason: .notAFile))
+        } catch LockedFileUpdate.Failure.io(let why) {
+            return .notSaved(Problem(line: nil, message: "cannot be written (\(why)); not saved", reason: .notWritable(why)))
+        } catch LockedFileUpdate.Failure.locked, LockedFileUpdate.Failure.keptChanging {
+            return .notSaved(Problem(line: nil, message: "is being saved by another program; not saved", reason: .busy))
         } catch {
             return .notSaved(nil)
         }
