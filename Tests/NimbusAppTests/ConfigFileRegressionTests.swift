@@ -183,9 +183,9 @@ final class ConfigFileRegressionTests: XCTestCase {
         try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
         let app = try container()
         XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
-        XCTAssertEqual(app.saveProblem?.description, "config.toml cannot be written (\(lock.path): Is a directory); not saved")
+        XCTAssertEqual(app.saveProblem?.description, "config.toml cannot be written (\(lock.path): Is a directory)")
         XCTAssertEqual(app.saveProblem.map { AppDIContainer.message($0, l10n: L10n.bundled(.ko)) },
-                       "config.toml에 쓸 수 없어 저장하지 않았습니다 (\(lock.path): Is a directory)")
+                       "config.toml에 쓸 수 없습니다 (\(lock.path): Is a directory)")
         XCTAssertEqual(contents, "units = \"metric\"\n")
         try FileManager.default.removeItem(at: lock)
         XCTAssertTrue(app.changeSettings { $0.theme = .dark })

@@ -278,9 +278,9 @@ public struct ConfigFile: Sendable {
         } catch LockedFileUpdate.Failure.notAFile {
             return .notSaved(Problem(line: nil, message: "is not a file; not read", reason: .notAFile))
         } catch LockedFileUpdate.Failure.io(let why) {
-            return .notSaved(Problem(line: nil, message: "cannot be written (\(why)); not saved", reason: .notWritable(why)))
+            return .notSaved(Problem(line: nil, message: "cannot be written (\(why))", reason: .notWritable(why)))
         } catch LockedFileUpdate.Failure.locked, LockedFileUpdate.Failure.keptChanging {
-            return .notSaved(Problem(line: nil, message: "is being saved by another program; not saved", reason: .busy))
+            return .notSaved(Problem(line: nil, message: "is being saved by another program", reason: .busy))
         } catch {
             return .notSaved(nil)
         }
