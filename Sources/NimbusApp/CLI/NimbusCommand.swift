@@ -30,7 +30,7 @@ public struct CLIOptions: ParsableArguments {
     public var location: String?
 
     @Option(help: ArgumentHelp(
-        "Log every network request to this file (0600, rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
+        "Log every network request to this file (one it makes is 0600; rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
         valueName: "path"))
     public var logFile: String?
 
