@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
         .target(name: "NimbusApp", dependencies: [
             "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain", "CMainQueue",
+            "NimbusBuildInfo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
@@ -52,6 +53,11 @@ let package = Package(
         // libcurl's functions, forwarded to the library loaded on first use (see its header).
         .target(name: "CLazyCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
+        // The version, and the commit the binary is built from (written before every build by the plugin).
+        .target(name: "NimbusBuildInfo", plugins: ["BuildInfoPlugin"]),
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
+        // The data files, found at run time beside the executable or where they were installed (see
+        // NimbusResources.swift); SwiftPM copies them beside every executable it builds.
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
         ]),
