@@ -40,7 +40,7 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusData", dependencies: [
-            "NimbusDomain", "NimbusResources", "CLazyCurl",
+            "NimbusDomain", "NimbusResources", "CLazyCurl", "CStartupPaging",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
@@ -48,6 +48,8 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The program read from disk a page at a time until its first frame (see its source).
+        .target(name: "CStartupPaging"),
         // libdispatch's hooks for serving the main queue from a run loop of our own.
         .target(name: "CMainQueue"),
         // libcurl's functions, forwarded to the library loaded on first use (see its header).
