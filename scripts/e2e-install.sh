@@ -171,7 +171,7 @@ check "uninstalling with nothing installed says so" bash -c "! scripts/install.s
 
 # The Debian package.
 if command -v dpkg-deb >/dev/null; then
-  scripts/package-deb.sh --compress zstd "$work/deb" > "$work/package.out" 2>&1 || { cat "$work/package.out"; exit 1; }
+  scripts/package-deb.sh --compress gzip "$work/deb" > "$work/package.out" 2>&1 || { cat "$work/package.out"; exit 1; }
   deb=$(ls "$work"/deb/nimbus_*_amd64.deb 2>/dev/null | head -1)
   check "package-deb.sh builds nimbus_<version>_amd64.deb" test -f "$deb"
   version=$(sed -n '1s/^nimbus //p' "$work/version")
