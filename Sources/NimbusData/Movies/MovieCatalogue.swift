@@ -551,8 +551,6 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let typed = CreditNames.Query(folded, lastIsPrefix: true)
         let wholeWord = CreditNames.Query(folded, lastIsPrefix: false)
         return try database.read { db in
-            let titles = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
-                                                arguments: ["{title} : " + prefixed]))
             var directedIs = Set<Int64>(), directedHolds = Set<Int64>(), actedIs = Set<Int64>(), actedHolds = Set<Int64>()
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT m.id, m.directors, m.actors FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
@@ -576,11 +574,13 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                 case .unmet: break
                 }
             }
-            if !directedIs.isEmpty || !actedIs.isEmpty {
-                return Credited(titles: titles, directed: directedIs, acted: actedIs, whole: true)
-            }
-            guard !directedHolds.isEmpty || !actedHolds.isEmpty else { return nil }
-            return Credited(titles: titles, directed: directedHolds, acted: actedHolds, whole: false)
+            let whole = !directedIs.isEmpty || !actedIs.isEmpty
+            guard whole || !directedHolds.isEmpty || !actedHolds.isEmpty else { return nil }
+            // Only now the titles (most queries of several words are titles, which no name holds).
+            let titles = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                                                arguments: ["{title} : " + prefixed]))
+            return whole ? Credited(titles: titles, directed: directedIs, acted: actedIs, whole: true)
+                : Credited(titles: titles, directed: directedHolds, acted: actedHolds, whole: false)
         }
     }
 
