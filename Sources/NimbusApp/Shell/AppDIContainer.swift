@@ -116,14 +116,23 @@ public final class AppDIContainer {
     }()
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue
-    /// The user's own data; every store's migration is listed here, in a fixed order.
-    public private(set) lazy var userDatabase: UserDatabase = {
+    /// The user's own data, opened on first use; every store's migration is listed here, in a fixed order.
+    public var userDatabase: UserDatabase {
+        if let openedUserDatabase { return openedUserDatabase }
         let database = UserDatabase.openOrKeepInMemory(
             environment: configuration.environment,
             migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
         configuration.log.logger(.db).info("user database \(database.url?.path ?? "in memory"): \(database.status)")
+        openedUserDatabase = database
         return database
-    }()
+    }
+    private var openedUserDatabase: UserDatabase?
+
+    /// Has the stores read the user database again if another process changed it (see
+    /// `UserDatabase.refreshIfChangedElsewhere`); nothing when no screen has opened it yet.
+    func refreshUserDataChangedElsewhere() {
+        openedUserDatabase?.refreshIfChangedElsewhere()
+    }
     private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// The saved films as the app's wishlist store publishes them (what its screens show).
