@@ -39,13 +39,15 @@ final class MovieListViewModelTests: XCTestCase {
 
     /// `movies` replaces the scripted repository, e.g. with one that must not be called.
     private func makeOutput(_ language: Language = .en, movies: MovieRepository? = nil,
-                            searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) -> MovieListViewModel.Output {
+                            searchScheduler: AnySchedulerOf<DispatchQueue>? = nil,
+                            catalogueYears: ClosedRange<Int>? = nil) -> MovieListViewModel.Output {
         let movies = movies ?? repository!
         viewModel = MovieListViewModel(
             search: SearchMoviesUseCase(movies: movies, history: history),
             details: MovieDetailsUseCase(movies: movies, history: history),
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
-            idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler(), searchScheduler: searchScheduler)
+            idleMessage: "type to search", catalogueYears: catalogueYears, scheduler: scheduler.eraseToAnyScheduler(),
+            searchScheduler: searchScheduler)
         return viewModel.transform(input: .init(
             queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
             selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
@@ -282,6 +284,33 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(history.recentQueries(limit: 50), [])
     }
 
+    /// 기생충 and 올드보이 are not found offline: the empty state says the catalogue's titles are English, which
+    /// years it holds, and that TMDB (with a key) searches titles in the UI's language; TMDB's own says neither.
+    func testAnEmptyCatalogueResultNamesItsYearsAndLanguage() {
+        let expected: [(Language, String, String)] = [
+            (.en, "parasitee", "No film matches “parasitee”\n\nThe offline catalogue has films from 1940 to 2014, by their "
+                + "English titles\nWith TMDB_API_KEY set, TMDB searches titles in English"),
+            (.ko, "기생충", "“기생충”와 일치하는 영화가 없습니다\n\n오프라인 목록에는 1940년부터 2014년까지의 영화가 영어 제목으로 "
+                + "있습니다\nTMDB_API_KEY를 설정하면 TMDB에서 한국어 제목으로 검색합니다"),
+            (.ja, "オールド・ボーイ", "「オールド・ボーイ」に一致する映画はありません\n\nオフラインの目録には 1940〜2014 年の映画が英語の"
+                + "題名で入っています\nTMDB_API_KEY を設定すると TMDB で日本語の題名を検索します"),
+        ]
+        for (language, text, message) in expected {
+            let state = TestObserver(makeOutput(language, catalogueYears: 1940...2014).state)
+            submitted.send(text)
+            repository.respond(text, page: 1, with: .success(.page(text, 1, of: 0)))
+            scheduler.advance()
+            XCTAssertEqual(state.last?.phase, .empty(message), "\(language)")
+        }
+        repository = ScriptedMovieRepository(source: .tmdb)
+        let tmdb = TestObserver(makeOutput(catalogueYears: 1940...2014).state)
+        submitted.send("zzzz")
+        scheduler.advance(by: .seconds(1))
+        repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
+        scheduler.advance()
+        XCTAssertEqual(tmdb.last?.phase, .empty("No film matches “zzzz”"), "TMDB searches every year and language")
+    }
+
     func testClearingTheFieldShowsSuggestionsAtOnce() {
         repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
@@ -504,7 +533,7 @@ final class MovieListViewModelTests: XCTestCase {
         repository.respond("pulp", page: 1, filter: narrow, with: .success(.page("pulp", 1, of: 0)))
         scheduler.advance()
         guard case .empty(let before)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
-        XCTAssertEqual(before, "No film matches “pulp” with Western · 1994\nx removes the filters; g, y, s change them")
+        XCTAssertEqual(before, "No film matches “pulp” with Western · 1994\nx removes the filters; g, p, s change them")
         repository.respond("pulp", page: 1, filter: MovieFilter(years: 1994...1994), with: .success(.page("pulp", 1, of: 2)))
         repository.respond("pulp", page: 1, filter: MovieFilter(genre: "Western"), with: .success(.page("pulp", 1, of: 0)))
         scheduler.advance()

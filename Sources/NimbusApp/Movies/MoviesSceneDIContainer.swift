@@ -18,6 +18,8 @@ struct MovieServices {
     let idleMessage: String
     /// Whether likes, the wishlist and recent queries are being saved.
     let dataStatus: UserDataStatus
+    /// The bundled catalogue's first and last release year when searches go to it (nil under TMDB).
+    var catalogueYears: ClosedRange<Int>? = nil
 }
 
 /// Makes the Movies and Wishlist tabs' use cases, view models and screens.
@@ -58,7 +60,8 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen {
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
-                                           idleMessage: services.idleMessage, scheduler: scheduler,
+                                           idleMessage: services.idleMessage, catalogueYears: services.catalogueYears,
+                                           scheduler: scheduler,
                                            searchScheduler: searchScheduler)
         return MovieListScreen(viewModel: viewModel, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
     }

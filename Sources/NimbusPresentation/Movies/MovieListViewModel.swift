@@ -105,6 +105,9 @@ public final class MovieListViewModel {
     private let wishlist: WishlistUseCase
     private let l10n: L10n
     private let idleMessage: String
+    /// The bundled catalogue's first and last release year (nil under TMDB): a query it does not
+    /// match is told which years and which language its titles are in.
+    private let catalogueYears: ClosedRange<Int>?
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// Where catalogue searches run (off the main thread in the app); nil: where they are asked for.
     private let searchScheduler: AnySchedulerOf<DispatchQueue>?
@@ -148,8 +151,9 @@ public final class MovieListViewModel {
 
     /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
-                idleMessage: String, scheduler: AnySchedulerOf<DispatchQueue>,
+                idleMessage: String, catalogueYears: ClosedRange<Int>? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
+        self.catalogueYears = catalogueYears
         self.search = search
         self.searchScheduler = searchScheduler
         self.details = details
@@ -347,10 +351,20 @@ public final class MovieListViewModel {
 
     /// "Nothing matches …" and, with filters, which of them to drop (once the probes have answered).
     private var emptyText: String {
-        guard filter.narrows else { return l10n.format(.moviesEmpty, query) }
+        guard filter.narrows else { return Self.emptyText(query: query, catalogueYears: instant ? catalogueYears : nil, l10n: l10n) }
         let active = chips(for: filter).filter { $0.kind != .sort }.map(\.text).joined(separator: " · ")
         let first = query.isEmpty ? l10n.format(.moviesEmptyFilteredAll, active) : l10n.format(.moviesEmptyFiltered, query, active)
         return first + "\n" + (emptyHint ?? l10n[.moviesEmptyFilterClear])
+    }
+
+    /// "No film matches “기생충”" and, for the bundled catalogue, the years it holds, that its titles are
+    /// English, and that TMDB (with a key) searches titles in the UI's language.
+    static func emptyText(query: String, catalogueYears: ClosedRange<Int>?, l10n: L10n) -> String {
+        let first = l10n.format(.moviesEmpty, query)
+        guard let years = catalogueYears else { return first }
+        return [first, "",
+                l10n.format(.moviesEmptyCatalogueYears, String(years.lowerBound), String(years.upperBound)),
+                l10n[.moviesEmptyCatalogueTmdb]].joined(separator: "\n")
     }
 
     /// After a filtered search found nothing: the same search without the genre, and without the years,

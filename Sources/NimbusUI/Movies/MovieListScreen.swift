@@ -152,7 +152,7 @@ public final class MovieListScreen: Screen {
             if let state, state.phase == .results || { if case .empty = state.phase { return true } else { return false } }() {
                 if !state.filter.isEmpty { hints.append(KeyHint("x", l10n[.hintClearFilters])) }
                 if state.filterSupport.genre { hints.append(KeyHint("g", l10n[.hintGenre])) }
-                hints.append(KeyHint("y", l10n[.hintYears]))
+                hints.append(KeyHint("p", l10n[.hintYears]))
                 if state.filterSupport.sort { hints.append(KeyHint("s", l10n[.hintSort])) }
             }
             return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
@@ -173,7 +173,7 @@ public final class MovieListScreen: Screen {
          KeyHint("Enter", l10n[.helpKeyOpen]),
          KeyHint("w", l10n[.helpKeyWishlist]),
          KeyHint("g", l10n[.helpKeyGenre]),
-         KeyHint("y", l10n[.helpKeyYears]),
+         KeyHint("p", l10n[.helpKeyYears]),
          KeyHint("s", l10n[.helpKeySort]),
          KeyHint("x", l10n[.helpKeyClearFilters]),
          KeyHint("r", l10n[.helpKeyRetry]),
@@ -264,7 +264,7 @@ public final class MovieListScreen: Screen {
         case .char("r"):
             retried.send(())
         case .char("g"): openPicker(.genre)
-        case .char("y"): openPicker(.years)
+        case .char("p"): openPicker(.years)
         case .char("s"): openPicker(.sort)
         case .char("x"):
             guard let filter = state?.filter, !filter.isEmpty else { return false }
@@ -455,7 +455,13 @@ public final class MovieListScreen: Screen {
         return true
     }
 
-    // No `copyText`: on the film list `y` is the years filter (a film's details and the wishlist copy).
+    /// `y` (the app's copy): the selected film's title and year, as a film's details and the wishlist copy it.
+    public var copyText: String? {
+        guard picker == nil, focus == .list, let state, state.phase == .results,
+              state.rows.indices.contains(list.selection) else { return nil }
+        let row = state.rows[list.selection]
+        return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
+    }
 
     // MARK: Drawing
 
@@ -605,7 +611,7 @@ public final class MovieListScreen: Screen {
     }
 
     private func drawResults(_ p: Painter, state: MovieListState, theme: Theme) {
-        let columns = MovieColumns(width: p.width)
+        let columns = MovieColumns(width: p.width, sortedBy: state.filter.sort)
         drawHeader(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), columns: columns, theme: theme)
         let footer = state.loadingMore || state.moreError != nil
         let listArea = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - (footer ? 1 : 0)))
@@ -658,7 +664,7 @@ private extension MovieChip.Kind {
     var key: Character {
         switch self {
         case .genre: return "g"
-        case .years: return "y"
+        case .years: return "p"
         case .sort: return "s"
         }
     }
