@@ -68,7 +68,6 @@ final class MovieListViewModelTests: XCTestCase {
         }
         if s.loadingMore { parts.append("+spinner") }
         if let e = s.moreError { parts.append("+moreError(\(e))") }
-        if !s.suggestions.isEmpty { parts.append("suggestions\(s.suggestions)") }
         if !s.recent.isEmpty { parts.append("recent\(s.recent)") }
         return parts.joined(separator: " ")
     }
@@ -176,9 +175,9 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 39 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45]",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 39 rows [Results: 45]",
         ])
         XCTAssertEqual(Set(state.last!.rows.map(\.id)).count, 39)
     }
@@ -194,7 +193,7 @@ final class MovieListViewModelTests: XCTestCase {
         moved.send(24)
         moved.send(23)
         XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)])
-        XCTAssertEqual(state.values.map(describe).last, "results(bat) 25 rows [Results: 25] suggestions[\"bat\"]")
+        XCTAssertEqual(state.values.map(describe).last, "results(bat) 25 rows [Results: 25]")
         XCTAssertEqual(state.values.count, 4, "loading, page 1, spinner, page 2")
     }
 
@@ -210,7 +209,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "error(Could not load films: no connection)",
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
+            "results(bat) 3 rows [Results: 3]",
         ])
         XCTAssertEqual(history.recentQueries(limit: 50), ["bat"], "saved once it found something")
     }
@@ -230,11 +229,11 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +moreError(Could not load films: too many requests, try again shortly) suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45]",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 20 rows [Results: 45] +moreError(Could not load films: too many requests, try again shortly)",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 40 rows [Results: 45]",
         ])
     }
 
@@ -249,8 +248,8 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
-            "results(bat) 4 rows [Results: 4] suggestions[\"bat\"]",
+            "results(bat) 3 rows [Results: 3]",
+            "results(bat) 4 rows [Results: 4]",
         ])
         XCTAssertEqual(state.last?.rows.map(\.id.value), [100, 101, 102, 103], "the fresh page replaced the cached one")
         XCTAssertEqual(history.recentQueries(limit: 50), ["bat"])
@@ -311,7 +310,8 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(tmdb.last?.phase, .empty("No film matches “zzzz”"), "TMDB searches every year and language")
     }
 
-    func testClearingTheFieldShowsSuggestionsAtOnce() {
+    /// (The recent searches shown under the emptied field are MoviesQueriesListViewModel's.)
+    func testClearingTheFieldShowsTheIdleHintAtOnce() {
         repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
         try? history.saveQuery("heat")
@@ -319,7 +319,7 @@ final class MovieListViewModelTests: XCTestCase {
         query.send("bat")
         query.send("")
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(state.values.map(describe), ["idle(type to search) suggestions[\"batman\", \"heat\"]"])
+        XCTAssertEqual(state.values.map(describe), ["idle(type to search)"])
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
     }
 
@@ -344,8 +344,8 @@ final class MovieListViewModelTests: XCTestCase {
         route.assertValues([.showDetail(.film(1)), .showDetail(.film(1))])
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"] recent[\"Film 1\"]",
+            "results(bat) 3 rows [Results: 3]",
+            "results(bat) 3 rows [Results: 3] recent[\"Film 1\"]",
         ])
     }
 
@@ -386,7 +386,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "empty(No film matches “bat”)",
             "loading(heat)",
-            "results(heat) 1 rows [Results: 1] suggestions[\"heat\"]",
+            "results(heat) 1 rows [Results: 1]",
         ])
         XCTAssertEqual(repository.requests.map(\.page), [1, 1], "no next page of a page count below one")
     }
@@ -409,12 +409,12 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3, 4])
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 100] +spinner suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 100]",
+            "results(bat) 20 rows [Results: 100] +spinner",
+            "results(bat) 20 rows [Results: 100]",
+            "results(bat) 20 rows [Results: 100] +spinner",
+            "results(bat) 40 rows [Results: 100]",
+            "results(bat) 40 rows [Results: 100] +spinner",
         ])
     }
 
@@ -439,8 +439,8 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)", "results(bat) 3 rows [Results: 3]",
             "loading(batm)", "results(batm) 3 rows [Results: 3]",
             "loading(batman)", "results(batman) 3 rows [Results: 3]",
-            "results(batman) 3 rows [Results: 3] suggestions[\"batman\"]",
-            "loading() suggestions[\"batman\"]",  // the emptied field lists the most popular films
+            // (Saving "batman" no longer makes a state here: the recent searches are MoviesQueriesListViewModel's.)
+            "loading()",  // the emptied field lists the most popular films
         ])
     }
 
@@ -456,7 +456,7 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(repository.requests.count, 1)
-        XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]"])
+        XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2]"])
     }
 
     func testASubmittedQueryThatFailsOrFindsNothingIsNotSaved() {
@@ -485,7 +485,7 @@ final class MovieListViewModelTests: XCTestCase {
         opened.send(1)
         XCTAssertEqual(route.values, [.showDetail(.film(1))])
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
-        XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] suggestions[\"heat\"] recent[\"Film 1\"]")
+        XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] recent[\"Film 1\"]")
     }
 
     // MARK: Filters and screen-sized pages

@@ -27,8 +27,6 @@ public struct MovieListState: Equatable, Sendable {
     public let loadingMore: Bool
     /// The next page failed; `r` retries.
     public let moreError: String?
-    /// Recent queries, newest first (shown while the field is focused and empty).
-    public let suggestions: [String]
     /// Titles of the recently opened films, newest first.
     public let recent: [String]
     /// The filter the results are narrowed and ordered by (what the source applies of it).
@@ -97,7 +95,6 @@ public final class MovieListViewModel {
     public static let debounce = DispatchQueue.SchedulerTimeType.Stride.milliseconds(250)
     /// The next page loads when the selection is this close to the last row (or half a screen, when more).
     public static let prefetchDistance = 3
-    public static let suggestionLimit = 10
     public static let recentLimit = 8
 
     private let search: SearchMoviesUseCase
@@ -137,7 +134,6 @@ public final class MovieListViewModel {
     private var load: AnyCancellable?
     private var wishlisted: Set<MovieID> = [] { didSet { rows = nil } }
     private var recent: [MovieSummary] = []
-    private var suggestions: [String] = []
     /// The query was submitted: remember it once its first page has films.
     private var rememberWhenFound = false
     private var filter = MovieFilter.none
@@ -233,7 +229,8 @@ public final class MovieListViewModel {
                 self.fillScreen()
             }
             .store(in: &cancellables)
-        // The marks, the strip and the suggestions follow their stores, whichever screen changed them.
+        // The marks and the strip follow their stores, whichever screen changed them (the recent
+        // searches are their own view model's: MoviesQueriesListViewModel).
         wishlist.contents
             .map { Set($0.map(\.id)) }
             .sink { [weak self] ids in
@@ -247,14 +244,6 @@ public final class MovieListViewModel {
             .sink { [weak self] films in
                 guard let self, films != self.recent else { return }
                 self.recent = films
-                self.emit()
-            }
-            .store(in: &cancellables)
-        search.recentQueries
-            .map { Array($0.prefix(Self.suggestionLimit)) }
-            .sink { [weak self] queries in
-                guard let self, queries != self.suggestions else { return }
-                self.suggestions = queries
                 self.emit()
             }
             .store(in: &cancellables)
@@ -486,7 +475,7 @@ public final class MovieListViewModel {
             query: query, phase: phase,
             rows: currentRows(),
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
-            suggestions: suggestions, recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
+            recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
             filterSupport: search.filterSupport))
     }
 }

@@ -12,6 +12,8 @@ public final class MovieListScreen: Screen {
 
     private let l10n: L10n
     private let viewModel: MovieListViewModel
+    /// The recent searches under an empty field (their own view model; a pick comes back through `search`).
+    private let queries: MoviesQueriesListPanel
     private let queryChanged = PassthroughSubject<String, Never>()
     private let querySubmitted = PassthroughSubject<String, Never>()
     private let selectionMoved = PassthroughSubject<Int, Never>()
@@ -39,7 +41,6 @@ public final class MovieListScreen: Screen {
     private var state: MovieListState?
     private var field = TextFieldState()
     private var list = ListState()
-    private var suggestionList = ListState()
     private var recentSelection = 0
     /// Where each recently viewed title was drawn (absolute cells), for clicks.
     private var recentHits: [(index: Int, y: Int, columns: Range<Int>)] = []
@@ -54,10 +55,11 @@ public final class MovieListScreen: Screen {
 
     public var onNeedsDisplay: (() -> Void)?
 
-    public init(viewModel: MovieListViewModel, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
-                onRoute: @escaping (MovieListRoute) -> Void) {
+    public init(viewModel: MovieListViewModel, queries: MoviesQueriesListPanel, l10n: L10n,
+                scheduler: AnySchedulerOf<DispatchQueue>, onRoute: @escaping (MovieListRoute) -> Void) {
         self.l10n = l10n
         self.viewModel = viewModel
+        self.queries = queries
         self.scheduler = scheduler
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
@@ -99,7 +101,6 @@ public final class MovieListScreen: Screen {
             if let selected, let i = Self.index(of: selected.1, was: selected.0, in: new.rows) { list.select(i) }
             if let top, let i = Self.index(of: top.1, was: top.0, in: new.rows) { list.offset = i }
         }
-        suggestionList.setCount(new.suggestions.count)
         recentSelection = min(recentSelection, max(0, new.recent.count - 1))
         if focus == .suggestions && !showsSuggestions { focus = .field }
         if focus == .recent && new.recent.isEmpty { focus = .list }
@@ -118,7 +119,19 @@ public final class MovieListScreen: Screen {
     private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
 
     private var showsSuggestions: Bool {
-        (focus == .field || focus == .suggestions) && field.text.isEmpty && !(state?.suggestions.isEmpty ?? true)
+        (focus == .field || focus == .suggestions) && field.text.isEmpty && !queries.isEmpty
+    }
+
+    /// The recent searches' panel redraws the list when its state changes.
+    public var changes: AnyPublisher<Void, Never> { queries.changes }
+
+    /// A query picked in the recent searches (through the coordinator): it fills the field and is
+    /// searched at once, and the results take the focus.
+    public func search(_ query: String) {
+        field = TextFieldState(text: query)
+        querySubmitted.send(query)
+        focus = .list
+        onNeedsDisplay?()
     }
 
     // MARK: Screen
@@ -217,21 +230,15 @@ public final class MovieListScreen: Screen {
         return true
     }
 
+    /// The panel's keys move the highlight and pick (Enter); above its first row is the field.
     private func handleSuggestions(_ key: Key) -> Bool {
-        let suggestions = state?.suggestions ?? []
         switch key {
-        case .enter:
-            guard suggestions.indices.contains(suggestionList.selection) else { return true }
-            let query = suggestions[suggestionList.selection]
-            field = TextFieldState(text: query)
-            querySubmitted.send(query)
-            focus = .list
-        case .up where suggestionList.selection == 0, .char("/"):
+        case .up where queries.selection == 0, .char("/"):
             focus = .field
         case .escape:
             focus = .list
         default:
-            guard suggestionList.handle(key, pageSize: lastPageSize) else { return false }
+            guard queries.handle(key) else { return false }
         }
         onNeedsDisplay?()
         return true
@@ -428,15 +435,14 @@ public final class MovieListScreen: Screen {
             }
         }
         if showsSuggestions {
-            switch suggestionList.handle(pointer) {
-            case .ignored: return false
-            case .moved:
-                focus = .suggestions
-                onNeedsDisplay?()
-            case .open:
-                focus = .suggestions
-                _ = handleSuggestions(.enter)
+            // The panel takes the focus; a pick hands it to the results (through `search`).
+            let before = focus
+            focus = .suggestions
+            guard queries.handle(pointer) else {
+                focus = before
+                return false
             }
+            onNeedsDisplay?()
             return true
         }
         guard state?.phase == .results else { return false }
@@ -489,7 +495,7 @@ public final class MovieListScreen: Screen {
         }
         guard body.height > 0 else { return }
         if showsSuggestions {
-            drawSuggestions(body, suggestions: state.suggestions, theme: theme)
+            queries.draw(body, theme: theme, highlighted: focus == .suggestions)
             return
         }
         listRows = max(1, body.height - 1)
@@ -594,19 +600,6 @@ public final class MovieListScreen: Screen {
             x += p.text(label, x: x, y: 0, style: selected ? theme.selection : theme.text)
             recentHits.append((i, p.origin.y, (p.origin.x + start)..<(p.origin.x + x)))
             if i < recent.count - 1 { x += p.text(" · ", x: x, y: 0, style: theme.dim) }
-        }
-    }
-
-    private func drawSuggestions(_ p: Painter, suggestions: [String], theme: Theme) {
-        p.text(DisplayWidth.truncate(l10n[.moviesSuggestions], to: p.width), x: 0, y: 0,
-               style: Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true))
-        let area = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
-        lastPageSize = max(1, area.height)
-        let highlight = focus == .suggestions
-        ListView.draw(area, state: &suggestionList, selectedStyle: highlight ? theme.selection : theme.text) { i, row, selected in
-            let mark = selected && highlight ? "› " : "  "
-            row.text(mark + DisplayWidth.truncate(DisplayWidth.sanitize(suggestions[i]), to: max(0, row.width - 2)), x: 0, y: 0,
-                     style: selected && highlight ? theme.selection : theme.text)
         }
     }
 
