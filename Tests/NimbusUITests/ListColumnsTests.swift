@@ -86,16 +86,3 @@ final class ListColumnsTests: XCTestCase {
         XCTAssertEqual(more, [4, 3])
     }
 }
-
-/// What the years picker accepts as typed: a year or a range, either order, any dash; nothing else.
-final class MovieYearRangeTests: XCTestCase {
-    func testTypedYearsAndRanges() {
-        XCTAssertEqual(MovieListScreen.yearRange("1994"), 1994...1994)
-        XCTAssertEqual(MovieListScreen.yearRange("1990-1995"), 1990...1995)
-        XCTAssertEqual(MovieListScreen.yearRange("1995-1990"), 1990...1995)
-        XCTAssertEqual(MovieListScreen.yearRange("1990–1995"), 1990...1995)
-        for text in ["", "-", "199", "19945", "1990-", "-1990", "1990-1995-2000", "٢٠٠٠", "1800", "2300", "abcd", "1990--1995x"] {
-            XCTAssertNil(MovieListScreen.yearRange(text), text)
-        }
-    }
-}

@@ -30,7 +30,7 @@ public final class MovieListScreen: Screen {
     /// The open genre, years or sort picker: its options, the selection, and (years) what is typed.
     private struct Picker {
         let kind: MovieChip.Kind
-        var options: [(label: String, filter: MovieFilter)] = []
+        var options: [MovieFilterOption] = []
         var list = ListState()
         var typed = ""
     }
@@ -303,54 +303,12 @@ public final class MovieListScreen: Screen {
     /// The picker's options for the filter in force (each one the whole filter it would make).
     private func refreshPicker() {
         guard var picker else { return }
-        let current = state?.filter ?? .none
-        func with(genre: String?) -> MovieFilter { MovieFilter(genre: genre, years: current.years, sort: current.sort) }
-        func with(years: ClosedRange<Int>?) -> MovieFilter { MovieFilter(genre: current.genre, years: years, sort: current.sort) }
-        var options: [(label: String, filter: MovieFilter)] = []
-        var selected = 0
-        switch picker.kind {
-        case .genre:
-            options.append((l10n[.moviesFilterGenreAny], with(genre: nil)))
-            // In the UI language's order.
-            let genres = MovieGenres.catalogue.map { (name: $0, label: l10n.genre($0)) }
-                .sorted { $0.label.localizedStandardCompare($1.label) == .orderedAscending }
-            for genre in genres {
-                if genre.name == current.genre { selected = options.count }
-                options.append((genre.label, with(genre: genre.name)))
-            }
-        case .years:
-            // TMDB takes one year: a typed range is offered only where ranges apply.
-            if let typed = Self.yearRange(picker.typed), state?.filterSupport.yearRange ?? true || typed.count == 1 {
-                options.append((l10n.years(typed), with(years: typed)))
-            }
-            options.append((l10n[.moviesFilterYearsAny], with(years: nil)))
-            if state?.filterSupport.yearRange ?? true {
-                for decade in stride(from: 2010, through: 1940, by: -10) {
-                    let years = decade...(decade + 9)
-                    if years == current.years && picker.typed.isEmpty { selected = options.count }
-                    options.append((l10n.years(years), with(years: years)))
-                }
-            }
-        case .sort:
-            for sort in MovieSort.allCases {
-                if sort == current.sort { selected = options.count }
-                options.append((l10n.sortName(sort), MovieFilter(genre: current.genre, years: current.years, sort: sort)))
-            }
-        }
-        picker.options = options
-        picker.list = ListState(count: options.count)
-        picker.list.select(picker.typed.isEmpty ? selected : 0)
+        let made = MovieFilterOptions.options(picker.kind, current: state?.filter ?? .none, typed: picker.typed,
+                                              support: state?.filterSupport ?? .all, l10n: l10n)
+        picker.options = made.options
+        picker.list = ListState(count: made.options.count)
+        picker.list.select(made.selected)
         self.picker = picker
-    }
-
-    /// "1994", "1990-1995" (either order, any dash) as a range of years a film can have; else nil.
-    nonisolated static func yearRange(_ text: String) -> ClosedRange<Int>? {
-        // An unfinished range ("1990-") is not a year yet.
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { "-–—~".contains($0) }).map(String.init)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isASCII) }),
-              let a = Int(parts[0]), let b = Int(parts[parts.count - 1]), (1870...2100).contains(a), (1870...2100).contains(b)
-        else { return nil }
-        return min(a, b)...max(a, b)
     }
 
     private func handlePicker(_ key: Key) -> Bool {
@@ -363,8 +321,8 @@ public final class MovieListScreen: Screen {
             picker = nil
         case .escape:
             picker = nil
-        case .char(let c) where current.kind == .years && (c.isASCII && c.isNumber || "-–".contains(c)):
-            guard current.typed.count < 9 else { return true }
+        case .char(let c) where current.kind == .years && MovieFilterOptions.isYearCharacter(c):
+            guard current.typed.count < MovieFilterOptions.typedLimit else { return true }
             current.typed.append(c)
             picker = current
             refreshPicker()
@@ -551,16 +509,8 @@ public final class MovieListScreen: Screen {
     /// what is typed on its first line).
     private func drawPicker(_ p: Painter, theme: Theme) {
         guard var current = picker, p.width >= 8, p.height >= 3 else { return }
-        let title: String
-        switch current.kind {
-        case .genre: title = l10n[.moviesFilterGenreTitle]
-        case .years: title = l10n[.moviesFilterYearsTitle]
-        case .sort: title = l10n[.moviesFilterSortTitle]
-        }
-        let prompt: String? = current.kind == .years
-            ? (current.typed.isEmpty ? l10n[(state?.filterSupport.yearRange ?? true) ? .moviesFilterYearsPrompt : .moviesFilterYearsTmdb]
-                                     : "› " + current.typed + "▏")
-            : nil
+        let title = MovieFilterOptions.title(current.kind, l10n: l10n)
+        let prompt = MovieFilterOptions.prompt(current.kind, typed: current.typed, support: state?.filterSupport ?? .all, l10n: l10n)
         let widest = max(DisplayWidth.of(title) + 4, current.options.map { DisplayWidth.of($0.label) + 4 }.max() ?? 0,
                          prompt.map { DisplayWidth.of($0) + 2 } ?? 0)
         let width = min(p.width, widest + 2)
