@@ -422,7 +422,8 @@ public final class AppCoordinator {
             hints = [(key: ",", label: l10n[.settingsTitle])]
         }
         StatusBar.draw(p.sub(Rect(x: 0, y: size.rows - 1, width: size.cols, height: 1)),
-                       hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey)
+                       hints: hints, right: statusRight, style: theme.statusBar, keyStyle: theme.statusKey,
+                       partsDrop: statusMessage == nil && retryMessage == nil)
         settings?.draw(p, theme: theme)
         overlays.draw(p, theme: theme)
         return canvas.buffer
