@@ -1,3 +1,5 @@
+import NimbusDomain
+
 /// Shared limits of list columns.
 public enum ListColumns {
     /// The widest a name or title column grows: past it a wide terminal keeps the data next to
@@ -28,13 +30,15 @@ public enum ListColumns {
 public struct MovieColumns: Equatable, Sendable {
     public let title: Int, year: Int, genres: Int, director: Int, rating: Int, runtime: Int, countries: Int
 
-    public init(width: Int) {
+    /// `sortedBy`: the column the list is ordered by is shown at every width that shows a data column
+    /// (from 30), so a list sorted by rating says the ratings it is sorted by.
+    public init(width: Int, sortedBy sort: MovieSort = .relevance) {
         let width = max(0, width)
         year = width >= 30 ? 6 : 0
         var grow = [width >= 46 ? min(24, width / 5) : 0,    // genres
                     width >= 60 ? min(24, width / 5) : 0,    // director
                     width >= 130 ? 16 : 0]                    // countries
-        rating = width >= 110 ? 7 : 0
+        rating = width >= 110 || (sort == .rating && width >= 30) ? 7 : 0
         runtime = width >= 110 ? 10 : 0
         let fixed = year + rating + runtime + grow.reduce(0, +)
         title = min(ListColumns.nameCap, max(0, width - fixed - 3))

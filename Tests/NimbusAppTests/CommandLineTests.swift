@@ -1,5 +1,6 @@
 import XCTest
 import NimbusDomain
+import NimbusData
 @testable import NimbusApp
 
 /// The `nimbus` binary's command line: every error one line, status 2 for usage and 1 for a failure.
@@ -31,6 +32,16 @@ final class CommandLineTests: XCTestCase {
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                        stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `nimbus movies --help` names the catalogue's first and last year, as the catalogue holds them.
+    func testMoviesHelpNamesTheCataloguesYears() throws {
+        let help = try run(["movies", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let years = try XCTUnwrap(try MovieCatalogue.bundled().yearSpan)
+        XCTAssertTrue(help.stdout.contains("films from \(years.lowerBound) to"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("\(years.upperBound), English titles"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("TMDB_API_KEY (titles in the UI's"), help.stdout)
     }
 
     private func assertOneLine(_ text: String, containing part: String, file: StaticString = #filePath, line: UInt = #line) {

@@ -11,6 +11,21 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertEqual(catalogue.movieCount, 17_472)
     }
 
+    /// The span the empty state and `nimbus movies --help` name, checked by the year filter's own
+    /// search: films at both ends, none before the first year or after the last, and every film inside.
+    func testTheYearSpanIsTheCataloguesFirstAndLastYear() throws {
+        let span = try XCTUnwrap(catalogue.yearSpan)
+        func count(_ years: ClosedRange<Int>) throws -> Int {
+            try catalogue.page(query: "", page: 1, filter: MovieFilter(genre: nil, years: years, sort: .relevance)).totalResults
+        }
+        XCTAssertGreaterThan(try count(span.lowerBound...span.lowerBound), 0)
+        XCTAssertGreaterThan(try count(span.upperBound...span.upperBound), 0)
+        XCTAssertEqual(try count(1000...(span.lowerBound - 1)), 0)
+        XCTAssertEqual(try count((span.upperBound + 1)...3000), 0)
+        XCTAssertEqual(try count(span), catalogue.movieCount)
+        XCTAssertEqual(catalogue.yearSpan, span, "read once, the same after")
+    }
+
     func testBatmanBeginsComesFirstForItsTitle() throws {
         let page = try catalogue.page(query: "Batman Begins", page: 1)
         XCTAssertEqual(page.movies.first?.title, "Batman Begins")

@@ -39,13 +39,15 @@ final class MovieListViewModelTests: XCTestCase {
 
     /// `movies` replaces the scripted repository, e.g. with one that must not be called.
     private func makeOutput(_ language: Language = .en, movies: MovieRepository? = nil,
-                            searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) -> MovieListViewModel.Output {
+                            searchScheduler: AnySchedulerOf<DispatchQueue>? = nil,
+                            catalogueYears: ClosedRange<Int>? = nil) -> MovieListViewModel.Output {
         let movies = movies ?? repository!
         viewModel = MovieListViewModel(
             search: SearchMoviesUseCase(movies: movies, history: history),
             details: MovieDetailsUseCase(movies: movies, history: history),
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
-            idleMessage: "type to search", scheduler: scheduler.eraseToAnyScheduler(), searchScheduler: searchScheduler)
+            idleMessage: "type to search", catalogueYears: catalogueYears, scheduler: scheduler.eraseToAnyScheduler(),
+            searchScheduler: searchScheduler)
         return viewModel.transform(input: .init(
             queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
             selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
@@ -66,7 +68,6 @@ final class MovieListViewModelTests: XCTestCase {
         }
         if s.loadingMore { parts.append("+spinner") }
         if let e = s.moreError { parts.append("+moreError(\(e))") }
-        if !s.suggestions.isEmpty { parts.append("suggestions\(s.suggestions)") }
         if !s.recent.isEmpty { parts.append("recent\(s.recent)") }
         return parts.joined(separator: " ")
     }
@@ -174,9 +175,9 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 39 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45]",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 39 rows [Results: 45]",
         ])
         XCTAssertEqual(Set(state.last!.rows.map(\.id)).count, 39)
     }
@@ -192,7 +193,7 @@ final class MovieListViewModelTests: XCTestCase {
         moved.send(24)
         moved.send(23)
         XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)])
-        XCTAssertEqual(state.values.map(describe).last, "results(bat) 25 rows [Results: 25] suggestions[\"bat\"]")
+        XCTAssertEqual(state.values.map(describe).last, "results(bat) 25 rows [Results: 25]")
         XCTAssertEqual(state.values.count, 4, "loading, page 1, spinner, page 2")
     }
 
@@ -208,7 +209,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "error(Could not load films: no connection)",
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
+            "results(bat) 3 rows [Results: 3]",
         ])
         XCTAssertEqual(history.recentQueries(limit: 50), ["bat"], "saved once it found something")
     }
@@ -228,11 +229,11 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 45] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +moreError(Could not load films: too many requests, try again shortly) suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 45] +spinner suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 45] suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 45]",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 20 rows [Results: 45] +moreError(Could not load films: too many requests, try again shortly)",
+            "results(bat) 20 rows [Results: 45] +spinner",
+            "results(bat) 40 rows [Results: 45]",
         ])
     }
 
@@ -247,8 +248,8 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
-            "results(bat) 4 rows [Results: 4] suggestions[\"bat\"]",
+            "results(bat) 3 rows [Results: 3]",
+            "results(bat) 4 rows [Results: 4]",
         ])
         XCTAssertEqual(state.last?.rows.map(\.id.value), [100, 101, 102, 103], "the fresh page replaced the cached one")
         XCTAssertEqual(history.recentQueries(limit: 50), ["bat"])
@@ -282,7 +283,35 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(history.recentQueries(limit: 50), [])
     }
 
-    func testClearingTheFieldShowsSuggestionsAtOnce() {
+    /// 기생충 and 올드보이 are not found offline: the empty state says the catalogue's titles are English, which
+    /// years it holds, and that TMDB (with a key) searches titles in the UI's language; TMDB's own says neither.
+    func testAnEmptyCatalogueResultNamesItsYearsAndLanguage() {
+        let expected: [(Language, String, String)] = [
+            (.en, "parasitee", "No film matches “parasitee”\n\nThe offline catalogue has films from 1940 to 2014, by their "
+                + "English titles\nWith TMDB_API_KEY set, TMDB searches titles in English"),
+            (.ko, "기생충", "“기생충”와 일치하는 영화가 없습니다\n\n오프라인 목록에는 1940년부터 2014년까지의 영화가 영어 제목으로 "
+                + "있습니다\nTMDB_API_KEY를 설정하면 TMDB에서 한국어 제목으로 검색합니다"),
+            (.ja, "オールド・ボーイ", "「オールド・ボーイ」に一致する映画はありません\n\nオフラインの目録には 1940〜2014 年の映画が英語の"
+                + "題名で入っています\nTMDB_API_KEY を設定すると TMDB で日本語の題名を検索します"),
+        ]
+        for (language, text, message) in expected {
+            let state = TestObserver(makeOutput(language, catalogueYears: 1940...2014).state)
+            submitted.send(text)
+            repository.respond(text, page: 1, with: .success(.page(text, 1, of: 0)))
+            scheduler.advance()
+            XCTAssertEqual(state.last?.phase, .empty(message), "\(language)")
+        }
+        repository = ScriptedMovieRepository(source: .tmdb)
+        let tmdb = TestObserver(makeOutput(catalogueYears: 1940...2014).state)
+        submitted.send("zzzz")
+        scheduler.advance(by: .seconds(1))
+        repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
+        scheduler.advance()
+        XCTAssertEqual(tmdb.last?.phase, .empty("No film matches “zzzz”"), "TMDB searches every year and language")
+    }
+
+    /// (The recent searches shown under the emptied field are MoviesQueriesListViewModel's.)
+    func testClearingTheFieldShowsTheIdleHintAtOnce() {
         repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
         try? history.saveQuery("heat")
@@ -290,7 +319,7 @@ final class MovieListViewModelTests: XCTestCase {
         query.send("bat")
         query.send("")
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(state.values.map(describe), ["idle(type to search) suggestions[\"batman\", \"heat\"]"])
+        XCTAssertEqual(state.values.map(describe), ["idle(type to search)"])
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
     }
 
@@ -315,8 +344,8 @@ final class MovieListViewModelTests: XCTestCase {
         route.assertValues([.showDetail(.film(1)), .showDetail(.film(1))])
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"]",
-            "results(bat) 3 rows [Results: 3] suggestions[\"bat\"] recent[\"Film 1\"]",
+            "results(bat) 3 rows [Results: 3]",
+            "results(bat) 3 rows [Results: 3] recent[\"Film 1\"]",
         ])
     }
 
@@ -357,7 +386,7 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)",
             "empty(No film matches “bat”)",
             "loading(heat)",
-            "results(heat) 1 rows [Results: 1] suggestions[\"heat\"]",
+            "results(heat) 1 rows [Results: 1]",
         ])
         XCTAssertEqual(repository.requests.map(\.page), [1, 1], "no next page of a page count below one")
     }
@@ -380,12 +409,12 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3, 4])
         XCTAssertEqual(state.values.map(describe), [
             "loading(bat)",
-            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 20 rows [Results: 100] +spinner suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 100] suggestions[\"bat\"]",
-            "results(bat) 40 rows [Results: 100] +spinner suggestions[\"bat\"]",
+            "results(bat) 20 rows [Results: 100]",
+            "results(bat) 20 rows [Results: 100] +spinner",
+            "results(bat) 20 rows [Results: 100]",
+            "results(bat) 20 rows [Results: 100] +spinner",
+            "results(bat) 40 rows [Results: 100]",
+            "results(bat) 40 rows [Results: 100] +spinner",
         ])
     }
 
@@ -410,8 +439,8 @@ final class MovieListViewModelTests: XCTestCase {
             "loading(bat)", "results(bat) 3 rows [Results: 3]",
             "loading(batm)", "results(batm) 3 rows [Results: 3]",
             "loading(batman)", "results(batman) 3 rows [Results: 3]",
-            "results(batman) 3 rows [Results: 3] suggestions[\"batman\"]",
-            "loading() suggestions[\"batman\"]",  // the emptied field lists the most popular films
+            // (Saving "batman" no longer makes a state here: the recent searches are MoviesQueriesListViewModel's.)
+            "loading()",  // the emptied field lists the most popular films
         ])
     }
 
@@ -427,7 +456,7 @@ final class MovieListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(repository.requests.count, 1)
-        XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2] suggestions[\"heat\"]"])
+        XCTAssertEqual(state.values.map(describe), ["loading(heat)", "results(heat) 2 rows [Results: 2]"])
     }
 
     func testASubmittedQueryThatFailsOrFindsNothingIsNotSaved() {
@@ -456,7 +485,7 @@ final class MovieListViewModelTests: XCTestCase {
         opened.send(1)
         XCTAssertEqual(route.values, [.showDetail(.film(1))])
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
-        XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] suggestions[\"heat\"] recent[\"Film 1\"]")
+        XCTAssertEqual(state.values.map(describe).last, "results(heat) 2 rows [Results: 2] recent[\"Film 1\"]")
     }
 
     // MARK: Filters and screen-sized pages
@@ -504,7 +533,7 @@ final class MovieListViewModelTests: XCTestCase {
         repository.respond("pulp", page: 1, filter: narrow, with: .success(.page("pulp", 1, of: 0)))
         scheduler.advance()
         guard case .empty(let before)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
-        XCTAssertEqual(before, "No film matches “pulp” with Western · 1994\nx removes the filters; g, y, s change them")
+        XCTAssertEqual(before, "No film matches “pulp” with Western · 1994\nx removes the filters; g, p, s change them")
         repository.respond("pulp", page: 1, filter: MovieFilter(years: 1994...1994), with: .success(.page("pulp", 1, of: 2)))
         repository.respond("pulp", page: 1, filter: MovieFilter(genre: "Western"), with: .success(.page("pulp", 1, of: 0)))
         scheduler.advance()

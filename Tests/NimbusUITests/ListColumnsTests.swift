@@ -1,4 +1,5 @@
 import XCTest
+import NimbusDomain
 @testable import NimbusUI
 
 /// The film list's and the wishlist's column layouts at every width from 0 to 400 columns: never
@@ -32,6 +33,34 @@ final class ListColumnsTests: XCTestCase {
         XCTAssertGreaterThan(wide.countries, 0)
     }
 
+    /// The column a list is sorted by is shown at every width with data columns (films sorted by rating
+    /// at 100 columns showed no rating); the layout keeps its rules at every width, in every order.
+    func testTheSortedColumnIsAlwaysShown() {
+        for sort in MovieSort.allCases {
+            var previous = MovieColumns(width: 0, sortedBy: sort)
+            for width in 0...400 {
+                let c = MovieColumns(width: width, sortedBy: sort)
+                XCTAssertLessThanOrEqual(c.total, max(width, 2), "\(sort) at \(width): \(c)")
+                if width >= 40 { XCTAssertGreaterThanOrEqual(c.title, 12, "a title stays readable at \(width), \(sort)") }
+                if width >= 30 {
+                    switch sort {
+                    case .rating: XCTAssertGreaterThan(c.rating, 0, "sorted by rating at \(width)")
+                    case .year: XCTAssertGreaterThan(c.year, 0, "sorted by year at \(width)")
+                    case .relevance: break
+                    }
+                }
+                for (now, before) in [(c.year, previous.year), (c.rating, previous.rating), (c.genres, previous.genres),
+                                      (c.director, previous.director)] {
+                    XCTAssertGreaterThanOrEqual(now, before, "no data column shrinks at \(width), \(sort)")
+                }
+                previous = c
+            }
+        }
+        XCTAssertEqual(MovieColumns(width: 100).rating, 0, "by relevance, 100 columns have no rating")
+        XCTAssertEqual(MovieColumns(width: 100, sortedBy: .rating).rating, 7)
+        XCTAssertEqual(MovieColumns(width: 200, sortedBy: .rating), MovieColumns(width: 200), "wide: every column anyway")
+    }
+
     func testWishlistColumnsAtEveryWidth() {
         var previous = WishlistColumns(width: 0)
         for width in 0...400 {
@@ -55,18 +84,5 @@ final class ListColumnsTests: XCTestCase {
         var more = [1, 1]
         XCTAssertEqual(ListColumns.spread(5, over: &more, caps: [10, 3]), 0)
         XCTAssertEqual(more, [4, 3])
-    }
-}
-
-/// What the years picker accepts as typed: a year or a range, either order, any dash; nothing else.
-final class MovieYearRangeTests: XCTestCase {
-    func testTypedYearsAndRanges() {
-        XCTAssertEqual(MovieListScreen.yearRange("1994"), 1994...1994)
-        XCTAssertEqual(MovieListScreen.yearRange("1990-1995"), 1990...1995)
-        XCTAssertEqual(MovieListScreen.yearRange("1995-1990"), 1990...1995)
-        XCTAssertEqual(MovieListScreen.yearRange("1990–1995"), 1990...1995)
-        for text in ["", "-", "199", "19945", "1990-", "-1990", "1990-1995-2000", "٢٠٠٠", "1800", "2300", "abcd", "1990--1995x"] {
-            XCTAssertNil(MovieListScreen.yearRange(text), text)
-        }
     }
 }

@@ -87,10 +87,25 @@ struct SearchCommand: ParsableCommand {
 
 /// `nimbus movies QUERY`: the matching films, one per line or as JSON.
 struct MoviesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "movies",
-        abstract: "Print the films matching a query (title, year, directors), one per line or as JSON.",
-        discussion: "From the bundled catalogue, or TMDB with TMDB_API_KEY. Exit status 1 when nothing matched.")
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "movies",
+            abstract: "Print the films matching a query (title, year, directors), one per line or as JSON.",
+            discussion: discussion(catalogueYears: helpShown ? (try? MovieCatalogue.bundled())?.yearSpan : nil))
+    }
+
+    /// The help names the catalogue's years, read from it: only when help is asked for, so a search
+    /// (whose parsing reads this configuration too) does not open the catalogue for it.
+    private static var helpShown: Bool {
+        CommandLine.arguments.dropFirst().contains { ["-h", "--help", "help", "--experimental-dump-help"].contains($0) }
+    }
+
+    /// What the help says of the sources: the catalogue's first and last year when known.
+    static func discussion(catalogueYears years: ClosedRange<Int>?) -> String {
+        let span = years.map { "films from \($0.lowerBound) to \($0.upperBound), " } ?? ""
+        return "From the bundled catalogue (\(span)English titles), or TMDB with TMDB_API_KEY (titles in the UI's "
+            + "language: NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
+    }
 
     @OptionGroup var options: CLIOptions
     @Argument(help: "Title, cast or director.") var query: [String]

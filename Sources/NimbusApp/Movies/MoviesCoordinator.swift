@@ -5,18 +5,23 @@ import NimbusUI
 /// What the Movies tab needs built for it.
 @MainActor
 protocol MoviesCoordinatorDependencies {
-    func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen
+    /// The recent searches: a pick is reported through `onRoute`.
+    func makeMoviesQueriesPanel(onRoute: @escaping (MoviesQueriesListRoute) -> Void) -> MoviesQueriesListPanel
+    func makeMovieListScreen(queries: MoviesQueriesListPanel, onRoute: @escaping (MovieListRoute) -> Void) -> MovieListScreen
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen
     /// Where the films come from, for the status bar.
     var statusSource: String { get }
 }
 
-/// Runs the Movies tab: search, then a film's details.
+/// Runs the Movies tab: search, then a film's details; a recent search picked in its panel is
+/// handed to the search (two view models, joined here).
 @MainActor
 final class MoviesCoordinator {
     private let navigator: TabNavigator
     private let dependencies: MoviesCoordinatorDependencies
     private var tab = 0
+    /// The tab's root, which a picked recent search goes to.
+    private weak var list: MovieListScreen?
 
     init(navigator: TabNavigator, dependencies: MoviesCoordinatorDependencies) {
         self.navigator = navigator
@@ -26,7 +31,17 @@ final class MoviesCoordinator {
     func start(title: String) {
         let dependencies = self.dependencies
         tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
-            dependencies.makeMovieListScreen { route in self?.handle(route) }
+            let queries = dependencies.makeMoviesQueriesPanel { route in self?.handle(route) }
+            let list = dependencies.makeMovieListScreen(queries: queries) { route in self?.handle(route) }
+            self?.list = list
+            return list
+        }
+    }
+
+    private func handle(_ route: MoviesQueriesListRoute) {
+        switch route {
+        case .picked(let query):
+            list?.search(query)
         }
     }
 

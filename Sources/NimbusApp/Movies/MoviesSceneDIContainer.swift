@@ -18,6 +18,8 @@ struct MovieServices {
     let idleMessage: String
     /// Whether likes, the wishlist and recent queries are being saved.
     let dataStatus: UserDataStatus
+    /// The bundled catalogue's first and last release year when searches go to it (nil under TMDB).
+    var catalogueYears: ClosedRange<Int>? = nil
 }
 
 /// Makes the Movies and Wishlist tabs' use cases, view models and screens.
@@ -55,12 +57,18 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
         WishlistUseCase(repository: services.wishlist)
     }
 
-    func makeMovieListScreen(onRoute: @escaping (MovieListRoute) -> Void) -> Screen {
+    func makeMoviesQueriesPanel(onRoute: @escaping (MoviesQueriesListRoute) -> Void) -> MoviesQueriesListPanel {
+        let viewModel = MoviesQueriesListViewModel(search: makeSearchMoviesUseCase(), l10n: l10n, scheduler: scheduler)
+        return MoviesQueriesListPanel(viewModel: viewModel, onRoute: onRoute)
+    }
+
+    func makeMovieListScreen(queries: MoviesQueriesListPanel, onRoute: @escaping (MovieListRoute) -> Void) -> MovieListScreen {
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
-                                           idleMessage: services.idleMessage, scheduler: scheduler,
+                                           idleMessage: services.idleMessage, catalogueYears: services.catalogueYears,
+                                           scheduler: scheduler,
                                            searchScheduler: searchScheduler)
-        return MovieListScreen(viewModel: viewModel, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
+        return MovieListScreen(viewModel: viewModel, queries: queries, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
     }
 
     func makeMovieDetailScreen(movie: MovieSummary) -> Screen {

@@ -208,7 +208,7 @@ public final class AppDIContainer {
         return MovieServices(movies: movieCatalogue, others: [], history: history, wishlist: wishlist,
                              statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
                              idleMessage: l10n.format(.moviesIdleCatalogue, count),
-                             dataStatus: userDatabase.status)
+                             dataStatus: userDatabase.status, catalogueYears: movieCatalogue.yearSpan)
     }
 
     /// TMDB's `language` parameter for the UI language.

@@ -37,6 +37,23 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         }
     }
     private let counted = Mutex<Int?>(nil)
+    /// The release years the catalogue spans, its first to its last (nil: no film has a year), read
+    /// once on first use (two lookups in the year index).
+    public var yearSpan: ClosedRange<Int>? {
+        let database = self.database
+        return spanned.withLock { spanned in
+            if let spanned { return spanned }
+            let span: ClosedRange<Int>? = try? database.read { db -> ClosedRange<Int>? in
+                guard let first = try Int.fetchOne(db, sql: "SELECT min(year) FROM movie WHERE year IS NOT NULL"),
+                      let last = try Int.fetchOne(db, sql: "SELECT max(year) FROM movie WHERE year IS NOT NULL"),
+                      first <= last else { return nil }
+                return first...last
+            }
+            spanned = .some(span)
+            return span
+        }
+    }
+    private let spanned = Mutex<ClosedRange<Int>??>(nil)
     private let database: DatabaseQueue
     private struct Memo {
         /// Popularity and folded title and director words by film id, read on first use (see `warmUp`).

@@ -73,6 +73,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case moviesLoading = "movies.loading"
     case moviesLoadingMore = "movies.loading.more"
     case moviesEmpty = "movies.empty"
+    case moviesEmptyCatalogueYears = "movies.empty.catalogue.years"
+    case moviesEmptyCatalogueTmdb = "movies.empty.catalogue.tmdb"
     case moviesEmptyFiltered = "movies.empty.filtered"
     case moviesEmptyFilteredAll = "movies.empty.filtered.all"
     case moviesEmptyFilterClear = "movies.empty.filter.clear"

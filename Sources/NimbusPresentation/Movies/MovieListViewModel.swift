@@ -27,8 +27,6 @@ public struct MovieListState: Equatable, Sendable {
     public let loadingMore: Bool
     /// The next page failed; `r` retries.
     public let moreError: String?
-    /// Recent queries, newest first (shown while the field is focused and empty).
-    public let suggestions: [String]
     /// Titles of the recently opened films, newest first.
     public let recent: [String]
     /// The filter the results are narrowed and ordered by (what the source applies of it).
@@ -97,7 +95,6 @@ public final class MovieListViewModel {
     public static let debounce = DispatchQueue.SchedulerTimeType.Stride.milliseconds(250)
     /// The next page loads when the selection is this close to the last row (or half a screen, when more).
     public static let prefetchDistance = 3
-    public static let suggestionLimit = 10
     public static let recentLimit = 8
 
     private let search: SearchMoviesUseCase
@@ -105,6 +102,9 @@ public final class MovieListViewModel {
     private let wishlist: WishlistUseCase
     private let l10n: L10n
     private let idleMessage: String
+    /// The bundled catalogue's first and last release year (nil under TMDB): a query it does not
+    /// match is told which years and which language its titles are in.
+    private let catalogueYears: ClosedRange<Int>?
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// Where catalogue searches run (off the main thread in the app); nil: where they are asked for.
     private let searchScheduler: AnySchedulerOf<DispatchQueue>?
@@ -134,7 +134,6 @@ public final class MovieListViewModel {
     private var load: AnyCancellable?
     private var wishlisted: Set<MovieID> = [] { didSet { rows = nil } }
     private var recent: [MovieSummary] = []
-    private var suggestions: [String] = []
     /// The query was submitted: remember it once its first page has films.
     private var rememberWhenFound = false
     private var filter = MovieFilter.none
@@ -148,8 +147,9 @@ public final class MovieListViewModel {
 
     /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
-                idleMessage: String, scheduler: AnySchedulerOf<DispatchQueue>,
+                idleMessage: String, catalogueYears: ClosedRange<Int>? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
+        self.catalogueYears = catalogueYears
         self.search = search
         self.searchScheduler = searchScheduler
         self.details = details
@@ -229,7 +229,8 @@ public final class MovieListViewModel {
                 self.fillScreen()
             }
             .store(in: &cancellables)
-        // The marks, the strip and the suggestions follow their stores, whichever screen changed them.
+        // The marks and the strip follow their stores, whichever screen changed them (the recent
+        // searches are their own view model's: MoviesQueriesListViewModel).
         wishlist.contents
             .map { Set($0.map(\.id)) }
             .sink { [weak self] ids in
@@ -243,14 +244,6 @@ public final class MovieListViewModel {
             .sink { [weak self] films in
                 guard let self, films != self.recent else { return }
                 self.recent = films
-                self.emit()
-            }
-            .store(in: &cancellables)
-        search.recentQueries
-            .map { Array($0.prefix(Self.suggestionLimit)) }
-            .sink { [weak self] queries in
-                guard let self, queries != self.suggestions else { return }
-                self.suggestions = queries
                 self.emit()
             }
             .store(in: &cancellables)
@@ -347,10 +340,20 @@ public final class MovieListViewModel {
 
     /// "Nothing matches …" and, with filters, which of them to drop (once the probes have answered).
     private var emptyText: String {
-        guard filter.narrows else { return l10n.format(.moviesEmpty, query) }
+        guard filter.narrows else { return Self.emptyText(query: query, catalogueYears: instant ? catalogueYears : nil, l10n: l10n) }
         let active = chips(for: filter).filter { $0.kind != .sort }.map(\.text).joined(separator: " · ")
         let first = query.isEmpty ? l10n.format(.moviesEmptyFilteredAll, active) : l10n.format(.moviesEmptyFiltered, query, active)
         return first + "\n" + (emptyHint ?? l10n[.moviesEmptyFilterClear])
+    }
+
+    /// "No film matches “기생충”" and, for the bundled catalogue, the years it holds, that its titles are
+    /// English, and that TMDB (with a key) searches titles in the UI's language.
+    static func emptyText(query: String, catalogueYears: ClosedRange<Int>?, l10n: L10n) -> String {
+        let first = l10n.format(.moviesEmpty, query)
+        guard let years = catalogueYears else { return first }
+        return [first, "",
+                l10n.format(.moviesEmptyCatalogueYears, String(years.lowerBound), String(years.upperBound)),
+                l10n[.moviesEmptyCatalogueTmdb]].joined(separator: "\n")
     }
 
     /// After a filtered search found nothing: the same search without the genre, and without the years,
@@ -472,7 +475,7 @@ public final class MovieListViewModel {
             query: query, phase: phase,
             rows: currentRows(),
             summary: summary, loadingMore: loadingPage.map { $0 > 1 && pages[$0] == nil } ?? false, moreError: moreError,
-            suggestions: suggestions, recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
+            recent: recent.map(\.title), filter: filter, chips: chips(for: filter),
             filterSupport: search.filterSupport))
     }
 }

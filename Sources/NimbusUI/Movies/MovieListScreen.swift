@@ -12,6 +12,8 @@ public final class MovieListScreen: Screen {
 
     private let l10n: L10n
     private let viewModel: MovieListViewModel
+    /// The recent searches under an empty field (their own view model; a pick comes back through `search`).
+    private let queries: MoviesQueriesListPanel
     private let queryChanged = PassthroughSubject<String, Never>()
     private let querySubmitted = PassthroughSubject<String, Never>()
     private let selectionMoved = PassthroughSubject<Int, Never>()
@@ -28,7 +30,7 @@ public final class MovieListScreen: Screen {
     /// The open genre, years or sort picker: its options, the selection, and (years) what is typed.
     private struct Picker {
         let kind: MovieChip.Kind
-        var options: [(label: String, filter: MovieFilter)] = []
+        var options: [MovieFilterOption] = []
         var list = ListState()
         var typed = ""
     }
@@ -39,7 +41,6 @@ public final class MovieListScreen: Screen {
     private var state: MovieListState?
     private var field = TextFieldState()
     private var list = ListState()
-    private var suggestionList = ListState()
     private var recentSelection = 0
     /// Where each recently viewed title was drawn (absolute cells), for clicks.
     private var recentHits: [(index: Int, y: Int, columns: Range<Int>)] = []
@@ -54,10 +55,11 @@ public final class MovieListScreen: Screen {
 
     public var onNeedsDisplay: (() -> Void)?
 
-    public init(viewModel: MovieListViewModel, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
-                onRoute: @escaping (MovieListRoute) -> Void) {
+    public init(viewModel: MovieListViewModel, queries: MoviesQueriesListPanel, l10n: L10n,
+                scheduler: AnySchedulerOf<DispatchQueue>, onRoute: @escaping (MovieListRoute) -> Void) {
         self.l10n = l10n
         self.viewModel = viewModel
+        self.queries = queries
         self.scheduler = scheduler
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
@@ -99,7 +101,6 @@ public final class MovieListScreen: Screen {
             if let selected, let i = Self.index(of: selected.1, was: selected.0, in: new.rows) { list.select(i) }
             if let top, let i = Self.index(of: top.1, was: top.0, in: new.rows) { list.offset = i }
         }
-        suggestionList.setCount(new.suggestions.count)
         recentSelection = min(recentSelection, max(0, new.recent.count - 1))
         if focus == .suggestions && !showsSuggestions { focus = .field }
         if focus == .recent && new.recent.isEmpty { focus = .list }
@@ -118,7 +119,19 @@ public final class MovieListScreen: Screen {
     private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
 
     private var showsSuggestions: Bool {
-        (focus == .field || focus == .suggestions) && field.text.isEmpty && !(state?.suggestions.isEmpty ?? true)
+        (focus == .field || focus == .suggestions) && field.text.isEmpty && !queries.isEmpty
+    }
+
+    /// The recent searches' panel redraws the list when its state changes.
+    public var changes: AnyPublisher<Void, Never> { queries.changes }
+
+    /// A query picked in the recent searches (through the coordinator): it fills the field and is
+    /// searched at once, and the results take the focus.
+    public func search(_ query: String) {
+        field = TextFieldState(text: query)
+        querySubmitted.send(query)
+        focus = .list
+        onNeedsDisplay?()
     }
 
     // MARK: Screen
@@ -152,7 +165,7 @@ public final class MovieListScreen: Screen {
             if let state, state.phase == .results || { if case .empty = state.phase { return true } else { return false } }() {
                 if !state.filter.isEmpty { hints.append(KeyHint("x", l10n[.hintClearFilters])) }
                 if state.filterSupport.genre { hints.append(KeyHint("g", l10n[.hintGenre])) }
-                hints.append(KeyHint("y", l10n[.hintYears]))
+                hints.append(KeyHint("p", l10n[.hintYears]))
                 if state.filterSupport.sort { hints.append(KeyHint("s", l10n[.hintSort])) }
             }
             return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
@@ -173,7 +186,7 @@ public final class MovieListScreen: Screen {
          KeyHint("Enter", l10n[.helpKeyOpen]),
          KeyHint("w", l10n[.helpKeyWishlist]),
          KeyHint("g", l10n[.helpKeyGenre]),
-         KeyHint("y", l10n[.helpKeyYears]),
+         KeyHint("p", l10n[.helpKeyYears]),
          KeyHint("s", l10n[.helpKeySort]),
          KeyHint("x", l10n[.helpKeyClearFilters]),
          KeyHint("r", l10n[.helpKeyRetry]),
@@ -217,21 +230,15 @@ public final class MovieListScreen: Screen {
         return true
     }
 
+    /// The panel's keys move the highlight and pick (Enter); above its first row is the field.
     private func handleSuggestions(_ key: Key) -> Bool {
-        let suggestions = state?.suggestions ?? []
         switch key {
-        case .enter:
-            guard suggestions.indices.contains(suggestionList.selection) else { return true }
-            let query = suggestions[suggestionList.selection]
-            field = TextFieldState(text: query)
-            querySubmitted.send(query)
-            focus = .list
-        case .up where suggestionList.selection == 0, .char("/"):
+        case .up where queries.selection == 0, .char("/"):
             focus = .field
         case .escape:
             focus = .list
         default:
-            guard suggestionList.handle(key, pageSize: lastPageSize) else { return false }
+            guard queries.handle(key) else { return false }
         }
         onNeedsDisplay?()
         return true
@@ -264,7 +271,7 @@ public final class MovieListScreen: Screen {
         case .char("r"):
             retried.send(())
         case .char("g"): openPicker(.genre)
-        case .char("y"): openPicker(.years)
+        case .char("p"): openPicker(.years)
         case .char("s"): openPicker(.sort)
         case .char("x"):
             guard let filter = state?.filter, !filter.isEmpty else { return false }
@@ -296,54 +303,12 @@ public final class MovieListScreen: Screen {
     /// The picker's options for the filter in force (each one the whole filter it would make).
     private func refreshPicker() {
         guard var picker else { return }
-        let current = state?.filter ?? .none
-        func with(genre: String?) -> MovieFilter { MovieFilter(genre: genre, years: current.years, sort: current.sort) }
-        func with(years: ClosedRange<Int>?) -> MovieFilter { MovieFilter(genre: current.genre, years: years, sort: current.sort) }
-        var options: [(label: String, filter: MovieFilter)] = []
-        var selected = 0
-        switch picker.kind {
-        case .genre:
-            options.append((l10n[.moviesFilterGenreAny], with(genre: nil)))
-            // In the UI language's order.
-            let genres = MovieGenres.catalogue.map { (name: $0, label: l10n.genre($0)) }
-                .sorted { $0.label.localizedStandardCompare($1.label) == .orderedAscending }
-            for genre in genres {
-                if genre.name == current.genre { selected = options.count }
-                options.append((genre.label, with(genre: genre.name)))
-            }
-        case .years:
-            // TMDB takes one year: a typed range is offered only where ranges apply.
-            if let typed = Self.yearRange(picker.typed), state?.filterSupport.yearRange ?? true || typed.count == 1 {
-                options.append((l10n.years(typed), with(years: typed)))
-            }
-            options.append((l10n[.moviesFilterYearsAny], with(years: nil)))
-            if state?.filterSupport.yearRange ?? true {
-                for decade in stride(from: 2010, through: 1940, by: -10) {
-                    let years = decade...(decade + 9)
-                    if years == current.years && picker.typed.isEmpty { selected = options.count }
-                    options.append((l10n.years(years), with(years: years)))
-                }
-            }
-        case .sort:
-            for sort in MovieSort.allCases {
-                if sort == current.sort { selected = options.count }
-                options.append((l10n.sortName(sort), MovieFilter(genre: current.genre, years: current.years, sort: sort)))
-            }
-        }
-        picker.options = options
-        picker.list = ListState(count: options.count)
-        picker.list.select(picker.typed.isEmpty ? selected : 0)
+        let made = MovieFilterOptions.options(picker.kind, current: state?.filter ?? .none, typed: picker.typed,
+                                              support: state?.filterSupport ?? .all, l10n: l10n)
+        picker.options = made.options
+        picker.list = ListState(count: made.options.count)
+        picker.list.select(made.selected)
         self.picker = picker
-    }
-
-    /// "1994", "1990-1995" (either order, any dash) as a range of years a film can have; else nil.
-    nonisolated static func yearRange(_ text: String) -> ClosedRange<Int>? {
-        // An unfinished range ("1990-") is not a year yet.
-        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { "-–—~".contains($0) }).map(String.init)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isASCII) }),
-              let a = Int(parts[0]), let b = Int(parts[parts.count - 1]), (1870...2100).contains(a), (1870...2100).contains(b)
-        else { return nil }
-        return min(a, b)...max(a, b)
     }
 
     private func handlePicker(_ key: Key) -> Bool {
@@ -356,8 +321,8 @@ public final class MovieListScreen: Screen {
             picker = nil
         case .escape:
             picker = nil
-        case .char(let c) where current.kind == .years && (c.isASCII && c.isNumber || "-–".contains(c)):
-            guard current.typed.count < 9 else { return true }
+        case .char(let c) where current.kind == .years && MovieFilterOptions.isYearCharacter(c):
+            guard current.typed.count < MovieFilterOptions.typedLimit else { return true }
             current.typed.append(c)
             picker = current
             refreshPicker()
@@ -428,15 +393,14 @@ public final class MovieListScreen: Screen {
             }
         }
         if showsSuggestions {
-            switch suggestionList.handle(pointer) {
-            case .ignored: return false
-            case .moved:
-                focus = .suggestions
-                onNeedsDisplay?()
-            case .open:
-                focus = .suggestions
-                _ = handleSuggestions(.enter)
+            // The panel takes the focus; a pick hands it to the results (through `search`).
+            let before = focus
+            focus = .suggestions
+            guard queries.handle(pointer) else {
+                focus = before
+                return false
             }
+            onNeedsDisplay?()
             return true
         }
         guard state?.phase == .results else { return false }
@@ -455,7 +419,13 @@ public final class MovieListScreen: Screen {
         return true
     }
 
-    // No `copyText`: on the film list `y` is the years filter (a film's details and the wishlist copy).
+    /// `y` (the app's copy): the selected film's title and year, as a film's details and the wishlist copy it.
+    public var copyText: String? {
+        guard picker == nil, focus == .list, let state, state.phase == .results,
+              state.rows.indices.contains(list.selection) else { return nil }
+        let row = state.rows[list.selection]
+        return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
+    }
 
     // MARK: Drawing
 
@@ -483,7 +453,7 @@ public final class MovieListScreen: Screen {
         }
         guard body.height > 0 else { return }
         if showsSuggestions {
-            drawSuggestions(body, suggestions: state.suggestions, theme: theme)
+            queries.draw(body, theme: theme, highlighted: focus == .suggestions)
             return
         }
         listRows = max(1, body.height - 1)
@@ -539,16 +509,8 @@ public final class MovieListScreen: Screen {
     /// what is typed on its first line).
     private func drawPicker(_ p: Painter, theme: Theme) {
         guard var current = picker, p.width >= 8, p.height >= 3 else { return }
-        let title: String
-        switch current.kind {
-        case .genre: title = l10n[.moviesFilterGenreTitle]
-        case .years: title = l10n[.moviesFilterYearsTitle]
-        case .sort: title = l10n[.moviesFilterSortTitle]
-        }
-        let prompt: String? = current.kind == .years
-            ? (current.typed.isEmpty ? l10n[(state?.filterSupport.yearRange ?? true) ? .moviesFilterYearsPrompt : .moviesFilterYearsTmdb]
-                                     : "› " + current.typed + "▏")
-            : nil
+        let title = MovieFilterOptions.title(current.kind, l10n: l10n)
+        let prompt = MovieFilterOptions.prompt(current.kind, typed: current.typed, support: state?.filterSupport ?? .all, l10n: l10n)
         let widest = max(DisplayWidth.of(title) + 4, current.options.map { DisplayWidth.of($0.label) + 4 }.max() ?? 0,
                          prompt.map { DisplayWidth.of($0) + 2 } ?? 0)
         let width = min(p.width, widest + 2)
@@ -591,21 +553,8 @@ public final class MovieListScreen: Screen {
         }
     }
 
-    private func drawSuggestions(_ p: Painter, suggestions: [String], theme: Theme) {
-        p.text(DisplayWidth.truncate(l10n[.moviesSuggestions], to: p.width), x: 0, y: 0,
-               style: Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true))
-        let area = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
-        lastPageSize = max(1, area.height)
-        let highlight = focus == .suggestions
-        ListView.draw(area, state: &suggestionList, selectedStyle: highlight ? theme.selection : theme.text) { i, row, selected in
-            let mark = selected && highlight ? "› " : "  "
-            row.text(mark + DisplayWidth.truncate(DisplayWidth.sanitize(suggestions[i]), to: max(0, row.width - 2)), x: 0, y: 0,
-                     style: selected && highlight ? theme.selection : theme.text)
-        }
-    }
-
     private func drawResults(_ p: Painter, state: MovieListState, theme: Theme) {
-        let columns = MovieColumns(width: p.width)
+        let columns = MovieColumns(width: p.width, sortedBy: state.filter.sort)
         drawHeader(p.sub(Rect(x: 0, y: 0, width: p.width, height: 1)), columns: columns, theme: theme)
         let footer = state.loadingMore || state.moreError != nil
         let listArea = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - (footer ? 1 : 0)))
@@ -658,7 +607,7 @@ private extension MovieChip.Kind {
     var key: Character {
         switch self {
         case .genre: return "g"
-        case .years: return "y"
+        case .years: return "p"
         case .sort: return "s"
         }
     }

@@ -1,0 +1,124 @@
+import Foundation
+import NimbusDomain
+import OpenCombineShim
+import CombineSchedulers
+
+/// What the recent-searches panel shows: the queries saved after they found films, newest first.
+public struct MoviesQueriesListState: Equatable, Sendable {
+    /// "Recent searches".
+    public let title: String
+    public let queries: [String]
+    /// The highlighted query (0 when there are none).
+    public let selection: Int
+}
+
+public enum MoviesQueriesListRoute: Equatable, Sendable {
+    /// A query was picked: the coordinator hands it to the search.
+    case picked(String)
+}
+
+/// The recent searches under an empty search field: follows the saved queries and reports the one
+/// picked through its route (the search is another view model's; the coordinator joins the two).
+public final class MoviesQueriesListViewModel {
+    public struct Input {
+        /// The panel is made: the saved queries are followed from now on.
+        public let appeared: AnyPublisher<Void, Never>
+        /// The row the highlight moved to.
+        public let rowSelected: AnyPublisher<Int, Never>
+        /// Enter or a click on a row: that query is searched.
+        public let rowPicked: AnyPublisher<Int, Never>
+
+        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never>,
+                    rowPicked: AnyPublisher<Int, Never>) {
+            self.appeared = appeared
+            self.rowSelected = rowSelected
+            self.rowPicked = rowPicked
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<MoviesQueriesListState, Never>
+        public let route: AnyPublisher<MoviesQueriesListRoute, Never>
+    }
+
+    public struct State: Equatable {
+        var queries: [String] = []
+        var selection = 0
+        var observing = false
+    }
+
+    public enum Action: Equatable {
+        case appeared
+        case queries([String])
+        case selected(Int)
+        case picked(Int)
+    }
+
+    public enum Effect: Equatable {
+        /// Follow the saved queries.
+        case observe
+        case pick(String)
+    }
+
+    public static let limit = 10
+
+    private let search: SearchMoviesUseCase
+    private let l10n: L10n
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+
+    public init(search: SearchMoviesUseCase, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
+        self.search = search
+        self.l10n = l10n
+        self.scheduler = scheduler
+    }
+
+    public func transform(input: Input) -> Output {
+        let actions = merge(
+            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
+            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
+            input.rowPicked.map(Action.picked).eraseToAnyPublisher())
+        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        let title = l10n[.moviesSuggestions]
+        let state = loop.state
+            .map { MoviesQueriesListState(title: title, queries: $0.queries, selection: $0.selection) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+        return Output(state: state, route: loop.route)
+    }
+
+    // MARK: Reduce
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared:
+            guard !state.observing else { return [] }
+            state.observing = true
+            return [.observe]
+        case .queries(let queries):
+            // The highlight stays on its row, within the list (the newest query comes in at the top,
+            // while the panel is hidden: it opens on the row it was left on).
+            state.queries = Array(queries.prefix(limit))
+            state.selection = min(state.selection, max(0, state.queries.count - 1))
+            return []
+        case .selected(let index):
+            guard state.queries.indices.contains(index) else { return [] }
+            state.selection = index
+            return []
+        case .picked(let index):
+            guard state.queries.indices.contains(index) else { return [] }
+            state.selection = index
+            return [.pick(state.queries[index])]
+        }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effect: Effect) -> Work<Action, MoviesQueriesListRoute> {
+        switch effect {
+        case .observe:
+            return .run(search.recentQueries.map(Action.queries).eraseToAnyPublisher(), id: "queries", immediate: true)
+        case .pick(let query):
+            return .route(.picked(query))
+        }
+    }
+}

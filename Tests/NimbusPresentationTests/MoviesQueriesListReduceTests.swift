@@ -1,0 +1,71 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// `MoviesQueriesListViewModel.reduce` as a table: a state and an action give a state and effects,
+/// with no scheduler.
+final class MoviesQueriesListReduceTests: XCTestCase {
+    typealias VM = MoviesQueriesListViewModel
+
+    private func state(_ queries: [String], selection: Int = 0, observing: Bool = true) -> VM.State {
+        VM.State(queries: queries, selection: selection, observing: observing)
+    }
+
+    func testEveryActionOnEveryKindOfState() {
+        let three = ["heat", "batman", "alien"]
+        let eleven = (1...11).map { "q\($0)" }
+        let cases: [(String, VM.State, VM.Action, VM.State, [VM.Effect])] = [
+            ("appearing follows the store", VM.State(), .appeared, state([]), [.observe]),
+            ("once", state(three), .appeared, state(three), []),
+            ("queries come in", state([]), .queries(three), state(three), []),
+            ("at most ten", state([]), .queries(eleven), state(Array(eleven.prefix(10))), []),
+            ("a new query on top: the highlight keeps its row", state(three, selection: 1), .queries(["dune"] + three),
+             state(["dune"] + three, selection: 1), []),
+            ("fewer rows: the new last", state(three, selection: 2), .queries(["heat"]), state(["heat"]), []),
+            ("none left", state(three, selection: 2), .queries([]), state([]), []),
+            ("a move", state(three), .selected(2), state(three, selection: 2), []),
+            ("a move past the end does nothing", state(three), .selected(3), state(three), []),
+            ("a move with none does nothing", state([]), .selected(0), state([]), []),
+            ("a pick searches that query", state(three), .picked(1), state(three, selection: 1), [.pick("batman")]),
+            ("a pick past the end does nothing", state(three, selection: 2), .picked(5), state(three, selection: 2), []),
+            ("a pick with none does nothing", state([]), .picked(0), state([]), []),
+        ]
+        for (name, before, action, after, effects) in cases {
+            var s = before
+            XCTAssertEqual(VM.reduce(&s, action), effects, name)
+            XCTAssertEqual(s, after, name)
+        }
+    }
+
+    /// The whole loop: the saved queries shown newest first, a move, and a pick reported as a route.
+    func testThePanelFollowsTheStoreAndReportsAPick() {
+        let scheduler = DispatchQueue.test
+        let history = InMemoryMovieHistory()
+        try? history.saveQuery("alien")
+        try? history.saveQuery("heat")
+        let appeared = PassthroughSubject<Void, Never>(), selected = PassthroughSubject<Int, Never>()
+        let picked = PassthroughSubject<Int, Never>()
+        let viewModel = VM(search: SearchMoviesUseCase(movies: ScriptedMovieRepository(), history: history),
+                           l10n: L10n.bundled(.ko), scheduler: scheduler.eraseToAnyScheduler())
+        let output = viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
+                                                      rowSelected: selected.eraseToAnyPublisher(),
+                                                      rowPicked: picked.eraseToAnyPublisher()))
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        appeared.send(())
+        selected.send(1)
+        try? history.saveQuery("batman")
+        picked.send(2)
+        XCTAssertEqual(state.values, [
+            MoviesQueriesListState(title: "최근 검색어", queries: [], selection: 0),  // appeared, before the store answers
+            MoviesQueriesListState(title: "최근 검색어", queries: ["heat", "alien"], selection: 0),
+            MoviesQueriesListState(title: "최근 검색어", queries: ["heat", "alien"], selection: 1),
+            MoviesQueriesListState(title: "최근 검색어", queries: ["batman", "heat", "alien"], selection: 1),
+            MoviesQueriesListState(title: "최근 검색어", queries: ["batman", "heat", "alien"], selection: 2),
+        ])
+        XCTAssertEqual(route.values, [.picked("alien")])
+    }
+}
