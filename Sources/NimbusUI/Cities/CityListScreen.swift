@@ -77,12 +77,12 @@ public final class CityListScreen: Screen {
         all += [
             Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen]) { [unowned self] _ in
                 guard hasRows else { return false }
-                rowOpened.send(list.selection)
+                rowOpened.send(state?.selection ?? 0)
                 return true
             },
             Binding([.char("f")], "f", help: l10n[.helpKeyLike], hint: l10n[.hintLike]) { [unowned self] _ in
                 guard hasRows else { return false }
-                likeToggled.send(list.selection)
+                likeToggled.send(state?.selection ?? 0)
                 return true
             },
             // Its hint only while rows on screen have no temperature.
@@ -148,8 +148,8 @@ public final class CityListScreen: Screen {
 
     /// The selected city's name and coordinates: "Seoul 37.57°N 126.98°E".
     public var copyText: String? {
-        guard let state, !state.searching, list.count > 0, list.selection < state.rows.count else { return nil }
-        return state.rows.copyText(at: list.selection)
+        guard let state, !state.searching, state.selection < state.rows.count else { return nil }
+        return state.rows.copyText(at: state.selection)
     }
 
     // MARK: Drawing
@@ -163,10 +163,13 @@ public final class CityListScreen: Screen {
         guard let state else { return }
         if let message = state.emptyMessage {
             drawnVisible = nil
-            let top = min(1, body.height - 1)
-            let used = TextWrap.drawCentred(body, [message], top: top, style: theme.dim)
+            // A blank row above the words and between them only when all of them fit with it.
+            let rows = { (text: String) in TextWrap.lines(DisplayWidth.sanitize(text), width: body.width).count }
+            let hintRows = state.emptyHint.map { 1 + rows($0) } ?? 0
+            let gap = 1 + rows(message) + hintRows <= body.height ? 1 : 0
+            let used = TextWrap.drawCentred(body, [message], top: gap, style: theme.dim)
             if let hint = state.emptyHint {
-                TextWrap.drawCentred(body, [hint], top: top + used + 1, style: theme.dim)
+                TextWrap.drawCentred(body, [hint], top: gap + used + gap, style: theme.dim)
             }
             return
         }

@@ -77,12 +77,12 @@ public final class LikedCitiesScreen: Screen {
         return moves + [
             Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] _ in
                 guard hasRows else { return false }
-                rowOpened.send(list.selection)
+                rowOpened.send(state?.selection ?? 0)
                 return true
             },
             Binding([.char("d"), .delete], "d", help: l10n[.helpKeyRemove], hint: hasRows ? l10n[.hintRemove] : nil) { [unowned self] _ in
                 guard hasRows else { return false }
-                removeRequested.send(list.selection)
+                removeRequested.send(state?.selection ?? 0)
                 return true
             },
             Binding(.char("r"), help: l10n[.helpKeyRefresh], hint: state?.canRetry == true ? l10n[.hintRetry] : nil) { [refreshRequested] in
@@ -109,8 +109,8 @@ public final class LikedCitiesScreen: Screen {
 
     /// The selected city's name and coordinates.
     public var copyText: String? {
-        guard let state, state.rows.indices.contains(list.selection) else { return nil }
-        return state.rows[list.selection].name + " " + state.rows[list.selection].coordinates
+        guard let state, state.rows.indices.contains(state.selection) else { return nil }
+        return state.rows[state.selection].name + " " + state.rows[state.selection].coordinates
     }
 
     // MARK: Drawing
