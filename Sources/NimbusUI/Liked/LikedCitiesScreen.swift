@@ -29,9 +29,11 @@ public final class LikedCitiesScreen: Screen {
     public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    /// The map beside the list is shown from this width, at least `mapMinRows` rows high.
-    static let mapMinWidth = 100
-    static let mapMinRows = 6
+    /// The map goes beside the list from this width, below its rows under it; either way at least
+    /// `mapMinRows` rows high and `mapMinCols` wide.
+    nonisolated static let mapMinWidth = 100
+    nonisolated static let mapMinRows = 6
+    nonisolated static let mapMinCols = 28
 
     public init(viewModel: LikedCitiesViewModel, l10n: L10n, onRoute: @escaping (LikedCitiesRoute) -> Void) {
         self.l10n = l10n
@@ -115,32 +117,44 @@ public final class LikedCitiesScreen: Screen {
 
     // MARK: Drawing
 
-    /// The map's room in a body `width` × `height` whose first `top` rows are taken: at the right, as
-    /// tall as the body below them less a line for the scale; nil when the body is too small.
-    static func mapRoom(width: Int, height: Int, top: Int) -> MapSize? {
-        let rows = height - top - 1
-        guard width >= mapMinWidth, rows >= mapMinRows else { return nil }
-        return MapSize(cols: min(48, max(28, width / 4)), rows: rows)
+    /// Where the map and its scale line go in a body `width` × `height` whose first `top` rows are
+    /// taken (the notice and the list's header), with `listRows` rows of list: beside the list, as tall
+    /// as the body below those rows, when the body is wide; otherwise below the list's rows after a
+    /// blank one, in the rows left. Nil when neither has room.
+    nonisolated static func mapPlace(width: Int, height: Int, top: Int, listRows: Int) -> (area: Rect, beside: Bool)? {
+        if width >= mapMinWidth {
+            let cols = min(48, max(mapMinCols, width / 4))
+            guard height - top - 1 >= mapMinRows else { return nil }
+            return (Rect(x: width - cols, y: top, width: cols, height: height - top), true)
+        }
+        let y = top + listRows + 1
+        let cols = min(96, width - 4)
+        guard height - y - 1 >= mapMinRows, cols >= mapMinCols else { return nil }
+        return (Rect(x: 2, y: y, width: cols, height: height - y), false)
     }
 
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
         let top = state.notice == nil ? 1 : 2
-        let room = state.rows.isEmpty ? nil : Self.mapRoom(width: p.width, height: p.height, top: top)
-        measuredMapRoom = room
-        // The selected city's map on the right when there is room for it and the list.
-        if let room, let map = state.map {
-            let area = p.sub(Rect(x: p.width - room.cols, y: top, width: room.cols, height: room.rows + 1))
-            drawMap(map, in: area, theme: theme)
-            drawList(p.sub(Rect(x: 0, y: 0, width: p.width - room.cols - 1, height: p.height)), state: state, theme: theme)
-            if let notice = state.notice {
-                p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
-                       style: theme.warning)
-            }
+        let place = state.rows.isEmpty ? nil
+            : Self.mapPlace(width: p.width, height: p.height, top: top, listRows: state.rows.count)
+        measuredMapRoom = place.map { MapSize(cols: $0.area.width, rows: $0.area.height - 1) }
+        // The selected city's map where there is room for it and the list.
+        guard let place, let map = state.map else {
+            drawList(p, state: state, theme: theme)
             return
         }
-        drawList(p, state: state, theme: theme)
+        drawMap(map, in: p.sub(place.area), theme: theme)
+        guard place.beside else {
+            drawList(p.sub(Rect(x: 0, y: 0, width: p.width, height: place.area.y - 1)), state: state, theme: theme)
+            return
+        }
+        drawList(p.sub(Rect(x: 0, y: 0, width: p.width - place.area.width - 1, height: p.height)), state: state, theme: theme)
+        if let notice = state.notice {
+            p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
+                   style: theme.warning)
+        }
     }
 
     /// The map, its city and the other liked cities in view named on it, and the scale under it.
