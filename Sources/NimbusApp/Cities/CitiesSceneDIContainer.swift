@@ -47,7 +47,7 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     /// Which tier `cities` is, by the file it was loaded from (the names `scripts/build-resources.py`
     /// gives them: `cities15000.bin` bundled, `cities1000.bin` for `--tier large`), with the
     /// population each holds from, read off those names; any other catalogue is one given by path.
-    static func tier(of cities: CityRepository) -> CityCatalogueTier {
+    nonisolated static func tier(of cities: CityRepository) -> CityCatalogueTier {
         guard let catalog = cities as? CityCatalog,
               let standard = least(CityCatalog.bundledName + ".bin"), let large = least(CityCatalog.largeTierFileName)
         else { return .other }
@@ -59,7 +59,7 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     }
 
     /// The population a GeoNames tier file holds places from, as its name says: "cities15000.bin" → 15000.
-    static func least(_ fileName: String) -> Int? {
+    nonisolated static func least(_ fileName: String) -> Int? {
         guard fileName.hasPrefix("cities"), fileName.hasSuffix(".bin") else { return nil }
         return Int(fileName.dropFirst("cities".count).dropLast(".bin".count))
     }
