@@ -86,10 +86,11 @@ public enum Invariants {
 
     /// Rows of a list under its header: lines that start with the selection mark or two spaces.
     private static func rows(after header: Int, in body: [String]) -> [String] {
-        // A row's text starts in column 2; other lines (a map beside the list) start further right.
-        body.dropFirst(header + 1).filter { line in
+        // A row's text starts in column 2; the rows end at the first line that is not one (a map beside
+        // the list goes on further right, a map below the list comes after a blank line).
+        body.dropFirst(header + 1).prefix { line in
             (line.hasPrefix("›") || line.hasPrefix("  ")) && line.dropFirst(2).first.map { !$0.isWhitespace } == true
-        }
+        }.map { $0 }
     }
 
     /// The Wishlist's title cell for a terminal `cols` wide (the screen's own `WishlistColumns`).

@@ -71,10 +71,11 @@ final class CityListViewModelTests: XCTestCase {
         opened = PassthroughSubject()
     }
 
-    private func makeOutput(_ language: Language = .en) -> CityListViewModel.Output {
+    private func makeOutput(_ language: Language = .en, tier: CityCatalogueTier = .other) -> CityListViewModel.Output {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount,
-            l10n: L10n.bundled(language), countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler())
+            l10n: L10n.bundled(language), countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            tier: tier)
         return viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
                                                 rowOpened: opened.eraseToAnyPublisher()))
     }
@@ -93,10 +94,17 @@ final class CityListViewModelTests: XCTestCase {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
             countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display),
-            now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })
-        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher()))
-        let clock = TestObserver(output.clock)
+            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display))
+        // The clock is the container's, on the app's scheduler; the view model keeps none.
+        let ticks = MinuteTicks.publisher(on: scheduler.eraseToAnyScheduler(),
+                                          now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })
+        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
+                                                      tick: ticks))
+        let state = TestObserver(output.state)
+        defer { state.cancel() }
+        // The clock is part of the list's state now (one state); the list shows from the first query.
+        let clock = TestObserver(output.state.compactMap(\.clock).removeDuplicates())
+        query.send("")
         scheduler.advance()
         XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12"])
         advance(14)
@@ -123,7 +131,9 @@ final class CityListViewModelTests: XCTestCase {
     func testEmptyQueryListsEveryCityMostPopulousFirst() {
         let state = TestObserver(makeOutput().state)
         query.send("")
-        XCTAssertTrue(state.values.isEmpty, "state is delivered on the scheduler, not synchronously")
+        // The bundled catalogue answers within the keystroke (the one loop runs it at once), so the
+        // keystroke's frame shows its rows; before the one view-model shape they came a turn later.
+        XCTAssertEqual(state.values.map(\.summary), ["4 cities"], "the state comes within the keystroke")
         scheduler.advance()
         XCTAssertEqual(state.values.map(\.summary), ["4 cities"])
         XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
@@ -182,6 +192,41 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(\.rows.count), [0])
     }
 
+    /// A query the catalogue has no city for says what the catalogue holds (the tier's threshold, as
+    /// the tier says it) and, in the standard tier, how to get the larger one.
+    func testNoMatchSaysWhatTheTierHoldsAndHowToGetTheLargerOne() {
+        let cases: [(Language, CityCatalogueTier, String?)] = [
+            (.en, .standard(least: 15000, large: 1000),
+             "The catalogue lists places of 15,000 or more people. For places of 1,000 or more, build the large tier with "
+             + "python3 scripts/build-resources.py --tier 1000 and start nimbus --tier large."),
+            (.ko, .standard(least: 15000, large: 1000),
+             "목록에는 인구 15,000명 이상인 곳만 있습니다. 인구 1,000명 이상인 곳까지 찾으려면 "
+             + "python3 scripts/build-resources.py --tier 1000 으로 큰 목록을 만든 뒤 nimbus --tier large 로 시작하세요."),
+            (.ja, .standard(least: 15000, large: 1000),
+             "一覧にあるのは人口15,000人以上の地名です。人口1,000人以上まで探すには "
+             + "python3 scripts/build-resources.py --tier 1000 で大きな一覧を作り、nimbus --tier large で起動してください。"),
+            // The thresholds are the tier's, not the words'.
+            (.en, .standard(least: 5000, large: 500),
+             "The catalogue lists places of 5,000 or more people. For places of 500 or more, build the large tier with "
+             + "python3 scripts/build-resources.py --tier 500 and start nimbus --tier large."),
+            (.en, .large(least: 1000), "The catalogue lists places of 1,000 or more people."),
+            (.ja, .large(least: 1000), "一覧にあるのは人口1,000人以上の地名です。"),
+            (.en, .other, nil),
+        ]
+        for (language, tier, hint) in cases {
+            let state = TestObserver(makeOutput(language, tier: tier).state)
+            query.send("hallstatt")
+            scheduler.advance()
+            XCTAssertEqual(state.last?.emptyHint, hint, "\(language) \(tier)")
+            XCTAssertNotNil(state.last?.emptyMessage)
+            query.send("seoul")
+            scheduler.advance()
+            XCTAssertNil(state.last?.emptyHint, "rows: no hint")
+            state.cancel()
+            setUp()  // a fresh query input for the next view model
+        }
+    }
+
     func testOpeningARowRoutesToThatCity() {
         let output = makeOutput()
         let state = TestObserver(output.state)
@@ -190,7 +235,8 @@ final class CityListViewModelTests: XCTestCase {
         scheduler.advance()
         opened.send(1)
         opened.send(7)
-        XCTAssertEqual(state.values.count, 1)
+        // The selection is part of the state now: opening a row selects it (one more state); past the end, nothing.
+        XCTAssertEqual(state.values.map(\.selection), [0, 1])
         XCTAssertEqual(route.values, [.showDetail(.seogwipo)])
     }
 }

@@ -5,15 +5,17 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// The Liked screen's map comes from its view model: the screen says which city and size it has
-/// room for, the view model answers with the snapshot.
+/// The Liked screen's map comes from its view model: the screen says how much room it has, the
+/// view model draws the selected city's map for it, labelled, with the other liked cities in view
+/// and a scale.
 final class LikedThumbnailTests: XCTestCase {
-    func testTheWantedCitysMapIsPublishedOnceForEachNewRequestAndNoneWhenThereIsNoRoom() {
+    func testTheSelectedCitysMapIsDrawnOnceForEachRoomAndSelectionAndNoneWithoutRoom() {
         let scheduler = DispatchQueue.test
         let likes = InMemoryLikes()
         likes.ids = [City.seoul.id, City.busan.id]
         let all: [City] = [.seoul, .busan]
         let maps = FakeMapRepository()
+        maps.projected = true
         let l10n = L10n.bundled(.en)
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
@@ -21,24 +23,36 @@ final class LikedThumbnailTests: XCTestCase {
             format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
         let appeared = PassthroughSubject<Void, Never>()
-        let wanted = PassthroughSubject<LikedThumbnailRequest?, Never>()
+        let selected = PassthroughSubject<Int, Never>()
+        let room = PassthroughSubject<MapSize?, Never>()
         let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowOpened: Empty().eraseToAnyPublisher(),
-            removeRequested: Empty().eraseToAnyPublisher(), refreshRequested: Empty().eraseToAnyPublisher(),
-            thumbnailWanted: wanted.eraseToAnyPublisher()))
+            appeared: appeared.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
+            rowOpened: Empty().eraseToAnyPublisher(), removeRequested: Empty().eraseToAnyPublisher(),
+            refreshRequested: Empty().eraseToAnyPublisher(), mapRoomChanged: room.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
-        let thumbnail = TestObserver(output.thumbnail.map { $0.map { "\($0.cityID) \($0.snapshot.key.size.cols)×\($0.snapshot.key.size.rows)" } })
+        func map() -> String? {
+            state.last?.map.map { map in
+                let size = map.snapshot.key.size
+                let marks = map.markers.map(\.label).joined(separator: ",")
+                return "\(map.label) \(size.cols)×\(size.rows) [\(marks)] \(map.scale?.label ?? "-")"
+            }
+        }
         appeared.send()
         scheduler.advance()
-        XCTAssertEqual(state.values.last?.rows.map(\.cityID), [City.seoul.id, City.busan.id])
+        XCTAssertEqual(state.values.last?.rows.map { $0.cityID }, [City.seoul.id, City.busan.id])
+        XCTAssertNil(map(), "no room said yet: no map")
 
-        let size = MapSize(cols: 28, rows: 10)
-        wanted.send(LikedThumbnailRequest(cityID: City.seoul.id, size: size))
-        wanted.send(LikedThumbnailRequest(cityID: City.seoul.id, size: size)) // the same again: nothing new
-        wanted.send(LikedThumbnailRequest(cityID: City.busan.id, size: size))
-        wanted.send(nil)
-        wanted.send(LikedThumbnailRequest(cityID: 999, size: size)) // not a liked city
-        thumbnail.assertValues(["\(City.seoul.id) 28×10", "\(City.busan.id) 28×10", nil, nil])
-        XCTAssertEqual(maps.renders.count, 2, "each map drawn once")
+        let size = MapSize(cols: 28, rows: 20)
+        room.send(size)
+        XCTAssertEqual(map(), "Seoul 28×20 [Busan] 200 km", "the first row's map, at once, with Busan in view")
+        room.send(size) // the same again: nothing new
+        selected.send(1)
+        XCTAssertEqual(map(), "Busan 28×20 [Seoul] 200 km")
+        room.send(nil)
+        XCTAssertNil(map())
+        room.send(MapSize(cols: 28, rows: 8))
+        XCTAssertEqual(map(), "Busan 28×8 [] 200 km", "a map too short for Seoul marks no other city")
+        XCTAssertEqual(maps.renders.map(\.key.size.rows), [20, 20, 8], "each map drawn once")
+        XCTAssertEqual(maps.renders.map(\.key.cityID), [City.seoul.id, City.busan.id, City.busan.id])
     }
 }

@@ -122,11 +122,15 @@ final class LikedCitiesViewModelTests: XCTestCase {
         scheduler.advance()
         route.assertValues([.showDetail(.seoul)])
         XCTAssertEqual(likes.ids, [City.seoul.id, 999], "the like of a city missing from the catalogue is kept")
+        // The selection is part of the state now: opening Seoul selects it (the same rows, selection 1),
+        // and it stays on Seoul when Busan goes.
         XCTAssertEqual(state.values.map(summary), [
             "Busan –, Seoul –",
             "Busan 28° / 20°, Seoul 28° / 17°",
+            "Busan 28° / 20°, Seoul 28° / 17°",
             "Seoul 28° / 17°",
         ])
+        XCTAssertEqual(state.values.map(\.selection), [0, 0, 1, 0])
     }
 
     func testNoLikesAndARecoveryNotice() {

@@ -4,6 +4,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 @testable import NimbusUI
+import OpenCombineShim
 import TestSupport
 
 /// A catalogue held in memory, in the order given (most populous first); every city matches every query.
@@ -70,13 +71,13 @@ final class CityListColumnsTests: XCTestCase {
         let scheduler = DispatchQueue.test
         let l10n = L10n.bundled(language)
         let now = Self.now
-        let clockNow: (@Sendable () -> Date)? = withClock ? { @Sendable in now } : nil
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: ListedCities(cities)), totalCount: cities.count, l10n: l10n,
             countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            format: WeatherFormatter(l10n: l10n, display: DisplayUnits(.init(system: .metric, clock: clock))),
-            now: clockNow)
-        let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
+            format: WeatherFormatter(l10n: l10n, display: DisplayUnits(.init(system: .metric, clock: clock))))
+        // The clock's one tick, or none (no local times).
+        let ticks = withClock ? Just(now).eraseToAnyPublisher() : Empty().eraseToAnyPublisher()
+        let screen = CityListScreen(viewModel: viewModel, l10n: l10n, ticks: ticks, onRoute: { _ in })
         scheduler.advance()
         return (screen, scheduler)
     }

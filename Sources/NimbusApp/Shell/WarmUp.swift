@@ -59,7 +59,8 @@ extension AppDIContainer {
         let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
         let backend = RehearsalBackend()
         let renderer = Renderer(backend: backend)
-        _ = screen.handle(.char("/"))
+        // `/` is the list's binding; the keys after it are the field's.
+        _ = Binding.find(.char("/"), in: screen.bindings)?.run(.char("/"))
         for key in [Key.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
                     .backspace, .char("東"), .backspace] {
             _ = screen.handle(key)

@@ -42,6 +42,9 @@ public struct CityRows: Equatable, Sendable {
     public subscript(_ i: Int) -> CityRow { cache.row(matches[i]) }
     public func ref(at i: Int) -> CityRef { matches[i] }
 
+    /// The row's coordinates as text ("37.57°N 126.98°E"), made once for the row (only wide lists show them).
+    public func coordinates(at i: Int) -> String { cache.coordinates(matches[i]) }
+
     /// The first `n` rows, formatted (for tests and snapshots).
     public func prefix(_ n: Int) -> [CityRow] { (0..<min(n, count)).map { self[$0] } }
 
@@ -52,8 +55,19 @@ public struct CityRows: Equatable, Sendable {
 private final class RowCache: Sendable {
     private let format: @Sendable (CityRef) -> CityRow
     private let rows = Mutex<[CityRef: CityRow]>([:])
+    private let coordinates = Mutex<[CityRef: String]>([:])
 
     init(format: @escaping @Sendable (CityRef) -> CityRow) { self.format = format }
+
+    func coordinates(_ ref: CityRef) -> String {
+        if let hit = coordinates.withLock({ $0[ref] }) { return hit }
+        let text = row(ref).coordinates
+        coordinates.withLock { texts in
+            if texts.count > 4096 { texts.removeAll(keepingCapacity: true) }
+            texts[ref] = text
+        }
+        return text
+    }
 
     func row(_ ref: CityRef) -> CityRow {
         if let hit = rows.withLock({ $0[ref] }) { return hit }
@@ -74,245 +88,438 @@ public struct CityListState: Equatable, Sendable {
     public let summary: String
     /// Shown instead of rows when nothing matched.
     public let emptyMessage: String?
+    /// Below it: what the catalogue holds, and how to search a larger one.
+    public var emptyHint: String?
+    /// The selected row (0 when there are none).
+    public var selection: Int = 0
+    /// The search field has the focus: printable keys are text.
+    public var searching = false
+    /// Current temperatures of the cities seen on screen, and the rows whose temperature could not be had.
+    public var temperatures = CityTemperatures()
+    /// Liked city ids, and a message when a like could not be saved.
+    public var likes = CityListLikes(ids: [], message: nil)
+    /// The minute the rows' local times are for (nil without a clock: no local-time column).
+    public var clock: CityClock?
 }
 
 public enum CityListRoute: Equatable, Sendable {
     case showDetail(City)
 }
 
-/// Search-as-you-type over the city catalogue.
+/// Search-as-you-type over the city catalogue, with the temperatures of the rows on screen, the
+/// likes and the rows' local times.
 public final class CityListViewModel {
     public struct Input {
         public let queryChanged: AnyPublisher<String, Never>
+        /// `/` or a click on the search line (true); Enter, ↓ or Esc on an empty field, or a click
+        /// on the list (false).
+        public let searchFocused: AnyPublisher<Bool, Never>
+        /// The row the selection moved to (keys, a click, the wheel).
+        public let rowSelected: AnyPublisher<Int, Never>
         public let rowOpened: AnyPublisher<Int, Never>
-        /// The rows on screen changed (scrolling, a new query, a resize).
+        /// The rows on screen changed (scrolling, a new query, a resize): told after each frame that changed them.
         public let visibleRowsChanged: AnyPublisher<Range<Int>, Never>
         /// `f` on a row.
         public let likeToggled: AnyPublisher<Int, Never>
         /// `r`: ask again, at once, for the rows on screen whose temperature could not be had.
         public let retryRequested: AnyPublisher<Void, Never>
-        public init(queryChanged: AnyPublisher<String, Never>, rowOpened: AnyPublisher<Int, Never>,
+        /// The clock: now, then at the start of every minute (the rows' local times).
+        public let tick: AnyPublisher<Date, Never>
+        public init(queryChanged: AnyPublisher<String, Never>,
+                    searchFocused: AnyPublisher<Bool, Never> = Empty().eraseToAnyPublisher(),
+                    rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
+                    rowOpened: AnyPublisher<Int, Never>,
                     visibleRowsChanged: AnyPublisher<Range<Int>, Never> = Empty().eraseToAnyPublisher(),
                     likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    retryRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
+                    retryRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
+                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
             self.queryChanged = queryChanged
+            self.searchFocused = searchFocused
+            self.rowSelected = rowSelected
             self.rowOpened = rowOpened
             self.visibleRowsChanged = visibleRowsChanged
             self.likeToggled = likeToggled
             self.retryRequested = retryRequested
+            self.tick = tick
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<CityListState, Never>
         public let route: AnyPublisher<CityListRoute, Never>
-        /// Current temperatures of the cities on screen ("23°"), growing as rows are seen, and the
-        /// rows whose temperature could not be had.
-        public let temperatures: AnyPublisher<CityTemperatures, Never>
-        /// Liked city ids, and a message when a like could not be saved.
-        public let likes: AnyPublisher<CityListLikes, Never>
-        /// The minute the rows' local times are for: now, then at each new minute and each change of
-        /// the clock setting (nothing when the view model was made without a clock).
-        public let clock: AnyPublisher<CityClock, Never>
     }
 
     /// How long the visible rows must stay put before their temperatures are asked for.
     public static let temperatureDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
+    /// Temperatures (and failures) kept at most; past it they are forgotten and asked for again when shown.
+    static let temperatureLimit = 5000
+
+    /// Everything the list depends on.
+    public struct State: Equatable {
+        /// The query as typed, last searched (nil before the first).
+        var typed: String?
+        /// The last search's matches (nil before the first: nothing is shown).
+        var matches: CityMatches?
+        var selection = 0
+        var searching = false
+        /// The rows on screen, as the screen last said.
+        var shown: [CityRef] = []
+        /// Temperatures fetched, in °C, by city id (scrolling back costs no request).
+        var celsius: [Int: Double] = [:]
+        /// Rows whose temperature could not be had, by city id: the row, and why.
+        var failures: [Int: TemperatureFailure] = [:]
+        /// The likes store is followed (from the first query on).
+        var followingLikes = false
+        var liked: Set<Int> = []
+        /// The last like could not be saved (until the store's next change).
+        var likeFailed = false
+        /// The clock's last tick.
+        var now: Date?
+        /// The units and clock of the settings (nil without a formatter).
+        var display: DisplayUnits.Value?
+    }
+
+    /// A row whose temperature could not be had.
+    public struct TemperatureFailure: Equatable {
+        let ref: CityRef
+        let error: WeatherError
+    }
+
+    /// A row on screen, read from the catalogue once it stayed put: what its temperature is asked by.
+    public struct TemperatureRow: Equatable {
+        let ref: CityRef
+        let cityID: Int
+        let coordinate: Coordinate
+    }
+
+    /// One row's answer.
+    public struct TemperatureAnswer: Equatable {
+        let ref: CityRef
+        let cityID: Int
+        let celsius: Result<Double, WeatherError>
+    }
+
+    public enum Action {
+        case typed(String)
+        case searched(CityMatches)
+        case focused(Bool)
+        case selected(Int), opened(Int), likeToggled(Int)
+        case visible(Range<Int>)
+        case retry
+        /// The rows that stayed put (or that `r` asks for), read.
+        case settled([TemperatureRow])
+        case temperatures([TemperatureAnswer])
+        case liked([Int]), likeFailed
+        case tick(Date)
+        case display(DisplayUnits.Value)
+    }
+
+    public enum Effect: Equatable {
+        case search(String)
+        /// Follow the likes store's contents from now on.
+        case followLikes
+        case toggleLike(CityRef)
+        case open(CityRef)
+        /// Read these rows once they have stayed put for `temperatureDelay` (at once without `wait`),
+        /// replacing the wait or the request in flight; none: just stop what is in flight.
+        case settle([CityRef], wait: Bool)
+        /// Ask for these rows' temperatures, in one batch.
+        case fetchTemperatures([TemperatureRow])
+    }
 
     private let search: SearchCitiesUseCase
     private let l10n: L10n
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let totalCount: Int
+    private let tier: CityCatalogueTier
     private let temperatures: GetCurrentTemperaturesUseCase?
     private let format: WeatherFormatter?
     private let likes: LikeCityUseCase?
-    private let now: (@Sendable () -> Date)?
 
-    /// With `format` and `now`, the rows' local times are kept to the minute.
+    /// With `format`, the rows' temperatures are formatted and their local times kept to the tick's minute;
+    /// `tier` says which catalogue is searched (what a query that matched nothing can be told).
     public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
-                scheduler: AnySchedulerOf<DispatchQueue>, temperatures: GetCurrentTemperaturesUseCase? = nil,
-                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil, now: (@Sendable () -> Date)? = nil) {
+                scheduler: AnySchedulerOf<DispatchQueue>, tier: CityCatalogueTier = .other,
+                temperatures: GetCurrentTemperaturesUseCase? = nil,
+                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil) {
         self.search = search
         self.totalCount = totalCount
         self.l10n = l10n
         self.countries = countries
         self.scheduler = scheduler
+        self.tier = tier
         self.temperatures = temperatures
         self.format = format
         self.likes = likes
-        self.now = now
     }
 
     public func transform(input: Input) -> Output {
+        var actions: [AnyPublisher<Action, Never>] = [
+            input.queryChanged.map(Action.typed).eraseToAnyPublisher(),
+            input.searchFocused.map(Action.focused).eraseToAnyPublisher(),
+            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
+            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
+            input.visibleRowsChanged.map(Action.visible).eraseToAnyPublisher(),
+            input.likeToggled.map(Action.likeToggled).eraseToAnyPublisher(),
+            input.retryRequested.map { Action.retry }.eraseToAnyPublisher(),
+            input.tick.map(Action.tick).eraseToAnyPublisher(),
+        ]
+        if let display = format?.display {
+            // The settings' units and clock, now and after each change: temperatures and times are formatted again.
+            actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
+        let loop = EffectRunner.run(
+            initial: State(), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        return Output(state: present(loop.state), route: loop.route)
+    }
+
+    // MARK: Reduce
+
+    /// How the list's state follows from each action: pure, no clock, no I/O.
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .typed(let query):
+            guard query != state.typed else { return [] }
+            state.typed = query
+            var effects: [Effect] = []
+            // From the first query on, the marks follow the store, whichever screen changed it.
+            if !state.followingLikes {
+                state.followingLikes = true
+                effects.append(.followLikes)
+            }
+            return effects + [.search(query)]
+        case .searched(let matches):
+            if state.matches?.query != matches.query { state.selection = 0 }
+            state.matches = matches
+            state.selection = min(state.selection, max(0, matches.count - 1))
+            return []
+        case .focused(let searching):
+            state.searching = searching
+            return []
+        case .selected(let index):
+            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            state.selection = index
+            return []
+        case .opened(let index):
+            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            state.selection = index
+            return [.open(matches[index])]
+        case .likeToggled(let index):
+            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            return [.toggleLike(matches[index])]
+        case .visible(let range):
+            let count = state.matches?.count ?? 0
+            let end = min(range.upperBound, count)
+            let start = min(max(0, range.lowerBound), end)
+            let refs = state.matches.map { matches in (start..<end).map { matches[$0] } } ?? []
+            guard refs != state.shown else { return [] }
+            state.shown = refs
+            // New rows stop the request for the old ones at once; theirs waits until they stay put.
+            return [.settle(refs, wait: true)]
+        case .retry:
+            guard !state.shown.isEmpty else { return [] }
+            return [.settle(state.shown, wait: false)]
+        case .settled(let rows):
+            let unknown = rows.filter { state.celsius[$0.cityID] == nil }
+            return unknown.isEmpty ? [] : [.fetchTemperatures(unknown)]
+        case .temperatures(let answers):
+            if state.celsius.count > temperatureLimit { state.celsius = [:] }
+            if state.failures.count > temperatureLimit { state.failures = [:] }
+            for answer in answers {
+                switch answer.celsius {
+                case .success(let celsius):
+                    state.celsius[answer.cityID] = celsius
+                    state.failures[answer.cityID] = nil
+                case .failure(let error):
+                    state.failures[answer.cityID] = TemperatureFailure(ref: answer.ref, error: error)
+                }
+            }
+            return []
+        case .liked(let ids):
+            state.liked = Set(ids)
+            state.likeFailed = false
+            return []
+        case .likeFailed:
+            state.likeFailed = true
+            return []
+        case .tick(let now):
+            state.now = now
+            return []
+        case .display(let display):
+            state.display = display
+            return []
+        }
+    }
+
+    // MARK: Effects
+
+    private enum Job: Hashable { case search, likes, temperatures }
+
+    private func perform(_ effect: Effect) -> Work<Action, CityListRoute> {
+        let search = self.search
+        switch effect {
+        case .search(let query):
+            // The bundled catalogue answers within the keystroke.
+            return .run(Deferred { Just(Action.searched(search.execute(query: query))) }.eraseToAnyPublisher(),
+                        id: Job.search, immediate: true)
+        case .followLikes:
+            guard let likes else { return .none }
+            return .run(likes.contents.map(Action.liked).eraseToAnyPublisher(), id: Job.likes, immediate: true)
+        case .toggleLike(let ref):
+            guard let likes else { return .none }
+            return .run(Deferred { () -> AnyPublisher<Action, Never> in
+                if case .failure = likes.toggle(search.city(ref).id) { return Just(.likeFailed).eraseToAnyPublisher() }
+                return Empty().eraseToAnyPublisher()
+            }.eraseToAnyPublisher(), immediate: true)
+        case .open(let ref):
+            return .route(.showDetail(search.city(ref)))
+        case .settle(let refs, let wait):
+            guard temperatures != nil, format != nil, !refs.isEmpty else { return .cancel(Job.temperatures) }
+            let read = Deferred {
+                Just(Action.settled(refs.map { ref in
+                    let city = search.city(ref)
+                    return TemperatureRow(ref: ref, cityID: city.id, coordinate: city.coordinate)
+                }))
+            }
+            // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel that comes
+            // after its upstream finished, so every row set that only flashed by was still read 300 ms later.
+            let answers = wait
+                ? scheduler.timerPublisher(every: Self.temperatureDelay).autoconnect().first()
+                    .flatMap { _ in read }.eraseToAnyPublisher()
+                : read.eraseToAnyPublisher()
+            return .run(answers, id: Job.temperatures, immediate: true)
+        case .fetchTemperatures(let rows):
+            guard let temperatures else { return .none }
+            let answers = temperatures.execute(for: rows.map(\.coordinate))
+                .map { answers in
+                    Action.temperatures(rows.map { row in
+                        TemperatureAnswer(ref: row.ref, cityID: row.cityID,
+                                          celsius: answers[row.coordinate].map { $0.map(\.temperature) } ?? .failure(.badResponse))
+                    })
+                }
+                .catch { error in
+                    Just(Action.temperatures(rows.map { TemperatureAnswer(ref: $0.ref, cityID: $0.cityID, celsius: .failure(error)) }))
+                }
+                .eraseToAnyPublisher()
+            return .run(answers, id: Job.temperatures)
+        }
+    }
+
+    // MARK: Presenting
+
+    /// What the formatted temperatures depend on.
+    private struct Readings: Equatable {
+        let celsius: [Int: Double]
+        let failures: [Int: TemperatureFailure]
+        let shown: [CityRef]
+        let display: DisplayUnits.Value?
+    }
+
+    /// The rows and temperatures as last formatted, with what they were made from: a keystroke
+    /// formats no temperature, a temperature no row.
+    private struct Presented {
+        let matches: CityMatches
+        let rows: CityRows
+        let summary: String
+        let empty: String?
+        let readings: Readings
+        let temperatures: CityTemperatures
+        let state: State
+    }
+
+    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityListState, Never> {
+        let times = LocalTimes(language: l10n.language)
+        let tierHint: String? = switch tier {
+        case .standard(let least, let large):
+            // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
+            l10n.format(.citiesEmptyStandardTier, l10n.number(least), l10n.number(large), String(large))
+        case .large(let least): l10n.format(.citiesEmptyLargeTier, l10n.number(least))
+        case .other: nil
+        }
+        return states
+            .scan(nil as Presented?) { [self] previous, state -> Presented? in
+                guard let matches = state.matches else { return nil }
+                let listing: (rows: CityRows, summary: String, empty: String?)
+                if let previous, previous.matches == matches {
+                    listing = (previous.rows, previous.summary, previous.empty)
+                } else {
+                    listing = list(matches)
+                }
+                let readings = Readings(celsius: state.celsius, failures: state.failures, shown: state.shown, display: state.display)
+                let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
+                return Presented(matches: matches, rows: listing.rows, summary: listing.summary, empty: listing.empty,
+                                 readings: readings, temperatures: temperatures, state: state)
+            }
+            .compactMap { [l10n, tierHint] presented -> CityListState? in
+                guard let presented else { return nil }
+                let state = presented.state
+                let clock = state.now.flatMap { now in
+                    state.display.map { CityClock(now: now, clock: $0.clock, times: times) }
+                }
+                return CityListState(
+                    query: presented.matches.query, rows: presented.rows, summary: presented.summary,
+                    emptyMessage: presented.empty, emptyHint: presented.empty == nil ? nil : tierHint, selection: state.selection, searching: state.searching,
+                    temperatures: presented.temperatures,
+                    likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),
+                    clock: clock)
+            }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+    }
+
+    /// The rows of `matches`, formatted when drawn, with the summary above them and what to say when there are none.
+    private func list(_ matches: CityMatches) -> (rows: CityRows, summary: String, empty: String?) {
         let search = self.search
         let l10n = self.l10n
         let countries = self.countries
-        let total = totalCount
-
-        let state = input.queryChanged
-            .removeDuplicates()
-            .map { query -> CityListState in
-                let matches = search.execute(query: query)
-                let rows = CityRows(matches: matches) { ref in
-                    let hit = search.hit(ref, query: matches.query)
-                    let name = CityNameChoice.name(hit.city, language: l10n.language)
-                    return CityRow(
-                        cityID: hit.city.id,
-                        name: name,
-                        // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
-                        matchedName: hit.matchedName == name ? nil : hit.matchedName,
-                        country: countries.name(hit.city.countryCode),
-                        population: l10n.number(hit.city.population),
-                        coordinate: hit.city.coordinate,
-                        timeZone: hit.city.timeZone
-                    )
-                } copyText: { ref in
-                    let city = search.city(ref)
-                    return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
-                }
-                let summary = matches.query.isEmpty
-                    ? l10n.format(.citiesSummaryAll, l10n.number(total))
-                    : l10n.format(.citiesSummaryMatches, l10n.number(matches.count), l10n.number(total))
-                let empty = matches.count == 0 ? l10n.format(.citiesEmpty, matches.query) : nil
-                return CityListState(query: matches.query, rows: rows, summary: summary, emptyMessage: empty)
-            }
-            .receive(on: scheduler)
-            .share()
-
-        let route = input.rowOpened
-            .withLatest(from: state)
-            .compactMap { index, state -> CityListRoute? in
-                guard state.rows.count > index, index >= 0 else { return nil }
-                return .showDetail(search.city(state.rows.ref(at: index)))
-            }
-            .eraseToAnyPublisher()
-
-        return Output(state: state.eraseToAnyPublisher(), route: route,
-                      temperatures: temperatureUpdates(input.visibleRowsChanged, retry: input.retryRequested,
-                                                       state: state.eraseToAnyPublisher()),
-                      likes: likeUpdates(input, state: state.eraseToAnyPublisher()), clock: clockUpdates())
+        let rows = CityRows(matches: matches) { ref in
+            let hit = search.hit(ref, query: matches.query)
+            let name = CityNameChoice.name(hit.city, language: l10n.language)
+            return CityRow(
+                cityID: hit.city.id,
+                name: name,
+                // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
+                matchedName: hit.matchedName == name ? nil : hit.matchedName,
+                country: countries.name(hit.city.countryCode),
+                population: l10n.number(hit.city.population),
+                coordinate: hit.city.coordinate,
+                timeZone: hit.city.timeZone
+            )
+        } copyText: { ref in
+            let city = search.city(ref)
+            return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
+        }
+        let summary = matches.query.isEmpty
+            ? l10n.count(.citiesSummaryAll, totalCount, l10n.number(totalCount))
+            : l10n.format(.citiesSummaryMatches, l10n.number(matches.count), l10n.number(totalCount))
+        return (rows, summary, matches.count == 0 ? l10n.format(.citiesEmpty, matches.query) : nil)
     }
 
-    /// Now's minute, then each next minute on the scheduler (a one-shot timer to the minute's end,
-    /// then one a minute), and again after each change of the settings.
-    private func clockUpdates() -> AnyPublisher<CityClock, Never> {
-        guard let now, let format else { return Empty().eraseToAnyPublisher() }
-        let scheduler = self.scheduler
-        let times = LocalTimes(language: l10n.language)
-        let untilNextMinute = 60 - now().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-        let minutes = scheduler.timerPublisher(every: .milliseconds(max(1, Int((untilNextMinute * 1000).rounded(.up)))))
-            .autoconnect()
-            .first()
-            .flatMap { _ in
-                scheduler.timerPublisher(every: .seconds(60)).autoconnect().map { _ in () }.prepend(())
-            }
-        return merge(format.display.changes, minutes.eraseToAnyPublisher())
-            // (A hair past the minute: a timer that fires on the boundary reads a time just before it.)
-            .map { _ in CityClock(now: now().addingTimeInterval(0.001), clock: format.display.value.clock, times: times) }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
+    /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.
+    private func format(_ readings: Readings) -> CityTemperatures {
+        guard let format, readings.display != nil else { return CityTemperatures() }
+        var texts = readings.celsius.mapValues { format.shortTemperature($0) }
+        let mark = l10n[.weatherUnavailable]
+        for id in readings.failures.keys { texts[id] = mark }
+        // The reason of the first failed row on screen (by id, so the words do not flicker).
+        let onScreen = Set(readings.shown)
+        let reason = readings.failures.filter { onScreen.contains($0.value.ref) }.min { $0.key < $1.key }?.value.error
+        return CityTemperatures(texts: texts, failed: Set(readings.failures.keys),
+                                message: reason.map { l10n.format(.citiesTemperaturesFailed, format.shortMessage($0)) })
     }
+}
 
-    /// Temperatures for the rows on screen: off the keystroke path (after the rows have stayed put),
-    /// one batched request at a time for the rows not known yet (so fewer than 10 a second), the old
-    /// one cancelled as soon as the rows change. Each row gets its own answer; a row whose answer
-    /// could not be had (its request failed after the client's retries, or its item was bad) gets
-    /// the unavailable mark, and is asked for again when it is shown again or on `r`.
-    private func temperatureUpdates(_ visible: AnyPublisher<Range<Int>, Never>, retry: AnyPublisher<Void, Never>,
-                                    state: AnyPublisher<CityListState, Never>) -> AnyPublisher<CityTemperatures, Never> {
-        guard let temperatures, let format else { return Empty().eraseToAnyPublisher() }
-        let search = self.search
-        let scheduler = self.scheduler
-        let l10n = self.l10n
-        let known = KnownTemperatures()
-        let shown = visible
-            .withLatest(from: state)
-            .map { range, state -> [CityRef] in
-                let end = min(range.upperBound, state.rows.count)
-                let start = min(max(0, range.lowerBound), end)
-                return (start..<end).map { state.rows.ref(at: $0) }
-            }
-            .removeDuplicates()
-            .share()
-        // Rows shown wait until they have stayed put for `temperatureDelay`; `r` asks at once.
-        let asks = merge(shown.map { (refs: $0, wait: true) }.eraseToAnyPublisher(),
-                         retry.withLatest(from: shown).map { (refs: $0.1, wait: false) }.eraseToAnyPublisher())
-        let fetched: AnyPublisher<TemperatureEvent, Never> = asks
-            // New rows cancel the request for the old ones at once; the new request waits until the
-            // rows have stayed put for `temperatureDelay`, so there is at most one per 300 ms.
-            .map { ask -> AnyPublisher<TemperatureEvent, Never> in
-                // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel
-                // that comes after its upstream finished, so every row set that only flashed by
-                // was still decoded 300 ms later.
-                let start: AnyPublisher<Void, Never> = ask.wait
-                    ? scheduler.timerPublisher(every: Self.temperatureDelay).autoconnect().first().map { _ in () }.eraseToAnyPublisher()
-                    : Just(()).eraseToAnyPublisher()
-                return start
-                    .map { _ in ask.refs.map { (ref: $0, city: search.city($0)) }.filter { !known.contains($0.city.id) } }
-                    .filter { !$0.isEmpty }
-                    .flatMap { rows -> AnyPublisher<TemperatureEvent, Never> in
-                        temperatures.execute(for: rows.map(\.city.coordinate))
-                            .map { answers -> TemperatureEvent in
-                                .answered(rows.map { row in
-                                    (row.ref, row.city.id,
-                                     answers[row.city.coordinate].map { $0.map(\.temperature) } ?? .failure(.badResponse))
-                                })
-                            }
-                            .catch { error in Just(.answered(rows.map { ($0.ref, $0.city.id, .failure(error)) })) }
-                            .eraseToAnyPublisher()
-                    }
-                    .eraseToAnyPublisher()
-            }
-            .switchToLatest()
-            .eraseToAnyPublisher()
-        // Which rows are on screen decides whether a failure is worth a word.
-        let onScreen = shown.map { refs in TemperatureEvent.shown(Set(refs)) }
-        // Kept in °C and formatted as they go out, again after each change of units in the settings.
-        let reformat = format.display.changes.dropFirst().map { _ in TemperatureEvent.unitsChanged }
-        return merge(merge(fetched, onScreen.eraseToAnyPublisher()).eraseToAnyPublisher(), reformat.eraseToAnyPublisher())
-            .map { event -> CityTemperatures in
-                known.apply(event)
-                return known.output(format: format, l10n: l10n)
-            }
-            // Nothing goes out until there is something to show.
-            .prepend(CityTemperatures())
-            .removeDuplicates()
-            .dropFirst()
-            .receive(on: scheduler)
-            .eraseToAnyPublisher()
-    }
-
-    private func likeUpdates(_ input: Input, state: AnyPublisher<CityListState, Never>) -> AnyPublisher<CityListLikes, Never> {
-        guard let likes else { return Empty().eraseToAnyPublisher() }
-        let l10n = self.l10n
-        // From the first query on, the marks follow the store, whichever screen changed it.
-        let saved = input.queryChanged.first()
-            .map { _ in likes.contents }
-            .switchToLatest()
-            .map { ids in CityListLikes(ids: Set(ids), message: nil) }
-        let toggles = input.likeToggled
-            .withLatest(from: state)
-            .compactMap { index, state -> Int? in
-                guard index >= 0, index < state.rows.count else { return nil }
-                return state.rows[index].cityID
-            }
-            .compactMap { id -> String? in
-                if case .failure = likes.toggle(id) { return l10n[.likesErrorSave] }
-                return nil
-            }
-        enum Change { case saved(CityListLikes), failed(String) }
-        return merge(saved.map(Change.saved).eraseToAnyPublisher(), toggles.map(Change.failed).eraseToAnyPublisher())
-            .scan(CityListLikes(ids: [], message: nil)) { likes, change in
-                switch change {
-                case .saved(let new): return new
-                case .failed(let message): return CityListLikes(ids: likes.ids, message: message)
-                }
-            }
-            .removeDuplicates()
-            .receive(on: scheduler)
-            .eraseToAnyPublisher()
-    }
+/// Which city catalogue a list searches: what a query that matched nothing is told about.
+public enum CityCatalogueTier: Equatable, Sendable {
+    /// The bundled catalogue (GeoNames cities15000): places of `least` or more people; the large
+    /// tier (`--tier large`) would hold places of `large` or more.
+    case standard(least: Int, large: Int)
+    /// The large tier (GeoNames cities1000): places of `least` or more.
+    case large(least: Int)
+    /// A catalogue given by path: nothing is said about what it holds.
+    case other
 }
 
 /// Liked cities as the list shows them.
@@ -338,65 +545,5 @@ public struct CityTemperatures: Equatable, Sendable {
         self.texts = texts
         self.failed = failed
         self.message = message
-    }
-}
-
-/// What changes the list's temperatures.
-private enum TemperatureEvent {
-    /// The answers for the rows asked about, with their city ids.
-    case answered([(CityRef, Int, Result<Double, WeatherError>)])
-    /// The rows now on screen.
-    case shown(Set<CityRef>)
-    case unitsChanged
-}
-
-/// Temperatures already fetched (so scrolling back costs no request), the rows that failed and why,
-/// and the rows on screen.
-private final class KnownTemperatures: Sendable {
-    private struct State {
-        var values: [Int: Double] = [:]
-        /// By city id: the row it was for, and why.
-        var failures: [Int: (ref: CityRef, error: WeatherError)] = [:]
-        var onScreen: Set<CityRef> = []
-    }
-    private let state = Mutex(State())
-
-    func contains(_ id: Int) -> Bool {
-        state.withLock { $0.values[id] != nil }
-    }
-
-    func apply(_ event: TemperatureEvent) {
-        state.withLock { state in
-            switch event {
-            case .answered(let answers):
-                if state.values.count > 5000 { state.values.removeAll() }
-                if state.failures.count > 5000 { state.failures.removeAll() }
-                for (ref, id, answer) in answers {
-                    switch answer {
-                    case .success(let celsius):
-                        state.values[id] = celsius
-                        state.failures[id] = nil
-                    case .failure(let error):
-                        state.failures[id] = (ref, error)
-                    }
-                }
-            case .shown(let ids):
-                state.onScreen = ids
-            case .unitsChanged:
-                break
-            }
-        }
-    }
-
-    func output(format: WeatherFormatter, l10n: L10n) -> CityTemperatures {
-        state.withLock { state in
-            var texts = state.values.mapValues { format.shortTemperature($0) }
-            let mark = l10n[.weatherUnavailable]
-            for id in state.failures.keys { texts[id] = mark }
-            // The reason of the first failed row on screen (by id, so the words do not flicker).
-            let reason = state.failures.filter { state.onScreen.contains($0.value.ref) }.min { $0.key < $1.key }?.value.error
-            return CityTemperatures(texts: texts, failed: Set(state.failures.keys),
-                                    message: reason.map { l10n.format(.citiesTemperaturesFailed, format.shortMessage($0)) })
-        }
     }
 }

@@ -18,67 +18,126 @@ public struct LikedRow: Equatable, Sendable {
     public var unavailable = false
 }
 
+/// The selected city's map beside the list: the city labelled, the other liked cities in view
+/// marked and named, and a scale.
+public struct LikedMap: Equatable, Sendable {
+    public let snapshot: MapSnapshot
+    /// The selected city's name, beside its marker.
+    public let label: String
+    /// The other liked cities inside the map.
+    public let markers: [PlacedMapMarker]
+    /// How long a stretch of the map is ("├────┤ 50 km"); nil when no round distance fits.
+    public let scale: MapScaleBar?
+}
+
 /// What the Liked tab shows.
 public struct LikedCitiesState: Equatable, Sendable {
     public let rows: [LikedRow]
     /// Shown instead of rows when there are none.
     public let emptyMessage: String?
-    /// Trouble: the database was moved aside, a like could not be read or removed, the ranges failed.
+    /// Trouble: the database was moved aside, a like could not be removed, the ranges failed.
     public let notice: String?
     /// Today's ranges failed: `r` asks again.
     public let canRetry: Bool
+    /// The selected row (0 when there are none).
+    public var selection: Int = 0
+    /// The selected city's map, when the screen has room for one.
+    public var map: LikedMap?
 }
 
 public enum LikedCitiesRoute: Equatable, Sendable {
     case showDetail(City)
 }
 
-/// The map the Liked screen has room for: the city (by GeoNames id) and the size in cells.
-public struct LikedThumbnailRequest: Equatable, Sendable {
-    public let cityID: Int
-    public let size: MapSize
-    public init(cityID: Int, size: MapSize) {
-        self.cityID = cityID
-        self.size = size
-    }
-}
-
-/// A liked city's small map.
-public struct LikedThumbnail: Sendable {
-    public let cityID: Int
-    public let snapshot: MapSnapshot
-}
-
-/// The liked cities with today's high and low, from one batched request per change.
+/// The liked cities with today's high and low, from one batched request per change, and the
+/// selected city's map.
 public final class LikedCitiesViewModel {
     public struct Input {
         /// The tab is shown (the first time, and every time after): after a failure, shown again retries.
         public let appeared: AnyPublisher<Void, Never>
+        /// The row the selection moved to (keys, a click, the wheel).
+        public let rowSelected: AnyPublisher<Int, Never>
         public let rowOpened: AnyPublisher<Int, Never>
         /// `d` on a row.
         public let removeRequested: AnyPublisher<Int, Never>
         /// `r`: ask for today's ranges again.
         public let refreshRequested: AnyPublisher<Void, Never>
-        /// The map the screen has room for beside the list: the selected row's city at a size; nil
-        /// when there is no room (or no row).
-        public let thumbnailWanted: AnyPublisher<LikedThumbnailRequest?, Never>
-        public init(appeared: AnyPublisher<Void, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    removeRequested: AnyPublisher<Int, Never>, refreshRequested: AnyPublisher<Void, Never>,
-                    thumbnailWanted: AnyPublisher<LikedThumbnailRequest?, Never> = Empty().eraseToAnyPublisher()) {
+        /// The room the screen has for a map beside the list, as its last frame measured it; nil
+        /// when there is none.
+        public let mapRoomChanged: AnyPublisher<MapSize?, Never>
+        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
+                    rowOpened: AnyPublisher<Int, Never>, removeRequested: AnyPublisher<Int, Never>,
+                    refreshRequested: AnyPublisher<Void, Never>,
+                    mapRoomChanged: AnyPublisher<MapSize?, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
+            self.rowSelected = rowSelected
             self.rowOpened = rowOpened
             self.removeRequested = removeRequested
             self.refreshRequested = refreshRequested
-            self.thumbnailWanted = thumbnailWanted
+            self.mapRoomChanged = mapRoomChanged
         }
     }
 
     public struct Output {
         public let state: AnyPublisher<LikedCitiesState, Never>
         public let route: AnyPublisher<LikedCitiesRoute, Never>
-        /// The map for the last `thumbnailWanted`, delivered at once (from the cache, or drawn on
-        /// the spot: about a millisecond for a thumbnail); nil when none is wanted or there is no map.
-        public let thumbnail: AnyPublisher<LikedThumbnail?, Never>
+    }
+
+    /// Which map: a city at a size.
+    public struct MapWant: Equatable, Sendable {
+        let city: City
+        let size: MapSize
+    }
+
+    /// A map drawn for a want (nil: there is no map data).
+    public struct Thumbnail: Equatable, Sendable {
+        let want: MapWant
+        let snapshot: MapSnapshot?
+    }
+
+    /// Everything the tab's screen depends on.
+    public struct State: Equatable {
+        /// The tab has been shown (the store is followed from then on).
+        var started = false
+        /// The store has answered: before, there is nothing to show.
+        var loaded = false
+        /// The store's latest contents: rows are always derived from these.
+        var cities: [City] = []
+        /// The selected city's id (nil: the first row).
+        var selected: Int?
+        var ranges: [Coordinate: DayRange] = [:]
+        /// Why the last answer had nothing usable for a city.
+        var rangeProblems: [Coordinate: WeatherError] = [:]
+        var rangeError: WeatherError?
+        /// The last removal could not be saved (until the next action).
+        var removeFailed = false
+        /// The map room the screen measured.
+        var mapRoom: MapSize?
+        /// The map last asked for, and the one drawn.
+        var mapWanted: MapWant?
+        var thumbnail: Thumbnail?
+        /// The settings' units (the ranges and the scale are formatted in them).
+        var display: DisplayUnits.Value?
+    }
+
+    public enum Action {
+        case appeared, refresh
+        case contents([City])
+        case selected(Int), opened(Int), remove(Int)
+        case ranges(PlaceAnswers<DayRange>), rangesFailed(WeatherError)
+        case removeFailed
+        case mapRoom(MapSize?), mapDrawn(Thumbnail)
+        case display(DisplayUnits.Value)
+    }
+
+    public enum Effect: Equatable {
+        /// Follow the likes store's contents from now on.
+        case observe
+        /// Ask for these places' ranges in one batch, replacing the request in flight (none: just stop it).
+        case fetchRanges([Coordinate])
+        case remove(cityID: Int)
+        case open(City)
+        case drawMap(MapWant)
     }
 
     private let liked: GetLikedCitiesUseCase
@@ -89,7 +148,7 @@ public final class LikedCitiesViewModel {
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// A notice from start-up (the database file was unreadable and moved aside).
     private let startupNotice: String?
-    /// City maps, for the selected row's thumbnail; nil shows none.
+    /// City maps, for the selected row's map; nil shows none.
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
@@ -105,138 +164,197 @@ public final class LikedCitiesViewModel {
         self.startupNotice = startupNotice
     }
 
-    enum Event {
-        case cities(Result<[City], LikesError>)
-        case ranges(PlaceAnswers<DayRange>)
-        case rangesFailed(WeatherError)
-        case removeFailed
-        case unitsChanged
-    }
-
-    struct Model: Equatable {
-        var cities: [City] = []
-        var ranges: [Coordinate: DayRange] = [:]
-        /// Why the last answer had nothing usable for a city.
-        var rangeProblems: [Coordinate: WeatherError] = [:]
-        var loadFailed = false
-        var rangeError: WeatherError?
-        var removeFailed = false
-        /// Counts the settings' changes of units: the same ranges are formatted again.
-        var formatting = 0
-    }
-
     public func transform(input: Input) -> Output {
-        let liked = self.liked
-        let like = self.like
-        let ranges = self.ranges
-        let scheduler = self.scheduler
-        let citiesSubject = CurrentValueSubject<[City], Never>([])
-
-        let removals = input.removeRequested
-            .map { index -> Event? in
-                let cities = citiesSubject.value
-                guard cities.indices.contains(index) else { return nil }
-                if case .failure = like.unlike(cities[index].id) { return .removeFailed }
-                return nil
-            }
-            .compactMap { $0 }
-            .eraseToAnyPublisher()
-
-        // Whether the last request for ranges failed: showing the tab again then retries by itself.
-        let failed = CurrentValueSubject<Bool, Never>(false)
-        // The rows follow the store from the first appearance on; `r`, and a return after a failure, ask again.
-        let saved = input.appeared.first()
-            .map { _ in liked.contents }
-            .switchToLatest()
-            .handleEvents(receiveOutput: { citiesSubject.send($0) })
-        let again = merge(input.refreshRequested, input.appeared.dropFirst().filter { failed.value }.eraseToAnyPublisher())
-            .map { _ in citiesSubject.value }
-        // The list, and one batched request for its ranges.
-        let loads = merge(saved.eraseToAnyPublisher(), again.eraseToAnyPublisher())
-            .map { cities -> AnyPublisher<Event, Never> in
-                guard !cities.isEmpty else { return Just(Event.cities(.success(cities))).eraseToAnyPublisher() }
-                let fetch = ranges.execute(for: cities.map(\.coordinate))
-                    .map(Event.ranges)
-                    .catch { Just(Event.rangesFailed($0)) }
-                    .handleEvents(receiveOutput: { event in
-                        switch event {
-                        case .rangesFailed: failed.send(true)
-                        case .ranges(let answers): failed.send(answers.values.contains { if case .failure = $0 { true } else { false } })
-                        default: failed.send(false)
-                        }
-                    })
-                return Just(Event.cities(.success(cities))).append(fetch).eraseToAnyPublisher()
-            }
-            .switchToLatest()
-            .eraseToAnyPublisher()
-
-        // A change of units in the settings formats the same ranges again.
-        let reformat = format.display.changes.dropFirst().map { Event.unitsChanged }
-        let state = merge(merge(loads, removals).eraseToAnyPublisher(), reformat.eraseToAnyPublisher())
-            .scan(Model()) { model, event in
-                var m = model
-                switch event {
-                case .cities(.success(let cities)):
-                    m.cities = cities
-                    m.loadFailed = false
-                case .cities(.failure):
-                    m.loadFailed = true
-                case .ranges(let answers):
-                    // Every load asks for every liked city: what failed before is this answer's to say.
-                    m.rangeProblems = [:]
-                    for (place, answer) in answers {
-                        switch answer {
-                        case .success(let range):
-                            m.ranges[place] = range
-                            m.rangeProblems[place] = nil
-                        case .failure(let error):
-                            m.ranges[place] = nil
-                            m.rangeProblems[place] = error
-                        }
-                    }
-                    m.rangeError = nil
-                case .rangesFailed(let e):
-                    m.rangeError = e
-                case .removeFailed:
-                    m.removeFailed = true
-                case .unitsChanged:
-                    m.formatting += 1
-                }
-                return m
-            }
-            .removeDuplicates()
-            .map { self.state($0) }
-            .receive(on: scheduler)
-            .share()
-
-        let route = input.rowOpened
-            .map { index -> LikedCitiesRoute? in
-                let cities = citiesSubject.value
-                return cities.indices.contains(index) ? .showDetail(cities[index]) : nil
-            }
-            .compactMap { $0 }
-            .eraseToAnyPublisher()
-
-        let map = self.map
-        let thumbnail = input.thumbnailWanted
-            .removeDuplicates()
-            .map { request -> LikedThumbnail? in
-                guard let request, let map,
-                      let city = citiesSubject.value.first(where: { $0.id == request.cityID }),
-                      let snapshot = try? map.thumbnail(for: city, size: request.size) else { return nil }
-                return LikedThumbnail(cityID: city.id, snapshot: snapshot)
-            }
-            .eraseToAnyPublisher()
-
-        return Output(state: state.eraseToAnyPublisher(), route: route, thumbnail: thumbnail)
+        let display = format.display
+        let actions: [AnyPublisher<Action, Never>] = [
+            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
+            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
+            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
+            input.removeRequested.map(Action.remove).eraseToAnyPublisher(),
+            input.refreshRequested.map { Action.refresh }.eraseToAnyPublisher(),
+            input.mapRoomChanged.map(Action.mapRoom).eraseToAnyPublisher(),
+            // The settings' units, now and after each change: the same ranges are formatted again.
+            display.changes.map { Action.display(display.value) }.eraseToAnyPublisher(),
+        ]
+        let loop = EffectRunner.run(
+            initial: State(), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        return Output(state: present(loop.state), route: loop.route)
     }
 
-    func state(_ model: Model) -> LikedCitiesState {
+    // MARK: Reduce
+
+    /// How the tab's state follows from each action: pure, no I/O.
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared:
+            // The rows follow the store from the first appearance on; a return after a failure asks again.
+            guard state.started else {
+                state.started = true
+                return [.observe]
+            }
+            return canRetry(state) ? [.fetchRanges(state.cities.map(\.coordinate))] : []
+        case .refresh:
+            state.removeFailed = false
+            return [.fetchRanges(state.cities.map(\.coordinate))]
+        case .contents(let cities):
+            // A removed city's row goes; the selection stays on the row that takes its place.
+            if let selected = state.selected, !cities.contains(where: { $0.id == selected }),
+               let index = state.cities.firstIndex(where: { $0.id == selected }) {
+                state.selected = cities.isEmpty ? nil : cities[min(index, cities.count - 1)].id
+            }
+            state.cities = cities
+            state.loaded = true
+            // Every change asks for every liked city's range, in one request.
+            return [.fetchRanges(cities.map(\.coordinate))] + mapEffects(&state)
+        case .selected(let index):
+            state.removeFailed = false
+            guard state.cities.indices.contains(index) else { return [] }
+            state.selected = state.cities[index].id
+            return mapEffects(&state)
+        case .opened(let index):
+            state.removeFailed = false
+            guard state.cities.indices.contains(index) else { return [] }
+            state.selected = state.cities[index].id
+            return [.open(state.cities[index])] + mapEffects(&state)
+        case .remove(let index):
+            state.removeFailed = false
+            guard state.cities.indices.contains(index) else { return [] }
+            // The row goes when the store publishes what it saved.
+            return [.remove(cityID: state.cities[index].id)]
+        case .ranges(let answers):
+            // Every load asks for every liked city: what failed before is this answer's to say.
+            state.rangeProblems = [:]
+            for (place, answer) in answers {
+                switch answer {
+                case .success(let range):
+                    state.ranges[place] = range
+                case .failure(let error):
+                    state.ranges[place] = nil
+                    state.rangeProblems[place] = error
+                }
+            }
+            state.rangeError = nil
+            return []
+        case .rangesFailed(let error):
+            state.rangeError = error
+            return []
+        case .removeFailed:
+            state.removeFailed = true
+            return []
+        case .mapRoom(let room):
+            state.mapRoom = room
+            return mapEffects(&state)
+        case .mapDrawn(let thumbnail):
+            guard thumbnail.want == state.mapWanted else { return [] }
+            state.thumbnail = thumbnail
+            return []
+        case .display(let display):
+            state.display = display
+            return []
+        }
+    }
+
+    /// Today's ranges failed, for a city or all: `r` (or showing the tab again) asks again.
+    static func canRetry(_ state: State) -> Bool {
+        state.rangeError != nil || !state.rangeProblems.isEmpty
+    }
+
+    /// The selected row's index in the list (0 when there are none, or the selected city went).
+    static func selection(_ state: State) -> Int {
+        state.selected.flatMap { id in state.cities.firstIndex { $0.id == id } } ?? 0
+    }
+
+    /// The map wanted now, asked for when it is not the one asked for last.
+    private static func mapEffects(_ state: inout State) -> [Effect] {
+        let index = selection(state)
+        let want = state.mapRoom.flatMap { room in
+            state.cities.indices.contains(index) ? MapWant(city: state.cities[index], size: room) : nil
+        }
+        guard want != state.mapWanted else { return [] }
+        state.mapWanted = want
+        if state.thumbnail?.want != want { state.thumbnail = nil }
+        return want.map { [.drawMap($0)] } ?? []
+    }
+
+    // MARK: Effects
+
+    private enum Job: Hashable { case store, ranges, map }
+
+    private func perform(_ effect: Effect) -> Work<Action, LikedCitiesRoute> {
+        switch effect {
+        case .observe:
+            return .run(liked.contents.map(Action.contents).eraseToAnyPublisher(), id: Job.store, immediate: true)
+        case .fetchRanges(let places):
+            guard !places.isEmpty else { return .cancel(Job.ranges) }
+            let answers = ranges.execute(for: places)
+                .map(Action.ranges)
+                .catch { Just(Action.rangesFailed($0)) }
+                .eraseToAnyPublisher()
+            return .run(answers, id: Job.ranges)
+        case .remove(let id):
+            let like = self.like
+            return .run(Deferred { () -> AnyPublisher<Action, Never> in
+                if case .failure = like.unlike(id) { return Just(.removeFailed).eraseToAnyPublisher() }
+                return Empty().eraseToAnyPublisher()
+            }.eraseToAnyPublisher(), immediate: true)
+        case .open(let city):
+            return .route(.showDetail(city))
+        case .drawMap(let want):
+            // From the cache, or drawn on the spot (a few milliseconds): the keystroke's frame shows the new row's map.
+            let map = self.map
+            return .run(Deferred {
+                Just(Action.mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size))))
+            }.eraseToAnyPublisher(), id: Job.map, immediate: true)
+        }
+    }
+
+    // MARK: Presenting
+
+    /// What the rows depend on: a change of selection alone formats no row again.
+    private struct Listing: Equatable {
+        let cities: [City], ranges: [Coordinate: DayRange], problems: [Coordinate: WeatherError]
+        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value?
+        init(_ s: State) {
+            cities = s.cities
+            ranges = s.ranges
+            problems = s.rangeProblems
+            rangeError = s.rangeError
+            removeFailed = s.removeFailed
+            display = s.display
+        }
+    }
+
+    private struct Presented {
+        let listing: Listing
+        let view: LikedCitiesState
+        let thumbnail: Thumbnail?
+        let map: LikedMap?
+    }
+
+    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<LikedCitiesState, Never> {
+        states
+            .filter(\.loaded)
+            .scan(nil as Presented?) { [self] previous, state in
+                let listing = Listing(state)
+                var view = previous.flatMap { $0.listing == listing ? $0.view : nil } ?? list(state)
+                view.selection = Self.selection(state)
+                let map = previous.flatMap { $0.listing == listing && $0.thumbnail == state.thumbnail ? $0.map : nil }
+                    ?? mapView(state)
+                view.map = map
+                return Presented(listing: listing, view: view, thumbnail: state.thumbnail, map: map)
+            }
+            .compactMap { $0?.view }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+    }
+
+    private func list(_ state: State) -> LikedCitiesState {
         let l10n = format.l10n
-        let rows = model.cities.map { city -> LikedRow in
-            let range = model.ranges[city.coordinate]
+        let rows = state.cities.map { city -> LikedRow in
+            let range = state.ranges[city.coordinate]
             let name = CityNameChoice.name(city, language: l10n.language)
-            if range == nil, let error = model.rangeProblems[city.coordinate] ?? model.rangeError {
+            if range == nil, let error = state.rangeProblems[city.coordinate] ?? state.rangeError {
                 var row = LikedRow(cityID: city.id, name: name, country: countries.name(city.countryCode),
                                    range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
                                    coordinates: WeatherFormatter.coordinates(city.coordinate))
@@ -250,11 +368,21 @@ public final class LikedCitiesViewModel {
         }
         var notices: [String] = []
         if let startupNotice { notices.append(startupNotice) }
-        if model.loadFailed { notices.append(l10n[.likesErrorLoad]) }
-        if model.removeFailed { notices.append(l10n[.likesErrorSave]) }
-        if let error = model.rangeError { notices.append(format.message(error)) }
-        return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty && !model.loadFailed ? l10n[.likedEmpty] : nil,
+        if state.removeFailed { notices.append(l10n[.likesErrorSave]) }
+        if let error = state.rangeError { notices.append(format.message(error)) }
+        return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty ? l10n[.likedEmpty] : nil,
                                 notice: notices.isEmpty ? nil : notices.joined(separator: " "),
-                                canRetry: model.rangeError != nil || !model.rangeProblems.isEmpty)
+                                canRetry: Self.canRetry(state))
+    }
+
+    /// The selected city's map as drawn, with its name, the other liked cities in view and a scale.
+    private func mapView(_ state: State) -> LikedMap? {
+        guard let thumbnail = state.thumbnail, let snapshot = thumbnail.snapshot else { return nil }
+        let language = format.l10n.language
+        let others = state.cities.filter { $0.id != thumbnail.want.city.id }.map { MapMarker.place($0, language: language) }
+        let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
+                                     units: state.display?.system ?? .metric, l10n: format.l10n)
+        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(thumbnail.want.city, language: language),
+                        markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }
 }

@@ -6,179 +6,150 @@ import OpenCombineShim
 /// The Cities tab's root: a search field over a list of matching cities.
 @MainActor
 public final class CityListScreen: Screen {
-    private enum Focus { case list, field }
-
     private let l10n: L10n
     private let queryChanged = PassthroughSubject<String, Never>()
+    private let searchFocused = PassthroughSubject<Bool, Never>()
+    private let rowSelected = PassthroughSubject<Int, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let visibleRowsChanged = PassthroughSubject<Range<Int>, Never>()
     private let likeToggled = PassthroughSubject<Int, Never>()
     private let retryRequested = PassthroughSubject<Void, Never>()
-    private var temperatures = CityTemperatures()
-    private var likes = CityListLikes(ids: [], message: nil)
-    /// The minute of the rows' local times; nil without a clock (no local-time column).
-    private var clock: CityClock?
-    /// The coordinates column's text of the cities drawn with it, by city id (a wide list redraws
-    /// the same rows on every key; at most `ListState`'s worth of pages, emptied when full).
-    private var coordinateTexts: [Int: String] = [:]
-    /// The rows last drawn and last reported as visible, with the query they belong to.
+    private var binding: StateBinding<CityListState>!
+    private var routes: AnyCancellable?
+    private var state: CityListState? { binding.value }
+
+    /// The search field's text and caret as edited; every edit is sent to the view model, whose
+    /// state says what was searched and whether the field has the focus.
+    private var field = TextFieldState()
+    /// The rows and scroll position as the last frame drew them (for page keys and clicks).
+    private var list = ListState()
+    private var lastPageSize = 10
+    /// The rows the last frame drew, and the rows last told to the view model, with their query.
     private var drawnVisible: (query: String, rows: Range<Int>)?
     private var reportedVisible: (query: String, rows: Range<Int>)?
-    private var cancellables: Set<AnyCancellable> = []
-
-    private var state: CityListState?
-    private var field = TextFieldState()
-    private var list = ListState()
-    private var focus = Focus.list
-    private var lastPageSize = 10
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    public init(viewModel: CityListViewModel, l10n: L10n, onRoute: @escaping (CityListRoute) -> Void) {
+    /// `ticks` is the clock of the rows' local times: now, then at the start of every minute.
+    public init(viewModel: CityListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
+                onRoute: @escaping (CityListRoute) -> Void) {
         self.l10n = l10n
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
+            searchFocused: searchFocused.eraseToAnyPublisher(),
+            rowSelected: rowSelected.eraseToAnyPublisher(),
             rowOpened: rowOpened.eraseToAnyPublisher(),
             visibleRowsChanged: visibleRowsChanged.eraseToAnyPublisher(),
             likeToggled: likeToggled.eraseToAnyPublisher(),
-            retryRequested: retryRequested.eraseToAnyPublisher()
-        ))
-        output.temperatures
-            .sink { [weak self] temperatures in
-                self?.temperatures = temperatures
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.likes
-            .sink { [weak self] likes in
-                self?.likes = likes
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.clock
-            .sink { [weak self] clock in
-                self?.clock = clock
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.state
-            .sink { [weak self] state in self?.apply(state) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
+            retryRequested: retryRequested.eraseToAnyPublisher(),
+            tick: ticks))
+        binding = StateBinding(output.state) { [weak self] _, new in
+            self?.list.setCount(new.rows.count)
+            self?.list.select(new.selection)
+        }
+        routes = output.route.sink { onRoute($0) }
         queryChanged.send("")
-    }
-
-    private func apply(_ new: CityListState) {
-        let queryChanged = state?.query != new.query
-        state = new
-        list.setCount(new.rows.count)
-        if queryChanged { list.select(0) }
-        onNeedsDisplay?()
     }
 
     // MARK: Screen
 
-    public var capturesText: Bool { focus == .field }
+    public var capturesText: Bool { state?.searching == true }
 
-    public var hints: [KeyHint] {
-        switch focus {
-        case .list:
-            // Arrows go without saying; room goes to what can't be guessed (`r` while rows on screen
-            // have no temperature, after `? help`, which the bar keeps room for).
-            let retry = temperaturesFailedOnScreen ? [KeyHint("r", l10n[.hintRetry])] : []
-            return [KeyHint("/", l10n[.hintSearch]), KeyHint("Enter", l10n[.hintOpen]),
-                    KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp])] + retry + [KeyHint("q", l10n[.hintQuit])]
-        case .field:
-            return [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear]),
-                    KeyHint("Ctrl-C", l10n[.hintQuit])]
+    public var bindings: [Binding] {
+        capturesText ? fieldBindings : listBindings
+    }
+
+    /// In the list: `/` to search, the list's moves, Enter, `f`, `r`; and, for the help, the
+    /// field's own keys.
+    private var listBindings: [Binding] {
+        let hasRows = list.count > 0
+        var all = [Binding(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch]) { [searchFocused] in
+            searchFocused.send(true)
+        }]
+        all += Binding.listMoves(l10n) { [unowned self] key in
+            var moved = list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            list.offset = moved.offset
+            rowSelected.send(moved.selection)
+            return true
         }
+        all += [
+            Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen]) { [unowned self] _ in
+                guard hasRows else { return false }
+                rowOpened.send(state?.selection ?? 0)
+                return true
+            },
+            Binding([.char("f")], "f", help: l10n[.helpKeyLike], hint: l10n[.hintLike]) { [unowned self] _ in
+                guard hasRows else { return false }
+                likeToggled.send(state?.selection ?? 0)
+                return true
+            },
+            // Its hint only while rows on screen have no temperature.
+            Binding(.char("r"), help: l10n[.helpKeyRetryTemperatures],
+                    hint: state?.temperatures.message != nil ? l10n[.hintRetry] : nil) { [retryRequested] in
+                retryRequested.send()
+            },
+            // The field's keys, for the help (in the field, they are the bindings).
+            Binding([], "Enter ↓", help: l10n[.helpKeyFieldDone]) { _ in false },
+            Binding([], "Esc", help: l10n[.helpKeyFieldEsc]) { _ in false },
+        ]
+        return all
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("/", l10n[.helpKeySearch]),
-         KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpenCity]),
-         KeyHint("f", l10n[.helpKeyLike]),
-         KeyHint("r", l10n[.helpKeyRetryTemperatures]),
-         KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
-         KeyHint("Esc", l10n[.helpKeyFieldEsc])]
+    /// In the field: what leaves it, for the status bar; every other key is text (`handle(_:)`).
+    private var fieldBindings: [Binding] {
+        [
+            Binding([.enter, .down], "Enter ↓", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], hintKey: "Enter",
+                    run: { [unowned self] key in edit(key) }),
+            Binding([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear],
+                    run: { [unowned self] key in edit(key) }),
+            // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
+            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
+        ]
     }
 
+    /// In the field, a key edits it (Enter, ↓ and Esc as its bindings say).
     public func handle(_ key: Key) -> Bool {
-        switch focus {
-        case .field: return handleField(key)
-        case .list: return handleList(key)
-        }
+        guard capturesText else { return false }
+        return edit(key)
     }
 
-    private func handleField(_ key: Key) -> Bool {
+    private func edit(_ key: Key) -> Bool {
         switch field.handleSearchKey(key) {
         case .edited(let query): queryChanged.send(query)
-        case .submitted, .down, .left: focus = .list
+        case .submitted, .down, .left: searchFocused.send(false)
         case .unchanged: break
         case .ignored: return false
         }
-        onNeedsDisplay?()
         return true
-    }
-
-    private func handleList(_ key: Key) -> Bool {
-        if key == .char("/") {
-            focus = .field
-            onNeedsDisplay?()
-            return true
-        }
-        if list.handle(key, pageSize: lastPageSize) {
-            onNeedsDisplay?()
-            return true
-        }
-        if key == .enter, list.count > 0 {
-            rowOpened.send(list.selection)
-            return true
-        }
-        if key == .char("f"), list.count > 0 {
-            likeToggled.send(list.selection)
-            return true
-        }
-        if key == .char("r") {
-            retryRequested.send(())
-            return true
-        }
-        return false
     }
 
     /// A click on the search line focuses the field; on the list, a click selects, a double click
     /// (or a click on the selected row) opens; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
         if case .click = pointer.action, pointer.y == 0 {
-            focus = .field
-            onNeedsDisplay?()
+            searchFocused.send(true)
             return true
         }
-        switch list.handle(pointer) {
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
         case .moved:
-            focus = .list
-            onNeedsDisplay?()
+            searchFocused.send(false)
+            list.offset = moved.offset
+            rowSelected.send(moved.selection)
         case .open(let index):
-            focus = .list
+            searchFocused.send(false)
             rowOpened.send(index)
-            onNeedsDisplay?()
         }
         return true
     }
 
-    /// Whether a row whose temperature could not be had is on screen (`r` then asks again).
-    private var temperaturesFailedOnScreen: Bool { temperatures.message != nil }
-
     /// The selected city's name and coordinates: "Seoul 37.57°N 126.98°E".
     public var copyText: String? {
-        guard focus == .list, let state, list.count > 0, list.selection < state.rows.count else { return nil }
-        return state.rows.copyText(at: list.selection)
+        guard let state, !state.searching, state.selection < state.rows.count else { return nil }
+        return state.rows.copyText(at: state.selection)
     }
 
     // MARK: Drawing
@@ -191,16 +162,24 @@ public final class CityListScreen: Screen {
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1))
         guard let state else { return }
         if let message = state.emptyMessage {
-            TextWrap.drawCentred(body, [message], top: min(1, body.height - 1), style: theme.dim)
+            drawnVisible = nil
+            // A blank row above the words and between them only when all of them fit with it.
+            let rows = { (text: String) in TextWrap.lines(DisplayWidth.sanitize(text), width: body.width).count }
+            let hintRows = state.emptyHint.map { 1 + rows($0) } ?? 0
+            let gap = 1 + rows(message) + hintRows <= body.height ? 1 : 0
+            let used = TextWrap.drawCentred(body, [message], top: gap, style: theme.dim)
+            if let hint = state.emptyHint {
+                TextWrap.drawCentred(body, [hint], top: gap + used + gap, style: theme.dim)
+            }
             return
         }
-        let columns = layout(width: body.width)
+        let columns = layout(width: body.width, clock: state.clock)
         drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
         let listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
         lastPageSize = max(1, listArea.height)
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
             guard index < state.rows.count else { return }
-            self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
+            self.drawRow(state.rows, index, in: row, columns: columns, state: state, theme: theme, selected: selected)
         }
         drawnVisible = (state.query, list.offset..<min(list.count, list.offset + listArea.height))
     }
@@ -215,21 +194,25 @@ public final class CityListScreen: Screen {
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {
-        let warning = likes.message ?? temperatures.message
+        let warning = state?.likes.message ?? state?.temperatures.message
         let summary = warning.map { " \($0) " } ?? state.map { " \($0.summary) " } ?? ""
         let summaryWidth = DisplayWidth.of(summary)
         let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
+        let focused = state?.searching == true
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
                        prompt: l10n[.citiesSearchPrompt], placeholder: l10n[.citiesSearchHint],
-                       focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
+                       focused: focused, style: focused ? theme.accent : theme.field,
                        placeholderStyle: theme.placeholder)
         if fieldWidth < p.width {
             p.text(summary, x: fieldWidth, y: 0, style: warning == nil ? theme.dim : theme.warning)
         }
     }
 
+    /// The columns for `width` as the state now has them.
+    func layout(width: Int) -> CityListColumns { layout(width: width, clock: state?.clock) }
+
     /// The columns for `width`: local times when the view model keeps a clock.
-    func layout(width: Int) -> CityListColumns {
+    func layout(width: Int, clock: CityClock?) -> CityListColumns {
         guard let clock else { return CityListColumns(width: width, timeWidth: { 0 }) }
         // As wide as the widest time of the language and clock, or its title when that is wider (up to 12).
         let title = min(12, DisplayWidth.of(l10n[.citiesColumnLocalTime]))
@@ -248,14 +231,6 @@ public final class CityListScreen: Screen {
         }
     }
 
-    private func coordinateText(_ row: CityRow) -> String {
-        if let known = coordinateTexts[row.cityID] { return known }
-        if coordinateTexts.count >= 4096 { coordinateTexts.removeAll(keepingCapacity: true) }
-        let text = CityListColumns.alignedCoordinates(row.coordinates)
-        coordinateTexts[row.cityID] = text
-        return text
-    }
-
     private func drawHeader(_ p: Painter, columns: CityListColumns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         p.text(DisplayWidth.pad("  " + l10n[.citiesColumnName], to: CityListColumns.gutter + columns.name), x: 0, y: 0, style: style)
@@ -264,10 +239,12 @@ public final class CityListScreen: Screen {
         }
     }
 
-    private func drawRow(_ row: CityRow, in p: Painter, columns: CityListColumns, theme: Theme, selected: Bool) {
+    private func drawRow(_ rows: CityRows, _ index: Int, in p: Painter, columns: CityListColumns, state: CityListState,
+                         theme: Theme, selected: Bool) {
+        let row = rows[index]
         let base = selected ? theme.selection : theme.text
         if selected { p.text("›", x: 0, y: 0, style: base) }
-        if likes.ids.contains(row.cityID) { p.text("*", x: 1, y: 0, style: selected ? base : theme.warning) }
+        if state.likes.ids.contains(row.cityID) { p.text("*", x: 1, y: 0, style: selected ? base : theme.warning) }
         // One blank column after the name, so a cut name never touches the country.
         let room = columns.name - 1
         var x = CityListColumns.gutter
@@ -276,6 +253,7 @@ public final class CityListScreen: Screen {
             let extra = DisplayWidth.truncate(" " + l10n.format(.citiesMatched, DisplayWidth.sanitize(matched)), to: room - (x - CityListColumns.gutter))
             p.text(extra, x: x, y: 0, style: selected ? base : theme.dim)
         }
+        let temperatures = state.temperatures
         for column in columns.columns {
             let text: String
             let style: Style
@@ -285,8 +263,8 @@ public final class CityListScreen: Screen {
                 (text, style) = (temperatures.texts[row.cityID] ?? "",
                                  temperatures.failed.contains(row.cityID) ? theme.warning : theme.accent)
             case .population: (text, style) = (row.population, theme.dim)
-            case .localTime: (text, style) = (clock.flatMap { $0.time(in: row.timeZone) } ?? "", theme.text)
-            case .coordinates: (text, style) = (coordinateText(row), theme.dim)
+            case .localTime: (text, style) = (state.clock.flatMap { $0.time(in: row.timeZone) } ?? "", theme.text)
+            case .coordinates: (text, style) = (CityListColumns.alignedCoordinates(rows.coordinates(at: index)), theme.dim)
             case .timeZone: (text, style) = (DisplayWidth.sanitize(row.timeZone), theme.dim)
             }
             p.text(column.fit(text), x: column.x, y: 0, style: selected ? base : style)

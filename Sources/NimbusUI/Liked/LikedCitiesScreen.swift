@@ -4,159 +4,166 @@ import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
 
-/// The Liked tab's root: liked cities with today's high and low.
+/// The Liked tab's root: liked cities with today's high and low, and the selected city's map beside
+/// them when the terminal is wide.
 @MainActor
 public final class LikedCitiesScreen: Screen {
     private let l10n: L10n
     private let appeared = PassthroughSubject<Void, Never>()
+    private let rowSelected = PassthroughSubject<Int, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
     private let removeRequested = PassthroughSubject<Int, Never>()
     private let refreshRequested = PassthroughSubject<Void, Never>()
-    private let thumbnailWanted = PassthroughSubject<LikedThumbnailRequest?, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: LikedCitiesState?
+    private let mapRoomChanged = PassthroughSubject<MapSize?, Never>()
+    private var binding: StateBinding<LikedCitiesState>!
+    private var routes: AnyCancellable?
+    private var state: LikedCitiesState? { binding.value }
+    /// The rows and scroll position as the last frame drew them.
     private var list = ListState()
     private var lastPageSize = 10
-    /// The selected row's small map, from the view model, shown when the screen is wide.
-    private var thumbnail: LikedThumbnail?
-    /// The size the screen was last drawn at: whether a thumbnail fits.
-    private var lastSize: (width: Int, height: Int)?
+    /// The room for a map the last frame had, and the room last told to the view model (the outer
+    /// nil: nothing told yet).
+    private var measuredMapRoom: MapSize?
+    private var reportedMapRoom: MapSize??
 
     public var onNeedsDisplay: (() -> Void)?
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    /// Size of the selected city's map beside the list, shown from `thumbnailMinWidth` columns.
-    static let thumbnailSize = MapSize(cols: 28, rows: 10)
-    static let thumbnailMinWidth = 100
+    /// The map goes beside the list from this width, below its rows under it; either way at least
+    /// `mapMinRows` rows high and `mapMinCols` wide.
+    nonisolated static let mapMinWidth = 100
+    nonisolated static let mapMinRows = 6
+    nonisolated static let mapMinCols = 28
 
     public init(viewModel: LikedCitiesViewModel, l10n: L10n, onRoute: @escaping (LikedCitiesRoute) -> Void) {
         self.l10n = l10n
         let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowOpened: rowOpened.eraseToAnyPublisher(),
-            removeRequested: removeRequested.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher(),
-            thumbnailWanted: thumbnailWanted.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] state in
-                self?.state = state
-                self?.list.setCount(state.rows.count)
-                self?.askForThumbnail()
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.thumbnail
-            .sink { [weak self] thumbnail in
-                self?.thumbnail = thumbnail
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
+            appeared: appeared.eraseToAnyPublisher(), rowSelected: rowSelected.eraseToAnyPublisher(),
+            rowOpened: rowOpened.eraseToAnyPublisher(), removeRequested: removeRequested.eraseToAnyPublisher(),
+            refreshRequested: refreshRequested.eraseToAnyPublisher(), mapRoomChanged: mapRoomChanged.eraseToAnyPublisher()))
+        binding = StateBinding(output.state) { [weak self] _, new in
+            self?.list.setCount(new.rows.count)
+            self?.list.select(new.selection)
+        }
+        routes = output.route.sink { onRoute($0) }
         appeared.send()
     }
 
     public func didAppear() { appeared.send() }
 
-    /// The frame shows the size the screen has: the view model hears which map fits (after a resize,
-    /// or the first frame).
-    public func frameShown() { askForThumbnail() }
-
-    /// Tells the view model which map the screen has room for now: the selected row's, when the
-    /// screen as last drawn is wide enough. The view model answers at once, so a keystroke's frame
-    /// shows the new row's map.
-    private func askForThumbnail() {
-        let size = Self.thumbnailSize
-        guard let lastSize, let state, lastSize.width >= Self.thumbnailMinWidth, lastSize.height >= size.rows + 2,
-              state.rows.indices.contains(list.selection) else {
-            thumbnailWanted.send(nil)
-            return
-        }
-        thumbnailWanted.send(LikedThumbnailRequest(cityID: state.rows[list.selection].cityID, size: size))
+    /// The frame shows the room the screen has: the view model hears which map fits (after a resize,
+    /// or the first frame) and answers at once.
+    public func frameShown() {
+        guard reportedMapRoom != .some(measuredMapRoom) else { return }
+        reportedMapRoom = .some(measuredMapRoom)
+        mapRoomChanged.send(measuredMapRoom)
     }
 
     // MARK: Screen
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        let retry = state?.canRetry == true ? [KeyHint("r", l10n[.hintRetry])] : []
-        guard list.count > 0 else { return retry + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])] }
-        return [KeyHint("↑↓", l10n[.hintMove]), KeyHint("Enter", l10n[.hintOpen]), KeyHint("d", l10n[.hintRemove])] + retry
-            + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
+    public var bindings: [Binding] {
+        let hasRows = list.count > 0
+        var moves = Binding.listMoves(l10n) { [unowned self] key in
+            var moved = list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            list.offset = moved.offset
+            rowSelected.send(moved.selection)
+            return true
+        }
+        // The moves' hint, while there are rows to move through.
+        if hasRows, let first = moves.first {
+            moves[0] = Binding(first.keys, first.keyLabel, help: first.help, hint: l10n[.hintMove], hintKey: "↑↓", run: first.run)
+        }
+        return moves + [
+            Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] _ in
+                guard hasRows else { return false }
+                rowOpened.send(state?.selection ?? 0)
+                return true
+            },
+            Binding([.char("d"), .delete], "d", help: l10n[.helpKeyRemove], hint: hasRows ? l10n[.hintRemove] : nil) { [unowned self] _ in
+                guard hasRows else { return false }
+                removeRequested.send(state?.selection ?? 0)
+                return true
+            },
+            Binding(.char("r"), help: l10n[.helpKeyRefresh], hint: state?.canRetry == true ? l10n[.hintRetry] : nil) { [refreshRequested] in
+                refreshRequested.send()
+            },
+        ]
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpenCity]),
-         KeyHint("d", l10n[.helpKeyRemove]),
-         KeyHint("r", l10n[.helpKeyRefresh])]
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// A click selects a city, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        switch list.handle(pointer) {
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
         case .moved:
-            askForThumbnail()
-            onNeedsDisplay?()
-        case .open: _ = handle(.enter)
+            list.offset = moved.offset
+            rowSelected.send(moved.selection)
+        case .open(let row): rowOpened.send(row)
         }
         return true
     }
 
     /// The selected city's name and coordinates.
     public var copyText: String? {
-        guard let state, state.rows.indices.contains(list.selection) else { return nil }
-        return state.rows[list.selection].name + " " + state.rows[list.selection].coordinates
-    }
-
-    public func handle(_ key: Key) -> Bool {
-        if list.handle(key, pageSize: lastPageSize) {
-            askForThumbnail()
-            onNeedsDisplay?()
-            return true
-        }
-        if key == .char("r") {
-            refreshRequested.send()
-            return true
-        }
-        guard list.count > 0 else { return false }
-        switch key {
-        case .enter:
-            rowOpened.send(list.selection)
-            return true
-        case .char("d"), .delete:
-            removeRequested.send(list.selection)
-            return true
-        default:
-            return false
-        }
+        guard let state, state.rows.indices.contains(state.selection) else { return nil }
+        return state.rows[state.selection].name + " " + state.rows[state.selection].coordinates
     }
 
     // MARK: Drawing
 
+    /// Where the map and its scale line go in a body `width` × `height` whose first `top` rows are
+    /// taken (the notice and the list's header), with `listRows` rows of list: beside the list, as tall
+    /// as the body below those rows, when the body is wide; otherwise below the list's rows after a
+    /// blank one, in the rows left. Nil when neither has room.
+    nonisolated static func mapPlace(width: Int, height: Int, top: Int, listRows: Int) -> (area: Rect, beside: Bool)? {
+        if width >= mapMinWidth {
+            let cols = min(48, max(mapMinCols, width / 4))
+            guard height - top - 1 >= mapMinRows else { return nil }
+            return (Rect(x: width - cols, y: top, width: cols, height: height - top), true)
+        }
+        let y = top + listRows + 1
+        let cols = min(96, width - 4)
+        guard height - y - 1 >= mapMinRows, cols >= mapMinCols else { return nil }
+        return (Rect(x: 2, y: y, width: cols, height: height - y), false)
+    }
+
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
-        lastSize = (p.width, p.height)
         guard p.width > 0, p.height > 0, let state else { return }
-        // The selected city's map on the right when there is room for it and the list.
-        let size = Self.thumbnailSize
-        if p.width >= Self.thumbnailMinWidth, p.height >= size.rows + 2,
-           state.rows.indices.contains(list.selection),
-           let thumbnail, thumbnail.cityID == state.rows[list.selection].cityID {
-            let snapshot = thumbnail.snapshot
-            let top = state.notice == nil ? 1 : 2
-            MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: p.width - size.cols, y: top, width: size.cols, height: size.rows)),
-                                 palette: theme.map)
-            drawList(p.sub(Rect(x: 0, y: 0, width: p.width - size.cols - 1, height: p.height)), state: state, theme: theme)
-            if let notice = state.notice {
-                p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
-                       style: theme.warning)
-            }
+        let top = state.notice == nil ? 1 : 2
+        let place = state.rows.isEmpty ? nil
+            : Self.mapPlace(width: p.width, height: p.height, top: top, listRows: state.rows.count)
+        measuredMapRoom = place.map { MapSize(cols: $0.area.width, rows: $0.area.height - 1) }
+        // The selected city's map where there is room for it and the list.
+        guard let place, let map = state.map else {
+            drawList(p, state: state, theme: theme)
             return
         }
-        drawList(p, state: state, theme: theme)
+        drawMap(map, in: p.sub(place.area), theme: theme)
+        guard place.beside else {
+            drawList(p.sub(Rect(x: 0, y: 0, width: p.width, height: place.area.y - 1)), state: state, theme: theme)
+            return
+        }
+        drawList(p.sub(Rect(x: 0, y: 0, width: p.width - place.area.width - 1, height: p.height)), state: state, theme: theme)
+        if let notice = state.notice {
+            p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
+                   style: theme.warning)
+        }
+    }
+
+    /// The map, its city and the other liked cities in view named on it, and the scale under it.
+    private func drawMap(_ map: LikedMap, in p: Painter, theme: Theme) {
+        let mapArea = p.sub(Rect(x: 0, y: 0, width: p.width, height: max(0, p.height - 1)))
+        MapSnapshotView.draw(map.snapshot, in: mapArea, palette: theme.map, label: map.label, markers: map.markers)
+        if let scale = map.scale, let text = MapSnapshotView.scaleText(scale, maxWidth: p.width) {
+            p.text(text, x: 0, y: p.height - 1, style: theme.map.scale)
+        }
     }
 
     private func drawList(_ p: Painter, state: LikedCitiesState, theme: Theme) {
