@@ -5,9 +5,13 @@ import NimbusDomain
 enum TOMLSyntax {
     /// Line `number` (from 1) of `text`, without its line ending; empty when there is no such line.
     static func line(_ number: Int, of text: String) -> Substring {
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut (a CRLF file was one line).
         var n = 1
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if n == number { return line.last == "\r" ? line.dropLast() : line }
+        for bytes in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if n == number {
+                let line = Substring(bytes)
+                return line.utf8.last == 0x0D ? Substring(line.utf8.dropLast()) : line
+            }
             n += 1
         }
         return ""
