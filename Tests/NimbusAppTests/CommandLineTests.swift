@@ -86,6 +86,20 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    nonisolated func testTheNearestCommandToAMistypedOne() {
+        let names = CommandLineHelp.commandNames
+        for (typed, meant) in [("wether", "weather"), ("waether", "weather"), ("weathr", "weather"), ("seach", "search"),
+                               ("mvoies", "movies"), ("mpa", "map"), ("tpae", "tape"), ("wish", "wishlist"), ("hlep", "help")] {
+            XCTAssertEqual(CommandLineHelp.nearest(to: typed, among: names), meant, typed)
+        }
+        for typed in ["seoul", "x", "zzzzzz", "paris"] {
+            XCTAssertNil(CommandLineHelp.nearest(to: typed, among: names), typed)
+        }
+        XCTAssertNil(CommandLineHelp.unknownCommand(["--units", "metric"]), "an option is the parser's to judge")
+        XCTAssertNil(CommandLineHelp.unknownCommand(["weather", "seoul"]))
+        XCTAssertEqual(CommandLineHelp.distance(Array("ab"), Array("ba")), 1, "a swapped pair counts once")
+    }
+
     nonisolated func testCommandsSpeakLikeCommands() throws {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
         try MainActor.assumeIsolated { try test.mainActorTestCommandsSpeakLikeCommands() }
