@@ -44,17 +44,20 @@ public enum TabBar {
 
 /// Key hints on the left, status text right-aligned; both truncated so they never overlap.
 public enum StatusBar {
+    /// `partsDrop`: the right text is a list of " · " parts ("GeoNames · 34,006 cities") that loses its
+    /// last parts before it is cut short; a message (false) is cut at its end.
     public static func draw(_ p: Painter, hints: [(key: String, label: String)], right: String, style: Style,
-                            keyStyle: Style) {
+                            keyStyle: Style, partsDrop: Bool = false) {
         guard p.width > 0, p.height > 0 else { return }
         p.fill(Rect(x: 0, y: 0, width: p.width, height: 1), style: style)
         let pieces = hints.map { (key: DisplayWidth.sanitize($0.key), label: DisplayWidth.sanitize($0.label)) }
         let hintWidths = pieces.map { 1 + DisplayWidth.of($0.key) + 1 + DisplayWidth.of($0.label) + 1 }
         let hintsTotal = hintWidths.reduce(0, +)
-        let rightText = DisplayWidth.sanitize(right)
-        let rightFull = DisplayWidth.of(rightText)
         // The right text gets whatever the hints leave, but never less than half the bar.
-        let rightCols = min(rightFull, max(p.width - hintsTotal - 1, p.width / 2))
+        let room = max(p.width - hintsTotal - 1, p.width / 2)
+        let rightText = partsDrop ? shortened(DisplayWidth.sanitize(right), to: room) : DisplayWidth.sanitize(right)
+        let rightFull = DisplayWidth.of(rightText)
+        let rightCols = min(rightFull, room)
         var leftCols = p.width
         if rightCols > 0 {
             let shown = DisplayWidth.truncate(rightText, to: rightCols)
@@ -73,6 +76,13 @@ public enum StatusBar {
             x += left.text(piece.label, x: x, y: 0, style: style)
             x += 1
         }
+    }
+
+    /// `text` without its last " · " parts until it fits `columns`; a single part is kept whole (and cut).
+    public static func shortened(_ text: String, to columns: Int) -> String {
+        var parts = text.components(separatedBy: " · ")
+        while parts.count > 1, DisplayWidth.of(parts.joined(separator: " · ")) > columns { parts.removeLast() }
+        return parts.joined(separator: " · ")
     }
 }
 

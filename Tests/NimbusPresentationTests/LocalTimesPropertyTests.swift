@@ -51,4 +51,16 @@ final class LocalTimesPropertyTests: XCTestCase {
             }
         }
     }
+
+    /// Found by the property above: Monrovia was 44 minutes 30 seconds behind UTC until 1972, so within
+    /// one UTC minute its wall clock crosses a minute; the cache kept whichever second came first.
+    func testAnOffsetWithSecondsGivesTheMinutesStartWhicheverSecondComesFirst() throws {
+        let zone = try XCTUnwrap(TimeZone(identifier: "Africa/Monrovia"))
+        let start = Date(timeIntervalSince1970: 31_579_200) // 1971-01-01 12:00:00 UTC
+        for order in [[45.0, 10.0], [10.0, 45.0]] {
+            let times = LocalTimes(language: .en)
+            let texts = order.map { times.time(at: start.addingTimeInterval($0), zone: "Africa/Monrovia", clock: .h24) }
+            XCTAssertEqual(texts, Array(repeating: ClockFormat(language: .en, clock: .h24, timeZone: zone).time(start), count: 2), "\(order)")
+        }
+    }
 }

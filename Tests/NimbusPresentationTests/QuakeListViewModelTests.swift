@@ -122,8 +122,8 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .notModified, checkedAt: now))
         repository.subject.send(completion: .finished)
         scheduler.advance()
-        let rows = "5.1 12 min ago 24 km SW of Pohang | 2.7 3 h ago 190 km N of Los Angeles"
-        let held = "2 events · 1 unreadable events left out"
+        let rows = "5.1 12 min ago 24 km SW of Pohang, South Korea | 2.7 3 h ago 190 km N of Los Angeles, United States"
+        let held = "2 events · 1 unreadable event left out" // one event, singular (L10n.count)
         XCTAssertEqual(state.values.map(summary), [
             "M2.5+ · past day | Loading earthquakes… |  | ",
             "M2.5+ · past day | \(rows) | \(held) | updated 3 h ago · refreshing…",
@@ -206,7 +206,7 @@ final class QuakeListViewModelTests: XCTestCase {
         near.send()
         XCTAssertEqual(state.values.last?.message, "아직 내 장소가 없습니다: 도시에서 f 를 누르거나 --location 을 주세요. n 으로 모두 보기.")
         places.send([TwoCities.pohang.coordinate])
-        XCTAssertEqual(state.values.last?.rows.map(\.place), ["포항 남서쪽 24 km"])
+        XCTAssertEqual(state.values.last?.rows.map(\.place), ["포항(대한민국) 남서쪽 24 km"])
         XCTAssertEqual(state.values.last?.filter, "규모 4.5 이상 · 지난 7일 · 내 장소에서 500 km 이내")
     }
 

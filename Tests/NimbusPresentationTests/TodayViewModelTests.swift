@@ -170,7 +170,7 @@ final class TodayViewModelTests: XCTestCase {
             }
             // The quakes section lists the event near Busan only, with where it is and how far.
             let row = state.last?.quakes.rows.first
-            XCTAssertEqual(row?.place, "21 km SW of Pohang", "order \(order)")
+            XCTAssertEqual(row?.place, "21 km SW of Pohang, South Korea", "order \(order)")
             XCTAssertEqual(row?.distance, "90 km from Busan", "order \(order)")
         }
     }

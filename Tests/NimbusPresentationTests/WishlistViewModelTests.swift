@@ -57,9 +57,9 @@ final class WishlistViewModelTests: XCTestCase {
             // The store's new contents, then what the deletion said (both from the one `d`).
             "Film 3,Film 1 [Saved films: 2]",
             "Film 3,Film 1 [Saved films: 2] said(Deleted “Film 2”)",
-            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete all 2 saved films?)",
             "Film 3,Film 1 [Saved films: 2]",
-            "Film 3,Film 1 [Saved films: 2] ask(Delete every film in the wishlist (2)?)",
+            "Film 3,Film 1 [Saved films: 2] ask(Delete all 2 saved films?)",
             "Film 3,Film 1 [Saved films: 2]",
             " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it)",
             " [Saved films: 0] empty(Your wishlist is empty: press w on a film to save it) said(Wishlist cleared)",

@@ -301,6 +301,22 @@ final class BarsAndOverlayTests: XCTestCase {
         XCTAssertFalse(canvas.buffer[3, 0].style.bold)
     }
 
+    /// At 40 columns the Cities bar's right side read `GeoNames · 34,006 c…`: parts go before a cut.
+    func testStatusBarDropsTheRightTextsLastPartsBeforeCuttingIt() {
+        let canvas = Canvas(size: Size(cols: 40, rows: 1))
+        StatusBar.draw(canvas.painter(), hints: [("Esc", "back"), ("/", "search"), ("1-6", "tabs")],
+                       right: "GeoNames · 34,006 cities", style: .plain, keyStyle: .plain, partsDrop: true)
+        XCTAssertTrue(canvas.buffer.lines()[0].hasSuffix(" GeoNames"), canvas.buffer.lines()[0])
+        // A message is cut at its end: its parts are one sentence.
+        let message = Canvas(size: Size(cols: 40, rows: 1))
+        StatusBar.draw(message.painter(), hints: [], right: "Copied: M 4.4 · 2.4 km NW of Tsukuba, Japan · 75 min ago",
+                       style: .plain, keyStyle: .plain)
+        XCTAssertTrue(message.buffer.lines()[0].hasPrefix("Copied: M 4.4 · 2.4 km NW of Tsukuba"), message.buffer.lines()[0])
+        XCTAssertEqual(StatusBar.shortened("GeoNames · 34,006 cities", to: 24), "GeoNames · 34,006 cities")
+        XCTAssertEqual(StatusBar.shortened("GeoNames · 34,006 cities", to: 23), "GeoNames")
+        XCTAssertEqual(StatusBar.shortened("connection failed", to: 5), "connection failed", "one part is cut, not dropped")
+    }
+
     func testStatusBarNeverOverlaps() {
         for width in 1...60 {
             let canvas = Canvas(size: Size(cols: width, rows: 1))

@@ -70,7 +70,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen {
-        let viewModel = ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.format(.wishlistConfirm, l10n.number(count)),
+        let viewModel = ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.count(.wishlistConfirm, count, l10n.number(count)),
                                          keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
         return ConfirmOverlay(viewModel: viewModel, l10n: l10n, onAnswer: onAnswer)
     }

@@ -54,7 +54,8 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     }
 
     func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
-        let viewModel = QuakeListViewModel(quakes: quakes, places: places(), format: format, scheduler: scheduler, now: now)
+        let viewModel = QuakeListViewModel(quakes: quakes, likes: LikeCityUseCase(repository: likes), places: places(),
+                                            format: format, scheduler: scheduler, now: now)
         return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, ticks: Self.ticks(scheduler, now: now), onRoute: onRoute)
     }
 

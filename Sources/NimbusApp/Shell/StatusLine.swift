@@ -10,7 +10,7 @@ struct StatusLine {
     var hints: [(key: String, label: String)]
     /// Said until the next key: shown whole where it can be, taking up to half the bar.
     var message: String?
-    /// "GeoNames · 34,006 cities".
+    /// "GeoNames · 34,006 cities": loses its last parts before it is cut.
     var source: String
     var notice: String?
 
@@ -18,7 +18,8 @@ struct StatusLine {
     func draw(_ p: Painter, theme: Theme) {
         let bar = p.sub(Rect(x: 0, y: p.height - 1, width: p.width, height: 1))
         let right = message ?? source
-        StatusBar.draw(bar, hints: hints, right: right, style: theme.statusBar, keyStyle: theme.statusKey)
+        StatusBar.draw(bar, hints: hints, right: right, style: theme.statusBar, keyStyle: theme.statusKey,
+                       partsDrop: message == nil)
         guard let notice, p.height > 2 else { return }
         let lines = Array(TextWrap.lines(DisplayWidth.sanitize(notice), width: max(1, p.width - 2)).prefix(max(1, (p.height - 2) / 3)))
         let top = p.height - 1 - lines.count

@@ -51,7 +51,10 @@ public final class LocalTimes: Sendable {
                 cache.zones[zone] = timeZone
             }
             guard let timeZone else { return nil }
-            let offset = timeZone.secondsFromGMT(for: date)
+            // The whole UTC minute shows one text, the start's: an offset with seconds (Monrovia's
+            // -0:44:30 until 1972) would otherwise give two texts within one minute, whichever came first.
+            let start = Date(timeIntervalSince1970: TimeInterval(minute) * 60)
+            let offset = timeZone.secondsFromGMT(for: start)
             if cache.offsets.count >= Self.zoneLimit { cache.offsets.removeAll() }
             cache.offsets[zone] = offset
             let key = TimeKey(offset: offset, clock: clock)
@@ -59,7 +62,7 @@ public final class LocalTimes: Sendable {
             let formatter = cache.formatters[clock] ?? Self.formatter(clock: clock, language: language)
             cache.formatters[clock] = formatter
             // The zone's wall clock is UTC's moved by the offset (a minute of one offset is all the same text).
-            let text = formatter.time(date.addingTimeInterval(TimeInterval(offset)))
+            let text = formatter.time(start.addingTimeInterval(TimeInterval(offset)))
             cache.strings[key] = text
             return text
         }

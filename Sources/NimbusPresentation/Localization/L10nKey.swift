@@ -351,6 +351,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     // Quakes
     case tabQuakes = "tab.quakes"
     case quakesNear = "quakes.near"
+    case quakesCityInCountry = "quakes.city.in.country"
+    case quakesColumnDistance = "quakes.column.distance"
+    case quakesLiked = "quakes.liked"
+    case quakesUnliked = "quakes.unliked"
+    case quakeDetailNearestLiked = "quake.detail.nearest.liked"
     case quakesDirectionN = "quakes.direction.n"
     case quakesDirectionNE = "quakes.direction.ne"
     case quakesDirectionE = "quakes.direction.e"

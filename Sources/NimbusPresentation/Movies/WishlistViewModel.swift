@@ -227,7 +227,7 @@ public final class WishlistViewModel {
         return WishlistState(
             rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),
             emptyMessage: rows.isEmpty ? l10n[.wishlistEmpty] : nil,
-            confirmation: state.confirming ? l10n.format(.wishlistConfirm, l10n.number(rows.count)) : nil,
+            confirmation: state.confirming ? l10n.count(.wishlistConfirm, rows.count, l10n.number(rows.count)) : nil,
             selection: selection, message: state.message.flatMap(text))
     }
 

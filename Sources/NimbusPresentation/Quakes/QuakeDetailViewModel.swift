@@ -17,7 +17,9 @@ public struct QuakeDetailState: Equatable, Sendable {
     /// The nearest city, which `f` likes or unlikes.
     public let nearestCity: String?
     public let nearestLiked: Bool
+    /// What the last `f` did ("Gyeongju liked"), or why it failed.
     public let notice: String?
+    public let noticeFailed: Bool
 }
 
 /// One event: its facts, and `f` on its nearest city.
@@ -38,6 +40,8 @@ public final class QuakeDetailViewModel {
         var liked = false
         /// The last `f` could not be saved.
         var likeFailed = false
+        /// What the last `f` saved: liked (true) or unliked (false).
+        var saved: Bool?
     }
 
     public enum Action: Equatable {
@@ -73,7 +77,7 @@ public final class QuakeDetailViewModel {
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
             .map { [format, quake, place, now] state in
-                Self.state(quake, place, liked: state.liked, notice: state.likeFailed ? format.l10n[.likesErrorSave] : nil,
+                Self.state(quake, place, liked: state.liked, saved: state.saved, failed: state.likeFailed,
                            format: format, now: now())
             }
             .removeDuplicates()
@@ -88,10 +92,13 @@ public final class QuakeDetailViewModel {
             state.likeFailed = false
             return []
         case .likeToggled:
+            state.saved = nil
+            state.likeFailed = false
             guard let city = state.city else { return [] }
             return [.toggleLike(city)]
-        case .likeSaved:
-            // The store's own change says what is liked now.
+        case .likeSaved(let liked):
+            // The mark follows the store's own change; the notice says what this key did.
+            state.saved = liked
             return []
         case .likeFailed:
             state.likeFailed = true
@@ -113,7 +120,7 @@ public final class QuakeDetailViewModel {
         }
     }
 
-    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, notice: String?, format: QuakeFormatter,
+    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, saved: Bool?, failed: Bool, format: QuakeFormatter,
                       now: Date) -> QuakeDetailState {
         let l10n = format.l10n
         let utc = format.weather.clock(in: TimeZone(identifier: "UTC")!)
@@ -132,7 +139,8 @@ public final class QuakeDetailViewModel {
         facts.append(l10n.format(.quakeDetailEpicentre, WeatherFormatter.coordinates(quake.coordinate),
                                  format.place(quake, place)))
         if let place {
-            facts.append(l10n.format(.quakeDetailNearest, CityNameChoice.name(place.city, language: l10n.language)))
+            facts.append(l10n.format(liked ? .quakeDetailNearestLiked : .quakeDetailNearest,
+                                     CityNameChoice.name(place.city, language: l10n.language)))
         }
         if let felt = quake.felt, felt > 0 { facts.append(l10n.format(.quakeDetailFelt, l10n.number(felt))) }
         if quake.tsunami {
@@ -146,10 +154,13 @@ public final class QuakeDetailViewModel {
         facts.append(l10n[quake.reviewed ? .quakeDetailReviewed : .quakeDetailAutomatic])
         if let significance = quake.significance { facts.append(l10n.format(.quakeDetailSignificance, l10n.number(significance))) }
         if let url = quake.url { facts.append(l10n.format(.quakeDetailLink, url)) }
+        let city = place.map { CityNameChoice.name($0.city, language: l10n.language) } ?? ""
+        let notice: String? = failed ? l10n[.likesErrorSave]
+            : saved.map { l10n.format($0 ? .quakesLiked : .quakesUnliked, city) }
         let title = "M " + QuakeFormatter.magnitude(quake.magnitude) + " · " + format.place(quake, place)
         return QuakeDetailState(title: title, region: quake.place.isEmpty ? "" : l10n.format(.quakeDetailRegion, quake.place),
                                 facts: facts, warnings: warnings,
                                 nearestCity: place.map { CityNameChoice.name($0.city, language: l10n.language) },
-                                nearestLiked: liked, notice: notice)
+                                nearestLiked: liked, notice: notice, noticeFailed: failed)
     }
 }

@@ -4,10 +4,13 @@ import NimbusDomain
 /// Events in words and numbers of the UI language and units.
 public struct QuakeFormatter: Sendable {
     public let weather: WeatherFormatter
+    /// Country names in the UI language, for where an event is.
+    public let countries: CountryNames
     public var l10n: L10n { weather.l10n }
 
-    public init(weather: WeatherFormatter) {
+    public init(weather: WeatherFormatter, countries: CountryNames? = nil) {
         self.weather = weather
+        self.countries = countries ?? CountryNames(locale: weather.l10n.locale)
     }
 
     /// "5.1": one decimal, as seismologists give it.
@@ -46,10 +49,14 @@ public struct QuakeFormatter: Sendable {
         return l10n[keys[index]]
     }
 
-    /// "23 km SW of Pohang" ("포항 남서쪽 23 km"), or the feed's own words without a catalogue city.
+    /// "23 km SW of Pohang, South Korea" ("포항(대한민국) 남서쪽 23 km"), or the feed's own words without a
+    /// catalogue city. The country is named as USGS names it ("41 km NNE of Santiago, Chile"): the
+    /// nearest town of 15,000 people is often one nobody abroad knows.
     public func place(_ quake: Quake, _ place: QuakePlace?) -> String {
         guard let place else { return quake.place }
-        let name = CityNameChoice.name(place.city, language: l10n.language)
+        let city = CityNameChoice.name(place.city, language: l10n.language)
+        let name = place.city.countryCode.isEmpty ? city
+            : l10n.format(.quakesCityInCountry, city, countries.name(place.city.countryCode))
         if place.kilometres < 1 { return name }
         return l10n.format(.quakesNear, distance(kilometres: place.kilometres), direction(place.bearing), name)
     }
@@ -58,7 +65,10 @@ public struct QuakeFormatter: Sendable {
         l10n.format(.quakesDepth, distance(kilometres: kilometres))
     }
 
-    public func filter(_ feed: QuakeFeed) -> String {
+    public func filter(_ feed: QuakeFeed) -> String { filterParts(feed).joined(separator: " · ") }
+
+    /// The magnitude and the period, apart (a narrow header keeps the first).
+    public func filterParts(_ feed: QuakeFeed) -> [String] {
         let magnitude: L10nKey
         switch feed.magnitude {
         case .all: magnitude = .quakesMagnitudeAll
@@ -74,7 +84,7 @@ public struct QuakeFormatter: Sendable {
         case .week: period = .quakesPeriodWeek
         case .month: period = .quakesPeriodMonth
         }
-        return l10n[magnitude] + " · " + l10n[period]
+        return [l10n[magnitude], l10n[period]]
     }
 
     public func alert(_ alert: Quake.Alert) -> String {

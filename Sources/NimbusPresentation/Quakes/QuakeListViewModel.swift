@@ -15,19 +15,27 @@ public struct QuakeRow: Equatable, Sendable, Identifiable {
     public let depth: String
     /// A tsunami flag or a PAGER alert: shown as a mark.
     public let flagged: Bool
+    /// How far the nearest of my places is ("120 km"), when the list is sorted by it; else empty.
+    public var distance: String = ""
 }
 
 /// What the Quakes tab shows.
 public struct QuakeListState: Equatable, Sendable {
-    /// "M2.5+ · past day · within 500 km of my places".
-    public let filter: String
+    /// "M2.5+", "past day", "within 500 km of my places", "nearest first": the filter, most telling
+    /// first (a narrow header keeps the first parts).
+    public let filterParts: [String]
     public let rows: [QuakeRow]
     /// The selected row (0 when there are none).
     public var selection: Int = 0
     /// Shown instead of rows: loading, empty, or what went wrong and how to retry.
     public let message: String?
-    /// "12 events · 3 unreadable events left out": what the list holds, beside the filter.
-    public let summary: String
+    /// "12 events", "3 unreadable events left out": what the list holds, beside the filter, most
+    /// telling first.
+    public let summaryParts: [String]
+    /// What the last `f` did ("Gyeongju liked"), until the next key.
+    public let notice: String?
+    /// The notice is a failure.
+    public let noticeFailed: Bool
     /// "updated 2 min ago · not modified", "offline · cached 3 h ago", "refreshing…": how fresh the
     /// feed is, for the status bar; empty before anything is loaded.
     public let status: String
@@ -35,6 +43,11 @@ public struct QuakeListState: Equatable, Sendable {
     public let failed: Bool
     /// A request is in flight (Esc stops it).
     public let loading: Bool
+    /// The rows carry the distance to my places (sorted nearest first).
+    public var showsDistance: Bool { rows.first.map { !$0.distance.isEmpty } ?? false }
+
+    public var filter: String { filterParts.joined(separator: " · ") }
+    public var summary: String { summaryParts.joined(separator: " · ") }
 }
 
 public enum QuakeListRoute: Equatable, Sendable {
@@ -66,6 +79,8 @@ public final class QuakeListViewModel {
         /// The clock, every few seconds: the feed is asked again once `refreshInterval` has passed
         /// while the tab is shown, and the rows' ages move on.
         public let tick: AnyPublisher<Date, Never>
+        /// `f`: like (or unlike) the selected event's nearest city.
+        public let likeToggled: AnyPublisher<Void, Never>
 
         public init(appeared: AnyPublisher<Void, Never>, disappeared: AnyPublisher<Void, Never>,
                     refreshRequested: AnyPublisher<Void, Never>, magnitudeCycled: AnyPublisher<Void, Never>,
@@ -73,7 +88,8 @@ public final class QuakeListViewModel {
                     sortToggled: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
                     rowOpened: AnyPublisher<Int, Never>,
                     cancelRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
+                    likeToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.disappeared = disappeared
             self.refreshRequested = refreshRequested
@@ -85,6 +101,7 @@ public final class QuakeListViewModel {
             self.rowOpened = rowOpened
             self.cancelRequested = cancelRequested
             self.tick = tick
+            self.likeToggled = likeToggled
         }
     }
 
@@ -121,7 +138,11 @@ public final class QuakeListViewModel {
         var now: Date
         /// Counts the settings' changes of units: the same list is formatted again.
         var formatting = 0
+        /// What the last `f` did, until the next key.
+        var notice: Notice?
     }
+
+    public enum Notice: Equatable { case liked(String), unliked(String), failed }
 
     public enum Action {
         case appeared(Date), disappeared, tick(Date)
@@ -129,6 +150,7 @@ public final class QuakeListViewModel {
         case magnitudeCycled(Date), periodCycled(Date), nearToggled, sortToggled
         case selected(Int), opened(Int)
         case places([Coordinate]), unitsChanged
+        case likeToggled, liked(String, Bool), likeFailed
         /// The feed's answers: a kept copy or a fresh one, then the end (`nil`) or why it failed.
         case answered(QuakeFeed, QuakeFeedUpdate), finished(QuakeFeed, QuakeError?)
     }
@@ -139,20 +161,24 @@ public final class QuakeListViewModel {
         /// Stop the request in flight.
         case stopFetching
         case open(Quake)
+        case toggleLike(Quake)
     }
 
     private let quakes: QuakesUseCase
+    private let likes: LikeCityUseCase?
     private let places: AnyPublisher<[Coordinate], Never>
     private let format: QuakeFormatter
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
     private let feed: QuakeFeed
 
-    /// `places` are the user's places (liked cities and the current location), as they change.
-    public init(quakes: QuakesUseCase, places: AnyPublisher<[Coordinate], Never>, format: QuakeFormatter,
+    /// `places` are the user's places (liked cities and the current location), as they change;
+    /// `likes`, where `f` saves (nil: `f` is not offered).
+    public init(quakes: QuakesUseCase, likes: LikeCityUseCase? = nil, places: AnyPublisher<[Coordinate], Never>, format: QuakeFormatter,
                 scheduler: AnySchedulerOf<DispatchQueue>, feed: QuakeFeed = QuakeFeed(magnitude: .twoAndAHalf, period: .day),
                 now: @escaping @Sendable () -> Date) {
         self.quakes = quakes
+        self.likes = likes
         self.places = places
         self.format = format
         self.scheduler = scheduler
@@ -174,6 +200,7 @@ public final class QuakeListViewModel {
             input.sortToggled.map { Action.sortToggled }.eraseToAnyPublisher(),
             input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
             input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
+            input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher(),
             places.map(Action.places).eraseToAnyPublisher(),
             // A change of units in the settings formats the same list again (depths, distances).
             format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
@@ -189,6 +216,12 @@ public final class QuakeListViewModel {
 
     /// How the tab's state follows from each action: pure, no clock, no I/O.
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .likeToggled, .refresh, .stop, .magnitudeCycled, .periodCycled, .nearToggled, .sortToggled, .selected, .opened:
+            // A notice lasts until the user's next key.
+            state.notice = nil
+        default: break
+        }
         switch action {
         case .appeared(let now):
             state.now = now
@@ -257,6 +290,16 @@ public final class QuakeListViewModel {
             state.loading = false
             if let error { state.error = error }
             return []
+        case .likeToggled:
+            let shown = shownQuakes(state)
+            guard let quake = shown.first(where: { $0.id == state.selected }) ?? shown.first else { return [] }
+            return [.toggleLike(quake)]
+        case .liked(let city, let liked):
+            state.notice = liked ? .liked(city) : .unliked(city)
+            return []
+        case .likeFailed:
+            state.notice = .failed
+            return []
         }
     }
 
@@ -305,12 +348,25 @@ public final class QuakeListViewModel {
             return .run(answers, id: Job.fetch)
         case .stopFetching:
             return .cancel(Job.fetch)
+        case .toggleLike(let quake):
+            guard let likes, let place = quakes.place(of: quake) else { return .none }
+            let name = CityNameChoice.name(place.city, language: format.l10n.language)
+            let saved = Deferred { () -> Just<Action> in
+                switch likes.toggle(place.city.id) {
+                case .success(let liked): return Just(.liked(name, liked))
+                case .failure: return Just(.likeFailed)
+                }
+            }
+            return .run(saved.eraseToAnyPublisher(), immediate: true)
         case .open(let quake):
             return .route(.showDetail(quake, quakes.place(of: quake)))
         }
     }
 
     private enum Job: Hashable { case fetch }
+
+    /// Whether `f` does anything here.
+    public var likesCities: Bool { likes != nil }
 
     // MARK: Presenting
 
@@ -349,7 +405,13 @@ public final class QuakeListViewModel {
                 let shown = Self.shownQuakes(state)
                 var places = previous?.listing.formatting == listing.formatting ? previous?.places ?? [:] : [:]
                 if places.count > 20_000 { places = [:] }
-                let rows = rows(shown, now: state.now, places: &places)
+                var rows = rows(shown, now: state.now, places: &places)
+                if state.byDistance, !state.places.isEmpty {
+                    for i in rows.indices {
+                        let kilometres = state.places.map { $0.distance(to: shown[i].coordinate) }.min() ?? .infinity
+                        rows[i].distance = format.distance(kilometres: kilometres)
+                    }
+                }
                 return Presented(listing: listing, shown: shown, rows: rows, state: state, places: places)
             }
             .compactMap { [self] in $0.map(view) }
@@ -377,10 +439,10 @@ public final class QuakeListViewModel {
     private func view(_ presented: Presented) -> QuakeListState {
         let state = presented.state, rows = presented.rows
         let l10n = format.l10n
-        var filter = format.filter(state.feed)
+        var filter = format.filterParts(state.feed)
         let radius = format.distance(kilometres: Self.nearRadiusKilometres)
-        if state.near { filter += " · " + l10n.format(.quakesNearFilter, radius) }
-        if state.byDistance { filter += " · " + l10n[.quakesByDistance] }
+        if state.near { filter.append(l10n.format(.quakesNearFilter, radius)) }
+        if state.byDistance { filter.append(l10n[.quakesByDistance]) }
 
         var message: String?
         if rows.isEmpty {
@@ -420,8 +482,15 @@ public final class QuakeListViewModel {
         }
         if state.loading, state.update != nil { status.append(l10n[.quakesRefreshing]) }
         let selection = state.selected.flatMap { id in presented.shown.firstIndex { $0.id == id } } ?? 0
-        return QuakeListState(filter: filter, rows: rows, selection: selection, message: message,
-                              summary: summary.joined(separator: " · "), status: status.joined(separator: " · "),
+        let notice: String? = switch state.notice {
+        case .liked(let city): l10n.format(.quakesLiked, city)
+        case .unliked(let city): l10n.format(.quakesUnliked, city)
+        case .failed: l10n[.likesErrorSave]
+        case nil: nil
+        }
+        return QuakeListState(filterParts: filter, rows: rows, selection: selection, message: message,
+                              summaryParts: summary, notice: notice, noticeFailed: state.notice == .failed,
+                              status: status.joined(separator: " · "),
                               failed: (state.error != nil || state.stopped) && !state.loading, loading: state.loading)
     }
 }

@@ -71,12 +71,12 @@ public final class QuakeDetailScreen: Screen {
             c.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: w), x: 1, y: y, style: style)
             y += 1
         }
-        let liked = state.nearestLiked ? " [" + l10n[.weatherLiked] + "]" : ""
-        line(state.title + liked, theme.accent)
+        // The event is not what is liked: the nearest city's fact says it is.
+        line(state.title, theme.accent)
         if !state.region.isEmpty {
             for row in TextWrap.lines(DisplayWidth.sanitize(state.region), width: w) { line(row, theme.dim) }
         }
-        if let notice = state.notice { line(notice, theme.warning) }
+        if let notice = state.notice { line(notice, state.noticeFailed ? theme.warning : theme.dim) }
         y += 1
         for (i, fact) in state.facts.enumerated() {
             for row in TextWrap.lines(DisplayWidth.sanitize(fact), width: w) {

@@ -17,6 +17,8 @@ public final class QuakeListScreen: Screen {
     private let selected = PassthroughSubject<Int, Never>()
     private let opened = PassthroughSubject<Int, Never>()
     private let stop = PassthroughSubject<Void, Never>()
+    private let like = PassthroughSubject<Void, Never>()
+    private let likesCities: Bool
     private var binding: StateBinding<QuakeListState>!
     private var routes: AnyCancellable?
     private var state: QuakeListState? { binding.value }
@@ -31,12 +33,14 @@ public final class QuakeListScreen: Screen {
     public init(viewModel: QuakeListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never>,
                 onRoute: @escaping (QuakeListRoute) -> Void) {
         self.l10n = l10n
+        likesCities = viewModel.likesCities
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
             refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
             periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
             sortToggled: sort.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
-            rowOpened: opened.eraseToAnyPublisher(), cancelRequested: stop.eraseToAnyPublisher(), tick: ticks))
+            rowOpened: opened.eraseToAnyPublisher(), cancelRequested: stop.eraseToAnyPublisher(), tick: ticks,
+            likeToggled: like.eraseToAnyPublisher()))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.rows.count)
             self?.list.select(new.selection)
@@ -47,9 +51,10 @@ public final class QuakeListScreen: Screen {
 
     /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
     /// status bar; nil before anything is loaded.
+    /// What the last `f` did comes first ("Gyeongju liked").
     public var status: String? {
-        guard let status = state?.status, !status.isEmpty else { return nil }
-        return status
+        let parts = [state?.notice, state?.status].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     public func didAppear() { appeared.send() }
@@ -82,6 +87,11 @@ public final class QuakeListScreen: Screen {
             Binding(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod]) { [period] in period.send() },
             Binding(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear]) { [near] in near.send() },
             Binding(.char("s"), help: l10n[.helpKeyQuakesSort]) { [sort] in sort.send() },
+        ]
+        if likesCities, self.list.count > 0 {
+            all.append(Binding(.char("f"), help: l10n[.helpKeyLikeNearest]) { [like] in like.send() })
+        }
+        all += [
             Binding(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[failed ? .hintRetry : .hintRefresh]) { [refresh] in
                 refresh.send()
             },
@@ -117,12 +127,10 @@ public final class QuakeListScreen: Screen {
         guard p.width > 0, p.height > 0, let state else { return }
         // The filter, and what the list holds on the right when there is room; how fresh the feed is
         // goes on the status bar (`status`).
-        let filter = DisplayWidth.truncate(DisplayWidth.sanitize(state.filter), to: p.width)
-        let used = p.text(filter, x: 0, y: 0, style: theme.accent)
-        let room = p.width - used - 2
-        if room >= 8, !state.summary.isEmpty {
-            let summary = DisplayWidth.truncate(DisplayWidth.sanitize(state.summary), to: room)
-            p.text(summary, x: p.width - DisplayWidth.of(summary), y: 0, style: theme.dim)
+        let header = Self.header(filter: state.filterParts, summary: state.summaryParts, width: p.width)
+        p.text(header.filter, x: 0, y: 0, style: theme.accent)
+        if !header.summary.isEmpty {
+            p.text(header.summary, x: p.width - DisplayWidth.of(header.summary), y: 0, style: theme.dim)
         }
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: max(0, p.height - 1)))
         if let message = state.message {
@@ -131,7 +139,7 @@ public final class QuakeListScreen: Screen {
             return
         }
         guard body.height > 1 else { return }
-        let columns = Columns(width: body.width)
+        let columns = Columns(width: body.width, distance: state.showsDistance)
         drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
         let area = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
         lastPageSize = max(1, area.height)
@@ -141,21 +149,38 @@ public final class QuakeListScreen: Screen {
         }
     }
 
+    /// The header for `width` columns: the filter's parts on the left and what the list holds on the
+    /// right, " · " between parts, two columns between the sides. What fits least usefully goes first:
+    /// the summary's last parts, then the whole summary, then the filter's last parts; only a lone
+    /// first part is ever cut short. Never wider than `width`.
+    public nonisolated static func header(filter: [String], summary: [String], width: Int) -> (filter: String, summary: String) {
+        let clean = { (parts: [String]) in parts.map { DisplayWidth.sanitize($0) }.filter { !$0.isEmpty } }
+        var left = clean(filter), right = clean(summary)
+        func text(_ parts: [String]) -> String { parts.joined(separator: " · ") }
+        func columns(_ parts: [String]) -> Int { DisplayWidth.of(text(parts)) }
+        while !right.isEmpty, columns(left) + 2 + columns(right) > max(0, width) { right.removeLast() }
+        while left.count > 1, columns(left) > max(0, width) { left.removeLast() }
+        return (DisplayWidth.truncate(text(left), to: max(0, width)), text(right))
+    }
+
     private struct Columns {
-        let magnitude = 5, time: Int, depth: Int, place: Int
-        init(width: Int) {
-            time = width >= 40 ? 13 : 0
-            depth = width >= 64 ? 10 : 0
-            place = max(0, width - 2 - magnitude - time - depth)
+        let magnitude = 5, distance: Int, time: Int, depth: Int, place: Int
+        /// The distance to my places, when the list is sorted by it, goes before the others: the
+        /// column a list is sorted by is always shown.
+        init(width: Int, distance shown: Bool) {
+            distance = shown && width >= 24 ? 11 : 0
+            time = width - distance >= 40 ? 13 : 0
+            depth = width - distance >= 64 ? 10 : 0
+            place = max(0, width - 2 - magnitude - distance - time - depth)
         }
     }
 
     private func drawHeader(_ p: Painter, columns: Columns, theme: Theme) {
         let style = Style(fg: theme.dim.fg, dim: theme.dim.dim, underline: true)
         var x = p.text(DisplayWidth.pad("  " + l10n[.quakesColumnMagnitude], to: 2 + columns.magnitude), x: 0, y: 0, style: style)
-        for (cols, key) in [(columns.time, L10nKey.quakesColumnTime), (columns.depth, .quakesColumnDepth),
+        for (cols, key) in [(columns.distance, L10nKey.quakesColumnDistance), (columns.time, .quakesColumnTime), (columns.depth, .quakesColumnDepth),
                             (columns.place, .quakesColumnPlace)] where cols > 0 {
-            x += p.text(DisplayWidth.pad(DisplayWidth.truncate(l10n[key], to: cols), to: cols), x: x, y: 0, style: style)
+            x += p.text(DisplayWidth.pad(DisplayWidth.truncate(l10n[key], to: cols - 1), to: cols), x: x, y: 0, style: style)
         }
         if x < p.width { p.text(String(repeating: " ", count: p.width - x), x: x, y: 0, style: style) }
     }
@@ -182,7 +207,7 @@ public final class QuakeListScreen: Screen {
         p.text(DisplayWidth.pad(row.magnitude, to: columns.magnitude), x: x, y: 0,
                style: selected ? base : Self.style(row.strength, theme: theme))
         x += columns.magnitude
-        for (cols, text) in [(columns.time, row.time), (columns.depth, row.depth), (columns.place, row.place)] where cols > 0 {
+        for (cols, text) in [(columns.distance, row.distance), (columns.time, row.time), (columns.depth, row.depth), (columns.place, row.place)] where cols > 0 {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, cols - 1)), x: x, y: 0,
                    style: selected ? base : (cols == columns.place ? theme.text : theme.dim))
             x += cols
