@@ -290,7 +290,19 @@ t respawn-pane -k -t e2e \
   "env -u LANG -u LC_ALL TERM=tmux-256color '$bin' --no-mouse; sleep 30"
 check "started with --no-mouse" wait_for "Cities"
 check "no mouse reporting with --no-mouse" test "$(mouse_flags)" = 00
+# Mouse turned on in the settings over --no-mouse: the terminal reports it and every click is taken
+# (they were all dropped while the flag was still believed).
+t send-keys -t e2e ,
+check "the settings open" wait_for "Mouse"
+t send-keys -t e2e Down Down Down Down Down Down Right
+check "the settings' Mouse row says On" wait_for "Mouse"
+check "SGR mouse reporting on after the setting" test "$(mouse_flags)" = 11
+t send-keys -t e2e Escape
+t send-keys -t e2e -l $'\e[<0;6;5M\e[<0;6;5m'
+check "a click after the setting selects Beijing" wait_for "› Beijing"
 t send-keys -t e2e q
+# The setting was saved: the runs after this one start without it.
+rm -f "$XDG_CONFIG_HOME/nimbus/config.toml"
 
 # SIGTERM, SIGHUP and SIGINT from outside: the terminal is restored, then the app dies of the signal
 # as its default action would end it. Its parent (here a Python one that tells the two apart) sees

@@ -97,6 +97,53 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    nonisolated func testTheNearestCommandToAMistypedOne() {
+        let names = CommandLineHelp.commandNames
+        for (typed, meant) in [("wether", "weather"), ("waether", "weather"), ("weathr", "weather"), ("seach", "search"),
+                               ("mvoies", "movies"), ("mpa", "map"), ("tpae", "tape"), ("wish", "wishlist"), ("hlep", "help")] {
+            XCTAssertEqual(CommandLineHelp.nearest(to: typed, among: names), meant, typed)
+        }
+        for typed in ["seoul", "x", "zzzzzz", "paris"] {
+            XCTAssertNil(CommandLineHelp.nearest(to: typed, among: names), typed)
+        }
+        XCTAssertNil(CommandLineHelp.unknownCommand(["--units", "metric"]), "an option is the parser's to judge")
+        XCTAssertNil(CommandLineHelp.unknownCommand(["weather", "seoul"]))
+        XCTAssertEqual(CommandLineHelp.distance(Array("ab"), Array("ba")), 1, "a swapped pair counts once")
+    }
+
+    nonisolated func testCommandsSpeakLikeCommands() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestCommandsSpeakLikeCommands() }
+    }
+
+    /// A mistyped command is answered with the nearest one; a value out of range names the range;
+    /// --format goes only with the one line; the top-level help lists the app's own options.
+    private func mainActorTestCommandsSpeakLikeCommands() throws {
+        for (arguments, part) in [(["wether", "seoul"], "unknown command 'wether'; did you mean 'weather'?"),
+                                  (["serch", "seoul"], "did you mean 'search'?"),
+                                  (["mvoies", "heat"], "did you mean 'movies'?"),
+                                  (["zzzzzz"], "unknown command 'zzzzzz' (the commands are run, tape, map, weather"),
+                                  (["search", "seoul", "--limit", "-1"], "--limit must be 1-10000 (got -1)"),
+                                  (["search", "seoul", "--limit", "0"], "--limit must be 1-10000 (got 0)"),
+                                  (["weather", "seoul", "--format", "%t", "--json"], "--format is the line --oneline prints")] {
+            let outcome = try run(arguments)
+            XCTAssertEqual(outcome.status, 2, "\(arguments): \(outcome.stderr)")
+            assertOneLine(outcome.stderr, containing: part)
+        }
+        let help = try run(["--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        for option in ["--location", "--units", "--no-mouse", "--theme", "--map-style", "--tier"] {
+            XCTAssertTrue(help.stdout.contains(option), "nimbus --help lacks \(option):\n\(help.stdout)")
+        }
+        XCTAssertTrue(help.stdout.contains("SUBCOMMANDS"), help.stdout)
+        // --format alone is the one line; --oneline alone has the default format, which marks a kept copy.
+        XCTAssertEqual(try WeatherCommand.parse(["seoul", "--format", "%t"]).mode, .oneline("%t"))
+        XCTAssertEqual(try WeatherCommand.parse(["seoul", "--oneline", "--format", "%t"]).mode, .oneline("%t"))
+        XCTAssertEqual(try WeatherCommand.parse(["seoul", "--oneline"]).mode, .oneline("%l: %c %t %w%k"))
+        XCTAssertEqual(try WeatherCommand.parse(["seoul", "--json"]).mode, .json)
+        XCTAssertEqual(try WeatherCommand.parse(["seoul"]).mode, .print(nil))
+    }
+
     nonisolated func testFailuresAreOneLineWithStatusOne() throws {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
         try MainActor.assumeIsolated { try test.mainActorTestFailuresAreOneLineWithStatusOne() }

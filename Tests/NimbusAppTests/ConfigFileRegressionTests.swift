@@ -25,7 +25,9 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     private func container() throws -> AppDIContainer {
-        try AppDIContainer(configuration: .init(environment: environment, scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+        let app = try AppDIContainer(configuration: .init(environment: environment, scheduler: DispatchQueue.immediate.eraseToAnyScheduler()))
+        _ = app.settings  // read as the app starts, before the file changes under it
+        return app
     }
 
     /// The lines of `after` that are not in `before` and the other way round, from the first line that
@@ -184,7 +186,7 @@ final class ConfigFileRegressionTests: XCTestCase {
         let app = try container()
         XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
         XCTAssertEqual(app.saveProblem?.description, "config.toml cannot be written (\(lock.path): Is a directory)")
-        XCTAssertEqual(app.saveProblem.map { AppDIContainer.message($0, l10n: L10n.bundled(.ko)) },
+        XCTAssertEqual(app.saveProblem.map { SettingsProblemText.message($0, l10n: L10n.bundled(.ko)) },
                        "config.toml에 쓸 수 없습니다 (\(lock.path): Is a directory)")
         XCTAssertEqual(contents, "units = \"metric\"\n")
         try FileManager.default.removeItem(at: lock)

@@ -1,4 +1,5 @@
 import XCTest
+import NimbusDomain
 import NimbusPresentation
 import CombineSchedulers
 import Foundation
@@ -14,7 +15,8 @@ final class MouseCopyHelpTests: XCTestCase {
         let scheduler = DispatchQueue.test
         var configuration = AppDIContainer.Configuration(
             environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler())
-        configuration.mouse = mouse
+        // `--no-mouse` when the mouse is not wanted.
+        if !mouse { configuration.settingsFlags.mouse = false }
         let container = try AppDIContainer(configuration: configuration)
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
@@ -87,13 +89,42 @@ final class MouseCopyHelpTests: XCTestCase {
         XCTAssertTrue(terminal.screenText().contains("› Shanghai"), terminal.screenText())
     }
 
-    func testNoMouseFlagAndEnvironment() {
-        XCTAssertTrue(CLIOptions.mouseEnabled(noMouse: false, environment: [:]))
-        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: true, environment: [:]))
-        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "0"]))
-        XCTAssertFalse(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "off"]))
-        XCTAssertTrue(CLIOptions.mouseEnabled(noMouse: false, environment: ["NIMBUS_MOUSE": "1"]))
+    nonisolated func testMouseTurnedOnInTheSettingsOverNoMouseTakesClicks() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestMouseOnOverNoMouse() }
+    }
+
+    /// Started with `--no-mouse`, Mouse turned on in the settings: the terminal was asked for mouse
+    /// reports, and every click was then dropped (the flag was still believed where clicks were taken).
+    private func mainActorTestMouseOnOverNoMouse() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"], mouse: false)
+        XCTAssertFalse(loop.coordinator.mouseWanted)
+        loop.handle([.char(",")] + Array(repeating: Key.down, count: 6) + [.right])
+        XCTAssertTrue(terminal.screenText().contains("Mouse        ‹ on ›"), terminal.screenText())
+        XCTAssertEqual(terminal.mouseReporting, [true], "the terminal is asked for reports at once")
+        loop.handle([.escape])
+        // The bytes a terminal sends for a click on the second row of the list (X;Y from 1).
+        feed(loop, Array("\u{1B}[<0;6;5M\u{1B}[<0;6;5m".utf8))
+        XCTAssertTrue(terminal.screenText().contains("› Beijing"), terminal.screenText())
+        feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes + MouseEvent(.release, x: 41, y: 0).sgrBytes)
+        XCTAssertEqual(loop.coordinator.place.tab, 4, "a click on a tab's title switches to it")
+    }
+
+    func testNoMouseFlagAndEnvironment() throws {
+        XCTAssertNil(UserSettings(environment: [:]).mouse)
+        XCTAssertEqual(UserSettings(environment: ["NIMBUS_MOUSE": "0"]).mouse, false)
+        XCTAssertEqual(UserSettings(environment: ["NIMBUS_MOUSE": "off"]).mouse, false)
+        XCTAssertEqual(UserSettings(environment: ["NIMBUS_MOUSE": "1"]).mouse, true)
+        XCTAssertEqual(UserSettings(environment: ["NIMBUS_MOUSE": "maybe"]).mouse, nil)
         XCTAssertEqual(try CLIOptions.parseCommandLine(["--no-mouse"]).noMouse, true)
+        XCTAssertEqual(try CLIOptions.parseCommandLine(["--no-mouse"]).values.settings.mouse, false)
+        XCTAssertNil(try CLIOptions.parseCommandLine([]).values.settings.mouse)
+        // Flag over environment over file, and on when none says.
+        XCTAssertEqual(SettingsLayers(flags: UserSettings(mouse: false), environment: UserSettings(mouse: true),
+                                      file: UserSettings(mouse: true)).effective.mouse, false)
+        XCTAssertEqual(SettingsLayers(environment: UserSettings(mouse: false), file: UserSettings(mouse: true)).effective.mouse, false)
+        XCTAssertEqual(SettingsLayers(file: UserSettings(mouse: false)).effective.mouse, false)
+        XCTAssertTrue(ResolvedSettings(SettingsLayers().effective, environment: [:]).mouse)
     }
 
     nonisolated func testTheHelpFiltersAsYouTypeAndEscClearsThenCloses() throws {

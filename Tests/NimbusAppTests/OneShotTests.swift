@@ -162,6 +162,43 @@ final class OneShotTests: XCTestCase {
         }
     }
 
+    /// A command line has no keys: offline with nothing kept, the line says so without "Press r".
+    func testOfflineMessagesNeverMentionKeys() throws {
+        for language in ["en", "ko", "ja"] {
+            XCTAssertThrowsError(try weather("seoul", .oneline(OneShot.defaultFormat),
+                                             ["NIMBUS_WEATHER_URL": "http://127.0.0.1:9", "NIMBUS_LANG": language])) { error in
+                let line = NimbusCommand.outcome(of: error).line
+                for key in ["Press r", "r 키", "r キー", "r を", "r을", "r를"] {
+                    XCTAssertFalse(line.contains(key), "\(language): \(line)")
+                }
+                XCTAssertEqual(NimbusCommand.outcome(of: error).status, 1)
+            }
+        }
+        XCTAssertThrowsError(try weather("seoul", .oneline("%t"), ["NIMBUS_WEATHER_URL": "http://127.0.0.1:9"])) { error in
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: Cannot reach the weather server.")
+        }
+    }
+
+    /// The kept copy, the server out of reach three hours later: the default line says how old it
+    /// is; a format without %k leaves the mark out.
+    func testOneLineFromTheKeptCopySaysItIsStale() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-oneshot-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: home) }
+        func run(_ format: String, at now: Date, url: String, language: String = "en") throws -> String {
+            let environment = ["HOME": home.path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                               "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": language,
+                               "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": url]
+            let context = OneShot.Context(environment: environment, now: { now })
+            return try MainActor.assumeIsolated { try OneShot.weather(query: "seoul", mode: .oneline(format), options: .defaults, context: context) }
+        }
+        let fresh = try run(OneShot.defaultFormat, at: Self.now, url: server.baseURL.absoluteString)
+        XCTAssertEqual(fresh, "Seoul: ⛅ 23°C 10 km/h →", "fresh: no mark")
+        let later = Self.now.addingTimeInterval(3 * 3600)
+        XCTAssertEqual(try run(OneShot.defaultFormat, at: later, url: "http://127.0.0.1:9"), "Seoul: ⛅ 23°C 10 km/h → (cached 3 h ago)")
+        XCTAssertEqual(try run("%t", at: later, url: "http://127.0.0.1:9"), "23°C", "a format without %k leaves it out")
+        XCTAssertEqual(try run("%t%k", at: later, url: "http://127.0.0.1:9", language: "ko"), "23°C (저장본, 3시간 전)")
+    }
+
     func testSearchAndMoviesPrintOneLineEach() throws {
         let context = context()
         let cities = try MainActor.assumeIsolated { try OneShot.cities(query: "sao paulo", limit: 2, options: .defaults, context: context) }

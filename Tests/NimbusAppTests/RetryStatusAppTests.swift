@@ -92,7 +92,8 @@ final class RetryStatusAppTests: XCTestCase {
         let client = RateLimitedWeatherClient(retryAfter: "12")
         let (app, scheduler) = try launch(client)
         XCTAssertEqual(client.requests.count, 1)
-        XCTAssertTrue(statusBar(app).hasSuffix("rate limited, retrying in 12 s"), statusBar(app))
+        // The countdown names what it retries: the list's temperatures come with the forecasts.
+        XCTAssertTrue(statusBar(app).hasSuffix("forecast: rate limited, retrying in 12 s"), statusBar(app))
         XCTAssertEqual(rowsWithTemperatures(app), 0)
         var history: [String] = []
         for _ in 0..<12 {

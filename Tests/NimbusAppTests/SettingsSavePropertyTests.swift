@@ -28,11 +28,12 @@ struct SettingsSavePropertyTests {
             let app: AppDIContainer
             do {
                 app = try AppDIContainer(configuration: .init(environment: environment,
-                                                              scheduler: DispatchQueue.test.eraseToAnyScheduler()))
+                                                              scheduler: DispatchQueue.immediate.eraseToAnyScheduler()))
             } catch {
                 Issue.record("the app could not be started: \(error)")
                 return
             }
+            _ = app.settings  // read as the app starts, before the file changes under it
             var steps: [String] = []
             for _ in 0..<Int.random(in: 1...12, using: &random) {
                 switch Int.random(in: 0..<10, using: &random) {

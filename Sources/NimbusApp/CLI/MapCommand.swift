@@ -8,11 +8,11 @@ import NimbusUI
 import CombineSchedulers
 
 /// `nimbus map QUERY`: prints the map of the first city matching the query.
-struct MapCommand: ParsableCommand {
+struct MapCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "map",
         abstract: "Print the map of the first city matching a query.",
-        discussion: "Units follow NIMBUS_UNITS, else the language (NIMBUS_LANG, LANG...).")
+        discussion: "Units follow --units, else NIMBUS_UNITS, else config.toml, else the locale (LC_ALL, LC_MEASUREMENT, LANG).")
 
     @OptionGroup var options: CLIOptions
 
@@ -28,7 +28,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: ArgumentHelp("braille (2×4 dots a cell) or blocks (2×2, for fonts without braille).", valueName: "style"))
     var style: String = "braille"
 
-    func run() throws {
+    @MainActor func runOnMainActor() throws {
         let environment = ProcessInfo.processInfo.environment
         guard let zoom = MapText.zoom(zoom) else { throw ValidationError("--zoom must be world, country, city or 0-12 (got '\(CLIOptions.shown(zoom))')") }
         guard let size = MapText.size(size) else { throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')") }
@@ -100,7 +100,7 @@ enum MapText {
         let name = CityNameChoice.name(city, language: l10n.language)
         MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
                              palette: .monochrome, label: name, markers: towns)
-        let units = UnitSystem.resolve(environment: container.configuration.environment, language: l10n.language)
+        let units = container.display.value.system
         var footer = "\(name), \(container.countryNames.name(city.countryCode)) · "
             + l10n.format(.mapStatus, String(zoom.level), String(MapZoom.range.upperBound),
                           l10n[style == .braille ? .mapStyleBraille : .mapStyleBlocks])

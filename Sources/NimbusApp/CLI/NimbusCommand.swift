@@ -47,24 +47,10 @@ public struct CLIOptions: ParsableArguments {
 
     public init() {}
 
-    /// Whether mouse reporting is on: off with `--no-mouse`, else off when `NIMBUS_MOUSE` is 0, off, no or false.
-    static func mouseEnabled(noMouse: Bool, environment: [String: String]) -> Bool {
-        mouseSetting(noMouse: noMouse, environment: environment) ?? true
-    }
-
-    /// What the command line or the environment says of the mouse; nil when neither does (the
-    /// config file's `mouse` then decides).
-    static func mouseSetting(noMouse: Bool, environment: [String: String]) -> Bool? {
-        if noMouse { return false }
-        let value = (environment["NIMBUS_MOUSE"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        if ["0", "off", "no", "false"].contains(value) { return false }
-        if ["1", "on", "yes", "true"].contains(value) { return true }
-        return nil
-    }
-
     /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
-    /// is `--location=-33.86,151.21`, not an unknown option `-3`.
-    static let signedOptions: Set<String> = ["--location"]
+    /// is `--location=-33.86,151.21`, not an unknown option `-3`; a negative `--limit` or `--zoom` is
+    /// then told its range rather than that its value is missing.
+    static let signedOptions: Set<String> = ["--location", "--limit", "--zoom"]
 
     /// `arguments` with each value of a `signedOptions` option that begins with `-` joined to its
     /// option by `=`, so the parser takes it as the value it is.
@@ -113,9 +99,8 @@ public struct CLIOptions: ParsableArguments {
         var location: GeoPoint?
         /// `--log-file` (only the real app logs; tapes never do).
         var logFile: String?
-        /// `--units`, `--theme`, `--map-style`.
+        /// `--units`, `--theme`, `--map-style`, `--no-mouse`.
         var settings = UserSettings()
-        var noMouse = false
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
@@ -128,14 +113,13 @@ public struct CLIOptions: ParsableArguments {
             var configuration = AppDIContainer.Configuration(
                 environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
             configuration.settingsFlags = settings
-            configuration.mouse = CLIOptions.mouseEnabled(noMouse: noMouse, environment: environment)
             return configuration
         }
     }
 
     var values: Values {
         Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile,
-               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle), noMouse: noMouse)
+               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle, mouse: noMouse ? false : nil))
     }
 
     /// What is wrong with a position given on the command line or in the environment.
@@ -215,6 +199,10 @@ public struct NimbusCommand: ParsableCommand {
                 fail(error)
             }
         }
+        if CommandLineHelp.asksForTheRootHelp(arguments) {
+            print(CommandLineHelp.rootHelp())
+            Foundation.exit(0)
+        }
         var command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -227,10 +215,10 @@ public struct NimbusCommand: ParsableCommand {
                 }
                 exit(withError: error)
             }
-            fail(usage: message(for: error))
+            fail(usage: CommandLineHelp.unknownCommand(arguments) ?? message(for: error))
         }
         do {
-            try command.run()
+            if let command = command as? MainActorCommand { try command.runOnMainActor() } else { try command.run() }
             Foundation.exit(0)
         } catch {
             // `--help` parses as ArgumentParser's help command, whose `run` throws the request for help.
@@ -276,16 +264,21 @@ public struct NimbusCommand: ParsableCommand {
     }
 }
 
+/// A command whose work runs on the main actor: `NimbusCommand.runFromCommandLine` parses the
+/// command line on the main thread and calls `runOnMainActor` there (ArgumentParser's `run` is not
+/// isolated, and is not called for these).
+protocol MainActorCommand: ParsableCommand {
+    @MainActor func runOnMainActor() throws
+}
+
 /// Runs the app in the terminal.
-struct Run: ParsableCommand {
+struct Run: MainActorCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Run Nimbus (the default).")
 
     @OptionGroup var options: CLIOptions
 
-    func run() throws {
-        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
-        let values = options.values
-        try MainActor.assumeIsolated { try Self.start(options: values) }
+    @MainActor func runOnMainActor() throws {
+        try Self.start(options: options.values)
     }
 
     /// Starts the app; returns only by throwing (a catalogue that can't be opened, no terminal).
@@ -301,10 +294,13 @@ struct Run: ParsableCommand {
         configuration.renderScheduler = DispatchQueue(label: "nimbus.map", qos: .userInitiated).eraseToAnyScheduler()
         // Finding the nearest city (the k-d tree is built on first use) too, on a serial queue.
         configuration.workScheduler = DispatchQueue(label: "nimbus.work", qos: .userInitiated).eraseToAnyScheduler()
+        // A settings key applies at once; the file is written on a queue of its own.
+        configuration.settingsScheduler = DispatchQueue(label: "nimbus.settings", qos: .utility).eraseToAnyScheduler()
         // Load everything that can fail before the terminal switches to full screen.
         let container: AppDIContainer
         do {
             container = try AppDIContainer(configuration: configuration)
+            try container.openMovieCatalogue()
         } catch let error as CityCatalogError {
             throw CommandFailure(message: error.message)
         } catch is MovieError {
@@ -313,21 +309,19 @@ struct Run: ParsableCommand {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CommandFailure(message: "nimbus needs a terminal on stdin and stdout (to run tapes headless: nimbus tape FILE)")
         }
-        // Flag > environment > config.toml's `mouse` > on.
-        let mouse = CLIOptions.mouseSetting(noMouse: options.noMouse, environment: environment) ?? container.preferences.mouse
-        // What the session starts with; the settings' Mouse row changes it from there, at once.
-        container.preferences.mouse = mouse
-        let backend = NCursesBackend(mouse: mouse)
+        // Flag > environment > config.toml's `mouse` > on, as the settings resolve it; the settings'
+        // Mouse row changes it from there, at once.
+        let preferences = container.preferences
+        let backend = NCursesBackend(mouse: preferences.mouse)
         // The runner's signal sources and the coordinator's callbacks hold it weakly; it lives as
         // long as the process.
         let runner = LiveRunner(backend: backend, network: network)
         try withExtendedLifetime(runner) {
             // Only the auto theme, with colours, asks the terminal; the first frame is dark and does
             // not wait for the answer (an answer within 50 ms redraws it in the terminal's theme).
-            let ask = container.preferences.themeSetting == .auto && !container.preferences.monochrome
-            try runner.run(askBackground: ask, useBackground: { container.useTerminalBackground($0) }) {
-                if !backend.supportsColor { container.useMonochrome() }
-                container.useTerminalBackground(nil)
+            let ask = preferences.themeSetting == .auto && !preferences.monochrome
+            try runner.run(askBackground: ask, useBackground: { preferences.useTerminalBackground($0) }) {
+                if !backend.supportsColor { preferences.useMonochrome() }
                 return AppCoordinator(container: container)
             }
         }

@@ -13,16 +13,18 @@ import OpenCombineShim
 // printed once instead of drawn full screen.
 
 /// `nimbus weather CITY`: one city's weather without the full-screen UI.
-struct WeatherCommand: ParsableCommand {
+struct WeatherCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather",
         abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
         discussion: """
-        --oneline takes a --format like wttr.in's: %l the city, %c the sky as a symbol, %C in words, \
-        %t the temperature, %f feels like, %w the wind, %h humidity, %p precipitation, %m the Moon, \
-        %a the official warnings in force (the most severe, and how many more; empty when none), \
-        %y today against yesterday, %n the normal high and low for the date, %% a percent sign \
-        (default "%l: %c %t %w"). Exit status 1 when no city matches or no weather could be had.
+        --oneline takes a --format like wttr.in's (a --format alone means --oneline): %l the city, %c the sky \
+        as a symbol, %C in words, %t the temperature, %f feels like, %w the wind, %h humidity, \
+        %p precipitation, %m the Moon, %a the official warnings in force (the most severe, and how many \
+        more; empty when none), %y today against yesterday, %n the normal high and low for the date, \
+        %k " (cached 3 h ago)" when the server could not be reached and the kept copy is shown (empty \
+        when fresh), %% a percent sign (default "\(OneShot.defaultFormat)"). Exit status 1 when no \
+        city matches or no weather could be had.
         """)
 
     @OptionGroup var options: CLIOptions
@@ -34,8 +36,8 @@ struct WeatherCommand: ParsableCommand {
     @Flag(help: "The forecast as JSON (metric units, ISO 8601 times).") var json = false
     @Flag(name: .customLong("print"), help: "The detail screen drawn once (the default).") var printScreen = false
 
-    @Option(help: ArgumentHelp("The line --oneline prints.", valueName: "format"))
-    var format: String = "%l: %c %t %w"
+    @Option(help: ArgumentHelp("The line --oneline prints (given alone, it means --oneline).", valueName: "format"))
+    var format: String?
 
     @Option(help: ArgumentHelp("Size of --print (default: the terminal's, else 80x24).", valueName: "COLSxROWS"))
     var size: String?
@@ -44,23 +46,27 @@ struct WeatherCommand: ParsableCommand {
         if [oneline, json, printScreen].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --oneline, --json and --print")
         }
+        if format != nil, json || printScreen {
+            throw ValidationError("--format is the line --oneline prints; it does not go with --json or --print")
+        }
         if let size, MapText.size(size) == nil {
             throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')")
         }
     }
 
-    func run() throws {
-        let values = options.values
-        let query = self.query.joined(separator: " ")
-        let mode: OneShot.Mode = oneline ? .oneline(format) : json ? .json : .print(size.flatMap(MapText.size).map { Size(cols: $0.cols, rows: $0.rows) })
-        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
-        let text = try MainActor.assumeIsolated { try OneShot.weather(query: query, mode: mode, options: values) }
-        print(text)
+    /// What is printed: a `--format` given alone means `--oneline`.
+    var mode: OneShot.Mode {
+        oneline || format != nil ? .oneline(format ?? OneShot.defaultFormat)
+            : json ? .json : .print(size.flatMap(MapText.size).map { Size(cols: $0.cols, rows: $0.rows) })
+    }
+
+    @MainActor func runOnMainActor() throws {
+        print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options.values))
     }
 }
 
 /// `nimbus search CITY`: the matching cities, one per line.
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Print the cities matching a query, one per line (name, country, population, coordinates, name typed).",
@@ -69,24 +75,25 @@ struct SearchCommand: ParsableCommand {
             matched by another name than the one shown (empty otherwise). Exit status 1 when nothing matched.
             """)
 
+    static let limits = 1...10_000
+
     @OptionGroup var options: CLIOptions
     @Argument(help: "Any of a city's names, in any script.") var query: [String]
-    @Option(help: "At most this many lines.") var limit: Int = 20
+    @Option(help: "At most this many lines (1-10000).") var limit: Int = 20
 
     func validate() throws {
-        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be 1-10000") }
+        guard Self.limits.contains(limit) else {
+            throw ValidationError("--limit must be \(Self.limits.lowerBound)-\(Self.limits.upperBound) (got \(limit))")
+        }
     }
 
-    func run() throws {
-        let values = options.values
-        let query = self.query.joined(separator: " ")
-        let limit = self.limit
-        print(try MainActor.assumeIsolated { try OneShot.cities(query: query, limit: limit, options: values) })
+    @MainActor func runOnMainActor() throws {
+        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: options.values))
     }
 }
 
 /// `nimbus movies QUERY`: the matching films, one per line or as JSON.
-struct MoviesCommand: ParsableCommand {
+struct MoviesCommand: MainActorCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "movies",
@@ -111,15 +118,13 @@ struct MoviesCommand: ParsableCommand {
     @Argument(help: "Title, cast or director.") var query: [String]
     @Flag(help: "JSON instead of lines.") var json = false
 
-    func run() throws {
-        let values = options.values
-        let query = self.query.joined(separator: " ")
-        let json = self.json
-        print(try MainActor.assumeIsolated { try OneShot.movies(query: query, json: json, options: values) })
+    @MainActor func runOnMainActor() throws {
+        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: options.values))
     }
 }
 
-/// The work behind the one-shot commands.
+/// The work behind the one-shot commands. Each builds only the services it uses: a city search
+/// never opens the film catalogue, nor reads the settings.
 @MainActor
 enum OneShot {
     enum Mode: Equatable {
@@ -127,6 +132,9 @@ enum OneShot {
         case json
         case print(Size?)
     }
+
+    /// What `--oneline` prints without a `--format`: the kept copy says so at its end.
+    nonisolated static let defaultFormat = "%l: %c %t %w%k"
 
     /// How long a one-shot command waits for the server.
     static let patience: TimeInterval = 20
@@ -146,7 +154,14 @@ enum OneShot {
             return try AppDIContainer(configuration: configuration)
         } catch let error as CityCatalogError {
             throw CommandFailure(message: error.message)
-        } catch is MovieError {
+        }
+    }
+
+    /// The film catalogue, or why it can't be opened.
+    static func movies(in container: AppDIContainer) throws -> MovieCatalogue {
+        do {
+            return try container.openMovieCatalogue()
+        } catch {
             throw CommandFailure(message: "the bundled film catalogue (movies.sqlite) could not be opened")
         }
     }
@@ -170,50 +185,92 @@ enum OneShot {
         MainQueuePump.run(until: Date().addingTimeInterval(seconds), done: done)
     }
 
+    /// What a request of a one-shot command came to: every value it gave, and how it ended.
+    final class Answer<Output, Failure: Error> {
+        private(set) var values: [Output] = []
+        private(set) var failure: Failure?
+        private(set) var finished = false
+        private var subscription: AnyCancellable?
+
+        /// Subscribes at once; the answers are read on the main queue, which `wait` runs.
+        init(_ publisher: AnyPublisher<Output, Failure>) {
+            subscription = publisher.receive(on: DispatchQueue.main.eraseToAnyScheduler())
+                .sink(receiveCompletion: { [weak self] completion in
+                    if case .failure(let error) = completion { self?.failure = error }
+                    self?.finished = true
+                }, receiveValue: { [weak self] in self?.values.append($0) })
+        }
+
+        func cancel() { subscription?.cancel() }
+    }
+
+    /// The one way a one-shot command waits for a request: until it ends, or `patience` runs out
+    /// (then what came so far is the answer, and the request is cancelled).
+    static func answer<Output, Failure: Error>(_ publisher: AnyPublisher<Output, Failure>,
+                                               patience: TimeInterval = patience) -> Answer<Output, Failure> {
+        let answer = Answer(publisher)
+        wait(patience) { answer.finished }
+        answer.cancel()
+        return answer
+    }
+
     // MARK: weather
 
     static func weather(query: String, mode: Mode, options: CLIOptions.Values, context: Context = Context()) throws -> String {
         let container = try container(options, network: true, context: context)
         let city = try city(query, in: container)
+        let format = container.weatherFormatter
+        // The forecast is asked for once: the kept copy first, then the server's answer.
+        let forecast = answer(GetForecastUseCase(repository: container.weatherRepository).execute(for: city))
+        guard let fetched = forecast.values.last else {
+            throw CommandFailure(message: format.message(forecast.failure ?? .timedOut))
+        }
+        let stale = fetched.isCached || forecast.failure != nil
         switch mode {
         case .json:
-            return try forecastJSON(city: city, container: container, context: context)
-        case .oneline(let format):
-            let state = try detailState(city: city, container: container)
-            guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: unavailable(state)) }
+            return try forecastJSON(city: city, fetched: fetched, stale: stale, container: container, context: context)
+        case .oneline(let text):
+            let state = try detailState(city: city, answered: forecast, container: container)
+            guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: format.message(.badResponse)) }
             let name = state.header.localName ?? state.header.name
-            let extras = OneShotExtras.fetch(for: city, forecast: nil, container: container, context: context,
-                                             warnings: format.contains("%a"), normals: format.contains("%n"),
-                                             yesterday: format.contains("%y"))
-            return line(format, name: name, panel: panel, moon: state.sun.moonSymbol,
-                        extras: extras.line(WeatherFormatter(l10n: container.l10n, display: container.display)))
+            let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context,
+                                             warnings: text.contains("%a"), normals: text.contains("%n"))
+            var line = extras.line(format)
+            if stale { line.kept = " " + container.l10n.format(.onelineCached, format.age(context.now().timeIntervalSince(fetched.fetchedAt))) }
+            return self.line(text, name: name, panel: panel, moon: state.sun.moonSymbol, extras: line)
         case .print(let size):
-            return try printed(city: city, container: container, size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
+            return try printed(city: city, answered: forecast, container: container,
+                               size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
         }
     }
 
-    /// The detail's view model's last state once the fresh forecast (or a failure) is in.
-    private static func detailState(city: City, container: AppDIContainer) throws -> CityDetailState {
-        // One line has no room for the air: it is not asked for.
-        let viewModel = container.makeCityDetailFactory().makeCityDetailViewModel(city: city, withAir: false)
-        let output = viewModel.transform(input: .init(appeared: Just(()).eraseToAnyPublisher(),
-                                                      refreshRequested: Empty().eraseToAnyPublisher(),
-                                                      likeToggled: Empty().eraseToAnyPublisher(),
-                                                      leaveRequested: Empty().eraseToAnyPublisher()))
-        var last: CityDetailState?
-        let subscription = output.state.sink { last = $0 }
-        wait { last.map(isSettled) ?? false }
-        subscription.cancel()
-        guard let last else { throw CommandFailure(message: "no weather for \(city.name)") }
+    /// The detail's view model, given the forecast already had: the screens' own formatting of it.
+    private static func detailViewModel(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
+                                        container: AppDIContainer, withAir: Bool) -> CityDetailViewModel {
+        // The last answer only: the state the view model first loads is then the one to show.
+        let repository = AnsweredWeather(values: answered.values.suffix(1), failure: answered.failure)
+        return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: repository),
+                                   air: withAir ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
+                                   likes: nil, format: container.weatherFormatter, countries: container.countryNames,
+                                   scheduler: container.configuration.scheduler, now: container.configuration.now)
+    }
+
+    /// The detail's state for the forecast had (one line has no room for the air: it is not asked for).
+    private static func detailState(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
+                                    container: AppDIContainer) throws -> CityDetailState {
+        let output = detailViewModel(city: city, answered: answered, container: container, withAir: false)
+            .transform(input: .init(appeared: Just(()).eraseToAnyPublisher(), refreshRequested: Empty().eraseToAnyPublisher(),
+                                    likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
+        let state = answer(output.state.first(where: isSettled).eraseToAnyPublisher())
+        guard let last = state.values.last else { throw CommandFailure(message: "no weather for \(city.name)") }
         return last
     }
 
-    /// Loaded without a note (fresh), or given up on (unavailable, or a note that is not "refreshing").
+    /// Loaded, or given up on: nothing more is coming for the weather.
     private static func isSettled(_ state: CityDetailState) -> Bool {
         switch state.weather {
         case .loading: return false
-        case .unavailable: return true
-        case .loaded: return state.notice == nil
+        case .unavailable, .loaded: return true
         }
     }
 
@@ -224,11 +281,6 @@ enum OneShot {
         case .loading?: return false
         case .loaded(let panel)?: return panel.notice == nil
         }
-    }
-
-    private static func unavailable(_ state: CityDetailState) -> String {
-        if case .unavailable(let message) = state.weather { return message }
-        return state.notice ?? "no weather"
     }
 
     /// wttr.in-style `%` codes filled from the screen's own panel.
@@ -251,6 +303,7 @@ enum OneShot {
                 case "a": out += extras.warnings
                 case "y": out += extras.yesterday
                 case "n": out += extras.normal
+                case "k": out += extras.kept
                 case "%": out += "%"
                 default: out += "%" + String(ch)
                 }
@@ -265,13 +318,14 @@ enum OneShot {
         return DisplayWidth.sanitize(out)
     }
 
-    /// The detail screen (weather and map) drawn once, as text: when the fresh forecast (or a
-    /// failure) is in and the frame has stopped changing (the map is drawn on the main queue here).
-    private static func printed(city: City, container: AppDIContainer, size: Size) throws -> String {
-        let factory = container.makeCityDetailFactory()
+    /// The detail screen (weather and map) drawn once, as text: when the air (or a failure) is in
+    /// and the frame has stopped changing (the map is drawn on the main queue here).
+    private static func printed(city: City, answered: Answer<Fetched<Forecast>, WeatherError>, container: AppDIContainer,
+                                size: Size) throws -> String {
         // The screen is the whole output: no tab bar or status bar around it.
-        let screen = CityDetailScreen(viewModel: factory.makeCityDetailViewModel(city: city), l10n: container.l10n,
-                                      panel: container.makeCityMapPanel(city: city), rowsAround: 0, onRoute: { _ in })
+        let screen = CityDetailScreen(viewModel: detailViewModel(city: city, answered: answered, container: container, withAir: true),
+                                      l10n: container.l10n, panel: container.makeCityMapPanel(city: city), rowsAround: 0,
+                                      onRoute: { _ in })
         var last = ""
         var same = 0
         wait {
@@ -301,28 +355,13 @@ enum OneShot {
     // MARK: JSON
 
     /// The domain forecast as stable JSON: metric units, times in ISO 8601, keys sorted.
-    private static func forecastJSON(city: City, container: AppDIContainer, context: Context) throws -> String {
-        var fetched: Fetched<Forecast>?
-        var failure: WeatherError?
-        var finished = false
-        // Answers come on the network's thread; they are read here, on the main queue.
-        let subscription = GetForecastUseCase(repository: container.weatherRepository).execute(for: city)
-            .receive(on: DispatchQueue.main.eraseToAnyScheduler())
-            .sink(receiveCompletion: { completion in
-                if case .failure(let error) = completion { failure = error }
-                finished = true
-            }, receiveValue: { fetched = $0 })
-        wait { finished }
-        subscription.cancel()
-        guard let fetched else {
-            let format = WeatherFormatter(l10n: container.l10n, display: container.display)
-            throw CommandFailure(message: format.message(failure ?? .timedOut))
-        }
+    private static func forecastJSON(city: City, fetched: Fetched<Forecast>, stale: Bool, container: AppDIContainer,
+                                     context: Context) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context)
-        let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: failure != nil, extras: extras.json))
+        let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: stale, extras: extras.json))
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -411,19 +450,10 @@ enum OneShot {
 
     static func movies(query: String, json: Bool, options: CLIOptions.Values, context: Context = Context()) throws -> String {
         let container = try container(options, network: true, context: context)
-        var page: MoviesPage?
-        var failure: MovieError?
-        var finished = false
-        let subscription = container.makeMoviesSceneDIContainer().makeSearchMoviesUseCase().execute(query: query, page: 1)
-            .receive(on: DispatchQueue.main.eraseToAnyScheduler())
-            .sink(receiveCompletion: { completion in
-                if case .failure(let error) = completion { failure = error }
-                finished = true
-            }, receiveValue: { page = $0 })
-        wait { finished }
-        subscription.cancel()
-        if let failure { throw CommandFailure(message: container.l10n.describe(failure)) }
-        guard let movies = page?.movies, !movies.isEmpty else {
+        _ = try movies(in: container)
+        let found = answer(container.makeMoviesSceneDIContainer().makeSearchMoviesUseCase().execute(query: query, page: 1))
+        if let failure = found.failure { throw CommandFailure(message: container.l10n.describe(failure)) }
+        guard let movies = found.values.last?.movies, !movies.isEmpty else {
             throw CommandFailure(message: "no film matches \"\(CLIOptions.shown(query))\"")
         }
         if json {
@@ -449,7 +479,7 @@ struct WishlistCommand: ParsableCommand {
         subcommands: [WishlistExportCommand.self, WishlistImportCommand.self])
 }
 
-struct WishlistExportCommand: ParsableCommand {
+struct WishlistExportCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the wishlist as CSV (Title,Year,Directors,Genres,Added: Letterboxd's import columns) or JSON.",
@@ -465,10 +495,8 @@ struct WishlistExportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let values = options.values
-        let format = WishlistTransfer.Format(rawValue: self.format) ?? .csv
-        let text = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: values) }
+    @MainActor func runOnMainActor() throws {
+        let text = try OneShot.exportWishlist(format: WishlistTransfer.Format(rawValue: format) ?? .csv, options: options.values)
         if let file {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
@@ -481,7 +509,7 @@ struct WishlistExportCommand: ParsableCommand {
     }
 }
 
-struct WishlistImportCommand: ParsableCommand {
+struct WishlistImportCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Add the films a CSV or JSON file names to the wishlist, matched by title and year in the catalogue.",
@@ -493,10 +521,8 @@ struct WishlistImportCommand: ParsableCommand {
     @OptionGroup var options: CLIOptions
     @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).") var file: String
 
-    func run() throws {
-        let values = options.values
-        let file = self.file
-        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: values) }
+    @MainActor func runOnMainActor() throws {
+        let report = try OneShot.importWishlist(file: file, options: options.values)
         print(report.text)
         if report.added + report.already == 0 { throw ExitCode(1) }
     }
@@ -545,11 +571,12 @@ extension OneShot {
             throw CommandFailure(message: "cannot save to \(directory) (\(reason)): nothing was imported")
         }
         let store = WishlistStore(database: container.userDatabase, now: context.now)
+        let catalogue = try movies(in: container)
         var report = ImportReport()
         // Every title looked up in one index of the catalogue (one query), the films read 500 at a time.
         let titles: CatalogueTitles
         do {
-            titles = try CatalogueTitles(container.movieCatalogue)
+            titles = try CatalogueTitles(catalogue)
         } catch {
             throw CommandFailure(message: "the film catalogue could not be read")
         }
@@ -561,7 +588,7 @@ extension OneShot {
                 report.unmatched.append(item.year.map { "\(item.title) (\($0))" } ?? item.title)
             }
         }
-        let found = (try? container.movieCatalogue.films(ids)) ?? []
+        let found = (try? catalogue.films(ids)) ?? []
         // Added in reverse, so the file's first film is the newest, as export lists them; in one
         // transaction, and counted only once it is committed.
         do {

@@ -14,7 +14,7 @@ struct OneShotExtras {
     /// How long the extras may add to the command, at most.
     static let patience: TimeInterval = 8
 
-    var forecast: Forecast?
+    var forecast: Forecast
     var normal: NormalComparison?
     var normalError: ClimateError?
     var warnings: CityWarnings?
@@ -22,47 +22,24 @@ struct OneShotExtras {
     /// The warnings came from the kept copy only (the service could not be reached).
     var warningsStale = false
 
-    /// Asks for what is wanted, in parallel, waiting at most the command's patience. With no
-    /// `forecast`, the kept one (the detail screen's request has just stored it) gives yesterday.
-    static func fetch(for city: City, forecast: Forecast?, container: AppDIContainer, context: OneShot.Context,
-                      warnings wantWarnings: Bool = true, normals wantNormals: Bool = true,
-                      yesterday wantYesterday: Bool = true) -> OneShotExtras {
+    /// Asks for what is wanted, in parallel, waiting at most `patience` for all of them.
+    static func fetch(for city: City, forecast: Forecast, container: AppDIContainer, context: OneShot.Context,
+                      warnings wantWarnings: Bool = true, normals wantNormals: Bool = true) -> OneShotExtras {
         var extras = OneShotExtras(forecast: forecast)
-        var pending = 0
-        var subscriptions: [AnyCancellable] = []
-        let main = DispatchQueue.main.eraseToAnyScheduler()
-
-        if forecast == nil && (wantYesterday || wantNormals) {
-            pending += 1
-            // The kept copy only: `first()` ends the request before the network is asked again.
-            subscriptions.append(container.weatherRepository.forecast(for: city.coordinate).first()
-                .receive(on: main)
-                .sink(receiveCompletion: { _ in pending -= 1 }, receiveValue: { extras.forecast = $0.value }))
-            OneShot.wait(Self.patience) { pending == 0 }
-        }
-        if wantNormals, let known = extras.forecast {
-            pending += 1
-            subscriptions.append(GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()).compare(known, for: city)
-                .receive(on: main)
-                .sink(receiveCompletion: { completion in
-                    if case .failure(let error) = completion { extras.normalError = error }
-                    pending -= 1
-                }, receiveValue: { extras.normal = $0 }))
-        }
-        if wantWarnings {
-            pending += 1
-            subscriptions.append(GetWarningsUseCase(repository: container.makeWarningsRepository(), now: context.now).execute(for: city)
-                .receive(on: main)
-                .sink(receiveCompletion: { completion in
-                    if case .failure(let error) = completion {
-                        extras.warningsError = error
-                        extras.warningsStale = extras.warnings != nil
-                    }
-                    pending -= 1
-                }, receiveValue: { extras.warnings = $0 }))
-        }
-        OneShot.wait(Self.patience) { pending == 0 }
-        subscriptions.forEach { $0.cancel() }
+        let normal = wantNormals
+            ? OneShot.Answer(GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()).compare(forecast, for: city))
+            : nil
+        let warnings = wantWarnings
+            ? OneShot.Answer(GetWarningsUseCase(repository: container.makeWarningsRepository(), now: context.now).execute(for: city))
+            : nil
+        OneShot.wait(Self.patience) { (normal?.finished ?? true) && (warnings?.finished ?? true) }
+        normal?.cancel()
+        warnings?.cancel()
+        extras.normal = normal?.values.last
+        extras.normalError = normal?.failure
+        extras.warnings = warnings?.values.last
+        extras.warningsError = warnings?.failure
+        extras.warningsStale = warnings?.failure != nil && warnings?.values.isEmpty == false
         return extras
     }
 
@@ -72,12 +49,14 @@ struct OneShotExtras {
         var warnings = ""
         var yesterday = ""
         var normal = ""
+        /// " (cached 3 h ago)" when the forecast is the kept copy.
+        var kept = ""
     }
 
     func line(_ format: WeatherFormatter) -> Line {
         var line = Line()
         line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? []))
-        if let difference = forecast?.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
+        if let difference = forecast.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
         if let normal { line.normal = format.normal(normal.normal) }
         return line
     }
@@ -131,8 +110,8 @@ struct OneShotExtras {
 
     var json: JSON {
         var json = JSON()
-        if let y = forecast?.yesterday { json.yesterday = JSON.Yesterday(date: y.date, highC: y.high, lowC: y.low) }
-        json.todayAgainstYesterday = Self.comparison(forecast?.todayAgainstYesterday)
+        if let y = forecast.yesterday { json.yesterday = JSON.Yesterday(date: y.date, highC: y.high, lowC: y.low) }
+        json.todayAgainstYesterday = Self.comparison(forecast.todayAgainstYesterday)
         if let normal {
             json.normal = JSON.Normal(highC: normal.normal.high, lowC: normal.normal.low,
                                       todayHigh: Self.comparison(normal.high), todayLow: Self.comparison(normal.low))

@@ -21,8 +21,8 @@ public final class MapSceneDIContainer {
     /// The map style of the app's preferences (`AppPreferences.mapStyle`), and how a panel changes it.
     private let mapStyle: () -> MapStyle
     private let mapStyleChanged: (MapStyle) -> Void
-    /// Whether the mouse is on (the map panel's help then lists the wheel and drags).
-    private let mouse: Bool
+    /// Whether the mouse is on now (the map panel's help then lists the wheel and drags).
+    private let mouse: () -> Bool
     /// The catalogue's cities marked at country zoom and closer (none without it).
     public let towns: MapTownFinder?
 
@@ -41,7 +41,7 @@ public final class MapSceneDIContainer {
     public init(repository: RenderedMapRepository, l10n: L10n, currentUnits units: @escaping () -> UnitSystem,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
                 mapStyle: @escaping () -> MapStyle = { .braille }, mapStyleChanged: @escaping (MapStyle) -> Void = { _ in },
-                mouse: Bool = true, towns: MapTownFinder? = nil) {
+                mouse: @escaping () -> Bool = { true }, towns: MapTownFinder? = nil) {
         self.mouse = mouse
         self.towns = towns
         self.mapStyle = mapStyle
@@ -72,7 +72,7 @@ public final class MapSceneDIContainer {
     @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
-                     styleChanged: mapStyleChanged, preferredStyle: mapStyle, mouse: mouse)
+                     styleChanged: mapStyleChanged, preferredStyle: mapStyle, mouse: mouse())
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

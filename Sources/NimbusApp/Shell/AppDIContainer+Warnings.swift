@@ -10,10 +10,10 @@ extension AppDIContainer {
     public func makeWarningsRepository() -> WarningsRepository {
         let environment = configuration.environment
         return LiveWarningsRepository(
-            client: httpClient(for: .weather), environment: environment,
+            client: httpClient(for: .warnings), environment: environment,
             cacheDirectory: WeatherCache.defaultDirectory(environment: environment), version: nimbusVersion,
             regions: MeteoAlarmRegions.bundled(), now: configuration.now,
-            logger: configuration.log.isOn ? configuration.log.logger(.weather) : nil)
+            logger: logger(.weather))
     }
 
     /// Open-Meteo's archive (`NIMBUS_ARCHIVE_URL`), each place's normals kept under
@@ -21,7 +21,7 @@ extension AppDIContainer {
     public func makeClimateNormalsRepository() -> ClimateNormalsRepository {
         let environment = configuration.environment
         return OpenMeteoArchiveRepository(
-            client: httpClient(for: .weather), baseURL: OpenMeteoArchiveRepository.baseURL(environment: environment),
+            client: httpClient(for: .normals), baseURL: OpenMeteoArchiveRepository.baseURL(environment: environment),
             cache: ClimateNormalsCache(directory: WeatherCache.defaultDirectory(environment: environment)))
     }
 }

@@ -3,32 +3,54 @@ import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
 
-/// The user interface's preferences that change while the app runs, in one value the app owns
-/// (`AppDIContainer.preferences`): containers read them when they make something, and never keep
-/// their own copy.
-public struct AppPreferences: Sendable {
-    /// Colours, or none (`NO_COLOR`, or a terminal without colours).
-    public var theme: Theme
-    /// Braille or blocks, as last chosen with `c` on a map or in the settings: a font without
-    /// braille needs blocks on every map.
-    public var mapStyle: MapStyle
-    /// The theme setting (dark, light or auto) as it is now.
-    public var themeSetting: UserSettings.Theme = .dark
-    /// No colours at all (`NO_COLOR` or the terminal): no theme setting changes that.
-    public var monochrome = false
-    /// The terminal's background, when it answered (OSC 11): what `auto` follows.
-    public var terminalBackground: TerminalBackground?
-    /// Mouse reporting on.
-    public var mouse = true
-    /// The tab the app opens on (1...6).
-    public var defaultTab = 1
-    /// Home: the Today tab's position when none is given on the command line or in the environment.
-    public var home: UserSettings.Home?
+/// The settings as the app's frame and screens use them: the settings store's values as they apply
+/// now, with what the terminal says about itself (colours, background) beside them. It keeps no
+/// copy of a setting: each read follows the store, the one place settings change.
+public final class AppPreferences {
+    private let settings: SettingsRepository
+    private let environment: [String: String]
+    /// The store's contents last read, and what they resolved to.
+    private var resolvedFrom: (contents: SettingsContents, resolved: ResolvedSettings)?
 
-    public init(theme: Theme, mapStyle: MapStyle = .braille) {
-        self.theme = theme
-        self.mapStyle = mapStyle
+    /// No colours at all (`NO_COLOR` or the terminal): no theme setting changes that.
+    public private(set) var monochrome: Bool
+    /// The terminal's background, when it answered (OSC 11): what `auto` follows.
+    public private(set) var terminalBackground: TerminalBackground?
+
+    public init(settings: SettingsRepository, environment: [String: String], monochrome: Bool) {
+        self.settings = settings
+        self.environment = environment
+        self.monochrome = monochrome
     }
+
+    /// Every setting as it applies now.
+    public var resolved: ResolvedSettings {
+        let contents = settings.current
+        if let resolvedFrom, resolvedFrom.contents == contents { return resolvedFrom.resolved }
+        let resolved = ResolvedSettings(contents.effective, environment: environment)
+        resolvedFrom = (contents, resolved)
+        return resolved
+    }
+
+    /// The theme setting (dark, light or auto) as it is now.
+    public var themeSetting: UserSettings.Theme { resolved.theme }
+    /// Braille or blocks: the settings, or `c` on a map for the rest of the run.
+    public var mapStyle: MapStyle { resolved.mapStyle }
+    /// Mouse reporting on.
+    public var mouse: Bool { resolved.mouse }
+    /// The tab the app opens on (1...6).
+    public var defaultTab: Int { resolved.defaultTab }
+    /// Home: the Today tab's position when none is given on the command line or in the environment.
+    public var home: UserSettings.Home? { resolved.home }
+
+    /// The colours to draw with now.
+    public var theme: Theme { Self.chooseTheme(themeSetting, background: terminalBackground, monochrome: monochrome) }
+
+    /// Switches to the colourless theme (the terminal has no colours).
+    public func useMonochrome() { monochrome = true }
+
+    /// The terminal's background (OSC 11), which the `auto` theme follows.
+    public func useTerminalBackground(_ background: TerminalBackground?) { terminalBackground = background }
 
     /// The theme for the setting, the terminal's background and `monochrome`.
     public static func chooseTheme(_ setting: UserSettings.Theme, background: TerminalBackground?, monochrome: Bool) -> Theme {
@@ -50,10 +72,5 @@ public struct AppPreferences: Sendable {
     /// colourless theme's is dark.
     public var themeBackground: TerminalBackground {
         monochrome ? .dark : Self.themeBackground(themeSetting, terminal: terminalBackground)
-    }
-
-    /// Applies the theme setting (and whatever else decides the theme) to `theme`.
-    public mutating func updateTheme() {
-        theme = AppPreferences.chooseTheme(themeSetting, background: terminalBackground, monochrome: monochrome)
     }
 }

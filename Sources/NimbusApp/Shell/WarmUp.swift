@@ -43,7 +43,7 @@ public struct WarmUp: Sendable {
 extension AppDIContainer {
     /// The background warm-up of the shared services.
     public var warmUp: WarmUp {
-        WarmUp(client: httpClient, catalog: catalog, countryNames: countryNames, locator: locator,
+        WarmUp(client: httpClient(for: .forecast), catalog: catalog, countryNames: countryNames, locator: locator,
                movieCatalogue: movieCatalogue, cityNames: l10n.language.cityNames)
     }
 

@@ -327,7 +327,6 @@ final class LiveTapeRecorder: LiveObserver {
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = home.appendingPathComponent("state").path
-        let backend = NCursesBackend(mouse: CLIOptions.mouseSetting(noMouse: options.noMouse, environment: environment) ?? true)
         var configuration = options.configuration(environment: environment, scheduler: MainScheduler.live, colors: true)
         configuration.httpClient = TapeHTTPClient() // no routes: offline, as a tape without Serve lines
         let container: AppDIContainer
@@ -339,17 +338,18 @@ final class LiveTapeRecorder: LiveObserver {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CommandFailure(message: "--record needs a terminal on stdin and stdout")
         }
+        let preferences = container.preferences
+        let backend = NCursesBackend(mouse: preferences.mouse)
         let recorder = LiveTapeRecorder(
             file: file, origin: origin,
             recording: TapeRecording(preamble: TapeRecording.preamble(start: origin, size: backend.size, environment: kept,
                                                                       arguments: arguments)),
-            home: home, preferences: { container.preferences })
+            home: home, preferences: { preferences })
         let runner = LiveRunner(backend: backend, observer: recorder)
         try withExtendedLifetime((runner, recorder)) {
-            let ask = container.preferences.themeSetting == .auto && !container.preferences.monochrome
-            try runner.run(askBackground: ask, useBackground: { container.useTerminalBackground($0) }) {
-                if !backend.supportsColor { container.useMonochrome() }
-                container.useTerminalBackground(nil)
+            let ask = preferences.themeSetting == .auto && !preferences.monochrome
+            try runner.run(askBackground: ask, useBackground: { preferences.useTerminalBackground($0) }) {
+                if !backend.supportsColor { preferences.useMonochrome() }
                 return AppCoordinator(container: container)
             }
         }

@@ -64,9 +64,36 @@ public final class RetryingHTTPClient: HTTPClient {
 
     public func exchange(_ request: HTTPRequest,
                          completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
-        let attempt = Attempt(client: self, request: request, completion: completion)
+        exchange(request, for: nil, completion: completion)
+    }
+
+    /// This client as one service uses it: its waits say what they are for (the status bar's
+    /// "forecast: rate limited, retrying in 12 s").
+    public func client(for subject: RequestSubject) -> HTTPClient {
+        Subjected(client: self, subject: subject)
+    }
+
+    private func exchange(_ request: HTTPRequest, for subject: RequestSubject?,
+                          completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
+        let attempt = Attempt(client: self, request: request, subject: subject, completion: completion)
         attempt.go(try: 1)
         return attempt
+    }
+
+    private struct Subjected: HTTPClient {
+        let client: RetryingHTTPClient
+        let subject: RequestSubject
+
+        func prepare() { client.prepare() }
+
+        func send(_ request: HTTPRequest,
+                  completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
+            client.exchange(request, for: subject) { completion($0.result) }
+        }
+
+        func exchange(_ request: HTTPRequest, completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
+            client.exchange(request, for: subject, completion: completion)
+        }
     }
 
     /// How long to wait before try `tries + 1` after `exchange`, and why; nil when it is the answer.
@@ -106,11 +133,14 @@ public final class RetryingHTTPClient: HTTPClient {
         private let state = Mutex(State())
         private let client: RetryingHTTPClient
         private let request: HTTPRequest
+        private let subject: RequestSubject?
         private let completion: @Sendable (HTTPExchange) -> Void
 
-        init(client: RetryingHTTPClient, request: HTTPRequest, completion: @escaping @Sendable (HTTPExchange) -> Void) {
+        init(client: RetryingHTTPClient, request: HTTPRequest, subject: RequestSubject?,
+             completion: @escaping @Sendable (HTTPExchange) -> Void) {
             self.client = client
             self.request = request
+            self.subject = subject
             self.completion = completion
         }
 
@@ -136,7 +166,7 @@ public final class RetryingHTTPClient: HTTPClient {
             }
             let scheduler = client.scheduler
             let due = scheduler.now.advanced(by: .seconds(delay))
-            let wait = HTTPRetryWait(reason: reason, retryAt: due, nextTry: tries + 1, url: request.url)
+            let wait = HTTPRetryWait(reason: reason, retryAt: due, nextTry: tries + 1, url: request.url, subject: subject)
             let id: Int? = state.withLock { state in
                 guard !state.cancelled else { return nil }
                 state.task = nil
@@ -172,6 +202,11 @@ public final class RetryingHTTPClient: HTTPClient {
     }
 }
 
+/// What a request is for, as the user knows the services: what a retry's countdown names.
+public enum RequestSubject: String, Sendable, CaseIterable {
+    case forecast, airQuality, earthquakes, films, warnings, normals
+}
+
 /// A retry being waited for: why, and when it goes out.
 public struct HTTPRetryWait: Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
@@ -184,14 +219,18 @@ public struct HTTPRetryWait: Sendable, Equatable {
     }
 
     public let reason: Reason
+    /// What the request is for, when the service that made it said.
+    public let subject: RequestSubject?
     /// On the retrying client's scheduler, as `DispatchTime` nanoseconds (a plain number: Sendable).
     private let retryAtNanoseconds: UInt64
     /// The try that goes out then (2 or 3).
     public let nextTry: Int
     public let url: URL
 
-    public init(reason: Reason, retryAt: DispatchQueue.SchedulerTimeType, nextTry: Int, url: URL) {
+    public init(reason: Reason, retryAt: DispatchQueue.SchedulerTimeType, nextTry: Int, url: URL,
+                subject: RequestSubject? = nil) {
         self.reason = reason
+        self.subject = subject
         self.retryAtNanoseconds = retryAt.dispatchTime.uptimeNanoseconds
         self.nextTry = nextTry
         self.url = url

@@ -10,48 +10,11 @@ import TOMLKit
 /// value, is never written.
 public struct ConfigFile: Sendable {
     /// A config file is a dozen lines: anything larger is not one.
-    public static let maximumSize = 64 * 1024
-    public static let fileName = "config.toml"
+    public static let maximumSize = SettingsProblem.maximumFileSize
+    public static let fileName = SettingsProblem.fileName
 
     /// One thing wrong with the file, for the status bar.
-    public struct Problem: Equatable, Sendable, CustomStringConvertible {
-        /// What is wrong, for a message in the UI language.
-        public enum Reason: Equatable, Sendable {
-            /// `key` must be one of `allowed` (the home key: a city id or "lat,lon", with `allowed` empty).
-            case badValue(key: String, allowed: [String])
-            /// The home key names a city id the catalogue does not have.
-            case unknownCity(Int)
-            case notTOML
-            /// A directory, fifo, socket, device, or another user's link: not read.
-            case notAFile
-            case tooLarge
-            /// Unreadable, not UTF-8, or not in a folder.
-            case unreadable
-            /// A save could not be written there (its folder read-only or full, its lock file in the
-            /// way): the system's words.
-            case notWritable(String)
-            /// Another program held it, or kept changing it, while a save waited.
-            case busy
-        }
-
-        /// The line (from 1) it is on, when it is on one.
-        public let line: Int?
-        /// In English, as the log and the tests read it.
-        public let message: String
-        public let reason: Reason
-
-        public init(line: Int?, message: String, reason: Reason) {
-            self.line = line
-            self.message = message
-            self.reason = reason
-        }
-
-        /// "config.toml line 3: units must be metric, imperial or auto".
-        public var description: String {
-            if let line { return "\(ConfigFile.fileName) line \(line): \(message)" }
-            return "\(ConfigFile.fileName) \(message)"
-        }
-    }
+    public typealias Problem = SettingsProblem
 
     /// What reading the file gave.
     public struct Loaded: Equatable, Sendable {
@@ -138,18 +101,23 @@ public struct ConfigFile: Sendable {
         // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
         if let nul = text.utf8.firstIndex(of: 0) {
             let line = text.utf8[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-            return Loaded(problems: [Problem(line: line, message: "is not TOML (a NUL byte)", reason: .notTOML)],
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a NUL byte)", reason: .notTOML(.nulByte))],
                           writable: false)
         }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            return Loaded(problems: [Problem(line: error.source.begin.line,
-                                             message: "is not TOML (\(oneLine(error.description)))", reason: .notTOML)],
+            // Where the parser stopped, and what is wrong there in the app's own words (the parser's
+            // text is cut to the status bar mid-word and is in English only).
+            let line = error.source.begin.line, column = error.source.begin.column
+            let syntax = TOMLSyntax.classify(line: TOMLSyntax.line(line, of: text))
+            return Loaded(problems: [Problem(line: line, column: column,
+                                             message: "is not TOML (column \(column): \(TOMLSyntax.english(syntax)))",
+                                             reason: .notTOML(syntax))],
                           writable: false)
         } catch {
-            return Loaded(problems: [Problem(line: nil, message: "is not TOML", reason: .notTOML)], writable: false)
+            return Loaded(problems: [Problem(line: nil, message: "is not TOML", reason: .notTOML(.other))], writable: false)
         }
         var settings = UserSettings()
         var problems: [Problem] = []
@@ -204,10 +172,6 @@ public struct ConfigFile: Sendable {
         return Loaded(settings: settings, problems: problems, writable: problems.isEmpty)
     }
 
-    private static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
-    }
-
     /// The value the file holds for `key` in `settings`.
     static func value(_ key: UserSettings.Key, in settings: UserSettings) -> TOMLLineEditor.Value? {
         switch key {
@@ -256,7 +220,7 @@ public struct ConfigFile: Sendable {
                 if let problem = loaded.problems.first { throw problem }
                 let text = String(decoding: data ?? Data(), as: UTF8.self)  // valid UTF-8: `parse` said so
                 guard let editor = TOMLLineEditor(text) else {
-                    throw Problem(line: nil, message: "is not TOML the app can edit; not saved", reason: .notTOML)
+                    throw Problem(line: nil, message: "is not TOML the app can edit; not saved", reason: .notTOML(.other))
                 }
                 let edited = editor.setting(changes)
                 guard edited.utf8.count <= Self.maximumSize else {
@@ -266,7 +230,7 @@ public struct ConfigFile: Sendable {
                 // The edit must read back as meant, and leave the file as good as it was.
                 let check = Self.parse(edited, isCity: isCity)
                 guard check.writable, keys.allSatisfy({ Self.value($0, in: check.settings) == Self.value($0, in: settings) }) else {
-                    throw Problem(line: nil, message: "could not be changed in place; not saved", reason: .notTOML)
+                    throw Problem(line: nil, message: "could not be changed in place; not saved", reason: .notTOML(.other))
                 }
                 return Data(edited.utf8)
             }
@@ -287,4 +251,3 @@ public struct ConfigFile: Sendable {
     }
 }
 
-extension ConfigFile.Problem: Error {}

@@ -29,6 +29,15 @@ public final class DisplayUnits: Sendable {
     /// Fixed units (tests, one-shot output): the temperature, wind and clock follow `system`.
     public convenience init(system: UnitSystem) { self.init(Value(system: system)) }
 
+    /// Units that follow `values` (the settings as they apply, from the settings store) from now on.
+    public convenience init(_ initial: Value, following values: AnyPublisher<Value, Never>) {
+        self.init(initial)
+        following = values.sink { [weak self] in self?.value = $0 }
+    }
+
+    /// Set once, in `init(_:following:)`.
+    nonisolated(unsafe) private var following: AnyCancellable?
+
     public var value: Value {
         get { state.withLock { $0 } }
         set {
@@ -48,8 +57,9 @@ public final class DisplayUnits: Sendable {
     public var changes: AnyPublisher<Void, Never> { subject.prepend(()).eraseToAnyPublisher() }
 }
 
-/// The precedence of every setting: command-line flag > environment variable > config file >
-/// locale default. One place decides, for the app and for its tests.
+/// Every setting as it applies: the layers' choice (`SettingsLayers.effective`: flag > environment >
+/// config file, with the session's choices above them) and, for what none of them sets, the locale's
+/// default. One place decides, for the app and for its tests.
 public struct ResolvedSettings: Equatable, Sendable {
     public var units: DisplayUnits.Value
     /// Dark, light or auto (auto is decided with the terminal, at start-up).
@@ -61,36 +71,27 @@ public struct ResolvedSettings: Equatable, Sendable {
     public var defaultTab: Int
     public var home: UserSettings.Home?
 
-    /// The environment variables that set a setting.
-    public static let unitsVariable = "NIMBUS_UNITS"
-    public static let themeVariable = "NIMBUS_THEME"
-    public static let mapStyleVariable = "NIMBUS_MAP_STYLE"
-
-    /// `flags` (the command line) over `environment` over `file` over the locale's defaults.
-    public static func resolve(flags: UserSettings, environment: [String: String], file: UserSettings) -> ResolvedSettings {
-        func env<E: RawRepresentable>(_ name: String, _ type: E.Type) -> E? where E.RawValue == String {
-            environment[name].flatMap { E(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) }
-        }
-        // A units system given on the command line or in the environment decides the temperature
-        // and wind units too; the file's own temperature and wind units apply under the file's units.
-        let overriding = [flags.units, env(unitsVariable, UserSettings.Units.self)].compactMap { $0 }.first { $0 != .auto }
-        let chosen = overriding ?? file.units
+    /// `settings` (what the layers chose) with the locale's defaults, from `environment`, for the rest.
+    public init(_ settings: UserSettings, environment: [String: String]) {
         let system: UnitSystem
-        switch chosen {
+        switch settings.units {
         case .metric?: system = .metric
         case .imperial?: system = .imperial
         case .auto?, nil: system = UnitSystem.localeDefault(environment: environment)
         }
-        let units = DisplayUnits.Value(
-            system: system,
-            temperature: overriding == nil ? (flags.temperatureUnit ?? file.temperatureUnit) : flags.temperatureUnit,
-            wind: overriding == nil ? (flags.windUnit ?? file.windUnit) : flags.windUnit,
-            clock: flags.clock ?? file.clock ?? .h24)
-        let theme = flags.theme ?? env(themeVariable, UserSettings.Theme.self) ?? file.theme ?? .auto
-        let style = flags.mapStyle ?? env(mapStyleVariable, UserSettings.MapStyle.self) ?? file.mapStyle ?? .auto
-        return ResolvedSettings(units: units, theme: theme, mapStyle: mapStyle(style, environment: environment),
-                                mouse: flags.mouse ?? file.mouse ?? true,
-                                defaultTab: flags.defaultTab ?? file.defaultTab ?? 1, home: flags.home ?? file.home)
+        units = DisplayUnits.Value(system: system, temperature: settings.temperatureUnit, wind: settings.windUnit,
+                                   clock: settings.clock ?? .h24)
+        theme = settings.theme ?? .auto
+        mapStyle = Self.mapStyle(settings.mapStyle ?? .auto, environment: environment)
+        mouse = settings.mouse ?? true
+        defaultTab = settings.defaultTab ?? 1
+        home = settings.home
+    }
+
+    /// `flags` (the command line) over `environment` over `file` over the locale's defaults.
+    public static func resolve(flags: UserSettings, environment: [String: String], file: UserSettings) -> ResolvedSettings {
+        ResolvedSettings(SettingsLayers(flags: flags, environment: UserSettings(environment: environment), file: file).effective,
+                         environment: environment)
     }
 
     /// Auto is blocks on the Linux console (`TERM=linux`, whose font has no braille), else braille.

@@ -1,0 +1,116 @@
+import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+
+/// The settings (`,` or F2): a row per setting, changed with ←/→ or Enter; the home row opens a city
+/// search. The box keeps the size it opened with (made for the widest value of every row), and on a
+/// short terminal scrolls so that the chosen row stays in view.
+@MainActor
+public final class SettingsOverlay: OverlayScreen {
+    private let l10n: L10n
+    private let rowSelected = PassthroughSubject<Int, Never>()
+    private let valueStepped = PassthroughSubject<Int, Never>()
+    private let valueCleared = PassthroughSubject<Void, Never>()
+    private let searchChanged = PassthroughSubject<String, Never>()
+    private let resultSelected = PassthroughSubject<Int, Never>()
+    private let resultPicked = PassthroughSubject<Void, Never>()
+    private let searchCancelled = PassthroughSubject<Void, Never>()
+    private let closeRequested = PassthroughSubject<Void, Never>()
+    private var binding: StateBinding<SettingsState>!
+    private let closed: AnyPublisher<Void, Never>
+    private var state: SettingsState? { binding.value }
+    /// The home search's text as it is edited (its text goes to the view model on every change).
+    private var field = TextFieldState()
+    /// The box's size at the last frame's size (kept while the overlay is open).
+    private var boxSize: (frame: Size, box: Size)?
+
+    public init(viewModel: SettingsViewModel, l10n: L10n) {
+        self.l10n = l10n
+        let output = viewModel.transform(input: .init(
+            rowSelected: rowSelected.eraseToAnyPublisher(), valueStepped: valueStepped.eraseToAnyPublisher(),
+            valueCleared: valueCleared.eraseToAnyPublisher(), searchChanged: searchChanged.eraseToAnyPublisher(),
+            resultSelected: resultSelected.eraseToAnyPublisher(), resultPicked: resultPicked.eraseToAnyPublisher(),
+            searchCancelled: searchCancelled.eraseToAnyPublisher(), closeRequested: closeRequested.eraseToAnyPublisher()))
+        closed = output.route.map { _ in () }.eraseToAnyPublisher()
+        binding = StateBinding(output.state) { [weak self] old, new in
+            // A search that opens starts empty.
+            if old?.search == nil, new.search != nil { self?.field = TextFieldState() }
+        }
+    }
+
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
+    public var closeRequests: AnyPublisher<Void, Never> { closed }
+    public var capturesText: Bool { state?.search != nil }
+
+    public var bindings: [Binding] {
+        guard let state else { return [] }
+        if let search = state.search {
+            return [
+                Binding(.escape, help: l10n[.settingsHomeSearch]) { [searchCancelled] in searchCancelled.send() },
+                Binding(.enter, help: l10n[.settingsHomeSearch]) { [resultPicked] in resultPicked.send() },
+                Binding([.up, .down], "↑ ↓", help: l10n[.settingsHomeSearch]) { [resultSelected] key in
+                    resultSelected.send(search.pick + (key == .up ? -1 : 1))
+                    return true
+                },
+            ]
+        }
+        let help = l10n[.settingsHelp]
+        return Binding.listMoves(l10n) { [rowSelected] key in
+            let last = state.rows.count - 1
+            switch key {
+            case .up, .char("k"): rowSelected.send(max(0, state.selected - 1))
+            case .down, .char("j"): rowSelected.send(min(last, state.selected + 1))
+            case .home, .char("g"), .pageUp: rowSelected.send(0)
+            case .end, .char("G"), .pageDown: rowSelected.send(last)
+            default: return false
+            }
+            return true
+        } + [
+            Binding([.right, .char("l"), .enter, .char(" ")], "→ l Enter Space", help: help) { [valueStepped] in valueStepped.send(1) },
+            Binding([.left, .char("h")], "← h", help: help) { [valueStepped] in valueStepped.send(-1) },
+            Binding([.backspace, .delete], "Backspace Delete", help: help) { [valueCleared] in valueCleared.send() },
+            Binding([.escape, .char("q"), .char(","), .function(2), .char("?")], "Esc q , F2 ?", help: l10n[.helpKeySettings]) {
+                [closeRequested] in closeRequested.send()
+            },
+        ]
+    }
+
+    /// Keys for the home search's text.
+    public func handle(_ key: Key) -> Bool {
+        guard state?.search != nil else { return false }
+        if field.handle(key, maxLength: 64) == .changed { searchChanged.send(field.text) }
+        return true
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        guard let state else { return }
+        let inner = max(1, p.width - 4)
+        let labelWidth = state.rows.map { DisplayWidth.of($0.label) }.max() ?? 0
+        func row(_ row: SettingsState.Row, value: String, selected: Bool) -> String {
+            (selected ? "▸ " : "  ") + DisplayWidth.pad(row.label, to: labelWidth) + "  ‹ " + value + " ›" + (row.flagged ? " !" : "")
+        }
+        var lines = state.rows.enumerated().map { i, r in row(r, value: r.value, selected: i == state.selected) }
+        var focus = state.selected
+        if let search = state.search {
+            lines += ["", search.prompt, "> " + search.text + "▏"]
+            lines += search.results.enumerated().map { i, name in (i == search.pick ? "▸ " : "  ") + name }
+            focus = min(lines.count - 1, state.rows.count + 3 + search.pick)
+        } else {
+            lines += [""] + TextWrap.lines(state.footer, width: inner) + TextWrap.lines(state.help, width: inner)
+        }
+        // The box is sized once per frame size, for every value each row can show, the search with
+        // all its results and the longest footer: changing a value never resizes or moves it.
+        let frame = Size(cols: p.width, rows: p.height)
+        if boxSize?.frame != frame {
+            let widest = state.rows.map { r in r.values.map { row(r, value: $0, selected: true) }.max { DisplayWidth.of($0) < DisplayWidth.of($1) } ?? "" }
+            let below = max(state.footers.map { TextWrap.lines($0, width: inner).count }.max() ?? 1
+                                + TextWrap.lines(state.help, width: inner).count,
+                            2 + SettingsState.maxResults)
+            let cols = (widest + state.footers + [state.help, l10n[.settingsHomeSearch]]).map { DisplayWidth.of($0) }.max() ?? 0
+            boxSize = (frame, Size(cols: min(cols + 4, p.width), rows: min(state.rows.count + 1 + below + 2, p.height)))
+        }
+        let visible = max(1, (boxSize?.box.rows ?? p.height) - 2)
+        Overlay.draw(p, title: state.title, lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder,
+                     scroll: max(0, focus - visible + 1), minimum: boxSize?.box ?? Size(cols: 0, rows: 0))
+    }
+}
