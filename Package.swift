@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
         .target(name: "NimbusApp", dependencies: [
             "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain", "CMainQueue",
+            "NimbusBuildInfo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
@@ -39,7 +40,7 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
         .target(name: "NimbusData", dependencies: [
-            "NimbusDomain", "NimbusResources", "CLazyCurl",
+            "NimbusDomain", "NimbusResources", "CLazyCurl", "CStartupPaging",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
@@ -47,11 +48,18 @@ let package = Package(
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The program read from disk a page at a time until its first frame (see its source).
+        .target(name: "CStartupPaging"),
         // libdispatch's hooks for serving the main queue from a run loop of our own.
         .target(name: "CMainQueue"),
         // libcurl's functions, forwarded to the library loaded on first use (see its header).
         .target(name: "CLazyCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "NimbusDomain", dependencies: [.product(name: "OpenCombineShim", package: "OpenCombine")]),
+        // The version, and the commit the binary is built from (written before every build by the plugin).
+        .target(name: "NimbusBuildInfo", plugins: ["BuildInfoPlugin"]),
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
+        // The data files, found at run time beside the executable or where they were installed (see
+        // NimbusResources.swift); SwiftPM copies them beside every executable it builds.
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
             .copy("meteoalarm-regions.tsv"),

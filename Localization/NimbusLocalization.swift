@@ -1,11 +1,10 @@
 import Foundation
 import NimbusResources
 
-/// Locates the bundled `<lang>.lproj/Localizable.strings` files.
+/// Locates the shipped `<lang>.lproj/Localizable.strings` files.
 public enum LocalizationFiles {
-    /// URL of the strings file for a language code (`en`, `ko`, `ja`), or nil when not bundled.
+    /// URL of the strings file for a language code (`en`, `ko`, `ja`), or nil when no data folder holds it.
     public static func stringsURL(language: String) -> URL? {
-        NimbusResources.besideExecutable("\(language).lproj/Localizable.strings", in: "NimbusLocalization")
-            ?? Bundle.module.url(forResource: "Localizable", withExtension: "strings", subdirectory: "\(language).lproj")
+        DataFolders.live.url(of: "\(language).lproj/Localizable.strings")
     }
 }

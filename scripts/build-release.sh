@@ -14,8 +14,10 @@ products=("$@")
 # Diagnostics without colour whether or not the output is a terminal: SwiftPM otherwise passes the
 # compiler a different flag for each, and a build from a terminal after one piped to a file (or the
 # other way round) recompiles everything.
+# -z now: every symbol bound at start and the GOT read-only after (full RELRO), as distributions build.
 flags=(-c release --static-swift-stdlib --no-color-diagnostics
-       -Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl)
+       -Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc curl
+       -Xlinker -z -Xlinker now)
 for product in "${products[@]}"; do
   swift build "${flags[@]}" --product "$product"
 done

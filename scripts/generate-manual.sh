@@ -7,6 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product nimbus >/dev/null
 swift build --product generate-manual >/dev/null
-.build/debug/generate-manual-tool .build/debug/nimbus --date "$(git log -1 --format=%cs)" \
+# The tool's executable is generate-manual-tool in some SwiftPM versions, generate-manual in others.
+tool=.build/debug/generate-manual-tool
+[ -x "$tool" ] || tool=.build/debug/generate-manual
+"$tool" .build/debug/nimbus --date "$(git log -1 --format=%cs)" \
   --authors "The Nimbus authors" --output-directory docs
 echo "docs/nimbus.1 updated"

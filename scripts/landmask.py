@@ -28,7 +28,8 @@ Land mask format "NMBL" version 2 (little endian), read by Sources/NimbusData/Ma
                        8 * (row in tile / 8) + column in tile / 8.
   blocks             u64 each, the mixed blocks of each tile in block order: bit 8 * (row % 8) + column % 8;
                        1 = land.
-  Offsets are from the start of the file, 8-byte aligned. Pixels outside the map read as water.
+  Offsets are from the start of the file, 8-byte aligned; no table overlaps another or the header.
+  Pixels outside the map read as water.
 
   Pixel (x, y) of a level with p pixels per degree covers longitude -180 + x/p and latitude 90 - y/p
   (north-west corner). A land level's pixel (kind 0) is land when at least half of the 120 px/deg

@@ -7,8 +7,12 @@ rasterised land mask): Tests/NimbusDataTests/Fixtures/map-reference.json.
 - every lake and inland sea (GSHHG level 2) of at least 1,000 km2: up to five points inside it (the
   point farthest from its shores and islands, then points at least 60% as deep, spread out), each
   with its distance to the nearest shore;
-- 20 coastal cities: up to five ocean points inside the city's 100x30 city-zoom map, at least 2 km
-  from any shore, the nearest to the city first, spread at least 3 km apart.
+- 21 coastal cities: up to five ocean points inside the city's 100x30 city-zoom map, at least 2 km
+  from any shore, the nearest to the city first, spread at least 3 km apart;
+- 5 cities on lakes and inland seas: up to five water points of their city-zoom map found the same
+  way (lake or sea, by the even-odd rule over the GSHHG levels), at least 1 km from any shore;
+- all 26 cities: up to five land points of their city-zoom map, at least 2 km from any shore (the
+  other side of the test: water drawn where there is land).
 
 Its own reader and geometry (ray-crossing point-in-polygon at each point, point-to-segment
 distances in a local equirectangular projection), sharing nothing with scripts/landmask.py but the
@@ -43,7 +47,12 @@ COASTAL_CITIES = [
     ("Mumbai", 19.0728, 72.8826), ("Singapore", 1.2897, 103.8501), ("Hong Kong", 22.2783, 114.1747),
     ("Shanghai", 31.2222, 121.4581), ("Tokyo", 35.6895, 139.6917), ("Busan", 35.1028, 129.0403),
     ("Sydney", -33.8679, 151.2073), ("Marseille", 43.2965, 5.3698), ("Lisbon", 38.7167, -9.1333),
-    ("Istanbul", 41.0138, 28.9497), ("Helsinki", 60.1695, 24.9354),
+    ("Istanbul", 41.0138, 28.9497), ("Helsinki", 60.1695, 24.9354), ("Venice", 45.43713, 12.33265),
+]
+# Cities on a lake or inland sea (GSHHG level 2: water inside a level 1 polygon), or both.
+LAKE_CITIES = [
+    ("Chicago", 41.85003, -87.65005), ("Toronto", 43.70643, -79.39864), ("Baku", 40.37767, 49.89201),
+    ("Geneva", 46.20222, 6.14569), ("Stockholm", 59.32938, 18.06871),
 ]
 # The city zoom's view at 100x30 braille cells: 200 x 120 dots of 360/2^16 degrees (Mercator rows).
 CITY_DOT = 360.0 / 256 / 256
@@ -210,6 +219,48 @@ def coast_points(city, polygons):
                        for i in chosen]}
 
 
+def map_grid(clat, clon):
+    """Points every 0.005 degrees inside the city-zoom map of a city (a margin left at its edges)."""
+    half_lon = HALF_COLUMNS * CITY_DOT * 0.9
+    y = math.degrees(math.log(math.tan(math.pi / 4 + math.radians(clat) / 2)))
+    north = math.degrees(math.atan(math.sinh(math.radians(y + HALF_ROWS * CITY_DOT * 0.9))))
+    south = math.degrees(math.atan(math.sinh(math.radians(y - HALF_ROWS * CITY_DOT * 0.9))))
+    west, east = clon - half_lon, clon + half_lon
+    grid = np.array([(a, b) for a in np.arange(south, north, 0.005) for b in np.arange(west, east, 0.005)])
+    return grid, (south, north, west, east)
+
+
+def shore_points(city, polygons, want_land, min_km):
+    """Up to five points of the city's map that are land (or water, by the even-odd rule over levels
+    1-4, level 5 land), at least `min_km` from any shore, the nearest to the city first."""
+    name, clat, clon = city
+    grid, (south, north, west, east) = map_grid(clat, clon)
+    near = [p for p in polygons if p[4].min() <= north + 0.1 and p[4].max() >= south - 0.1
+            and p[3].min() <= east + 0.1 and p[3].max() >= west - 0.1]
+    segments = segments_near([(p[3], p[4]) for p in near], south - 0.1, north + 0.1, west - 0.1, east + 0.1)
+    depth = distance_km(grid, segments, clat)
+    grid = grid[depth >= min_km]
+    parity = np.zeros(len(grid), dtype=bool)
+    antarctic = np.zeros(len(grid), dtype=bool)
+    for level, _, _, lon, lat in near:
+        if 1 <= level <= 4:
+            parity ^= inside_points((lon, lat), grid)
+        elif level == 5:
+            antarctic |= inside_points((lon, lat), grid)
+    land = parity | antarctic
+    grid = grid[land == want_land]
+    if len(grid) == 0:
+        sys.exit(f"no {'land' if want_land else 'water'} {min_km} km from the shore in the city map of {name}")
+    k = math.cos(math.radians(clat))
+    from_city = np.hypot((grid[:, 1] - clon) * k, grid[:, 0] - clat) * KM_PER_DEGREE
+    nearest = grid[np.argsort(from_city, kind="stable")[:400]]
+    chosen = spread(nearest, None, 5, 3.0, clat)
+    return {"city": name, "latitude": clat, "longitude": clon,
+            "points": [{"latitude": round(float(nearest[i][0]), 5), "longitude": round(float(nearest[i][1]), 5),
+                        "shore_km": round(float(distance_km(nearest[i:i + 1], segments, clat)[0]), 2)}
+                       for i in chosen]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shore-wheel", help=f"path to an already downloaded {landmask.SHORE_WHEEL}")
@@ -230,16 +281,22 @@ def main() -> None:
         print(f"  lake {lake[2]}: {lake[1]:.0f} km2, deepest {lakes[-1]['points'][0]['shore_km']} km from shore",
               file=sys.stderr)
     coasts = [coast_points(city, polygons) for city in COASTAL_CITIES]
+    lake_shores = [shore_points(city, polygons, False, 1.0) for city in LAKE_CITIES]
+    land = [shore_points(city, polygons, True, 2.0) for city in COASTAL_CITIES + LAKE_CITIES]
     fixture = {
         "source": f"GSHHG 2.3.6 full resolution ({landmask.SHORE_PACKAGE}=={landmask.SHORE_VERSION}), "
                   f"made by scripts/map_reference.py",
         "lakes": lakes,
         "coasts": coasts,
+        "lake_shores": lake_shores,
+        "land": land,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {OUT}: {len(lakes)} lakes, {sum(len(l['points']) for l in lakes)} lake points, "
-          f"{len(coasts)} cities, {sum(len(c['points']) for c in coasts)} coast points", file=sys.stderr)
+          f"{len(coasts)} cities, {sum(len(c['points']) for c in coasts)} coast points, "
+          f"{sum(len(c['points']) for c in lake_shores)} lake shore points, {sum(len(c['points']) for c in land)} land points",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

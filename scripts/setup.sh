@@ -3,7 +3,8 @@
 set -euo pipefail
 
 # libcurl4-openssl-dev: the statically linked Foundation of release builds calls libcurl.
-packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3)
+# dpkg-dev: dpkg-shlibdeps, for the Debian package's dependencies (scripts/package-deb.sh).
+packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3 dpkg-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

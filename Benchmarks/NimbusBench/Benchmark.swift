@@ -49,6 +49,10 @@ enum NimbusBenchmark {
         let nimbus = value("--nimbus") ?? siblingExecutable("nimbus")
         let large = value("--large") ?? CityCatalog.largeTierURL(environment: ProcessInfo.processInfo.environment).path
         let runs = Int(value("--runs") ?? "") ?? 15
+        if args.contains("--cold") {
+            ColdStart.run(nimbus: nimbus, runs: runs)
+            return
+        }
 
         var table = Table()
         if CommandLine.arguments.contains("--today") && !CommandLine.arguments.contains("--pty") {

@@ -13,8 +13,10 @@ enum PTYSession {
     /// `keyFramesOnly`: a key's time ends at the last write that draws anywhere but the status bar (the
     /// bottom row), so a status message ending or a retry countdown ticking within the quiet window after
     /// a key is not counted as that key's work.
+    /// `stdin`: a file the program reads as its standard input (the terminal stays its controlling tty).
     static func run(argv: [String], ready: String, setup: [String] = [], pause: Double = 0, keys: [String],
-                    quiet: Double = quiet, cols: Int = 80, rows: Int = 24, keyFramesOnly: Bool = false) -> Result? {
+                    quiet: Double = quiet, cols: Int = 80, rows: Int = 24, keyFramesOnly: Bool = false,
+                    stdin: String? = nil) -> Result? {
         var master: Int32 = 0
         var size = winsize(ws_row: UInt16(clamping: rows), ws_col: UInt16(clamping: cols), ws_xpixel: 0, ws_ypixel: 0)
         var env = ProcessInfo.processInfo.environment
@@ -23,12 +25,20 @@ enum PTYSession {
         env.removeValue(forKey: "NIMBUS_LANG")
         env.removeValue(forKey: "LC_ALL")
         let cArgs = argv.map { strdup($0) } + [nil]
+        let cStdin: UnsafeMutablePointer<CChar>? = stdin.flatMap { strdup($0) }
+        defer { free(cStdin) }
         let cEnv = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
 
         let start = NimbusBenchmark.now()
         let pid = forkpty(&master, nil, nil, &size)
         if pid == 0 {
+            if let cStdin {
+                let fd = open(cStdin, O_RDONLY)
+                if fd < 0 { _exit(126) }
+                dup2(fd, 0)
+                close(fd)
+            }
             execve(cArgs[0]!, cArgs, cEnv)
             _exit(127)
         }

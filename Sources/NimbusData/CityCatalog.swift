@@ -11,6 +11,8 @@ public enum CityCatalogError: Error, Equatable, Sendable {
     case unreadable(String)
     /// The file is not a valid catalogue (bad magic, version, counts or section bounds).
     case corrupt(String)
+    /// The shipped catalogue is in no data folder: the line says where it was looked for.
+    case notInstalled(String)
 
     /// A one-line explanation for the terminal.
     public var message: String {
@@ -21,6 +23,8 @@ public enum CityCatalogError: Error, Equatable, Sendable {
             return "city catalogue could not be read: \(path)"
         case .corrupt(let reason):
             return "city catalogue is damaged: \(reason) (rebuild it with scripts/build-resources.py)"
+        case .notInstalled(let line):
+            return line
         }
     }
 }
@@ -85,7 +89,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// The catalogue shipped with the app (GeoNames cities with 15,000 or more inhabitants).
     public static func bundled() throws -> CityCatalog {
         guard let url = NimbusResources.url(forResource: bundledName, withExtension: "bin") else {
-            throw CityCatalogError.missing("\(bundledName).bin (bundle resource)")
+            throw CityCatalogError.notInstalled(NimbusResources.notFound(bundledName, withExtension: "bin"))
         }
         return try CityCatalog(contentsOf: url)
     }

@@ -31,7 +31,10 @@ public enum MappedFiles {
             return (try Data(contentsOf: url), nil)
         }
         let data = try Data(contentsOf: url, options: .alwaysMapped)
-        let registration = data.withUnsafeBytes { register($0, path: url.path) }
+        let registration = data.withUnsafeBytes { bytes in
+            StartupPaging.mapped(bytes)
+            return register(bytes, path: url.path)
+        }
         return (data, registration)
     }
 
@@ -71,6 +74,17 @@ public enum MappedFiles {
             }
         }
         return nil
+    }
+
+    /// Calls `body` with each mapped file in the table, under the table's lock.
+    static func forEachMapping(_ body: (UnsafeRawBufferPointer) -> Void) {
+        lock.withLock { _ in
+            guard let table = mappedFileTable else { return }
+            for slot in 0..<capacity where table[slot].start != 0 {
+                body(UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: table[slot].start),
+                                            count: Int(table[slot].end - table[slot].start)))
+            }
+        }
     }
 
     private static let lock = Mutex<Void>(())

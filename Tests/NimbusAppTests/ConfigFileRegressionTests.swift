@@ -1,6 +1,7 @@
 import XCTest
 import NimbusData
 import NimbusDomain
+import NimbusPresentation
 @testable import NimbusApp
 
 /// What a settings change did to the user's `config.toml`, each kept from coming back: a change
@@ -145,6 +146,50 @@ final class ConfigFileRegressionTests: XCTestCase {
         XCTAssertTrue(app.changeSettings { $0.clock = .h24 }, "once it is mended, the next change is saved")
         XCTAssertNil(app.saveProblem)
         XCTAssertEqual(contents, "units = \"metric\"\ntheme = \"light\"\nclock = 24\n")
+    }
+
+    nonisolated func testAChangeThatCouldNotBeSavedIsSavedWithTheNext() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() }
+    }
+
+    /// The clock was set while an editor had the file half-written: not saved, as it said. The next
+    /// change, once the file was whole again, wrote only its own key and said "Saved", and the clock
+    /// the screen showed was gone at the next start.
+    private func mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() throws {
+        try write("units = \"metric\"\n")
+        let app = try container()
+        try write("units = \"metric\"\ntheme = \n")
+        XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
+        try write("units = \"metric\"\n")
+        XCTAssertTrue(app.changeSettings { $0.theme = .light })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"light\"\n")
+        XCTAssertEqual(ConfigFile(environment: environment).load().settings, app.savedSettings)
+        XCTAssertTrue(app.changeSettings { $0.mouse = false })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"light\"\nmouse = false\n",
+                       "once saved, a key is not written again")
+    }
+
+    nonisolated func testASaveThatCouldNotBeWrittenSaysWhy() throws {
+        nonisolated(unsafe) let test = self
+        try MainActor.assumeIsolated { try test.mainActorTestASaveThatCouldNotBeWrittenSaysWhy() }
+    }
+
+    /// A folder the app may not write in (read-only, full, or something in the way of its lock file)
+    /// left the settings saying only "Not saved: /home/…/config.toml", with no reason.
+    private func mainActorTestASaveThatCouldNotBeWrittenSaysWhy() throws {
+        try write("units = \"metric\"\n")
+        let lock = url.deletingLastPathComponent().appendingPathComponent(".config.toml.lock")
+        try FileManager.default.createDirectory(at: lock, withIntermediateDirectories: true)
+        let app = try container()
+        XCTAssertFalse(app.changeSettings { $0.clock = .h12 })
+        XCTAssertEqual(app.saveProblem?.description, "config.toml cannot be written (\(lock.path): Is a directory)")
+        XCTAssertEqual(app.saveProblem.map { AppDIContainer.message($0, l10n: L10n.bundled(.ko)) },
+                       "config.toml에 쓸 수 없습니다 (\(lock.path): Is a directory)")
+        XCTAssertEqual(contents, "units = \"metric\"\n")
+        try FileManager.default.removeItem(at: lock)
+        XCTAssertTrue(app.changeSettings { $0.theme = .dark })
+        XCTAssertEqual(contents, "units = \"metric\"\nclock = 12\ntheme = \"dark\"\n")
     }
 
     nonisolated func testANulByteIsNotTOMLAndTheFileIsNeverRewritten() throws {

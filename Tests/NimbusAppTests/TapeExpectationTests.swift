@@ -365,7 +365,9 @@ final class TapeExpectationTests: XCTestCase {
     func testPacedTypingTakesVirtualTimeBetweenKeys() throws {
         try onMain { t in
             let cast = t.folder.appendingPathComponent("typed.cast")
-            try t.run("Size 40x10\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
+            // Offline: with no server the rows' temperatures are marked n/a once their request gives up,
+            // a frame of its own that has nothing to do with the keys' pace.
+            try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
             let times = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").dropFirst()
                 .map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])[0] as? Double }
             // The first frame, "/", then a frame per letter 100 ms apart; the first Down (to the list)

@@ -9,7 +9,8 @@ import TestSupport
 /// Random valid TOML documents — comments, unknown and dotted keys, tables (some with keys named like
 /// the app's), arrays over several lines with comments, inline tables, odd but valid strings, CRLF, a
 /// BOM, no final newline — and a random settings change: the saved file parses, holds the change,
-/// and is byte for byte the document apart from the changed key's line(s). Two instances saving
+/// and is byte for byte the document apart from the changed key's line(s), in the editor's answer
+/// and in the file the app's save writes. Two instances saving
 /// different keys at the same moment both keep theirs.
 @Suite struct ConfigEditPropertyTests {
     @Test func aSaveChangesOnlyTheLineOfTheKeyItChanges() async throws {
@@ -29,6 +30,19 @@ import TestSupport
             #expect(loaded.problems == [], "\(context)\n→\n\(saved)")
             #expect(loaded.settings == expected, "\(context)\n→\n\(saved)")
             #expect(GeneratedConfig.others(saved) == GeneratedConfig.others(document.text), "everything else reads the same: \(context)")
+
+            // The app's save (the file read, decoded, edited and written back) writes exactly the edit;
+            // one document in four, as each save waits for the disk.
+            guard random.chance(25) else { return }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-config-edit-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let url = directory.appendingPathComponent("config.toml")
+            if SafeFile.write(Data(document.text.utf8), to: url) {
+                #expect(ConfigFile(url: url).save(expected, keys: [key]) == .saved, "\(context)")
+                #expect((try? Data(contentsOf: url)) == Data(saved.utf8), "the file holds the edit: \(context)")
+            } else {
+                Issue.record("could not write \(url.path)")
+            }
 
             let before = Array(document.text.utf8)
             if let span = document.spans[key] {

@@ -62,6 +62,17 @@ final class ConfigFileTests: XCTestCase {
                        ["config.toml line 3: units must be metric, imperial or auto"])
     }
 
+    /// The line was that of the first line starting `theme =`, here one inside a multi-line string, and
+    /// none for a key written with a dot or in a table.
+    func testABadValueIsNamedWithTheLineOfItsKeyNotOfTextLookingLikeIt() {
+        let text = "notes = \"\"\"\ntheme = \"in a note\"\n\"\"\"\n\n  theme = \"purple\"  # mine\nunits.x = 1\n"
+        XCTAssertEqual(ConfigFile.parse(text).problems.map(\.description), [
+            "config.toml line 6: units must be metric, imperial or auto",
+            "config.toml line 5: theme must be dark, light or auto",
+        ])
+        XCTAssertEqual(ConfigFile.parse("\u{FEFF}# a\r\n[t]\r\nclock = 1\r\n").problems, [], "a key in a table is not the app's")
+    }
+
     func testTextThatIsNotTOMLIsAProblemWithItsLine() {
         let loaded = ConfigFile.parse("units = \"metric\"\nthis is not toml\n")
         XCTAssertEqual(loaded.problems.count, 1)
@@ -89,6 +100,18 @@ final class ConfigFileTests: XCTestCase {
         let file = ConfigFile(url: url)
         XCTAssertEqual(file.save(UserSettings(units: .metric), keys: [.units, .theme]), .saved)
         XCTAssertEqual(contents, "future_key = 3\nunits = \"metric\"\n")
+    }
+
+    /// Foundation's UTF-8 decoding drops a byte order mark: the first save of a file a Windows editor
+    /// had written took it away.
+    func testASaveKeepsAByteOrderMark() throws {
+        let bom = Data([0xEF, 0xBB, 0xBF])
+        try (bom + Data("# mine\nunits = \"imperial\"\n".utf8)).write(to: url)
+        let file = ConfigFile(url: url)
+        XCTAssertEqual(file.load().settings, UserSettings(units: .imperial))
+        XCTAssertEqual(file.save(UserSettings(units: .metric, clock: .h12), keys: [.units, .clock]), .saved)
+        XCTAssertEqual(try Data(contentsOf: url), bom + Data("# mine\nunits = \"metric\"\nclock = 12\n".utf8))
+        XCTAssertEqual(file.load().settings, UserSettings(units: .metric, clock: .h12))
     }
 
     func testAnExistingFileKeepsItsMode() throws {

@@ -123,6 +123,17 @@ final class LockedFileUpdateTests: XCTestCase {
         XCTAssertEqual(contents, "x = 1\n")
     }
 
+    /// The reason was read from errno after the lock file's path had been made, which looks the path up
+    /// and sets errno itself: a folder the app may not write in was said to have "No such file or
+    /// directory" in it. (/sys refuses even root a new file there, with EACCES.)
+    func testAFailureSaysTheSystemsOwnReason() throws {
+        guard SafeFile.kind(atPath: "/sys/kernel") == .directory else { throw XCTSkip("no /sys here") }
+        let update = LockedFileUpdate(url: URL(fileURLWithPath: "/sys/kernel/nimbus-config-\(UUID().uuidString).toml"), maxBytes: 1 << 16)
+        XCTAssertThrowsError(try update.update(append("x = 1\n"))) { error in
+            XCTAssertEqual(error as? LockedFileUpdate.Failure, .io("\(update.lockURL.path): Permission denied"))
+        }
+    }
+
     func testWhatTheChangeThrowsIsThrownAndNothingIsWritten() throws {
         try Data("a = 1\n".utf8).write(to: url)
         struct Refused: Error {}

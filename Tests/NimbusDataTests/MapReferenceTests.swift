@@ -3,11 +3,12 @@ import XCTest
 import NimbusDomain
 @testable import NimbusData
 
-/// The map's water against GSHHG itself: `Fixtures/map-reference.json` holds points that
-/// `scripts/map_reference.py` found inside every lake and inland sea of at least 1,000 km² and on the
-/// ocean side of 20 coastal cities' shores, by point-in-polygon on the polygons (not through the land
-/// mask). Each point must fall on a water dot of the map the app draws: the lakes at country zoom,
-/// the coasts at city zoom (a 100×30 braille map of the city).
+/// The map's water and land against GSHHG itself: `Fixtures/map-reference.json` holds points that
+/// `scripts/map_reference.py` found inside every lake and inland sea of at least 1,000 km², on the
+/// ocean side of 21 coastal cities' shores, in the lake or sea by 5 cities on lakes and inland seas,
+/// and on the land of all 26, by point-in-polygon on the polygons (not through the land mask). Each
+/// water point must fall on a water dot of the map the app draws, each land point on a land dot: the
+/// lakes at country zoom, the rest at city zoom (a 100×30 braille map of the city).
 final class MapReferenceTests: XCTestCase {
     private struct Point: Decodable {
         let latitude: Double
@@ -28,6 +29,8 @@ final class MapReferenceTests: XCTestCase {
     private struct Reference: Decodable {
         let lakes: [Lake]
         let coasts: [Coast]
+        let lake_shores: [Coast]
+        let land: [Coast]
     }
 
     private static let reference: Reference = {
@@ -61,8 +64,12 @@ final class MapReferenceTests: XCTestCase {
         XCTAssertEqual(Self.reference.lakes.count, 156, "GSHHG 2.3.6 has 156 level-2 polygons of 1,000 km² or more")
         XCTAssertTrue(Self.reference.lakes.contains { $0.area_km2 > 390_000 }, "the Caspian Sea")
         XCTAssertTrue(Self.reference.lakes.allSatisfy { !$0.points.isEmpty })
-        XCTAssertEqual(Self.reference.coasts.count, 20)
+        XCTAssertEqual(Self.reference.coasts.count, 21)
         XCTAssertTrue(Self.reference.coasts.allSatisfy { $0.points.count >= 3 })
+        XCTAssertEqual(Self.reference.lake_shores.map(\.city), ["Chicago", "Toronto", "Baku", "Geneva", "Stockholm"])
+        XCTAssertTrue(Self.reference.lake_shores.allSatisfy { $0.points.count >= 3 })
+        XCTAssertEqual(Self.reference.land.map(\.city), Self.reference.coasts.map(\.city) + Self.reference.lake_shores.map(\.city))
+        XCTAssertTrue(Self.reference.land.allSatisfy { $0.points.count >= 3 })
     }
 
     /// Every sample point of every lake is water at country zoom (the map centred on the point).
@@ -83,21 +90,41 @@ final class MapReferenceTests: XCTestCase {
     }
 
     /// Every ocean point near a coastal city is water on the city's map at city zoom, 100×30.
-    func testTheOceanOffTwentyCoastalCitiesIsWaterAtCityZoom() throws {
-        var dry: [String] = []
+    func testTheOceanOffTwentyOneCoastalCitiesIsWaterAtCityZoom() throws {
+        let wrong = try pointsNotDrawn(Self.reference.coasts, water: true)
+        XCTAssertEqual(wrong.missed, [], "\(wrong.total - wrong.missed.count) of \(wrong.total) coast points are water")
+    }
+
+    /// The lake or sea beside Chicago, Toronto, Baku, Geneva and Stockholm is water at city zoom.
+    func testTheLakesAndInlandSeasBesideFiveCitiesAreWaterAtCityZoom() throws {
+        let wrong = try pointsNotDrawn(Self.reference.lake_shores, water: true)
+        XCTAssertEqual(wrong.missed, [], "\(wrong.total - wrong.missed.count) of \(wrong.total) lake shore points are water")
+    }
+
+    /// The land of all 26 cities, 2 km or more from any shore, is land at city zoom.
+    func testTheLandOfTwentySixShoreCitiesIsLandAtCityZoom() throws {
+        let wrong = try pointsNotDrawn(Self.reference.land, water: false)
+        XCTAssertEqual(wrong.missed, [], "\(wrong.total - wrong.missed.count) of \(wrong.total) land points are land")
+    }
+
+    /// The points of `places` that are not drawn as water (or as land) on their city's map at city zoom, 100×30.
+    private func pointsNotDrawn(_ places: [Coast], water: Bool) throws -> (missed: [String], total: Int) {
+        var missed: [String] = []
         var total = 0
-        for coast in Self.reference.coasts {
+        for place in places {
             let request = MapRequest(key: MapSnapshotKey(cityID: 0, zoom: .city, size: MapSize(cols: 100, rows: 30), style: .braille),
-                                     latitude: coast.latitude, longitude: coast.longitude)
-            for point in coast.points {
+                                     latitude: place.latitude, longitude: place.longitude)
+            for point in place.points {
                 total += 1
-                guard let water = try isWater(point, on: request) else {
-                    dry.append("\(coast.city): \(point.latitude), \(point.longitude) is outside the map")
+                guard let isWater = try isWater(point, on: request) else {
+                    missed.append("\(place.city): \(point.latitude), \(point.longitude) is outside the map")
                     continue
                 }
-                if !water { dry.append("\(coast.city): \(point.latitude), \(point.longitude), \(point.shore_km) km from shore") }
+                if isWater != water {
+                    missed.append("\(place.city): \(point.latitude), \(point.longitude), \(point.shore_km) km from shore")
+                }
             }
         }
-        XCTAssertEqual(dry, [], "\(total - dry.count) of \(total) coast points are water")
+        return (missed, total)
     }
 }

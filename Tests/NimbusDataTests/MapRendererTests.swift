@@ -145,6 +145,32 @@ final class MapRendererTests: XCTestCase {
         }
     }
 
+    /// A table offset moved along by whole words (still aligned, still inside the file) opened, and its
+    /// level read another level's words as its own: tables may not overlap each other or the header.
+    func testTablesThatOverlapAreRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-map-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = try Data(contentsOf: try XCTUnwrap(NimbusResourcesURL.landmask))
+        func u32(_ o: Int) -> Int { whole.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: o, as: UInt32.self)) } }
+        let count = u32(4) >> 16
+        // Each level's group, tile and block offsets (fields 6, 8 and 9) of the second level, and its
+        // block offset moved back over its own tiles, and the first level's groups onto the records.
+        var cases: [(field: Int, level: Int, to: Int)] = [(9, 1, u32(8 + 48 + 36) + 16), (8, 1, u32(8 + 48 + 32) + 8),
+                                                          (9, 1, u32(8 + 48 + 36) - 8), (6, 0, 8)]
+        cases.append((6, count - 1, u32(8 + 48 * (count - 1) + 24) - 24))
+        for (field, level, to) in cases {
+            var damaged = whole
+            let at = 8 + 48 * level + 4 * field
+            damaged.replaceSubrange(at..<(at + 4), with: withUnsafeBytes(of: UInt32(to).littleEndian) { Data($0) })
+            let file = dir.appendingPathComponent("damaged.bin")
+            try damaged.write(to: file)
+            XCTAssertThrowsError(try LandMask(contentsOf: file), "field \(field) of level \(level) set to \(to)") { error in
+                guard case MapDataError.corrupt = error else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
     func testRepositoryCachesWhatItRenders() throws {
         let repository = RenderedMapRepository(cache: MapSnapshotCache()) { Self.renderer }
         let request = MapRequest(city: city(37.57, 126.98), zoom: .country, size: MapSize(cols: 20, rows: 6), style: .braille)

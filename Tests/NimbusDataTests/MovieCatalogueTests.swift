@@ -33,6 +33,34 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertTrue(movies.contains { $0.title == "Inception" })
     }
 
+    /// A name's words must be one person's: two people's words in one cast are no one's name.
+    func testAPersonsNameIsOnePersonsWordsInAnyOrderAndTitlesStillMatch() throws {
+        func titles(_ query: String) throws -> [String] { try catalogue.summaries(catalogue.rankedIDs(query)).map(\.title) }
+        let hanks = try titles("tom hanks")
+        XCTAssertTrue(hanks.contains("Forrest Gump") && hanks.contains("Larry Crowne"), "\(hanks)")
+        XCTAssertFalse(hanks.contains("King Kong"), "Colin Hanks and Tom Hobbs are not Tom Hanks")
+        XCTAssertEqual(Set(try catalogue.rankedIDs("hanks tom")), Set(try catalogue.rankedIDs("tom hanks")), "in any order")
+        // While the name is typed, anyone whose name holds the words so far.
+        let typing = try titles("tom hank")
+        XCTAssertTrue(typing.contains("Forrest Gump"), "\(typing)")
+        XCTAssertFalse(typing.contains("King Kong"), "\(typing)")
+        // Words that are no one's name still match across title, cast and directors.
+        XCTAssertEqual(try titles("hanks gump").first, "Forrest Gump")
+        XCTAssertTrue(try titles("spielberg hanks").contains("Saving Private Ryan"))
+        // A title holding the name stays, first when it is the name; then the person's own films.
+        let wood = try catalogue.summaries(catalogue.rankedIDs("ed wood"))
+        XCTAssertEqual(wood.first?.title, "Ed Wood")
+        XCTAssertTrue(wood.contains { $0.title == "Plan 9 from Outer Space" }, "\(wood.map(\.title))")
+        XCTAssertFalse(wood.contains { $0.title == "Apollo 13" }, "Ed Harris and a Wood are not Ed Wood")
+        // A short last word after others is a whole word of the cast: Jet Li acted, and directed nothing here.
+        let li = try catalogue.summaries(catalogue.rankedIDs("jet li"))
+        XCTAssertGreaterThan(li.count, 10, "\(li.map(\.title))")
+        for film in li { XCTAssertTrue(try catalogue.movie(film.id).cast.contains("Jet Li"), film.title) }
+        // A capital İ lowercases to i and a combining dot: one word still (the dot is not a separator).
+        XCTAssertEqual(try titles("İbrahim Çelikkol"), ["Conquest 1453"])
+        XCTAssertEqual(try titles("ibrahim celikkol"), ["Conquest 1453"])
+    }
+
     func testTheExactTitleThenTitlesStartingWithTheQueryComeFirst() throws {
         let movies = try catalogue.page(query: "heat", page: 1).movies
         XCTAssertEqual(movies.first?.title, "Heat")
@@ -103,8 +131,10 @@ final class MovieCatalogueTests: XCTestCase {
         }
         XCTAssertEqual(MovieCatalogue.matchExpression("\"batman\" OR begins*"), "\"batman\" \"OR\" \"begins\"*")
         XCTAssertNil(MovieCatalogue.matchExpression(" -*- "))
-        XCTAssertEqual(MovieCatalogue.matchExpression("batman be"), "\"batman\" {title directors} : \"be\"*",
-                       "a two-letter prefix skips the cast")
+        XCTAssertEqual(MovieCatalogue.matchExpression("be"), "{title directors} : \"be\"*", "a two-letter prefix skips the cast")
+        XCTAssertEqual(MovieCatalogue.matchExpression("batman be"),
+                       "\"batman\" AND ({title directors} : \"be\"* OR {actors} : \"be\")",
+                       "after other words, a two-letter last word is also a whole word of the cast (jet li)")
         XCTAssertEqual(try catalogue.page(query: "zzqqxxnotafilm", page: 1).totalResults, 0)
     }
 

@@ -16,9 +16,38 @@ final class LocalizationTests: XCTestCase {
                                StringsFile.placeholders(english[key.rawValue] ?? "").sorted(),
                                "\(language.rawValue): placeholders of \(key.rawValue) differ from English")
             }
-            let unknown = Set(table.keys).subtracting(L10nKey.allCases.map(\.rawValue))
+            // A plural form (`<key>.one`) belongs to a key, with its placeholders.
+            let known = Set(L10nKey.allCases.map(\.rawValue))
+            for (name, value) in table where name.hasSuffix(".one") && known.contains(String(name.dropLast(4))) {
+                XCTAssertEqual(StringsFile.placeholders(value).sorted(), StringsFile.placeholders(table[String(name.dropLast(4))] ?? "").sorted(),
+                               "\(language.rawValue): placeholders of \(name) differ from its key's")
+            }
+            let unknown = Set(table.keys).filter { !known.contains($0) && !($0.hasSuffix(".one") && known.contains(String($0.dropLast(4)))) }
             XCTAssertEqual(unknown, [], "\(language.rawValue).lproj has keys no code uses")
         }
+    }
+
+    /// Every English text that puts a number before a plural noun has its singular (`<key>.one`), so
+    /// no screen says "1 unreadable events"; the few that never count one thing say why.
+    func testEveryEnglishCountHasItsSingular() throws {
+        let english = try StringsFile.load(language: .en)
+        let notCounts: [String: String] = [
+            "cities.summary.matches": "“1 of 34,006 cities”: the noun is the catalogue's",
+            "status.source.cities": "the catalogue's size", "status.source.movies.catalogue": "the catalogue's size",
+            "movies.idle.catalogue": "the catalogue's size", "movies.popular": "the catalogue's size",
+            "weather.map.no.room": "columns and rows the map needs, never 1",
+            "current.no.city.in.zone": "not a count", "config.home.unknown": "not a count",
+        ]
+        let counting = try NSRegularExpression(pattern: "%(@|[0-9]\\$@) [a-z]+s\\b")
+        for (key, value) in english where !key.hasSuffix(".one") && notCounts[key] == nil {
+            guard counting.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil else { continue }
+            XCTAssertNotNil(english[key + ".one"], "\(key) = \"\(value)\" counts: give it \(key).one, and format it with L10n.count")
+        }
+        let en = L10n.bundled(.en), ko = L10n.bundled(.ko)
+        XCTAssertEqual(en.count(.quakesDropped, 1, "1"), "1 unreadable event left out")
+        XCTAssertEqual(en.count(.quakesDropped, 2, "2"), "2 unreadable events left out")
+        XCTAssertEqual(en.count(.quakesDropped, 0, "0"), "0 unreadable events left out")
+        XCTAssertEqual(ko.count(.quakesDropped, 1, "1"), ko.format(.quakesDropped, "1"), "Korean counts do not change")
     }
 
     func testLanguageFollowsPOSIXOrder() {

@@ -7,9 +7,6 @@ import CombineSchedulers
 import Logging
 import OpenCombineShim
 
-/// The version `nimbus --version` prints.
-public let nimbusVersion = "0.1.0"
-
 /// Options shared by the app and by tapes (`Args` lines).
 public struct CLIOptions: ParsableArguments {
     public enum Tier: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -30,7 +27,7 @@ public struct CLIOptions: ParsableArguments {
     public var location: String?
 
     @Option(help: ArgumentHelp(
-        "Log every network request to this file (0600, rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
+        "Log every network request to this file (one it makes is 0600; rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
         valueName: "path"))
     public var logFile: String?
 
@@ -191,6 +188,8 @@ public struct NimbusCommand: ParsableCommand {
         NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
         XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, air quality, TMDB responses);
         TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
+        Data (cities, films, maps, strings) is read from beside the binary, else <prefix>/share/nimbus of the prefix it is \
+        installed under, else NIMBUS_DATA_DIR, else nimbus/ in each XDG_DATA_DIRS folder; --version lists what was found where.
         """,
         version: nimbusVersion,
         subcommands: [Run.self, TapeCommand.self, MapCommand.self, WeatherCommand.self, SearchCommand.self, MoviesCommand.self,
@@ -220,7 +219,14 @@ public struct NimbusCommand: ParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }
+            if exitCode(for: error) == .success {
+                // `--version`, wherever it is given: the version, the commit and the data found.
+                if message(for: error) == configuration.version {
+                    print(VersionReport.text(folders: .live, environment: ProcessInfo.processInfo.environment))
+                    Foundation.exit(0)
+                }
+                exit(withError: error)
+            }
             fail(usage: message(for: error))
         }
         do {

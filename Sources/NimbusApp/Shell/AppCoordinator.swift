@@ -19,6 +19,10 @@ public final class AppCoordinator {
     private var retryWait: HTTPRetryWait?
     private var retryObservation: AnyCancellable?
     private var retryTicker: Cancellable?
+    /// Looks for changes another process made to the user's data (see `watchUserData`).
+    private var userDataTicker: Cancellable?
+    /// How often the user database is checked for another process's changes while the app runs.
+    static let userDataCheckInterval = DispatchQueue.SchedulerTimeType.Stride.seconds(2)
     /// The settings overlay (`,` or F2), while it is open.
     private var settings: SettingsOverlay?
     /// The config file's problem stays on the status bar until the settings are opened.
@@ -105,6 +109,7 @@ public final class AppCoordinator {
         wishlist.start(title: l10n[.tabWishlist])
         children.append(wishlist)
         observeRetries()
+        watchUserData()
         let opening = container.preferences.defaultTab
         if opening > 1, opening <= navigator.tabs.count { navigator.select(opening - 1) }
     }
@@ -113,6 +118,21 @@ public final class AppCoordinator {
         settings = SettingsOverlay(container: container, tabTitles: { [unowned self] in navigator.tabs.map(\.title) })
         configNoticeSeen = true
         needsDisplay.set()
+    }
+
+    // MARK: Other processes' changes
+
+    /// What another process saves (`nimbus wishlist import`, a second window's likes) shows here too:
+    /// the stores read the user database again when it changed, checked when a tab is shown and every
+    /// `userDataCheckInterval` on the app's scheduler (the virtual clock in tapes and tests).
+    private func watchUserData() {
+        let container = self.container
+        navigator.willShowTab = { _ in container.refreshUserDataChangedElsewhere() }
+        let scheduler = container.configuration.scheduler
+        userDataTicker = scheduler.schedule(after: scheduler.now.advanced(by: Self.userDataCheckInterval),
+                                            interval: Self.userDataCheckInterval) {
+            [weak self] in MainActor.assumeIsolated { self?.container.refreshUserDataChangedElsewhere() }
+        }
     }
 
     // MARK: Retries

@@ -83,6 +83,8 @@ public final class AppDIContainer {
     /// What was wrong with the file when it was read; while there is anything, it is never written.
     public private(set) var configProblems: [ConfigFile.Problem]
     private var configWritable: Bool
+    /// Keys changed on the settings screen whose save failed: written with the next change.
+    private var unsavedKeys: [UserSettings.Key] = []
     /// Open-Meteo (or `NIMBUS_WEATHER_URL`) with the forecast and Today caches under `$XDG_CACHE_HOME/nimbus`.
     public private(set) lazy var weatherRepository: WeatherRepository = {
         let baseURL = OpenMeteoWeatherRepository.baseURL(environment: configuration.environment)
@@ -114,14 +116,23 @@ public final class AppDIContainer {
     }()
     /// The bundled film catalogue.
     public let movieCatalogue: MovieCatalogue
-    /// The user's own data; every store's migration is listed here, in a fixed order.
-    public private(set) lazy var userDatabase: UserDatabase = {
+    /// The user's own data, opened on first use; every store's migration is listed here, in a fixed order.
+    public var userDatabase: UserDatabase {
+        if let openedUserDatabase { return openedUserDatabase }
         let database = UserDatabase.openOrKeepInMemory(
             environment: configuration.environment,
             migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
         configuration.log.logger(.db).info("user database \(database.url?.path ?? "in memory"): \(database.status)")
+        openedUserDatabase = database
         return database
-    }()
+    }
+    private var openedUserDatabase: UserDatabase?
+
+    /// Has the stores read the user database again if another process changed it (see
+    /// `UserDatabase.refreshIfChangedElsewhere`); nothing when no screen has opened it yet.
+    func refreshUserDataChangedElsewhere() {
+        openedUserDatabase?.refreshIfChangedElsewhere()
+    }
     private lazy var movieServices: MovieServices = makeMovieServices()
 
     /// The saved films as the app's wishlist store publishes them (what its screens show).
@@ -287,21 +298,24 @@ public final class AppDIContainer {
         case .notAFile: return l10n[.configNotFile]
         case .tooLarge: return l10n.format(.configTooLarge, String(ConfigFile.maximumSize / 1024))
         case .unreadable: return l10n[.configUnreadable]
+        case .notWritable(let why): return l10n.format(.configNotWritten, why)
+        case .busy: return l10n[.configBusy]
         }
         guard let line = problem.line else { return "config.toml: " + text }
         return l10n.format(.configAtLine, String(line), text)
     }
 
-    /// Why the last change was not saved, when the file says why (nil after a save, or when writing failed).
+    /// Why the last change was not saved (nil after a save).
     public private(set) var saveProblem: ConfigFile.Problem?
 
-    /// Changes the saved settings, applies them at once and writes the keys that changed into the file
-    /// (unless it could not be read cleanly at start-up, when it is left alone). Returns whether the
-    /// file was written.
+    /// Changes the saved settings, applies them at once and writes the keys that changed into the file,
+    /// with those a failed save left unwritten (unless it could not be read cleanly at start-up, when it
+    /// is left alone). Returns whether the file was written.
     @discardableResult
     public func changeSettings(_ change: (inout UserSettings) -> Void) -> Bool {
         let before = savedSettings
         change(&savedSettings)
+        let changed = ConfigFile.keys(changedFrom: before, to: savedSettings)
         // The screen's choice wins over the command line and the environment from now on.
         var environment = configuration.environment
         for name in [ResolvedSettings.unitsVariable, ResolvedSettings.themeVariable, ResolvedSettings.mapStyleVariable] {
@@ -317,11 +331,14 @@ public final class AppDIContainer {
         preferences.home = resolved.home
         preferences.updateTheme()
         guard configWritable else { return false }
-        switch configFile.save(savedSettings, keys: ConfigFile.keys(changedFrom: before, to: savedSettings)) {
+        let keys = unsavedKeys + changed.filter { !unsavedKeys.contains($0) }
+        switch configFile.save(savedSettings, keys: keys) {
         case .saved:
+            unsavedKeys = []
             saveProblem = nil
             return true
         case .notSaved(let problem):
+            unsavedKeys = keys
             saveProblem = problem
             return false
         }

@@ -60,6 +60,7 @@ final class LiveRunner {
         coordinator.onSuspendRequested = { [weak self] in self?.suspend() }
         coordinator.start()
         loop.draw()
+        StartupPaging.end()
         warmUp(coordinator)
         runLoop()
     }

@@ -19,6 +19,8 @@ final class TabNavigator {
     private(set) var active = 0
     /// Set when the tabs change and, by the screens themselves, when a screen needs drawing again.
     let needsDisplay: NeedsDisplay
+    /// Called when another tab is selected, before its screen is shown.
+    var willShowTab: ((Int) -> Void)?
 
     /// The shown screen's changes: each one asks for a frame.
     private var shownChanges: AnyCancellable?
@@ -57,6 +59,7 @@ final class TabNavigator {
         guard tabs.indices.contains(index), index != active else { return }
         top?.didDisappear()
         active = index
+        willShowTab?(index)
         if isMaterialized(index) { top?.didAppear() } else { materializeRoot(index) }
         observeTop()
         needsDisplay.set()

@@ -33,10 +33,15 @@ struct LandLevel {
     let tiles: UnsafeRawPointer
     /// The mixed 8×8 blocks, one u64 each.
     let blocks: UnsafeRawPointer
+    /// How many u64 words each table holds.
+    let groupWords: Int, tileWords: Int, blockWords: Int
 
+    /// Word `index` of a table of `count` words: a debug build checks the index, so a test can see
+    /// that no lookup reads past a table whatever the file holds.
     @inline(__always)
-    private func word(_ base: UnsafeRawPointer, _ index: Int) -> UInt64 {
-        UInt64(littleEndian: base.load(fromByteOffset: index << 3, as: UInt64.self))
+    private func word(_ base: UnsafeRawPointer, _ index: Int, of count: Int) -> UInt64 {
+        assert(index >= 0 && index < count, "a land lookup read past its table")
+        return UInt64(littleEndian: base.load(fromByteOffset: index << 3, as: UInt64.self))
     }
 
     /// Whether pixel (x, y) is land; `x` wraps around the globe, rows outside the map are water.
@@ -48,15 +53,16 @@ struct LandLevel {
         if x < 0 { x += width }
         let tile = (y >> 6) * tilesAcross + (x >> 6)
         let group = tile >> 6, bit = UInt64(tile & 63)
-        let mixedTiles = word(groups, 3 * group)
-        guard (mixedTiles >> bit) & 1 == 1 else { return (word(groups, 3 * group + 1) >> bit) & 1 == 1 }
-        let k = Int(UInt32(truncatingIfNeeded: word(groups, 3 * group + 2)))
+        let mixedTiles = word(groups, 3 * group, of: groupWords)
+        guard (mixedTiles >> bit) & 1 == 1 else { return (word(groups, 3 * group + 1, of: groupWords) >> bit) & 1 == 1 }
+        let k = Int(UInt32(truncatingIfNeeded: word(groups, 3 * group + 2, of: groupWords)))
             + (mixedTiles & ((1 << bit) &- 1)).nonzeroBitCount
-        let mixedBlocks = word(tiles, 3 * k)
+        let mixedBlocks = word(tiles, 3 * k, of: tileWords)
         let block = UInt64(((y & 63) >> 3) << 3 | ((x & 63) >> 3))
-        guard (mixedBlocks >> block) & 1 == 1 else { return (word(tiles, 3 * k + 1) >> block) & 1 == 1 }
-        let b = Int(UInt32(truncatingIfNeeded: word(tiles, 3 * k + 2))) + (mixedBlocks & ((1 << block) &- 1)).nonzeroBitCount
-        return (word(blocks, b) >> UInt64((y & 7) << 3 | (x & 7))) & 1 == 1
+        guard (mixedBlocks >> block) & 1 == 1 else { return (word(tiles, 3 * k + 1, of: tileWords) >> block) & 1 == 1 }
+        let b = Int(UInt32(truncatingIfNeeded: word(tiles, 3 * k + 2, of: tileWords)))
+            + (mixedBlocks & ((1 << block) &- 1)).nonzeroBitCount
+        return (word(blocks, b, of: blockWords) >> UInt64((y & 7) << 3 | (x & 7))) & 1 == 1
     }
 }
 
@@ -143,6 +149,9 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
         let count = u16(6)
         guard count > 0, 8 + 48 * count <= size else { throw corrupt("bad level table") }
         var levels: [LandLevel] = []
+        // Where the header and every table lie: no two may overlap (an offset moved along by whole
+        // words would otherwise make a level read another's words as its own).
+        var spans: [Range<Int>] = [0..<(8 + 48 * count)]
         for i in 0..<count {
             let r = 8 + 48 * i
             let ppd = u32(r), width = u32(r + 4), height = u32(r + 8), across = u32(r + 12), down = u32(r + 16)
@@ -155,6 +164,8 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
             guard groupOffset % 8 == 0, tileOffset % 8 == 0, blockOffset % 8 == 0,
                   groupOffset + 24 * groupCount <= size, tileOffset + 24 * mixed <= size,
                   blockOffset + 8 * blockCount <= size else { throw corrupt("level \(i) out of bounds") }
+            spans += [groupOffset..<(groupOffset + 24 * groupCount), tileOffset..<(tileOffset + 24 * mixed),
+                      blockOffset..<(blockOffset + 8 * blockCount)]
             // Each group's count of mixed tiles before it, and each tile's first block, must add up:
             // then every rank a lookup computes is inside the tiles and the blocks.
             var tilesSoFar = 0
@@ -172,7 +183,12 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
             }
             guard blocksSoFar == blockCount else { throw corrupt("level \(i): bad block count") }
             levels.append(LandLevel(kind: kind, pixelsPerDegree: ppd, width: width, height: height, tilesAcross: across,
-                                    groups: base + groupOffset, tiles: base + tileOffset, blocks: base + blockOffset))
+                                    groups: base + groupOffset, tiles: base + tileOffset, blocks: base + blockOffset,
+                                    groupWords: 3 * groupCount, tileWords: 3 * mixed, blockWords: blockCount))
+        }
+        let ordered = spans.filter { !$0.isEmpty }.sorted { $0.lowerBound < $1.lowerBound }
+        guard zip(ordered, ordered.dropFirst()).allSatisfy({ $0.upperBound <= $1.lowerBound }) else {
+            throw corrupt("tables overlap")
         }
         return levels
     }

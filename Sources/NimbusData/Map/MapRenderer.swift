@@ -48,42 +48,39 @@ public struct MapRenderer: Sendable {
                                projection: projection)
         }
 
+        // The pixel column of `level` under the point `f` of the way across grid column `i`, and the
+        // pixel row under `f` of the way down grid row `j` (the grid has a one-dot margin).
+        func pixelX(_ i: Int, _ f: Double, _ level: LandLevel) -> Int {
+            let lon = centreLon + (Double(i - 1) + f - Double(width) / 2) * step
+            return Int(((lon + 180) * Double(level.pixelsPerDegree)).rounded(.down))
+        }
+        func pixelY(_ j: Int, _ f: Double, _ level: LandLevel) -> Int {
+            let y = centreY + (Double(height) / 2 - (Double(j - 1) + f)) * vstep
+            return Int(((90 - Self.latitude(mercator: min(max(y, -limit), limit))) * Double(level.pixelsPerDegree)).rounded(.down))
+        }
+
         let level = land.level(atLeast: 1 / step)
-        let ppd = Double(level.pixelsPerDegree)
         // Land of every dot plus a one-dot margin, for the coast test.
         let gw = width + 2, gh = height + 2
-        var xs = [Int](repeating: 0, count: gw)
-        for i in 0..<gw {
-            let lon = centreLon + (Double(i - 1) + 0.5 - Double(width) / 2) * step
-            xs[i] = Int(((lon + 180) * ppd).rounded(.down))
-        }
+        let xs = (0..<gw).map { pixelX($0, 0.5, level) }
         var grid = [UInt8](repeating: 0, count: gw * gh)  // bit 0 land, bit 1 border
         for j in 0..<gh {
             if j & 15 == 0, cancel.isCancelled { return nil }
-            let y = centreY + (Double(height) / 2 - (Double(j - 1) + 0.5)) * vstep
-            guard abs(y) <= limit else { continue }
-            let py = Int(((90 - Self.latitude(mercator: y)) * ppd).rounded(.down))
+            guard abs(centreY + (Double(height) / 2 - (Double(j - 1) + 0.5)) * vstep) <= limit else { continue }
+            let py = pixelY(j, 0.5, level)
             let rowBase = j * gw
             for i in 0..<gw where level.isLand(x: xs[i], y: py) { grid[rowBase + i] = 1 }
         }
         if let lakes = land.lakeLevel(forDotsPerDegree: 1 / step, land: level) {
             // At country zoom a lake of 1,000 km² or more is water wherever a quarter of a dot falls on it.
-            let lp = Double(lakes.pixelsPerDegree)
-            var lakeXs = [Int](repeating: 0, count: 2 * gw)
-            for i in 0..<(2 * gw) {
-                let lon = centreLon + (Double(i) / 2 - 1 + 0.25 - Double(width) / 2) * step
-                lakeXs[i] = Int(((lon + 180) * lp).rounded(.down))
-            }
+            let left = (0..<gw).map { pixelX($0, 0.25, lakes) }, right = (0..<gw).map { pixelX($0, 0.75, lakes) }
             for j in 0..<gh {
                 let rowBase = j * gw
                 guard grid[rowBase..<(rowBase + gw)].contains(1) else { continue }
-                let pys = [0.25, 0.75].map { f -> Int in
-                    let y = centreY + (Double(height) / 2 - (Double(j - 1) + f)) * vstep
-                    return Int(((90 - Self.latitude(mercator: min(max(y, -limit), limit))) * lp).rounded(.down))
-                }
+                let top = pixelY(j, 0.25, lakes), bottom = pixelY(j, 0.75, lakes)
                 for i in 0..<gw where grid[rowBase + i] == 1 {
-                    if lakes.isLand(x: lakeXs[2 * i], y: pys[0]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[0])
-                        || lakes.isLand(x: lakeXs[2 * i], y: pys[1]) || lakes.isLand(x: lakeXs[2 * i + 1], y: pys[1]) {
+                    if lakes.isLand(x: left[i], y: top) || lakes.isLand(x: right[i], y: top)
+                        || lakes.isLand(x: left[i], y: bottom) || lakes.isLand(x: right[i], y: bottom) {
                         grid[rowBase + i] = 0
                     }
                 }
@@ -150,26 +147,25 @@ public struct MapRenderer: Sendable {
             // whose four corners have the same nearest city lies wholly in its region; other cells are
             // decided dot by dot.
             let reach = max(0, marker.x - Self.labelReach)..<min(cols, marker.x + Self.labelReach + 1)
-            for r in marker.y...marker.y {
-                if cancel.isCancelled { return nil }
-                for c in reach where cells[r][c].kind != .sea {
-                    let a = corner(c, r)
-                    if let a, a == corner(c + 1, r), a == corner(c, r + 1), a == corner(c + 1, r + 1) {
-                        if a.countryCode == request.countryCode { own?.insert(r * cols + c) }
-                        continue
-                    }
-                    var ownDots = 0, otherDots = 0
-                    for dy in 0..<down {
-                        for dx in 0..<across where grid[(r * down + dy + 1) * gw + c * across + dx + 1] & 1 == 1 {
-                            if place(i: Double(c * across + dx) + 0.5, j: Double(r * down + dy) + 0.5)?.countryCode == request.countryCode {
-                                ownDots += 1
-                            } else {
-                                otherDots += 1
-                            }
+            if cancel.isCancelled { return nil }
+            let r = marker.y
+            for c in reach where cells[r][c].kind != .sea {
+                let a = corner(c, r)
+                if let a, a == corner(c + 1, r), a == corner(c, r + 1), a == corner(c + 1, r + 1) {
+                    if a.countryCode == request.countryCode { own?.insert(r * cols + c) }
+                    continue
+                }
+                var ownDots = 0, otherDots = 0
+                for dy in 0..<down {
+                    for dx in 0..<across where grid[(r * down + dy + 1) * gw + c * across + dx + 1] & 1 == 1 {
+                        if place(i: Double(c * across + dx) + 0.5, j: Double(r * down + dy) + 0.5)?.countryCode == request.countryCode {
+                            ownDots += 1
+                        } else {
+                            otherDots += 1
                         }
                     }
-                    if ownDots > 0 && otherDots == 0 { own?.insert(r * cols + c) }
                 }
+                if ownDots > 0 && otherDots == 0 { own?.insert(r * cols + c) }
             }
         }
         return MapSnapshot(key: key, rows: cells, marker: marker, kilometresPerColumn: kmPerColumn, projection: projection,

@@ -9,7 +9,9 @@ import OpenCombineShim
 ///
 /// Matching is FTS5 over title, cast and directors: every word of the query must appear, the last one
 /// as a prefix (so results follow typing; a prefix of one or two letters matches titles and directors
-/// only, see `matchExpression`). Ranking: title matches first (the title equal to the query,
+/// only, see `matchExpression`). Words that name a person must be one person's: `tom hanks` lists the
+/// films that credit Tom Hanks and those titled with the words, not King Kong with Colin Hanks and Tom
+/// Hobbs in its cast (see `credited`). Ranking: title matches first (the title equal to the query,
 /// then starting with it, then holding its words; a leading "The", "A" or "An" aside, so `matrix` is
 /// The Matrix), then films whose directors match, then the rest (cast matches); within each tier the
 /// best known first (the catalogue's `renown_order`, made at build time by `scripts/movies.py`: review
@@ -288,71 +290,6 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return (true, packed.count - from == query.count)
     }
 
-    /// Whether one name in a ", "-joined list of people is exactly the query's words.
-    /// Only names about as long as the query are folded (folding every actor's name costs milliseconds).
-    static func names(_ list: String?, holdWhole query: [UInt8]) -> Bool {
-        guard let list else { return false }
-        let bytes = Array(list.utf8)
-        var start = 0
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && !(bytes[end] == 0x2C && end + 1 < bytes.count && bytes[end + 1] == 0x20) { end += 1 }
-            if abs((end - start) - query.count) <= 8 {
-                if let equal = asciiName(bytes[start..<end], folds: query) {
-                    if equal { return true }
-                } else if let name = String(bytes: bytes[start..<end], encoding: .utf8), packed(words(name)) == query {
-                    return true
-                }
-            }
-            start = end + 2
-        }
-        return false
-    }
-
-    /// `packed(words(name)) == query` for an ASCII name, compared byte by byte without making strings
-    /// (most names, and a keystroke may compare thousands); nil for a name with other characters.
-    static func asciiName(_ name: ArraySlice<UInt8>, folds query: [UInt8]) -> Bool? {
-        var q = 0, inWord = false, pendingSpace = false
-        var equal = true
-        for byte in name {
-            guard byte < 0x80 else { return nil }
-            let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            guard (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) else {
-                if inWord { pendingSpace = true }
-                inWord = false
-                continue
-            }
-            if pendingSpace {
-                if q < query.count && query[q] == 0x20 { q += 1 } else { equal = false }
-                pendingSpace = false
-            }
-            if equal, q < query.count, query[q] == lower { q += 1 } else { equal = false }
-            inWord = true
-        }
-        return equal && q == query.count
-    }
-
-    /// Whether one of these films has a director or actor whose whole name is the query (read from the
-    /// catalogue: the cast is not kept in memory).
-    private func isPersonsName(_ query: [UInt8], among ids: [Int64]) throws -> Bool {
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(ids.count, start + 500)])
-            let parameterMarks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            // SQLite's LIKE (no Swift strings made) keeps the films whose people hold the words in order;
-            // only those are folded and compared name by name.
-            let pattern = "%" + (String(bytes: query, encoding: .utf8) ?? "").split(separator: " ").joined(separator: "%") + "%"
-            let rows = try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT directors, actors FROM movie WHERE id IN (\(parameterMarks)) AND (actors LIKE ? OR directors LIKE ?)",
-                                 arguments: StatementArguments(chunk) + [pattern, pattern])
-            }
-            if rows.contains(where: { Self.names($0[0], holdWhole: query) || Self.names($0[1], holdWhole: query) }) { return true }
-        }
-        return false
-    }
-
-    /// Most people's films read to see whether a query is a person's name.
-    static let personCheckLimit = 300
-
     // MARK: MovieRepository
 
     /// Genre, year range and sort all apply here, in SQL.
@@ -504,11 +441,15 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         var all: [Int64]
         var rest: [Int64] = []
         var partial: [Int64: RankEntry] = [:]
+        var credited: Credited?
         if table != nil {
             all = try database.read { db in
                 try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
                                    arguments: [match])
             }
+            guard !all.isEmpty else { return ([], true) }
+            credited = try self.credited(query)
+            if let credited { all = all.filter(credited.keeps) }
         } else {
             // One FTS5 evaluation: every match with its renown order (integers, sorted here); then the
             // stored keys of the best known `partialRankLimit`, the rest listed after them by renown.
@@ -519,6 +460,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                     WHERE movie_fts MATCH ?
                     """), arguments: [match]).map { (id: $0[0] as Int64, order: $0[1] as Int64) }
             }
+            guard !matches.isEmpty else { return ([], true) }
+            credited = try self.credited(query)
+            if let credited { matches = matches.filter { credited.keeps($0.id) } }
             matches.sort { $0.order < $1.order }
             all = matches.prefix(limit).map(\.id)
             if matches.count > limit {
@@ -543,9 +487,9 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         let words = Self.words(query).map { Array($0.utf8) }
         let whole = Self.packed(Self.words(query))
         // Tiers, best first: the title is the query 0, starts with it 1, holds its words 2 (a leading
-        // article aside); the directors hold them 3; the rest (cast) 4. Then renown.
+        // article aside); a director named by the query 3 (without such a name: the directors hold the
+        // words); the rest (cast) 4. Then renown.
         // Renown orders are unique, so (tier, order) orders films completely and maps back to the film.
-        var people: [Int64] = []
         var keys = all.compactMap { id -> Int64? in
             guard let entry = table?.entries[id] ?? partial[id] else { return nil }
             let tier: Int64
@@ -553,16 +497,17 @@ public final class MovieCatalogue: MovieRepository, Sendable {
                 let start = Self.begins(entry.title, whole)
                 let bare = entry.article > 0 ? Self.begins(entry.title, whole, from: entry.article) : (begins: false, equal: false)
                 tier = start.equal || bare.equal ? 0 : start.begins || bare.begins ? 1 : 2
+            } else if let credited {
+                tier = credited.directed.contains(id) ? 3 : 4
             } else {
                 tier = Self.holds(entry.directors, words) ? 3 : 4
-                people.append(id)
             }
             return tier << 32 | Int64(entry.order)
         }
         // A person's whole name: what they directed and what they acted in, together, best known first,
         // after a title that is the query and before titles that merely start with or hold it (a
         // documentary about Martin Scorsese after his films).
-        if words.count >= 2, !people.isEmpty, people.count <= Self.personCheckLimit, try isPersonsName(whole, among: people) {
+        if credited?.whole == true {
             let personal: [Int64] = [0, 2, 3, 1, 1]
             keys = keys.map { personal[Int($0 >> 32)] << 32 | $0 & 0xFFFF_FFFF }
         }
@@ -572,12 +517,87 @@ public final class MovieCatalogue: MovieRepository, Sendable {
         return (keys.compactMap { idByOrder[$0 & 0xFFFF_FFFF] } + rest, rest.isEmpty)
     }
 
-    /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
-    static func matchExpression(_ query: String) -> String? {
+    /// What a query of two or more words names in the catalogue's credits (see `credited`).
+    struct Credited {
+        /// Films whose title holds the query's words.
+        let titles: Set<Int64>
+        /// Films with a director, and films with an actor, that the query names.
+        let directed: Set<Int64>
+        let acted: Set<Int64>
+        /// The query is someone's whole name: `directed` and `acted` are that person's films.
+        let whole: Bool
+
+        func keeps(_ id: Int64) -> Bool { titles.contains(id) || directed.contains(id) || acted.contains(id) }
+    }
+
+    /// A query of two or more words that names a person lists that person's films, and the films whose
+    /// title holds its words, not films whose credits merely hold the words apart (`tom hanks`: not King
+    /// Kong, with Colin Hanks and Tom Hobbs). The person is the one whose whole name the words are, in
+    /// any order (`CreditNames`), when someone's is; else, while a name is being typed (`tom han`),
+    /// anyone whose name holds every word. Nil when no one's name holds them all: the words then match
+    /// across title, cast and directors as before (`hanks gump` is Forrest Gump, `spielberg hanks` the
+    /// films of the two). The names are read only for the films whose cast or directors hold every
+    /// word (FTS5 on those columns), and compared in place (`CreditNames.best`).
+    private func credited(_ query: String) throws -> Credited? {
+        guard let terms = Self.terms(query), terms.count >= 2 else { return nil }
+        let folded = Self.words(query).map { Array($0.utf8) }
+        guard folded.count >= 2 else { return nil }
+        let last = terms[terms.count - 1]
+        let quoted = terms.dropLast().map { "\"\($0)\"" }.joined(separator: " ")
+        let prefixed = "(\(quoted) \"\(last)\"*)"
+        let short = last.count < Self.castPrefixLength
+        // A short last word names actors only as a whole word (as `matchExpression` looks for it).
+        let people = short ? "{directors} : \(prefixed) OR {actors} : (\(quoted) \"\(last)\")" : "{actors directors} : \(prefixed)"
+        let typed = CreditNames.Query(folded, lastIsPrefix: true)
+        let wholeWord = CreditNames.Query(folded, lastIsPrefix: false)
+        return try database.read { db in
+            var directedIs = Set<Int64>(), directedHolds = Set<Int64>(), actedIs = Set<Int64>(), actedHolds = Set<Int64>()
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT m.id, m.directors, m.actors FROM movie_fts JOIN movie m ON m.id = movie_fts.rowid
+                WHERE movie_fts MATCH ?
+                """), arguments: [people])
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                func best(_ column: Int, _ query: CreditNames.Query) throws -> CreditNames.Meeting {
+                    try row.withUnsafeData(atIndex: column) { data in
+                        data?.withUnsafeBytes { CreditNames.best(in: $0, query) } ?? .unmet
+                    }
+                }
+                switch try best(1, typed) {
+                case .is: directedIs.insert(id)
+                case .holds: directedHolds.insert(id)
+                case .unmet: break
+                }
+                switch try best(2, short ? wholeWord : typed) {
+                case .is: actedIs.insert(id)
+                case .holds: actedHolds.insert(id)
+                case .unmet: break
+                }
+            }
+            let whole = !directedIs.isEmpty || !actedIs.isEmpty
+            guard whole || !directedHolds.isEmpty || !actedHolds.isEmpty else { return nil }
+            // Only now the titles (most queries of several words are titles, which no name holds).
+            let titles = Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM movie_fts WHERE movie_fts MATCH ?"),
+                                                arguments: ["{title} : " + prefixed]))
+            return whole ? Credited(titles: titles, directed: directedIs, acted: actedIs, whole: true)
+                : Credited(titles: titles, directed: directedHolds, acted: actedHolds, whole: false)
+        }
+    }
+
+    /// The shortest last word looked for as a prefix in the cast: a shorter one expands to thousands of
+    /// cast names (7-9 ms), so it is a prefix in titles and directors only, and a whole word in the cast
+    /// when it follows other words (`jet li`, `bong joon ho`).
+    static let castPrefixLength = 3
+
+    /// The query's words as FTS5 reads them (runs of letters and digits, with the marks that follow
+    /// them: `i̇brahim`, `İbrahim` lowercased, is one word; at most 12: the first words of long pasted
+    /// text are enough to find a title); nil when it has none.
+    static func terms(_ query: String) -> [String]? {
         var words: [String] = []
         var current = ""
         for scalar in query.unicodeScalars {
-            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                || (!current.isEmpty && [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)) {
                 current.unicodeScalars.append(scalar)
             } else if !current.isEmpty {
                 words.append(current)
@@ -585,15 +605,20 @@ public final class MovieCatalogue: MovieRepository, Sendable {
             }
         }
         if !current.isEmpty { words.append(current) }
-        guard !words.isEmpty else { return nil }
-        // Long pasted text: the first words are enough to find a title.
-        let kept = Array(words.prefix(12))
+        return words.isEmpty ? nil : Array(words.prefix(12))
+    }
+
+    /// The FTS5 expression for `query`: each word quoted, the last one a prefix; nil when it has no words.
+    /// A last word shorter than `castPrefixLength` is a prefix in titles and directors only (cast matches
+    /// rank last anyway); after other words it is also a whole word in the cast.
+    static func matchExpression(_ query: String) -> String? {
+        guard let kept = terms(query) else { return nil }
         let quoted = kept.dropLast().map { "\"\($0)\"" }
         let last = kept[kept.count - 1]
-        // A one- or two-letter prefix expands to thousands of cast names (7-9 ms); cast matches rank
-        // last anyway, so such a prefix looks in titles and directors only. From three letters, everywhere.
-        let prefix = last.count < 3 ? "{title directors} : \"\(last)\"*" : "\"\(last)\"*"
-        return (quoted + [prefix]).joined(separator: " ")
+        guard last.count < castPrefixLength else { return (quoted + ["\"\(last)\"*"]).joined(separator: " ") }
+        let prefix = "{title directors} : \"\(last)\"*"
+        guard !quoted.isEmpty else { return prefix }
+        return quoted.joined(separator: " ") + " AND (\(prefix) OR {actors} : \"\(last)\")"
     }
 
     func summaries(_ ids: [Int64]) throws -> [MovieSummary] {

@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// Recent queries and recently opened films, in the user database.
-public final class MovieHistoryStore: MovieHistoryRepository, Sendable {
+public final class MovieHistoryStore: MovieHistoryRepository, UserDatabase.Reloading, Sendable {
     public static let migration = UserDatabase.Migration("v1-movie-history") { db in
         try db.create(table: "movie_query") { t in
             t.primaryKey("query", .text)
@@ -27,7 +27,8 @@ public final class MovieHistoryStore: MovieHistoryRepository, Sendable {
 
     private let database: UserDatabase
     private let now: @Sendable () -> Date
-    /// What is saved: read when the store is made, then again inside every write's transaction.
+    /// What is saved: read when the store is made, then again inside every write's transaction and
+    /// when another process changed it.
     private let savedQueries: CurrentValueSubject<[String], Never>
     private let savedViewed: CurrentValueSubject<[MovieSummary], Never>
 
@@ -36,6 +37,18 @@ public final class MovieHistoryStore: MovieHistoryRepository, Sendable {
         self.now = now
         savedQueries = CurrentValueSubject((try? database.writer.read { try Self.fetchQueries($0, limit: Self.keep) }) ?? [])
         savedViewed = CurrentValueSubject((try? database.writer.read { try Self.fetchViewed($0, limit: Self.keep) }) ?? [])
+        database.watch(self)
+    }
+
+    /// Another process searched or opened films (see `UserDatabase.refreshIfChangedElsewhere`).
+    public func reload(_ db: Database) throws -> (() -> Void)? {
+        let queries = try Self.fetchQueries(db, limit: Self.keep), viewed = try Self.fetchViewed(db, limit: Self.keep)
+        let newQueries = queries != savedQueries.value, newViewed = viewed != savedViewed.value
+        guard newQueries || newViewed else { return nil }
+        return { [savedQueries, savedViewed] in
+            if newQueries { savedQueries.send(queries) }
+            if newViewed { savedViewed.send(viewed) }
+        }
     }
 
     public var queries: AnyPublisher<[String], Never> { savedQueries.eraseToAnyPublisher() }

@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// The saved films, in the user database; every change is one transaction.
-public final class WishlistStore: WishlistRepository, Sendable {
+public final class WishlistStore: WishlistRepository, UserDatabase.Reloading, Sendable {
     public static let migration = UserDatabase.Migration("v1-wishlist") { db in
         try db.create(table: "wishlist") { t in
             t.autoIncrementedPrimaryKey("seq")
@@ -21,13 +21,22 @@ public final class WishlistStore: WishlistRepository, Sendable {
 
     private let database: UserDatabase
     private let now: @Sendable () -> Date
-    /// What is saved: read when the store is made, then again inside every write's transaction.
+    /// What is saved: read when the store is made, then again inside every write's transaction and
+    /// when another process changed it.
     private let saved: CurrentValueSubject<[WishlistEntry], Never>
 
     public init(database: UserDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
         saved = CurrentValueSubject((try? database.writer.read(Self.fetchEntries)) ?? [])
+        database.watch(self)
+    }
+
+    /// Another process changed the wishlist (`nimbus wishlist import`; see `UserDatabase.refreshIfChangedElsewhere`).
+    public func reload(_ db: Database) throws -> (() -> Void)? {
+        let entries = try Self.fetchEntries(db)
+        guard entries != saved.value else { return nil }
+        return { [saved] in saved.send(entries) }
     }
 
     public var contents: AnyPublisher<[WishlistEntry], Never> { saved.eraseToAnyPublisher() }

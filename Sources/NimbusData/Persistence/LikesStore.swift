@@ -4,7 +4,7 @@ import NimbusDomain
 @preconcurrency import OpenCombineShim
 
 /// Liked cities in the user database: one row per city, newest first.
-public final class LikesStore: LikesRepository, Sendable {
+public final class LikesStore: LikesRepository, UserDatabase.Reloading, Sendable {
     /// The `liked_city` table; passed to `UserDatabase` with the other stores' migrations.
     public static let migration = UserDatabase.Migration("likes-v1") { db in
         try db.create(table: "liked_city") { t in
@@ -14,7 +14,8 @@ public final class LikesStore: LikesRepository, Sendable {
     }
 
     private let database: UserDatabase
-    /// What is saved: read when the store is made, then again inside every write's transaction.
+    /// What is saved: read when the store is made, then again inside every write's transaction and
+    /// when another process changed it.
     private let saved: CurrentValueSubject<[Int], Never>
     private let now: @Sendable () -> Date
 
@@ -22,6 +23,14 @@ public final class LikesStore: LikesRepository, Sendable {
         self.database = database
         self.now = now
         saved = CurrentValueSubject((try? database.writer.read(Self.fetchIDs)) ?? [])
+        database.watch(self)
+    }
+
+    /// Another process changed the likes (see `UserDatabase.refreshIfChangedElsewhere`).
+    public func reload(_ db: Database) throws -> (() -> Void)? {
+        let ids = try Self.fetchIDs(db)
+        guard ids != saved.value else { return nil }
+        return { [saved] in saved.send(ids) }
     }
 
     private static func fetchIDs(_ db: Database) throws -> [Int] {

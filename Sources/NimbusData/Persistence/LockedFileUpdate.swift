@@ -46,11 +46,15 @@ public struct LockedFileUpdate: Sendable {
         let folder = url.deletingLastPathComponent()
         guard SafeFile.makeDirectory(folder) else { throw Failure.io("the folder \(folder.path) can't be made") }
         let lock = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Failure.io("\(lockURL.path): \(Self.reason())") }
+        guard lock >= 0 else {
+            let error = errno  // first: making a URL's path may look the path up and set errno again
+            throw Failure.io(lockURL.path, errno: error)
+        }
         defer { close(lock) }
         let deadline = Date().addingTimeInterval(lockTimeout)
         while flock(lock, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw Failure.io("lock \(lockURL.path): \(Self.reason())") }
+            let error = errno
+            guard error == EWOULDBLOCK || error == EINTR else { throw Failure.io("lock " + lockURL.path, errno: error) }
             guard Date() < deadline else { throw Failure.locked }
             usleep(5_000)
         }
@@ -78,13 +82,13 @@ public struct LockedFileUpdate: Sendable {
                     let error = errno
                     unlink(temporary)
                     if error == EEXIST { continue }
-                    throw Failure.io("\(url.path): \(Self.reason(error))")
+                    throw Failure.io(url.path, errno: error)
                 }
                 unlink(temporary)
             } else if rename(temporary, url.path) != 0 {
                 let error = errno
                 unlink(temporary)
-                throw Failure.io("\(url.path): \(Self.reason(error))")
+                throw Failure.io(url.path, errno: error)
             }
             let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if directory >= 0 {
@@ -105,28 +109,32 @@ public struct LockedFileUpdate: Sendable {
     private func read() throws -> Current? {
         let fd = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw Failure.notAFile }
-            throw Failure.io("\(url.path): \(Self.reason())")
+            let error = errno
+            if error == ENOENT { return nil }
+            if error == ELOOP { throw Failure.notAFile }
+            throw Failure.io(url.path, errno: error)
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw Failure.io("\(url.path): \(Self.reason())") }
+        guard fstat(fd, &st) == 0 else {
+            let error = errno
+            throw Failure.io(url.path, errno: error)
+        }
         guard st.st_mode & S_IFMT == S_IFREG else { throw Failure.notAFile }
         guard Int(st.st_size) <= maxBytes else { throw Failure.tooLarge }
         // One byte past the limit: a file that grew since fstat is refused too.
         var data = Data(count: maxBytes + 1)
         var filled = 0
-        let ok = data.withUnsafeMutableBytes { buffer -> Bool in
+        var failure: Int32 = 0
+        data.withUnsafeMutableBytes { buffer in
             while filled < buffer.count {
                 let n = Glibc.read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 { if errno == EINTR { continue }; failure = errno; return }
                 if n == 0 { break }
                 filled += n
             }
-            return true
         }
-        guard ok else { throw Failure.io("\(url.path): \(Self.reason())") }
+        guard failure == 0 else { throw Failure.io(url.path, errno: failure) }
         guard filled <= maxBytes else { throw Failure.tooLarge }
         data.count = filled
         return Current(data: data, mode: st.st_mode)
@@ -137,7 +145,7 @@ public struct LockedFileUpdate: Sendable {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure.io("\(temporary): \(Self.reason())") }
+        guard fd >= 0 else { throw Failure.io(temporary, errno: errno) }
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
@@ -152,10 +160,13 @@ public struct LockedFileUpdate: Sendable {
         close(fd)
         guard failure == 0 else {
             unlink(temporary)
-            throw Failure.io("\(temporary): \(Self.reason(failure))")
+            throw Failure.io(temporary, errno: failure)
         }
         return temporary
     }
+}
 
-    private static func reason(_ error: Int32 = errno) -> String { String(cString: strerror(error)) }
+extension LockedFileUpdate.Failure {
+    /// "path: errno's words".
+    static func io(_ path: String, errno error: Int32) -> Self { .io("\(path): \(String(cString: strerror(error)))") }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NimbusDomain
+import Synchronization
 
 /// The user's own data (likes, wishlist, recent queries) in one SQLite file, `nimbus.sqlite`,
 /// under `$XDG_DATA_HOME/nimbus`.
@@ -30,6 +31,23 @@ public final class UserDatabase: Sendable {
     }
 
     public static let fileName = "nimbus.sqlite"
+
+    /// A store that publishes what is saved, and reads it again when another connection changed the file.
+    public protocol Reloading: AnyObject, Sendable {
+        /// Reads the store's contents (inside a read of the database); returns what publishes them if
+        /// they are not what the store last published, else nil. Publishing happens after the read, so
+        /// what it wakes may use the database.
+        func reload(_ db: Database) throws -> (() -> Void)?
+    }
+
+    /// What `refreshIfChangedElsewhere` compares and whom it tells.
+    private struct Watch {
+        /// SQLite's `PRAGMA data_version` when last read: it changes when another connection commits.
+        var version: Int?
+        var stores: [Weak] = []
+    }
+    private struct Weak { weak var store: (any Reloading)? }
+    private let watch = Mutex(Watch())
 
     /// The connection every store writes through.
     public let writer: DatabaseQueue
@@ -86,6 +104,53 @@ public final class UserDatabase: Sendable {
             recovery = Recovery(movedTo: aside, reason: error.message ?? "\(error.resultCode)")
         }
         self.recovery = recovery
+        watch.withLock { $0.version = try? writer.read(Self.dataVersion) }
+    }
+
+    private static func dataVersion(_ db: Database) throws -> Int? {
+        try Int.fetchOne(db, sql: "PRAGMA data_version")
+    }
+
+    /// Adds a store that `refreshIfChangedElsewhere` reads again (held weakly: a store made for one
+    /// command goes away with it).
+    public func watch(_ store: any Reloading) {
+        watch.withLock { watch in
+            watch.stores.removeAll { $0.store == nil }
+            watch.stores.append(Weak(store: store))
+        }
+    }
+
+    /// When another connection (another process: `nimbus wishlist import`, a second window) committed
+    /// to the file since the last look, every watched store reads its contents again and publishes
+    /// them if they changed, so what is shown is what is saved. Its own writes do not count: each store
+    /// publishes those itself. Cheap (one pragma read) when nothing changed; the app calls it when a tab
+    /// is shown and on a timer. Returns whether anything was published.
+    @discardableResult
+    public func refreshIfChangedElsewhere() -> Bool {
+        guard url != nil else { return false }  // in memory: no other connection can see it
+        let stores = watch.withLock { watch in
+            watch.stores.removeAll { $0.store == nil }
+            return watch.stores.compactMap(\.store)
+        }
+        let publish: [() -> Void]
+        do {
+            publish = try writer.read { db -> [() -> Void] in
+                let version = try Self.dataVersion(db)
+                let changed = watch.withLock { watch in
+                    defer { watch.version = version }
+                    return watch.version != version
+                }
+                guard changed else { return [] }
+                // Read in this one transaction: the contents are those of the version just noted.
+                return try stores.compactMap { try $0.reload(db) }
+            }
+        } catch {
+            // A read that failed (the file locked for longer than the busy timeout) is tried again next time.
+            watch.withLock { $0.version = nil }
+            return false
+        }
+        for step in publish { step() }
+        return !publish.isEmpty
     }
 
     private static let sidecarSuffixes = ["-journal", "-wal", "-shm"]

@@ -27,6 +27,11 @@ public struct ConfigFile: Sendable {
             case tooLarge
             /// Unreadable, not UTF-8, or not in a folder.
             case unreadable
+            /// A save could not be written there (its folder read-only or full, its lock file in the
+            /// way): the system's words.
+            case notWritable(String)
+            /// Another program held it, or kept changing it, while a save waited.
+            case busy
         }
 
         /// The line (from 1) it is on, when it is on one.
@@ -118,7 +123,8 @@ public struct ConfigFile: Sendable {
 
     /// The settings in the file's bytes: text that is not UTF-8 is a problem with its line.
     public static func parse(_ data: Data, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
-        guard let text = String(data: data, encoding: .utf8) else {
+        // Not `String(data:encoding:)`, which drops a byte order mark: a save writes this text back.
+        guard let text = String(validating: data, as: UTF8.self) else {
             let lines = data.split(separator: 0x0A, omittingEmptySubsequences: false)
             let line = lines.firstIndex { String(data: Data($0), encoding: .utf8) == nil }.map { $0 + 1 }
             return Loaded(problems: [Problem(line: line, message: "is not UTF-8 text; not read", reason: .unreadable)],
@@ -147,6 +153,9 @@ public struct ConfigFile: Sendable {
         }
         var settings = UserSettings()
         var problems: [Problem] = []
+        // Only for a problem's line: where each top-level key is written.
+        lazy var keys = TOMLLineEditor(text)
+        func line(of key: String) -> Int? { keys?.line(of: key) }
         func bad(_ key: UserSettings.Key, _ allowed: [String]) {
             let message: String
             if allowed.isEmpty {
@@ -156,7 +165,7 @@ public struct ConfigFile: Sendable {
             } else {
                 message = "must be " + allowed.dropLast().joined(separator: ", ") + " or " + allowed.last!
             }
-            problems.append(Problem(line: line(of: key.rawValue, in: text), message: "\(key.rawValue) \(message)",
+            problems.append(Problem(line: line(of: key.rawValue), message: "\(key.rawValue) \(message)",
                                     reason: .badValue(key: key.rawValue, allowed: allowed)))
         }
         func word<E: RawRepresentable & CaseIterable>(_ key: UserSettings.Key, _ type: E.Type) -> E?
@@ -183,7 +192,7 @@ public struct ConfigFile: Sendable {
         if let value = table[UserSettings.Key.home.rawValue] {
             if let home = (value.string ?? value.int.map(String.init)).flatMap(UserSettings.Home.init(text:)) {
                 if case .city(let id) = home, !isCity(id) {
-                    problems.append(Problem(line: line(of: UserSettings.Key.home.rawValue, in: text),
+                    problems.append(Problem(line: line(of: UserSettings.Key.home.rawValue),
                                             message: "home \(id) is not a city of the catalogue", reason: .unknownCity(id)))
                 } else {
                     settings.home = home
@@ -193,22 +202,6 @@ public struct ConfigFile: Sendable {
             }
         }
         return Loaded(settings: settings, problems: problems, writable: problems.isEmpty)
-    }
-
-    /// The line (from 1) where `key` is set, if a line begins with it.
-    static func line(of key: String, in text: String) -> Int? {
-        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
-        for (i, bytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let line = Substring(bytes)
-            var rest = line.drop { $0 == " " || $0 == "\t" }
-            for quote in ["\"", "'"] where rest.hasPrefix(quote + key + quote) {
-                rest = rest.dropFirst(key.count + 2)
-                return rest.drop { $0 == " " || $0 == "\t" }.hasPrefix("=") ? i + 1 : nil
-            }
-            guard rest.hasPrefix(key) else { continue }
-            if rest.dropFirst(key.count).drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("=") { return i + 1 }
-        }
-        return nil
     }
 
     private static func oneLine(_ text: String) -> String {
@@ -238,8 +231,8 @@ public struct ConfigFile: Sendable {
     /// What a save did.
     public enum Saved: Equatable, Sendable {
         case saved
-        /// Nothing was written: what is wrong with the file, or nil when writing failed (a folder that
-        /// can't be written, a lock held too long).
+        /// Nothing was written: what is wrong with the file, or why it could not be written there (nil
+        /// only for an error nothing here throws).
         case notSaved(Problem?)
     }
 
@@ -260,9 +253,8 @@ public struct ConfigFile: Sendable {
         do {
             try LockedFileUpdate(url: target, maxBytes: Self.maximumSize).update { data in
                 let loaded = data.map { Self.parse($0, isCity: isCity) } ?? Loaded()
-                guard loaded.writable, let text = String(data: data ?? Data(), encoding: .utf8) else {
-                    throw loaded.problems.first ?? Problem(line: nil, message: "is not UTF-8 text; not read", reason: .unreadable)
-                }
+                if let problem = loaded.problems.first { throw problem }
+                let text = String(decoding: data ?? Data(), as: UTF8.self)  // valid UTF-8: `parse` said so
                 guard let editor = TOMLLineEditor(text) else {
                     throw Problem(line: nil, message: "is not TOML the app can edit; not saved", reason: .notTOML)
                 }
@@ -285,6 +277,10 @@ public struct ConfigFile: Sendable {
             return .notSaved(Problem(line: nil, message: "is larger than \(Self.maximumSize / 1024) KB; not read", reason: .tooLarge))
         } catch LockedFileUpdate.Failure.notAFile {
             return .notSaved(Problem(line: nil, message: "is not a file; not read", reason: .notAFile))
+        } catch LockedFileUpdate.Failure.io(let why) {
+            return .notSaved(Problem(line: nil, message: "cannot be written (\(why))", reason: .notWritable(why)))
+        } catch LockedFileUpdate.Failure.locked, LockedFileUpdate.Failure.keptChanging {
+            return .notSaved(Problem(line: nil, message: "is being saved by another program", reason: .busy))
         } catch {
             return .notSaved(nil)
         }

@@ -49,6 +49,12 @@ public struct TOMLLineEditor: Sendable {
         }
     }
 
+    /// The line (from 1) where the top-level key `key` is set, or the first key under it is (`key.x = 1`).
+    public func line(of key: String) -> Int? {
+        guard let entry = entries.first(where: { $0.key.first == key }) else { return nil }
+        return bytes[..<entry.lineStart].reduce(1) { $1 == Scanner.lf ? $0 + 1 : $0 }
+    }
+
     /// The document with each key set to its value, or removed where the value is nil; keys are
     /// one plain name (the app's own), a new one written bare (`name = value`).
     public func setting(_ changes: [(key: String, value: Value?)]) -> String {

@@ -31,6 +31,20 @@ public struct L10n: Sendable {
         StringsFile.substitute(self[key], args)
     }
 
+    /// `key` in the plural form for `count` things, formatted with `args` (the count among them, where
+    /// the text shows it): a language whose nouns change with the count (English: "1 event",
+    /// "2 events") keeps the singular under `<key>.one`; Korean and Japanese count words do not change
+    /// and have the key alone. The one plural mechanism of the app: every count in a sentence goes
+    /// through it (`LocalizationTests` lists the English texts that count).
+    public func count(_ key: L10nKey, _ count: Int, _ args: String...) -> String {
+        let one = key.rawValue + ".one"
+        let template = language.pluralCategory(count) == .one ? (table[one] ?? fallbackOne(one)) ?? self[key] : self[key]
+        return StringsFile.substitute(template, args)
+    }
+
+    /// The English singular is used only for English: another language falls back to its own plural key.
+    private func fallbackOne(_ key: String) -> String? { language == .en ? fallback[key] : nil }
+
     public var locale: Locale { language.locale }
 
     /// Groups digits the way the language does ("10,349,312").

@@ -462,6 +462,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case configNotFile = "config.not.file"
     case configTooLarge = "config.too.large"
     case configUnreadable = "config.unreadable"
+    case configNotWritten = "config.not.written"
+    case configBusy = "config.busy"
 
     // MARK: Help filter, mouse, copy
     case helpKeyCopy = "help.key.copy"

@@ -41,3 +41,17 @@ public enum Language: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// CLDR's plural categories that Nimbus's languages use for whole numbers.
+public enum PluralCategory: Equatable, Sendable { case one, other }
+
+public extension Language {
+    /// The plural category of a whole count (CLDR: English "one" is exactly 1; Korean and Japanese have
+    /// only "other").
+    func pluralCategory(_ count: Int) -> PluralCategory {
+        switch self {
+        case .en: count == 1 ? .one : .other
+        case .ko, .ja: .other
+        }
+    }
+}

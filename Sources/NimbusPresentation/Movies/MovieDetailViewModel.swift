@@ -205,7 +205,7 @@ public final class MovieDetailViewModel {
             add(.movieDetailReviews, r.reviewCount.map { l10n.number($0) })
         } else {
             add(.movieDetailVotes, r.voteAverage.map {
-                l10n.format(.movieDetailVotesValue, String(format: "%.1f/10", $0), l10n.number(r.voteCount ?? 0))
+                l10n.count(.movieDetailVotesValue, r.voteCount ?? 0, String(format: "%.1f/10", $0), l10n.number(r.voteCount ?? 0))
             })
             add(.movieDetailOverview, m.overview)
         }

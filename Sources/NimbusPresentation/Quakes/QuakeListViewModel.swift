@@ -401,8 +401,9 @@ public final class QuakeListViewModel {
         var summary: [String] = []
         var status: [String] = []
         if let update = state.update {
-            summary.append(l10n.format(.quakesCount, l10n.number(rows.count)))
-            if update.snapshot.dropped > 0 { summary.append(l10n.format(.quakesDropped, l10n.number(update.snapshot.dropped))) }
+            summary.append(l10n.count(.quakesCount, rows.count, l10n.number(rows.count)))
+            let dropped = update.snapshot.dropped
+            if dropped > 0 { summary.append(l10n.count(.quakesDropped, dropped, l10n.number(dropped))) }
             let age = format.weather.age(state.now.timeIntervalSince(update.checkedAt))
             if state.stopped {
                 status.append(l10n.format(.quakesStoppedCached, age))

@@ -1,0 +1,111 @@
+import XCTest
+@testable import NimbusApp
+
+/// `nimbus --version`, and a binary away from its build folder finding its data (or saying where it
+/// looked), run as the real program.
+final class VersionAndDataTests: XCTestCase {
+    private struct Outcome {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The `nimbus` that `swift build` put beside the test bundle, and its data.
+    private let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+
+    private func run(_ binary: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-version-home")
+        process.environment = ["PATH": "/usr/bin:/bin", "NIMBUS_LANG": "en", "HOME": home.path,
+                               "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                               "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                               "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+            .merging(environment) { _, given in given }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// The city count as the catalogue's header states it (u32 at offset 8), read here directly.
+    private func headerCityCount(_ url: URL) throws -> String {
+        let bytes = [UInt8](try Data(contentsOf: url).prefix(12))
+        let n = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: n))!
+    }
+
+    /// A folder of its own with a hard link to the binary in `bin/` (a copy where links can't be made).
+    private func binaryAway() throws -> (root: URL, binary: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-away-\(UUID().uuidString)")
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        let bin = root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let binary = bin.appendingPathComponent("nimbus")
+        do { try FileManager.default.linkItem(at: buildFolder.appendingPathComponent("nimbus"), to: binary) }
+        catch { try FileManager.default.copyItem(at: buildFolder.appendingPathComponent("nimbus"), to: binary) }
+        return (root, binary)
+    }
+
+    func testVersionSaysTheVersionTheCommitAndTheDataFound() throws {
+        let resources = buildFolder.appendingPathComponent("Nimbus_NimbusResources.resources")
+        for arguments in [["--version"], ["weather", "--version"]] {
+            let outcome = try run(buildFolder.appendingPathComponent("nimbus"), arguments)
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            let lines = outcome.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.first, "nimbus \(nimbusVersion)")
+            let commit = lines.count > 1 ? lines[1] : ""
+            XCTAssertNotNil(commit.wholeMatch(of: /commit ([0-9a-f]{12}(-dirty)?|unknown)/), commit)
+            XCTAssertTrue(lines.contains("  from \(resources.path) (beside the executable):"), outcome.stdout)
+            let count = try headerCityCount(resources.appendingPathComponent("cities15000.bin"))
+            XCTAssertTrue(lines.contains { $0.hasPrefix("    cities15000.bin") && $0.hasSuffix("city catalogue NMBC v2, \(count) cities") },
+                          outcome.stdout)
+            XCTAssertTrue(lines.contains { $0.contains("ko.lproj/Localizable.strings") && $0.hasSuffix(" strings") }, outcome.stdout)
+        }
+    }
+
+    func testABinaryAwayFromItsBuildFolderReadsNimbusDataDir() throws {
+        let (root, binary) = try binaryAway()
+        let data = root.appendingPathComponent("data")
+        for bundle in ["Nimbus_NimbusResources.resources", "Nimbus_NimbusLocalization.resources"] {
+            let from = buildFolder.appendingPathComponent(bundle)
+            for name in try FileManager.default.contentsOfDirectory(atPath: from.path) {
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(at: data.appendingPathComponent(name),
+                                                           withDestinationURL: from.appendingPathComponent(name))
+            }
+        }
+        let environment = ["NIMBUS_DATA_DIR": data.path, "XDG_DATA_DIRS": root.appendingPathComponent("none").path]
+        let version = try run(binary, ["--version"], environment: environment)
+        XCTAssertTrue(version.stdout.contains("  from \(data.path) (NIMBUS_DATA_DIR):"), version.stdout)
+        XCTAssertFalse(version.stdout.contains(buildFolder.path), version.stdout)
+        let search = try run(binary, ["search", "seoul", "--limit", "1"], environment: environment)
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.hasPrefix("Seoul"), search.stdout)
+    }
+
+    func testNoDataIsOneLineSayingWhereItLooked() throws {
+        let (root, binary) = try binaryAway()
+        let none = root.appendingPathComponent("none").path
+        let outcome = try run(binary, ["search", "seoul"], environment: ["XDG_DATA_DIRS": none])
+        XCTAssertEqual(outcome.status, 1)
+        XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        for place in ["\(root.path)/bin/Nimbus_NimbusResources.resources (beside the executable)",
+                      "\(root.path)/share/nimbus (the installation prefix)", "\(none)/nimbus (XDG_DATA_DIRS)"] {
+            XCTAssertTrue(outcome.stderr.contains(place), "\(place) not in: \(outcome.stderr)")
+        }
+        let version = try run(binary, ["--version"], environment: ["XDG_DATA_DIRS": none])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.contains("data: none found"), version.stdout)
+    }
+}
