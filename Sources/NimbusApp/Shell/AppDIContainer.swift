@@ -368,6 +368,7 @@ public final class AppDIContainer {
                     liked: GetLikedCitiesUseCase(likes: likesStore, lookup: { id in catalog.ref(forID: id).map { catalog.city($0) } }),
                     weather: GetPlacesTodayUseCase(repository: weatherRepository),
                     quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
+                    warnings: GetWarningsUseCase(repository: makeWarningsRepository(), now: configuration.now),
                     wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
             },
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, display: display)),
