@@ -277,7 +277,37 @@ final class TodayViewModelTests: XCTestCase {
         weather.placesSubject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.last?.places.rows.map(\.now), ["없음", "없음"])
-        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인", "오프라인"])
+        // Issue 24: offline, a row also says nothing was saved for it (a kept copy would be shown),
+        // as the city's own screen does.
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인, 저장된 날씨 없음", "오프라인, 저장된 날씨 없음"])
+        XCTAssertEqual(state.last?.places.status, .failed("날씨 서버에 연결할 수 없습니다. 여기서 r을 누르면 이 부분만 다시 시도합니다."))
+    }
+
+    /// Issue 24: an answer whose every place failed keeps nothing: when the request then fails the
+    /// section says why and offers r, not "offline · cached just now" over rows that have no weather.
+    func testAnAnswerWithNothingUsableIsNotACachedCopy() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        let failed: PlaceAnswers<PlaceWeather> = [City.seoul.coordinate: .failure(.offline), City.busan.coordinate: .failure(.offline)]
+        weather.placesSubject.send(Fetched(value: failed, fetchedAt: now, isCached: false))
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.status,
+                       .failed("Cannot reach the weather server. Press r here to try this section again."))
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["offline, no weather saved yet", "offline, no weather saved yet"])
+        // With one place's weather to show, the section is stale and says how old it is.
+        setUp()
+        let other = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        var some = failed
+        some[City.seoul.coordinate] = places.value[City.seoul.coordinate]
+        weather.placesSubject.send(Fetched(value: some, fetchedAt: now, isCached: false))
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(other.last?.places.status, .stale("offline · cached just now"))
+        XCTAssertEqual(other.last?.places.rows.map(\.problem), [nil, "offline, no weather saved yet"])
     }
 
     func testAnAnswerOfALoadThatWasAskedAgainIsIgnored() {

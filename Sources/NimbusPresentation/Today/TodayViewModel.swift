@@ -729,7 +729,7 @@ public final class TodayViewModel {
             if w == nil, let error = s.weatherProblems[city.coordinate] ?? sectionError {
                 row = TodayPlaceRow(cityID: row.cityID, name: row.name, isHere: row.isHere,
                                     now: l10n[.weatherUnavailable], range: nil, condition: nil,
-                                    problem: weatherFormat.shortMessage(error))
+                                    problem: Self.problem(error, weatherFormat))
             }
             let active = s.warnings[city.id]?.active(at: now) ?? []
             if let worst = active.first {
@@ -744,7 +744,10 @@ public final class TodayViewModel {
         } else if places.isEmpty {
             placesStatus = .empty(l10n[.todayPlacesEmpty])
         } else {
-            placesStatus = Self.status(s.placesSource, fetched: s.weatherFetched.map { ($0.fetchedAt, $0.isCached) },
+            // After a failure the section is stale only when a place has weather to show: an answer
+            // whose every item failed keeps nothing.
+            let kept = s.placesSource.error == nil || places.contains { s.weather[$0.coordinate] != nil }
+            placesStatus = Self.status(s.placesSource, fetched: kept ? s.weatherFetched.map { ($0.fetchedAt, $0.isCached) } : nil,
                                        message: { if case .weather(let e) = $0 { weatherFormat.message(e) } else { "" } },
                                        offline: { $0 == .weather(.offline) || $0 == .weather(.timedOut) },
                                        l10n: l10n, format: weatherFormat, now: now)
@@ -805,6 +808,12 @@ public final class TodayViewModel {
             quakes: .init(title: l10n[.todayQuakes], status: quakesStatus, rows: quakeRows),
             films: .init(title: l10n[.todayFilms], status: filmsStatus, rows: filmRows),
             viewed: Array(viewed))
+    }
+
+    /// Why a place has no weather, in the few words its row has room for. Offline, the row says that
+    /// nothing was saved for it either (a kept copy would be shown), as the city's own screen does.
+    static func problem(_ error: WeatherError, _ format: WeatherFormatter) -> String {
+        error == .offline ? format.l10n[.todayPlaceOfflineNothingSaved] : format.shortMessage(error)
     }
 
     /// A network section's status from its source and what it has: loading until the first answer;

@@ -15,6 +15,10 @@ public final class TodayScreen: Screen {
         case note(String)
         case message(TodaySection, String, warning: Bool)
         case place(Int)
+        /// Why the place above has no weather, where its row has no room to say it (narrow screens).
+        case placeProblem(Int, String)
+        /// The official warnings in force at the place above, at the level of the worst.
+        case placeWarning(Int, String, level: Int)
         case quake(Int)
         case wishlist(Int)
         case wishlistTitle
@@ -90,7 +94,16 @@ public final class TodayScreen: Screen {
         lines.append(.header(.places))
         // How the place was found, or what to do to have one: wrapped, never cut.
         lines += state.placesNotes.flatMap(wrap).map { Line.note($0) }
-        lines += state.places.rows.indices.map { Line.place($0) }
+        for (i, row) in state.places.rows.enumerated() {
+            lines.append(.place(i))
+            if let warning = row.warning {
+                lines += TextWrap.lines(warning.text, width: max(1, width - 5))
+                    .map { Line.placeWarning(i, $0, level: warning.level) }
+            }
+            if width < Self.rangeColumnsFrom, let problem = row.problem {
+                lines += TextWrap.lines(problem, width: max(1, width - 5)).map { Line.placeProblem(i, $0) }
+            }
+        }
         messageLines(.places, state.places.status, hasRows: !state.places.rows.isEmpty)
         lines.append(.blank)
         lines.append(.header(.quakes))
@@ -106,6 +119,9 @@ public final class TodayScreen: Screen {
         messageLines(.films, state.films.status, hasRows: !state.films.rows.isEmpty || !state.viewed.isEmpty)
         return lines
     }
+
+    /// From this width a place's row has its range column, where a missing weather's reason is told.
+    static let rangeColumnsFrom = 50
 
     /// The line the selection is on.
     private func lineIndex(of target: TodayTarget, in lines: [Line]) -> Int? {
@@ -190,7 +206,7 @@ public final class TodayScreen: Screen {
             guard pointer.y >= 0, pointer.y < lastHeight, lines.indices.contains(i) else { return false }
             let target: TodayTarget
             switch lines[i] {
-            case .place(let n): target = .item(.place(n))
+            case .place(let n), .placeProblem(let n, _), .placeWarning(let n, _, _): target = .item(.place(n))
             case .quake(let n): target = .item(.quake(n))
             case .wishlist(let n): target = .item(.wishlist(n))
             case .viewed:
@@ -290,19 +306,16 @@ public final class TodayScreen: Screen {
         case .place(let i):
             guard state.places.rows.indices.contains(i) else { return }
             let row = state.places.rows[i]
-            let rangeWidth = p.width >= 50 ? 12 : 0
+            let rangeWidth = p.width >= Self.rangeColumnsFrom ? 12 : 0
             let nowWidth = 6
             let conditionWidth = p.width >= 70 ? min(20, p.width - 50) : 0
             let hereWidth = p.width >= 60 ? DisplayWidth.of(l10n[.todayHere]) + 2 : 0
             let nameWidth = max(0, p.width - 2 - nowWidth - rangeWidth - conditionWidth - hereWidth - 1)
-            let nameEnd = 2 + p.text(fit(row.name, nameWidth - 1), x: 2, y: 0, style: base)
+            p.text(fit(row.name, nameWidth - 1), x: 2, y: 0, style: base)
             if let warning = row.warning {
                 // Official warnings in force: "!" in the severity's colour (the mark reads without
-                // colour), and the worst of them after the name where there is room.
-                let style = selected ? base : theme.level(warning.level)
-                p.text("!", x: 1, y: 0, style: style)
-                let room = 2 + nameWidth - 1 - (nameEnd + 2)
-                if room >= 4 { p.text(fit(warning.text, room), x: nameEnd + 2, y: 0, style: style) }
+                // colour); the worst of them is told on the line below.
+                p.text("!", x: 1, y: 0, style: selected ? base : theme.level(warning.level))
             }
             var x = 2 + nameWidth
             if hereWidth > 0, row.isHere { p.text(l10n[.todayHere], x: x, y: 0, style: selected ? base : theme.dim) }
@@ -318,6 +331,10 @@ public final class TodayScreen: Screen {
             if rangeWidth > 0 { p.text(fit(row.range ?? "", rangeWidth - 1), x: x, y: 0, style: base) }
             x += rangeWidth
             if conditionWidth > 0 { p.text(fit(row.condition ?? "", conditionWidth), x: x, y: 0, style: selected ? base : theme.dim) }
+        case .placeWarning(_, let text, let level):
+            p.text(fit(text, p.width - 5), x: 4, y: 0, style: theme.level(level))
+        case .placeProblem(_, let text):
+            p.text(fit(text, p.width - 5), x: 4, y: 0, style: theme.warning)
         case .quake(let i):
             guard state.quakes.rows.indices.contains(i) else { return }
             let row = state.quakes.rows[i]
