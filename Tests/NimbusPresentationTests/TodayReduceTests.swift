@@ -124,6 +124,21 @@ final class TodayReduceTests: XCTestCase {
         }
     }
 
+    /// Home changed in the settings: the places are found again once the tab was shown, and only they.
+    func testAChangeOfHomeReloadsThePlaces() {
+        let fresh = { var s = VM.State(now: t0); _ = VM.reduce(&s, .likes([.busan])); return s }()
+        let cases: [(String, VM.State, [VM.Effect])] = [
+            ("shown", loaded, [.loadPlaces(liked: [.busan])]),
+            ("not shown yet", fresh, []),
+        ]
+        for (name, state, effects) in cases {
+            let (after, got) = apply(state, .homeChanged)
+            XCTAssertEqual(got, effects, name)
+            XCTAssertEqual(after.quakesSource, state.quakesSource, "\(name): the quakes are not asked again")
+        }
+        XCTAssertTrue(apply(loaded, .homeChanged).0.placesSource.loading)
+    }
+
     // MARK: Answers
 
     func testThePlacesAskForTheirWarningsAndFindTheQuakesNearThem() {

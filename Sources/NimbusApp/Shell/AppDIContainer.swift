@@ -236,8 +236,11 @@ public final class AppDIContainer {
         return SystemLocationProvider(argument: configuration.location, environment: configuration.environment, home: home)
     }
 
+    /// `locationProvider` as the settings change it (Home), for the screens that locate the user.
+    lazy var homeFollowingLocation = HomeFollowingLocation(locationProvider)
+
     func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
-        LocateCurrentCityUseCase(provider: locationProvider, locator: cityLocator, cities: cityRepository)
+        LocateCurrentCityUseCase(provider: homeFollowingLocation, locator: cityLocator, cities: cityRepository)
     }
 
     public private(set) lazy var likesStore: LikesRepository = LikesStore(database: userDatabase, now: configuration.now)
@@ -328,7 +331,9 @@ public final class AppDIContainer {
         preferences.mapStyle = resolved.mapStyle
         preferences.mouse = resolved.mouse
         preferences.defaultTab = resolved.defaultTab
+        let homeChanged = preferences.home != resolved.home
         preferences.home = resolved.home
+        if homeChanged { homeFollowingLocation.replace(locationProvider) }
         preferences.updateTheme()
         guard configWritable else { return false }
         let keys = unsavedKeys + changed.filter { !unsavedKeys.contains($0) }
@@ -369,7 +374,8 @@ public final class AppDIContainer {
                     weather: GetPlacesTodayUseCase(repository: weatherRepository),
                     quakes: QuakesUseCase(repository: quakeRepository, locator: locator, cities: cityRepository),
                     warnings: GetWarningsUseCase(repository: makeWarningsRepository(), now: configuration.now),
-                    wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
+                    wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed,
+                    homeChanged: homeFollowingLocation.changes)
             },
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, display: display)),
             scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,

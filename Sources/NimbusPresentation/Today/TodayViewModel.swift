@@ -224,9 +224,11 @@ public final class TodayViewModel {
         /// The wishlist and the recently viewed films as the stores publish them.
         public let wishlist: AnyPublisher<[WishlistEntry], Never>
         public let viewed: AnyPublisher<[MovieSummary], Never>
+        /// The Home setting changed (`locate` finds the user from the new one): the places load again.
+        public let homeChanged: AnyPublisher<Void, Never>
         public init(locate: LocateCurrentCityUseCase, liked: GetLikedCitiesUseCase, weather: GetPlacesTodayUseCase,
                     quakes: QuakesUseCase, warnings: GetWarningsUseCase, wishlist: AnyPublisher<[WishlistEntry], Never>,
-                    viewed: AnyPublisher<[MovieSummary], Never>) {
+                    viewed: AnyPublisher<[MovieSummary], Never>, homeChanged: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
             self.locate = locate
             self.liked = liked
             self.weather = weather
@@ -234,6 +236,7 @@ public final class TodayViewModel {
             self.warnings = warnings
             self.wishlist = wishlist
             self.viewed = viewed
+            self.homeChanged = homeChanged
         }
     }
 
@@ -333,6 +336,8 @@ public final class TodayViewModel {
         /// The stores' contents, at once and after every change.
         case likes([City]), wishlist([WishlistEntry]), viewed([MovieSummary])
         case unitsChanged
+        /// Home was changed in the settings: where the user is may have changed.
+        case homeChanged
         /// The places, before their weather: where the user is (or why not) and the liked cities.
         case located(Result<CurrentCity, LocateCityError>, liked: [City], Date)
         case weather(Fetched<PlaceAnswers<PlaceWeather>>, Date)
@@ -368,6 +373,7 @@ public final class TodayViewModel {
             sources.viewed.map(Action.viewed).eraseToAnyPublisher(),
             // A change of units in the settings formats the same sections again.
             format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
+            sources.homeChanged.map { Action.homeChanged }.eraseToAnyPublisher(),
         ]
         let loop = EffectRunner.run(
             initial: State(now: now()),
@@ -428,6 +434,9 @@ public final class TodayViewModel {
         case .unitsChanged:
             state.formatting += 1
             return []
+        case .homeChanged:
+            // The places again, once shown (before, the first appearance finds them from the new Home).
+            return state.started ? load([.places], &state) : []
         case .located(let located, let liked, let now):
             state.now = now
             state.located = located
