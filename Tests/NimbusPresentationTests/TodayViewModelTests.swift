@@ -78,20 +78,27 @@ final class TodayViewModelTests: XCTestCase {
         clock = now
     }
 
-    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
+    /// The view model over the test's sources; `wishlist` is the films' store as the test wants it
+    /// (by default the wishlist once the films are opened), `work` where the nearest city is found.
+    private func makeViewModel(language: Language = .en, wishlist films: AnyPublisher<[WishlistEntry], Never>? = nil,
+                               work: AnySchedulerOf<DispatchQueue>? = nil) -> TodayViewModel {
         let cities = TodayCities()
         nonisolated(unsafe) let test = self // the clock is read on the test's one thread
         let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
-        let viewModel = TodayViewModel(
+        return TodayViewModel(
             sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
                            liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                            weather: GetPlacesTodayUseCase(repository: weather),
                            quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
                            warnings: GetWarningsUseCase(repository: warnings, now: { test.clock }),
-                           wishlist: filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
+                           wishlist: films ?? filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
                            viewed: viewed.eraseToAnyPublisher()),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric)),
-            scheduler: scheduler.eraseToAnyScheduler(), work: scheduler.eraseToAnyScheduler(), now: { test.clock })
+            scheduler: scheduler.eraseToAnyScheduler(), work: work ?? scheduler.eraseToAnyScheduler(), now: { test.clock })
+    }
+
+    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
+        let viewModel = makeViewModel(language: language)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
                                                 refreshRequested: refresh.eraseToAnyPublisher(),
@@ -367,18 +374,7 @@ final class TodayViewModelTests: XCTestCase {
     func testThePlacesArriveWhateverQueueFindsTheNearestCity() {
         for _ in 0..<200 {
             setUp()
-            let cities = TodayCities()
-            let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
-            let viewModel = TodayViewModel(
-                sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
-                               liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
-                               weather: GetPlacesTodayUseCase(repository: weather),
-                               quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
-                               warnings: GetWarningsUseCase(repository: warnings),
-                               wishlist: wishlist.eraseToAnyPublisher(), viewed: viewed.eraseToAnyPublisher()),
-                format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric)),
-                scheduler: scheduler.eraseToAnyScheduler(),
-                work: DispatchQueue.global().eraseToAnyScheduler(), now: { Date() })
+            let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher(), work: DispatchQueue.global().eraseToAnyScheduler())
             let state = TestObserver(viewModel.transform(input: .init(
                 appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
                 opened: opened.eraseToAnyPublisher())).state)
@@ -535,18 +531,7 @@ final class TodayViewModelTests: XCTestCase {
     /// answer, and moved to its section's first stop when its rows go.
     func testTheSelectionIsKeptByIdentityAsSectionsAnswer() {
         let moves = PassthroughSubject<TodayMove, Never>()
-        let cities = TodayCities()
-        let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
-        let now = self.now
-        let viewModel = TodayViewModel(
-            sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
-                           liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
-                           weather: GetPlacesTodayUseCase(repository: weather),
-                           quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
-                           warnings: GetWarningsUseCase(repository: warnings),
-                           wishlist: wishlist.eraseToAnyPublisher(), viewed: viewed.eraseToAnyPublisher()),
-            format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric)),
-            scheduler: scheduler.eraseToAnyScheduler(), work: scheduler.eraseToAnyScheduler(), now: { now })
+        let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher())
         let state = TestObserver(viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
             moved: moves.eraseToAnyPublisher(), opened: opened.eraseToAnyPublisher())).state)
