@@ -7,7 +7,8 @@ import CombineSchedulers
 
 /// The Today tab against loopback servers that answer each request after `delay`: the time from
 /// pressing `2` to the frame with every section drawn. The places' weather and the quakes feed are
-/// asked at once, so all is drawn after about one delay, not the sum of them.
+/// asked at once, so all is drawn after about one delay, not the sum of them. Then the selection
+/// moved down and up (`j`, `k`), each key handled and its frame drawn, as the app's loop does.
 @MainActor
 enum TodayBenchmark {
     static let delay: TimeInterval = 0.2
@@ -21,10 +22,13 @@ enum TodayBenchmark {
         server.route("/v1/forecast", FixtureServer.Response(json: place, behaviour: .delay(delay)))
         server.route("/earthquakes/feed/v1.0/summary/2.5_day.geojson", FixtureServer.Response(json: feed, behaviour: .delay(delay)))
         var times: [Double] = []
+        var keys: [Double] = []
         var failures: [String] = []
         for _ in 0..<runs {
             switch once(base: server.baseURL.absoluteString) {
-            case .success(let t): times.append(t)
+            case .success(let t):
+                times.append(t.drawn)
+                keys += t.keys
             case .failure(let why): failures.append(why.message)
             }
         }
@@ -32,13 +36,18 @@ enum TodayBenchmark {
         if !times.isEmpty {
             table.row("press 2 → all three sections drawn", NimbusBenchmark.ms(NimbusBenchmark.pct(times, 50)), NimbusBenchmark.ms(times.max() ?? 0))
             table.row("one after another would take at least", NimbusBenchmark.ms(2 * delay), "")
+            table.row("j / k → frame drawn (\(keys.count) keys)", NimbusBenchmark.ms(NimbusBenchmark.pct(keys, 50)),
+                      NimbusBenchmark.ms(keys.max() ?? 0))
         }
         if let failure = failures.first { table.row("failed runs: \(failures.count)", failure) }
     }
 
     struct Failure: Error { let message: String }
 
-    private static func once(base: String) -> Result<Double, Failure> {
+    /// How many keys each run times once everything is drawn.
+    static let keystrokes = 200
+
+    private static func once(base: String) -> Result<(drawn: Double, keys: [Double]), Failure> {
         let home = BenchHome("today")
         defer { home.remove() }
         let container: AppDIContainer
@@ -61,7 +70,16 @@ enum TodayBenchmark {
             }
             return drawn != nil
         }
-        if let drawn { return .success(drawn) }
+        if let drawn {
+            var keys: [Double] = []
+            for i in 0..<keystrokes {
+                let start = NimbusBenchmark.now()
+                app.handle(.char(i % 2 == 0 ? "j" : "k"))
+                _ = app.render(size: size)
+                keys.append(NimbusBenchmark.now() - start)
+            }
+            return .success((drawn, keys))
+        }
         return .failure(Failure(message: "not all drawn in 5 s: " + app.render(size: size).text()
             .split(separator: "\n").prefix(12).joined(separator: " | ")))
     }

@@ -63,11 +63,40 @@ final class LocationSummaryTests: XCTestCase {
         XCTAssertTrue(text.range(of: #"\d,\d{3} km away"#, options: .regularExpression) != nil, text)
     }
 
-    func testNoLocationSaysHowToGiveOne() {
+    /// Issue 24: the settings' Home is offered first.
+    func testNoLocationSaysHowToGiveOneHomeFirst() {
         XCTAssertEqual(summary(.unknown).status, .failed(
-            "No location known. Start with --location LAT,LON or set NIMBUS_LOCATION (for example 37.57,126.98)."))
+            "No location known. Set your Home in the settings (press ,), or start with --location LAT,LON or set "
+                + "NIMBUS_LOCATION (for example 37.57,126.98)."))
         XCTAssertEqual(summary(.timeZone("Antarctica/Troll")).status, .failed(
-            "No location known: the time zone Antarctica/Troll has no catalogue city. Use --location LAT,LON or NIMBUS_LOCATION."))
+            "No location known: the time zone Antarctica/Troll has no catalogue city. Set your Home in the settings "
+                + "(press ,), or use --location LAT,LON or NIMBUS_LOCATION."))
+        XCTAssertEqual(summary(.unknown, language: .ko).status, .failed(
+            "위치를 알 수 없습니다. 설정(,)에서 집을 정하거나, --location 위도,경도로 시작하거나 NIMBUS_LOCATION을 설정하세요 (예: 37.57,126.98)."))
+    }
+
+    /// Issue 24: a home set to a city (its position, as the settings store it) names the city rather
+    /// than "Nearest city to 35.10°N 129.03°E (home), 0.0 mi away"; a home position elsewhere still
+    /// says where it is and how far.
+    func testAHomeCityIsNamed() {
+        let busan = GeoPoint(latitude: City.busan.latitude, longitude: City.busan.longitude)!
+        XCTAssertEqual(summary(.home(busan), units: .imperial).status, .located(.busan, summary: "Busan (home)", approximate: false))
+        XCTAssertEqual(summary(.home(busan), language: .ko).status, .located(.busan, summary: "부산(집)", approximate: false))
+        XCTAssertEqual(summary(.home(busan), language: .ja).status, .located(.busan, summary: CityNameChoice.name(.busan, language: .ja) + "（ホーム）", approximate: false))
+        // A position typed with two decimals is the city it was rounded from (0.3 km off); 1 km is
+        // the limit.
+        XCTAssertEqual(summary(.home(GeoPoint(latitude: 35.10, longitude: 129.04)!)).status,
+                       .located(.busan, summary: "Busan (home)", approximate: false))
+        XCTAssertEqual(summary(.home(GeoPoint(latitude: 35.1028 + 0.0085, longitude: 129.0403)!)).status,
+                       .located(.busan, summary: "Busan (home)", approximate: false), "0.95 km")
+        XCTAssertEqual(summary(.home(GeoPoint(latitude: 35.1028 + 0.0095, longitude: 129.0403)!)).status,
+                       .located(.busan, summary: "Nearest city to 35.11°N 129.04°E (home), 1.1 km away", approximate: false))
+        XCTAssertEqual(summary(.home(GeoPoint(latitude: 35.2, longitude: 129.1)!)).status,
+                       .located(.busan, summary: "Nearest city to 35.20°N 129.10°E (home), 12 km away", approximate: false))
+        // Not only a home: --location at a city's own position still says where it was given.
+        XCTAssertEqual(summary(.argument(busan)).status,
+                       .located(.busan, summary: "Nearest city to \(WeatherFormatter.coordinates(City.busan.coordinate)) (--location), 0.0 km away",
+                                approximate: false))
     }
 }
 

@@ -28,6 +28,23 @@ private struct TodayCities: CityLocating, CityRepository, DeviceLocationProvidin
     func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
+/// Official warnings the test answers by hand: the covered cities, and each covered city's request a
+/// subject of its own.
+private final class ScriptedTodayWarnings: WarningsRepository, @unchecked Sendable { // unchecked: one thread
+    var covered: Set<Int> = []
+    private(set) var asked: [Int] = []
+    private(set) var subjects: [Int: PassthroughSubject<WarningsReport, WarningsError>] = [:]
+
+    func coverage(for city: City) -> WarningsCoverage { covered.contains(city.id) ? .covered(.nws) : .notCovered }
+
+    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
+        asked.append(city.id)
+        let subject = PassthroughSubject<WarningsReport, WarningsError>()
+        subjects[city.id] = subject
+        return subject.eraseToAnyPublisher()
+    }
+}
+
 final class TodayViewModelTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_782_000_000)
     private var scheduler: TestSchedulerOf<DispatchQueue>!
@@ -39,10 +56,14 @@ final class TodayViewModelTests: XCTestCase {
     private var wishlist: CurrentValueSubject<[WishlistEntry], Never>!
     private var filmsOpen: CurrentValueSubject<Bool, Never>!
     private var viewed: CurrentValueSubject<[MovieSummary], Never>!
+    private var warnings: ScriptedTodayWarnings!
+    /// The clock the view model and its warnings read.
+    private var clock: Date = Date(timeIntervalSince1970: 1_782_000_000)
     private var viewModel: TodayViewModel?
     private let appeared = PassthroughSubject<Void, Never>()
     private let refresh = PassthroughSubject<TodaySection, Never>()
     private let opened = PassthroughSubject<TodayItem, Never>()
+    private let ticks = PassthroughSubject<Date, Never>()
 
     override func setUp() {
         scheduler = DispatchQueue.test
@@ -53,25 +74,35 @@ final class TodayViewModelTests: XCTestCase {
         wishlist = CurrentValueSubject([])
         filmsOpen = CurrentValueSubject(false)
         viewed = CurrentValueSubject([])
+        warnings = ScriptedTodayWarnings()
+        clock = now
     }
 
-    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
+    /// The view model over the test's sources; `wishlist` is the films' store as the test wants it
+    /// (by default the wishlist once the films are opened), `work` where the nearest city is found.
+    private func makeViewModel(language: Language = .en, wishlist films: AnyPublisher<[WishlistEntry], Never>? = nil,
+                               work: AnySchedulerOf<DispatchQueue>? = nil) -> TodayViewModel {
         let cities = TodayCities()
-        let now = self.now
+        nonisolated(unsafe) let test = self // the clock is read on the test's one thread
         let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
-        let viewModel = TodayViewModel(
+        return TodayViewModel(
             sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
                            liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                            weather: GetPlacesTodayUseCase(repository: weather),
                            quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
-                           wishlist: filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
+                           warnings: GetWarningsUseCase(repository: warnings, now: { test.clock }),
+                           wishlist: films ?? filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
                            viewed: viewed.eraseToAnyPublisher()),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric)),
-            scheduler: scheduler.eraseToAnyScheduler(), work: scheduler.eraseToAnyScheduler(), now: { now })
+            scheduler: scheduler.eraseToAnyScheduler(), work: work ?? scheduler.eraseToAnyScheduler(), now: { test.clock })
+    }
+
+    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
+        let viewModel = makeViewModel(language: language)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
                                                 refreshRequested: refresh.eraseToAnyPublisher(),
-                                                opened: opened.eraseToAnyPublisher()))
+                                                opened: opened.eraseToAnyPublisher(), tick: ticks.eraseToAnyPublisher()))
     }
 
     // MARK: Answers
@@ -253,7 +284,37 @@ final class TodayViewModelTests: XCTestCase {
         weather.placesSubject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.last?.places.rows.map(\.now), ["없음", "없음"])
-        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인", "오프라인"])
+        // Issue 24: offline, a row also says nothing was saved for it (a kept copy would be shown),
+        // as the city's own screen does.
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인, 저장된 날씨 없음", "오프라인, 저장된 날씨 없음"])
+        XCTAssertEqual(state.last?.places.status, .failed("날씨 서버에 연결할 수 없습니다. 여기서 r을 누르면 이 부분만 다시 시도합니다."))
+    }
+
+    /// Issue 24: an answer whose every place failed keeps nothing: when the request then fails the
+    /// section says why and offers r, not "offline · cached just now" over rows that have no weather.
+    func testAnAnswerWithNothingUsableIsNotACachedCopy() {
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        let failed: PlaceAnswers<PlaceWeather> = [City.seoul.coordinate: .failure(.offline), City.busan.coordinate: .failure(.offline)]
+        weather.placesSubject.send(Fetched(value: failed, fetchedAt: now, isCached: false))
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.status,
+                       .failed("Cannot reach the weather server. Press r here to try this section again."))
+        XCTAssertEqual(state.last?.places.rows.map(\.problem), ["offline, no weather saved yet", "offline, no weather saved yet"])
+        // With one place's weather to show, the section is stale and says how old it is.
+        setUp()
+        let other = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        var some = failed
+        some[City.seoul.coordinate] = places.value[City.seoul.coordinate]
+        weather.placesSubject.send(Fetched(value: some, fetchedAt: now, isCached: false))
+        weather.placesSubject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(other.last?.places.status, .stale("offline · cached just now"))
+        XCTAssertEqual(other.last?.places.rows.map(\.problem), [nil, "offline, no weather saved yet"])
     }
 
     func testAnAnswerOfALoadThatWasAskedAgainIsIgnored() {
@@ -313,17 +374,7 @@ final class TodayViewModelTests: XCTestCase {
     func testThePlacesArriveWhateverQueueFindsTheNearestCity() {
         for _ in 0..<200 {
             setUp()
-            let cities = TodayCities()
-            let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
-            let viewModel = TodayViewModel(
-                sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
-                               liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
-                               weather: GetPlacesTodayUseCase(repository: weather),
-                               quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
-                               wishlist: wishlist.eraseToAnyPublisher(), viewed: viewed.eraseToAnyPublisher()),
-                format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric)),
-                scheduler: scheduler.eraseToAnyScheduler(),
-                work: DispatchQueue.global().eraseToAnyScheduler(), now: { Date() })
+            let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher(), work: DispatchQueue.global().eraseToAnyScheduler())
             let state = TestObserver(viewModel.transform(input: .init(
                 appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
                 opened: opened.eraseToAnyPublisher())).state)
@@ -369,5 +420,142 @@ final class TodayViewModelTests: XCTestCase {
         guard case .quake(let quake, let place)? = routes.values.last else { return XCTFail("no quake route") }
         XCTAssertEqual(quake.id, "kr")
         XCTAssertEqual(place?.city.name, "Pohang")
+    }
+
+    // MARK: Warnings
+
+    private func warning(_ event: String, _ severity: WeatherWarning.Severity, expires: Date?) -> WeatherWarning {
+        WeatherWarning(id: event, source: .nws, event: event, severity: severity, headline: nil, description: nil,
+                       instruction: nil, sender: nil, effective: now.addingTimeInterval(-3600), onset: nil, expires: expires,
+                       language: "en-US")
+    }
+
+    private func report(_ warnings: [WeatherWarning], cached: Bool = false) -> WarningsReport {
+        WarningsReport(warnings: warnings, source: .nws, checkedAt: now, isCached: cached)
+    }
+
+    /// Issue 30: a place with warnings in force is marked with the worst of them (its level and its
+    /// words, and how many more); a covered place with none, and a place no service covers, are not,
+    /// and the uncovered one is never asked about.
+    func testPlacesWithWarningsInForceAreMarkedWithTheWorst() {
+        warnings.covered = [City.seoul.id, City.busan.id]
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(warnings.asked, [City.seoul.id, City.busan.id])
+        answer(1)
+        warnings.subjects[City.seoul.id]?.send(report([
+            warning("Wind Advisory", .minor, expires: now.addingTimeInterval(3600)),
+            warning("Winter Storm Warning", .severe, expires: now.addingTimeInterval(7200)),
+            warning("Dense Fog Advisory", .extreme, expires: now.addingTimeInterval(-60)), // expired
+        ]))
+        warnings.subjects[City.seoul.id]?.send(completion: .finished)
+        warnings.subjects[City.busan.id]?.send(report([]))
+        warnings.subjects[City.busan.id]?.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.rows.map(\.warning), [
+            TodayPlaceWarning(level: 3, text: "Winter Storm Warning +1 more"), nil,
+        ])
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes loading · films loading")
+
+        // A place no service covers: no request, no mark.
+        setUp()
+        warnings.covered = [City.busan.id]
+        let other = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        XCTAssertEqual(warnings.asked, [City.busan.id])
+        XCTAssertEqual(other.last?.places.rows.map(\.warning), [nil, nil])
+    }
+
+    /// Issue 30: the warnings failing (offline, a bad answer, nothing kept) changes nothing of the
+    /// weather part of the section: the same rows, the same status, as for places no service covers.
+    func testAFailingWarningsSourceNeverChangesTheWeather() {
+        func run(covered: Set<Int>, fail: WarningsError?) -> TodayState? {
+            setUp()
+            warnings.covered = covered
+            let state = TestObserver(makeOutput().state)
+            appeared.send()
+            scheduler.advance()
+            if let fail {
+                for id in covered { warnings.subjects[id]?.send(completion: .failure(fail)) }
+                scheduler.advance()
+            }
+            answer(1)
+            answer(2)
+            answer(3)
+            if let fail {
+                // After the weather too.
+                refresh.send(.places)
+                scheduler.advance()
+                for id in covered { warnings.subjects[id]?.send(completion: .failure(fail)) }
+                answer(1)
+            }
+            return state.last
+        }
+        let uncovered = run(covered: [], fail: nil)
+        XCTAssertNotNil(uncovered)
+        for error in [WarningsError.offline, .badResponse, .server(status: 500), .timedOut, .regionUnknown] {
+            let failing = run(covered: [City.seoul.id, City.busan.id], fail: error)
+            XCTAssertEqual(failing?.places, uncovered?.places, "\(error)")
+            XCTAssertEqual(failing?.placesNotes, uncovered?.placesNotes, "\(error)")
+        }
+    }
+
+    /// A kept copy marks the place at once; the service failing afterwards leaves the mark as it was;
+    /// the warning expiring while the tab is shown takes the mark away at the next tick.
+    func testAWarningKeepsItsMarkUntilItExpires() {
+        warnings.covered = [City.busan.id]
+        let state = TestObserver(makeOutput().state)
+        appeared.send()
+        scheduler.advance()
+        answer(1)
+        warnings.subjects[City.busan.id]?.send(report([warning("Heavy Rain Warning", .moderate,
+                                                               expires: now.addingTimeInterval(1800))], cached: true))
+        warnings.subjects[City.busan.id]?.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.places.rows.last?.warning, TodayPlaceWarning(level: 2, text: "Heavy Rain Warning"))
+        clock = now.addingTimeInterval(1700)
+        ticks.send(clock)
+        XCTAssertEqual(state.last?.places.rows.last?.warning?.level, 2)
+        clock = now.addingTimeInterval(1900)
+        ticks.send(clock)
+        XCTAssertNil(state.last?.places.rows.last?.warning)
+        XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "21°"])
+    }
+
+    // MARK: Selection
+
+    /// The selection is part of the state: moved by keys, kept by identity while other sections
+    /// answer, and moved to its section's first stop when its rows go.
+    func testTheSelectionIsKeptByIdentityAsSectionsAnswer() {
+        let moves = PassthroughSubject<TodayMove, Never>()
+        let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher())
+        let state = TestObserver(viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
+            moved: moves.eraseToAnyPublisher(), opened: opened.eraseToAnyPublisher())).state)
+        appeared.send()
+        scheduler.advance()
+        // The places are known before their weather: the first place is selected.
+        XCTAssertEqual(state.last?.selection, .item(.place(0)))
+        moves.send(.by(1))
+        XCTAssertEqual(state.last?.selection, .item(.place(1)))
+        // The quakes arriving above nothing, and the weather, leave it where it is.
+        answer(2)
+        answer(1)
+        XCTAssertEqual(state.last?.selection, .item(.place(1)))
+        moves.send(.section(1))
+        XCTAssertEqual(state.last?.selection, .item(.quake(0)))
+        // Busan unliked: the event is now near Seoul and still the first; Busan's row is gone.
+        moves.send(.section(-1))
+        moves.send(.last)
+        XCTAssertEqual(state.last?.selection, .section(.films))
+        moves.send(.first)
+        moves.send(.by(1))
+        likes.ids = []
+        scheduler.advance()
+        XCTAssertEqual(state.last?.selection, .item(.place(0)), "the section's first stop once its row went")
+        withExtendedLifetime(viewModel) {}
     }
 }

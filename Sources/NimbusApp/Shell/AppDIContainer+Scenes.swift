@@ -19,7 +19,9 @@ extension AppDIContainer {
                 TodayViewModel.Sources(
                     locate: makeLocateCurrentCityUseCase(), liked: GetLikedCitiesUseCase(likes: likesStore, lookup: cityLookup),
                     weather: GetPlacesTodayUseCase(repository: weatherRepository), quakes: makeQuakesUseCase(),
-                    wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed)
+                    warnings: GetWarningsUseCase(repository: makeWarningsRepository(), now: configuration.now),
+                    wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed,
+                    homeChanged: homeFollowingLocation.changes)
             },
             format: quakeFormatter, scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,
             now: configuration.now, details: makeCityDetailFactory(), quakes: quakes, movies: movies)

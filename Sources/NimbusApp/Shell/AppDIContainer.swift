@@ -169,8 +169,19 @@ public final class AppDIContainer {
         return SystemLocationProvider(argument: configuration.location, environment: configuration.environment, home: home)
     }
 
+    /// `locationProvider` as the settings change it (Home), for the screens that locate the user.
+    lazy var homeFollowingLocation: HomeFollowingLocation = {
+        let following = HomeFollowingLocation(locationProvider)
+        let environment = configuration.environment
+        homeChanges = settings.contents.map { ResolvedSettings($0.effective, environment: environment).home }
+            .removeDuplicates().dropFirst()
+            .sink { [unowned self] _ in following.replace(locationProvider) }
+        return following
+    }()
+    private var homeChanges: AnyCancellable?
+
     func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
-        LocateCurrentCityUseCase(provider: locationProvider, locator: locator, cities: catalog)
+        LocateCurrentCityUseCase(provider: homeFollowingLocation, locator: locator, cities: catalog)
     }
 
     /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).

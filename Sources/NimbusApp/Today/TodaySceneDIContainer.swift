@@ -3,6 +3,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusUI
 import CombineSchedulers
+import OpenCombineShim
 
 /// Makes the Today tab's view model and screen; the screens it opens come from the containers of
 /// the tabs they belong to.
@@ -36,7 +37,14 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     }
 
     func makeTodayScreen(onRoute: @escaping (TodayRoute) -> Void) -> Screen {
-        TodayScreen(viewModel: makeTodayViewModel(), l10n: format.l10n, scheduler: scheduler, onRoute: onRoute)
+        TodayScreen(viewModel: makeTodayViewModel(), l10n: format.l10n, scheduler: scheduler,
+                    ticks: Self.ticks(scheduler, now: now), onRoute: onRoute)
+    }
+
+    /// The clock Today runs on: every minute, the ages ("updated 3 min ago") move on and warnings
+    /// that expired lose their mark.
+    static func ticks(_ scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) -> AnyPublisher<Date, Never> {
+        scheduler.timerPublisher(every: .seconds(60)).autoconnect().map { _ in now() }.eraseToAnyPublisher()
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

@@ -339,6 +339,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case currentNoLocation = "current.no.location"
     case currentNoCityInZone = "current.no.city.in.zone"
     case currentIgnored = "current.ignored"
+    case currentHomeCity = "current.home.city"
+    case todayPlaceOfflineNothingSaved = "today.place.offline.nothing.saved"
     case likedEmpty = "liked.empty"
     case likedColumnToday = "liked.column.today"
     case dataRecovered = "data.recovered"

@@ -2,8 +2,8 @@ import Foundation
 import NimbusDomain
 
 /// How the nearest city was found, in words: "Nearest city to 35.20°N 129.10°E (--location), 12 km
-/// away", "Approximate: the largest city in the time zone Asia/Seoul", or why no city is known; and
-/// the settings that were skipped, one line each.
+/// away", "Busan (home)", "Approximate: the largest city in the time zone Asia/Seoul", or why no city
+/// is known; and the settings that were skipped, one line each.
 public struct LocationSummary: Equatable, Sendable {
     public enum Status: Equatable, Sendable {
         /// The nearest city; `summary` says how it was found and how far it is.
@@ -34,7 +34,12 @@ public struct LocationSummary: Equatable, Sendable {
             case .environment(let point):
                 summary = l10n.format(.currentFromEnvironment, Self.point(point), Self.distance(current.distance ?? 0, format))
             case .home(let point):
-                summary = l10n.format(.currentFromHome, Self.point(point), Self.distance(current.distance ?? 0, format))
+                // A home chosen as a city is that city's position: it is named, not measured from.
+                if let distance = current.distance, distance < Self.sameCityMetres {
+                    summary = l10n.format(.currentHomeCity, CityNameChoice.name(current.city, language: l10n.language))
+                } else {
+                    summary = l10n.format(.currentFromHome, Self.point(point), Self.distance(current.distance ?? 0, format))
+                }
             case .timeZone(let zone):
                 summary = l10n.format(.currentFromTimeZone, zone)
             case .unknown:
@@ -48,6 +53,13 @@ public struct LocationSummary: Equatable, Sendable {
             self.warnings = lines(ignored)
         }
     }
+
+    /// A home this close to the city found is that city. A home chosen as a city in the settings is
+    /// stored as the city and located at its exact position (0 m); a position typed in with two
+    /// decimals, as the examples give it (35.10,129.04), is within 0.8 km of the point it was
+    /// rounded from anywhere on Earth. Past 1 km a home is a place of its own, and Today says how
+    /// far it is from the city it found.
+    static let sameCityMetres = 1_000.0
 
     static func point(_ p: GeoPoint) -> String {
         WeatherFormatter.coordinates(p.coordinate)

@@ -5,32 +5,20 @@ import NimbusTerminal
 import OpenCombineShim
 import CombineSchedulers
 
-/// The Today tab: your places with their weather, the earthquakes near them and your films, each
-/// section drawn the moment its own answer arrives.
+/// The Today tab: your places with their weather and warnings, the earthquakes near them and your
+/// films, each section drawn the moment its own answer arrives.
 @MainActor
 public final class TodayScreen: Screen {
-    /// What the selection can rest on: an item that opens, or a section without rows (its message,
-    /// where `r` retries it).
-    enum Target: Equatable, Hashable {
-        case item(TodayItem)
-        case section(TodaySection)
-
-        var section: TodaySection {
-            switch self {
-            case .section(let s): s
-            case .item(.place): .places
-            case .item(.quake): .quakes
-            case .item(.wishlist), .item(.viewed): .films
-            }
-        }
-    }
-
     /// One line of the screen as laid out for the last state.
     enum Line: Equatable {
         case header(TodaySection)
         case note(String)
         case message(TodaySection, String, warning: Bool)
         case place(Int)
+        /// Why the place above has no weather, where its row has no room to say it (narrow screens).
+        case placeProblem(Int, String)
+        /// The official warnings in force at the place above, at the level of the worst.
+        case placeWarning(Int, String, level: Int)
         case quake(Int)
         case wishlist(Int)
         case wishlistTitle
@@ -39,83 +27,64 @@ public final class TodayScreen: Screen {
     }
 
     private let l10n: L10n
-    private let scheduler: AnySchedulerOf<DispatchQueue>
     private let appeared = PassthroughSubject<Void, Never>()
     private let refreshRequested = PassthroughSubject<TodaySection, Never>()
+    private let moved = PassthroughSubject<TodayMove, Never>()
+    private let selected = PassthroughSubject<TodayTarget, Never>()
     private let opened = PassthroughSubject<TodayItem, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var state: TodayState?
-    /// What is selected, kept by identity so an answer arriving in another section never moves it.
-    private var selection: Target?
-    /// The first line shown.
+    private var binding: StateBinding<TodayState>!
+    private var routes: AnyCancellable?
+    private var state: TodayState? { binding.value }
+    private var selection: TodayTarget? { state?.selection }
+    /// Turns while a section loads.
+    private let spinner: SpinnerSteps
+    // What the last frame measured: the first line shown, the size, and the selection the lines
+    // were last scrolled to (a new one is brought into view).
     private var offset = 0
     private var lastHeight = 10
     private var lastWidth = 80
-    /// Turns while a section loads.
-    private lazy var spinner = SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
-                                             redraw: { [weak self] in self?.onNeedsDisplay?() })
+    private var scrolledTo: TodayTarget?
 
     public var onNeedsDisplay: (() -> Void)?
 
+    /// The state's changes, and the spinner's steps while a section loads.
+    public var changes: AnyPublisher<Void, Never> {
+        let binding = self.binding!
+        let loading = binding.changes.map { binding.value?.isLoading ?? false }
+            .prepend(Deferred { Just(binding.value?.isLoading ?? false) })
+            .eraseToAnyPublisher()
+        return merge(binding.changes, spinner.ticks(while: loading))
+    }
+
+    /// `ticks` is the app's clock: ages and warnings in force follow it.
     public init(viewModel: TodayViewModel, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+                ticks: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
                 onRoute: @escaping (TodayRoute) -> Void) {
         self.l10n = l10n
-        self.scheduler = scheduler
-        let output = viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
-                                                      refreshRequested: refreshRequested.eraseToAnyPublisher(),
-                                                      opened: opened.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] in self?.apply($0) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
+        spinner = SpinnerSteps(scheduler: scheduler)
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher(),
+            moved: moved.eraseToAnyPublisher(), selected: selected.eraseToAnyPublisher(),
+            opened: opened.eraseToAnyPublisher(), tick: ticks))
+        binding = StateBinding(output.state)
+        routes = output.route.sink { onRoute($0) }
         appeared.send() // made when the tab is first shown (the navigator tells of later showings)
     }
 
     public func didAppear() { appeared.send() }
 
-    private func apply(_ new: TodayState) {
-        state = new
-        let targets = Self.targets(new)
-        if selection == nil || !targets.contains(selection!) {
-            // The same section's first stop (its rows came or went), else the first of all.
-            let section = selection?.section
-            selection = targets.first { $0.section == section } ?? targets.first
-        }
-        spinner.startIfLoading(resetting: false)
-        onNeedsDisplay?()
-    }
-
-    private var isLoading: Bool {
-        guard let state else { return false }
-        return TodaySection.allCases.contains { state.status($0) == .loading }
-    }
-
     // MARK: Layout
-
-    /// Every stop of the selection, in order: each section's rows, or its message when it has none.
-    static func targets(_ state: TodayState) -> [Target] {
-        var targets: [Target] = []
-        targets += state.places.rows.indices.map { .item(.place($0)) }
-        if state.places.rows.isEmpty { targets.append(.section(.places)) }
-        targets += state.quakes.rows.indices.map { .item(.quake($0)) }
-        if state.quakes.rows.isEmpty { targets.append(.section(.quakes)) }
-        targets += state.films.rows.indices.map { .item(.wishlist($0)) }
-        targets += state.viewed.indices.map { .item(.viewed($0)) }
-        if state.films.rows.isEmpty && state.viewed.isEmpty { targets.append(.section(.films)) }
-        return targets
-    }
 
     /// The screen's lines for `width` columns.
     func lines(_ state: TodayState, width: Int) -> [Line] {
         var lines: [Line] = []
+        let wrap = { (text: String) in TextWrap.lines(text, width: max(1, width - 3)) }
         func messageLines(_ section: TodaySection, _ status: TodaySectionStatus, hasRows: Bool) {
             switch status {
             case .empty(let text) where !hasRows:
-                lines += TextWrap.lines(text, width: max(1, width - 3)).map { .message(section, $0, warning: false) }
+                lines += wrap(text).map { .message(section, $0, warning: false) }
             case .failed(let text):
-                lines += TextWrap.lines(text, width: max(1, width - 3)).map { .message(section, $0, warning: true) }
+                lines += wrap(text).map { .message(section, $0, warning: true) }
             case .loading where !hasRows:
                 lines.append(.message(section, "", warning: false))
             default:
@@ -123,8 +92,18 @@ public final class TodayScreen: Screen {
             }
         }
         lines.append(.header(.places))
-        lines += state.placesNotes.map { Line.note($0) }
-        lines += state.places.rows.indices.map { Line.place($0) }
+        // How the place was found, or what to do to have one: wrapped, never cut.
+        lines += state.placesNotes.flatMap(wrap).map { Line.note($0) }
+        for (i, row) in state.places.rows.enumerated() {
+            lines.append(.place(i))
+            if let warning = row.warning {
+                lines += TextWrap.lines(warning.text, width: max(1, width - 5))
+                    .map { Line.placeWarning(i, $0, level: warning.level) }
+            }
+            if width < Self.rangeColumnsFrom, let problem = row.problem {
+                lines += TextWrap.lines(problem, width: max(1, width - 5)).map { Line.placeProblem(i, $0) }
+            }
+        }
         messageLines(.places, state.places.status, hasRows: !state.places.rows.isEmpty)
         lines.append(.blank)
         lines.append(.header(.quakes))
@@ -141,8 +120,11 @@ public final class TodayScreen: Screen {
         return lines
     }
 
+    /// From this width a place's row has its range column, where a missing weather's reason is told.
+    static let rangeColumnsFrom = 50
+
     /// The line the selection is on.
-    private func lineIndex(of target: Target, in lines: [Line]) -> Int? {
+    private func lineIndex(of target: TodayTarget, in lines: [Line]) -> Int? {
         lines.firstIndex { line in
             switch (target, line) {
             case (.item(.place(let a)), .place(let b)), (.item(.quake(let a)), .quake(let b)),
@@ -159,22 +141,55 @@ public final class TodayScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        var hints = [KeyHint("↑↓", l10n[.hintMove])]
-        if case .item? = selection { hints.append(KeyHint("Enter", l10n[.hintOpen])) }
-        hints += [KeyHint("r", l10n[.hintRefresh]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-        return hints
+    public var bindings: [Binding] {
+        let onItem: Bool = { if case .item? = selection { return true } else { return false } }()
+        var moves = Binding.listMoves(l10n) { [unowned self] key in
+            let page = max(1, lastHeight - 2)
+            let move: TodayMove
+            switch key {
+            case .up, .char("k"): move = .by(-1)
+            case .down, .char("j"): move = .by(1)
+            case .pageUp: move = .by(-page)
+            case .pageDown: move = .by(page)
+            case .home, .char("g"): move = .first
+            case .end, .char("G"): move = .last
+            default: return false
+            }
+            moved.send(move)
+            return true
+        }
+        // The bar shows the moves as "↑↓ move".
+        if let first = moves.first {
+            moves[0] = Binding(first.keys, first.keyLabel, help: first.help, hint: l10n[.hintMove], hintKey: "↑↓", run: first.run)
+        }
+        var all = moves
+        all.append(Binding([.char("["), .char("]")], "[ ]", help: l10n[.helpKeyTodaySection]) { [moved] key in
+            moved.send(.section(key == .char("]") ? 1 : -1))
+            return true
+        })
+        if state?.viewed.isEmpty == false {
+            all.append(Binding([.left, .right, .char("h"), .char("l")], "← →", help: l10n[.helpKeyTodayViewed]) { [unowned self] key in
+                guard case .item(.viewed)? = selection else { return false }
+                moved.send(.along(key == .left || key == .char("h") ? -1 : 1))
+                return true
+            })
+        }
+        all += [
+            Binding([.enter], Binding.name(.enter), help: l10n[.helpKeyTodayOpen], hint: onItem ? l10n[.hintOpen] : nil) {
+                [unowned self] _ in
+                guard case .item(let item)? = selection else { return false }
+                opened.send(item)
+                return true
+            },
+            Binding(.char("r"), help: l10n[.helpKeyTodayRefresh], hint: l10n[.hintRefresh]) { [unowned self] in
+                refreshRequested.send(selection?.section ?? .places)
+            },
+        ]
+        return all
     }
 
-    public var help: [KeyHint] {
-        var help = [KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-                    KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-                    KeyHint("Home End  g G", l10n[.helpKeyEnds]),
-                    KeyHint("[ ]", l10n[.helpKeyTodaySection])]
-        if state?.viewed.isEmpty == false { help.append(KeyHint("← →", l10n[.helpKeyTodayViewed])) }
-        help += [KeyHint("Enter", l10n[.helpKeyTodayOpen]), KeyHint("r", l10n[.helpKeyTodayRefresh])]
-        return help
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// A click selects the place, quake or film under it (a double click, or a click on what is
     /// already selected, opens it); the wheel moves the selection as ↑ ↓ do.
@@ -183,15 +198,15 @@ public final class TodayScreen: Screen {
         switch pointer.action {
         case .wheel(let notches):
             guard notches != 0 else { return false }
-            for _ in 0..<abs(notches) { _ = handle(notches < 0 ? Key.up : Key.down) }
+            moved.send(.by(notches))
             return true
         case .click(let clicks):
             let lines = lines(state, width: lastWidth)
             let i = offset + pointer.y
             guard pointer.y >= 0, pointer.y < lastHeight, lines.indices.contains(i) else { return false }
-            let target: Target
+            let target: TodayTarget
             switch lines[i] {
-            case .place(let n): target = .item(.place(n))
+            case .place(let n), .placeProblem(let n, _), .placeWarning(let n, _, _): target = .item(.place(n))
             case .quake(let n): target = .item(.quake(n))
             case .wishlist(let n): target = .item(.wishlist(n))
             case .viewed:
@@ -199,8 +214,7 @@ public final class TodayScreen: Screen {
             default: return false
             }
             let again = selection == target
-            selection = target
-            onNeedsDisplay?()
+            selected.send(target)
             if clicks >= 2 || again, case .item(let item) = target { opened.send(item) }
             return true
         case .drag:
@@ -208,54 +222,13 @@ public final class TodayScreen: Screen {
         }
     }
 
-    public func handle(_ key: Key) -> Bool {
-        guard let state else { return false }
-        let targets = Self.targets(state)
-        // The viewed strip is one stop for ↑ ↓; ← → move along it.
-        let stops = targets.filter { if case .item(.viewed(let i)) = $0 { return i == 0 } else { return true } }
-        let current: Target? = { if case .item(.viewed)? = selection { return .item(.viewed(0)) } else { return selection } }()
-        let index = current.flatMap { stops.firstIndex(of: $0) } ?? 0
-        func select(_ i: Int) {
-            guard !stops.isEmpty else { return }
-            selection = stops[min(max(0, i), stops.count - 1)]
-            scrollToSelection()
-            onNeedsDisplay?()
-        }
-        let page = max(1, lastHeight - 2)
-        switch key {
-        case .up, .char("k"): select(index - 1)
-        case .down, .char("j"): select(index + 1)
-        case .pageUp: select(index - page)
-        case .pageDown: select(index + page)
-        case .home, .char("g"): select(0)
-        case .end, .char("G"): select(stops.count - 1)
-        case .char("]"), .char("["):
-            let section = current?.section ?? .places
-            let step = key == .char("]") ? 1 : -1
-            let next = TodaySection(rawValue: (section.rawValue + step + 3) % 3) ?? .places
-            if let i = stops.firstIndex(where: { $0.section == next }) { select(i) }
-        case .left, .right, .char("h"), .char("l"):
-            guard case .item(.viewed(let i))? = selection else { return false }
-            let step = key == .left || key == .char("h") ? -1 : 1
-            selection = .item(.viewed(min(max(0, i + step), state.viewed.count - 1)))
-            onNeedsDisplay?()
-        case .enter:
-            guard case .item(let item)? = selection else { return false }
-            opened.send(item)
-        case .char("r"):
-            refreshRequested.send(selection?.section ?? .places)
-        default:
-            return false
-        }
-        return true
-    }
-
-    private func scrollToSelection() {
-        guard let state, let selection else { return }
-        let lines = lines(state, width: lastWidth)
+    /// Brings the selection into view: a section's first stop with its header (and notes), a
+    /// section's message whole.
+    private func scroll(to selection: TodayTarget, _ state: TodayState, lines: [Line], height: Int) {
         guard var at = lineIndex(of: selection, in: lines) else { return }
-        // A section's first stop brings its header (and notes) into view.
-        if Self.targets(state).first(where: { $0.section == selection.section }) == selection,
+        let targets = TodayViewModel.targets(places: state.places.rows.count, quakes: state.quakes.rows.count,
+                                             wishlist: state.films.rows.count, viewed: state.viewed.count)
+        if targets.first(where: { $0.section == selection.section }) == selection,
            let header = lines.firstIndex(of: .header(selection.section)) {
             at = header
         }
@@ -266,8 +239,8 @@ public final class TodayScreen: Screen {
            let last = lines.lastIndex(where: { if case .message(section, _, _) = $0 { return true } else { return false } }) {
             end = last
         }
-        if end >= offset + lastHeight { offset = min(at, end - lastHeight + 1) }
-        offset = max(0, min(offset, max(0, lines.count - lastHeight)))
+        if end >= offset + height { offset = min(at, end - height + 1) }
+        offset = max(0, min(offset, max(0, lines.count - height)))
     }
 
     // MARK: Drawing
@@ -275,13 +248,17 @@ public final class TodayScreen: Screen {
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
-        let widthChanged = lastWidth != p.width || lastHeight != p.height
+        let resized = lastWidth != p.width || lastHeight != p.height
         lastWidth = p.width
         lastHeight = p.height
-        if widthChanged { scrollToSelection() }
         let lines = lines(state, width: p.width)
+        // A new selection (a key, a click, rows that came or went), or a new size, is brought into view.
+        if let selection = state.selection, resized || selection != scrolledTo {
+            scroll(to: selection, state, lines: lines, height: p.height)
+        }
+        scrolledTo = state.selection
         offset = max(0, min(offset, max(0, lines.count - p.height)))
-        let selectedLine = selection.flatMap { lineIndex(of: $0, in: lines) }
+        let selectedLine = state.selection.flatMap { lineIndex(of: $0, in: lines) }
         for y in 0..<p.height {
             let i = offset + y
             guard lines.indices.contains(i) else { break }
@@ -311,7 +288,7 @@ public final class TodayScreen: Screen {
             header.bold = true
             let note: (String, Style)? = switch status {
             // Without rows the spinner is on the section's own line below.
-            case .loading where hasRows: (Spinner.frame(spinner.tick) + " " + l10n[.todayLoading], theme.dim)
+            case .loading where hasRows: (Spinner.frame(spinner.step) + " " + l10n[.todayLoading], theme.dim)
             case .loaded(let note?): (note, theme.dim)
             case .stale(let note): (note, theme.warning)
             default: nil
@@ -324,17 +301,22 @@ public final class TodayScreen: Screen {
         case .note(let text):
             p.text(fit(text, p.width - 3), x: 2, y: 0, style: theme.dim)
         case .message(_, let text, let warning):
-            let shown = text.isEmpty ? Spinner.frame(spinner.tick) + " " + l10n[.todayLoading] : text
+            let shown = text.isEmpty ? Spinner.frame(spinner.step) + " " + l10n[.todayLoading] : text
             p.text(fit(shown, p.width - 3), x: 2, y: 0, style: selected ? base : (warning ? theme.warning : theme.dim))
         case .place(let i):
             guard state.places.rows.indices.contains(i) else { return }
             let row = state.places.rows[i]
-            let rangeWidth = p.width >= 50 ? 12 : 0
+            let rangeWidth = p.width >= Self.rangeColumnsFrom ? 12 : 0
             let nowWidth = 6
             let conditionWidth = p.width >= 70 ? min(20, p.width - 50) : 0
             let hereWidth = p.width >= 60 ? DisplayWidth.of(l10n[.todayHere]) + 2 : 0
             let nameWidth = max(0, p.width - 2 - nowWidth - rangeWidth - conditionWidth - hereWidth - 1)
             p.text(fit(row.name, nameWidth - 1), x: 2, y: 0, style: base)
+            if let warning = row.warning {
+                // Official warnings in force: "!" in the severity's colour (the mark reads without
+                // colour); the worst of them is told on the line below.
+                p.text("!", x: 1, y: 0, style: selected ? base : theme.level(warning.level))
+            }
             var x = 2 + nameWidth
             if hereWidth > 0, row.isHere { p.text(l10n[.todayHere], x: x, y: 0, style: selected ? base : theme.dim) }
             x += hereWidth
@@ -349,6 +331,10 @@ public final class TodayScreen: Screen {
             if rangeWidth > 0 { p.text(fit(row.range ?? "", rangeWidth - 1), x: x, y: 0, style: base) }
             x += rangeWidth
             if conditionWidth > 0 { p.text(fit(row.condition ?? "", conditionWidth), x: x, y: 0, style: selected ? base : theme.dim) }
+        case .placeWarning(_, let text, let level):
+            p.text(fit(text, p.width - 5), x: 4, y: 0, style: theme.level(level))
+        case .placeProblem(_, let text):
+            p.text(fit(text, p.width - 5), x: 4, y: 0, style: theme.warning)
         case .quake(let i):
             guard state.quakes.rows.indices.contains(i) else { return }
             let row = state.quakes.rows[i]
