@@ -41,7 +41,7 @@ public enum DataInventory {
                 let catalog = try CityCatalog(contentsOf: url)
                 return "city catalogue NMBC v\(version), \(grouped(catalog.cityCount)) cities"
             case "NMBL":
-                let mask = try LandMask(contentsOf: [url])
+                let mask = try LandMask(contentsOf: url)
                 let levels = mask.resolutions.map(String.init).joined(separator: ", ")
                 return "land mask NMBL v\(version), \(mask.resolutions.count) levels (\(levels) px/°)"
             case "NMBB":

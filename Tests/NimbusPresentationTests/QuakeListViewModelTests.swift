@@ -123,7 +123,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(completion: .finished)
         scheduler.advance()
         let rows = "5.1 12 min ago 24 km SW of Pohang | 2.7 3 h ago 190 km N of Los Angeles"
-        let held = "2 events · 1 unreadable events left out"
+        let held = "2 events · 1 unreadable event left out"
         XCTAssertEqual(state.values.map(summary), [
             "M2.5+ · past day | Loading earthquakes… |  | ",
             "M2.5+ · past day | \(rows) | \(held) | updated 3 h ago · refreshing…",

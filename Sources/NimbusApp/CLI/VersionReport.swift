@@ -34,7 +34,7 @@ enum VersionReport {
         }
         // The optional files a user generates into their own data folder (scripts/build-resources.py).
         let own = NimbusDirectories(environment: environment).data
-        let optional = [CityCatalog.largeTierFileName, LandMask.fineFileName].map { own.appendingPathComponent($0) }
+        let optional = [CityCatalog.largeTierFileName].map { own.appendingPathComponent($0) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         if !optional.isEmpty {
             lines.append("  generated, in \(shown(own.path)):")
