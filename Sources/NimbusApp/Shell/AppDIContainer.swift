@@ -427,7 +427,8 @@ public final class AppDIContainer {
     }
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
-        CityDetailFactory(weather: weatherRepository, air: airQualityRepository, likes: likesStore,
+        CityDetailFactory(weather: weatherRepository, air: airQualityRepository, warnings: makeWarningsRepository(),
+                          normals: makeClimateNormalsRepository(), likes: likesStore,
                           format: WeatherFormatter(l10n: l10n, display: display), countries: countryNames,
                           scheduler: configuration.scheduler, work: configuration.workScheduler, now: configuration.now,
                           makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
