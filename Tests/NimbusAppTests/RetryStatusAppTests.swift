@@ -160,4 +160,45 @@ final class RetryStatusAppTests: XCTestCase {
         scheduler.advance(by: .seconds(120))
         XCTAssertEqual(forecasts(), 1, "no retry once the screen is gone")
     }
+
+    nonisolated func testTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
+    }
+
+    private func mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
+        // The list's rows are forecasts; on a city's screen the air quality is the one rate limited,
+        // while its forecast is drawn.
+        for (language, rows, air) in [("en", "forecast: rate limited, retrying in 30 s", "air quality: rate limited, retrying in 30 s"),
+                                      ("ko", "예보: 요청 한도 초과, 30초 후 다시 시도", "대기질: 요청 한도 초과, 30초 후 다시 시도"),
+                                      ("ja", "予報：リクエスト制限中、30秒後に再試行", "大気質：リクエスト制限中、30秒後に再試行")] {
+            let list = RateLimitedWeatherClient(retryAfter: "30")
+            let (listApp, _) = try launch(list, language: language)
+            XCTAssertTrue(statusBar(listApp).hasSuffix(rows), statusBar(listApp))
+
+            let client = RateLimitedWeatherClient(retryAfter: "30") { url in url.path.hasSuffix("/v1/air-quality") }
+            let (app, scheduler) = try launch(client, language: language)
+            app.handle(.enter)
+            scheduler.advance()
+            // (The bar's right side is cut to the width: what is retried, and why, come first.)
+            XCTAssertTrue(statusBar(app).contains(air.prefix(16)), statusBar(app))
+            XCTAssertFalse(statusBar(app).contains(rows), statusBar(app))
+        }
+    }
+
+    func testARequestIsNamedByItsServicesPathWhateverTheServer() {
+        let cases: [(String, RetrySubject?)] = [
+            ("https://api.open-meteo.com/v1/forecast?latitude=1", .forecast),
+            ("http://127.0.0.1:8080/v1/forecast", .forecast),
+            ("https://air-quality-api.open-meteo.com/v1/air-quality?x=1", .airQuality),
+            ("https://archive-api.open-meteo.com/v1/archive", .normals),
+            ("https://api.weather.gov/alerts/active?point=47.6,-122.3", .warnings),
+            ("https://feeds.meteoalarm.org/feeds/meteoalarm-legacy-atom-germany", .warnings),
+            ("https://www.jma.go.jp/bosai/warning/data/warning/130000.json", .warnings),
+            ("https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/2.5_day.geojson", .earthquakes),
+            ("https://api.themoviedb.org/3/search/movie?query=x", .films),
+            ("https://example.com/other", nil),
+        ]
+        for (url, subject) in cases { XCTAssertEqual(RetrySubject(url: URL(string: url)!), subject, url) }
+    }
 }

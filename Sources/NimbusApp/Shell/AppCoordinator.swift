@@ -161,15 +161,18 @@ public final class AppCoordinator {
         needsDisplay.set()
     }
 
-    /// "rate limited, retrying in 12 s" while a retry waits.
+    /// "air quality: rate limited, retrying in 12 s" while a retry waits: what is retried, named.
     var retryMessage: String? {
         guard let retryWait else { return nil }
         let seconds = l10n.number(max(1, retryWait.secondsLeft(at: container.configuration.scheduler.now)))
+        let message: String
         switch retryWait.reason {
-        case .rateLimited: return l10n.format(.statusRetryRateLimited, seconds)
-        case .unavailable: return l10n.format(.statusRetryUnavailable, seconds)
-        case .connectionFailed: return l10n.format(.statusRetryConnection, seconds)
+        case .rateLimited: message = l10n.format(.statusRetryRateLimited, seconds)
+        case .unavailable: message = l10n.format(.statusRetryUnavailable, seconds)
+        case .connectionFailed: message = l10n.format(.statusRetryConnection, seconds)
         }
+        guard let subject = RetrySubject(url: retryWait.url) else { return message }
+        return l10n.format(.statusRetryNamed, l10n[subject.key], message)
     }
 
     // MARK: Keys
