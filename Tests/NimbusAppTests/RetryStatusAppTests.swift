@@ -161,4 +161,29 @@ final class RetryStatusAppTests: XCTestCase {
         scheduler.advance(by: .seconds(120))
         XCTAssertEqual(forecasts(), 1, "no retry once the screen is gone")
     }
+
+    nonisolated func testTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
+    }
+
+    private func mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
+        // The list's rows are forecasts; on a city's screen the air quality is the one rate limited,
+        // while its forecast is drawn.
+        for (language, rows, air) in [("en", "forecast: rate limited, retrying in 30 s", "air quality: rate limited, retrying in 30 s"),
+                                      ("ko", "예보: 요청 한도 초과, 30초 후 다시 시도", "대기질: 요청 한도 초과, 30초 후 다시 시도"),
+                                      ("ja", "予報：リクエスト制限中、30秒後に再試行", "大気質：リクエスト制限中、30秒後に再試行")] {
+            let list = RateLimitedWeatherClient(retryAfter: "30")
+            let (listApp, _) = try launch(list, language: language)
+            XCTAssertTrue(statusBar(listApp).hasSuffix(rows), statusBar(listApp))
+
+            let client = RateLimitedWeatherClient(retryAfter: "30") { url in url.path.hasSuffix("/v1/air-quality") }
+            let (app, scheduler) = try launch(client, language: language)
+            app.handle(.enter)
+            scheduler.advance()
+            // (The bar's right side is cut to the width: what is retried, and why, come first.)
+            XCTAssertTrue(statusBar(app).contains(air.prefix(16)), statusBar(app))
+            XCTAssertFalse(statusBar(app).contains(rows), statusBar(app))
+        }
+    }
 }

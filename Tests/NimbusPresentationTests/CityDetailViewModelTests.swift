@@ -248,11 +248,12 @@ final class CityDetailViewModelTests: XCTestCase {
         repository.subject.send(fresh)
         repository.subject.send(completion: .finished)
         scheduler.advance()
+        // (After `r`, the fresh forecast says it is new: `r` always answers with something visible.)
         XCTAssertEqual(state.values.map(summary), [
             "loading",
             "unavailable: The weather server failed (HTTP 500). Press r to try again.",
             "loading",
-            "loaded 23°C",
+            "loaded 23°C | Updated just now",
         ])
         XCTAssertEqual(repository.requests.count, 2)
     }

@@ -4,6 +4,7 @@ import NimbusData
 import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
+import OpenCombineShim
 @testable import NimbusUI
 
 /// Answers every request with one body, at once (or as unreachable, with none).
@@ -36,18 +37,24 @@ final class RecordingPanel: ScreenPanel {
     var draws: [Size] = []
     var keys: [Key] = []
     var cancels = 0
-    var onNeedsDisplay: (() -> Void)?
-    var hints: [KeyHint] { [KeyHint("+-", "zoom")] }
-    var help: [KeyHint] { [KeyHint("+ -", "zoom the map")] }
+    var bindings: [Binding] {
+        [Binding([.char("+")], "+ -", help: "zoom the map", hint: "zoom", hintKey: "+-") { [unowned self] key in
+            keys.append(key)
+            return true
+        }]
+    }
+    var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }
     func draw(_ painter: Painter, theme: Theme) {
         draws.append(Size(cols: painter.width, rows: painter.height))
         painter.text("MAP", x: 0, y: 0)
     }
-    func handle(_ key: Key) -> Bool {
-        keys.append(key)
-        return key == .char("+")
-    }
     func cancel() { cancels += 1 }
+}
+
+/// A key as the app dispatches it to a screen: to the screen's binding for it, if any.
+@MainActor
+func press(_ screen: Screen, _ key: Key) -> Bool {
+    Binding.find(key, in: screen.bindings)?.run(key) ?? false
 }
 
 @MainActor
@@ -121,9 +128,9 @@ final class CityDetailScreenTests: XCTestCase {
     private func mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
         let (screen, _) = try makeScreen(language: .en, panel: RecordingPanel())
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
-        XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "+-", "f", "?", "q"])
+        XCTAssertEqual(screen.bindings.compactMap(\.barHint).map(\.key), ["Esc", "r", "+-", "f"])
         screen.draw(Canvas(size: Size(cols: 60, rows: 20)).painter(), theme: .color)
-        XCTAssertEqual(screen.hints.map(\.key), ["Esc", "r", "f", "?", "q"], "no room for the map, no map keys")
+        XCTAssertEqual(screen.bindings.compactMap(\.barHint).map(\.key), ["Esc", "r", "f"], "no room for the map, no map keys")
     }
 
     nonisolated func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
@@ -136,15 +143,15 @@ final class CityDetailScreenTests: XCTestCase {
         var routes: [CityDetailRoute] = []
         let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
         screen.draw(Canvas(size: Size(cols: 80, rows: 22)).painter(), theme: .color)
-        XCTAssertFalse(screen.handle(.char("+")), "no room for the map: its keys do nothing, so they are not taken")
-        XCTAssertFalse(screen.help.contains(KeyHint("+ -", "zoom the map")), "nor listed")
+        XCTAssertFalse(press(screen, .char("+")), "no room for the map: its keys do nothing, so they are not taken")
+        XCTAssertFalse(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")), "nor listed")
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
-        XCTAssertTrue(screen.handle(.char("+")))
-        XCTAssertFalse(screen.handle(.char("x")))
-        XCTAssertTrue(screen.handle(.char("r")), "r is the screen's own")
-        XCTAssertEqual(panel.keys, [.char("+"), .char("x")])
-        XCTAssertEqual(screen.help.last, KeyHint("+ -", "zoom the map"))
-        XCTAssertTrue(screen.handle(.escape))
+        XCTAssertTrue(press(screen, .char("+")))
+        XCTAssertFalse(press(screen, .char("x")))
+        XCTAssertTrue(press(screen, .char("r")), "r is the screen's own")
+        XCTAssertEqual(panel.keys, [.char("+")])
+        XCTAssertTrue(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")))
+        XCTAssertTrue(press(screen, .escape))
         XCTAssertEqual(panel.cancels, 1)
         XCTAssertEqual(routes, [.back])
     }

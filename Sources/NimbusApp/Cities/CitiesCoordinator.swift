@@ -13,11 +13,13 @@ protocol CitiesCoordinatorDependencies {
 @MainActor
 final class CitiesCoordinator {
     private let navigator: TabNavigator
+    private let overlays: OverlayPresenting
     private let dependencies: CitiesCoordinatorDependencies
     private var tab = 0
 
-    init(navigator: TabNavigator, dependencies: CitiesCoordinatorDependencies) {
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: CitiesCoordinatorDependencies) {
         self.navigator = navigator
+        self.overlays = overlays
         self.dependencies = dependencies
     }
 
@@ -31,20 +33,7 @@ final class CitiesCoordinator {
     private func handle(_ route: CityListRoute) {
         switch route {
         case .showDetail(let city):
-            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
+            navigator.pushCityDetail(onTab: tab, overlays: overlays) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
         }
-    }
-}
-
-extension TabNavigator {
-    /// Pushes the city detail `make` builds on tab `index`; the detail's back route pops it.
-    /// (The Cities and Liked tabs open a city the same way.)
-    func pushCityDetail(onTab index: Int, make: (@escaping (CityDetailRoute) -> Void) -> Screen) {
-        let detail = make { [weak self] route in
-            switch route {
-            case .back: self?.pop(onTab: index)
-            }
-        }
-        push(detail, onTab: index)
     }
 }

@@ -13,11 +13,13 @@ protocol LikedCoordinatorDependencies {
 @MainActor
 final class LikedCoordinator {
     private let navigator: TabNavigator
+    private let overlays: OverlayPresenting
     private let dependencies: LikedCoordinatorDependencies
     private var tab = 0
 
-    init(navigator: TabNavigator, dependencies: LikedCoordinatorDependencies) {
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: LikedCoordinatorDependencies) {
         self.navigator = navigator
+        self.overlays = overlays
         self.dependencies = dependencies
     }
 
@@ -31,7 +33,7 @@ final class LikedCoordinator {
     private func handle(_ route: LikedCitiesRoute) {
         switch route {
         case .showDetail(let city):
-            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
+            navigator.pushCityDetail(onTab: tab, overlays: overlays) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
         }
     }
 }

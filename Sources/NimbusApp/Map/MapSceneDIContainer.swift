@@ -65,14 +65,14 @@ public final class MapSceneDIContainer {
         CityMapViewModel(city: city, showMap: makeShowCityMapUseCase(), l10n: l10n, units: units(),
                          initialZoom: initialZoom, initialStyle: mapStyle(),
                          scheduler: scheduler, renderScheduler: renderScheduler,
-                         places: places, nearbyQuakes: nearbyQuakes, towns: towns)
+                         places: places, nearbyQuakes: nearbyQuakes, towns: towns, styleChanged: mapStyleChanged)
     }
 
     /// The map panel the city detail screen embeds (call `cancel()` on it when the detail goes away).
     @MainActor public func makeCityMapPanel(city: City, places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
-                     styleChanged: mapStyleChanged, preferredStyle: mapStyle, mouse: mouse())
+                     preferredStyle: mapStyle, mouse: mouse())
     }
 
     /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a

@@ -83,14 +83,14 @@ public final class AppCoordinator {
     public func rehearseTyping() { container.rehearseTyping() }
 
     public func start() {
-        let cities = CitiesCoordinator(navigator: navigator, dependencies: container.makeCitiesSceneDIContainer())
+        let cities = CitiesCoordinator(navigator: navigator, overlays: overlays, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])
         let quakeScenes = container.makeQuakesSceneDIContainer()
         let movieScenes = container.makeMoviesSceneDIContainer()
-        let today = TodayCoordinator(navigator: navigator,
+        let today = TodayCoordinator(navigator: navigator, overlays: overlays,
                                      dependencies: container.makeTodaySceneDIContainer(quakes: quakeScenes, movies: movieScenes))
         today.start(title: l10n[.tabToday])
-        let liked = LikedCoordinator(navigator: navigator, dependencies: container.makeLikedSceneDIContainer())
+        let liked = LikedCoordinator(navigator: navigator, overlays: overlays, dependencies: container.makeLikedSceneDIContainer())
         liked.start(title: l10n[.tabLiked])
         let quakes = QuakesCoordinator(navigator: navigator, dependencies: quakeScenes)
         quakes.start(title: l10n[.tabQuakes])

@@ -47,7 +47,8 @@ extension AppDIContainer {
     }
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
-        CityDetailFactory(weather: weatherRepository, air: airQualityRepository, likes: likesStore, format: weatherFormatter,
+        CityDetailFactory(weather: weatherRepository, air: airQualityRepository, warnings: makeWarningsRepository(),
+                          normals: makeClimateNormalsRepository(), likes: likesStore, format: weatherFormatter,
                           countries: countryNames, scheduler: configuration.scheduler, work: configuration.workScheduler,
                           now: configuration.now, makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }

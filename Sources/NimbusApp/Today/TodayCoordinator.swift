@@ -15,11 +15,13 @@ protocol TodayCoordinatorDependencies {
 @MainActor
 final class TodayCoordinator {
     private let navigator: TabNavigator
+    private let overlays: OverlayPresenting
     private let dependencies: TodayCoordinatorDependencies
     private var tab = 0
 
-    init(navigator: TabNavigator, dependencies: TodayCoordinatorDependencies) {
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: TodayCoordinatorDependencies) {
         self.navigator = navigator
+        self.overlays = overlays
         self.dependencies = dependencies
     }
 
@@ -34,7 +36,7 @@ final class TodayCoordinator {
         let dependencies = self.dependencies
         switch route {
         case .city(let city):
-            navigator.pushCityDetail(onTab: tab) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
+            navigator.pushCityDetail(onTab: tab, overlays: overlays) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }
         case .quake(let quake, let place):
             navigator.push(dependencies.makeQuakeDetailScreen(quake: quake, place: place), onTab: tab)
         case .film(let movie):

@@ -63,12 +63,15 @@ public final class CityMapViewModel {
         public let quakesToggled: AnyPublisher<Void, Never>
         /// Zooms about a point of the view (the wheel).
         public let zoomedAt: AnyPublisher<MapZoomAt, Never>
+        /// The app's map style as the settings chose it, when it changed there.
+        public let styleChosen: AnyPublisher<MapStyle, Never>
 
         public init(sizeChanged: AnyPublisher<MapSize, Never>, zoomed: AnyPublisher<Int, Never>,
                     panned: AnyPublisher<MapPan, Never>, resetRequested: AnyPublisher<Void, Never>,
                     styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>,
                     quakesToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    zoomedAt: AnyPublisher<MapZoomAt, Never> = Empty().eraseToAnyPublisher()) {
+                    zoomedAt: AnyPublisher<MapZoomAt, Never> = Empty().eraseToAnyPublisher(),
+                    styleChosen: AnyPublisher<MapStyle, Never> = Empty().eraseToAnyPublisher()) {
             self.zoomedAt = zoomedAt
             self.sizeChanged = sizeChanged
             self.zoomed = zoomed
@@ -77,6 +80,7 @@ public final class CityMapViewModel {
             self.styleToggled = styleToggled
             self.dismissed = dismissed
             self.quakesToggled = quakesToggled
+            self.styleChosen = styleChosen
         }
     }
 
@@ -84,15 +88,79 @@ public final class CityMapViewModel {
         public let state: AnyPublisher<CityMapState, Never>
     }
 
-    private struct View: Equatable {
+    /// Everything the map panel depends on.
+    public struct State: Equatable {
+        let city: City
+        let initialZoom: MapZoom
         var size: MapSize?
         var zoom: MapZoom
-        var offset: MapOffset
+        var offset = MapOffset.zero
         var style: MapStyle
+        /// The view asked for last: nil before the first layout.
+        var request: MapRequest?
+        /// The view changed and whether its map is cached is not known yet (the next action says):
+        /// nothing is shown for this moment.
+        var asking = false
+        /// The map shown: the request's, or while that is drawn the last one drawn.
+        var snapshot: MapSnapshot?
+        /// The request's map is being drawn.
+        var loading = false
+        /// Why the request's map could not be drawn.
+        var failure: MapError?
+        /// The towns found on the shown map (none while another is drawn).
+        var towns: [MapMarker] = []
+        /// Towns found on the maps shown lately (a few, the oldest forgotten first): a map from the
+        /// cache gets its towns again without looking.
+        var knownTowns = KnownTowns()
+        var places: [MapMarker] = []
+        /// The recent earthquakes while shown (nil while hidden).
+        var quakes: [MapMarker]?
+        /// Whether this map can show earthquakes.
+        let canShowQuakes: Bool
+
+        init(city: City, zoom: MapZoom, style: MapStyle, canShowQuakes: Bool) {
+            self.city = city
+            initialZoom = zoom
+            self.zoom = zoom
+            self.style = style
+            self.canShowQuakes = canShowQuakes
+        }
     }
 
-    private enum Action {
-        case size(MapSize), zoom(Int), zoomAt(MapZoomAt), pan(MapPan), reset, toggleStyle
+    /// Towns by map, the latest 32.
+    struct KnownTowns: Equatable {
+        private(set) var towns: [MapSnapshotKey: [MapMarker]] = [:]
+        private var order: [MapSnapshotKey] = []
+
+        subscript(key: MapSnapshotKey) -> [MapMarker]? { towns[key] }
+
+        mutating func remember(_ found: [MapMarker], for key: MapSnapshotKey) {
+            if towns.updateValue(found, forKey: key) == nil { order.append(key) }
+            if order.count > 32 { towns[order.removeFirst()] = nil }
+        }
+    }
+
+    public enum Action {
+        case sized(MapSize), zoomed(Int), zoomedAt(MapZoomAt), panned(MapPan), reset, styleToggled, styleChosen(MapStyle)
+        case places([MapMarker]), quakesToggled, quakes([MapMarker])
+        /// The request's map was in the cache.
+        case cached(MapRequest, MapSnapshot)
+        /// It was not: it is being drawn.
+        case missed(MapRequest)
+        /// Drawn, with the towns on it (nil: the map marks none).
+        case drawn(MapRequest, MapSnapshot, towns: [MapMarker]?)
+        case townsFound(MapSnapshotKey, [MapMarker])
+        case failed(MapRequest, MapError)
+    }
+
+    public enum Effect: Equatable {
+        /// Show the request's map: from the cache at once, or drawn off the main queue (replacing the
+        /// drawing in flight). `townsKnown`: the towns of its map were found before.
+        case show(MapRequest, townsKnown: Bool)
+        /// The style the user chose with `c`, for the next map the app opens.
+        case keepStyle(MapStyle)
+        case showQuakes
+        case hideQuakes
     }
 
     private let city: City
@@ -106,15 +174,18 @@ public final class CityMapViewModel {
     private let places: AnyPublisher<[MapMarker], Never>
     private let nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)?
     private let towns: MapTownFinder?
+    private let styleChanged: (MapStyle) -> Void
 
     /// `scheduler` delivers state (the main queue); `renderScheduler` draws maps (a background queue).
     /// `places` are marked on every map (as they change); `nearbyQuakes`, when given, are recent
     /// earthquakes the user can show and hide (`quakesToggled`), asked for each time they are shown.
+    /// `styleChanged` hears each switch between braille and blocks made with `c` (the app keeps it).
     public init(city: City, showMap: ShowCityMapUseCase, l10n: L10n, units: UnitSystem,
                 initialZoom: MapZoom = .country, initialStyle: MapStyle = .braille,
                 scheduler: AnySchedulerOf<DispatchQueue>, renderScheduler: AnySchedulerOf<DispatchQueue>,
                 places: AnyPublisher<[MapMarker], Never> = Just([]).eraseToAnyPublisher(),
-                nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil, towns: MapTownFinder? = nil) {
+                nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil, towns: MapTownFinder? = nil,
+                styleChanged: @escaping (MapStyle) -> Void = { _ in }) {
         self.towns = towns
         self.city = city
         self.showMap = showMap
@@ -126,211 +197,233 @@ public final class CityMapViewModel {
         self.renderScheduler = renderScheduler
         self.places = places
         self.nearbyQuakes = nearbyQuakes
+        self.styleChanged = styleChanged
     }
+
+    public func transform(input: Input) -> Output {
+        let actions: [AnyPublisher<Action, Never>] = [
+            input.sizeChanged.map(Action.sized).eraseToAnyPublisher(),
+            input.zoomed.map(Action.zoomed).eraseToAnyPublisher(),
+            input.zoomedAt.map(Action.zoomedAt).eraseToAnyPublisher(),
+            input.panned.map(Action.panned).eraseToAnyPublisher(),
+            input.resetRequested.map { Action.reset }.eraseToAnyPublisher(),
+            input.styleToggled.map { Action.styleToggled }.eraseToAnyPublisher(),
+            input.styleChosen.map(Action.styleChosen).eraseToAnyPublisher(),
+            input.quakesToggled.map { Action.quakesToggled }.eraseToAnyPublisher(),
+            places.receive(on: scheduler).map(Action.places).eraseToAnyPublisher(),
+        ]
+        let loop = EffectRunner.run(
+            initial: State(city: city, zoom: initialZoom, style: initialStyle, canShowQuakes: nearbyQuakes != nil),
+            actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        let state = loop.state
+            .compactMap { [self] in present($0) }
+            // Markers that came before the first map (or did not change) make no new state.
+            .removeDuplicates()
+            // Leaving ends the output, and with it every drawing in flight.
+            .prefix(untilOutputFrom: input.dismissed)
+            .eraseToAnyPublisher()
+        return Output(state: state)
+    }
+
+    // MARK: Reduce
 
     /// Half, rounded towards zero (as the keys' zoom-out does).
     private static func halved(_ n: Int) -> Int { n / 2 }
 
-    public func transform(input: Input) -> Output {
-        let initial = View(size: nil, zoom: initialZoom, offset: .zero, style: initialStyle)
-        // Merged with flatMap: OpenCombine has no Merge.
-        let actions = [
-            input.sizeChanged.map { Action.size($0) }.eraseToAnyPublisher(),
-            input.zoomed.map { Action.zoom($0) }.eraseToAnyPublisher(),
-            input.zoomedAt.map { Action.zoomAt($0) }.eraseToAnyPublisher(),
-            input.panned.map { Action.pan($0) }.eraseToAnyPublisher(),
-            input.resetRequested.map { Action.reset }.eraseToAnyPublisher(),
-            input.styleToggled.map { Action.toggleStyle }.eraseToAnyPublisher(),
-        ].publisher.flatMap { $0 }
-
-        let initialZoom = self.initialZoom
-        let views = actions
-            .scan(initial) { view, action in
-                var view = view
-                switch action {
-                case .size(let size): view.size = size
-                case .zoom(let delta):
-                    let zoom = MapZoom(view.zoom.level + delta)
-                    // Zooming keeps the same place in the centre: the pan is in quarters of the view.
-                    if zoom != view.zoom {
-                        let factor = zoom > view.zoom ? 2 : 1
-                        let divisor = zoom > view.zoom ? 1 : 2
-                        view.offset = MapOffset(x: view.offset.x * factor / divisor, y: view.offset.y * factor / divisor)
-                    }
-                    view.zoom = zoom
-                case .zoomAt(let at):
-                    let zoom = MapZoom(view.zoom.level + at.delta)
-                    guard zoom != view.zoom else { break }
-                    // The point under the pointer stays put: zooming in, the centre moves half-way
-                    // to it (in the new zoom's quarters: twice the offset, plus the point); zooming
-                    // out, it moves as far again away from it (half of offset minus the point).
-                    if zoom > view.zoom {
-                        view.offset = MapOffset(x: view.offset.x * 2 + at.x, y: view.offset.y * 2 + at.y)
-                    } else {
-                        view.offset = MapOffset(x: Self.halved(view.offset.x - at.x), y: Self.halved(view.offset.y - at.y))
-                    }
-                    view.zoom = zoom
-                case .pan(let pan):
-                    switch pan {
-                    case .left: view.offset = MapOffset(x: view.offset.x - 1, y: view.offset.y)
-                    case .right: view.offset = MapOffset(x: view.offset.x + 1, y: view.offset.y)
-                    case .up: view.offset = MapOffset(x: view.offset.x, y: view.offset.y - 1)
-                    case .down: view.offset = MapOffset(x: view.offset.x, y: view.offset.y + 1)
-                    }
-                case .reset:
-                    view.zoom = initialZoom
-                    view.offset = .zero
-                case .toggleStyle: view.style = view.style.toggled
-                }
-                return view
+    /// How the map's state follows from each action: pure, no cache, no drawing.
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .sized(let size):
+            state.size = size
+            return view(&state)
+        case .zoomed(let delta):
+            let zoom = MapZoom(state.zoom.level + delta)
+            // Zooming keeps the same place in the centre: the pan is in quarters of the view.
+            if zoom != state.zoom {
+                let factor = zoom > state.zoom ? 2 : 1
+                let divisor = zoom > state.zoom ? 1 : 2
+                state.offset = MapOffset(x: state.offset.x * factor / divisor, y: state.offset.y * factor / divisor)
             }
-            .compactMap { view -> MapRequest? in
-                guard let size = view.size, size.cells > 0 else { return nil }
-                return MapRequest(city: self.city, zoom: view.zoom, size: size, style: view.style, offset: view.offset)
+            state.zoom = zoom
+            return view(&state)
+        case .zoomedAt(let at):
+            let zoom = MapZoom(state.zoom.level + at.delta)
+            guard zoom != state.zoom else { return [] }
+            // The point under the pointer stays put: zooming in, the centre moves half-way to it (in
+            // the new zoom's quarters: twice the offset, plus the point); zooming out, it moves as far
+            // again away from it (half of offset minus the point).
+            if zoom > state.zoom {
+                state.offset = MapOffset(x: state.offset.x * 2 + at.x, y: state.offset.y * 2 + at.y)
+            } else {
+                state.offset = MapOffset(x: halved(state.offset.x - at.x), y: halved(state.offset.y - at.y))
             }
-            .removeDuplicates()
+            state.zoom = zoom
+            return view(&state)
+        case .panned(let pan):
+            let o = state.offset
+            switch pan {
+            case .left: state.offset = MapOffset(x: o.x - 1, y: o.y)
+            case .right: state.offset = MapOffset(x: o.x + 1, y: o.y)
+            case .up: state.offset = MapOffset(x: o.x, y: o.y - 1)
+            case .down: state.offset = MapOffset(x: o.x, y: o.y + 1)
+            }
+            return view(&state)
+        case .reset:
+            state.zoom = state.initialZoom
+            state.offset = .zero
+            return view(&state)
+        case .styleToggled:
+            state.style = state.style.toggled
+            return view(&state) + [.keepStyle(state.style)]
+        case .styleChosen(let style):
+            guard style != state.style else { return [] }
+            state.style = style
+            return view(&state)
+        case .places(let places):
+            state.places = places
+            return []
+        case .quakesToggled:
+            guard state.canShowQuakes else { return [] }
+            if state.quakes == nil {
+                state.quakes = []
+                return [.showQuakes]
+            }
+            state.quakes = nil
+            return [.hideQuakes]
+        case .quakes(let quakes):
+            if state.quakes != nil { state.quakes = quakes }
+            return []
+        case .cached(let request, let snapshot):
+            guard request == state.request else { return [] }
+            state.asking = false
+            state.loading = false
+            state.failure = nil
+            state.snapshot = snapshot
+            state.towns = state.knownTowns[snapshot.key] ?? []
+            return []
+        case .missed(let request):
+            guard request == state.request else { return [] }
+            state.asking = false
+            state.loading = true
+            state.failure = nil
+            // The last map stays while the next is drawn, without its towns.
+            state.towns = []
+            return []
+        case .drawn(let request, let snapshot, let towns):
+            guard request == state.request else { return [] }
+            state.loading = false
+            state.snapshot = snapshot
+            if let towns { state.knownTowns.remember(towns, for: snapshot.key) }
+            state.towns = towns ?? []
+            return []
+        case .townsFound(let key, let towns):
+            state.knownTowns.remember(towns, for: key)
+            if state.snapshot?.key == key, !state.loading { state.towns = towns }
+            return []
+        case .failed(let request, let error):
+            guard request == state.request else { return [] }
+            state.loading = false
+            state.failure = error
+            state.towns = []
+            return []
+        }
+    }
 
-        let last = LastSnapshot()
-        let showMap = self.showMap
-        let scheduler = self.scheduler
-        let renderScheduler = self.renderScheduler
-        let towns = self.towns
-        let state = views
-            .map { [self] request -> AnyPublisher<CityMapState, Never> in
-                if let hit = showMap.cached(request) {
-                    last.snapshot = hit
-                    var shown = self.state(request, snapshot: hit, loading: false, message: nil)
-                    guard let towns, hit.key.zoom >= MapTownFinder.minimumZoom else { return Just(shown).eraseToAnyPublisher() }
-                    if let known = last.towns[hit.key] {
-                        shown.towns = known
-                        return Just(shown).eraseToAnyPublisher()
-                    }
-                    // The towns of a map from the cache are found off the main queue, then shown;
-                    // not at all when the view was left before the queue came to them.
-                    let flag = CancellationFlag()
-                    let found = Deferred { (flag.isCancelled ? [] : [towns.towns(on: hit)]).publisher }
-                        .subscribe(on: renderScheduler)
-                        .receive(on: scheduler)
-                        .map { found -> CityMapState in
-                            last.remember(found, for: hit.key)
-                            var withTowns = shown
-                            withTowns.towns = found
-                            return withTowns
-                        }
-                    return found.prepend(shown)
-                        .handleEvents(receiveCancel: { flag.cancel() })
-                        .eraseToAnyPublisher()
-                }
-                let loading = self.state(request, snapshot: last.snapshot, loading: true, message: self.l10n[.mapLoading])
+    /// The view as it is now: a new request when it changed (and has room), else nothing.
+    private static func view(_ state: inout State) -> [Effect] {
+        guard let size = state.size, size.cells > 0 else { return [] }
+        let request = MapRequest(city: state.city, zoom: state.zoom, size: size, style: state.style, offset: state.offset)
+        guard request != state.request else { return [] }
+        state.request = request
+        state.asking = true
+        return [.show(request, townsKnown: state.knownTowns[request.key] != nil)]
+    }
+
+    // MARK: Effects
+
+    private enum Job: Hashable { case draw, quakes }
+
+    private func perform(_ effect: Effect) -> Work<Action, Never> {
+        switch effect {
+        case .show(let request, let townsKnown):
+            if let hit = showMap.cached(request) {
+                let shown = Work<Action, Never>.run(Just(.cached(request, hit)).eraseToAnyPublisher(), immediate: true)
+                // The towns of a map from the cache are found off the main queue, then shown; not at
+                // all when the view was left before the queue came to them.
+                guard let towns, hit.key.zoom >= MapTownFinder.minimumZoom, !townsKnown else { return .all([.cancel(Job.draw), shown]) }
                 let flag = CancellationFlag()
-                let render = Deferred {
-                    Future<Result<(MapSnapshot, [MapMarker])?, MapError>, Never> { promise in
-                        promise(.success(Result { () throws(MapError) -> (MapSnapshot, [MapMarker])? in
-                            // A view left before the render queue came to it is not drawn at all.
-                            guard !flag.isCancelled, let snapshot = try showMap.render(request, cancel: flag) else { return nil }
-                            // The towns in view are found here too, off the main queue.
-                            return (snapshot, flag.isCancelled ? [] : towns?.towns(on: snapshot) ?? [])
-                        }))
-                    }
-                }
-                .subscribe(on: renderScheduler)
-                .receive(on: scheduler)
-                .compactMap { [self] result -> CityMapState? in
-                    switch result {
-                    case .success(nil): return nil
-                    case .success(let (snapshot, found)?):
-                        last.snapshot = snapshot
-                        if towns != nil { last.remember(found, for: snapshot.key) }
-                        var shown = self.state(request, snapshot: snapshot, loading: false, message: nil)
-                        shown.towns = found
-                        return shown
-                    case .failure(let error):
-                        return self.state(request, snapshot: nil, loading: false, message: self.message(error))
-                    }
-                }
-                // The cancel is heard here, above `subscribe(on:)`: below it, nothing hears a cancel
-                // until the render queue has subscribed, which is when the render runs (each view
-                // panned past then drew its whole map later, one after another, holding its
-                // subscription until then: ~4 KB a view, and a queue of renders minutes long).
-                return render.prepend(loading)
-                    .handleEvents(receiveCancel: { flag.cancel() })
-                    .eraseToAnyPublisher()
+                let found = Deferred { (flag.isCancelled ? [] : [towns.towns(on: hit)]).publisher }
+                    .subscribe(on: renderScheduler)
+                    .receive(on: scheduler)
+                    .map { Optional(Action.townsFound(hit.key, $0)) }
+                    .hearingCancelAtOnce(flag)
+                return .all([shown, .run(found, id: Job.draw, immediate: true)])
             }
-            .switchToLatest()
-
-        // The markers go over whichever map is shown; a new map or new markers make a new state.
-        let quakes: AnyPublisher<[MapMarker]?, Never>
-        if let nearbyQuakes {
-            quakes = input.quakesToggled
-                .scan(false) { shown, _ in !shown }
-                .map { shown -> AnyPublisher<[MapMarker]?, Never> in
-                    shown ? nearbyQuakes().map { Optional($0) }.prepend([]).eraseToAnyPublisher()
-                        : Just(nil).eraseToAnyPublisher()
-                }
-                .switchToLatest()
-                .receive(on: scheduler)
-                .eraseToAnyPublisher()
-        } else {
-            quakes = Empty().eraseToAnyPublisher()
+            return .all([.run(Just(.missed(request)).eraseToAnyPublisher(), immediate: true),
+                         .run(draw(request), id: Job.draw, immediate: true)])
+        case .keepStyle(let style):
+            let keep = styleChanged
+            return .run(Deferred { () -> Empty<Action, Never> in
+                keep(style)
+                return Empty()
+            }.eraseToAnyPublisher(), immediate: true)
+        case .showQuakes:
+            guard let nearbyQuakes else { return .none }
+            return .run(nearbyQuakes().map(Action.quakes).eraseToAnyPublisher(), id: Job.quakes)
+        case .hideQuakes:
+            return .cancel(Job.quakes)
         }
-        let canShowQuakes = nearbyQuakes != nil
-        let combined = [
-            state.map { Part.map($0) }.eraseToAnyPublisher(),
-            places.receive(on: scheduler).map { Part.places($0) }.eraseToAnyPublisher(),
-            quakes.map { Part.quakes($0) }.eraseToAnyPublisher(),
-        ].publisher.flatMap { $0 }
-            .scan(Layers()) { layers, part in
-                var layers = layers
-                switch part {
-                case .map(let state): layers.map = state
-                case .places(let places): layers.places = places
-                case .quakes(let quakes): layers.quakes = quakes
+    }
+
+    /// The request's map drawn on the render queue, with the towns on it.
+    private func draw(_ request: MapRequest) -> AnyPublisher<Action, Never> {
+        let showMap = self.showMap
+        let towns = self.towns
+        let flag = CancellationFlag()
+        return Deferred {
+            Future<Action?, Never> { promise in
+                do throws(MapError) {
+                    // A view left before the render queue came to it is not drawn at all.
+                    guard !flag.isCancelled, let snapshot = try showMap.render(request, cancel: flag) else { return promise(.success(nil)) }
+                    // The towns in view are found here too, off the main queue.
+                    let found = towns.map { flag.isCancelled ? [] : $0.towns(on: snapshot) }
+                    promise(.success(.drawn(request, snapshot, towns: found)))
+                } catch {
+                    promise(.success(.failed(request, error)))
                 }
-                return layers
             }
-            .compactMap { [self] layers -> CityMapState? in
-                guard var state = layers.map else { return nil }
-                if let snapshot = state.snapshot {
-                    state.markers = MapMarkerPlacement.place(layers.places + (layers.quakes ?? []) + state.towns, on: snapshot)
-                }
-                if canShowQuakes {
-                    state.quakesShown = layers.quakes != nil
-                    if layers.quakes != nil {
-                        let count = state.markers.filter { $0.kind == .quake }.count
-                        state = state.with(status: state.status + " · " + l10n.format(.mapQuakesShown, l10n.number(count)))
-                    }
-                }
-                return state
-            }
-            // Markers that came before the first map (or did not change) make no new state.
-            .removeDuplicates()
-            .prefix(untilOutputFrom: input.dismissed)
-            .eraseToAnyPublisher()
-        return Output(state: combined)
+        }
+        .subscribe(on: renderScheduler)
+        .receive(on: scheduler)
+        .hearingCancelAtOnce(flag)
     }
 
-    private enum Part {
-        case map(CityMapState), places([MapMarker]), quakes([MapMarker]?)
-    }
+    // MARK: Presenting
 
-    /// The latest map state and markers.
-    private struct Layers {
-        var map: CityMapState?
-        var places: [MapMarker] = []
-        /// Nil while hidden.
-        var quakes: [MapMarker]?
-    }
-
-    private func state(_ request: MapRequest, snapshot: MapSnapshot?, loading: Bool, message: String?) -> CityMapState {
+    /// The panel's state; nil before the first layout, and while a new view's cache is asked.
+    private func present(_ state: State) -> CityMapState? {
+        guard let request = state.request, !state.asking else { return nil }
         let key = request.key
+        let snapshot = state.failure == nil ? state.snapshot : nil
         let styleName = l10n[key.style == .braille ? .mapStyleBraille : .mapStyleBlocks]
-        let status = l10n.format(.mapStatus, String(key.zoom.level), String(MapZoom.range.upperBound), styleName)
+        var status = l10n.format(.mapStatus, String(key.zoom.level), String(MapZoom.range.upperBound), styleName)
         let scale = snapshot.flatMap {
-            MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn,
-                             maxColumns: min(24, key.size.cols / 3), units: units, l10n: l10n)
+            MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn, maxColumns: min(24, key.size.cols / 3), units: units, l10n: l10n)
         }
-        return CityMapState(cityName: CityNameChoice.name(city, language: l10n.language), snapshot: snapshot, isLoading: loading, message: message,
-                            status: status, scaleBar: scale, zoom: key.zoom, style: key.style)
+        let message = state.failure.map(message) ?? (state.loading ? l10n[.mapLoading] : nil)
+        let markers = snapshot.map { MapMarkerPlacement.place(state.places + (state.quakes ?? []) + state.towns, on: $0) } ?? []
+        if state.quakes != nil {
+            let count = markers.filter { $0.kind == .quake }.count
+            status += " · " + l10n.format(.mapQuakesShown, l10n.number(count))
+        }
+        var shown = CityMapState(cityName: CityNameChoice.name(city, language: l10n.language), snapshot: snapshot,
+                                 isLoading: state.loading, message: message, status: status, scaleBar: scale,
+                                 zoom: key.zoom, style: key.style)
+        shown.markers = markers
+        shown.quakesShown = state.canShowQuakes ? state.quakes != nil : nil
+        shown.towns = state.towns
+        return shown
     }
 
     private func message(_ error: MapError) -> String {
@@ -341,26 +434,18 @@ public final class CityMapViewModel {
     }
 }
 
-extension CityMapState {
-    func with(status: String) -> CityMapState {
-        var copy = CityMapState(cityName: cityName, snapshot: snapshot, isLoading: isLoading, message: message,
-                                status: status, scaleBar: scaleBar, zoom: zoom, style: style)
-        copy.markers = markers
-        copy.quakesShown = quakesShown
-        copy.towns = towns
-        return copy
-    }
-}
-
-/// The last map shown, kept while the next one is drawn; touched on the state scheduler only.
-private final class LastSnapshot {
-    var snapshot: MapSnapshot?
-    /// The towns found for the latest maps (a few, the oldest forgotten first).
-    private(set) var towns: [MapSnapshotKey: [MapMarker]] = [:]
-    private var order: [MapSnapshotKey] = []
-
-    func remember(_ found: [MapMarker], for key: MapSnapshotKey) {
-        if towns.updateValue(found, forKey: key) == nil { order.append(key) }
-        if order.count > 32 { towns[order.removeFirst()] = nil }
+private extension Publisher where Failure == Never {
+    /// The answers, with a cancel heard at once: it sets `flag`, which the work on the render queue
+    /// reads before it starts. `subscribe(on:)` hands on no subscription until the render queue has
+    /// subscribed, which is when the render runs, so a cancel sent before then reached nothing (each
+    /// view panned past then drew its whole map later, one after another, holding its subscription
+    /// until then: ~4 KB a view, and a queue of renders minutes long). A first `nil` gives the
+    /// subscriber a subscription to cancel at once. (Put below `receive(on:)`, so a screen that left
+    /// before a finished render's answer was delivered still cancels it; the work runs `immediate`.)
+    func hearingCancelAtOnce<Action>(_ flag: CancellationFlag) -> AnyPublisher<Action, Never> where Output == Action? {
+        prepend(nil)
+            .handleEvents(receiveCancel: { flag.cancel() })
+            .compactMap { $0 }
+            .eraseToAnyPublisher()
     }
 }

@@ -49,6 +49,10 @@ public struct WeatherPanel: Equatable, Sendable {
     public let next24: Hours
     public let next48: Hours
     public let days: [Day]
+    /// Today's high against yesterday's: "3° warmer than yesterday"; nil when either is not known.
+    public var againstYesterday: String?
+    /// Beside today's high and low: "normal 28° / 19° · 2° above normal"; nil until the normal is known.
+    public var normal: String?
 
     /// The hours ahead, one chart column each.
     public struct Hours: Equatable, Sendable {
@@ -98,6 +102,25 @@ public struct AirPanel: Equatable, Sendable {
     public let notice: String?
 }
 
+/// The official warnings line above the weather.
+public struct WarningsLine: Equatable, Sendable {
+    /// The most severe warning in force, as its service names it ("Winter Storm Warning", "大雨警報");
+    /// nil when none is in force (then `note` says why nothing is shown).
+    public let event: String?
+    /// How bad it is, for its style.
+    public let severity: WeatherWarning.Severity
+    /// When it is in force, in the city's clock: "Jan 15 10:00 – Jan 16 04:00".
+    public let times: String
+    /// "+1 more" when others are in force too.
+    public let more: String?
+    /// Instead of a warning: "No warnings in force", "No official warnings source for South Korea
+    /// yet", "Warnings unavailable: offline"; nil while the first answer is awaited.
+    public let note: String?
+
+    /// Whether a warning is shown (`a` opens its full text).
+    public var isActive: Bool { event != nil }
+}
+
 /// What the detail screen shows.
 public struct CityDetailState: Equatable, Sendable {
     public enum Weather: Equatable, Sendable {
@@ -120,16 +143,22 @@ public struct CityDetailState: Equatable, Sendable {
     public let weather: Weather
     /// The air section; nil when the detail has no air-quality source.
     public let air: Air?
-    /// A line about the data's age or trouble: "Offline, updated 12 min ago", "Refreshing…".
+    /// A line about the data's age or trouble: "Offline, updated 12 min ago", "Refreshing…",
+    /// and after `r`, "Updated just now" until the next key.
     public let notice: String?
     public let liked: Bool
+    /// The official warnings; nil when the detail has no warnings source (one-line output).
+    public var warnings: WarningsLine? = nil
 }
 
 public enum CityDetailRoute: Equatable, Sendable {
     case back
+    /// The full text of the warnings in force, over the detail.
+    case showWarnings(WarningsText)
 }
 
-/// A city's detail: header and sun times at once, then the forecast (cached first, then fresh).
+/// A city's detail: header and sun times at once, then the forecast (cached first, then fresh),
+/// the air, the official warnings and the normal for the date, each on its own.
 public final class CityDetailViewModel {
     public struct Input {
         /// The screen is shown: start loading.
@@ -140,12 +169,21 @@ public final class CityDetailViewModel {
         public let likeToggled: AnyPublisher<Void, Never>
         /// `Esc`: go back, cancelling any request in flight.
         public let leaveRequested: AnyPublisher<Void, Never>
+        /// `a`: the full text of the warnings in force.
+        public let warningsOpened: AnyPublisher<Void, Never>
+        /// The clock, each minute: the local time moves on, a warning that expired goes.
+        public let tick: AnyPublisher<Date, Never>
+
         public init(appeared: AnyPublisher<Void, Never>, refreshRequested: AnyPublisher<Void, Never>,
-                    likeToggled: AnyPublisher<Void, Never>, leaveRequested: AnyPublisher<Void, Never>) {
+                    likeToggled: AnyPublisher<Void, Never>, leaveRequested: AnyPublisher<Void, Never>,
+                    warningsOpened: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
+                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
             self.appeared = appeared
             self.refreshRequested = refreshRequested
             self.likeToggled = likeToggled
             self.leaveRequested = leaveRequested
+            self.warningsOpened = warningsOpened
+            self.tick = tick
         }
     }
 
@@ -157,22 +195,32 @@ public final class CityDetailViewModel {
     private let city: City
     private let forecast: GetForecastUseCase
     private let air: GetAirQualityUseCase?
+    private let warnings: GetWarningsUseCase?
+    private let normals: GetClimateNormalsUseCase?
     private let likes: LikeCityUseCase?
     private let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    /// Where the air request starts and its kept copy is read (nil: at once, where asked).
+    /// Where the air, the warnings and the normal are asked for and their kept copies read (nil: at
+    /// once, where asked).
     private let work: AnySchedulerOf<DispatchQueue>?
     private let now: @Sendable () -> Date
 
-    /// - Parameter work: where the air is asked for, off the first frame (the app's work queue).
-    public init(city: City, forecast: GetForecastUseCase, air: GetAirQualityUseCase? = nil, likes: LikeCityUseCase?, format: WeatherFormatter,
+    /// - Parameters:
+    ///   - warnings: the official warnings (nil: no warnings line, as in one-line output).
+    ///   - normals: the 1991–2020 normal for the date, asked once the forecast says what today is.
+    ///   - work: where the air, the warnings and the normal are asked for, off the first frame (the
+    ///     app's work queue).
+    public init(city: City, forecast: GetForecastUseCase, air: GetAirQualityUseCase? = nil, warnings: GetWarningsUseCase? = nil,
+                normals: GetClimateNormalsUseCase? = nil, likes: LikeCityUseCase?, format: WeatherFormatter,
                 countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
         self.timeZone = TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")!
         self.forecast = forecast
         self.air = air
+        self.warnings = warnings
+        self.normals = normals
         self.likes = likes
         self.format = format
         self.countries = countries
@@ -181,17 +229,17 @@ public final class CityDetailViewModel {
         self.now = now
     }
 
-    /// One source's part of the model: its last answer (kept or fresh), whether a fresher one is on
+    /// One source's part of the state: its last answer (kept or fresh), whether a fresher one is on
     /// its way, and why the last try failed.
-    struct Source<Value: Equatable & Sendable>: Equatable {
+    public struct Source<Value: Equatable & Sendable, Failure: Error & Equatable>: Equatable {
         var fetched: Fetched<Value>?
         var loading = true
-        var error: WeatherError?
+        var error: Failure?
 
-        enum Event {
+        public enum Event {
             case started
             case fetched(Fetched<Value>)
-            case failed(WeatherError)
+            case failed(Failure)
             case finished
         }
 
@@ -213,144 +261,282 @@ public final class CityDetailViewModel {
         }
 
         /// A request's answers as events that never fail: the answers, then finished or failed.
-        static func events(_ answers: AnyPublisher<Fetched<Value>, WeatherError>) -> AnyPublisher<Event, Never> {
+        static func events(_ answers: AnyPublisher<Fetched<Value>, Failure>) -> AnyPublisher<Event, Never> {
             answers
                 .map(Event.fetched)
-                .append(Just(.finished).setFailureType(to: WeatherError.self))
+                .append(Just(.finished).setFailureType(to: Failure.self))
                 .catch { Just(Event.failed($0)) }
                 .eraseToAnyPublisher()
         }
     }
 
-    /// What the screen has to go on, before formatting.
-    struct Model: Equatable {
-        var forecast = Source<Forecast>()
-        var air = Source<AirQuality>()
+    /// Everything the detail depends on, before formatting.
+    public struct State: Equatable {
+        let cityID: Int
+        var forecast = Source<Forecast, WeatherError>()
+        var air = Source<AirQuality, WeatherError>()
+        var warnings = Source<CityWarnings, WarningsError>()
+        var normal = Source<DayNormal, ClimateError>()
+        /// The date (noon of today at the city) the normal was asked for.
+        var normalAsked: Date?
         var liked = false
         var likeFailed = false
         /// Counts the settings' changes of units or clock: the same data is formatted again.
         var formatting = 0
+        /// The clock as of the last action.
+        var now: Date
+        /// The screen has been shown (before, there is nothing to show).
+        var started = false
+        /// The user left: answers still on their way change nothing.
+        var left = false
+        /// `r` was pressed and no other key since: the forecast's notice says how it went.
+        var refreshAsked = false
+
+        init(cityID: Int, now: Date) {
+            self.cityID = cityID
+            self.now = now
+        }
     }
 
-    enum Event {
-        /// A load or refresh starts both sources.
-        case loading
-        case forecast(Source<Forecast>.Event)
-        case air(Source<AirQuality>.Event)
-        case liked(Result<Bool, LikesError>)
+    public enum Action {
+        case appeared(Date), refresh(Date), tick(Date), leave
+        case likeToggled, likes([Int]), likeFailed
         case unitsChanged
+        case warningsOpened
+        /// The sources' answers, with the time each came.
+        case forecast(Source<Forecast, WeatherError>.Event, Date)
+        case air(Source<AirQuality, WeatherError>.Event, Date)
+        case warnings(Source<CityWarnings, WarningsError>.Event, Date)
+        case normal(Source<DayNormal, ClimateError>.Event, Date)
+    }
+
+    public enum Effect: Equatable {
+        case fetchForecast, fetchAir, fetchWarnings
+        /// The normal of the calendar day `date` falls on at the city.
+        case fetchNormal(Date)
+        /// Follow the likes store from now on.
+        case observeLikes
+        case toggleLike(Int)
+        /// Stop every request in flight.
+        case stop
+        case back
+        case showWarnings([WeatherWarning], at: Date)
     }
 
     public func transform(input: Input) -> Output {
-        let city = self.city
-        let forecast = self.forecast
-        let air = self.air
-        let work = self.work
-        let likes = self.likes
-        let leave = input.leaveRequested.share()
-
-        let loads = merge(input.appeared, input.refreshRequested)
-            .map { _ -> AnyPublisher<Event, Never> in
-                let weather = Source<Forecast>.events(forecast.execute(for: city))
-                    .map(Event.forecast)
-                    .prepend(.loading)
-                    .eraseToAnyPublisher()
-                guard let air else { return weather }
-                // The air is asked for beside the forecast, never before or after it: each answer is
-                // applied as it comes, and either failing leaves the other alone.
-                // (`.loading` starts both: one state, not two, before the first frame.) The kept copy
-                // is read and the request made on the work queue, so the first frame never waits on them.
-                let request = air.execute(for: city)
-                let airEvents = Source<AirQuality>.events(work.map { request.subscribe(on: $0).eraseToAnyPublisher() } ?? request)
-                    .map(Event.air)
-                return merge(weather, airEvents.eraseToAnyPublisher()).eraseToAnyPublisher()
-            }
-            .switchToLatest()
-            // Leaving cancels the request in flight.
-            .prefix(untilOutputFrom: leave)
-
-        let likeEvents: AnyPublisher<Event, Never>
-        if let likes {
-            // The mark follows the store from the first appearance on, whichever screen changed it;
-            // a toggle that could not be saved says so.
-            let saved = input.appeared.first()
-                .map { _ in likes.contents }
-                .switchToLatest()
-                .map { ids in Event.liked(.success(ids.contains(city.id))) }
-            let failures = input.likeToggled
-                .compactMap { _ -> Event? in
-                    if case .failure(let error) = likes.toggle(city.id) { return .liked(.failure(error)) }
-                    return nil
-                }
-            likeEvents = merge(saved.eraseToAnyPublisher(), failures.eraseToAnyPublisher())
-        } else {
-            likeEvents = Empty().eraseToAnyPublisher()
-        }
-
-        // A change of units or clock in the settings formats the same model again, while the screen is up.
-        let reformat = format.display.changes.dropFirst().map { Event.unitsChanged }.prefix(untilOutputFrom: leave)
-        let state = merge(merge(loads.eraseToAnyPublisher(), likeEvents), reformat.eraseToAnyPublisher())
-            .scan(Model()) { model, event in
-                var m = model
-                switch event {
-                case .loading:
-                    m.forecast.apply(.started)
-                    m.air.apply(.started)
-                case .forecast(let e):
-                    m.forecast.apply(e)
-                case .air(let e):
-                    m.air.apply(e)
-                case .liked(.success(let liked)):
-                    m.liked = liked
-                    m.likeFailed = false
-                case .liked(.failure):
-                    m.likeFailed = true
-                case .unitsChanged:
-                    m.formatting += 1
-                }
-                return m
-            }
-            .removeDuplicates()
-            .map { model in self.state(model) }
-            .receive(on: scheduler)
-            .eraseToAnyPublisher()
-
-        let route = leave.map { CityDetailRoute.back }.eraseToAnyPublisher()
-        return Output(state: state, route: route)
+        let now = self.now
+        let actions: [AnyPublisher<Action, Never>] = [
+            input.appeared.map { Action.appeared(now()) }.eraseToAnyPublisher(),
+            input.refreshRequested.map { Action.refresh(now()) }.eraseToAnyPublisher(),
+            input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher(),
+            input.leaveRequested.map { Action.leave }.eraseToAnyPublisher(),
+            input.warningsOpened.map { Action.warningsOpened }.eraseToAnyPublisher(),
+            input.tick.map(Action.tick).eraseToAnyPublisher(),
+            // A change of units or clock in the settings formats the same state again.
+            format.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
+        ]
+        let loop = EffectRunner.run(
+            initial: State(cityID: city.id, now: now()),
+            actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            scheduler: scheduler, reduce: Self.reduce, perform: perform)
+        return Output(state: present(loop.state), route: loop.route)
     }
 
-    // MARK: Formatting
+    // MARK: Reduce
+
+    /// How the detail follows from each action: pure, no clock, no I/O.
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .appeared(let now):
+            state.now = now
+            guard !state.left else { return [] }
+            let first = !state.started
+            state.started = true
+            return (first ? [.observeLikes] : []) + load(&state)
+        case .refresh(let now):
+            state.now = now
+            guard !state.left else { return [] }
+            state.likeFailed = false
+            state.refreshAsked = true
+            return load(&state)
+        case .tick(let now):
+            state.now = now
+            return []
+        case .leave:
+            guard !state.left else { return [] }
+            state.left = true
+            return [.stop, .back]
+        case .likeToggled:
+            state.refreshAsked = false
+            return [.toggleLike(state.cityID)]
+        case .likes(let ids):
+            state.liked = ids.contains(state.cityID)
+            state.likeFailed = false
+            return []
+        case .likeFailed:
+            state.likeFailed = true
+            return []
+        case .unitsChanged:
+            state.formatting += 1
+            return []
+        case .warningsOpened:
+            state.refreshAsked = false
+            let active = state.warnings.fetched?.value.active(at: state.now) ?? []
+            return active.isEmpty ? [] : [.showWarnings(active, at: state.now)]
+        case .forecast(let event, let now):
+            state.now = now
+            guard !state.left else { return [] }
+            state.forecast.apply(event)
+            // The normal of today's date, once the forecast says which day today is at the city
+            // (off the forecast's path: asked after it, answered on its own).
+            guard let today = state.forecast.fetched?.value.today?.date.addingTimeInterval(12 * 3600),
+                  state.normalAsked != today else { return [] }
+            state.normalAsked = today
+            state.normal.apply(.started)
+            return [.fetchNormal(today)]
+        case .air(let event, let now):
+            state.now = now
+            guard !state.left else { return [] }
+            state.air.apply(event)
+            return []
+        case .warnings(let event, let now):
+            state.now = now
+            guard !state.left else { return [] }
+            state.warnings.apply(event)
+            return []
+        case .normal(let event, let now):
+            state.now = now
+            guard !state.left else { return [] }
+            state.normal.apply(event)
+            return []
+        }
+    }
+
+    /// A load or refresh starts every source at once: one state, not several, before the first frame.
+    private static func load(_ state: inout State) -> [Effect] {
+        state.forecast.apply(.started)
+        state.air.apply(.started)
+        state.warnings.apply(.started)
+        return [.fetchForecast, .fetchAir, .fetchWarnings]
+    }
+
+    // MARK: Effects
+
+    private enum Job: Hashable { case forecast, air, warnings, normal, likes }
+
+    private func perform(_ effect: Effect) -> Work<Action, CityDetailRoute> {
+        let city = self.city
+        let now = self.now
+        switch effect {
+        case .fetchForecast:
+            // A refresh replaces the request in flight.
+            return .run(Source.events(forecast.execute(for: city)).map { Action.forecast($0, now()) }.eraseToAnyPublisher(),
+                        id: Job.forecast)
+        case .fetchAir:
+            // The air is asked for beside the forecast, never before or after it: each answer is
+            // applied as it comes, and either failing leaves the other alone. The kept copy is read
+            // and the request made on the work queue, so the first frame never waits on them.
+            guard let air else { return .none }
+            return .run(Source.events(offTheFirstFrame(air.execute(for: city))).map { Action.air($0, now()) }.eraseToAnyPublisher(),
+                        id: Job.air)
+        case .fetchWarnings:
+            guard let warnings else { return .none }
+            let answers = warnings.execute(for: city)
+                .map { Fetched(value: $0, fetchedAt: $0.report?.checkedAt ?? now(), isCached: $0.report?.isCached ?? false) }
+                .eraseToAnyPublisher()
+            return .run(Source.events(offTheFirstFrame(answers)).map { Action.warnings($0, now()) }.eraseToAnyPublisher(),
+                        id: Job.warnings)
+        case .fetchNormal(let date):
+            guard let normals else { return .none }
+            let answers = normals.execute(for: city, on: date)
+                .map { Fetched(value: $0, fetchedAt: now(), isCached: false) }
+                .eraseToAnyPublisher()
+            return .run(Source.events(offTheFirstFrame(answers)).map { Action.normal($0, now()) }.eraseToAnyPublisher(),
+                        id: Job.normal)
+        case .observeLikes:
+            guard let likes else { return .none }
+            // The mark follows the store, whichever screen changed it.
+            return .run(likes.contents.map(Action.likes).eraseToAnyPublisher(), id: Job.likes, immediate: true)
+        case .toggleLike(let id):
+            guard let likes else { return .none }
+            // The store's own change says what is liked now; a toggle that could not be saved says so.
+            return .run(Deferred { () -> AnyPublisher<Action, Never> in
+                if case .failure = likes.toggle(id) { return Just(.likeFailed).eraseToAnyPublisher() }
+                return Empty().eraseToAnyPublisher()
+            }.eraseToAnyPublisher(), immediate: true)
+        case .stop:
+            return .all([.cancel(Job.forecast), .cancel(Job.air), .cancel(Job.warnings), .cancel(Job.normal)])
+        case .back:
+            return .route(.back)
+        case .showWarnings(let active, let at):
+            return .route(.showWarnings(WarningsText.make(active, city: city, format: format, now: at)))
+        }
+    }
+
+    /// `answers` subscribed on the work queue, when there is one.
+    private func offTheFirstFrame<T, E: Error>(_ answers: AnyPublisher<T, E>) -> AnyPublisher<T, E> {
+        work.map { answers.subscribe(on: $0).eraseToAnyPublisher() } ?? answers
+    }
+
+    // MARK: Presenting
 
     /// The city's clock (made once: every state reads it several times).
     private let timeZone: TimeZone
 
-    func state(_ model: Model) -> CityDetailState {
-        let now = self.now()
+    /// What the weather panel is made from: an answer of the air or the warnings formats no hour again.
+    private struct PanelInputs: Equatable {
+        let forecast: Fetched<Forecast>?
+        let normal: DayNormal?
+        let minute: Int
+        let formatting: Int
+    }
+
+    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityDetailState, Never> {
+        states
+            .filter(\.started)
+            .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, state: State)?) { [self] previous, state in
+                let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
+                                         minute: Int(state.now.timeIntervalSince1970 / 60), formatting: state.formatting)
+                if let previous, previous.inputs == inputs { return (inputs, previous.panel, state) }
+                let clock = format.clock(in: timeZone)
+                return (inputs, state.forecast.fetched.map { panel($0.value, normal: inputs.normal, now: state.now, clock: clock) },
+                        state)
+            }
+            .compactMap { [self] made in made.map { view($0.state, panel: $0.panel) } }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+    }
+
+    func view(_ state: State, panel: WeatherPanel?) -> CityDetailState {
+        let now = state.now
         // One set of date formatters for the whole state (they cost more to make than to use).
         let clock = format.clock(in: timeZone)
         let weather: CityDetailState.Weather
         var notice: String?
-        if let fetched = model.forecast.fetched {
-            weather = .loaded(panel(fetched.value, now: now, clock: clock))
+        if let fetched = state.forecast.fetched, let panel {
+            weather = .loaded(panel)
             let age = format.age(now.timeIntervalSince(fetched.fetchedAt))
-            if let error = model.forecast.error {
+            if let error = state.forecast.error {
                 notice = error == .offline || error == .timedOut
                     ? format.l10n.format(.weatherOfflineUpdated, age)
                     : format.message(error) + " " + format.l10n.format(.weatherUpdated, age)
-            } else if model.forecast.loading {
+            } else if state.forecast.loading {
                 notice = format.l10n.format(.weatherUpdated, age) + " · " + format.l10n[.weatherRefreshing]
-            } else if fetched.isCached {
+            } else if fetched.isCached || state.refreshAsked {
+                // A kept copy says how old it is; after `r`, a fresh one says it is new.
                 notice = format.l10n.format(.weatherUpdated, age)
             }
-        } else if let error = model.forecast.error {
+        } else if let error = state.forecast.error {
             let message = error == .offline ? format.l10n[.weatherOfflineNoCache] : format.message(error)
             weather = .unavailable(message + " " + format.l10n[.weatherRetry])
         } else {
             weather = .loading
         }
-        if model.likeFailed { notice = format.l10n[.likesErrorSave] }
-        return CityDetailState(header: header(now: now, clock: clock), sun: sun(now: now, clock: clock), weather: weather,
-                               air: air == nil ? nil : airSection(model, now: now), notice: notice, liked: model.liked)
+        if state.likeFailed { notice = format.l10n[.likesErrorSave] }
+        var shown = CityDetailState(header: header(now: now, clock: clock), sun: sun(now: now, clock: clock), weather: weather,
+                                    air: air == nil ? nil : airSection(state.air, now: now), notice: notice, liked: state.liked)
+        if warnings != nil { shown.warnings = warningsLine(state.warnings, now: now, clock: clock) }
+        return shown
     }
 
     private func header(now: Date, clock: ClockFormat) -> CityHeader {
@@ -399,7 +585,7 @@ public final class CityDetailViewModel {
         }
     }
 
-    private func panel(_ forecast: Forecast, now: Date, clock: ClockFormat) -> WeatherPanel {
+    private func panel(_ forecast: Forecast, normal: DayNormal?, now: Date, clock: ClockFormat) -> WeatherPanel {
         let l10n = format.l10n
         let c = forecast.current
         // The next 48 hours; the 24-hour view is their first half.
@@ -415,7 +601,7 @@ public final class CityDetailViewModel {
                                  high: format.shortTemperature(day.high), low: format.shortTemperature(day.low),
                                  condition: format.condition(day.condition))
             }
-        return WeatherPanel(
+        var panel = WeatherPanel(
             temperature: format.temperature(c.temperature),
             feelsLike: l10n.format(.weatherFeelsLike, format.temperature(c.apparentTemperature)),
             condition: format.condition(c.condition),
@@ -429,6 +615,17 @@ public final class CityDetailViewModel {
             next24: hoursView(Array(ahead.prefix(24)), title: l10n[.weatherNext24], clock: clock),
             next48: hoursView(ahead, title: l10n[.weatherNext48], clock: clock),
             days: Array(days))
+        // Yesterday and the normal are today's: a kept forecast whose first day has gone says neither.
+        guard let first = forecast.today, calendar.isDate(first.date.addingTimeInterval(12 * 3600), inSameDayAs: now) else {
+            return panel
+        }
+        panel.againstYesterday = forecast.todayAgainstYesterday.map(format.againstYesterday)
+        let day = calendar.dateComponents([.month, .day], from: now)
+        if let normal, normal.month == day.month, normal.day == day.day {
+            let comparison = NormalComparison(normal: normal, todayHigh: first.high, todayLow: first.low)
+            panel.normal = format.normal(normal) + (comparison.high.map { " · " + format.againstNormal($0) } ?? "")
+        }
+        return panel
     }
 
     /// What falls in some hours, by the amounts forecast, else by the hours' skies, else by the temperature.
@@ -486,10 +683,10 @@ public final class CityDetailViewModel {
         return known.isEmpty ? nil : known.reduce(0, +)
     }
 
-    private func airSection(_ model: Model, now: Date) -> CityDetailState.Air {
+    private func airSection(_ source: Source<AirQuality, WeatherError>, now: Date) -> CityDetailState.Air {
         let l10n = format.l10n
-        guard let fetched = model.air.fetched else {
-            if let error = model.air.error { return .unavailable(l10n.format(.airUnavailable, Self.airReason(error, l10n))) }
+        guard let fetched = source.fetched else {
+            if let error = source.error { return .unavailable(l10n.format(.airUnavailable, Self.airReason(error, l10n))) }
             return .loading
         }
         let air = fetched.value
@@ -501,9 +698,9 @@ public final class CityDetailViewModel {
         // A kept answer says how old it is until a fresh one replaces it; one a refresh could not
         // replace says why, too.
         var notice: String?
-        if fetched.isCached || model.air.error != nil {
+        if fetched.isCached || source.error != nil {
             let cached = l10n.format(.airCached, format.age(now.timeIntervalSince(fetched.fetchedAt)))
-            notice = model.air.error.map { Self.airReason($0, l10n) + " · " + cached } ?? cached
+            notice = source.error.map { Self.airReason($0, l10n) + " · " + cached } ?? cached
         }
         return .loaded(AirPanel(
             index: l10n.format(scale == .us ? .airIndexUS : .airIndexEuropean, whole(value)),
@@ -524,6 +721,38 @@ public final class CityDetailViewModel {
         case .server(let status): l10n.format(.airErrorServer, String(status))
         case .badConfiguration: l10n[.airErrorConfiguration]
         case .badResponse, .tooLarge, .badReply, .redirected: l10n[.airErrorBadAnswer]
+        }
+    }
+
+    /// The warnings line: the most severe warning in force at `now` (a warning that expired is gone at
+    /// the next minute's state, without asking the service), else why none is shown.
+    private func warningsLine(_ source: Source<CityWarnings, WarningsError>, now: Date, clock: ClockFormat) -> WarningsLine {
+        let l10n = format.l10n
+        func note(_ text: String?) -> WarningsLine { WarningsLine(event: nil, severity: .unknown, times: "", more: nil, note: text) }
+        guard let fetched = source.fetched else {
+            return note(source.error.map { l10n.format(.warningsUnavailable, Self.warningsReason($0, l10n)) })
+        }
+        guard case .covered = fetched.value.coverage else {
+            return note(l10n.format(.warningsNoSource, countries.name(city.countryCode)))
+        }
+        let active = fetched.value.active(at: now)
+        guard let first = active.first else {
+            return note(l10n[.warningsNone] + (source.error.map { " · " + Self.warningsReason($0, l10n) } ?? ""))
+        }
+        return WarningsLine(event: first.event, severity: first.severity, times: WarningsText.times(first, clock: clock, l10n: l10n),
+                            more: active.count > 1 ? l10n.format(.warningsMore, l10n.number(active.count - 1)) : nil, note: nil)
+    }
+
+    /// Why there are no warnings, in a few words.
+    static func warningsReason(_ error: WarningsError, _ l10n: L10n) -> String {
+        switch error {
+        case .offline: l10n[.airErrorOffline]
+        case .timedOut: l10n[.airErrorTimeout]
+        case .rateLimited: l10n[.airErrorRateLimited]
+        case .server(let status): l10n.format(.airErrorServer, String(status))
+        case .badResponse, .tooLarge, .notModifiedWithoutCache, .redirected: l10n[.airErrorBadAnswer]
+        case .badConfiguration: l10n[.warningsErrorConfiguration]
+        case .regionUnknown: l10n[.warningsErrorRegion]
         }
     }
 

@@ -16,30 +16,31 @@ public final class CityMapPanel: ScreenPanel {
     private let panned = PassthroughSubject<MapPan, Never>()
     private let resetRequested = PassthroughSubject<Void, Never>()
     private let styleToggled = PassthroughSubject<Void, Never>()
+    private let styleChosen = PassthroughSubject<MapStyle, Never>()
     private let dismissed = PassthroughSubject<Void, Never>()
     private let quakesToggled = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    private var lastSize: MapSize?
     private let zoomedAt = PassthroughSubject<MapZoomAt, Never>()
+    private var binding: StateBinding<CityMapState>!
+    private let mouse: Bool
+    /// The app's map style now (the settings change it): the panel tells its view model when it changed.
+    private let preferredStyle: (() -> MapStyle)?
+
+    // Measured while drawing the last frame.
+    /// The map's size: a new one goes to the view model (a cached map then comes at once).
+    private var lastSize: MapSize?
+    /// The app's map style the last frame saw.
+    private var lastPreferredStyle: MapStyle?
     /// Where the map was last drawn (absolute cells), and the drag not yet turned into pans.
     private var mapArea: Rect?
     private var dragged = (x: 0, y: 0)
-    private let mouse: Bool
 
     /// The latest state from the view model (for tests).
-    public private(set) var state: CityMapState?
-    public var onNeedsDisplay: (() -> Void)?
+    public var state: CityMapState? { binding.value }
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
 
-    /// The app's map style now (the settings change it): the panel follows it at its next frame.
-    private let preferredStyle: (() -> MapStyle)?
-    /// The style asked for with a toggle, until the view model's state has it.
-    private var styleAsked: MapStyle?
-
-    /// `styleChanged` hears each switch between braille and blocks (the app keeps it for the next map);
     /// `preferredStyle`, when given, is followed when it changes elsewhere (the settings); `mouse`: the
     /// wheel and drags are listed in the help (they work whenever reports come).
-    public init(viewModel: CityMapViewModel, l10n: L10n, styleChanged: @escaping (MapStyle) -> Void = { _ in },
-                preferredStyle: (() -> MapStyle)? = nil, mouse: Bool = true) {
+    public init(viewModel: CityMapViewModel, l10n: L10n, preferredStyle: (() -> MapStyle)? = nil, mouse: Bool = true) {
         self.l10n = l10n
         self.preferredStyle = preferredStyle
         self.mouse = mouse
@@ -51,14 +52,9 @@ public final class CityMapPanel: ScreenPanel {
             styleToggled: styleToggled.eraseToAnyPublisher(),
             dismissed: dismissed.eraseToAnyPublisher(),
             quakesToggled: quakesToggled.eraseToAnyPublisher(),
-            zoomedAt: zoomedAt.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] state in
-                if let previous = self?.state?.style, previous != state.style { styleChanged(state.style) }
-                self?.state = state
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
+            zoomedAt: zoomedAt.eraseToAnyPublisher(),
+            styleChosen: styleChosen.eraseToAnyPublisher()))
+        binding = StateBinding(output.state)
     }
 
     /// The map's size in a panel of `width` × `height`: one line is kept for the scale and zoom when
@@ -69,16 +65,16 @@ public final class CityMapPanel: ScreenPanel {
 
     public func draw(_ p: Painter, theme: Theme) {
         guard p.width > 0, p.height > 0 else { return }
+        // What this frame measured goes to the view model: the map's size (a cached map arrives at
+        // once, into `state`), and the app's map style when the settings changed it.
         let size = Self.mapSize(width: p.width, height: p.height)
         if size != lastSize {
             lastSize = size
-            sizeChanged.send(size)  // a cached map arrives at once, into `state`
+            sizeChanged.send(size)
         }
-        if let wanted = preferredStyle?(), let shown = state?.style, shown != wanted, styleAsked != wanted {
-            styleAsked = wanted
-            styleToggled.send(())  // the map is drawn again in the style the settings chose
-        } else if styleAsked != nil, state?.style == styleAsked {
-            styleAsked = nil
+        if let wanted = preferredStyle?(), wanted != lastPreferredStyle {
+            lastPreferredStyle = wanted
+            styleChosen.send(wanted)
         }
         guard let state else { return }
         let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))
@@ -103,20 +99,30 @@ public final class CityMapPanel: ScreenPanel {
         }
     }
 
-    public func handle(_ key: Key) -> Bool {
-        switch key {
-        case .char("+"), .char("="): zoomed.send(1)
-        case .char("-"), .char("_"): zoomed.send(-1)
-        case .left, .char("h"): panned.send(.left)
-        case .right, .char("l"): panned.send(.right)
-        case .up, .char("k"): panned.send(.up)
-        case .down, .char("j"): panned.send(.down)
-        case .char("0"): resetRequested.send(())
-        case .char("c"): styleToggled.send(())
-        case .char("e") where state?.quakesShown != nil: quakesToggled.send(())
-        default: return false
+    /// The map's keys, for its host to list with its own while the map is on screen.
+    public var bindings: [Binding] {
+        let zoom = Binding([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom],
+                           hint: l10n[.mapHintZoom], hintKey: "+-") { [zoomed] key in
+            zoomed.send(key == .char("+") || key == .char("=") ? 1 : -1)
+            return true
         }
-        return true
+        let pan = Binding([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
+                          help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl") { [panned] key in
+            switch key {
+            case .left, .char("h"): panned.send(.left)
+            case .right, .char("l"): panned.send(.right)
+            case .up, .char("k"): panned.send(.up)
+            default: panned.send(.down)
+            }
+            return true
+        }
+        return [zoom, pan,
+                Binding([.char("0")], "0", help: l10n[.helpKeyMapReset]) { [resetRequested] in resetRequested.send() },
+                Binding([.char("c")], "c", help: l10n[.helpKeyMapStyle]) { [styleToggled] in styleToggled.send() }]
+            + (mouse ? [Binding([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel]) { _ in false }] : [])
+            // (`e` is in the help only: the bar keeps room for `? help`.)
+            + (state?.quakesShown != nil
+                ? [Binding([.char("e")], "e", help: l10n[.helpKeyMapQuakes]) { [quakesToggled] in quakesToggled.send() }] : [])
     }
 
     /// The wheel over the map zooms at the pointer; a drag moves the map with the pointer, a quarter
@@ -145,27 +151,6 @@ public final class CityMapPanel: ScreenPanel {
             while dragged.y <= -stepY { panned.send(.down); dragged.y += stepY }
             return true
         }
-    }
-
-    /// The map's keys, for its host to list with its own while the map is on screen.
-    public var bindings: [Binding] {
-        [Binding([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom], hint: l10n[.mapHintZoom],
-                 hintKey: "+-", run: handle),
-         Binding([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
-                 help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl", run: handle),
-         Binding([.char("0")], "0", help: l10n[.helpKeyMapReset], run: handle),
-         Binding([.char("c")], "c", help: l10n[.helpKeyMapStyle], run: handle)]
-            + (mouse ? [Binding([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel]) { _ in false }] : [])
-            // (`e` is in the help only: the bar keeps room for `? help`.)
-            + (state?.quakesShown != nil ? [Binding([.char("e")], "e", help: l10n[.helpKeyMapQuakes], run: handle)] : [])
-    }
-
-    public var help: [KeyHint] { bindings.map(\.keyHint) }
-
-    /// Short hints for a host's status bar.
-    public var hints: [KeyHint] {
-        // (`e` is in the help only: the bar keeps room for `? help`.)
-        [KeyHint("+-", l10n[.mapHintZoom]), KeyHint("hjkl", l10n[.mapHintPan])]
     }
 
     public func cancel() {

@@ -12,7 +12,6 @@ public final class QuakeDetailScreen: Screen {
     private let likeToggled = PassthroughSubject<Void, Never>()
     private var binding: StateBinding<QuakeDetailState>!
     private var state: QuakeDetailState? { binding.value }
-    private let panelChanges = PassthroughSubject<Void, Never>()
     private var panelShown = false
 
     public var onNeedsDisplay: (() -> Void)?
@@ -22,12 +21,11 @@ public final class QuakeDetailScreen: Screen {
         self.viewModel = viewModel
         self.panel = panel
         binding = StateBinding(viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state)
-        panel?.onNeedsDisplay = { [panelChanges] in panelChanges.send() }
     }
 
     /// The event's state, or the map panel's.
     public var changes: AnyPublisher<Void, Never> {
-        merge(binding.changes, panelChanges.eraseToAnyPublisher())
+        merge(binding.changes, panel?.changes ?? Empty().eraseToAnyPublisher())
     }
 
     /// Popped: the map stops what it was fetching.

@@ -4,8 +4,8 @@ import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
 
-/// A city's detail: header, current weather, the next 24 hours and 7 days, sun times, and
-/// optionally a panel (the city's map) beside or below.
+/// A city's detail: header, current weather, the next 24 hours and 7 days, sun times, the official
+/// warnings, and optionally a panel (the city's map) beside or below.
 @MainActor
 public final class CityDetailScreen: Screen {
     private let l10n: L10n
@@ -13,17 +13,25 @@ public final class CityDetailScreen: Screen {
     private let refresh = PassthroughSubject<Void, Never>()
     private let like = PassthroughSubject<Void, Never>()
     private let leave = PassthroughSubject<Void, Never>()
-    private var cancellables: Set<AnyCancellable> = []
+    private let warningsOpened = PassthroughSubject<Void, Never>()
+    private var binding: StateBinding<CityDetailState>!
+    private var routes: AnyCancellable?
     /// What the screen shows now (one-shot output waits on it).
-    public private(set) var state: CityDetailState?
+    public var state: CityDetailState? { binding.value }
     /// From this height the Moon has a line of its own under the sun times.
     static let moonMinHeight = 26
     private let panel: ScreenPanel?
+    /// Steps the spinner while the weather loads (nil: no spinner, as in one-shot output).
+    private let scheduler: AnySchedulerOf<DispatchQueue>?
+    private var left = false
+
+    // Measured while drawing the last frame.
+    /// Whether the last frame had room for the panel (its keys are bound only then).
+    private var panelShown = false
+    /// When the weather began loading, on the scheduler's clock: the spinner's frame is counted from it.
+    private var loadingSince: DispatchQueue.SchedulerTimeType?
     /// The body's size at the last frame (what the "no room for the map" line quotes).
     private var size = (width: 0, height: 0)
-    /// Whether the last frame had room for the panel (its keys are hinted only then).
-    private var panelShown = false
-    private var left = false
 
     public var onNeedsDisplay: (() -> Void)?
 
@@ -32,39 +40,30 @@ public final class CityDetailScreen: Screen {
     /// From this width the detail shows the next 48 hours, in a weather column this wide.
     static let wideWidth = 140
     static let wideContentWidth = 96
-    /// Rows the weather needs; a panel goes below them when the screen is tall but narrow.
+    /// Rows the weather needs; a panel goes below them when the screen is tall but narrow. Below
+    /// this height a row with nothing urgent to say (the warnings' note) goes to the weather.
     static let contentHeight = 22
-
-    /// Steps the spinner while the weather loads, ten steps a second (nil: no spinner, as in one-shot output).
-    private var spinner: SpinnerTicker?
     /// Rows of the terminal drawn around this screen: the tab bar and the status bar in the app,
     /// none in one-shot output. The "no room for the map" line quotes the terminal's size.
     private let rowsAround: Int
 
+    /// `ticks` is the app's clock, each minute; `scheduler` steps the spinner.
     public init(viewModel: CityDetailViewModel, l10n: L10n, panel: ScreenPanel?,
-                scheduler: AnySchedulerOf<DispatchQueue>? = nil, rowsAround: Int = 2,
-                onRoute: @escaping (CityDetailRoute) -> Void) {
+                scheduler: AnySchedulerOf<DispatchQueue>? = nil, ticks: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
+                rowsAround: Int = 2, onRoute: @escaping (CityDetailRoute) -> Void) {
         self.l10n = l10n
         self.panel = panel
         self.rowsAround = rowsAround
-        spinner = scheduler.map { scheduler in
-            SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
-                          redraw: { [weak self] in self?.onNeedsDisplay?() })
-        }
+        self.scheduler = scheduler
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] state in
-                self?.state = state
-                self?.spinner?.startIfLoading(resetting: true)
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
-        panel?.onNeedsDisplay = { [weak self] in self?.onNeedsDisplay?() }
+            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher(),
+            warningsOpened: warningsOpened.eraseToAnyPublisher(), tick: ticks))
+        binding = StateBinding(output.state) { [weak self] old, new in
+            guard let self, let scheduler = self.scheduler else { return }
+            if new.weather == .loading, old?.weather != .loading { loadingSince = scheduler.now }
+        }
+        routes = output.route.sink { onRoute($0) }
         appeared.send()
     }
 
@@ -72,21 +71,44 @@ public final class CityDetailScreen: Screen {
 
     private var isLoading: Bool { state?.weather == .loading }
 
+    /// The detail's state, the map's, and the spinner's steps (ten a second while the weather loads).
+    public var changes: AnyPublisher<Void, Never> {
+        var spinner: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()
+        if let scheduler {
+            spinner = binding.changes.prepend(())
+                .map { [weak self] in self?.isLoading ?? false }
+                .removeDuplicates()
+                .map { loading -> AnyPublisher<Void, Never> in
+                    loading ? scheduler.timerPublisher(every: .milliseconds(100)).autoconnect().map { _ in () }.eraseToAnyPublisher()
+                        : Empty().eraseToAnyPublisher()
+                }
+                .switchToLatest()
+                .eraseToAnyPublisher()
+        }
+        return merge(merge(binding.changes, panel?.changes ?? Empty().eraseToAnyPublisher()), spinner)
+    }
 
     // MARK: Screen
 
     public var capturesText: Bool { false }
 
-    public var hints: [KeyHint] {
-        [KeyHint("Esc", l10n[.hintBack]), KeyHint("r", l10n[.hintRefresh])]
-            + (panelShown ? panel?.hints ?? [] : [])
-            + [KeyHint("f", l10n[.hintLike]), KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-    }
-
-    public var help: [KeyHint] {
-        [KeyHint("Esc Backspace", l10n[.helpKeyBackCancel]),
-         KeyHint("r", l10n[.helpKeyRefresh]),
-         KeyHint("f", l10n[.helpKeyLike])] + (panelShown ? panel?.help ?? [] : [])
+    /// Esc goes back cancelling what loads; the map's keys while it is on screen; `a` while a warning is in force.
+    public var bindings: [Binding] {
+        var all = [
+            Binding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBackCancel], hint: l10n[.hintBack], hintKey: "Esc") {
+                [unowned self] in leaveScreen()
+            },
+            Binding(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRefresh]) { [refresh] in refresh.send() },
+        ]
+        if panelShown, let panel { all += panel.bindings }
+        // (After the map's keys, so the status bar keeps its order: Esc, r, the map's, f.)
+        all.append(Binding(.char("f"), help: l10n[.helpKeyLike], hint: l10n[.hintLike]) { [like] in like.send() })
+        if state?.warnings?.isActive == true {
+            all.append(Binding(.char("a"), help: l10n[.helpKeyWarnings], hint: l10n[.hintWarnings]) { [warningsOpened] in
+                warningsOpened.send()
+            })
+        }
+        return all
     }
 
     /// The wheel and drags over the map go to it.
@@ -103,22 +125,8 @@ public final class CityDetailScreen: Screen {
         return "\(place): \(weather.symbol) \(weather.condition) \(weather.temperature), \(weather.wind)"
     }
 
-    public func handle(_ key: Key) -> Bool {
-        switch key {
-        case .escape, .backspace:
-            leaveScreen()
-            return true
-        case .char("r"):
-            refresh.send()
-            return true
-        case .char("f"):
-            like.send()
-            return true
-        default:
-            // The panel's keys work while it is on screen, as its hints and help say.
-            return panelShown ? panel?.handle(key) ?? false : false
-        }
-    }
+    /// No text field: every key is a binding.
+    public func handle(_ key: Key) -> Bool { false }
 
     /// Cancels the panel's work and the view model's request; the view model then routes back.
     private func leaveScreen() {
@@ -198,23 +206,42 @@ public final class CityDetailScreen: Screen {
             line(state.sun.moon, style: theme.dim)
             y += 1
         }
+        // Above the weather: a warning in force, the notice (the data's age or trouble, or how `r`
+        // went), else the warnings' note (none in force, no source for the country). Below the
+        // height the weather is laid out for, a row with only the note goes to the weather; the
+        // map says nothing about room it does not have.
+        let warning = state.warnings.flatMap { $0.isActive ? $0 : nil }
+        if let warning {
+            drawWarning(p, warning, y: y, theme: theme)
+            y += 1
+        }
         if let notice = state.notice {
             line(notice, style: theme.warning)
-        } else if panel != nil, !panelShown, size.width > 0 {
-            // No room for the map: say how much it needs, in the terminal's size (the screen's and
-            // the rows around it).
-            line(l10n.format(.weatherMapNoRoom, String(Self.contentWidth + 24), String(Self.contentHeight + 8 + rowsAround),
-                             String(size.width), String(size.height + rowsAround)), style: theme.dim)
+            y += 1
+        } else if let warnings = state.warnings {
+            if warning == nil, p.height >= Self.contentHeight {
+                if let note = warnings.note { line(note, style: theme.dim) }
+                y += 1
+            }
+        } else {
+            // No warnings line (one-shot output): the row says when there is no room for the map,
+            // in the terminal's size (the screen's and the rows around it).
+            if panel != nil, !panelShown, size.width > 0 {
+                line(l10n.format(.weatherMapNoRoom, String(Self.contentWidth + 24), String(Self.contentHeight + 8 + rowsAround),
+                                 String(size.width), String(size.height + rowsAround)), style: theme.dim)
+            }
+            y += 1
         }
-        y += 1
 
         switch state.weather {
         case .loading:
             var text = l10n[.weatherLoading]
-            if let spinner {
-                text = Spinner.frame(spinner.tick) + " " + text
+            if let scheduler, let loadingSince {
+                // The spinner's frame: tenths of a second since the weather began loading.
+                let tick = max(0, loadingSince.distance(to: scheduler.now).magnitude / 100_000_000)
+                text = Spinner.frame(tick) + " " + text
                 // From a second on, how long it has been: a slow server looks slow, not stuck.
-                if spinner.tick >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(spinner.tick / 10)) }
+                if tick >= 10 { text += " " + l10n.format(.weatherLoadingElapsed, l10n.number(tick / 10)) }
             }
             line(text, style: theme.dim)
             y += 1
@@ -228,6 +255,23 @@ public final class CityDetailScreen: Screen {
         case .loaded(let weather):
             drawWeather(p, weather: weather, air: state.air, wide: wide, top: y, theme: theme)
         }
+    }
+
+    /// The warning in force: its event in its severity's style, when it is in force in the city's
+    /// clock, and how many more there are.
+    private func drawWarning(_ p: Painter, _ warning: WarningsLine, y: Int, theme: Theme) {
+        guard let event = warning.event, y < p.height else { return }
+        let w = p.width
+        var x = 1
+        func put(_ text: String, _ style: Style) {
+            guard x < w - 1 else { return }
+            x += p.text(DisplayWidth.truncate(DisplayWidth.sanitize(text), to: max(0, w - 1 - x)), x: x, y: y, style: style)
+        }
+        let style = theme.warningSeverity(warning.severity)
+        // Reversed (without colour), the event stands in a bar of its own.
+        put(style.reverse ? " " + event + " " : event, style)
+        if !warning.times.isEmpty { put(" · " + warning.times, theme.text) }
+        if let more = warning.more { put(" · " + more, theme.dim) }
     }
 
     /// The air's line: "US AQI 42 good · PM2.5 8 · PM10 15 · O₃ 60 µg/m³", the band in its colour,
@@ -288,6 +332,11 @@ public final class CityDetailScreen: Screen {
             if iconWidth > 0 { p.text(weather.icon[i], x: 1, y: y + i, style: theme.accent) }
             let text = DisplayWidth.truncate(facts[i], to: max(0, w - iconWidth - 2))
             let x = 1 + iconWidth + p.text(text, x: 1 + iconWidth, y: y + i, style: i == 1 ? theme.accent : theme.text)
+            // Today against yesterday beside the sky now, where it fits whole.
+            if i == 0, let yesterday = weather.againstYesterday.map({ " · " + DisplayWidth.sanitize($0) }),
+               x + DisplayWidth.of(yesterday) <= w - 1 {
+                p.text(yesterday, x: x, y: y + i, style: theme.text)
+            }
             if i == 4, let uv, x + 3 + DisplayWidth.of(uv.text) <= w - 1 {
                 p.text(" · ", x: x, y: y + i, style: theme.text)
                 p.text(DisplayWidth.sanitize(uv.text), x: x + 3, y: y + i, style: uv.severity.map { theme.uvLevel($0) } ?? theme.text)
@@ -337,10 +386,14 @@ public final class CityDetailScreen: Screen {
         let dayWidth = weather.days.map { DisplayWidth.of($0.weekday) }.max() ?? 3
         let highWidth = weather.days.map { DisplayWidth.of($0.high) }.max() ?? 3
         let lowWidth = weather.days.map { DisplayWidth.of($0.low) }.max() ?? 3
-        for day in weather.days where y < p.height {
+        for (i, day) in weather.days.enumerated() where y < p.height {
             let range = Self.padLeft(day.high, to: highWidth) + " / " + Self.padLeft(day.low, to: lowWidth)
             let row = DisplayWidth.pad(day.weekday, to: dayWidth) + "  " + range + "   " + day.condition
-            p.text(DisplayWidth.truncate(row, to: max(0, w - 2)), x: 1, y: y, style: theme.text)
+            let end = 1 + p.text(DisplayWidth.truncate(row, to: max(0, w - 2)), x: 1, y: y, style: theme.text)
+            // Today's normal beside today's high and low, where it fits whole.
+            if i == 0, let normal = weather.normal.map({ "   " + DisplayWidth.sanitize($0) }), end + DisplayWidth.of(normal) <= w - 1 {
+                p.text(normal, x: end, y: y, style: theme.dim)
+            }
             y += 1
         }
     }

@@ -1,0 +1,154 @@
+import Foundation
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+
+/// The full text of a city's warnings in force, as the overlay shows it: each warning's event and
+/// facts with labels in the UI language, then its headline, description and instructions exactly as
+/// the service published them, in their own language.
+public struct WarningsText: Equatable, Sendable {
+    /// One line of the text, before wrapping.
+    public struct Line: Equatable, Sendable {
+        public enum Kind: Equatable, Sendable {
+            /// A warning's event, in its severity's style.
+            case event(WeatherWarning.Severity)
+            /// A labelled fact (severity, times, issuer, language) or a label.
+            case fact
+            /// The service's own text.
+            case text
+            case blank
+        }
+        public let text: String
+        public let kind: Kind
+    }
+
+    /// "Warnings in force · Seattle".
+    public let title: String
+    public let lines: [Line]
+    /// How to scroll and close.
+    public let footer: String
+    /// The overlay's keys in the help: closing, scrolling.
+    public let closeHelp: String
+    public let scrollHelp: String
+
+    /// The text of `warnings` (in force at `now`) for `city`, times in the city's clock.
+    public static func make(_ warnings: [WeatherWarning], city: City, format: WeatherFormatter, now: Date) -> WarningsText {
+        let l10n = format.l10n
+        let clock = format.clock(in: TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")!)
+        var lines: [Line] = []
+        for (i, warning) in warnings.enumerated() {
+            if i > 0 { lines.append(Line(text: "", kind: .blank)) }
+            lines.append(Line(text: warning.event, kind: .event(warning.severity)))
+            lines.append(Line(text: l10n.format(.warningsSeverity, severityName(warning.severity, l10n)), kind: .fact))
+            let times = Self.times(warning, clock: clock, l10n: l10n)
+            if !times.isEmpty { lines.append(Line(text: l10n.format(.warningsInForce, times), kind: .fact)) }
+            if let sender = warning.sender, !sender.isEmpty { lines.append(Line(text: l10n.format(.warningsSender, sender), kind: .fact)) }
+            if let language = warning.language, !language.isEmpty {
+                let name = l10n.locale.localizedString(forIdentifier: language) ?? language
+                lines.append(Line(text: l10n.format(.warningsLanguage, name), kind: .fact))
+            }
+            for text in [warning.headline, warning.description].compactMap({ $0 }) where !text.isEmpty {
+                lines.append(Line(text: "", kind: .blank))
+                lines += paragraphs(text)
+            }
+            if let instruction = warning.instruction, !instruction.isEmpty {
+                lines.append(Line(text: "", kind: .blank))
+                lines.append(Line(text: l10n[.warningsInstruction], kind: .fact))
+                lines += paragraphs(instruction)
+            }
+        }
+        return WarningsText(title: l10n.format(.warningsTitle, CityNameChoice.name(city, language: l10n.language)), lines: lines,
+                            footer: l10n[.warningsClose], closeHelp: l10n[.helpKeyWarningsClose],
+                            scrollHelp: l10n[.helpKeyWarningsScroll])
+    }
+
+    /// The service's text, one line per line it has (each wrapped when drawn).
+    private static func paragraphs(_ text: String) -> [Line] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return Line(text: trimmed, kind: trimmed.isEmpty ? .blank : .text)
+        }
+    }
+
+    /// When a warning is in force, in the city's clock: "Jan 15 10:00 – Jan 16 04:00"; empty when the
+    /// service gave no time.
+    public static func times(_ warning: WeatherWarning, clock: ClockFormat, l10n: L10n) -> String {
+        func at(_ date: Date) -> String { clock.dateTime(date, dateTemplate: "MMMd") }
+        switch (warning.effective ?? warning.onset, warning.expires) {
+        case let (from?, to?): return l10n.format(.warningsTimes, at(from), at(to))
+        case let (from?, nil): return l10n.format(.warningsFromUntilLifted, at(from))
+        case let (nil, to?): return l10n.format(.warningsUntil, at(to))
+        case (nil, nil): return ""
+        }
+    }
+
+    public static func severityName(_ severity: WeatherWarning.Severity, _ l10n: L10n) -> String {
+        switch severity {
+        case .extreme: l10n[.warningsSeverityExtreme]
+        case .severe: l10n[.warningsSeveritySevere]
+        case .moderate: l10n[.warningsSeverityModerate]
+        case .minor: l10n[.warningsSeverityMinor]
+        case .unknown: l10n[.warningsSeverityUnknown]
+        }
+    }
+}
+
+/// What the warnings overlay shows.
+public struct WarningsOverlayState: Equatable, Sendable {
+    public let text: WarningsText
+    /// The first line shown (the overlay keeps it within what its box measured).
+    public let scroll: Int
+}
+
+public enum WarningsOverlayRoute: Equatable, Sendable { case close }
+
+/// The full text of the warnings in force, over a city's detail: scrolled, then closed.
+public final class WarningsViewModel {
+    public struct Input {
+        /// The line scrolled to.
+        public let scrolled: AnyPublisher<Int, Never>
+        /// `a`, `Esc` or `q`.
+        public let closeRequested: AnyPublisher<Void, Never>
+        public init(scrolled: AnyPublisher<Int, Never>, closeRequested: AnyPublisher<Void, Never>) {
+            self.scrolled = scrolled
+            self.closeRequested = closeRequested
+        }
+    }
+
+    public struct Output {
+        public let state: AnyPublisher<WarningsOverlayState, Never>
+        public let route: AnyPublisher<WarningsOverlayRoute, Never>
+    }
+
+    public struct State: Equatable { var scroll = 0 }
+    public enum Action: Equatable { case scrolled(Int), close }
+    public enum Effect: Equatable { case close }
+
+    private let text: WarningsText
+
+    public init(text: WarningsText) { self.text = text }
+
+    public func transform(input: Input) -> Output {
+        let actions = merge(input.scrolled.map(Action.scrolled).eraseToAnyPublisher(),
+                            input.closeRequested.map { Action.close }.eraseToAnyPublisher())
+        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
+            Work<Action, WarningsOverlayRoute>.route(.close)
+        }
+        // The text is shown from the start, from its first line.
+        let text = self.text
+        let state = loop.state.prepend(State())
+            .map { WarningsOverlayState(text: text, scroll: $0.scroll) }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+        return Output(state: state, route: loop.route)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .scrolled(let line):
+            state.scroll = max(0, line)
+            return []
+        case .close:
+            return [.close]
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+
+/// The full text of a city's warnings in force (`a` on its detail): each warning's facts, then its
+/// headline, description and instructions as the service published them, wrapped and scrolled.
+/// `a` or Esc closes it.
+@MainActor
+public final class WarningsOverlay: OverlayScreen {
+    private let scrolled = PassthroughSubject<Int, Never>()
+    private let closeRequested = PassthroughSubject<Void, Never>()
+    private var binding: StateBinding<WarningsOverlayState>!
+    private let closed: AnyPublisher<Void, Never>
+    private var state: WarningsOverlayState? { binding.value }
+    /// Measured by the last frame: the largest scroll that still fills the box, and a page.
+    private var maxScroll = 0
+    private var page = 1
+
+    /// The text is wrapped to at most this many columns, for reading.
+    static let readingWidth = 76
+
+    public init(viewModel: WarningsViewModel) {
+        let output = viewModel.transform(input: .init(scrolled: scrolled.eraseToAnyPublisher(),
+                                                      closeRequested: closeRequested.eraseToAnyPublisher()))
+        closed = output.route.map { _ in () }.eraseToAnyPublisher()
+        binding = StateBinding(output.state)
+    }
+
+    public var changes: AnyPublisher<Void, Never> { binding.changes }
+    public var closeRequests: AnyPublisher<Void, Never> { closed }
+
+    /// Its labels come with the text, in the UI language.
+    public var bindings: [Binding] {
+        [Binding([.char("a"), .escape], "a Esc", help: state?.text.closeHelp ?? "") { [closeRequested] in
+            closeRequested.send()
+         },
+         Binding([.up, .down, .char("k"), .char("j"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")],
+                 "↑ ↓ PgUp PgDn", help: state?.text.scrollHelp ?? "", run: scroll)]
+    }
+
+    /// The wheel scrolls the text.
+    public func handle(_ pointer: Pointer) -> Bool {
+        if case .wheel(let n) = pointer.action { scrolled.send(min(max(0, (state?.scroll ?? 0) + n * ListState.wheelStep), maxScroll)) }
+        return true
+    }
+
+    private func scroll(_ key: Key) -> Bool {
+        let now = min(state?.scroll ?? 0, maxScroll)
+        let line: Int
+        switch key {
+        case .up, .char("k"): line = now - 1
+        case .down, .char("j"): line = now + 1
+        case .pageUp: line = now - page
+        case .pageDown, .char(" "): line = now + page
+        case .home, .char("g"): line = 0
+        case .end, .char("G"): line = maxScroll
+        default: return false
+        }
+        scrolled.send(min(max(0, line), maxScroll))
+        return true
+    }
+
+    /// The text's lines wrapped to `width` columns; a warning's event is marked with "!".
+    static func lines(_ text: WarningsText, width: Int) -> [String] {
+        var lines: [String] = []
+        for line in text.lines {
+            switch line.kind {
+            case .blank: lines.append("")
+            case .event: lines += TextWrap.lines("! " + DisplayWidth.sanitize(line.text), width: width)
+            case .fact, .text: lines += TextWrap.lines(DisplayWidth.sanitize(line.text), width: width)
+            }
+        }
+        return lines + [""] + TextWrap.lines(text.footer, width: width)
+    }
+
+    public func draw(_ p: Painter, theme: Theme) {
+        guard let state else { return }
+        let width = max(1, min(Self.readingWidth, p.width - 4))
+        let shown = Self.lines(state.text, width: width)
+        maxScroll = Overlay.draw(p, title: state.text.title, lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
+                                 scroll: state.scroll, minimum: Size(cols: min(p.width, width + 4), rows: 0))
+        page = max(1, min(shown.count, p.height - 2) - 1)
+    }
+}

@@ -1,0 +1,226 @@
+import XCTest
+import CombineSchedulers
+import OpenCombineShim
+import NimbusDomain
+@testable import NimbusPresentation
+import TestSupport
+
+/// A warnings repository the test drives by hand: each request is a subject; `coverage` is fixed.
+final class ScriptedWarningsRepository: WarningsRepository, @unchecked Sendable {
+    var covers: WarningsCoverage = .covered(.nws)
+    private(set) var requests = 0
+    private(set) var cancellations = 0
+    var subject = PassthroughSubject<WarningsReport, WarningsError>()
+
+    func coverage(for city: City) -> WarningsCoverage { covers }
+
+    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
+        requests += 1
+        subject = PassthroughSubject()
+        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+}
+
+/// Climate normals the test answers by hand.
+final class ScriptedNormalsRepository: ClimateNormalsRepository, @unchecked Sendable {
+    private(set) var requests: [Coordinate] = []
+    var subject = PassthroughSubject<ClimateNormals, ClimateError>()
+
+    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+        requests.append(coordinate)
+        subject = PassthroughSubject()
+        return subject.eraseToAnyPublisher()
+    }
+
+    /// Every day's normal the same.
+    static func flat(high: Double, low: Double) -> ClimateNormals {
+        var days: [DayNormal] = []
+        for (m, length) in [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].enumerated() {
+            for d in 1...length { days.append(DayNormal(month: m + 1, day: d, high: high, low: low)) }
+        }
+        return ClimateNormals(coordinate: City.seoul.coordinate, days: days)!
+    }
+}
+
+/// A clock the test moves.
+final class TestClock: @unchecked Sendable {
+    var time: Date
+    init(_ time: Date) { self.time = time }
+}
+
+/// The official warnings, yesterday and the normal on a city's detail.
+final class CityDetailWarningsTests: XCTestCase {
+    private var scheduler: TestSchedulerOf<DispatchQueue>!
+    private var weather: ScriptedWeatherRepository!
+    private var warnings: ScriptedWarningsRepository!
+    private var normals: ScriptedNormalsRepository!
+    private var clock: TestClock!
+    private let appeared = PassthroughSubject<Void, Never>()
+    private let refresh = PassthroughSubject<Void, Never>()
+    private let opened = PassthroughSubject<Void, Never>()
+    private let tick = PassthroughSubject<Date, Never>()
+    /// 2026-06-21 09:12 KST.
+    static let now = Date(timeIntervalSince1970: 1_782_000_720)
+
+    override func setUp() {
+        scheduler = DispatchQueue.test
+        weather = ScriptedWeatherRepository()
+        warnings = ScriptedWarningsRepository()
+        normals = ScriptedNormalsRepository()
+        clock = TestClock(Self.now)
+    }
+
+    private func start(_ language: Language = .en, city: City = .seoul) -> (TestObserver<CityDetailState>, TestObserver<CityDetailRoute>) {
+        let clock = self.clock!
+        let viewModel = CityDetailViewModel(
+            city: city, forecast: GetForecastUseCase(repository: weather),
+            warnings: GetWarningsUseCase(repository: warnings, now: { clock.time }),
+            normals: GetClimateNormalsUseCase(repository: normals), likes: nil,
+            format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric), countries: CountryNames(locale: language.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), now: { clock.time })
+        let output = viewModel.transform(input: .init(
+            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
+            likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher(),
+            warningsOpened: opened.eraseToAnyPublisher(), tick: tick.eraseToAnyPublisher()))
+        return (TestObserver(output.state), TestObserver(output.route))
+    }
+
+    /// The warnings line as one string: "event | times | more" or "note: …", "-" while awaited.
+    private func line(_ state: CityDetailState) -> String {
+        guard let w = state.warnings else { return "none" }
+        if let event = w.event { return [event, "\(w.severity)", w.times, w.more ?? ""].joined(separator: " | ") }
+        return w.note.map { "note: " + $0 } ?? "-"
+    }
+
+    private func minute(_ n: Int) {
+        clock.time = Self.now.addingTimeInterval(Double(n) * 60)
+        tick.send(clock.time)
+        scheduler.advance()
+    }
+
+    private func report(_ list: [WeatherWarning], cached: Bool = false) -> WarningsReport {
+        WarningsReport(warnings: list, source: .nws, checkedAt: Self.now, isCached: cached)
+    }
+
+    /// A warning in Seoul's clock: effective now, expiring `minutes` from now.
+    private func warning(_ id: String, _ event: String, _ severity: WeatherWarning.Severity, minutes: Double?) -> WeatherWarning {
+        WeatherWarning(id: id, source: .nws, event: event, severity: severity, headline: "Headline " + id,
+                       description: "Line one.\n\nLine two.", instruction: "Stay in.", sender: "NWS Seattle WA",
+                       effective: Self.now, onset: nil, expires: minutes.map { Self.now.addingTimeInterval($0 * 60) }, language: "en-US")
+    }
+
+    func testAWarningThatExpiresGoesAtTheNextMinuteWithoutAskingAgain() {
+        let (state, _) = start()
+        appeared.send()
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(line), "-", "nothing said before the first answer")
+        warnings.subject.send(report([warning("1", "Wind Advisory", .moderate, minutes: 1.5),
+                                      warning("2", "Winter Storm Warning", .severe, minutes: 120)]))
+        scheduler.advance()
+        minute(1)
+        minute(2)
+        minute(121)
+        XCTAssertEqual(state.values.map(line), [
+            "-",
+            "Winter Storm Warning | severe | Jun 21 09:12 – Jun 21 11:12 | +1 more",
+            // 09:13: the local time moves on; the advisory is in force until 09:13:30.
+            "Winter Storm Warning | severe | Jun 21 09:12 – Jun 21 11:12 | +1 more",
+            "Winter Storm Warning | severe | Jun 21 09:12 – Jun 21 11:12 | ",
+            "note: No warnings in force",
+        ])
+        XCTAssertEqual(warnings.requests, 1, "the clock alone took them off")
+    }
+
+    func testAOpensTheFullTextOfTheWarningsInForce() throws {
+        let (state, route) = start(.ko)
+        appeared.send()
+        warnings.subject.send(report([warning("1", "Wind Advisory", .moderate, minutes: 30)]))
+        scheduler.advance()
+        opened.send()
+        guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
+        XCTAssertEqual(text.title, "발효 중인 기상특보 · 서울")
+        XCTAssertEqual(text.lines.map(\.text), [
+            "Wind Advisory", "심각도: 보통", "발효: 6월 21일 09:12 – 6월 21일 09:42 (현지 시각)", "발표: NWS Seattle WA",
+            "발표 원문 (영어(미국))", "", "Headline 1", "", "Line one.", "", "Line two.", "", "행동 요령:", "Stay in.",
+        ])
+        XCTAssertEqual(text.lines.first?.kind, .event(.moderate))
+        minute(31)
+        opened.send()
+        XCTAssertEqual(route.values.count, 1, "expired: nothing to open")
+        _ = state
+    }
+
+    func testEveryPlaceWithoutASourceSaysSoInEveryLanguage() {
+        warnings.covers = .notCovered
+        var notes: [String] = []
+        for language in Language.allCases {
+            let (state, _) = start(language)
+            appeared.send()
+            scheduler.advance()
+            notes.append(state.last.map(line) ?? "")
+        }
+        XCTAssertEqual(notes, ["note: No official warnings source for South Korea yet",
+                               "note: 대한민국에는 아직 공식 기상특보 출처가 없습니다",
+                               "note: 韓国の公式警報の情報源はまだありません"])
+        XCTAssertEqual(warnings.requests, 0, "no service asked")
+    }
+
+    func testAFailingWarningsServiceSaysWhyAndLeavesTheForecast() {
+        let (state, _) = start()
+        appeared.send()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        warnings.subject.send(completion: .failure(.offline))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(line), "note: Warnings unavailable: offline")
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertEqual(panel.temperature, "23°C")
+        // A kept copy with a warning stays shown when the service cannot be reached.
+        refresh.send()
+        warnings.subject.send(report([warning("1", "Wind Advisory", .minor, minutes: 30)], cached: true))
+        warnings.subject.send(completion: .failure(.timedOut))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(line), "Wind Advisory | minor | Jun 21 09:12 – Jun 21 09:42 | ")
+    }
+
+    func testYesterdayAndTheNormalBesideTodayInEveryLanguage() throws {
+        var seen: [String] = []
+        for language in Language.allCases {
+            setUp()
+            let (state, _) = start(language)
+            appeared.send()
+            scheduler.advance()
+            let today = Forecast.sample()
+            let forecast = Forecast(coordinate: today.coordinate, utcOffsetSeconds: today.utcOffsetSeconds, current: today.current,
+                                    hourly: today.hourly, daily: today.daily,
+                                    yesterday: DayTemperatures(date: today.daily[0].date.addingTimeInterval(-86400), high: 25, low: 16))
+            weather.subject.send(Fetched(value: forecast, fetchedAt: Self.now, isCached: false))
+            weather.subject.send(completion: .finished)
+            scheduler.advance()
+            guard case .loaded(let before)? = state.last?.weather else { return XCTFail() }
+            XCTAssertNil(before.normal, "the normal is not known yet: the forecast did not wait for it")
+            XCTAssertEqual(normals.requests, [City.seoul.coordinate], "asked after the forecast")
+            normals.subject.send(ScriptedNormalsRepository.flat(high: 26.4, low: 18.6))
+            scheduler.advance()
+            guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+            seen.append((panel.againstYesterday ?? "-") + " | " + (panel.normal ?? "-"))
+        }
+        XCTAssertEqual(seen, [
+            "3° warmer than yesterday | normal 26° / 19° · 2° above normal",
+            "어제보다 3° 따뜻함 | 평년 26° / 19° · 평년보다 2° 높음",
+            "昨日より3°高い | 平年 26° / 19° · 平年より2°高い",
+        ])
+    }
+
+    func testAFailingArchiveLeavesTheForecastAndSaysNothingOfTheNormal() {
+        let (state, _) = start()
+        appeared.send()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        normals.subject.send(completion: .failure(.server(status: 500)))
+        scheduler.advance()
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertNil(panel.normal)
+        XCTAssertEqual(panel.temperature, "23°C")
+        XCTAssertNil(state.last?.notice)
+    }
+}
