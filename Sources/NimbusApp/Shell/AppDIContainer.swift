@@ -158,31 +158,9 @@ public final class AppDIContainer {
         QuakesUseCase(repository: quakeRepository, locator: locator, cities: catalog)
     }
 
-    /// Where the user is: `--location`, `NIMBUS_LOCATION`, the home setting, then the system time zone.
-    public var locationProvider: DeviceLocationProviding {
-        var home: GeoPoint?
-        switch preferences.home {
-        case .point(let p)?: home = p
-        case .city(let id)?: home = city(id: id).flatMap { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
-        case nil: break
-        }
-        return SystemLocationProvider(argument: configuration.location, environment: configuration.environment, home: home)
-    }
-
     /// `locationProvider` as the settings change it (Home), for the screens that locate the user.
-    lazy var homeFollowingLocation: HomeFollowingLocation = {
-        let following = HomeFollowingLocation(locationProvider)
-        let environment = configuration.environment
-        homeChanges = settings.contents.map { ResolvedSettings($0.effective, environment: environment).home }
-            .removeDuplicates().dropFirst()
-            .sink { [unowned self] _ in following.replace(locationProvider) }
-        return following
-    }()
-    private var homeChanges: AnyCancellable?
-
-    func makeLocateCurrentCityUseCase() -> LocateCurrentCityUseCase {
-        LocateCurrentCityUseCase(provider: homeFollowingLocation, locator: locator, cities: catalog)
-    }
+    lazy var homeFollowingLocation: HomeFollowingLocation = followHome()
+    var homeChanges: AnyCancellable?
 
     /// City maps: the snapshot cache and the land data, made on first use (never before the first frame).
     public private(set) lazy var map: MapSceneDIContainer = {
@@ -198,11 +176,4 @@ public final class AppDIContainer {
             },
             mouse: { [unowned self] in preferences.mouse }, towns: mapTowns)
     }()
-
-    /// The catalogue's cities for the maps' town dots, named in the UI language's script.
-    public var mapTowns: MapTownFinder {
-        let catalog = self.catalog, language = l10n.language
-        return MapTownFinder(count: catalog.cityCount, position: { catalog.position(at: $0) },
-                             city: { catalog.city(CityRef(Int32($0))) }, language: language)
-    }
 }
