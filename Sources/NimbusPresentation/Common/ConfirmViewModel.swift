@@ -27,6 +27,12 @@ public final class ConfirmViewModel {
         public let route: AnyPublisher<Route, Never>
     }
 
+    /// Only the first answer counts: a second key after it (the overlay closing) asks nothing more.
+    public struct State: Equatable { var answer: Bool? }
+    /// `asked`: the question is put (the loop's state starts with an action).
+    public enum Action: Equatable { case asked, answered(Bool) }
+    public enum Effect: Equatable { case answer(Bool) }
+
     private let asked: ConfirmState
 
     public init(title: String, question: String, keys: String, yes: String, no: String) {
@@ -34,8 +40,24 @@ public final class ConfirmViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        // Nothing to fold: the question is fixed; the first answer is the only route.
-        Output(state: Just(asked).eraseToAnyPublisher(),
-               route: input.answered.first().map(Route.answered).eraseToAnyPublisher())
+        let actions = Just(Action.asked).append(input.answered.map(Action.answered)).eraseToAnyPublisher()
+        let loop = EffectRunner.run(initial: State(), actions: actions,
+                                    scheduler: .immediate, reduce: Self.reduce, perform: { effect -> Work<Action, Route> in
+                                        switch effect { case .answer(let yes): .route(.answered(yes)) }
+                                    })
+        // The question is fixed: the state only says what was asked.
+        let asked = self.asked
+        return Output(state: loop.state.map { _ in asked }.removeDuplicates().eraseToAnyPublisher(), route: loop.route)
+    }
+
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .asked:
+            return []
+        case .answered(let yes):
+            guard state.answer == nil else { return [] }
+            state.answer = yes
+            return [.answer(yes)]
+        }
     }
 }

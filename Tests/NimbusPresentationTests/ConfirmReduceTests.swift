@@ -1,0 +1,37 @@
+import XCTest
+import OpenCombineShim
+@testable import NimbusPresentation
+import TestSupport
+
+/// A yes-or-no question: only its first answer is an answer.
+final class ConfirmReduceTests: XCTestCase {
+    typealias VM = ConfirmViewModel
+
+    func testOnlyTheFirstAnswerCounts() {
+        let cases: [(VM.State, VM.Action, VM.State, [VM.Effect])] = [
+            (VM.State(), .answered(true), VM.State(answer: true), [.answer(true)]),
+            (VM.State(), .answered(false), VM.State(answer: false), [.answer(false)]),
+            (VM.State(answer: true), .answered(false), VM.State(answer: true), []),
+            (VM.State(answer: false), .answered(true), VM.State(answer: false), []),
+            (VM.State(), .asked, VM.State(), []),
+        ]
+        for (i, (before, action, after, effects)) in cases.enumerated() {
+            var state = before
+            XCTAssertEqual(VM.reduce(&state, action), effects, "case \(i)")
+            XCTAssertEqual(state, after, "case \(i)")
+        }
+    }
+
+    func testTheQuestionIsShownAtOnceAndTheFirstAnswerIsTheRoute() {
+        let answers = PassthroughSubject<Bool, Never>()
+        let output = ConfirmViewModel(title: "Delete all", question: "Delete all 12 saved films?", keys: "y / n",
+                                      yes: "delete all", no: "back").transform(input: .init(answered: answers.eraseToAnyPublisher()))
+        let state = TestObserver(output.state)
+        let route = TestObserver(output.route)
+        XCTAssertEqual(state.values.map(\.question), ["Delete all 12 saved films?"], "asked before any key")
+        answers.send(true)
+        answers.send(false)
+        XCTAssertEqual(route.values, [.answered(true)])
+        XCTAssertEqual(state.values.count, 1, "the question does not change")
+    }
+}
