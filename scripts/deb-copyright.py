@@ -17,11 +17,12 @@ import sys
 
 # Licence phrases of SOURCES.md's "Licences:" lines, and the short names they stand for.
 PHRASES = [
-    (r"Creative Commons Attribution 4\.0", "CC-BY-4.0"),
+    (r"Creative Commons Attribution 4\.0|\bCC BY 4\.0\b", "CC-BY-4.0"),
     (r"\bCC0 1\.0\b", "CC0-1.0"),
     (r"public domain", "public-domain"),
     (r"\bMIT licence\b", "Expat"),
     (r"\bBSD-3-Clause\b", "BSD-3-clause"),
+    (r"GNU Lesser General Public License 3\.0 or later|\bLGPL-3\.0-or-later\b", "LGPL-3+"),
 ]
 # A licence item about code of which nothing is shipped is not a licence of the shipped files.
 NOT_SHIPPED = re.compile(r"none of its code|build time only")
@@ -29,14 +30,16 @@ NOT_SHIPPED = re.compile(r"none of its code|build time only")
 TEXTS = {
     "CC-BY-4.0": """Creative Commons Attribution 4.0 International Public License.
  You are free to share and adapt the material for any purpose, provided you give
- appropriate credit (here: GeoNames, geonames.org), provide a link to the licence and
+ appropriate credit (here: the source each file above names), provide a link to the licence and
  indicate if changes were made. The full legal code is at
  https://creativecommons.org/licenses/by/4.0/legalcode""",
     "CC0-1.0": """On Debian systems, the full text of the CC0 1.0 Universal
  Public Domain Dedication can be found in /usr/share/common-licenses/CC0-1.0.""",
-    "public-domain": """The data is in the public domain: GLOBE is a work of the U.S. Government
- (NOAA National Centers for Environmental Information); Natural Earth data is placed in
- the public domain by its authors (naturalearthdata.com/about/terms-of-use).""",
+    "public-domain": """The data is in the public domain: Natural Earth data is placed in the
+ public domain by its authors (naturalearthdata.com/about/terms-of-use).""",
+    "LGPL-3+": """GSHHG is released under the GNU Lesser General Public License, version 3 or
+ (at your option) any later version. On Debian systems, the full text of the GNU Lesser
+ General Public License version 3 can be found in /usr/share/common-licenses/LGPL-3.""",
     "Apache-2.0": """On Debian systems, the full text of the Apache License, Version 2.0 can be
  found in /usr/share/common-licenses/Apache-2.0.""",
     "Apache-2.0-with-Runtime-Library-Exception": """On Debian systems, the full text of the Apache License, Version 2.0 can be
