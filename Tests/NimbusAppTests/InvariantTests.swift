@@ -79,6 +79,23 @@ final class InvariantTests: XCTestCase {
         XCTAssertEqual(counts.actions, 2)
     }
 
+    /// Found by the full-disk property test (shrunk to: disk full, resize to 59x43, `f`): at 59
+    /// columns the refused like's message had no room beside the search field and was not drawn.
+    nonisolated func testARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
+        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
+        try MainActor.assumeIsolated { try test.mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() }
+    }
+
+    private func mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
+        for cols in [59, 40, 30] {
+            var counts = Exploration.Counts()
+            let failure = try Exploration.run(Exploration.Setup(code: 6),
+                                              actions: [.disk(full: true), .resize(Size(cols: cols, rows: 43)), .key(.char("f"))],
+                                              counts: &counts)
+            XCTAssertNil(failure.map(String.init(describing:)), "\(cols) columns")
+        }
+    }
+
     nonisolated func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
         nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
         try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }

@@ -197,8 +197,15 @@ public final class CityListScreen: Screen {
         let warning = state?.likes.message ?? state?.temperatures.message
         let summary = warning.map { " \($0) " } ?? state.map { " \($0.summary) " } ?? ""
         let summaryWidth = DisplayWidth.of(summary)
-        let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
         let focused = state?.searching == true
+        // A warning with no room beside the field takes the line while the field is not being typed
+        // in (the next key clears it): a like refused on a full disk never goes unsaid.
+        // (The temperatures' message can stay unsaid there: their rows are marked n/a.)
+        if let refused = state?.likes.message, summaryWidth + 20 > p.width, !focused {
+            p.text(DisplayWidth.truncate(" " + DisplayWidth.sanitize(refused), to: p.width), x: 0, y: 0, style: theme.warning)
+            return
+        }
+        let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
                        prompt: l10n[.citiesSearchPrompt], placeholder: l10n[.citiesSearchHint],
                        focused: focused, style: focused ? theme.accent : theme.field,
