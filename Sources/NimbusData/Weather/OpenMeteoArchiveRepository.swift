@@ -65,19 +65,7 @@ public final class OpenMeteoArchiveRepository: ClimateNormalsRepository, Sendabl
         .eraseToAnyPublisher()
     }
 
-    static func map(_ error: HTTPError) -> ClimateError {
-        switch error {
-        case .invalidURL: return .badConfiguration
-        case .transport(.timedOut): return .timedOut
-        case .transport(.tooLarge): return .tooLarge
-        case .transport(.redirectRefused): return .redirected
-        case .transport(.badReply): return .badResponse
-        case .transport: return .offline
-        case .server(status: 429): return .rateLimited
-        case .server(let status): return .server(status: status)
-        case .missingData, .decoding: return .badResponse
-        }
-    }
+    static func map(_ error: HTTPError) -> ClimateError { .from(error) }
 }
 
 /// The archive's answer.

@@ -55,19 +55,7 @@ enum WarningsErrors {
         }
     }
 
-    static func map(_ error: HTTPError) -> WarningsError {
-        switch error {
-        case .invalidURL: return .badConfiguration
-        case .transport(.timedOut): return .timedOut
-        case .transport(.tooLarge): return .tooLarge
-        case .transport(.redirectRefused): return .redirected
-        case .transport(.badReply): return .badResponse
-        case .transport: return .offline
-        case .server(status: 429): return .rateLimited
-        case .server(let status): return .server(status: status)
-        case .missingData, .decoding: return .badResponse
-        }
-    }
+    static func map(_ error: HTTPError) -> WarningsError { .from(error) }
 }
 
 /// The checks every service's warning goes through before it becomes a `WeatherWarning`.

@@ -1,0 +1,34 @@
+import NimbusDomain
+
+/// A keyless service's failure, named alike whichever service it is: the warnings sources and the
+/// climate archive turn the network's errors into their own with this one mapping.
+protocol ServiceFailure {
+    static var offline: Self { get }
+    static var timedOut: Self { get }
+    static var rateLimited: Self { get }
+    static var badResponse: Self { get }
+    static var tooLarge: Self { get }
+    static var badConfiguration: Self { get }
+    static var redirected: Self { get }
+    static func server(status: Int) -> Self
+}
+
+extension ServiceFailure {
+    /// The network layer's error as the domain sees it.
+    static func from(_ error: HTTPError) -> Self {
+        switch error {
+        case .invalidURL: return .badConfiguration
+        case .transport(.timedOut): return .timedOut
+        case .transport(.tooLarge): return .tooLarge
+        case .transport(.redirectRefused): return .redirected
+        case .transport(.badReply): return .badResponse
+        case .transport: return .offline
+        case .server(status: 429): return .rateLimited
+        case .server(let status): return .server(status: status)
+        case .missingData, .decoding: return .badResponse
+        }
+    }
+}
+
+extension ClimateError: ServiceFailure {}
+extension WarningsError: ServiceFailure {}
