@@ -53,9 +53,13 @@ public final class AppDIContainer {
     /// Temperatures, speeds and the clock as the settings say now: every formatter reads them.
     public private(set) lazy var display: DisplayUnits = {
         let environment = configuration.environment
-        return DisplayUnits(preferences.resolved.units, following: settings.contents
-            .map { ResolvedSettings($0.effective, environment: environment).units }.eraseToAnyPublisher())
+        let units = DisplayUnits(preferences.resolved.units)
+        displayFollowsSettings = settings.contents
+            .map { ResolvedSettings($0.effective, environment: environment).units }
+            .sink { units.value = $0 }
+        return units
     }()
+    private var displayFollowsSettings: AnyCancellable?
 
     // MARK: Network
 

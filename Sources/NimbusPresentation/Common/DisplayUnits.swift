@@ -29,15 +29,6 @@ public final class DisplayUnits: Sendable {
     /// Fixed units (tests, one-shot output): the temperature, wind and clock follow `system`.
     public convenience init(system: UnitSystem) { self.init(Value(system: system)) }
 
-    /// Units that follow `values` (the settings as they apply, from the settings store) from now on.
-    public convenience init(_ initial: Value, following values: AnyPublisher<Value, Never>) {
-        self.init(initial)
-        following = values.sink { [weak self] in self?.value = $0 }
-    }
-
-    /// Set once, in `init(_:following:)`.
-    nonisolated(unsafe) private var following: AnyCancellable?
-
     public var value: Value {
         get { state.withLock { $0 } }
         set {
