@@ -22,6 +22,8 @@ public final class AppHarness {
     public private(set) var size: Size
     public let terminal: FakeTerminal
     private let httpClient: HTTPClient?
+    /// The wall clock the app reads (nil: the real one).
+    private let now: (@Sendable () -> Date)?
     /// Where maps are drawn: nil on the virtual clock (deterministic), or a real queue, as the live app.
     private let renderQueue: DispatchQueue?
     /// A connection of the harness's own to the user database, opened on first read.
@@ -35,17 +37,18 @@ public final class AppHarness {
     /// `renderQueue`, maps are drawn on it, off the virtual clock, as the live app draws them.
     public init(environment: [String: String], arguments: [String] = [], size: Size = Size(cols: 80, rows: 24),
                 scheduler: TestSchedulerOf<DispatchQueue> = DispatchQueue.test, httpClient: HTTPClient? = nil,
-                renderQueue: DispatchQueue? = nil) throws {
+                renderQueue: DispatchQueue? = nil, now: (@Sendable () -> Date)? = nil) throws {
         self.scheduler = scheduler
         self.environment = environment
         self.arguments = arguments
         self.size = size
         self.httpClient = httpClient
         self.renderQueue = renderQueue
+        self.now = now
         terminal = FakeTerminal(size: size)
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient, renderQueue: renderQueue)
+                                           httpClient: httpClient, renderQueue: renderQueue, now: now)
         frame = ScreenBuffer(size: size)
         loop = makeLoop(app)
         settle()
@@ -65,11 +68,12 @@ public final class AppHarness {
 
     private static func launch(environment: [String: String], arguments: [String],
                                scheduler: TestSchedulerOf<DispatchQueue>, httpClient: HTTPClient?,
-                               renderQueue: DispatchQueue?) throws -> (AppCoordinator, AppDIContainer) {
+                               renderQueue: DispatchQueue?, now: (@Sendable () -> Date)?) throws -> (AppCoordinator, AppDIContainer) {
         var configuration = try CLIOptions.parseCommandLine(arguments).configuration(
             environment: environment, scheduler: MainScheduler.onVirtualClock(scheduler), colors: true)
         if let httpClient { configuration.httpClient = httpClient }
         if let renderQueue { configuration.renderScheduler = renderQueue.eraseToAnyScheduler() }
+        if let now { configuration.now = now }
         configuration.retryJitter = { 0.5 }
         let container = try AppDIContainer(configuration: configuration)
         let app = AppCoordinator(container: container)
@@ -143,7 +147,7 @@ public final class AppHarness {
     public func restart() throws {
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
-                                           httpClient: httpClient, renderQueue: renderQueue)
+                                           httpClient: httpClient, renderQueue: renderQueue, now: now)
         parser = KeyParser()
         loop = makeLoop(app)
         previousFrame = nil
