@@ -60,25 +60,18 @@ public final class HelpOverlay: OverlayScreen {
 
     /// The wheel scrolls the help.
     public func handle(_ pointer: Pointer) -> Bool {
-        if case .wheel(let n) = pointer.action { scrolled.send(min(max(0, (state?.scroll ?? 0) + n * ListState.wheelStep), maxScroll)) }
+        if case .wheel(let n) = pointer.action { scrolled.send(textScroll.afterWheel(n)) }
         return true
     }
 
+    /// Letters are the filter's, not the pager's.
     private func scroll(_ key: Key) -> Bool {
-        let now = min(state?.scroll ?? 0, maxScroll)
-        let line: Int
-        switch key {
-        case .up: line = now - 1
-        case .down: line = now + 1
-        case .pageUp: line = now - page
-        case .pageDown: line = now + page
-        case .home: line = 0
-        case .end: line = maxScroll
-        default: return false
-        }
-        scrolled.send(min(max(0, line), maxScroll))
+        guard let line = textScroll.after(key, letters: false) else { return false }
+        scrolled.send(line)
         return true
     }
+
+    private var textScroll: TextScroll { TextScroll(line: state?.scroll ?? 0, page: page, last: maxScroll) }
 
     public func draw(_ p: Painter, theme: Theme) {
         guard let state else { return }

@@ -40,25 +40,17 @@ public final class WarningsOverlay: OverlayScreen {
 
     /// The wheel scrolls the text.
     public func handle(_ pointer: Pointer) -> Bool {
-        if case .wheel(let n) = pointer.action { scrolled.send(min(max(0, (state?.scroll ?? 0) + n * ListState.wheelStep), maxScroll)) }
+        if case .wheel(let n) = pointer.action { scrolled.send(textScroll.afterWheel(n)) }
         return true
     }
 
     private func scroll(_ key: Key) -> Bool {
-        let now = min(state?.scroll ?? 0, maxScroll)
-        let line: Int
-        switch key {
-        case .up, .char("k"): line = now - 1
-        case .down, .char("j"): line = now + 1
-        case .pageUp: line = now - page
-        case .pageDown, .char(" "): line = now + page
-        case .home, .char("g"): line = 0
-        case .end, .char("G"): line = maxScroll
-        default: return false
-        }
-        scrolled.send(min(max(0, line), maxScroll))
+        guard let line = textScroll.after(key) else { return false }
+        scrolled.send(line)
         return true
     }
+
+    private var textScroll: TextScroll { TextScroll(line: state?.scroll ?? 0, page: page, last: maxScroll) }
 
     /// The text's lines wrapped to `width` columns; a warning's event is marked with "!".
     static func lines(_ text: WarningsText, width: Int) -> [String] {
