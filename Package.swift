@@ -34,8 +34,12 @@ let package = Package(
         .target(name: "NimbusTerminal"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
         .systemLibrary(name: "CNCursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .target(name: "NimbusLoop", dependencies: [
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        ]),
         .target(name: "NimbusPresentation", dependencies: [
-            "NimbusDomain", "NimbusLocalization",
+            "NimbusDomain", "NimbusLocalization", "NimbusLoop",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
@@ -100,7 +104,7 @@ let package = Package(
         ], exclude: ["Fixtures"]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
-            "NimbusPresentation", "TestSupport",
+            "NimbusPresentation", "NimbusLoop", "TestSupport",
             "NimbusData", // the bundled catalogue, for the table of city names per language
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),

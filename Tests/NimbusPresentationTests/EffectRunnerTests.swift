@@ -3,6 +3,7 @@ import CombineSchedulers
 import OpenCombineShim
 @testable import NimbusPresentation
 import TestSupport
+import NimbusLoop
 
 /// The one loop every view model runs on: actions fold into the state, effects run, their answers
 /// come back as actions, and the newest work with an id replaces the one in flight.

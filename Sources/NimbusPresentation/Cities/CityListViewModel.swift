@@ -3,6 +3,7 @@ import Synchronization
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// One row of the city list, already formatted for display.
 public struct CityRow: Equatable, Sendable {

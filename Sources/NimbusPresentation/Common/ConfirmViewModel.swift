@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// A yes-or-no question over the screen ("Delete all 12 saved films?").
 public struct ConfirmState: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// One line of the help: a key and what it does.
 public struct HelpEntry: Equatable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// One liked city, formatted.
 public struct LikedRow: Equatable, Sendable {

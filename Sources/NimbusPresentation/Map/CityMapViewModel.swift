@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// A step of panning: a quarter of the view.
 public enum MapPan: Equatable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What the map cache statistics overlay (F12) shows: one line a counter.
 public struct MapStatsState: Equatable, Sendable {

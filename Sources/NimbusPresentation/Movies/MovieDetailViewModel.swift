@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What the film detail screen shows.
 public struct MovieDetailState: Equatable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What the recent-searches panel shows: the queries saved after they found films, newest first.
 public struct MoviesQueriesListState: Equatable, Sendable {

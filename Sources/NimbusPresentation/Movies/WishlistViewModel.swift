@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// One saved film, formatted.
 public struct WishlistRow: Equatable, Sendable, Identifiable {

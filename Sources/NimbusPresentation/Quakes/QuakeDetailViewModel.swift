@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What an event's detail shows.
 public struct QuakeDetailState: Equatable, Sendable {

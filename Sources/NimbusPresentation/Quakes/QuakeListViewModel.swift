@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// One event, formatted.
 public struct QuakeRow: Equatable, Sendable, Identifiable {

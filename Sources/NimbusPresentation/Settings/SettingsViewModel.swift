@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What the settings overlay shows.
 public struct SettingsState: Equatable, Sendable {

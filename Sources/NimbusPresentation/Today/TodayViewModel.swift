@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// The Today tab's three sections, in the order they are drawn.
 public enum TodaySection: Int, CaseIterable, Sendable {

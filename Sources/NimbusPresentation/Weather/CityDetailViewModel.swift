@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// The header of a city's detail: what the catalogue and the clock know, with no network.
 public struct CityHeader: Equatable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
+import NimbusLoop
 
 /// The full text of a city's warnings in force, as the overlay shows it: each warning's event and
 /// facts with labels in the UI language, then its headline, description and instructions exactly as

@@ -2,6 +2,11 @@ import Foundation
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
 
+// NimbusLoop: the one loop every view model runs in, and nothing else. It is the only place that
+// subscribes: to a view model's actions, and to each effect's answers. View models (in
+// NimbusPresentation) only say what their state is, how an action changes it and what an effect
+// does; they never subscribe themselves.
+
 /// What the runner does for one of a view model's effects: a use case's answers to deliver back as
 /// actions, a cancellation, or a route for the coordinator.
 ///
