@@ -3,6 +3,7 @@ import CombineSchedulers
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// An Open-Meteo server for batched requests, as the app sees it through its HTTP client: every place
@@ -99,8 +100,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     // MARK: Cities: every visible row
 
     nonisolated func testOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() }
+        try onMain(self) { try $0.mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() }
     }
 
     private func mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
@@ -116,8 +116,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() }
+        try onMain(self) { try $0.mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() }
     }
 
     private func mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
@@ -138,8 +137,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     // MARK: Cities: rows whose weather could not be had
 
     nonisolated func testRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() }
+        try onMain(self) { try $0.mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() }
     }
 
     private func mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
@@ -176,8 +174,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testRetriesExhaustedLeaveTheMarkNotABlank() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() }
+        try onMain(self) { try $0.mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() }
     }
 
     private func mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() throws {
@@ -226,8 +223,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() }
+        try onMain(self) { try $0.mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() }
     }
 
     private func mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
@@ -244,8 +240,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() }
+        try onMain(self) { try $0.mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() }
     }
 
     private func mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
@@ -273,8 +268,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testAnExtraItemIsIgnored() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAnExtraItemIsIgnored() }
+        try onMain(self) { try $0.mainActorTestAnExtraItemIsIgnored() }
     }
 
     private func mainActorTestAnExtraItemIsIgnored() throws {
@@ -289,8 +283,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() }
+        try onMain(self) { try $0.mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() }
     }
 
     private func mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
@@ -303,8 +296,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testMoreThanFiftyPlacesAllGetTheirWeather() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() }
+        try onMain(self) { try $0.mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() }
     }
 
     private func mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() throws {

@@ -2,6 +2,7 @@ import XCTest
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Answers every Open-Meteo batch with 21.4° for each place asked about, and keeps the requests.
@@ -28,8 +29,7 @@ private final class RecordingWeatherClient: HTTPClient, @unchecked Sendable {
 @MainActor
 final class CityListTemperatureAppTests: XCTestCase {
     nonisolated func testTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() }
+        try onMain(self) { try $0.mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() }
     }
 
     private func mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {

@@ -3,6 +3,7 @@ import Synchronization
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Open-Meteo that first says "too many requests": the answers to the first `limited` requests
@@ -84,8 +85,7 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() }
+        try onMain(self) { try $0.mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() }
     }
 
     private func mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
@@ -115,8 +115,7 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() }
+        try onMain(self) { try $0.mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() }
     }
 
     private func mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
@@ -137,8 +136,7 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testLeavingTheScreenCancelsItsWaitingRetry() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestLeavingTheScreenCancelsItsWaitingRetry() }
+        try onMain(self) { try $0.mainActorTestLeavingTheScreenCancelsItsWaitingRetry() }
     }
 
     private func mainActorTestLeavingTheScreenCancelsItsWaitingRetry() throws {
@@ -163,8 +161,7 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
+        try onMain(self) { try $0.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
     }
 
     private func mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() throws {

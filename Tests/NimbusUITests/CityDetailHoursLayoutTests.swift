@@ -66,8 +66,7 @@ final class CityDetailHoursLayoutTests: XCTestCase {
     }
 
     nonisolated func testTheRowsUnderTheChartLineUpAtAnySize() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
+        try onMain(self) { try $0.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
     }
 
     private func mainActorTestTheRowsUnderTheChartLineUpAtAnySize() throws {

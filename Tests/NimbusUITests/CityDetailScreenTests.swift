@@ -5,6 +5,7 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
+import TestSupport
 @testable import NimbusUI
 
 /// Answers every request with one body, at once (or as unreachable, with none).
@@ -76,8 +77,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testEverySizeDrawsWithAndWithoutAPanel() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
+        try onMain(self) { try $0.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
     }
 
     private func mainActorTestEverySizeDrawsWithAndWithoutAPanel() throws {
@@ -98,8 +98,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
+        try onMain(self) { try $0.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
     }
 
     private func mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
@@ -121,8 +120,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
+        try onMain(self) { try $0.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
     }
 
     private func mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
@@ -134,8 +132,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
+        try onMain(self) { try $0.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
     }
 
     private func mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
@@ -157,8 +154,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testTheDetailShowsTheWeatherInKorean() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheDetailShowsTheWeatherInKorean() }
+        try onMain(self) { try $0.mainActorTestTheDetailShowsTheWeatherInKorean() }
     }
 
     private func mainActorTestTheDetailShowsTheWeatherInKorean() throws {
@@ -172,8 +168,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
+        try onMain(self) { try $0.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
     }
 
     private func mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
@@ -190,8 +185,7 @@ final class CityDetailScreenTests: XCTestCase {
 @MainActor
 final class StaleForecastTests: XCTestCase {
     nonisolated func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
+        try onMain(self) { try $0.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
     }
 
     private func mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {

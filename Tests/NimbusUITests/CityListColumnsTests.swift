@@ -92,8 +92,7 @@ final class CityListColumnsTests: XCTestCase {
     /// a character, columns never touch, a column shows its value whole or a prefix of it ended by
     /// "…", and the name keeps its minimum once the extra columns come.
     nonisolated func testEveryRowFitsAndTheColumnsLineUp() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestEveryRowFitsAndTheColumnsLineUp() }
+        onMain(self) { $0.mainActorTestEveryRowFitsAndTheColumnsLineUp() }
     }
 
     private func mainActorTestEveryRowFitsAndTheColumnsLineUp() {
@@ -211,8 +210,7 @@ final class CityListColumnsTests: XCTestCase {
     /// The local times of a wide list: the zone's clock at the minute, in the language and the clock
     /// setting, zero-padded on the 24-hour clock in every language as the detail writes it.
     nonisolated func testLocalTimesFollowTheLanguageAndTheClock() {
-        nonisolated(unsafe) let test = self
-        MainActor.assumeIsolated { test.mainActorTestLocalTimes() }
+        onMain(self) { $0.mainActorTestLocalTimes() }
     }
 
     private func mainActorTestLocalTimes() {
