@@ -168,7 +168,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testAPatternThatBacktracksWithoutEndFailsItsLineInsteadOfHanging() throws {
-        try onMain(self) { t in
+        onMain(self) { t in
             let message = t.failure("Size 80x24\nPress /\nType \"\(String(repeating: "a", count: 40))\"\nExpect /(a|aa)+$b/\n")
             XCTAssertTrue(message.contains("took over 2 s to match one screen"), message)
         }

@@ -8,20 +8,6 @@ import OpenCombineShim
 import TestSupport
 @testable import NimbusUI
 
-/// Answers every request with one body, at once (or as unreachable, with none).
-final class FixtureHTTPClient: HTTPClient, Sendable {
-    private let body: Data?
-    init(body: Data?) { self.body = body }
-
-    func send(_ request: HTTPRequest,
-              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        completion(body.map { .success(HTTPResponse(status: 200, headers: [:], body: $0)) } ?? .failure(.transport(.notConnected)))
-        return Done()
-    }
-
-    private final class Done: HTTPCancellable, Sendable { func cancel() {} }
-}
-
 /// The detail screen made as the app makes it: its view model on a forecast repository.
 @MainActor
 func makeCityDetailScreen(city: City, client: HTTPClient, l10n: L10n, scheduler: TestSchedulerOf<DispatchQueue>,
@@ -69,7 +55,7 @@ final class CityDetailScreenTests: XCTestCase {
     private func makeScreen(language: Language = .ko, panel: ScreenPanel?, online: Bool = true,
                             routes: @escaping (CityDetailRoute) -> Void = { _ in }) throws -> (Screen, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
-        let client = FixtureHTTPClient(body: online ? try Data(contentsOf: Self.fixture) : nil)
+        let client = HTTPClientDouble(online ? .body(try Data(contentsOf: Self.fixture)) : .failure(.transport(.notConnected)))
         let screen = makeCityDetailScreen(city: Self.seoul, client: client, l10n: L10n.bundled(language), scheduler: scheduler,
                                           now: Date(timeIntervalSince1970: 1_782_000_720), panel: panel, routes: routes)
         scheduler.advance()
@@ -194,7 +180,7 @@ final class StaleForecastTests: XCTestCase {
             .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
         let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
-        let screen = makeCityDetailScreen(city: seoul, client: FixtureHTTPClient(body: try Data(contentsOf: fixture)),
+        let screen = makeCityDetailScreen(city: seoul, client: HTTPClientDouble(.body(try Data(contentsOf: fixture))),
                                           l10n: L10n.bundled(.en), scheduler: scheduler,
                                           now: Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400), panel: nil,
                                           routes: { _ in })
