@@ -28,23 +28,6 @@ private struct TodayCities: CityLocating, CityRepository, DeviceLocationProvidin
     func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
 }
 
-/// Official warnings the test answers by hand: the covered cities, and each covered city's request a
-/// subject of its own.
-private final class ScriptedTodayWarnings: WarningsRepository, @unchecked Sendable { // unchecked: one thread
-    var covered: Set<Int> = []
-    private(set) var asked: [Int] = []
-    private(set) var subjects: [Int: PassthroughSubject<WarningsReport, WarningsError>] = [:]
-
-    func coverage(for city: City) -> WarningsCoverage { covered.contains(city.id) ? .covered(.nws) : .notCovered }
-
-    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
-        asked.append(city.id)
-        let subject = PassthroughSubject<WarningsReport, WarningsError>()
-        subjects[city.id] = subject
-        return subject.eraseToAnyPublisher()
-    }
-}
-
 final class TodayViewModelTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_782_000_000)
     private var scheduler: TestSchedulerOf<DispatchQueue>!
@@ -56,7 +39,7 @@ final class TodayViewModelTests: XCTestCase {
     private var wishlist: CurrentValueSubject<[WishlistEntry], Never>!
     private var filmsOpen: CurrentValueSubject<Bool, Never>!
     private var viewed: CurrentValueSubject<[MovieSummary], Never>!
-    private var warnings: ScriptedTodayWarnings!
+    private var warnings: ScriptedWarningsRepository!
     /// The clock the view model and its warnings read.
     private var clock: Date = Date(timeIntervalSince1970: 1_782_000_000)
     private var viewModel: TodayViewModel?
@@ -74,7 +57,7 @@ final class TodayViewModelTests: XCTestCase {
         wishlist = CurrentValueSubject([])
         filmsOpen = CurrentValueSubject(false)
         viewed = CurrentValueSubject([])
-        warnings = ScriptedTodayWarnings()
+        warnings = ScriptedWarningsRepository(covered: [])
         clock = now
     }
 
