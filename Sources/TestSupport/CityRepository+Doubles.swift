@@ -1,7 +1,8 @@
+import Synchronization
 import NimbusDomain
 
-/// A catalogue in memory that keeps what it was asked. Used on one thread only.
-public final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
+/// A catalogue in memory that keeps what it was asked, and finds its cities by position.
+public final class InMemoryCityRepository: CityRepository, CityLocating, Sendable {
     /// How a query picks cities.
     public enum Search: Sendable {
         /// Every word of the query starts a word of a city's name or of one of its other names; the
@@ -13,11 +14,19 @@ public final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
 
     public let cities: [City]
     private let rule: Search
-    /// The queries searched, in order, and the language of each.
-    public private(set) var searches: [String] = []
-    public private(set) var languages: [CityNameLanguage] = []
+    private struct Asked {
+        var searches: [String] = []
+        var languages: [CityNameLanguage] = []
+        var decoded: [CityRef] = []
+    }
+    private let asked = Mutex(Asked())
+
+    /// The queries searched, in order.
+    public var searches: [String] { asked.withLock { $0.searches } }
+    /// The language of each search.
+    public var languages: [CityNameLanguage] { asked.withLock { $0.languages } }
     /// Cities decoded whole (`city(_:)`), in order.
-    public private(set) var decoded: [CityRef] = []
+    public var decoded: [CityRef] { asked.withLock { $0.decoded } }
 
     public init(_ cities: [City], search: Search = .words) {
         self.cities = search == .words ? cities.sorted { $0.population > $1.population } : cities
@@ -27,8 +36,10 @@ public final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
     public var cityCount: Int { cities.count }
 
     public func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
-        searches.append(query)
-        languages.append(language)
+        asked.withLock { asked in
+            asked.searches.append(query)
+            asked.languages.append(language)
+        }
         if rule == .everything { return CityMatches(query: query, allOf: cities.count) }
         let words = query.lowercased().split(separator: " ")
         let refs = cities.indices.filter { i in
@@ -39,7 +50,7 @@ public final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
     }
 
     public func city(_ ref: CityRef) -> City {
-        decoded.append(ref)
+        asked.withLock { $0.decoded.append(ref) }
         return cities[Int(ref.index)]
     }
 
@@ -54,5 +65,19 @@ public final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
         let q = query.lowercased()
         if q.isEmpty || city.name.lowercased().split(separator: " ").contains(where: { $0.hasPrefix(q) }) { return nil }
         return city.alternateNames.first { $0.lowercased().hasPrefix(q) }
+    }
+
+    /// The city nearest to `point`, by great-circle distance.
+    public func nearestCity(to point: GeoPoint) -> CityRef? {
+        func distance(_ city: City) -> Double {
+            GeoPoint(latitude: city.latitude, longitude: city.longitude).map { point.distance(to: $0) } ?? .infinity
+        }
+        return cities.indices.min { distance(cities[$0]) < distance(cities[$1]) }.map { CityRef(Int32($0)) }
+    }
+
+    /// The most populous city in the time zone `zone`.
+    public func largestCity(inTimeZone zone: String) -> CityRef? {
+        cities.indices.filter { cities[$0].timeZone == zone }.max { cities[$0].population < cities[$1].population }
+            .map { CityRef(Int32($0)) }
     }
 }

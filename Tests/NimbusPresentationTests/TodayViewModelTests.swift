@@ -5,28 +5,11 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// Seoul and Busan, with Pohang for placing events; the user is in Seoul.
-private struct TodayCities: CityLocating, CityRepository, DeviceLocationProviding {
-    static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
-                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항"],
-                             localNames: CityLocalNames(japanese: nil, korean: "포항"))
-    let all: [City] = [.seoul, .busan, pohang]
-    func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) {
-        (.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!), [])
-    }
-    func nearestCity(to point: GeoPoint) -> CityRef? {
-        all.indices.min { a, b in
-            Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[a].coordinate)
-                < Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[b].coordinate)
-        }.map { CityRef(Int32($0)) }
-    }
-    func largestCity(inTimeZone zone: String) -> CityRef? { nil }
-    var cityCount: Int { all.count }
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, refs: []) }
-    func city(_ ref: CityRef) -> City { all[Int(ref.index)] }
-    func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
-}
+/// Seoul and Busan, with Pohang for placing events.
+private let todayCities = InMemoryCityRepository([.seoul, .busan, City(
+    id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37, population: 500_000,
+    timeZone: "Asia/Seoul", alternateNames: ["포항"], localNames: CityLocalNames(japanese: nil, korean: "포항"))],
+    search: .everything)
 
 final class TodayViewModelTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_782_000_000)
@@ -65,11 +48,13 @@ final class TodayViewModelTests: XCTestCase {
     /// (by default the wishlist once the films are opened), `work` where the nearest city is found.
     private func makeViewModel(language: Language = .en, wishlist films: AnyPublisher<[WishlistEntry], Never>? = nil,
                                work: AnySchedulerOf<DispatchQueue>? = nil) -> TodayViewModel {
-        let cities = TodayCities()
+        let cities = todayCities
         nonisolated(unsafe) let test = self // the clock is read on the test's one thread
-        let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
+        let lookup: @Sendable (Int) -> City? = { id in cities.cities.first { $0.id == id } }
+        // The user is in Seoul.
+        let here = FixedLocation(.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!))
         return TodayViewModel(
-            sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
+            sources: .init(locate: LocateCurrentCityUseCase(provider: here, locator: cities, cities: cities),
                            liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                            weather: GetPlacesTodayUseCase(repository: weather),
                            quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),
