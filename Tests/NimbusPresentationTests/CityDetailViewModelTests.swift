@@ -18,26 +18,6 @@ extension Array where Element: PlacedWeather {
     }
 }
 
-/// Likes in memory; `failWrites` makes every write throw.
-final class InMemoryLikes: LikesRepository, @unchecked Sendable {
-    private let subject = CurrentValueSubject<[Int], Never>([])
-    var ids: [Int] {
-        get { subject.value }
-        set { subject.send(newValue) }
-    }
-    var failWrites = false
-    func likedCityIDs() throws -> [Int] { ids }
-    func isLiked(_ cityID: Int) throws -> Bool { ids.contains(cityID) }
-    func setLiked(_ cityID: Int, _ liked: Bool) throws {
-        if failWrites { throw LikesError.storage("disk I/O error") }
-        var new = ids
-        new.removeAll { $0 == cityID }
-        if liked { new.insert(cityID, at: 0) }
-        ids = new
-    }
-    var contents: AnyPublisher<[Int], Never> { subject.eraseToAnyPublisher() }
-}
-
 extension Forecast {
     /// Seoul on 21 June 2026, 09:00 KST, from 00:00 for 48 hours and 3 days.
     static func sample(temperature: Double = 23.4) -> Forecast {

@@ -5,17 +5,7 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// Climate normals the test answers by hand.
-final class ScriptedNormalsRepository: ClimateNormalsRepository, @unchecked Sendable {
-    private(set) var requests: [Coordinate] = []
-    var subject = PassthroughSubject<ClimateNormals, ClimateError>()
-
-    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
-        requests.append(coordinate)
-        subject = PassthroughSubject()
-        return subject.eraseToAnyPublisher()
-    }
-
+extension ScriptedNormalsRepository {
     /// Every day's normal the same.
     static func flat(high: Double, low: Double) -> ClimateNormals {
         var days: [DayNormal] = []

@@ -5,17 +5,6 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// A quake feed the test answers by hand.
-final class ScriptedQuakes: QuakeRepository, @unchecked Sendable {
-    private(set) var requests: [QuakeFeed] = []
-    var subject = PassthroughSubject<QuakeFeedUpdate, QuakeError>()
-    func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> {
-        requests.append(feed)
-        subject = PassthroughSubject()
-        return subject.eraseToAnyPublisher()
-    }
-}
-
 /// A catalogue of two cities, Pohang and Los Angeles, for placing events.
 private enum TwoCities {
     static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
