@@ -8,7 +8,7 @@ public func onMain<Test: AnyObject, T: Sendable>(_ test: Test, file: StaticStrin
                                                  _ body: @MainActor (Test) throws -> T) rethrows -> T {
     // The test object stays on the main thread: it is only handed from the test method to its body.
     nonisolated(unsafe) let test = test
-    return try MainActor.assumeIsolated({ try body(test) }, file: file, line: line)
+    return try onMain(file: file, line: line) { try body(test) }
 }
 
 /// Runs `body` on the main actor from a nonisolated test method (see `onMain(_:_:)`).
