@@ -71,9 +71,11 @@ let package = Package(
         .target(name: "NimbusLocalization", dependencies: ["NimbusResources"], path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         // An HTTP/1.1 server on loopback with scripted (and hostile) answers: tests and the benchmark.
         .target(name: "LoopbackServer", path: "Sources/LoopbackServer"),
+        // Assertions, the loopback server, and the test doubles beside the interfaces they stand in for.
         .target(name: "TestSupport", dependencies: [
-            "NimbusTerminal", "LoopbackServer",
+            "NimbusTerminal", "LoopbackServer", "NimbusData", "NimbusDomain",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Sources/TestSupport"),
         // The whole app driven as a user would, with invariants checked after every action: used by the
         // property tests and by the benchmark's soak.
@@ -91,7 +93,7 @@ let package = Package(
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
-            "NimbusDomain",
+            "NimbusDomain", "TestSupport",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusDataTests", dependencies: [

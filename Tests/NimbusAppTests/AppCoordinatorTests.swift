@@ -1,6 +1,7 @@
 import XCTest
 import CombineSchedulers
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 @MainActor
@@ -16,8 +17,7 @@ final class AppCoordinatorTests: XCTestCase {
     }
 
     nonisolated func testEverySizeFromOneByOneTo500By200Draws() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEverySizeFromOneByOneTo500By200Draws() }
+        try onMain(self) { try $0.mainActorTestEverySizeFromOneByOneTo500By200Draws() }
     }
 
     private func mainActorTestEverySizeFromOneByOneTo500By200Draws() throws {
@@ -45,8 +45,7 @@ final class AppCoordinatorTests: XCTestCase {
     }
 
     nonisolated func testDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() }
+        try onMain(self) { try $0.mainActorTestDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() }
     }
 
     private func mainActorTestDigitsSwitchOnlyToTabsThatExistAndQIsTextInTheField() throws {
@@ -62,8 +61,7 @@ final class AppCoordinatorTests: XCTestCase {
     }
 
     nonisolated func testCtrlCQuitsFromAnywhere() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestCtrlCQuitsFromAnywhere() }
+        try onMain(self) { try $0.mainActorTestCtrlCQuitsFromAnywhere() }
     }
 
     private func mainActorTestCtrlCQuitsFromAnywhere() throws {
@@ -77,8 +75,7 @@ final class AppCoordinatorTests: XCTestCase {
 @MainActor
 final class AppCoordinatorKeyTests: XCTestCase {
     nonisolated func testQIsTextInTheHelpThenQuitsAndCtrlZAsksToSuspend() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestQClosesHelpThenQuitsAndCtrlZAsksToSuspend() }
+        try onMain(self) { try $0.mainActorTestQClosesHelpThenQuitsAndCtrlZAsksToSuspend() }
     }
 
     private func mainActorTestQClosesHelpThenQuitsAndCtrlZAsksToSuspend() throws {
@@ -116,8 +113,7 @@ extension XCTestCase {
 @MainActor
 final class WeatherTabsTests: XCTestCase {
     nonisolated func testTabsAreCitiesTodayLikedAndACorruptDatabaseIsAnnounced() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTabsAreCitiesTodayLikedAndACorruptDatabaseIsAnnounced() }
+        try onMain(self) { try $0.mainActorTestTabsAreCitiesTodayLikedAndACorruptDatabaseIsAnnounced() }
     }
 
     private func mainActorTestTabsAreCitiesTodayLikedAndACorruptDatabaseIsAnnounced() throws {
@@ -145,8 +141,7 @@ final class WeatherTabsTests: XCTestCase {
     }
 
     nonisolated func testAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() }
+        try onMain(self) { try $0.mainActorTestAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() }
     }
 
     private func mainActorTestAnUnusableDataDirectoryIsAnnouncedNotSilentlyForgotten() throws {
@@ -169,8 +164,7 @@ final class WeatherTabsTests: XCTestCase {
     }
 
     nonisolated func testTheTodayTabAtEverySize() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheTodayTabAtEverySize() }
+        try onMain(self) { try $0.mainActorTestTheTodayTabAtEverySize() }
     }
 
     private func mainActorTestTheTodayTabAtEverySize() throws {

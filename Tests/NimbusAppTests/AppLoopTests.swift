@@ -2,6 +2,7 @@ import XCTest
 import CombineSchedulers
 import NimbusTerminal
 import NimbusUI
+import TestSupport
 @testable import NimbusApp
 
 /// The loop both runners drive: keys, the frame, the one "needs display" flag.
@@ -22,8 +23,7 @@ final class AppLoopTests: XCTestCase {
     }
 
     nonisolated func testKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() }
+        try onMain(self) { try $0.mainActorTestKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() }
     }
 
     private func mainActorTestKeysAreHandledThenTheirFrameIsDrawnAndTheFlagCleared() throws {
@@ -41,8 +41,7 @@ final class AppLoopTests: XCTestCase {
     }
 
     nonisolated func testATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() }
+        try onMain(self) { try $0.mainActorTestATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() }
     }
 
     private func mainActorTestATabSwitchRaisesTheFlagAndDrawIfNeededDrawsOnce() throws {
@@ -58,8 +57,7 @@ final class AppLoopTests: XCTestCase {
     }
 
     nonisolated func testAQuitKeyStopsTheKeysAfterItAndDrawsNothing() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAQuitKeyStopsTheKeysAfterItAndDrawsNothing() }
+        try onMain(self) { try $0.mainActorTestAQuitKeyStopsTheKeysAfterItAndDrawsNothing() }
     }
 
     private func mainActorTestAQuitKeyStopsTheKeysAfterItAndDrawsNothing() throws {
@@ -72,8 +70,7 @@ final class AppLoopTests: XCTestCase {
     }
 
     nonisolated func testCtrlLRepaintsTheWholeTerminal() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestCtrlLRepaintsTheWholeTerminal() }
+        onMain(self) { $0.mainActorTestCtrlLRepaintsTheWholeTerminal() }
     }
 
     private func mainActorTestCtrlLRepaintsTheWholeTerminal() {
@@ -85,8 +82,7 @@ final class AppLoopTests: XCTestCase {
     }
 
     nonisolated func testTheMouseSettingTurnsReportingOnAndOffAtOnce() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheMouseSettingTurnsReportingOnAndOffAtOnce() }
+        try onMain(self) { try $0.mainActorTestTheMouseSettingTurnsReportingOnAndOffAtOnce() }
     }
 
     private func mainActorTestTheMouseSettingTurnsReportingOnAndOffAtOnce() throws {

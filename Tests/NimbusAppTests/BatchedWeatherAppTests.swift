@@ -3,6 +3,7 @@ import CombineSchedulers
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// An Open-Meteo server for batched requests, as the app sees it through its HTTP client: every place
@@ -10,8 +11,8 @@ import NimbusTerminal
 /// not for the place), with a temperature made from the place's coordinates, so a row showing
 /// another place's temperature shows it. The items can come back reversed, one can be bad, or the
 /// whole request can fail.
-final class BatchForecastClient: HTTPClient, @unchecked Sendable {
-    enum Mode {
+enum BatchForecast {
+    enum Mode: Sendable {
         case inOrder
         case reversed
         /// The item at this index of the answer replaced with this JSON.
@@ -21,28 +22,21 @@ final class BatchForecastClient: HTTPClient, @unchecked Sendable {
         case failing(HTTPError)
     }
 
-    var mode: Mode = .inOrder
-    private(set) var requests: [URL] = []
-
-    private final class Task: HTTPCancellable, @unchecked Sendable { func cancel() {} }
-
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        requests.append(request.url)
-        if case .failing(let error) = mode {
-            completion(.failure(error))
-            return Task()
+    /// The server's answer in `mode`.
+    static func answer(_ mode: Mode) -> HTTPClientDouble.Answer {
+        { request in
+            if case .failing(let error) = mode { return .failure(error) }
+            let places = zip(request.url.queryValues("latitude"), request.url.queryValues("longitude"))
+                .compactMap { lat, lon in Double(lat).flatMap { lat in Double(lon).map { (lat, $0) } } }
+            var items = places.map { item(latitude: $0.0, longitude: $0.1) }
+            switch mode {
+            case .reversed: items.reverse()
+            case .badItem(let index, let json): if items.indices.contains(index) { items[index] = json }
+            case .extraItem: items.append(item(latitude: -45.0, longitude: 170.0))
+            case .inOrder, .failing: break
+            }
+            return .json("[\(items.joined(separator: ","))]")
         }
-        let places = zip(Self.values("latitude", request.url), Self.values("longitude", request.url))
-            .compactMap { lat, lon in Double(lat).flatMap { lat in Double(lon).map { (lat, $0) } } }
-        var items = places.map { Self.item(latitude: $0.0, longitude: $0.1) }
-        switch mode {
-        case .reversed: items.reverse()
-        case .badItem(let index, let json): if items.indices.contains(index) { items[index] = json }
-        case .extraItem: items.append(Self.item(latitude: -45.0, longitude: 170.0))
-        case .inOrder, .failing: break
-        }
-        completion(.success(HTTPResponse(status: 200, headers: [:], body: Data("[\(items.joined(separator: ","))]".utf8))))
-        return Task()
     }
 
     /// The temperature the server gives a place (°C, whole degrees, 0…39).
@@ -57,23 +51,20 @@ final class BatchForecastClient: HTTPClient, @unchecked Sendable {
             + #""current":{"time":1781967600,"temperature_2m":\#(t),"weather_code":0},"#
             + #""daily":{"time":[1781913600],"weather_code":[0],"temperature_2m_max":[\#(t + 5)],"temperature_2m_min":[\#(t - 5)]}}"#
     }
-
-    static func values(_ name: String, _ url: URL) -> [Substring] {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return items.first { $0.name == name }?.value?.split(separator: ",") ?? []
-    }
 }
 
 @MainActor
 final class BatchedWeatherAppTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
-    private var client: BatchForecastClient!
+    private var client: HTTPClientDouble!
+    /// How the server answers.
+    private var mode = BatchForecast.Mode.inOrder { didSet { client.answer = BatchForecast.answer(mode) } }
 
     /// The app, started; `prepare` runs on its container before (the stores read what it saved).
     private func makeApp(_ environment: [String: String] = [:], location: GeoPoint? = nil,
                          prepare: (AppDIContainer) throws -> Void = { _ in }) throws -> (AppCoordinator, AppDIContainer) {
         scheduler = DispatchQueue.test
-        client = BatchForecastClient()
+        client = HTTPClientDouble(BatchForecast.answer(.inOrder))
         var configuration = AppDIContainer.Configuration(
             environment: isolated(["NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric"].merging(environment) { _, new in new }),
             scheduler: scheduler.eraseToAnyScheduler(), httpClient: client)
@@ -99,8 +90,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     // MARK: Cities: every visible row
 
     nonisolated func testOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() }
+        try onMain(self) { try $0.mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() }
     }
 
     private func mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
@@ -109,27 +99,26 @@ final class BatchedWeatherAppTests: XCTestCase {
         let lines = settle(app, size)
         // 90 rows less the tab bar, the search line, the column titles and the status bar.
         let rows = lines.dropFirst(3).prefix(86)
-        XCTAssertEqual(client.requests.count, 1, "one request carries every visible row")
-        XCTAssertEqual(BatchForecastClient.values("latitude", try XCTUnwrap(client.requests.first)).count, 86)
+        XCTAssertEqual(client.urls.count, 1, "one request carries every visible row")
+        XCTAssertEqual(try XCTUnwrap(client.urls.first).queryValues("latitude").count, 86)
         let withTemperature = rows.filter { $0.range(of: #"\d+°"#, options: .regularExpression) != nil }
         XCTAssertEqual(withTemperature.count, 86, rows.joined(separator: "\n"))
     }
 
     nonisolated func testEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() }
+        try onMain(self) { try $0.mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() }
     }
 
     private func mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
         let (app, container) = try makeApp()
-        client.mode = .reversed
+        mode = .reversed
         let size = Size(cols: 80, rows: 24)
         let lines = settle(app, size)
         let search = SearchCitiesUseCase(repository: container.cityRepository)
         let matches = search.execute(query: "")
         for i in 0..<20 {
             let city = search.city(matches[i])
-            let expected = BatchForecastClient.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
+            let expected = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
             let line = lines[3 + i]
             XCTAssertTrue(line.contains(" \(expected)°"), "\(city.name) should show \(expected)°: \(line)")
         }
@@ -138,58 +127,56 @@ final class BatchedWeatherAppTests: XCTestCase {
     // MARK: Cities: rows whose weather could not be had
 
     nonisolated func testRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() }
+        try onMain(self) { try $0.mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() }
     }
 
     private func mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
         let (app, _) = try makeApp()
-        client.mode = .failing(.server(status: 500))
+        mode = .failing(.server(status: 500))
         let size = Size(cols: 80, rows: 24)
         var lines = settle(app, size)
-        XCTAssertEqual(client.requests.count, 1)
+        XCTAssertEqual(client.urls.count, 1)
         let rows = Array(lines.dropFirst(3).prefix(20))
         XCTAssertEqual(rows.filter { $0.contains("n/a") }.count, 20, "every row asked about says it has no temperature:\n" + rows.joined(separator: "\n"))
         XCTAssertTrue(lines[1].contains("Temperatures n/a: server error 500 · r retries"), lines[1])
 
         // `r` asks again for the rows on screen.
-        client.mode = .inOrder
+        mode = .inOrder
         app.handle(.char("r"))
         lines = settle(app, size)
-        XCTAssertEqual(client.requests.count, 2)
+        XCTAssertEqual(client.urls.count, 2)
         XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.contains("n/a") }.count, 0, lines.joined(separator: "\n"))
         XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.range(of: #"\d+°"#, options: .regularExpression) != nil }.count, 20)
 
         // A row that failed is asked again when it is shown again.
-        client.mode = .failing(.server(status: 500))
+        mode = .failing(.server(status: 500))
         app.handle(.pageDown)
         lines = settle(app, size)
-        XCTAssertEqual(client.requests.count, 3)
+        XCTAssertEqual(client.urls.count, 3)
         XCTAssertTrue(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") })
-        client.mode = .inOrder
+        mode = .inOrder
         app.handle(.pageUp)
         _ = settle(app, size)
         app.handle(.pageDown)
         lines = settle(app, size)
-        XCTAssertEqual(client.requests.count, 4, "the failed page is asked for again when it is shown again")
+        XCTAssertEqual(client.urls.count, 4, "the failed page is asked for again when it is shown again")
         XCTAssertFalse(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") }, lines.joined(separator: "\n"))
     }
 
     nonisolated func testRetriesExhaustedLeaveTheMarkNotABlank() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() }
+        try onMain(self) { try $0.mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() }
     }
 
     private func mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() throws {
         let (app, _) = try makeApp(["NIMBUS_LANG": "ko"])
-        client.mode = .failing(.server(status: 503))
+        mode = .failing(.server(status: 503))
         let size = Size(cols: 80, rows: 24)
         var lines = settle(app, size)
-        XCTAssertEqual(client.requests.count, 1)
+        XCTAssertEqual(client.urls.count, 1)
         XCTAssertFalse(lines.joined().contains("없음"), "no mark while the request is being retried")
         scheduler.advance(by: .seconds(200))
         lines = app.render(size: size).lines()
-        XCTAssertEqual(client.requests.count, 3, "three tries in all")
+        XCTAssertEqual(client.urls.count, 3, "three tries in all")
         XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.contains("없음") }.count, 20, lines.joined(separator: "\n"))
     }
 
@@ -226,26 +213,24 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() }
+        try onMain(self) { try $0.mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() }
     }
 
     private func mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
         let (app, liked) = try makeTodayApp()
-        client.mode = .reversed
+        mode = .reversed
         let lines = placeRows(app, Size(cols: 100, rows: 30))
         let seoul = try XCTUnwrap(lines.first { $0.contains("Seoul") }, lines.joined(separator: "\n"))
-        XCTAssertTrue(seoul.contains(" \(BatchForecastClient.temperature(latitude: 37.566, longitude: 126.9784))°"), seoul)
+        XCTAssertTrue(seoul.contains(" \(BatchForecast.temperature(latitude: 37.566, longitude: 126.9784))°"), seoul)
         for city in liked {
             let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name + "\n" + lines.joined(separator: "\n"))
-            let t = BatchForecastClient.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
+            let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
             XCTAssertTrue(row.contains(" \(t)° ") && row.contains(" \(t + 5)° / \(t - 5)° "), "\(city.name): \(row)")
         }
     }
 
     nonisolated func testOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() }
+        try onMain(self) { try $0.mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() }
     }
 
     private func mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
@@ -258,14 +243,14 @@ final class BatchedWeatherAppTests: XCTestCase {
         for (name, json) in badItems {
             let (app, liked) = try makeTodayApp()
             // Shanghai is the second place asked about (after the nearest city).
-            client.mode = .badItem(1, json)
+            mode = .badItem(1, json)
             let lines = placeRows(app, Size(cols: 100, rows: 30))
             let shanghai = try XCTUnwrap(lines.first { $0.contains("Shanghai") }, name)
             XCTAssertTrue(shanghai.contains("n/a"), "\(name): \(shanghai)")
             XCTAssertTrue(shanghai.contains("bad response"), "\(name): the row says why: \(shanghai)")
             for city in liked.dropFirst() {
                 let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name)
-                let t = BatchForecastClient.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
+                let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
                 XCTAssertTrue(row.contains(" \(t)°"), "\(name): \(city.name) keeps its own weather: \(row)")
             }
             XCTAssertFalse(lines.joined().contains("Server answer not understood"), "\(name): the section is not failed as a whole")
@@ -273,29 +258,27 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testAnExtraItemIsIgnored() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAnExtraItemIsIgnored() }
+        try onMain(self) { try $0.mainActorTestAnExtraItemIsIgnored() }
     }
 
     private func mainActorTestAnExtraItemIsIgnored() throws {
         let (app, liked) = try makeTodayApp()
-        client.mode = .extraItem
+        mode = .extraItem
         let lines = placeRows(app, Size(cols: 100, rows: 30))
         for city in liked {
             let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name)
-            let t = BatchForecastClient.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
+            let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
             XCTAssertTrue(row.contains(" \(t)°"), "\(city.name): \(row)")
         }
     }
 
     nonisolated func testTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() }
+        try onMain(self) { try $0.mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() }
     }
 
     private func mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
         let (app, _) = try makeTodayApp()
-        client.mode = .failing(.server(status: 500))
+        mode = .failing(.server(status: 500))
         let lines = placeRows(app, Size(cols: 100, rows: 30))
         let shanghai = try XCTUnwrap(lines.first { $0.contains("Shanghai") })
         XCTAssertFalse(shanghai.contains("…"), shanghai)
@@ -303,8 +286,7 @@ final class BatchedWeatherAppTests: XCTestCase {
     }
 
     nonisolated func testMoreThanFiftyPlacesAllGetTheirWeather() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() }
+        try onMain(self) { try $0.mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() }
     }
 
     private func mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() throws {
@@ -320,8 +302,8 @@ final class BatchedWeatherAppTests: XCTestCase {
         let placeLines = lines.filter { line in cities.contains { line.contains(" " + $0.name + " ") } }
         XCTAssertGreaterThanOrEqual(placeLines.count, 60)
         XCTAssertFalse(placeLines.contains { $0.contains("…") || $0.contains("n/a") }, placeLines.joined(separator: "\n"))
-        let today = client.requests.filter { $0.query?.contains("daily") ?? false }
+        let today = client.urls.filter { $0.query?.contains("daily") ?? false }
         XCTAssertEqual(today.count, 1, "one request for all 60")
-        XCTAssertEqual(BatchForecastClient.values("latitude", try XCTUnwrap(today.first)).count, 60)
+        XCTAssertEqual(try XCTUnwrap(today.first).queryValues("latitude").count, 60)
     }
 }

@@ -2,6 +2,7 @@ import XCTest
 import AppExploration
 import NimbusTerminal
 import NimbusUI
+import TestSupport
 @testable import NimbusApp
 
 /// Walks every tab, a screen pushed on each, the help over each and the questions a screen asks, and
@@ -9,8 +10,7 @@ import NimbusUI
 @MainActor
 final class BindingWalkTests: XCTestCase {
     nonisolated func testEveryScreenInEveryStateBindsEachKeyOnce() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorWalk() }
+        try onMain(self) { try $0.mainActorWalk() }
     }
 
     private func mainActorWalk() throws {
@@ -45,7 +45,7 @@ final class BindingWalkTests: XCTestCase {
 
     /// The kind of clash the walk finds: a screen binding `y` beside the app's `y` (copy).
     func testAKeyClaimedByTheScreenAndTheAppIsReported() {
-        MainActor.assumeIsolated {
+        onMain {
             let app = [Binding(.char("y"), help: "copy") {}]
             let screen = [Binding(.char("y"), help: "years filter") {}, Binding(.char("g"), help: "genre") {}]
             let clashes = BindingConflicts.duplicates([app, screen])

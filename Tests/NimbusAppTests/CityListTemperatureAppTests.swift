@@ -2,39 +2,18 @@ import XCTest
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
-
-/// Answers every Open-Meteo batch with 21.4° for each place asked about, and keeps the requests.
-private final class RecordingWeatherClient: HTTPClient, @unchecked Sendable {
-    private(set) var requests: [URL] = []
-
-    private final class Task: HTTPCancellable, @unchecked Sendable { func cancel() {} }
-
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        requests.append(request.url)
-        let entries = zip(Self.values("latitude", request.url), Self.values("longitude", request.url)).map { lat, lon in
-            #"{"latitude":\#(lat),"longitude":\#(lon),"current":{"time":0,"temperature_2m":21.4,"weather_code":0}}"#
-        }
-        completion(.success(HTTPResponse(status: 200, headers: [:], body: Data("[\(entries.joined(separator: ","))]".utf8))))
-        return Task()
-    }
-
-    static func values(_ name: String, _ url: URL) -> [Substring] {
-        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return items.first { $0.name == name }?.value?.split(separator: ",") ?? []
-    }
-}
 
 @MainActor
 final class CityListTemperatureAppTests: XCTestCase {
     nonisolated func testTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() }
+        try onMain(self) { try $0.mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() }
     }
 
     private func mainActorTestTheListAsksForItsRowsTemperaturesOnlyOnceTheirFrameIsShownAndTheRowsSettle() throws {
         let scheduler = DispatchQueue.test
-        let client = RecordingWeatherClient()
+        let client = HTTPClientDouble { .mildBatch(for: $0) }
         let container = try AppDIContainer(configuration: .init(
             environment: isolated(["NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric"]),
             scheduler: scheduler.eraseToAnyScheduler(), httpClient: client))
@@ -53,7 +32,7 @@ final class CityListTemperatureAppTests: XCTestCase {
         scheduler.advance(by: .milliseconds(1))
         XCTAssertEqual(client.requests.count, 1)
         // 24 rows less the tab bar, search line, column titles and status bar.
-        XCTAssertEqual(RecordingWeatherClient.values("latitude", try XCTUnwrap(client.requests.first)).count, 20)
+        XCTAssertEqual(try XCTUnwrap(client.urls.first).queryValues("latitude").count, 20)
         scheduler.advance()
         let rows = app.render(size: size).lines().dropFirst(3).prefix(20)
         XCTAssertEqual(rows.filter { $0.contains("21°") }.count, 20, rows.joined(separator: "\n"))
@@ -70,7 +49,7 @@ final class CityListTemperatureAppTests: XCTestCase {
         // …until the rows of the last one have stayed put; rows already known are not asked again.
         scheduler.advance(by: .milliseconds(200))
         XCTAssertEqual(client.requests.count, 2)
-        XCTAssertLessThan(RecordingWeatherClient.values("latitude", try XCTUnwrap(client.requests.last)).count, 20)
+        XCTAssertLessThan(try XCTUnwrap(client.urls.last).queryValues("latitude").count, 20)
         scheduler.advance(by: .seconds(5))
         XCTAssertEqual(client.requests.count, 2)
     }

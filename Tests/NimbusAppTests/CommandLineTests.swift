@@ -1,6 +1,7 @@
 import XCTest
 import NimbusDomain
 import NimbusData
+import TestSupport
 @testable import NimbusApp
 
 /// The `nimbus` binary's command line: every error one line, status 2 for usage and 1 for a failure.
@@ -51,8 +52,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() }
+        try onMain(self) { try $0.mainActorTestNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() }
     }
 
     private func mainActorTestNegativeCoordinatesWorkAsWrittenAndWithAnEqualsSign() throws {
@@ -80,8 +80,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testUsageErrorsAreOneLineWithStatusTwo() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestUsageErrorsAreOneLineWithStatusTwo() }
+        try onMain(self) { try $0.mainActorTestUsageErrorsAreOneLineWithStatusTwo() }
     }
 
     private func mainActorTestUsageErrorsAreOneLineWithStatusTwo() throws {
@@ -112,8 +111,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testCommandsSpeakLikeCommands() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestCommandsSpeakLikeCommands() }
+        try onMain(self) { try $0.mainActorTestCommandsSpeakLikeCommands() }
     }
 
     /// A mistyped command is answered with the nearest one; a value out of range names the range;
@@ -145,8 +143,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testFailuresAreOneLineWithStatusOne() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestFailuresAreOneLineWithStatusOne() }
+        try onMain(self) { try $0.mainActorTestFailuresAreOneLineWithStatusOne() }
     }
 
     private func mainActorTestFailuresAreOneLineWithStatusOne() throws {
@@ -165,8 +162,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testHelpAndTheLogFileOption() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestHelpAndTheLogFileOption() }
+        try onMain(self) { try $0.mainActorTestHelpAndTheLogFileOption() }
     }
 
     private func mainActorTestHelpAndTheLogFileOption() throws {
@@ -194,8 +190,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     nonisolated func testCompletionsAndTheManPageFollowTheCommands() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestCompletionsAndTheManPageFollowTheCommands() }
+        try onMain(self) { try $0.mainActorTestCompletionsAndTheManPageFollowTheCommands() }
     }
 
     private func mainActorTestCompletionsAndTheManPageFollowTheCommands() throws {

@@ -2,6 +2,7 @@ import XCTest
 import NimbusData
 import NimbusDomain
 import NimbusPresentation
+import TestSupport
 @testable import NimbusApp
 
 /// What a settings change did to the user's `config.toml`, each kept from coming back: a change
@@ -43,8 +44,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testOneChangeRewritesOnlyItsLineNotANestedArray() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestOneChangeRewritesOnlyItsLineNotANestedArray() }
+        try onMain(self) { try $0.mainActorTestOneChangeRewritesOnlyItsLineNotANestedArray() }
     }
 
     /// A 423-byte file with one nested array became 160 KB after one change (TOMLKit indents each level
@@ -60,8 +60,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testDeepArraysStayTheSizeTheyWere() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestDeepArraysStayTheSizeTheyWere() }
+        try onMain(self) { try $0.mainActorTestDeepArraysStayTheSizeTheyWere() }
     }
 
     /// 119 lines of deep arrays (60 KB) became 30 MB written and 190 MB of memory.
@@ -74,8 +73,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testCommentsOrderAndUnknownKeysAreKept() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestCommentsOrderAndUnknownKeysAreKept() }
+        try onMain(self) { try $0.mainActorTestCommentsOrderAndUnknownKeysAreKept() }
     }
 
     private func mainActorTestCommentsOrderAndUnknownKeysAreKept() throws {
@@ -105,8 +103,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testTwoInstancesKeepEachOthersChanges() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestTwoInstancesKeepEachOthersChanges() }
+        try onMain(self) { try $0.mainActorTestTwoInstancesKeepEachOthersChanges() }
     }
 
     /// Each save wrote that instance's whole view: A saved units, B the clock, and the file held only the clock.
@@ -120,8 +117,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testAKeyAddedByHandWhileTheAppRunsIsKept() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestAKeyAddedByHandWhileTheAppRunsIsKept() }
+        try onMain(self) { try $0.mainActorTestAKeyAddedByHandWhileTheAppRunsIsKept() }
     }
 
     private func mainActorTestAKeyAddedByHandWhileTheAppRunsIsKept() throws {
@@ -133,8 +129,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testAFileThatWentBadWhileTheAppRunsIsLeftAloneAndTheSettingsSayWhy() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestAFileThatWentBadWhileTheAppRunsIsLeftAloneAndTheSettingsSayWhy() }
+        try onMain(self) { try $0.mainActorTestAFileThatWentBadWhileTheAppRunsIsLeftAloneAndTheSettingsSayWhy() }
     }
 
     private func mainActorTestAFileThatWentBadWhileTheAppRunsIsLeftAloneAndTheSettingsSayWhy() throws {
@@ -151,8 +146,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testAChangeThatCouldNotBeSavedIsSavedWithTheNext() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() }
+        try onMain(self) { try $0.mainActorTestAChangeThatCouldNotBeSavedIsSavedWithTheNext() }
     }
 
     /// The clock was set while an editor had the file half-written: not saved, as it said. The next
@@ -173,8 +167,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testASaveThatCouldNotBeWrittenSaysWhy() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestASaveThatCouldNotBeWrittenSaysWhy() }
+        try onMain(self) { try $0.mainActorTestASaveThatCouldNotBeWrittenSaysWhy() }
     }
 
     /// A folder the app may not write in (read-only, full, or something in the way of its lock file)
@@ -195,8 +188,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testANulByteIsNotTOMLAndTheFileIsNeverRewritten() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestANulByteIsNotTOMLAndTheFileIsNeverRewritten() }
+        try onMain(self) { try $0.mainActorTestANulByteIsNotTOMLAndTheFileIsNeverRewritten() }
     }
 
     /// TOMLKit reads a C string: a NUL ended the file there, `theme` was silently ignored, and the first
@@ -211,8 +203,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testALinkTheUserMadeIsReadAndSavedThrough() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestALinkTheUserMadeIsReadAndSavedThrough() }
+        try onMain(self) { try $0.mainActorTestALinkTheUserMadeIsReadAndSavedThrough() }
     }
 
     /// stow, chezmoi and home-manager make `config.toml` (or its folder) a link: every change said "Not saved".
@@ -242,8 +233,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testAConfigHomeThatIsAFileIsSaidSo() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestAConfigHomeThatIsAFileIsSaidSo() }
+        try onMain(self) { try $0.mainActorTestAConfigHomeThatIsAFileIsSaidSo() }
     }
 
     /// "config.toml is a unreadable, not a file".
@@ -259,8 +249,7 @@ final class ConfigFileRegressionTests: XCTestCase {
     }
 
     nonisolated func testAHomeCityTheCatalogueDoesNotHaveIsABadValue() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestAHomeCityTheCatalogueDoesNotHaveIsABadValue() }
+        try onMain(self) { try $0.mainActorTestAHomeCityTheCatalogueDoesNotHaveIsABadValue() }
     }
 
     /// `home = "99999999999"` was taken silently, and Today then had no place at all.

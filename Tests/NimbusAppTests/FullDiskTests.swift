@@ -1,6 +1,7 @@
 import XCTest
 import AppExploration
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Saves that fail as on a full disk (the database refuses every change of the likes and the
@@ -17,8 +18,7 @@ final class FullDiskTests: XCTestCase {
     }
 
     nonisolated func testLikingACityOnAFullDiskSaysSoAndMarksNothing() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestLikingACityOnAFullDiskSaysSoAndMarksNothing() }
+        try onMain(self) { try $0.mainActorTestLikingACityOnAFullDiskSaysSoAndMarksNothing() }
     }
 
     private func mainActorTestLikingACityOnAFullDiskSaysSoAndMarksNothing() throws {
@@ -40,8 +40,7 @@ final class FullDiskTests: XCTestCase {
     }
 
     nonisolated func testKeepingAFilmOnAFullDiskSaysSoAndMarksNothing() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestKeepingAFilmOnAFullDiskSaysSoAndMarksNothing() }
+        try onMain(self) { try $0.mainActorTestKeepingAFilmOnAFullDiskSaysSoAndMarksNothing() }
     }
 
     private func mainActorTestKeepingAFilmOnAFullDiskSaysSoAndMarksNothing() throws {
@@ -61,8 +60,7 @@ final class FullDiskTests: XCTestCase {
     }
 
     nonisolated func testRemovingOnAFullDiskSaysSoAndKeepsTheRow() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRemovingOnAFullDiskSaysSoAndKeepsTheRow() }
+        try onMain(self) { try $0.mainActorTestRemovingOnAFullDiskSaysSoAndKeepsTheRow() }
     }
 
     private func mainActorTestRemovingOnAFullDiskSaysSoAndKeepsTheRow() throws {

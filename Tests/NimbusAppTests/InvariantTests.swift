@@ -2,6 +2,7 @@ import XCTest
 @testable import AppExploration
 import GRDB
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// The checks the property tests make, and the seed's bug: a toggle must touch only its own row.
@@ -10,8 +11,7 @@ final class InvariantTests: XCTestCase {
     /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
     /// disagrees with the database, and the invariants say so.
     nonisolated func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() }
+        try onMain(self) { try $0.mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() }
     }
 
     private func mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
@@ -35,8 +35,7 @@ final class InvariantTests: XCTestCase {
     /// The model half: screens and database agreeing is not enough when `d` deleted another film
     /// than the one it was pressed on.
     nonisolated func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() }
+        try onMain(self) { try $0.mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() }
     }
 
     private func mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
@@ -67,8 +66,7 @@ final class InvariantTests: XCTestCase {
     /// Found by the property tests (shrunk to `/`, `f`): in the search field `f` is text, not a like,
     /// so the explorer must not expect a like from it.
     nonisolated func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() }
+        try onMain(self) { try $0.mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() }
     }
 
     private func mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
@@ -82,8 +80,7 @@ final class InvariantTests: XCTestCase {
     /// Found by the full-disk property test (shrunk to: disk full, resize to 59x43, `f`): at 59
     /// columns the refused like's message had no room beside the search field and was not drawn.
     nonisolated func testARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() }
+        try onMain(self) { try $0.mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() }
     }
 
     private func mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
@@ -97,8 +94,7 @@ final class InvariantTests: XCTestCase {
     }
 
     nonisolated func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }
+        try onMain(self) { try $0.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }
     }
 
     private func mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
@@ -111,8 +107,7 @@ final class InvariantTests: XCTestCase {
     /// ChildOfWeather's bug: toggling one row redrew others, and a full redraw lost the toggle's
     /// feedback. A like and a wishlist mark each change their own row (and the status line), nothing else.
     nonisolated func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() }
+        try onMain(self) { try $0.mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() }
     }
 
     private func mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {

@@ -31,8 +31,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testSeoul() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestSeoul() }
+        try onMain(self) { try $0.mainActorTestSeoul() }
     }
 
     private func mainActorTestSeoul() throws {
@@ -40,8 +39,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testSaoPaulo() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestSaoPaulo() }
+        try onMain(self) { try $0.mainActorTestSaoPaulo() }
     }
 
     private func mainActorTestSaoPaulo() throws {
@@ -49,8 +47,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testReykjavik() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestReykjavik() }
+        try onMain(self) { try $0.mainActorTestReykjavik() }
     }
 
     private func mainActorTestReykjavik() throws {
@@ -58,8 +55,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testWellington() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestWellington() }
+        try onMain(self) { try $0.mainActorTestWellington() }
     }
 
     private func mainActorTestWellington() throws {
@@ -67,8 +63,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testBlocks() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestBlocks() }
+        try onMain(self) { try $0.mainActorTestBlocks() }
     }
 
     private func mainActorTestBlocks() throws {
@@ -76,8 +71,7 @@ final class MapGoldenTests: XCTestCase {
     }
 
     nonisolated func testCommandLineArguments() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestCommandLineArguments() }
+        try onMain(self) { try $0.mainActorTestCommandLineArguments() }
     }
 
     private func mainActorTestCommandLineArguments() throws {
@@ -138,8 +132,7 @@ final class CityMapPanelTests: XCTestCase {
     }
 
     nonisolated func testLoadingThenMapWithLabelScaleAndStatus() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestLoadingThenMapWithLabelScaleAndStatus() }
+        try onMain(self) { try $0.mainActorTestLoadingThenMapWithLabelScaleAndStatus() }
     }
 
     private func mainActorTestLoadingThenMapWithLabelScaleAndStatus() throws {
@@ -162,8 +155,7 @@ final class CityMapPanelTests: XCTestCase {
     }
 
     nonisolated func testKeysZoomPanResetAndStyle() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestKeysZoomPanResetAndStyle() }
+        try onMain(self) { try $0.mainActorTestKeysZoomPanResetAndStyle() }
     }
 
     private func mainActorTestKeysZoomPanResetAndStyle() throws {
@@ -194,8 +186,7 @@ final class CityMapPanelTests: XCTestCase {
     }
 
     nonisolated func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() }
+        try onMain(self) { try $0.mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() }
     }
 
     private func mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
@@ -211,8 +202,7 @@ final class CityMapPanelTests: XCTestCase {
     }
 
     nonisolated func testKoreanLabelsAndEveryTinySize() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestKoreanLabelsAndEveryTinySize() }
+        try onMain(self) { try $0.mainActorTestKoreanLabelsAndEveryTinySize() }
     }
 
     private func mainActorTestKoreanLabelsAndEveryTinySize() throws {
@@ -235,8 +225,7 @@ final class CityMapPanelTests: XCTestCase {
     }
 
     nonisolated func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() }
+        onMain(self) { $0.mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() }
     }
 
     private func mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
@@ -268,8 +257,7 @@ final class MapMarkerDrawingTests: XCTestCase {
     }
 
     nonisolated func testLabelsNeverOverlapAndALabelWithoutRoomIsLeftOutButItsMarkerStays() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestLabelsNeverOverlap() }
+        onMain(self) { $0.mainActorTestLabelsNeverOverlap() }
     }
 
     private func mainActorTestLabelsNeverOverlap() {
@@ -324,8 +312,7 @@ final class MapMarkerDrawingTests: XCTestCase {
 @MainActor
 final class MapCacheOverlayTests: XCTestCase {
     nonisolated func testF12ShowsTheCountersAndEscClosesIt() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestF12ShowsTheCountersAndEscClosesIt() }
+        try onMain(self) { try $0.mainActorTestF12ShowsTheCountersAndEscClosesIt() }
     }
 
     private func mainActorTestF12ShowsTheCountersAndEscClosesIt() throws {
@@ -348,8 +335,7 @@ final class MapCacheOverlayTests: XCTestCase {
     }
 
     nonisolated func testThumbnailDrawsIntoAPainter() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestThumbnailDrawsIntoAPainter() }
+        try onMain(self) { try $0.mainActorTestThumbnailDrawsIntoAPainter() }
     }
 
     private func mainActorTestThumbnailDrawsIntoAPainter() throws {
@@ -424,8 +410,7 @@ final class WorldLabelTests: XCTestCase {
     }
 
     nonisolated func testTheLabelGoesOnItsRowWhereItCoversLessOfOtherCountries() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestTheLabelGoesOnItsRow() }
+        onMain(self) { $0.mainActorTestTheLabelGoesOnItsRow() }
     }
 
     private func mainActorTestTheLabelGoesOnItsRow() {
@@ -491,8 +476,7 @@ private struct SplitMix {
 @MainActor
 final class MapTownTests: XCTestCase {
     nonisolated func testTheLargestCitiesInViewOneACellNoneAtWorldZoomNoneOverTheCity() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheLargestCitiesInView() }
+        try onMain(self) { try $0.mainActorTestTheLargestCitiesInView() }
     }
 
     private func mainActorTestTheLargestCitiesInView() throws {
@@ -540,8 +524,7 @@ final class MapTownTests: XCTestCase {
     /// Tokyo's maps in Korean and Japanese: every town is named as the lists name it, in the
     /// language's own script (Tokyo's Korean map mixed "Sendai" and "Toyama" with 니가타).
     nonisolated func testKoreanAndJapaneseTownLabelsShareTheLanguagesScript() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTownLabelsShareTheScript() }
+        try onMain(self) { try $0.mainActorTestTownLabelsShareTheScript() }
     }
 
     private func mainActorTestTownLabelsShareTheScript() throws {

@@ -5,6 +5,7 @@ import CombineSchedulers
 import Foundation
 import NimbusTerminal
 import NimbusUI
+import TestSupport
 @testable import NimbusApp
 
 /// The mouse, `y` (OSC 52 on the fake terminal) and the help filter, through the app loop.
@@ -35,8 +36,7 @@ final class MouseCopyHelpTests: XCTestCase {
     }
 
     nonisolated func testYWritesTheOSC52BytesOfTheSelectedCityAndSaysSo() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestY() }
+        try onMain(self) { try $0.mainActorTestY() }
     }
 
     private func mainActorTestY() throws {
@@ -62,8 +62,7 @@ final class MouseCopyHelpTests: XCTestCase {
     }
 
     nonisolated func testClicksAndTheWheelGoThroughTheParserToTheListAndTheTabs() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestClicks() }
+        try onMain(self) { try $0.mainActorTestClicks() }
     }
 
     private func mainActorTestClicks() throws {
@@ -78,8 +77,7 @@ final class MouseCopyHelpTests: XCTestCase {
     }
 
     nonisolated func testWithTheMouseOffReportsAreDropped() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestMouseOff() }
+        try onMain(self) { try $0.mainActorTestMouseOff() }
     }
 
     private func mainActorTestMouseOff() throws {
@@ -90,8 +88,7 @@ final class MouseCopyHelpTests: XCTestCase {
     }
 
     nonisolated func testMouseTurnedOnInTheSettingsOverNoMouseTakesClicks() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestMouseOnOverNoMouse() }
+        try onMain(self) { try $0.mainActorTestMouseOnOverNoMouse() }
     }
 
     /// Started with `--no-mouse`, Mouse turned on in the settings: the terminal was asked for mouse
@@ -128,8 +125,7 @@ final class MouseCopyHelpTests: XCTestCase {
     }
 
     nonisolated func testTheHelpFiltersAsYouTypeAndEscClearsThenCloses() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestHelpFilter() }
+        try onMain(self) { try $0.mainActorTestHelpFilter() }
     }
 
     private func mainActorTestHelpFilter() throws {
@@ -152,8 +148,7 @@ final class MouseCopyHelpTests: XCTestCase {
 
     /// One rule for typing in the help: letters type, `q` included, from the first key; `?` and Esc close.
     nonisolated func testTypingQuitIntoTheHelpFiltersAndNeverCloses() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestTypingQuit() }
+        try onMain(self) { try $0.mainActorTestTypingQuit() }
     }
 
     private func mainActorTestTypingQuit() throws {

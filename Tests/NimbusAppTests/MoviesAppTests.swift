@@ -34,8 +34,7 @@ final class MoviesAppTests: XCTestCase {
     }
 
     nonisolated func testEverySizeDrawsTheMovieScreensInKorean() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEverySizeDrawsTheMovieScreensInKorean() }
+        try onMain(self) { try $0.mainActorTestEverySizeDrawsTheMovieScreensInKorean() }
     }
 
     private func mainActorTestEverySizeDrawsTheMovieScreensInKorean() throws {
@@ -65,8 +64,7 @@ final class MoviesAppTests: XCTestCase {
     }
 
     nonisolated func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() }
+        try onMain(self) { try $0.mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() }
     }
 
     private func mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
@@ -82,8 +80,7 @@ final class MoviesAppTests: XCTestCase {
     }
 
     nonisolated func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() }
+        try onMain(self) { try $0.mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() }
     }
 
     private func mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {

@@ -1,5 +1,6 @@
 import XCTest
 import NimbusTerminal
+import TestSupport
 @testable import NimbusCurses
 
 /// The terminal's size and set-up errors (issue 12, finding 10): each cause has its own message,
@@ -14,8 +15,7 @@ final class NCursesBackendTests: XCTestCase {
     }
 
     nonisolated func testTheTerminalsOwnSizeWinsOverTheEnvironment() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() }
+        onMain(self) { $0.mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() }
     }
 
     private func mainActorTestTheTerminalsOwnSizeWinsOverTheEnvironment() {
@@ -25,8 +25,7 @@ final class NCursesBackendTests: XCTestCase {
     }
 
     nonisolated func testWithoutATerminalSizeUsableVariablesAreUsed() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestWithoutATerminalSizeUsableVariablesAreUsed() }
+        onMain(self) { $0.mainActorTestWithoutATerminalSizeUsableVariablesAreUsed() }
     }
 
     private func mainActorTestWithoutATerminalSizeUsableVariablesAreUsed() {
@@ -37,8 +36,7 @@ final class NCursesBackendTests: XCTestCase {
     }
 
     nonisolated func testUnusableSizeVariablesAreNamedNotBlamedOnTERM() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestUnusableSizeVariablesAreNamedNotBlamedOnTERM() }
+        onMain(self) { $0.mainActorTestUnusableSizeVariablesAreNamedNotBlamedOnTERM() }
     }
 
     private func mainActorTestUnusableSizeVariablesAreNamedNotBlamedOnTERM() {
@@ -54,8 +52,7 @@ final class NCursesBackendTests: XCTestCase {
     }
 
     nonisolated func testEachSetUpFailureHasItsOwnMessage() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestEachSetUpFailureHasItsOwnMessage() }
+        onMain(self) { $0.mainActorTestEachSetUpFailureHasItsOwnMessage() }
     }
 
     private func mainActorTestEachSetUpFailureHasItsOwnMessage() {

@@ -80,7 +80,7 @@ final class OneShotIndependenceTests: XCTestCase {
     }
 
     func testFailingWarningsOrArchiveNeverChangeTheForecast() throws {
-        try MainActor.assumeIsolated {
+        try onMain {
             let baseline = try Self.json(archive: nil, warnings: nil, piece: 0)
             XCTAssertEqual(baseline.source, "jma")
             XCTAssertTrue(baseline.hasNormal)

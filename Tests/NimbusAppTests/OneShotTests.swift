@@ -42,7 +42,7 @@ final class OneShotTests: XCTestCase {
 
     private func weather(_ query: String, _ mode: OneShot.Mode, _ extra: [String: String] = [:]) throws -> String {
         let context = context(extra)
-        return try MainActor.assumeIsolated { try OneShot.weather(query: query, mode: mode, options: .defaults, context: context) }
+        return try onMain { try OneShot.weather(query: query, mode: mode, options: .defaults, context: context) }
     }
 
     func testOneLineForStatusBarsInEveryLanguageAndFormat() throws {
@@ -189,7 +189,7 @@ final class OneShotTests: XCTestCase {
                                "XDG_DATA_HOME": home.appendingPathComponent("data").path, "NIMBUS_LANG": language,
                                "NIMBUS_UNITS": "metric", "TZ": "UTC", "NIMBUS_WEATHER_URL": url]
             let context = OneShot.Context(environment: environment, now: { now })
-            return try MainActor.assumeIsolated { try OneShot.weather(query: "seoul", mode: .oneline(format), options: .defaults, context: context) }
+            return try onMain { try OneShot.weather(query: "seoul", mode: .oneline(format), options: .defaults, context: context) }
         }
         let fresh = try run(OneShot.defaultFormat, at: Self.now, url: server.baseURL.absoluteString)
         XCTAssertEqual(fresh, "Seoul: ⛅ 23°C 10 km/h →", "fresh: no mark")
@@ -201,24 +201,24 @@ final class OneShotTests: XCTestCase {
 
     func testSearchAndMoviesPrintOneLineEach() throws {
         let context = context()
-        let cities = try MainActor.assumeIsolated { try OneShot.cities(query: "sao paulo", limit: 2, options: .defaults, context: context) }
+        let cities = try onMain { try OneShot.cities(query: "sao paulo", limit: 2, options: .defaults, context: context) }
         XCTAssertEqual(cities, "São Paulo\tBrazil\t12,400,232\t23.55°S 46.64°W\t\nSão Paulo de Olivença\tBrazil\t35,196\t3.38°S 68.87°W\t",
                        "own names first: Luanda, larger, matches only as «São Paulo da Assunção de Loanda»")
         // Ranked as the Cities tab ranks them, with the name typed beside a city matched by another.
-        let paris = try MainActor.assumeIsolated { try OneShot.cities(query: "par", limit: 1, options: .defaults, context: context) }
+        let paris = try onMain { try OneShot.cities(query: "par", limit: 1, options: .defaults, context: context) }
         XCTAssertTrue(paris.hasPrefix("Paris\tFrance\t"), paris)
-        let peking = try MainActor.assumeIsolated { try OneShot.cities(query: "peking", limit: 1, options: .defaults, context: context) }
+        let peking = try onMain { try OneShot.cities(query: "peking", limit: 1, options: .defaults, context: context) }
         XCTAssertTrue(peking.hasPrefix("Beijing\tChina\t") && peking.hasSuffix("\tPeking"), peking)
         let koreanContext = self.context(["NIMBUS_LANG": "ko"])
-        let korean = try MainActor.assumeIsolated {
+        let korean = try onMain {
             try OneShot.cities(query: "서", limit: 1, options: .defaults, context: koreanContext)
         }
         XCTAssertTrue(korean.hasPrefix("서울\t대한민국\t"), korean)
-        let films = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: false, options: .defaults, context: context) }
+        let films = try onMain { try OneShot.movies(query: "oldboy", json: false, options: .defaults, context: context) }
         XCTAssertTrue(films.hasPrefix("Oldboy\t2003\tPark Chan-wook"), films)
-        let json = try MainActor.assumeIsolated { try OneShot.movies(query: "oldboy", json: true, options: .defaults, context: context) }
+        let json = try onMain { try OneShot.movies(query: "oldboy", json: true, options: .defaults, context: context) }
         XCTAssertTrue(json.contains("\"title\" : \"Oldboy\""), json)
-        XCTAssertThrowsError(try MainActor.assumeIsolated {
+        XCTAssertThrowsError(try onMain {
             try OneShot.movies(query: "qqqzzzxxx", json: false, options: .defaults, context: context)
         })
     }
@@ -244,16 +244,16 @@ final class WishlistCommandTests: XCTestCase {
     func testExportThenImportIntoAnEmptyWishlistGivesTheSameFilms() throws {
         let first = context()
         let list = try write("Title,Year\nHeat,1995\nThe Matrix,1999\n\"Crouching Tiger, Hidden Dragon\",2000\nOldboy,2003\n", "in.csv")
-        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: list, options: .defaults, context: first) }
+        let report = try onMain { try OneShot.importWishlist(file: list, options: .defaults, context: first) }
         XCTAssertEqual(report.added, 4, report.text)
         for format in WishlistTransfer.Format.allCases {
-            let exported = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: .defaults, context: first) }
+            let exported = try onMain { try OneShot.exportWishlist(format: format, options: .defaults, context: first) }
             let file = try write(exported, "out.\(format.rawValue)")
             let second = context()
-            let again = try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: .defaults, context: second) }
+            let again = try onMain { try OneShot.importWishlist(file: file, options: .defaults, context: second) }
             XCTAssertEqual(again.added, 4, again.text)
             XCTAssertEqual(again.unmatched, [])
-            let reexported = try MainActor.assumeIsolated { try OneShot.exportWishlist(format: format, options: .defaults, context: second) }
+            let reexported = try onMain { try OneShot.exportWishlist(format: format, options: .defaults, context: second) }
             XCTAssertEqual(reexported, exported, "the same films in the same order")
         }
     }
@@ -261,18 +261,18 @@ final class WishlistCommandTests: XCTestCase {
     func testWhatDidNotMatchIsReportedAndNothingImportedFails() throws {
         let context = context()
         let mixed = try write("Title,Year\nHeat,1995\nNo Such Film,2001\nHeat,1901\n", "mixed.csv")
-        let report = try MainActor.assumeIsolated { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
+        let report = try onMain { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
         XCTAssertEqual(report.text, "not found: No Such Film (2001)\nnot found: Heat (1901)\nadded 1 film, 2 not found")
-        let again = try MainActor.assumeIsolated { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
+        let again = try onMain { try OneShot.importWishlist(file: mixed, options: .defaults, context: context) }
         XCTAssertEqual(again.added + again.already, 1, "saved already: still a match")
         let none = try write("Title,Year\nNo Such Film,2001\n", "none.csv")
-        let nothing = try MainActor.assumeIsolated { try OneShot.importWishlist(file: none, options: .defaults, context: context) }
+        let nothing = try onMain { try OneShot.importWishlist(file: none, options: .defaults, context: context) }
         XCTAssertEqual(nothing.added + nothing.already, 0)
         let big = try write(String(repeating: "x", count: WishlistTransfer.maxBytes + 1), "big.csv")
-        XCTAssertThrowsError(try MainActor.assumeIsolated { try OneShot.importWishlist(file: big, options: .defaults, context: context) }) {
+        XCTAssertThrowsError(try onMain { try OneShot.importWishlist(file: big, options: .defaults, context: context) }) {
             XCTAssertTrue(NimbusCommand.outcome(of: $0).line.hasSuffix("is larger than 5 MB"), NimbusCommand.outcome(of: $0).line)
         }
-        XCTAssertThrowsError(try MainActor.assumeIsolated {
+        XCTAssertThrowsError(try onMain {
             try OneShot.importWishlist(file: "/nonexistent/file.csv", options: .defaults, context: context)
         })
     }
@@ -306,11 +306,11 @@ final class WishlistImportHostileTests: XCTestCase {
     }
 
     private func importing(_ file: String, _ context: OneShot.Context) throws -> OneShot.ImportReport {
-        try MainActor.assumeIsolated { try OneShot.importWishlist(file: file, options: .defaults, context: context) }
+        try onMain { try OneShot.importWishlist(file: file, options: .defaults, context: context) }
     }
 
     private func exported(_ context: OneShot.Context) throws -> String {
-        try MainActor.assumeIsolated { try OneShot.exportWishlist(format: .csv, options: .defaults, context: context) }
+        try onMain { try OneShot.exportWishlist(format: .csv, options: .defaults, context: context) }
     }
 
     func testAnUnusableDataDirectoryIsAFailureWithItsReasonNotAnAddedCount() throws {

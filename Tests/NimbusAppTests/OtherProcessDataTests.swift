@@ -3,6 +3,7 @@ import AppExploration
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// What another process saves while the app runs shows in the app: `nimbus wishlist import` (or a
@@ -27,8 +28,7 @@ final class OtherProcessDataTests: XCTestCase {
 
     /// The Wishlist tab stayed at "Saved films: 0" after an import until something else changed the store.
     nonisolated func testFilmsImportedByAnotherProcessShowOnTheWishlistTab() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestFilmsImportedByAnotherProcessShowOnTheWishlistTab() }
+        try onMain(self) { try $0.mainActorTestFilmsImportedByAnotherProcessShowOnTheWishlistTab() }
     }
 
     private func mainActorTestFilmsImportedByAnotherProcessShowOnTheWishlistTab() throws {
@@ -54,8 +54,7 @@ final class OtherProcessDataTests: XCTestCase {
 
     /// A city liked in another window shows on the Liked tab.
     nonisolated func testACityLikedByAnotherProcessShowsOnTheLikedTab() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestACityLikedByAnotherProcessShowsOnTheLikedTab() }
+        try onMain(self) { try $0.mainActorTestACityLikedByAnotherProcessShowsOnTheLikedTab() }
     }
 
     private func mainActorTestACityLikedByAnotherProcessShowsOnTheLikedTab() throws {

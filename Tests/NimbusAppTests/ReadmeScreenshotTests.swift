@@ -1,5 +1,6 @@
 import XCTest
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// The README's screenshots are pictures tapes draw (`scripts/screenshots.sh`): each committed
@@ -8,8 +9,7 @@ final class ReadmeScreenshotTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     nonisolated func testEveryCommittedScreenshotIsWhatItsTapeDraws() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEveryCommittedScreenshotIsWhatItsTapeDraws() }
+        try onMain(self) { try $0.mainActorTestEveryCommittedScreenshotIsWhatItsTapeDraws() }
     }
 
     @MainActor

@@ -3,55 +3,24 @@ import Synchronization
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Open-Meteo that first says "too many requests": the answers to the first `limited` requests
 /// matching `limits` are 429 with `retryAfter`, every other request gets 21.4° for each place.
-private final class RateLimitedWeatherClient: HTTPClient, Sendable {
-    private struct State {
-        var requests: [URL] = []
-        var limitedSoFar = 0
-    }
-    private let state = Mutex(State())
-    private let retryAfter: String
-    private let limited: Int
-    private let limits: @Sendable (URL) -> Bool
-
-    init(retryAfter: String, limited: Int = 1, limits: @escaping @Sendable (URL) -> Bool = { _ in true }) {
-        self.retryAfter = retryAfter
-        self.limited = limited
-        self.limits = limits
-    }
-
-    var requests: [URL] { state.withLock { $0.requests } }
-
-    private final class Task: HTTPCancellable, Sendable { func cancel() {} }
-
-    func send(_ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        exchange(request) { completion($0.result) }
-    }
-
-    func exchange(_ request: HTTPRequest, completion: @escaping @Sendable (HTTPExchange) -> Void) -> HTTPCancellable {
-        let url = request.url
-        let limit = state.withLock { state in
-            state.requests.append(url)
-            guard limits(url), state.limitedSoFar < limited else { return false }
-            state.limitedSoFar += 1
+private func rateLimitedWeather(retryAfter: String, limited: Int = 1,
+                                limits: @escaping @Sendable (URL) -> Bool = { _ in true }) -> HTTPClientDouble {
+    final class Count: Sendable { let value = Mutex(0) }
+    let limitedSoFar = Count()
+    return HTTPClientDouble { request in
+        let limit = limits(request.url) && limitedSoFar.value.withLock { count in
+            guard count < limited else { return false }
+            count += 1
             return true
         }
-        if limit {
-            completion(HTTPExchange(result: .failure(.server(status: 429)),
-                                    reply: HTTPReplyHead(status: 429, headers: ["retry-after": retryAfter])))
-        } else {
-            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-            func values(_ name: String) -> [Substring] { items.first { $0.name == name }?.value?.split(separator: ",") ?? [] }
-            let entries = zip(values("latitude"), values("longitude")).map { lat, lon in
-                #"{"latitude":\#(lat),"longitude":\#(lon),"current":{"time":0,"temperature_2m":21.4,"weather_code":0}}"#
-            }
-            completion(HTTPExchange(result: .success(HTTPResponse(status: 200, headers: [:],
-                                                                  body: Data("[\(entries.joined(separator: ","))]".utf8)))))
-        }
-        return Task()
+        guard limit else { return .mildBatch(for: request) }
+        return .exchange(HTTPExchange(result: .failure(.server(status: 429)),
+                                      reply: HTTPReplyHead(status: 429, headers: ["retry-after": retryAfter])))
     }
 }
 
@@ -84,14 +53,13 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() }
+        try onMain(self) { try $0.mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() }
     }
 
     private func mainActorTestA429CountsDownOnTheStatusBarThenTheRowsLoadByThemselves() throws {
-        let client = RateLimitedWeatherClient(retryAfter: "12")
+        let client = rateLimitedWeather(retryAfter: "12")
         let (app, scheduler) = try launch(client)
-        XCTAssertEqual(client.requests.count, 1)
+        XCTAssertEqual(client.urls.count, 1)
         // The countdown names what it retries: the list's temperatures come with the forecasts.
         XCTAssertTrue(statusBar(app).hasSuffix("forecast: rate limited, retrying in 12 s"), statusBar(app))
         XCTAssertEqual(rowsWithTemperatures(app), 0)
@@ -106,50 +74,48 @@ final class RetryStatusAppTests: XCTestCase {
         XCTAssertEqual(history, [" retrying in 11 s", " retrying in 10 s", " retrying in 9 s", " retrying in 8 s",
                                  " retrying in 7 s", " retrying in 6 s", " retrying in 5 s", " retrying in 4 s",
                                  " retrying in 3 s", " retrying in 2 s", " retrying in 1 s", "loaded"])
-        XCTAssertEqual(client.requests.count, 2, "the retry went out beneath the list")
+        XCTAssertEqual(client.urls.count, 2, "the retry went out beneath the list")
         XCTAssertEqual(rowsWithTemperatures(app), 20, "the rows recovered without a key")
         XCTAssertTrue(statusBar(app).hasSuffix("GeoNames · 34,006 cities"), statusBar(app))
         // Nothing is left ticking.
         scheduler.advance(by: .seconds(5))
-        XCTAssertEqual(client.requests.count, 2)
+        XCTAssertEqual(client.urls.count, 2)
     }
 
     nonisolated func testARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() }
+        try onMain(self) { try $0.mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() }
     }
 
     private func mainActorTestARetryAfterOf999999IsCappedAtAMinuteInEveryLanguage() throws {
         for (language, first, last) in [("en", "rate limited, retrying in 60 s", "rate limited, retrying in 1 s"),
                                         ("ko", "요청 한도 초과, 60초 후 다시 시도", "요청 한도 초과, 1초 후 다시 시도"),
                                         ("ja", "リクエスト制限中、60秒後に再試行", "リクエスト制限中、1秒後に再試行")] {
-            let client = RateLimitedWeatherClient(retryAfter: "999999")
+            let client = rateLimitedWeather(retryAfter: "999999")
             let (app, scheduler) = try launch(client, language: language)
             XCTAssertTrue(statusBar(app).hasSuffix(first), statusBar(app))
             scheduler.advance(by: .seconds(59))
             XCTAssertTrue(statusBar(app).hasSuffix(last), statusBar(app))
-            XCTAssertEqual(client.requests.count, 1)
+            XCTAssertEqual(client.urls.count, 1)
             scheduler.advance(by: .seconds(1))
-            XCTAssertEqual(client.requests.count, 2)
+            XCTAssertEqual(client.urls.count, 2)
             XCTAssertFalse(statusBar(app).contains(first.prefix(4)), statusBar(app))
             XCTAssertEqual(rowsWithTemperatures(app), 20)
         }
     }
 
     nonisolated func testLeavingTheScreenCancelsItsWaitingRetry() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestLeavingTheScreenCancelsItsWaitingRetry() }
+        try onMain(self) { try $0.mainActorTestLeavingTheScreenCancelsItsWaitingRetry() }
     }
 
     private func mainActorTestLeavingTheScreenCancelsItsWaitingRetry() throws {
         // The rows' temperatures load; the detail's forecast (asked with `daily`) is rate limited.
-        let client = RateLimitedWeatherClient(retryAfter: "30") { url in url.query?.contains("daily=") == true }
+        let client = rateLimitedWeather(retryAfter: "30") { url in url.query?.contains("daily=") == true }
         let (app, scheduler) = try launch(client)
         XCTAssertEqual(rowsWithTemperatures(app), 20)
         app.handle(.enter)
         scheduler.advance()
         XCTAssertEqual(app.place.depth, 2)
-        let forecasts = { client.requests.filter { $0.query?.contains("daily=") == true }.count }
+        let forecasts = { client.urls.filter { $0.query?.contains("daily=") == true }.count }
         XCTAssertEqual(forecasts(), 1)
         XCTAssertTrue(statusBar(app).hasSuffix("rate limited, retrying in 30 s"), statusBar(app))
         scheduler.advance(by: .seconds(10))
@@ -163,8 +129,7 @@ final class RetryStatusAppTests: XCTestCase {
     }
 
     nonisolated func testTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
+        try onMain(self) { try $0.mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() }
     }
 
     private func mainActorTestTheCountdownNamesWhatItRetriesInEveryLanguage() throws {
@@ -173,11 +138,11 @@ final class RetryStatusAppTests: XCTestCase {
         for (language, rows, air) in [("en", "forecast: rate limited, retrying in 30 s", "air quality: rate limited, retrying in 30 s"),
                                       ("ko", "예보: 요청 한도 초과, 30초 후 다시 시도", "대기질: 요청 한도 초과, 30초 후 다시 시도"),
                                       ("ja", "予報：リクエスト制限中、30秒後に再試行", "大気質：リクエスト制限中、30秒後に再試行")] {
-            let list = RateLimitedWeatherClient(retryAfter: "30")
+            let list = rateLimitedWeather(retryAfter: "30")
             let (listApp, _) = try launch(list, language: language)
             XCTAssertTrue(statusBar(listApp).hasSuffix(rows), statusBar(listApp))
 
-            let client = RateLimitedWeatherClient(retryAfter: "30") { url in url.path.hasSuffix("/v1/air-quality") }
+            let client = rateLimitedWeather(retryAfter: "30") { url in url.path.hasSuffix("/v1/air-quality") }
             let (app, scheduler) = try launch(client, language: language)
             app.handle(.enter)
             scheduler.advance()

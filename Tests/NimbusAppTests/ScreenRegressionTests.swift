@@ -1,14 +1,14 @@
 import XCTest
 import AppExploration
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// What the screens say and which keys they offer, as a new user met them.
 @MainActor
 final class ScreenRegressionTests: XCTestCase {
     nonisolated func testQuestionMarkClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() }
+        try onMain(self) { try $0.mainActorTestQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() }
     }
 
     private func mainActorTestQClosesTheHelpOverlayWhichScrollsWhenItDoesNotFit() throws {
@@ -33,8 +33,7 @@ final class ScreenRegressionTests: XCTestCase {
     }
 
     nonisolated func testEmptyStatesWrapInsteadOfBeingCut() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEmptyStatesWrapInsteadOfBeingCut() }
+        try onMain(self) { try $0.mainActorTestEmptyStatesWrapInsteadOfBeingCut() }
     }
 
     private func mainActorTestEmptyStatesWrapInsteadOfBeingCut() throws {
@@ -55,8 +54,7 @@ final class ScreenRegressionTests: XCTestCase {
     }
 
     nonisolated func testARetryHintThatWorksWhereTheFocusIs() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestARetryHintThatWorksWhereTheFocusIs() }
+        try onMain(self) { try $0.mainActorTestARetryHintThatWorksWhereTheFocusIs() }
     }
 
     private func mainActorTestARetryHintThatWorksWhereTheFocusIs() throws {
@@ -73,8 +71,7 @@ final class ScreenRegressionTests: XCTestCase {
     }
 
     nonisolated func testMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() }
+        try onMain(self) { try $0.mainActorTestMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() }
     }
 
     private func mainActorTestMapKeysAreOfferedAndTakenOnlyWhileTheMapIsOnScreen() throws {

@@ -1,6 +1,7 @@
 import XCTest
 import NimbusTerminal
 import NimbusUI
+import TestSupport
 @testable import NimbusApp
 
 @MainActor
@@ -17,8 +18,7 @@ final class TabNavigatorTests: XCTestCase {
     }
 
     nonisolated func testRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestRootsAreMadeWhenATabIsFirstShownAndKeptAfter() }
+        onMain(self) { $0.mainActorTestRootsAreMadeWhenATabIsFirstShownAndKeptAfter() }
     }
 
     private func mainActorTestRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {
@@ -48,8 +48,7 @@ final class TabNavigatorTests: XCTestCase {
     }
 
     nonisolated func testASourceIsAskedForOnlyWhileItsTabIsActive() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestASourceIsAskedForOnlyWhileItsTabIsActive() }
+        onMain(self) { $0.mainActorTestASourceIsAskedForOnlyWhileItsTabIsActive() }
     }
 
     private func mainActorTestASourceIsAskedForOnlyWhileItsTabIsActive() {

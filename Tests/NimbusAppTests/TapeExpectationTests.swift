@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// The tape lines that look at colour, patterns, cells and the cursor, `Source`, and what a run writes
@@ -15,12 +16,6 @@ final class TapeExpectationTests: XCTestCase {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-x-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         addTeardownBlock { [folder] in try? FileManager.default.removeItem(at: folder!) }
-    }
-
-    /// XCTest on Linux calls tests nonisolated, on the main thread.
-    private func onMain(_ body: @MainActor (TapeExpectationTests) throws -> Void) rethrows {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try body(test) }
     }
 
     @MainActor
@@ -111,7 +106,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Colour and attributes
 
     func testExpectStyleFindsTheSelectionHighlightAndFailsOnTheWrongRow() throws {
-        try onMain { t in
+        try onMain(self) { t in
             // "seo" finds Seoul first, then Seongnam-si; one move down selects Seongnam-si: white on blue (24).
             let open = "Size 80x24\nPress /\nType \"seo\"\nPress Enter\nPress Down\nExpect \"› Seongnam-si\"\n"
             XCTAssertNoThrow(try t.run(open + "ExpectStyle \"› Seongnam-si\" bold fg=white bg=24\nExpectStyle \"Seoul\" bg=default !bold\n"))
@@ -125,7 +120,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testWithoutColourTheSelectionIsReversed() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let open = "Size 80x24\nEnv NO_COLOR=1\nPress /\nType \"seoul\"\nPress Enter\nExpect \"› Seoul\"\n"
             XCTAssertNoThrow(try t.run(open + "ExpectStyle \"› Seoul\" reverse fg=default bg=default\n"))
             XCTAssertTrue(t.failure(open + "ExpectStyle \"› Seoul\" bg=24\n").contains("is reverse"))
@@ -133,7 +128,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testSnapshotsKeepStylesAndAWrongStyleFails() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let tape = "Size 40x10\nPress /\nType \"seoul\"\nPress Enter\nExpect \"Seoul\"\nSnapshot styled\n"
             XCTAssertThrowsError(try t.run(tape, record: true)) { XCTAssertTrue("\($0)".contains("recorded styled")) }
             let url = t.folder.appendingPathComponent("__snapshots__/styled.txt")
@@ -162,7 +157,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Patterns and absence
 
     func testExpectAPatternAndAWrongOneFails() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let open = "Size 80x24\nPress /\nType \"seoul\"\n"
             XCTAssertNoThrow(try t.run(open + "Expect /[0-9]+ of [0-9,]+ cities/\nExpect /^› Seoul +South Korea/\nExpect /SEOUL/i\nExpectNot /Busan|Tokyo/\n"))
             // Failing first: a pattern that is not on screen, and one that is but should not be.
@@ -173,14 +168,14 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testAPatternThatBacktracksWithoutEndFailsItsLineInsteadOfHanging() throws {
-        try onMain { t in
+        onMain(self) { t in
             let message = t.failure("Size 80x24\nPress /\nType \"\(String(repeating: "a", count: 40))\"\nExpect /(a|aa)+$b/\n")
             XCTAssertTrue(message.contains("took over 2 s to match one screen"), message)
         }
     }
 
     func testExpectGoneWaitsOnTheVirtualClockAndFailsForATextThatStays() throws {
-        try onMain { t in
+        try onMain(self) { t in
             // The Today tab says its sections are loading until their answers come (offline: at once).
             let copied = "Size 80x24\nPress /\nType \"seoul\"\nPress Enter\nExpect \"› Seoul\"\nPress y\nExpect \"Copied\"\n"
             // The status message goes with the next key.
@@ -192,7 +187,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testExpectGoneWaitsForADelayedAnswer() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let fixtures = t.folder.appendingPathComponent("fixtures")
             try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
             let source = TapeExpectationTests.tapesDirectory.appendingPathComponent("fixtures/open-meteo-seoul.json")
@@ -216,7 +211,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Cells and cursor
 
     func testExpectCellAndTheCursorInKoreanInput() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let open = "Size 80x24\nEnv NIMBUS_LANG=ko\nPress /\nType \"서울\"\n"
             // "검색: 서울": each Hangul syllable over two cells, the caret after the text.
             XCTAssertNoThrow(try t.run(open + "Expect \"검색: 서울\"\nExpectCell 0 1 \"검\"\nExpectCell 6 1 \"서\"\nExpectCell 8 1 \"울\"\nExpectCursor 10 1\n"))
@@ -233,7 +228,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Reuse
 
     func testSourcePlaysAnotherTapesLinesInsideTheFolder() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let parts = t.folder.appendingPathComponent("parts")
             try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
             try "Press /\nType \"seoul\"\nExpect \"› Seoul\"\n".write(to: parts.appendingPathComponent("search.tape"), atomically: true, encoding: .utf8)
@@ -262,7 +257,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testASnapshotNoTapeTakesIsNamed() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let runner = t.runner(record: true)
             XCTAssertThrowsError(try runner.run(Tape(name: "a.tape", source: "Size 40x10\nSnapshot taken\n")))
             try "old screen\n".write(to: t.folder.appendingPathComponent("__snapshots__/forgotten.txt"), atomically: true, encoding: .utf8)
@@ -275,7 +270,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Issue 25: snapshots and files are confined to the tape's folder
 
     func testASnapshotLinkedOutOfTheFolderIsRefusedNotPrinted() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let snapshots = t.folder.appendingPathComponent("__snapshots__")
             try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
             let secret = t.folder.deletingLastPathComponent().appendingPathComponent("secret-\(UUID().uuidString).txt")
@@ -292,7 +287,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testASnapshotFolderLinkedElsewhereIsNeitherReadNorWritten() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-elsewhere-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: elsewhere) }
@@ -309,7 +304,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testARefusedConfigSaysConfigNotServe() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let message = t.failure("Config ../../../../etc/passwd\n")
             XCTAssertTrue(message.hasPrefix("tape t.tape:1: Config ../../../../etc/passwd: the file must be inside the tape's folder"), message)
             XCTAssertFalse(message.contains("Serve"), message)
@@ -319,7 +314,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testARepeatCountCostsNoMoreThanItsKeys() throws {
-        try onMain { t in
+        try onMain(self) { t in
             // 10,000 moves down the Movies list (paging through the catalogue): each key is handled,
             // one frame is drawn after them, and each film's row is made once. Timed in CPU time of
             // this thread, which a busy machine does not stretch: ~0.8 s in a debug build.
@@ -339,7 +334,7 @@ final class TapeExpectationTests: XCTestCase {
     // MARK: Outputs
 
     func testACastHoldsTheFramesOnTheVirtualClock() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("run.cast")
             XCTAssertThrowsError(try t.run("Size 40x10\nPress /\nWait 1500ms\nType \"seoul\"\nResize 50x12\nExpect \"Seoul\"\nSnapshot s\n",
                                            record: true, outputs: .init(cast: cast)), "recording ends in a failure")
@@ -363,7 +358,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testPacedTypingTakesVirtualTimeBetweenKeys() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("typed.cast")
             try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
             let times = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").dropFirst()
@@ -378,7 +373,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testSVGsOfSnapshotsAndTheScreenAtAFailureAreWritten() throws {
-        try onMain { t in
+        try onMain(self) { t in
             let svgs = t.folder.appendingPathComponent("svg"), failures = t.folder.appendingPathComponent("failures")
             let tape = "Size 40x10\nEnv NIMBUS_THEME=light\nPress /\nType \"서울\"\nSnapshot light-seoul\nExpect \"Atlantis\"\n"
             XCTAssertThrowsError(try t.run(tape, name: "light.tape", record: true,
@@ -463,7 +458,7 @@ final class TapeExpectationTests: XCTestCase {
     }
 
     func testPlayingARecordingBackShowsTheScreenTheKeysMade() throws {
-        try onMain { t in
+        try onMain(self) { t in
             // The keys a person typed, fed to the app as a live terminal would, and the tape made of them.
             var recording = TapeRecording(preamble: TapeRecording.preamble(
                 start: Date(timeIntervalSince1970: 1_782_000_720), size: Size(cols: 80, rows: 24), environment: [], arguments: []))

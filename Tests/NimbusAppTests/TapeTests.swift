@@ -3,6 +3,7 @@ import Synchronization
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Plays every `Tests/Tapes/*.tape` through the headless runner.
@@ -23,8 +24,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testEveryTapePasses() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEveryTapePasses() }
+        try onMain(self) { try $0.mainActorTestEveryTapePasses() }
     }
 
     private func mainActorTestEveryTapePasses() throws {
@@ -53,8 +53,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAFailingExpectationNamesTheLineAndShowsTheScreen() }
+        try onMain(self) { try $0.mainActorTestAFailingExpectationNamesTheLineAndShowsTheScreen() }
     }
 
     private func mainActorTestAFailingExpectationNamesTheLineAndShowsTheScreen() throws {
@@ -68,8 +67,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testAMismatchedSnapshotShowsTheDifferingLines() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAMismatchedSnapshotShowsTheDifferingLines() }
+        try onMain(self) { try $0.mainActorTestAMismatchedSnapshotShowsTheDifferingLines() }
     }
 
     private func mainActorTestAMismatchedSnapshotShowsTheDifferingLines() throws {
@@ -84,8 +82,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestRecordingWritesEverySnapshotOfTheTapeAndThenFails() }
+        try onMain(self) { try $0.mainActorTestRecordingWritesEverySnapshotOfTheTapeAndThenFails() }
     }
 
     private func mainActorTestRecordingWritesEverySnapshotOfTheTapeAndThenFails() throws {
@@ -104,8 +101,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testParseErrorsNameTheLine() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestParseErrorsNameTheLine() }
+        onMain(self) { $0.mainActorTestParseErrorsNameTheLine() }
     }
 
     private func mainActorTestParseErrorsNameTheLine() {
@@ -120,8 +116,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testTapeSyntax() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTapeSyntax() }
+        try onMain(self) { try $0.mainActorTestTapeSyntax() }
     }
 
     private func mainActorTestTapeSyntax() throws {
@@ -141,8 +136,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testNetworkAndClockCommands() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestNetworkAndClockCommands() }
+        try onMain(self) { try $0.mainActorTestNetworkAndClockCommands() }
     }
 
     private func mainActorTestNetworkAndClockCommands() throws {
@@ -165,8 +159,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testServeScriptsStatusHeadersAndDelay() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestServeScriptsStatusHeadersAndDelay() }
+        try onMain(self) { try $0.mainActorTestServeScriptsStatusHeadersAndDelay() }
     }
 
     private func mainActorTestServeScriptsStatusHeadersAndDelay() throws {
@@ -200,8 +193,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testExpectRequestFailsWithTheLineAndWhatWasSent() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestExpectRequestFailsWithTheLineAndWhatWasSent() }
+        try onMain(self) { try $0.mainActorTestExpectRequestFailsWithTheLineAndWhatWasSent() }
     }
 
     private func mainActorTestExpectRequestFailsWithTheLineAndWhatWasSent() throws {
@@ -228,8 +220,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() }
+        try onMain(self) { try $0.mainActorTestADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() }
     }
 
     private func mainActorTestADelayedAnswerComesOnTheVirtualClockAndASlowOneTimesOut() throws {
@@ -263,8 +254,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testAHugePasteIsTakenQuicklyAndBounded() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAHugePasteIsTakenQuicklyAndBounded() }
+        try onMain(self) { try $0.mainActorTestAHugePasteIsTakenQuicklyAndBounded() }
     }
 
     private func mainActorTestAHugePasteIsTakenQuicklyAndBounded() throws {
@@ -278,8 +268,7 @@ final class TapeTests: XCTestCase {
     // MARK: Tapes are untrusted input (issue 12, finding 5)
 
     nonisolated func testEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestEnvCannotMoveTheTapesDataCacheOrConfigDirectories() }
+        onMain(self) { $0.mainActorTestEnvCannotMoveTheTapesDataCacheOrConfigDirectories() }
     }
 
     private func mainActorTestEnvCannotMoveTheTapesDataCacheOrConfigDirectories() {
@@ -296,8 +285,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testArgsAndParseErrorsPrintOneLine() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestArgsAndParseErrorsPrintOneLine() }
+        onMain(self) { $0.mainActorTestArgsAndParseErrorsPrintOneLine() }
     }
 
     private func mainActorTestArgsAndParseErrorsPrintOneLine() {
@@ -319,8 +307,7 @@ final class TapeTests: XCTestCase {
     }
 
     nonisolated func testServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestServeReadsOnlyPlainFilesInsideTheTapesFolder() }
+        try onMain(self) { try $0.mainActorTestServeReadsOnlyPlainFilesInsideTheTapesFolder() }
     }
 
     private func mainActorTestServeReadsOnlyPlainFilesInsideTheTapesFolder() throws {

@@ -1,6 +1,7 @@
 import XCTest
 import AppExploration
 import NimbusTerminal
+import TestSupport
 @testable import NimbusApp
 
 /// Defects a new user met in the first minutes, each kept from coming back.
@@ -24,8 +25,7 @@ final class UserDataRegressionTests: XCTestCase {
     /// Deleting the only film of the wishlist trapped (SIGILL): the store's change notice reloaded the
     /// list inside `remove`, and the view model then removed the row a second time.
     nonisolated func testDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() }
+        try onMain(self) { try $0.mainActorTestDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() }
     }
 
     private func mainActorTestDeletingTheOnlyWishlistFilmLeavesAnEmptyWishlist() throws {
@@ -38,8 +38,7 @@ final class UserDataRegressionTests: XCTestCase {
     }
 
     nonisolated func testDeletingTheLastFilmOfALongerListKeepsTheOthers() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestDeletingTheLastFilmOfALongerListKeepsTheOthers() }
+        try onMain(self) { try $0.mainActorTestDeletingTheLastFilmOfALongerListKeepsTheOthers() }
     }
 
     private func mainActorTestDeletingTheLastFilmOfALongerListKeepsTheOthers() throws {
@@ -52,8 +51,7 @@ final class UserDataRegressionTests: XCTestCase {
 
     /// Six films, delete the second: the screen showed 4 while the database held 5.
     nonisolated func testDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() }
+        try onMain(self) { try $0.mainActorTestDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() }
     }
 
     private func mainActorTestDeletingARowRemovesThatFilmOnlyOnScreenAndOnDisk() throws {
@@ -71,8 +69,7 @@ final class UserDataRegressionTests: XCTestCase {
     }
 
     nonisolated func testWithTwoFilmsDeletingTheFirstShowsTheSecond() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestWithTwoFilmsDeletingTheFirstShowsTheSecond() }
+        try onMain(self) { try $0.mainActorTestWithTwoFilmsDeletingTheFirstShowsTheSecond() }
     }
 
     private func mainActorTestWithTwoFilmsDeletingTheFirstShowsTheSecond() throws {
@@ -87,8 +84,7 @@ final class UserDataRegressionTests: XCTestCase {
     /// A weather screen opened before the city was unliked on the Liked tab said "[Liked]", and `f`
     /// there liked it again.
     nonisolated func testAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() }
+        try onMain(self) { try $0.mainActorTestAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() }
     }
 
     private func mainActorTestAWeatherScreenShowsTheLikeSavedNowNotWhenItWasOpened() throws {

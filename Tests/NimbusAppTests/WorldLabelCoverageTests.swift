@@ -2,6 +2,7 @@ import XCTest
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
+import TestSupport
 @testable import NimbusUI
 @testable import NimbusApp
 
@@ -50,8 +51,7 @@ final class WorldLabelCoverageTests: XCTestCase {
     /// is left out (each fits on one side); 126 cover another country's land, all of them cities with
     /// foreign land within a label's width on both sides at 3.6° a column (London, Beijing, Delhi, ...).
     nonisolated func testEveryLabelIsOnItsRowOnTheSideCoveringLessForeignLand() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestNoLabelCoversForeignLand() }
+        try onMain(self) { try $0.mainActorTestNoLabelCoversForeignLand() }
     }
 
     private func mainActorTestNoLabelCoversForeignLand() throws {

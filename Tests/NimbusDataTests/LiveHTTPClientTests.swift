@@ -33,7 +33,8 @@ final class LiveHTTPClientTests: XCTestCase {
 
     func testPreparingMakesTheClientBeforeTheFirstRequest() {
         let count = Count()
-        let client = LiveHTTPClient { count.value.withLock { $0 += 1 }; return OfflineHTTPClient() }
+        // Preparing makes the client and sends nothing.
+        let client = LiveHTTPClient { count.value.withLock { $0 += 1 }; return HTTPClientDouble.failing() }
         XCTAssertNil(client.unavailableReason, "not tried yet")
         client.prepare()
         client.prepare()

@@ -167,35 +167,11 @@ final class TMDBMovieRepositoryTests: XCTestCase {
         XCTAssertEqual(collect(repository().search(query: "z", page: 1)).error, .server(status: 503))
     }
 
-    /// Sends through the live client and keeps every request and every failure, as a log would see them.
-    private final class RecordingClient: HTTPClient, @unchecked Sendable {
-        private let inner = URLSessionHTTPClient(connectTimeout: 2)
-        private let lock = NSLock()
-        private var _requests: [HTTPRequest] = []
-        private var _failures: [HTTPError] = []
-        var requests: [HTTPRequest] { lock.lock(); defer { lock.unlock() }; return _requests }
-        var failures: [HTTPError] { lock.lock(); defer { lock.unlock() }; return _failures }
-
-        func send(_ request: HTTPRequest,
-                  completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-            lock.lock()
-            _requests.append(request)
-            lock.unlock()
-            return inner.send(request) { [weak self] result in
-                if case .failure(let error) = result, let self {
-                    self.lock.lock()
-                    self._failures.append(error)
-                    self.lock.unlock()
-                }
-                completion(result)
-            }
-        }
-    }
-
     func testTheKeyIsInNoErrorDescriptionLoggedURLOrCacheFile() throws {
         let token = "eyJhbGciOiJIUzI1NiJ9.secret-read-token"
         for secret in [key, token] {
-            let client = RecordingClient()
+            // Sends through the live client and keeps every request and every failure, as a log would see them.
+            let client = HTTPClientDouble(.forward(URLSessionHTTPClient(connectTimeout: 2)))
             let repository = TMDBMovieRepository(
                 configuration: .init(apiKey: secret, baseURL: server.baseURL.absoluteString, language: "en-US",
                                      cacheDirectory: cacheDirectory),

@@ -1,6 +1,7 @@
 import XCTest
 import OpenCombineShim
 @testable import NimbusDomain
+import TestSupport
 
 /// Today against yesterday and against the normal for the date.
 final class ClimateNormalsTests: XCTestCase {
@@ -71,12 +72,6 @@ final class ClimateNormalsTests: XCTestCase {
         let city = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                         population: 1, timeZone: "Asia/Seoul", alternateNames: [])
         let normals = normals()
-        struct Stub: ClimateNormalsRepository {
-            let normals: ClimateNormals
-            func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
-                Just(normals).setFailureType(to: ClimateError.self).eraseToAnyPublisher()
-            }
-        }
         // Local midnight of 1 July 2026 in Seoul (15:00 UTC the day before).
         let midnight = Date(timeIntervalSince1970: 1_782_831_600)
         let today = DailyForecast(date: midnight, high: 30, low: 10, condition: .clear, sunrise: nil, sunset: nil)
@@ -84,8 +79,12 @@ final class ClimateNormalsTests: XCTestCase {
                                         precipitation: 0, windSpeed: 0, windDirection: 0, condition: .clear, isDay: true)
         let forecast = Forecast(coordinate: city.coordinate, utcOffsetSeconds: 32_400, current: current, hourly: [], daily: [today])
         var answer: NormalComparison?
-        _ = GetClimateNormalsUseCase(repository: Stub(normals: normals)).compare(forecast, for: city)
+        let repository = ScriptedNormalsRepository()
+        let subscription = GetClimateNormalsUseCase(repository: repository).compare(forecast, for: city)
             .sink(receiveCompletion: { _ in }, receiveValue: { answer = $0 })
+        defer { subscription.cancel() }
+        XCTAssertEqual(repository.requests, [city.coordinate])
+        repository.subject.send(normals)
         let slot = try XCTUnwrap(ClimateNormals.index(month: 7, day: 1))
         XCTAssertEqual(answer?.normal, normals.days[slot])
         XCTAssertEqual(answer?.high, TemperatureDifference(30, comparedWith: normals.days[slot].high))

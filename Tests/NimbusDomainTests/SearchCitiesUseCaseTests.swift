@@ -1,33 +1,22 @@
 import XCTest
 @testable import NimbusDomain
+import TestSupport
 
-private final class RecordingRepository: CityRepository, @unchecked Sendable {
-    var queries: [String] = []
-    var languages: [CityNameLanguage] = []
-    let city = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 10,
-                    timeZone: "Asia/Seoul", alternateNames: ["서울"])
-    var cityCount: Int { 1 }
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
-        queries.append(query)
-        languages.append(language)
-        return CityMatches(query: query, refs: [CityRef(0)])
-    }
-    func city(_ ref: CityRef) -> City { city }
-    func summary(_ ref: CityRef) -> CitySummary {
-        CitySummary(city)
-    }
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { query == "서울" ? "서울" : nil }
+/// One city, Seoul, also called 서울.
+private func seoulOnly() -> InMemoryCityRepository {
+    InMemoryCityRepository([City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.5, longitude: 127, population: 10,
+                                 timeZone: "Asia/Seoul", alternateNames: ["서울"])])
 }
 
 final class SearchCitiesUseCaseTests: XCTestCase {
     /// Leading white space goes; trailing white space is kept as one space, which says the last word is whole.
     func testQueriesAreTrimmedBeforeSearchingKeepingOneSpaceAfterAWholeWord() {
-        let repository = RecordingRepository()
+        let repository = seoulOnly()
         let useCase = SearchCitiesUseCase(repository: repository, language: .korean)
         XCTAssertEqual(useCase.execute(query: "  서울 \n").query, "서울 ")
         XCTAssertEqual(useCase.execute(query: "   ").query, "")
         XCTAssertEqual(useCase.execute(query: "la ").query, "la ")
-        XCTAssertEqual(repository.queries, ["서울 ", "", "la "])
+        XCTAssertEqual(repository.searches, ["서울 ", "", "la "])
         XCTAssertEqual(repository.languages, [.korean, .korean, .korean])
         for query in ["", "seoul", " new york", "new york\t", "\u{3000}東京\u{3000}", "\u{A0}são paulo\u{2003}", "a  b", "la ", "la  "] {
             let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -37,7 +26,7 @@ final class SearchCitiesUseCaseTests: XCTestCase {
     }
 
     func testAHitCarriesTheNameThatMatched() {
-        let useCase = SearchCitiesUseCase(repository: RecordingRepository())
+        let useCase = SearchCitiesUseCase(repository: seoulOnly())
         XCTAssertEqual(useCase.hit(CityRef(0), query: "서울").matchedName, "서울")
         XCTAssertNil(useCase.hit(CityRef(0), query: "seoul").matchedName)
         XCTAssertEqual(useCase.hit(CityRef(0), query: "seoul").city.name, "Seoul")

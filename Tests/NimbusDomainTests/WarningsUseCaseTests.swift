@@ -1,6 +1,7 @@
 import XCTest
 import OpenCombineShim
 @testable import NimbusDomain
+import TestSupport
 
 /// Which warnings are in force at a given time, in which order, and what an uncovered city gets.
 final class WarningsUseCaseTests: XCTestCase {
@@ -65,7 +66,8 @@ final class WarningsUseCaseTests: XCTestCase {
     func testTheUseCaseFiltersAtItsClockAndKeepsTheReportForLaterTicks() throws {
         let report = WarningsReport(warnings: [Self.warning("a", .severe, expires: 600), Self.warning("gone", .severe, expires: -600)],
                                     source: .nws, checkedAt: Self.now.addingTimeInterval(-60), isCached: true)
-        let useCase = GetWarningsUseCase(repository: StubWarnings(coverage: .covered(.nws), reports: [report]), now: { Self.now })
+        let useCase = GetWarningsUseCase(repository: ScriptedWarningsRepository(covers: .covered(.nws), reports: [report]),
+                                         now: { Self.now })
         var answers: [CityWarnings] = []
         _ = useCase.execute(for: Self.seattle).sink(receiveCompletion: { _ in }, receiveValue: { answers.append($0) })
         let answer = try XCTUnwrap(answers.first)
@@ -75,36 +77,13 @@ final class WarningsUseCaseTests: XCTestCase {
     }
 
     func testAnUncoveredCityIsToldSoAndNoServiceIsAsked() {
-        let stub = StubWarnings(coverage: .notCovered, reports: [])
+        let stub = ScriptedWarningsRepository(covers: .notCovered, reports: [])
         var answers: [CityWarnings] = []
         var finished = false
         _ = GetWarningsUseCase(repository: stub, now: { Self.now }).execute(for: Self.seoul)
             .sink(receiveCompletion: { _ in finished = true }, receiveValue: { answers.append($0) })
         XCTAssertEqual(answers, [CityWarnings(coverage: .notCovered, active: [], report: nil)])
         XCTAssertTrue(finished)
-        XCTAssertEqual(stub.asked.value, 0)
-    }
-}
-
-private final class StubWarnings: WarningsRepository, @unchecked Sendable { // unchecked: tests use it on one thread
-    let coverage: WarningsCoverage
-    let reports: [WarningsReport]
-    let asked = Box(0)
-
-    final class Box: @unchecked Sendable { // unchecked: one thread
-        var value: Int
-        init(_ value: Int) { self.value = value }
-    }
-
-    init(coverage: WarningsCoverage, reports: [WarningsReport]) {
-        self.coverage = coverage
-        self.reports = reports
-    }
-
-    func coverage(for city: City) -> WarningsCoverage { coverage }
-
-    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
-        asked.value += 1
-        return reports.publisher.setFailureType(to: WarningsError.self).eraseToAnyPublisher()
+        XCTAssertEqual(stub.requests, 0)
     }
 }

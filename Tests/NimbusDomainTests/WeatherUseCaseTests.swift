@@ -1,41 +1,7 @@
 import XCTest
 import OpenCombineShim
 @testable import NimbusDomain
-
-/// Answers batches with the place's latitude as its temperature and records every batch.
-private final class EchoWeatherRepository: WeatherRepository, @unchecked Sendable {
-    var batches: [[Coordinate]] = []
-
-    func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        XCTFail("forecast was not expected")
-        return Empty().eraseToAnyPublisher()
-    }
-
-    private func answers<T>(_ coordinates: [Coordinate], _ make: (Coordinate) -> T) -> PlaceAnswers<T> {
-        Dictionary(uniqueKeysWithValues: coordinates.map { ($0, .success(make($0))) })
-    }
-
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
-        batches.append(coordinates)
-        return Just(answers(coordinates) { CurrentTemperature(coordinate: $0, temperature: $0.latitude, condition: .clear) })
-            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-    }
-
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
-        batches.append(coordinates)
-        return Just(answers(coordinates) { DayRange(coordinate: $0, high: $0.latitude + 5, low: $0.latitude, condition: .rain) })
-            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-    }
-
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
-        batches.append(coordinates)
-        let places = answers(coordinates) {
-            PlaceWeather(coordinate: $0, temperature: $0.latitude, high: $0.latitude + 5, low: $0.latitude - 5, condition: .snow)
-        }
-        return Just(Fetched(value: places, fetchedAt: Date(timeIntervalSince1970: 0), isCached: false))
-            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
-    }
-}
+import TestSupport
 
 final class WeatherUseCaseTests: XCTestCase {
     func testCurrentTemperaturesAskOnceForEachPlaceAndForEveryPlace() {

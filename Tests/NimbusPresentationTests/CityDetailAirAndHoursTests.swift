@@ -5,22 +5,6 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// An air-quality repository the test drives by hand: each request is a subject.
-final class ScriptedAirRepository: AirQualityRepository, @unchecked Sendable {
-    private(set) var requests: [Coordinate] = []
-    private(set) var cancellations = 0
-    /// Subscriptions to the answers (a request is made, and a kept copy read, only when subscribed).
-    private(set) var subscriptions = 0
-    var subject = PassthroughSubject<Fetched<AirQuality>, WeatherError>()
-
-    func airQuality(for coordinate: Coordinate) -> AnyPublisher<Fetched<AirQuality>, WeatherError> {
-        requests.append(coordinate)
-        subject = PassthroughSubject()
-        return subject.handleEvents(receiveSubscription: { [weak self] _ in self?.subscriptions += 1 },
-                                    receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
-    }
-}
-
 extension AirQuality {
     static func sample(us: Double? = 57, european: Double? = 38, uvMax: Double? = 7.95) -> AirQuality {
         AirQuality(time: CityDetailAirAndHoursTests.now, usIndex: us, europeanIndex: european, pm2_5: 16.4, pm10: 27.9,

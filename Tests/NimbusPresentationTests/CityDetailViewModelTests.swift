@@ -5,42 +5,6 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// A weather repository the test drives by hand: each forecast request is a subject.
-final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable {
-    private(set) var requests: [Coordinate] = []
-    private(set) var cancellations = 0
-    private(set) var batches: [[Coordinate]] = []
-    var subject = PassthroughSubject<Fetched<Forecast>, WeatherError>()
-    var batchSubject = PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError>()
-    var rangeSubject = PassthroughSubject<PlaceAnswers<DayRange>, WeatherError>()
-
-    func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        requests.append(coordinate)
-        subject = PassthroughSubject()
-        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
-    }
-
-    func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
-        batches.append(coordinates)
-        batchSubject = PassthroughSubject()
-        return batchSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
-    }
-
-    func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
-        batches.append(coordinates)
-        rangeSubject = PassthroughSubject()
-        return rangeSubject.eraseToAnyPublisher()
-    }
-
-    var placesSubject = PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError>()
-
-    func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
-        batches.append(coordinates)
-        placesSubject = PassthroughSubject()
-        return placesSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
-    }
-}
-
 /// A value of a batched answer, found by the place it is for.
 protocol PlacedWeather: Sendable { var coordinate: Coordinate { get } }
 extension CurrentTemperature: PlacedWeather {}
@@ -52,26 +16,6 @@ extension Array where Element: PlacedWeather {
     var answers: PlaceAnswers<Element> {
         Dictionary(map { ($0.coordinate, .success($0)) }, uniquingKeysWith: { _, new in new })
     }
-}
-
-/// Likes in memory; `failWrites` makes every write throw.
-final class InMemoryLikes: LikesRepository, @unchecked Sendable {
-    private let subject = CurrentValueSubject<[Int], Never>([])
-    var ids: [Int] {
-        get { subject.value }
-        set { subject.send(newValue) }
-    }
-    var failWrites = false
-    func likedCityIDs() throws -> [Int] { ids }
-    func isLiked(_ cityID: Int) throws -> Bool { ids.contains(cityID) }
-    func setLiked(_ cityID: Int, _ liked: Bool) throws {
-        if failWrites { throw LikesError.storage("disk I/O error") }
-        var new = ids
-        new.removeAll { $0 == cityID }
-        if liked { new.insert(cityID, at: 0) }
-        ids = new
-    }
-    var contents: AnyPublisher<[Int], Never> { subject.eraseToAnyPublisher() }
 }
 
 extension Forecast {

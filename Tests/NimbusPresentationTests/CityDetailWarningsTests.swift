@@ -5,33 +5,7 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// A warnings repository the test drives by hand: each request is a subject; `coverage` is fixed.
-final class ScriptedWarningsRepository: WarningsRepository, @unchecked Sendable {
-    var covers: WarningsCoverage = .covered(.nws)
-    private(set) var requests = 0
-    private(set) var cancellations = 0
-    var subject = PassthroughSubject<WarningsReport, WarningsError>()
-
-    func coverage(for city: City) -> WarningsCoverage { covers }
-
-    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
-        requests += 1
-        subject = PassthroughSubject()
-        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
-    }
-}
-
-/// Climate normals the test answers by hand.
-final class ScriptedNormalsRepository: ClimateNormalsRepository, @unchecked Sendable {
-    private(set) var requests: [Coordinate] = []
-    var subject = PassthroughSubject<ClimateNormals, ClimateError>()
-
-    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
-        requests.append(coordinate)
-        subject = PassthroughSubject()
-        return subject.eraseToAnyPublisher()
-    }
-
+extension ScriptedNormalsRepository {
     /// Every day's normal the same.
     static func flat(high: Double, low: Double) -> ClimateNormals {
         var days: [DayNormal] = []

@@ -5,44 +5,6 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// An in-memory catalogue: most populous first, word-prefix search over every name.
-final class InMemoryCityRepository: CityRepository, @unchecked Sendable {
-    let cities: [City]
-    private(set) var searches: [String] = []
-    /// Cities decoded whole (`city(_:)`), in order.
-    private(set) var decoded: [CityRef] = []
-
-    init(_ cities: [City]) { self.cities = cities.sorted { $0.population > $1.population } }
-
-    var cityCount: Int { cities.count }
-
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
-        searches.append(query)
-        let words = query.lowercased().split(separator: " ")
-        let refs = cities.indices.filter { i in
-            let tokens = ([cities[i].name] + cities[i].alternateNames).flatMap { $0.lowercased().split(separator: " ") }
-            return words.allSatisfy { w in tokens.contains { $0.hasPrefix(w) } }
-        }
-        return CityMatches(query: query, refs: refs.map { CityRef(Int32($0)) })
-    }
-
-    func city(_ ref: CityRef) -> City {
-        decoded.append(ref)
-        return cities[Int(ref.index)]
-    }
-
-    func summary(_ ref: CityRef) -> CitySummary {
-        CitySummary(cities[Int(ref.index)])
-    }
-
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? {
-        let city = cities[Int(ref.index)]
-        let q = query.lowercased()
-        if q.isEmpty || city.name.lowercased().split(separator: " ").contains(where: { $0.hasPrefix(q) }) { return nil }
-        return city.alternateNames.first { $0.lowercased().hasPrefix(q) }
-    }
-}
-
 extension City {
     static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                             population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],

@@ -5,43 +5,6 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// A map repository that draws one-glyph maps and records every render and its cancellation flag.
-final class FakeMapRepository: MapRepository, @unchecked Sendable {
-    private let lock = NSLock()
-    private var cache: [MapSnapshotKey: MapSnapshot] = [:]
-    private var recorded: [(key: MapSnapshotKey, cancel: CancellationFlag)] = []
-    var renders: [(key: MapSnapshotKey, cancel: CancellationFlag)] {
-        lock.lock(); defer { lock.unlock() }
-        return recorded
-    }
-    var failure: MapError?
-    /// Seconds each render takes (a slow render shows cancellation on real queues).
-    var delay: TimeInterval = 0
-    /// Whether snapshots say where places fall (for markers).
-    var projected = false
-
-    func cachedSnapshot(_ key: MapSnapshotKey) -> MapSnapshot? {
-        lock.lock(); defer { lock.unlock() }
-        return cache[key]
-    }
-
-    func renderSnapshot(_ request: MapRequest, cancel: CancellationFlag) throws(MapError) -> MapSnapshot? {
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
-        lock.lock(); defer { lock.unlock() }
-        recorded.append((request.key, cancel))
-        if let failure { throw failure }
-        if cancel.isCancelled { return nil }
-        let row = Array(repeating: MapCell(glyph: "⣿", kind: .land), count: request.key.size.cols)
-        let snapshot = MapSnapshot(key: request.key, rows: Array(repeating: row, count: request.key.size.rows),
-                                   marker: (x: request.key.size.cols / 2, y: request.key.size.rows / 2),
-                                   kilometresPerColumn: 10, projection: projected ? MapProjection(request) : nil)
-        cache[request.key] = snapshot
-        return snapshot
-    }
-
-    var statistics: MapCacheStatistics { MapCacheStatistics(count: cache.count) }
-}
-
 final class CityMapViewModelTests: XCTestCase {
     private var main: TestSchedulerOf<DispatchQueue>!
     private var background: TestSchedulerOf<DispatchQueue>!

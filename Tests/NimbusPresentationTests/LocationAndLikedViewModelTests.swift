@@ -5,35 +5,14 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-private struct FixedLocation: DeviceLocationProviding {
-    let location: DeviceLocation
-    var ignored: [IgnoredLocationSetting] = []
-    func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) { (location, ignored) }
-}
-
-/// Nearest by plain distance over the in-memory cities; the largest city of a zone by population.
-private struct ListLocator: CityLocating {
-    let cities: InMemoryCityRepository
-    func nearestCity(to point: GeoPoint) -> CityRef? {
-        cities.cities.indices.min { a, b in
-            let ca = cities.cities[a], cb = cities.cities[b]
-            return point.distance(to: GeoPoint(latitude: ca.latitude, longitude: ca.longitude)!)
-                < point.distance(to: GeoPoint(latitude: cb.latitude, longitude: cb.longitude)!)
-        }.map { CityRef(Int32($0)) }
-    }
-    func largestCity(inTimeZone zone: String) -> CityRef? {
-        cities.cities.firstIndex { $0.timeZone == zone }.map { CityRef(Int32($0)) }
-    }
-}
-
 /// How the nearest city was found, in words (the Today tab's places notes).
 final class LocationSummaryTests: XCTestCase {
     private let cities = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
 
     private func summary(_ location: DeviceLocation, ignored: [IgnoredLocationSetting] = [],
                          language: Language = .en, units: UnitSystem = .metric) -> LocationSummary {
-        let locate = LocateCurrentCityUseCase(provider: FixedLocation(location: location, ignored: ignored),
-                                              locator: ListLocator(cities: cities), cities: cities)
+        let locate = LocateCurrentCityUseCase(provider: FixedLocation(location, ignored: ignored),
+                                              locator: cities, cities: cities)
         return LocationSummary(locate.execute(), format: WeatherFormatter(l10n: L10n.bundled(language), units: units))
     }
 

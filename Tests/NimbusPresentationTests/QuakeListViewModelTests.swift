@@ -5,32 +5,15 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// A quake feed the test answers by hand.
-final class ScriptedQuakes: QuakeRepository, @unchecked Sendable {
-    private(set) var requests: [QuakeFeed] = []
-    var subject = PassthroughSubject<QuakeFeedUpdate, QuakeError>()
-    func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> {
-        requests.append(feed)
-        subject = PassthroughSubject()
-        return subject.eraseToAnyPublisher()
-    }
-}
-
 /// A catalogue of two cities, Pohang and Los Angeles, for placing events.
-private struct TwoCities: CityLocating, CityRepository {
+private enum TwoCities {
     static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
                              population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항", "ポハン"],
                              localNames: CityLocalNames(japanese: "ポハン", korean: "포항"))
     static let la = City(id: 5368361, name: "Los Angeles", countryCode: "US", latitude: 34.05, longitude: -118.24,
                          population: 3_900_000, timeZone: "America/Los_Angeles", alternateNames: ["로스앤젤레스", "ロサンゼルス"],
                          localNames: CityLocalNames(japanese: "ロサンゼルス", korean: "로스앤젤레스"))
-    func nearestCity(to point: GeoPoint) -> CityRef? { CityRef(point.longitude > 0 ? 0 : 1) }
-    func largestCity(inTimeZone zone: String) -> CityRef? { nil }
-    var cityCount: Int { 2 }
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, refs: []) }
-    func city(_ ref: CityRef) -> City { ref.index == 0 ? Self.pohang : Self.la }
-    func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
+    static func catalogue() -> InMemoryCityRepository { InMemoryCityRepository([pohang, la], search: .everything) }
 }
 
 /// The test scheduler, read by a clock closure (the tests run on one thread).
@@ -69,7 +52,7 @@ final class QuakeListViewModelTests: XCTestCase {
 
     private func makeOutput(language: Language = .en) -> QuakeListViewModel.Output {
         let l10n = L10n.bundled(language)
-        let cities = TwoCities()
+        let cities = TwoCities.catalogue()
         let clock = self.clock
         let viewModel = QuakeListViewModel(
             quakes: QuakesUseCase(repository: repository, locator: cities, cities: cities),

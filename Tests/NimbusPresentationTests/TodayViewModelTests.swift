@@ -5,45 +5,11 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// Seoul and Busan, with Pohang for placing events; the user is in Seoul.
-private struct TodayCities: CityLocating, CityRepository, DeviceLocationProviding {
-    static let pohang = City(id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37,
-                             population: 500_000, timeZone: "Asia/Seoul", alternateNames: ["포항"],
-                             localNames: CityLocalNames(japanese: nil, korean: "포항"))
-    let all: [City] = [.seoul, .busan, pohang]
-    func currentLocation() -> (location: DeviceLocation, ignored: [IgnoredLocationSetting]) {
-        (.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!), [])
-    }
-    func nearestCity(to point: GeoPoint) -> CityRef? {
-        all.indices.min { a, b in
-            Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[a].coordinate)
-                < Coordinate(latitude: point.latitude, longitude: point.longitude).distance(to: all[b].coordinate)
-        }.map { CityRef(Int32($0)) }
-    }
-    func largestCity(inTimeZone zone: String) -> CityRef? { nil }
-    var cityCount: Int { all.count }
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, refs: []) }
-    func city(_ ref: CityRef) -> City { all[Int(ref.index)] }
-    func summary(_ ref: CityRef) -> CitySummary { fatalError("not used") }
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
-}
-
-/// Official warnings the test answers by hand: the covered cities, and each covered city's request a
-/// subject of its own.
-private final class ScriptedTodayWarnings: WarningsRepository, @unchecked Sendable { // unchecked: one thread
-    var covered: Set<Int> = []
-    private(set) var asked: [Int] = []
-    private(set) var subjects: [Int: PassthroughSubject<WarningsReport, WarningsError>] = [:]
-
-    func coverage(for city: City) -> WarningsCoverage { covered.contains(city.id) ? .covered(.nws) : .notCovered }
-
-    func warnings(for city: City) -> AnyPublisher<WarningsReport, WarningsError> {
-        asked.append(city.id)
-        let subject = PassthroughSubject<WarningsReport, WarningsError>()
-        subjects[city.id] = subject
-        return subject.eraseToAnyPublisher()
-    }
-}
+/// Seoul and Busan, with Pohang for placing events.
+private let todayCities = InMemoryCityRepository([.seoul, .busan, City(
+    id: 1839071, name: "Pohang", countryCode: "KR", latitude: 36.03, longitude: 129.37, population: 500_000,
+    timeZone: "Asia/Seoul", alternateNames: ["포항"], localNames: CityLocalNames(japanese: nil, korean: "포항"))],
+    search: .everything)
 
 final class TodayViewModelTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 1_782_000_000)
@@ -56,7 +22,7 @@ final class TodayViewModelTests: XCTestCase {
     private var wishlist: CurrentValueSubject<[WishlistEntry], Never>!
     private var filmsOpen: CurrentValueSubject<Bool, Never>!
     private var viewed: CurrentValueSubject<[MovieSummary], Never>!
-    private var warnings: ScriptedTodayWarnings!
+    private var warnings: ScriptedWarningsRepository!
     /// The clock the view model and its warnings read.
     private var clock: Date = Date(timeIntervalSince1970: 1_782_000_000)
     private var viewModel: TodayViewModel?
@@ -74,7 +40,7 @@ final class TodayViewModelTests: XCTestCase {
         wishlist = CurrentValueSubject([])
         filmsOpen = CurrentValueSubject(false)
         viewed = CurrentValueSubject([])
-        warnings = ScriptedTodayWarnings()
+        warnings = ScriptedWarningsRepository(covered: [])
         clock = now
     }
 
@@ -82,11 +48,13 @@ final class TodayViewModelTests: XCTestCase {
     /// (by default the wishlist once the films are opened), `work` where the nearest city is found.
     private func makeViewModel(language: Language = .en, wishlist films: AnyPublisher<[WishlistEntry], Never>? = nil,
                                work: AnySchedulerOf<DispatchQueue>? = nil) -> TodayViewModel {
-        let cities = TodayCities()
+        let cities = todayCities
         nonisolated(unsafe) let test = self // the clock is read on the test's one thread
-        let lookup: @Sendable (Int) -> City? = { id in TodayCities().all.first { $0.id == id } }
+        let lookup: @Sendable (Int) -> City? = { id in cities.cities.first { $0.id == id } }
+        // The user is in Seoul.
+        let here = FixedLocation(.argument(GeoPoint(latitude: 37.55, longitude: 126.99)!))
         return TodayViewModel(
-            sources: .init(locate: LocateCurrentCityUseCase(provider: cities, locator: cities, cities: cities),
+            sources: .init(locate: LocateCurrentCityUseCase(provider: here, locator: cities, cities: cities),
                            liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                            weather: GetPlacesTodayUseCase(repository: weather),
                            quakes: QuakesUseCase(repository: quakes, locator: cities, cities: cities),

@@ -7,28 +7,6 @@ import NimbusTerminal
 import TestSupport
 @testable import NimbusUI
 
-/// Answers the forecast and the air-quality paths with their fixtures.
-final class RoutedFixtureClient: HTTPClient, Sendable {
-    private let forecast: Data
-    private let air: Data?
-    init(forecast: Data, air: Data?) {
-        self.forecast = forecast
-        self.air = air
-    }
-
-    func send(_ request: HTTPRequest,
-              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        if request.url.path.hasSuffix("/air-quality") {
-            completion(air.map { .success(HTTPResponse(status: 200, headers: [:], body: $0)) } ?? .failure(.server(status: 503)))
-        } else {
-            completion(.success(HTTPResponse(status: 200, headers: [:], body: forecast)))
-        }
-        return Done()
-    }
-
-    private final class Done: HTTPCancellable, Sendable { func cancel() {} }
-}
-
 /// The hours ahead at random sizes, in every language: the sky row has one symbol under each bar of
 /// the temperature chart, the precipitation bars are as many, the axis labels start on their hours and
 /// never run into each other, and 48 hours show exactly from the wide width on.
@@ -42,9 +20,11 @@ final class CityDetailHoursLayoutTests: XCTestCase {
 
     private func screen(_ language: Language, panel: Bool, air: Bool) throws -> Screen {
         let scheduler = DispatchQueue.test
-        let client = RoutedFixtureClient(
-            forecast: try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json")),
-            air: air ? try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json")) : nil)
+        let airReply: HTTPClientDouble.Reply = air
+            ? .body(try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-air-seoul.json")))
+            : .failure(.server(status: 503))
+        let client = HTTPClientDouble(routes: ["/air-quality": airReply],
+                                      otherwise: .body(try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul.json"))))
         let l10n = L10n.bundled(language)
         let viewModel = CityDetailViewModel(
             city: Self.seoul, forecast: GetForecastUseCase(repository: OpenMeteoWeatherRepository(client: client, cache: nil)),
@@ -66,8 +46,7 @@ final class CityDetailHoursLayoutTests: XCTestCase {
     }
 
     nonisolated func testTheRowsUnderTheChartLineUpAtAnySize() throws {
-        nonisolated(unsafe) let test = self
-        try MainActor.assumeIsolated { try test.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
+        try onMain(self) { try $0.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
     }
 
     private func mainActorTestTheRowsUnderTheChartLineUpAtAnySize() throws {

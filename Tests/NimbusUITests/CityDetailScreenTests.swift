@@ -5,21 +5,8 @@ import NimbusDomain
 import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
+import TestSupport
 @testable import NimbusUI
-
-/// Answers every request with one body, at once (or as unreachable, with none).
-final class FixtureHTTPClient: HTTPClient, Sendable {
-    private let body: Data?
-    init(body: Data?) { self.body = body }
-
-    func send(_ request: HTTPRequest,
-              completion: @escaping @Sendable (Result<HTTPResponse, HTTPError>) -> Void) -> HTTPCancellable {
-        completion(body.map { .success(HTTPResponse(status: 200, headers: [:], body: $0)) } ?? .failure(.transport(.notConnected)))
-        return Done()
-    }
-
-    private final class Done: HTTPCancellable, Sendable { func cancel() {} }
-}
 
 /// The detail screen made as the app makes it: its view model on a forecast repository.
 @MainActor
@@ -68,7 +55,7 @@ final class CityDetailScreenTests: XCTestCase {
     private func makeScreen(language: Language = .ko, panel: ScreenPanel?, online: Bool = true,
                             routes: @escaping (CityDetailRoute) -> Void = { _ in }) throws -> (Screen, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
-        let client = FixtureHTTPClient(body: online ? try Data(contentsOf: Self.fixture) : nil)
+        let client = HTTPClientDouble(online ? .body(try Data(contentsOf: Self.fixture)) : .failure(.transport(.notConnected)))
         let screen = makeCityDetailScreen(city: Self.seoul, client: client, l10n: L10n.bundled(language), scheduler: scheduler,
                                           now: Date(timeIntervalSince1970: 1_782_000_720), panel: panel, routes: routes)
         scheduler.advance()
@@ -76,8 +63,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testEverySizeDrawsWithAndWithoutAPanel() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
+        try onMain(self) { try $0.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
     }
 
     private func mainActorTestEverySizeDrawsWithAndWithoutAPanel() throws {
@@ -98,8 +84,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
+        try onMain(self) { try $0.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
     }
 
     private func mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
@@ -121,8 +106,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
+        try onMain(self) { try $0.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
     }
 
     private func mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
@@ -134,8 +118,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
+        try onMain(self) { try $0.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
     }
 
     private func mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
@@ -157,8 +140,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testTheDetailShowsTheWeatherInKorean() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestTheDetailShowsTheWeatherInKorean() }
+        try onMain(self) { try $0.mainActorTestTheDetailShowsTheWeatherInKorean() }
     }
 
     private func mainActorTestTheDetailShowsTheWeatherInKorean() throws {
@@ -172,8 +154,7 @@ final class CityDetailScreenTests: XCTestCase {
     }
 
     nonisolated func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
+        try onMain(self) { try $0.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
     }
 
     private func mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
@@ -190,8 +171,7 @@ final class CityDetailScreenTests: XCTestCase {
 @MainActor
 final class StaleForecastTests: XCTestCase {
     nonisolated func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        try MainActor.assumeIsolated { try test.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
+        try onMain(self) { try $0.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
     }
 
     private func mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
@@ -200,7 +180,7 @@ final class StaleForecastTests: XCTestCase {
             .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
         let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
-        let screen = makeCityDetailScreen(city: seoul, client: FixtureHTTPClient(body: try Data(contentsOf: fixture)),
+        let screen = makeCityDetailScreen(city: seoul, client: HTTPClientDouble(.body(try Data(contentsOf: fixture))),
                                           l10n: L10n.bundled(.en), scheduler: scheduler,
                                           now: Date(timeIntervalSince1970: 1_782_000_720 + 30 * 86400), panel: nil,
                                           routes: { _ in })

@@ -7,17 +7,6 @@ import NimbusTerminal
 import OpenCombineShim
 import TestSupport
 
-/// A catalogue held in memory, in the order given (most populous first); every city matches every query.
-private final class ListedCities: CityRepository, @unchecked Sendable {
-    let cities: [City]
-    init(_ cities: [City]) { self.cities = cities }
-    var cityCount: Int { cities.count }
-    func search(_ query: String, in language: CityNameLanguage) -> CityMatches { CityMatches(query: query, allOf: cities.count) }
-    func city(_ ref: CityRef) -> City { cities[Int(ref.index)] }
-    func summary(_ ref: CityRef) -> CitySummary { CitySummary(cities[Int(ref.index)]) }
-    func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? { nil }
-}
-
 /// A seeded xorshift generator: a failing case prints its seed, and `NIMBUS_PROPERTY_COUNT` runs more.
 private struct Seeded: RandomNumberGenerator {
     var state: UInt64
@@ -72,7 +61,7 @@ final class CityListColumnsTests: XCTestCase {
         let l10n = L10n.bundled(language)
         let now = Self.now
         let viewModel = CityListViewModel(
-            search: SearchCitiesUseCase(repository: ListedCities(cities)), totalCount: cities.count, l10n: l10n,
+            search: SearchCitiesUseCase(repository: InMemoryCityRepository(cities, search: .everything)), totalCount: cities.count, l10n: l10n,
             countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
             format: WeatherFormatter(l10n: l10n, display: DisplayUnits(.init(system: .metric, clock: clock))))
         // The clock's one tick, or none (no local times).
@@ -92,8 +81,7 @@ final class CityListColumnsTests: XCTestCase {
     /// a character, columns never touch, a column shows its value whole or a prefix of it ended by
     /// "…", and the name keeps its minimum once the extra columns come.
     nonisolated func testEveryRowFitsAndTheColumnsLineUp() {
-        nonisolated(unsafe) let test = self // XCTest on Linux calls tests nonisolated, on the main thread
-        MainActor.assumeIsolated { test.mainActorTestEveryRowFitsAndTheColumnsLineUp() }
+        onMain(self) { $0.mainActorTestEveryRowFitsAndTheColumnsLineUp() }
     }
 
     private func mainActorTestEveryRowFitsAndTheColumnsLineUp() {
@@ -211,8 +199,7 @@ final class CityListColumnsTests: XCTestCase {
     /// The local times of a wide list: the zone's clock at the minute, in the language and the clock
     /// setting, zero-padded on the 24-hour clock in every language as the detail writes it.
     nonisolated func testLocalTimesFollowTheLanguageAndTheClock() {
-        nonisolated(unsafe) let test = self
-        MainActor.assumeIsolated { test.mainActorTestLocalTimes() }
+        onMain(self) { $0.mainActorTestLocalTimes() }
     }
 
     private func mainActorTestLocalTimes() {

@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+import NimbusDomain
+import OpenCombineShim
+
+// The weather repositories tests stand on: one driven by hand, one that must not be asked (isowords'
+// `.failing`: each call fails the test where it happens, naming the method, and answers with an empty
+// publisher so the code under test carries on), and one that answers every batch at once.
+
+/// A weather repository the test drives by hand: each forecast request is a subject.
+public final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable { // unchecked: one thread
+    public private(set) var requests: [Coordinate] = []
+    public private(set) var cancellations = 0
+    public private(set) var batches: [[Coordinate]] = []
+    public var subject = PassthroughSubject<Fetched<Forecast>, WeatherError>()
+    public var batchSubject = PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError>()
+    public var rangeSubject = PassthroughSubject<PlaceAnswers<DayRange>, WeatherError>()
+
+    public init() {}
+
+    public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
+        requests.append(coordinate)
+        subject = PassthroughSubject()
+        return subject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+
+    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        batches.append(coordinates)
+        batchSubject = PassthroughSubject()
+        return batchSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+
+    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
+        batches.append(coordinates)
+        rangeSubject = PassthroughSubject()
+        return rangeSubject.eraseToAnyPublisher()
+    }
+
+    public var placesSubject = PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError>()
+
+    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
+        batches.append(coordinates)
+        placesSubject = PassthroughSubject()
+        return placesSubject.handleEvents(receiveCancel: { [weak self] in self?.cancellations += 1 }).eraseToAnyPublisher()
+    }
+}
+
+/// A weather repository that must not be called.
+public final class FailingWeatherRepository: WeatherRepository {
+    public init() {}
+
+    public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
+        XCTFail("unexpected call to WeatherRepository.forecast(for: \(coordinate))")
+        return Empty().eraseToAnyPublisher()
+    }
+
+    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        XCTFail("unexpected call to WeatherRepository.currentTemperatures(for: \(coordinates))")
+        return Empty().eraseToAnyPublisher()
+    }
+
+    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
+        XCTFail("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
+        return Empty().eraseToAnyPublisher()
+    }
+
+    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
+        XCTFail("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
+        return Empty().eraseToAnyPublisher()
+    }
+}
+
+/// Answers batches with the place's latitude as its temperature and records every batch.
+public final class EchoWeatherRepository: WeatherRepository, @unchecked Sendable { // unchecked: one thread
+    public private(set) var batches: [[Coordinate]] = []
+
+    public init() {}
+
+    public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
+        XCTFail("forecast was not expected")
+        return Empty().eraseToAnyPublisher()
+    }
+
+    private func answers<T>(_ coordinates: [Coordinate], _ make: (Coordinate) -> T) -> PlaceAnswers<T> {
+        Dictionary(uniqueKeysWithValues: coordinates.map { ($0, .success(make($0))) })
+    }
+
+    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        batches.append(coordinates)
+        return Just(answers(coordinates) { CurrentTemperature(coordinate: $0, temperature: $0.latitude, condition: .clear) })
+            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+    }
+
+    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
+        batches.append(coordinates)
+        return Just(answers(coordinates) { DayRange(coordinate: $0, high: $0.latitude + 5, low: $0.latitude, condition: .rain) })
+            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+    }
+
+    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
+        batches.append(coordinates)
+        let places = answers(coordinates) {
+            PlaceWeather(coordinate: $0, temperature: $0.latitude, high: $0.latitude + 5, low: $0.latitude - 5, condition: .snow)
+        }
+        return Just(Fetched(value: places, fetchedAt: Date(timeIntervalSince1970: 0), isCached: false))
+            .setFailureType(to: WeatherError.self).eraseToAnyPublisher()
+    }
+}
