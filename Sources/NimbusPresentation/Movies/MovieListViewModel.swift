@@ -718,10 +718,14 @@ public final class MovieListViewModel {
                     screenParts(state, into: &view)
                     return Presented(listing: previous.listing, count: previous.count, wishlisted: previous.wishlisted, view: view)
                 }
-                let rows: [MovieRow]
+                var rows: [MovieRow]
                 if let previous, previous.listing == state.listing, previous.wishlisted == state.wishlisted,
                    previous.count <= state.movies.count {
-                    rows = previous.view.rows + state.movies[previous.count...].map { row($0, state.wishlisted) }
+                    // The same rows (a move of the selection copies none), or a page appended below them.
+                    rows = previous.view.rows
+                    if previous.count < state.movies.count {
+                        rows.append(contentsOf: state.movies[previous.count...].map { row($0, state.wishlisted) })
+                    }
                 } else {
                     rows = state.movies.map { row($0, state.wishlisted) }
                 }

@@ -49,8 +49,6 @@ public final class MovieListScreen: Screen {
     private var chipHits: [(kind: MovieChip.Kind, y: Int, chip: Range<Int>, remove: Range<Int>)] = []
     private var recentHits: [(index: Int, y: Int, columns: Range<Int>)] = []
 
-    public var onNeedsDisplay: (() -> Void)?
-
     /// The state's changes, the recent searches' panel's, and the spinner's steps while a page loads.
     public var changes: AnyPublisher<Void, Never> {
         let binding = self.binding!
