@@ -24,7 +24,7 @@ public struct MovieListState: Equatable, Sendable {
     public var query: String
     public var phase: Phase
     /// Every row loaded so far, each film once.
-    public var rows: [MovieRow]
+    public var rows: PagedList<MovieRow>
     /// "1,234 films" once results are in.
     public var summary: String
     /// The next page is loading (footer spinner).
@@ -213,7 +213,7 @@ public final class MovieListViewModel {
         var totalPages = 0
         var totalResults = 0
         /// Every film loaded, each once; `listed` holds their ids.
-        var movies: [MovieSummary] = []
+        var movies: PagedList<MovieSummary> = []
         var listed: Set<MovieID> = []
         /// Counts the times `movies` was made again (not appended to): the rows are formatted again.
         var listing = 0
@@ -586,12 +586,12 @@ public final class MovieListViewModel {
         state.lastPage = max(state.lastPage, page)
         state.totalPages = max(0, result.totalPages)
         if appending {
-            state.movies += result.movies.filter { state.listed.insert($0.id).inserted }
+            state.movies.append(contentsOf: result.movies.filter { state.listed.insert($0.id).inserted })
         } else {
             // The selected film stays selected where it is still listed (a fresh page after the cached one).
             let selected = state.holding ? nil : state.movies.indices.contains(state.selection) ? state.movies[state.selection].id : nil
             state.listed = []
-            state.movies = state.pages.keys.sorted().flatMap { state.pages[$0] ?? [] }.filter { state.listed.insert($0.id).inserted }
+            state.movies = PagedList(state.pages.keys.sorted().flatMap { state.pages[$0] ?? [] }.filter { state.listed.insert($0.id).inserted })
             state.listing += 1
             if let selected, state.movies.indices.contains(state.selection), state.movies[state.selection].id == selected {
                 // still in its place
@@ -699,12 +699,29 @@ public final class MovieListViewModel {
 
     // MARK: Presenting
 
-    /// The state as last presented, with what its rows were made from: paging down formats only the
-    /// new rows, and a change of focus or selection none.
+    /// What the rows, the phase and the summary are made from: a change of focus, selection or field
+    /// formats nothing again.
+    private struct Listing: Equatable {
+        let listing: Int, count: Int, wishlisted: Set<MovieID>
+        let query: String, phase: State.Phase, totalResults: Int, loadingMore: Bool, moreError: MovieError?
+        let filter: MovieFilter, dropHint: State.Probe?
+        init(_ s: State) {
+            listing = s.listing
+            count = s.movies.count
+            wishlisted = s.wishlisted
+            query = s.query
+            phase = s.phase
+            totalResults = s.totalResults
+            loadingMore = s.loadingPage.map { $0 > 1 && s.pages[$0] == nil } ?? false
+            moreError = s.moreError
+            filter = s.filter
+            dropHint = s.dropHint
+        }
+    }
+
+    /// The state as last presented, with what its listing was made from.
     private struct Presented {
-        let listing: Int
-        let count: Int
-        let wishlisted: Set<MovieID>
+        let listing: Listing
         let view: MovieListState
     }
 
@@ -712,26 +729,30 @@ public final class MovieListViewModel {
         states
             .filter(\.started)
             .scan(nil as Presented?) { [self] previous, state in
-                // Until a catalogue search off the main thread answers, the previous results stay.
-                if state.holding, let previous {
-                    var view = previous.view
-                    screenParts(state, into: &view)
-                    return Presented(listing: previous.listing, count: previous.count, wishlisted: previous.wishlisted, view: view)
-                }
-                var rows: [MovieRow]
-                if let previous, previous.listing == state.listing, previous.wishlisted == state.wishlisted,
-                   previous.count <= state.movies.count {
-                    // The same rows (a move of the selection copies none), or a page appended below them.
-                    rows = previous.view.rows
-                    if previous.count < state.movies.count {
-                        rows.append(contentsOf: state.movies[previous.count...].map { row($0, state.wishlisted) })
-                    }
+                var view: MovieListState
+                let listing: Listing
+                if let previous, state.holding {
+                    // Until a catalogue search off the main thread answers, the previous results stay.
+                    (listing, view) = (previous.listing, previous.view)
+                } else if let previous, previous.listing == Listing(state) {
+                    (listing, view) = (previous.listing, previous.view)
                 } else {
-                    rows = state.movies.map { row($0, state.wishlisted) }
+                    listing = Listing(state)
+                    var rows: PagedList<MovieRow>
+                    if let previous, previous.listing.listing == listing.listing, previous.listing.wishlisted == listing.wishlisted,
+                       previous.listing.count <= listing.count {
+                        // The same rows, or a page appended below them (paging down never makes the rows above again).
+                        rows = previous.view.rows
+                        if previous.listing.count < listing.count {
+                            rows.append(contentsOf: state.movies[previous.listing.count...].map { row($0, state.wishlisted) })
+                        }
+                    } else {
+                        rows = PagedList(state.movies.map { row($0, state.wishlisted) })
+                    }
+                    view = self.view(state, rows: rows, loadingMore: listing.loadingMore)
                 }
-                var view = self.view(state, rows: rows)
                 screenParts(state, into: &view)
-                return Presented(listing: state.listing, count: state.movies.count, wishlisted: state.wishlisted, view: view)
+                return Presented(listing: listing, view: view)
             }
             .compactMap { $0?.view }
             .removeDuplicates()
@@ -742,7 +763,7 @@ public final class MovieListViewModel {
         MovieRow(movie, inWishlist: wishlisted.contains(movie.id), l10n: l10n)
     }
 
-    private func view(_ state: State, rows: [MovieRow]) -> MovieListState {
+    private func view(_ state: State, rows: PagedList<MovieRow>, loadingMore: Bool) -> MovieListState {
         let phase: MovieListState.Phase
         switch state.phase {
         case .idle: phase = .idle(idleMessage)
@@ -760,7 +781,7 @@ public final class MovieListViewModel {
         }
         return MovieListState(
             query: state.query, phase: phase, rows: rows, summary: summary,
-            loadingMore: state.loadingPage.map { $0 > 1 && state.pages[$0] == nil } ?? false,
+            loadingMore: loadingMore,
             moreError: state.moreError.map { l10n.format(.moviesError, l10n.describe($0)) },
             recent: [], filter: state.filter, chips: chips(for: state.filter), filterSupport: state.support)
     }

@@ -115,7 +115,7 @@ public final class MovieListScreen: Screen {
     /// Where the row of film `id`, at `was` before, is in `rows` now: at the same place when it
     /// still is (a page arrived below it, the usual case, found without a pass over the rows),
     /// else wherever it went.
-    static func index(of id: MovieID, was: Int, in rows: [MovieRow]) -> Int? {
+    static func index(of id: MovieID, was: Int, in rows: PagedList<MovieRow>) -> Int? {
         if rows.indices.contains(was), rows[was].id == id { return was }
         return rows.firstIndex { $0.id == id }
     }
