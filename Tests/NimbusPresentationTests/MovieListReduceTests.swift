@@ -64,6 +64,20 @@ final class MovieListReduceTests: XCTestCase {
         XCTAssertEqual(apply(loaded(), .typed("batm")).0.phase, .loading)
     }
 
+    func testAnotherFilterOnTheSameQueryKeepsTheSelectedFilmWhereItIsStillListed() {
+        let shown = apply(loaded(catalogue(offMain: true)), .selected(5)).0
+        let drama = MovieFilter(genre: "Drama")
+        let (holding, _) = apply(shown, .filterChanged(drama))
+        // Film 5 is listed third now; then, with another filter, not at all: the row at its place.
+        let narrowed = MoviesPage(query: "bat", page: 1, totalPages: 1, totalResults: 8, movies: (3..<11).map { MovieSummary.film($0) })
+        XCTAssertEqual(apply(holding, .page(search: 2, page: 1, narrowed)).0.selection, 2)
+        let without = MoviesPage(query: "bat", page: 1, totalPages: 1, totalResults: 8, movies: (30..<38).map { MovieSummary.film($0) })
+        XCTAssertEqual(apply(holding, .page(search: 2, page: 1, without)).0.selection, 5)
+        // A new query starts at the top.
+        let (typed, _) = apply(shown, .typed("batm"))
+        XCTAssertEqual(apply(typed, .page(search: 2, page: 1, narrowed)).0.selection, 0)
+    }
+
     func testAnAnswerToAnOlderSearchIsDropped() {
         let (s, _) = apply(catalogue(), .typed("b"), .typed("ba"))
         let (after, effects) = apply(s, .page(search: 1, page: 1, .page("b", 1, of: 45)))

@@ -220,6 +220,14 @@ public final class MovieListViewModel {
         /// A catalogue search off the main thread is on its way: the previous query's rows stay
         /// shown until it answers (no blank frame between two keystrokes).
         var holding = false
+        /// The film selected when the same query was searched again (a filter changed) while holding:
+        /// it stays selected when it is still listed, else the row at its place.
+        var kept: (id: MovieID, index: Int)? {
+            get { keptID.map { ($0, keptIndex) } }
+            set { keptID = newValue?.id; keptIndex = newValue?.index ?? 0 }
+        }
+        private var keptID: MovieID?
+        private var keptIndex = 0
         var loadingPage: Int?
         var moreError: MovieError?
         /// The query was submitted: remember it once its first page has films.
@@ -534,6 +542,8 @@ public final class MovieListViewModel {
     /// A new search: the query or the filter changed.
     private static func run(_ state: inout State, _ query: String, remember: Bool) -> [Effect] {
         let keepRows = state.instant && state.offMain && state.phase == .results
+        state.kept = keepRows && query == state.query && state.movies.indices.contains(state.selection)
+            ? (state.movies[state.selection].id, state.selection) : nil
         state.started = true
         state.search += 1
         state.query = query
@@ -588,19 +598,27 @@ public final class MovieListViewModel {
         if appending {
             state.movies.append(contentsOf: result.movies.filter { state.listed.insert($0.id).inserted })
         } else {
-            // The selected film stays selected where it is still listed (a fresh page after the cached one).
-            let selected = state.holding ? nil : state.movies.indices.contains(state.selection) ? state.movies[state.selection].id : nil
+            // The selected film stays selected where it is still listed (a fresh page after the cached one,
+            // another filter on the same query); else the row at its place. A new query starts at the top.
+            let selected: MovieID?, place: Int
+            if state.holding {
+                (selected, place) = (state.kept?.id, state.kept?.index ?? 0)
+            } else {
+                selected = state.movies.indices.contains(state.selection) ? state.movies[state.selection].id : nil
+                place = state.selection
+            }
             state.listed = []
             state.movies = PagedList(state.pages.keys.sorted().flatMap { state.pages[$0] ?? [] }.filter { state.listed.insert($0.id).inserted })
             state.listing += 1
-            if let selected, state.movies.indices.contains(state.selection), state.movies[state.selection].id == selected {
-                // still in its place
+            if let selected, state.movies.indices.contains(place), state.movies[place].id == selected {
+                state.selection = place
             } else if let selected, let index = state.movies.firstIndex(where: { $0.id == selected }) {
                 state.selection = index
             } else {
-                state.selection = state.holding ? 0 : min(state.selection, max(0, state.movies.count - 1))
+                state.selection = min(place, max(0, state.movies.count - 1))
             }
             state.holding = false
+            state.kept = nil
         }
         state.totalResults = max(result.totalResults, state.movies.count)
         state.phase = !state.movies.isEmpty ? .results : state.query.isEmpty && !state.filter.narrows ? .idle : .empty
