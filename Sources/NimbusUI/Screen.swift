@@ -42,8 +42,6 @@ public protocol Screen: AnyObject {
     /// Fires whenever what the screen draws has changed (its view model's state): the navigator asks
     /// for a frame while the screen is shown.
     var changes: AnyPublisher<Void, Never> { get }
-    /// Called by the screen whenever it needs to be drawn again.
-    var onNeedsDisplay: (() -> Void)? { get set }
     /// Called once the frame the screen last drew is on the terminal: the place for work the
     /// frame does not wait for (telling the view model which rows are now on screen).
     func frameShown()

@@ -14,7 +14,6 @@ final class TabNavigatorTests: XCTestCase {
         var capturesText: Bool { false }
         var hints: [KeyHint] { [] }
         var help: [KeyHint] { [] }
-        var onNeedsDisplay: (() -> Void)?
     }
 
     nonisolated func testRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {

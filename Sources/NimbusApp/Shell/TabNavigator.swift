@@ -68,7 +68,6 @@ final class TabNavigator {
     private func materializeRoot(_ index: Int) {
         guard tabs.indices.contains(index), tabs[index].stack.isEmpty else { return }
         let root = tabs[index].makeRoot()
-        root.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         tabs[index].stack = [root]
         if index == active { observeTop() }
     }
@@ -80,7 +79,6 @@ final class TabNavigator {
 
     func push(_ screen: Screen, onTab index: Int) {
         materializeRoot(index)
-        screen.onNeedsDisplay = { [needsDisplay] in needsDisplay.set() }
         if index == active { top?.didDisappear() }
         tabs[index].stack.append(screen)
         if index == active { observeTop() }

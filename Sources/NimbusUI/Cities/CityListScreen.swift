@@ -27,8 +27,6 @@ public final class CityListScreen: Screen {
     /// The rows the last frame drew, and the rows last told to the view model, with their query.
     private var drawnVisible: (query: String, rows: Range<Int>)?
     private var reportedVisible: (query: String, rows: Range<Int>)?
-
-    public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     /// `ticks` is the clock of the rows' local times: now, then at the start of every minute.

@@ -25,8 +25,6 @@ public final class LikedCitiesScreen: Screen {
     /// nil: nothing told yet).
     private var measuredMapRoom: MapSize?
     private var reportedMapRoom: MapSize??
-
-    public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     /// The map goes beside the list from this width, below its rows under it; either way at least

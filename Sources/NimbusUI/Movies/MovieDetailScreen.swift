@@ -16,8 +16,6 @@ public final class MovieDetailScreen: Screen {
     /// How many lines the last frame had room for, and how many the details filled.
     private var lastHeight = 10
     private var lastContentHeight = 0
-
-    public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     public init(viewModel: MovieDetailViewModel, l10n: L10n) {

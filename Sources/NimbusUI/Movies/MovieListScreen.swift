@@ -8,59 +8,65 @@ import CombineSchedulers
 /// The Movies tab's root: a search field, the recently viewed strip, and paged results.
 @MainActor
 public final class MovieListScreen: Screen {
-    private enum Focus { case list, field, suggestions, recent }
-
     private let l10n: L10n
-    private let viewModel: MovieListViewModel
     /// The recent searches under an empty field (their own view model; a pick comes back through `search`).
     private let queries: MoviesQueriesListPanel
     private let queryChanged = PassthroughSubject<String, Never>()
     private let querySubmitted = PassthroughSubject<String, Never>()
     private let selectionMoved = PassthroughSubject<Int, Never>()
     private let rowOpened = PassthroughSubject<Int, Never>()
+    private let recentSelected = PassthroughSubject<Int, Never>()
     private let recentOpened = PassthroughSubject<Int, Never>()
     private let wishlistToggled = PassthroughSubject<Int, Never>()
     private let retried = PassthroughSubject<Void, Never>()
     private let filterChanged = PassthroughSubject<MovieFilter, Never>()
+    private let chipRemoved = PassthroughSubject<MovieChip.Kind, Never>()
     private let visibleRows = PassthroughSubject<Int, Never>()
-    private var cancellables: Set<AnyCancellable> = []
-    /// Rows the list showed in the last frame, and the count last told to the view model.
+    private let focusChanged = PassthroughSubject<MovieListState.Focus, Never>()
+    private let pickerOpened = PassthroughSubject<MovieChip.Kind, Never>()
+    private let pickerClosed = PassthroughSubject<Void, Never>()
+    private let pickerMoved = PassthroughSubject<Int, Never>()
+    private let pickerTyped = PassthroughSubject<Character, Never>()
+    private let pickerErased = PassthroughSubject<Void, Never>()
+    private let suggestionPicked = PassthroughSubject<String, Never>()
+    private var binding: StateBinding<MovieListState>!
+    private var routes: AnyCancellable?
+    private var state: MovieListState? { binding.value }
+    /// Turns while a page loads.
+    private let spinner: SpinnerSteps
+
+    /// The search field's text and caret as edited; every edit is sent to the view model, whose state
+    /// says what the field holds (a picked suggestion fills it) and whether it has the focus.
+    private var field = TextFieldState()
+    // What the last frame measured: the results' and the picker's scroll positions and drawn areas,
+    // the rows the list showed (and the count last told to the view model), and where the chips and
+    // the recently viewed titles were drawn (absolute cells, for clicks).
+    private var list = ListState()
+    private var pickerList = ListState()
+    private var lastPageSize = 10
     private var listRows = 0
     private var toldRows = -1
-    /// The open genre, years or sort picker: its options, the selection, and (years) what is typed.
-    private struct Picker {
-        let kind: MovieChip.Kind
-        var options: [MovieFilterOption] = []
-        var list = ListState()
-        var typed = ""
-    }
-    private var picker: Picker?
-    /// Where each chip and its × were drawn (absolute cells), for clicks.
     private var chipHits: [(kind: MovieChip.Kind, y: Int, chip: Range<Int>, remove: Range<Int>)] = []
-
-    private var state: MovieListState?
-    private var field = TextFieldState()
-    private var list = ListState()
-    private var recentSelection = 0
-    /// Where each recently viewed title was drawn (absolute cells), for clicks.
     private var recentHits: [(index: Int, y: Int, columns: Range<Int>)] = []
-    private var focus = Focus.list
-    private var message: String?
-    private var lastPageSize = 10
-    private let scheduler: AnySchedulerOf<DispatchQueue>
-    /// The spinner's frame, stepped every 100 ms while something loads.
-    /// Turns while a page loads.
-    private lazy var spinner = SpinnerTicker(scheduler: scheduler, isLoading: { [weak self] in self?.isLoading ?? false },
-                                             redraw: { [weak self] in self?.onNeedsDisplay?() })
 
-    public var onNeedsDisplay: (() -> Void)?
+    /// The state's changes, the recent searches' panel's, and the spinner's steps while a page loads.
+    public var changes: AnyPublisher<Void, Never> {
+        let binding = self.binding!
+        let loading = binding.changes.map { binding.value?.isLoading ?? false }
+            .prepend(Deferred { Just(binding.value?.isLoading ?? false) })
+            .eraseToAnyPublisher()
+        return merge(merge(binding.changes, queries.changes), spinner.ticks(while: loading))
+    }
 
     public init(viewModel: MovieListViewModel, queries: MoviesQueriesListPanel, l10n: L10n,
                 scheduler: AnySchedulerOf<DispatchQueue>, onRoute: @escaping (MovieListRoute) -> Void) {
         self.l10n = l10n
-        self.viewModel = viewModel
         self.queries = queries
-        self.scheduler = scheduler
+        spinner = SpinnerSteps(scheduler: scheduler)
+        let suggestionsAvailable = queries.changes.map { [weak queries] in !(queries?.isEmpty ?? true) }
+            .prepend(Deferred { [weak queries] in Just(!(queries?.isEmpty ?? true)) })
+            .removeDuplicates()
+            .eraseToAnyPublisher()
         let output = viewModel.transform(input: .init(
             queryChanged: queryChanged.eraseToAnyPublisher(),
             querySubmitted: querySubmitted.eraseToAnyPublisher(),
@@ -70,77 +76,63 @@ public final class MovieListScreen: Screen {
             wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
             retried: retried.eraseToAnyPublisher(),
             filterChanged: filterChanged.eraseToAnyPublisher(),
-            visibleRows: visibleRows.eraseToAnyPublisher()))
-        output.state
-            .sink { [weak self] in self?.apply($0) }
-            .store(in: &cancellables)
-        output.route
-            .sink { onRoute($0) }
-            .store(in: &cancellables)
-        output.message
-            .sink { [weak self] in
-                self?.message = $0
-                self?.onNeedsDisplay?()
-            }
-            .store(in: &cancellables)
+            visibleRows: visibleRows.eraseToAnyPublisher(),
+            focusChanged: focusChanged.eraseToAnyPublisher(),
+            recentSelected: recentSelected.eraseToAnyPublisher(),
+            chipRemoved: chipRemoved.eraseToAnyPublisher(),
+            pickerOpened: pickerOpened.eraseToAnyPublisher(),
+            pickerClosed: pickerClosed.eraseToAnyPublisher(),
+            pickerMoved: pickerMoved.eraseToAnyPublisher(),
+            pickerTyped: pickerTyped.eraseToAnyPublisher(),
+            pickerErased: pickerErased.eraseToAnyPublisher(),
+            suggestionPicked: suggestionPicked.eraseToAnyPublisher(),
+            suggestionsAvailable: suggestionsAvailable))
+        binding = StateBinding(output.state) { [weak self] old, new in self?.follow(old, new) }
+        routes = output.route.sink { onRoute($0) }
         queryChanged.send("")
     }
 
-    /// Applies a new snapshot of rows: rows are matched by id, so the selected row and the top visible
-    /// row stay where they were when a page is appended.
-    private func apply(_ new: MovieListState) {
-        let old = state
-        state = new
+    /// Keeps what the last frame measured in step with a new state: the field's text, the picker's
+    /// rows, and the results' top row, matched by id (a page appended below leaves it where it was).
+    private func follow(_ old: MovieListState?, _ new: MovieListState) {
+        if new.fieldText != field.text { field = TextFieldState(text: new.fieldText) }
+        if let picker = new.picker {
+            if old?.picker?.kind != picker.kind { pickerList = ListState(count: picker.options.count) }
+            pickerList.setCount(picker.options.count)
+            pickerList.select(picker.selection)
+        }
         if old?.query != new.query {
             list = ListState(count: new.rows.count)
         } else {
             let oldRows = old?.rows ?? []
-            let selected = oldRows.indices.contains(list.selection) ? (list.selection, oldRows[list.selection].id) : nil
             let top = oldRows.indices.contains(list.offset) ? (list.offset, oldRows[list.offset].id) : nil
             list.setCount(new.rows.count)
-            if let selected, let i = Self.index(of: selected.1, was: selected.0, in: new.rows) { list.select(i) }
             if let top, let i = Self.index(of: top.1, was: top.0, in: new.rows) { list.offset = i }
         }
-        recentSelection = min(recentSelection, max(0, new.recent.count - 1))
-        if focus == .suggestions && !showsSuggestions { focus = .field }
-        if focus == .recent && new.recent.isEmpty { focus = .list }
-        spinner.startIfLoading(resetting: true)
-        onNeedsDisplay?()
+        list.select(new.selection)
     }
 
     /// Where the row of film `id`, at `was` before, is in `rows` now: at the same place when it
     /// still is (a page arrived below it, the usual case, found without a pass over the rows),
     /// else wherever it went.
-    static func index(of id: MovieID, was: Int, in rows: [MovieRow]) -> Int? {
+    static func index(of id: MovieID, was: Int, in rows: PagedList<MovieRow>) -> Int? {
         if rows.indices.contains(was), rows[was].id == id { return was }
         return rows.firstIndex { $0.id == id }
     }
 
-    private var isLoading: Bool { state?.phase == .loading || state?.loadingMore == true }
-
-    private var showsSuggestions: Bool {
-        (focus == .field || focus == .suggestions) && field.text.isEmpty && !queries.isEmpty
-    }
-
-    /// The recent searches' panel redraws the list when its state changes.
-    public var changes: AnyPublisher<Void, Never> { queries.changes }
-
     /// A query picked in the recent searches (through the coordinator): it fills the field and is
     /// searched at once, and the results take the focus.
     public func search(_ query: String) {
-        field = TextFieldState(text: query)
-        querySubmitted.send(query)
-        focus = .list
-        onNeedsDisplay?()
+        suggestionPicked.send(query)
     }
 
     // MARK: Screen
 
     /// An open picker is a question over the list: Esc (or a choice) first, as the wishlist's "delete all?".
-    public var isAsking: Bool { picker != nil }
+    public var isAsking: Bool { state?.picker != nil }
 
     /// The field, and an open picker (the years picker takes digits; `q` and tab digits are not commands there).
-    public var capturesText: Bool { focus == .field || picker != nil }
+    public var capturesText: Bool { state?.focus == .field || state?.picker != nil }
 
     /// Tells the view model how many rows the list shows, once the frame is out: pages load to fill it.
     public func frameShown() {
@@ -149,194 +141,188 @@ public final class MovieListScreen: Screen {
         visibleRows.send(listRows)
     }
 
-    public var hints: [KeyHint] {
-        if picker != nil {
-            return [KeyHint("Enter", l10n[.hintApply]), KeyHint("Esc", l10n[.hintBack]), KeyHint("Ctrl-C", l10n[.hintQuit])]
+    public var bindings: [Binding] {
+        // (The first state comes with the screen: the first query is sent as it is made.)
+        guard let state else { return [] }
+        if let picker = state.picker { return pickerBindings(picker) }
+        switch state.focus {
+        case .list: return listBindings(state)
+        case .field: return fieldBindings(state)
+        case .suggestions: return suggestionBindings
+        case .recent: return recentBindings
         }
-        switch focus {
-        case .list:
-            var hints = [KeyHint("/", l10n[.hintSearch])]
-            if state?.phase == .results {
-                hints += [KeyHint("Enter", l10n[.hintOpen]), KeyHint("w", l10n[.hintWishlist])]
+    }
+
+    /// In the results: `/`, the list's moves (`g` is the genre here), Enter, `w`, `r` and the filters;
+    /// and, for the help, the keys of the strip, the field and the suggestions.
+    private func listBindings(_ state: MovieListState) -> [Binding] {
+        let results = state.phase == .results
+        let filterable: Bool
+        switch state.phase {
+        case .results, .empty: filterable = true
+        default: filterable = false
+        }
+        var all = [Binding(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch]) { [focusChanged] in
+            focusChanged.send(.field)
+        }]
+        all += Binding.listMoves(l10n, top: false) { [unowned self] key in
+            if key == .up, list.selection == 0, !state.recent.isEmpty {
+                focusChanged.send(.recent)
+                return true
             }
-            if case .error = state?.phase { hints.append(KeyHint("r", l10n[.hintRetry])) }
-            if state?.moreError != nil { hints.append(KeyHint("r", l10n[.hintRetry])) }
+            var moved = list
+            guard moved.handle(key, pageSize: lastPageSize) else { return false }
+            list.offset = moved.offset
+            selectionMoved.send(moved.selection)
+            return true
+        }
+        all += [
+            Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: results ? l10n[.hintOpen] : nil) { [unowned self] _ in
+                guard results else { return false }
+                rowOpened.send(state.selection)
+                return true
+            },
+            Binding([.char("w")], "w", help: l10n[.helpKeyWishlist], hint: results ? l10n[.hintWishlist] : nil) { [unowned self] _ in
+                guard results else { return false }
+                wishlistToggled.send(state.selection)
+                return true
+            },
+            Binding(.char("r"), help: l10n[.helpKeyRetry], hint: state.canRetry ? l10n[.hintRetry] : nil) { [retried] in
+                retried.send()
+            },
             // The filters the source applies, once there is a list (or an empty one) to filter.
-            if let state, state.phase == .results || { if case .empty = state.phase { return true } else { return false } }() {
-                if !state.filter.isEmpty { hints.append(KeyHint("x", l10n[.hintClearFilters])) }
-                if state.filterSupport.genre { hints.append(KeyHint("g", l10n[.hintGenre])) }
-                hints.append(KeyHint("p", l10n[.hintYears]))
-                if state.filterSupport.sort { hints.append(KeyHint("s", l10n[.hintSort])) }
+            Binding([.char("x")], "x", help: l10n[.helpKeyClearFilters],
+                    hint: filterable && !state.filter.isEmpty ? l10n[.hintClearFilters] : nil) { [filterChanged] _ in
+                guard !state.filter.isEmpty else { return false }
+                filterChanged.send(.none)
+                return true
+            },
+            Binding(.char("g"), help: l10n[.helpKeyGenre], hint: filterable && state.filterSupport.genre ? l10n[.hintGenre] : nil) {
+                [pickerOpened] in pickerOpened.send(.genre)
+            },
+            Binding(.char("p"), help: l10n[.helpKeyYears], hint: filterable ? l10n[.hintYears] : nil) { [pickerOpened] in
+                pickerOpened.send(.years)
+            },
+            Binding(.char("s"), help: l10n[.helpKeySort], hint: filterable && state.filterSupport.sort ? l10n[.hintSort] : nil) {
+                [pickerOpened] in pickerOpened.send(.sort)
+            },
+            // The keys of the strip, the field and the suggestions, for the help (there, they are the bindings).
+            Binding([], "↑ ← →", help: l10n[.helpKeyRecent]) { _ in false },
+            Binding([], "Enter ↓", help: l10n[.helpKeyFieldDone]) { _ in false },
+            Binding([], "↓", help: l10n[.helpKeySuggestions]) { _ in false },
+            Binding([], "Esc", help: l10n[.helpKeyFieldEsc]) { _ in false },
+        ]
+        return all
+    }
+
+    /// In the field: what leaves it, for the status bar; every other key is text (`handle(_:)`).
+    private func fieldBindings(_ state: MovieListState) -> [Binding] {
+        [
+            Binding([.enter], "Enter", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults]) { [unowned self] key in edit(key) },
+            Binding([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear]) { [unowned self] key in edit(key) },
+            Binding([.down], "↓", help: l10n[.helpKeySuggestions], hint: state.showsSuggestions ? l10n[.hintSuggestions] : nil) {
+                [unowned self] key in edit(key)
+            },
+            // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
+            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
+        ]
+    }
+
+    /// In the recent searches: the panel's moves and Enter; above its first row is the field.
+    private var suggestionBindings: [Binding] {
+        var all = [Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: l10n[.hintOpen]) { [queries] key in
+            queries.handle(key)
+        }]
+        all.append(Binding([.escape], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack]) { [focusChanged] _ in
+            focusChanged.send(.list)
+            return true
+        })
+        all.append(Binding(.char("/"), help: l10n[.helpKeySearch]) { [focusChanged] in focusChanged.send(.field) })
+        all += Binding.listMoves(l10n) { [queries, focusChanged] key in
+            if key == .up, queries.selection == 0 {
+                focusChanged.send(.field)
+                return true
             }
-            return hints + [KeyHint("?", l10n[.hintHelp]), KeyHint("q", l10n[.hintQuit])]
-        case .field:
-            var hints = [KeyHint("Enter", l10n[.hintResults]), KeyHint("Esc", l10n[.hintClear])]
-            if showsSuggestions { hints.append(KeyHint("↓", l10n[.hintSuggestions])) }
-            return hints + [KeyHint("Ctrl-C", l10n[.hintQuit])]
-        case .suggestions, .recent:
-            return [KeyHint("Enter", l10n[.hintOpen]), KeyHint("Esc", l10n[.hintBack]), KeyHint("q", l10n[.hintQuit])]
+            return queries.handle(key)
         }
+        return all
     }
 
-    public var help: [KeyHint] {
-        [KeyHint("/", l10n[.helpKeySearch]),
-         KeyHint("↑ ↓  j k", l10n[.helpKeyMove]),
-         KeyHint("PgUp PgDn", l10n[.helpKeyPage]),
-         KeyHint("Home End  G", l10n[.helpKeyEnds]),
-         KeyHint("Enter", l10n[.helpKeyOpen]),
-         KeyHint("w", l10n[.helpKeyWishlist]),
-         KeyHint("g", l10n[.helpKeyGenre]),
-         KeyHint("p", l10n[.helpKeyYears]),
-         KeyHint("s", l10n[.helpKeySort]),
-         KeyHint("x", l10n[.helpKeyClearFilters]),
-         KeyHint("r", l10n[.helpKeyRetry]),
-         KeyHint("↑ ← →", l10n[.helpKeyRecent]),
-         KeyHint("Enter ↓", l10n[.helpKeyFieldDone]),
-         KeyHint("↓", l10n[.helpKeySuggestions]),
-         KeyHint("Esc", l10n[.helpKeyFieldEsc])]
+    /// In the recently viewed strip: ← → choose, Enter opens, ↓ (or Esc) goes back to the results.
+    private var recentBindings: [Binding] {
+        let selection = state?.recentSelection ?? 0
+        return [
+            Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: l10n[.hintOpen]) { [recentOpened] _ in
+                recentOpened.send(selection)
+                return true
+            },
+            Binding([.escape, .down, .char("j")], "Esc ↓ j", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc") {
+                [focusChanged] _ in
+                focusChanged.send(.list)
+                return true
+            },
+            Binding([.left, .char("h"), .right, .char("l")], "← → h l", help: l10n[.helpKeyRecent]) { [recentSelected] key in
+                recentSelected.send(key == .left || key == .char("h") ? selection - 1 : selection + 1)
+                return true
+            },
+            Binding(.char("/"), help: l10n[.helpKeySearch]) { [focusChanged] in focusChanged.send(.field) },
+        ]
     }
 
+    /// In an open picker: Enter applies the selected option, Esc (or the key that opened it) closes
+    /// it; the moves and, in the years picker, what is typed go through `handle(_:)`.
+    private func pickerBindings(_ picker: MoviePicker) -> [Binding] {
+        var all = [
+            Binding([.enter], "Enter", help: l10n[.hintApply], hint: l10n[.hintApply]) { [filterChanged, pickerClosed] _ in
+                if picker.options.indices.contains(picker.selection) {
+                    filterChanged.send(picker.options[picker.selection].filter)
+                } else {
+                    pickerClosed.send()
+                }
+                return true
+            },
+            Binding([.escape, .char(picker.kind.key)], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack]) { [pickerClosed] _ in
+                pickerClosed.send()
+                return true
+            },
+            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
+        ]
+        if picker.kind == .years {
+            all.append(Binding([.backspace], "Backspace", help: l10n[.helpKeyYears]) { [pickerErased] _ in
+                pickerErased.send()
+                return true
+            })
+        }
+        return all
+    }
+
+    /// A key the bindings left: text for the focused field, or for the open picker (digits and a dash
+    /// for the years; a list key moves its selection; any other is swallowed while it asks).
     public func handle(_ key: Key) -> Bool {
-        let hadMessage = message != nil
-        message = nil
-        let handled: Bool
-        if picker != nil {
-            handled = handlePicker(key)
-            if hadMessage && !handled { onNeedsDisplay?() }
-            return handled
+        guard let state, capturesText else { return false }
+        if let binding = Binding.find(key, in: bindings), binding.run(key) { return true }
+        guard let picker = state.picker else { return edit(key) }
+        if picker.kind == .years, case .char(let c) = key, MovieFilterOptions.isYearCharacter(c) {
+            pickerTyped.send(c)
+            return true
         }
-        switch focus {
-        case .field: handled = handleField(key)
-        case .list: handled = handleList(key)
-        case .suggestions: handled = handleSuggestions(key)
-        case .recent: handled = handleRecent(key)
+        var moved = pickerList
+        if moved.handle(key, pageSize: max(1, picker.options.count)) {
+            pickerList.offset = moved.offset
+            pickerMoved.send(moved.selection)
         }
-        if hadMessage && !handled { onNeedsDisplay?() }
-        return handled
+        return true
     }
 
-    private func handleField(_ key: Key) -> Bool {
+    private func edit(_ key: Key) -> Bool {
         switch field.handleSearchKey(key) {
         case .edited(let query): queryChanged.send(query)
-        case .submitted(let query):
-            querySubmitted.send(query)
-            focus = .list
-        case .down: focus = showsSuggestions ? .suggestions : .list
-        case .left: focus = .list
+        case .submitted(let query): querySubmitted.send(query)
+        case .down: focusChanged.send(.suggestions)
+        case .left: focusChanged.send(.list)
         case .unchanged: break
         case .ignored: return false
         }
-        onNeedsDisplay?()
-        return true
-    }
-
-    /// The panel's keys move the highlight and pick (Enter); above its first row is the field.
-    private func handleSuggestions(_ key: Key) -> Bool {
-        switch key {
-        case .up where queries.selection == 0, .char("/"):
-            focus = .field
-        case .escape:
-            focus = .list
-        default:
-            guard queries.handle(key) else { return false }
-        }
-        onNeedsDisplay?()
-        return true
-    }
-
-    private func handleRecent(_ key: Key) -> Bool {
-        let count = state?.recent.count ?? 0
-        switch key {
-        case .left, .char("h"): recentSelection = max(0, recentSelection - 1)
-        case .right, .char("l"): recentSelection = min(max(0, count - 1), recentSelection + 1)
-        case .enter: recentOpened.send(recentSelection)
-        case .down, .char("j"), .escape: focus = .list
-        case .char("/"): focus = .field
-        default: return false
-        }
-        onNeedsDisplay?()
-        return true
-    }
-
-    private func handleList(_ key: Key) -> Bool {
-        switch key {
-        case .char("/"):
-            focus = .field
-        case .enter:
-            guard state?.phase == .results else { return false }
-            rowOpened.send(list.selection)
-        case .char("w"):
-            guard state?.phase == .results else { return false }
-            wishlistToggled.send(list.selection)
-        case .char("r"):
-            retried.send(())
-        case .char("g"): openPicker(.genre)
-        case .char("p"): openPicker(.years)
-        case .char("s"): openPicker(.sort)
-        case .char("x"):
-            guard let filter = state?.filter, !filter.isEmpty else { return false }
-            filterChanged.send(.none)
-        case .up where list.selection == 0 && !(state?.recent.isEmpty ?? true):
-            focus = .recent
-        default:
-            guard list.handle(key, pageSize: lastPageSize) else { return false }
-            selectionMoved.send(list.selection)
-        }
-        onNeedsDisplay?()
-        return true
-    }
-
-    // MARK: Filters
-
-    /// Opens a picker, its selection on the filter in force; with TMDB, genre and sort say they are
-    /// the catalogue's only instead.
-    private func openPicker(_ kind: MovieChip.Kind) {
-        let support = state?.filterSupport ?? .all
-        if (kind == .genre && !support.genre) || (kind == .sort && !support.sort) {
-            message = l10n[.moviesFilterCatalogueOnly]
-            return
-        }
-        picker = Picker(kind: kind)
-        refreshPicker()
-    }
-
-    /// The picker's options for the filter in force (each one the whole filter it would make).
-    private func refreshPicker() {
-        guard var picker else { return }
-        let made = MovieFilterOptions.options(picker.kind, current: state?.filter ?? .none, typed: picker.typed,
-                                              support: state?.filterSupport ?? .all, l10n: l10n)
-        picker.options = made.options
-        picker.list = ListState(count: made.options.count)
-        picker.list.select(made.selected)
-        self.picker = picker
-    }
-
-    private func handlePicker(_ key: Key) -> Bool {
-        guard var current = picker else { return false }
-        switch key {
-        case .enter:
-            if current.options.indices.contains(current.list.selection) {
-                filterChanged.send(current.options[current.list.selection].filter)
-            }
-            picker = nil
-        case .escape:
-            picker = nil
-        case .char(let c) where current.kind == .years && MovieFilterOptions.isYearCharacter(c):
-            guard current.typed.count < MovieFilterOptions.typedLimit else { return true }
-            current.typed.append(c)
-            picker = current
-            refreshPicker()
-        case .backspace where current.kind == .years && !current.typed.isEmpty:
-            current.typed.removeLast()
-            picker = current
-            refreshPicker()
-        case .char(let c) where c == current.kind.key:
-            picker = nil  // the key that opened it closes it
-        default:
-            guard current.list.handle(key, pageSize: max(1, current.options.count)) else { return true }
-            picker = current
-        }
-        onNeedsDisplay?()
         return true
     }
 
@@ -346,84 +332,63 @@ public final class MovieListScreen: Screen {
     /// the results (or the suggestions) a click selects, a double click (or a click on the selected
     /// row) opens, and the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        if var current = picker {
+        guard let state else { return false }
+        if let picker = state.picker {
             // A click on an option applies it; a click elsewhere closes the picker.
-            switch current.list.handle(pointer) {
+            var moved = pickerList
+            switch moved.handle(pointer) {
             case .ignored:
-                if case .click = pointer.action { picker = nil }
+                if case .click = pointer.action { pickerClosed.send() }
             case .moved, .open:
-                if case .click = pointer.action, current.options.indices.contains(current.list.selection) {
-                    filterChanged.send(current.options[current.list.selection].filter)
-                    picker = nil
+                if case .click = pointer.action, picker.options.indices.contains(moved.selection) {
+                    filterChanged.send(picker.options[moved.selection].filter)
                 } else {
-                    picker = current
+                    pickerList.offset = moved.offset
+                    pickerMoved.send(moved.selection)
                 }
             }
-            onNeedsDisplay?()
             return true
         }
         if case .click = pointer.action,
            let hit = chipHits.first(where: { $0.y == pointer.screen.y && ($0.chip.contains(pointer.screen.x) || $0.remove.contains(pointer.screen.x)) }) {
-            if hit.remove.contains(pointer.screen.x), let filter = state?.filter {
-                var next = filter
-                switch hit.kind {
-                case .genre: next.genre = nil
-                case .years: next.years = nil
-                case .sort: next.sort = .relevance
-                }
-                filterChanged.send(next)
-            } else {
-                openPicker(hit.kind)
-            }
-            onNeedsDisplay?()
+            if hit.remove.contains(pointer.screen.x) { chipRemoved.send(hit.kind) } else { pickerOpened.send(hit.kind) }
             return true
         }
         if case .click = pointer.action {
             if pointer.y == 0 {
-                focus = .field
-                onNeedsDisplay?()
+                focusChanged.send(.field)
                 return true
             }
             if let hit = recentHits.first(where: { $0.y == pointer.screen.y && $0.columns.contains(pointer.screen.x) }) {
-                recentSelection = hit.index
-                focus = .recent
                 recentOpened.send(hit.index)
-                onNeedsDisplay?()
                 return true
             }
         }
-        if showsSuggestions {
+        if state.showsSuggestions {
             // The panel takes the focus; a pick hands it to the results (through `search`).
-            let before = focus
-            focus = .suggestions
-            guard queries.handle(pointer) else {
-                focus = before
-                return false
-            }
-            onNeedsDisplay?()
+            guard queries.handle(pointer) else { return false }
+            focusChanged.send(.suggestions)
             return true
         }
-        guard state?.phase == .results else { return false }
-        let before = list.selection
-        switch list.handle(pointer) {
+        guard state.phase == .results else { return false }
+        var moved = list
+        switch moved.handle(pointer) {
         case .ignored: return false
         case .moved:
-            focus = .list
-            selectionMoved.send(list.selection)
+            list.offset = moved.offset
+            selectionMoved.send(moved.selection)
         case .open(let index):
-            focus = .list
-            if index != before { selectionMoved.send(index) }
+            if index != state.selection { selectionMoved.send(index) }
             rowOpened.send(index)
         }
-        onNeedsDisplay?()
         return true
     }
 
     /// `y` (the app's copy): the selected film's title and year, as a film's details and the wishlist copy it.
     public var copyText: String? {
-        guard picker == nil, focus == .list, let state, state.phase == .results,
-              state.rows.indices.contains(list.selection) else { return nil }
-        let row = state.rows[list.selection]
+        guard let state, state.picker == nil, state.focus == .list, state.phase == .results,
+              state.rows.indices.contains(state.selection) else { return nil }
+        let row = state.rows[state.selection]
         return row.year.isEmpty ? row.title : "\(row.title) (\(row.year))"
     }
 
@@ -442,30 +407,30 @@ public final class MovieListScreen: Screen {
             y += 1
         }
         if !state.recent.isEmpty, p.height > 5 {
-            drawRecent(p.sub(Rect(x: 0, y: y, width: p.width, height: 1)), recent: state.recent, theme: theme)
+            drawRecent(p.sub(Rect(x: 0, y: y, width: p.width, height: 1)), state: state, theme: theme)
             y += 1
         }
-        let messageRows = message == nil ? 0 : 1
+        let messageRows = state.message == nil ? 0 : 1
         let body = p.sub(Rect(x: 0, y: y, width: p.width, height: p.height - y - messageRows))
-        if let message {
+        if let message = state.message {
             let line = DisplayWidth.truncate(DisplayWidth.sanitize(message), to: p.width)
             p.text(line, x: 0, y: p.height - 1, style: theme.accent)
         }
         guard body.height > 0 else { return }
-        if showsSuggestions {
-            queries.draw(body, theme: theme, highlighted: focus == .suggestions)
+        if state.showsSuggestions {
+            queries.draw(body, theme: theme, highlighted: state.focus == .suggestions)
             return
         }
         listRows = max(1, body.height - 1)
-        defer { if picker != nil { drawPicker(body, theme: theme) } }
+        defer { if let picker = state.picker { drawPicker(body, picker: picker, chosen: state.filter, theme: theme) } }
         switch state.phase {
         case .idle(let text), .empty(let text):
             centred(body, text.components(separatedBy: "\n"), style: theme.dim)
         case .loading:
-            centred(body, [Spinner.frame(spinner.tick) + " " + l10n[.moviesLoading]], style: theme.dim)
+            centred(body, [Spinner.frame(spinner.step) + " " + l10n[.moviesLoading]], style: theme.dim)
         case .error(let text):
             // `r` is text while the field has focus: say how to get to where it works.
-            centred(body, [text, l10n[focus == .field ? .moviesRetryField : .moviesRetry]], style: theme.warning)
+            centred(body, [text, l10n[state.focus == .field ? .moviesRetryField : .moviesRetry]], style: theme.warning)
         case .results:
             drawResults(body, state: state, theme: theme)
         }
@@ -479,9 +444,10 @@ public final class MovieListScreen: Screen {
         let summary = state.map { $0.summary.isEmpty ? "" : " \($0.summary) " } ?? ""
         let summaryWidth = DisplayWidth.of(summary)
         let fieldWidth = summaryWidth + 20 <= p.width ? p.width - summaryWidth : p.width
+        let focused = state?.focus == .field
         TextField.draw(p.sub(Rect(x: 0, y: 0, width: fieldWidth, height: 1)), state: field,
                        prompt: l10n[.moviesSearchPrompt], placeholder: l10n[.moviesSearchHint],
-                       focused: focus == .field, style: focus == .field ? theme.accent : theme.field,
+                       focused: focused, style: focused ? theme.accent : theme.field,
                        placeholderStyle: theme.placeholder)
         if fieldWidth < p.width {
             p.text(summary, x: fieldWidth, y: 0, style: theme.dim)
@@ -507,15 +473,13 @@ public final class MovieListScreen: Screen {
 
     /// The open picker: a box over the list's top left, its options one a line (the years picker with
     /// what is typed on its first line).
-    private func drawPicker(_ p: Painter, theme: Theme) {
-        guard var current = picker, p.width >= 8, p.height >= 3 else { return }
-        let title = MovieFilterOptions.title(current.kind, l10n: l10n)
-        let prompt = MovieFilterOptions.prompt(current.kind, typed: current.typed, support: state?.filterSupport ?? .all, l10n: l10n)
-        let widest = max(DisplayWidth.of(title) + 4, current.options.map { DisplayWidth.of($0.label) + 4 }.max() ?? 0,
-                         prompt.map { DisplayWidth.of($0) + 2 } ?? 0)
+    private func drawPicker(_ p: Painter, picker: MoviePicker, chosen: MovieFilter, theme: Theme) {
+        guard p.width >= 8, p.height >= 3 else { return }
+        let widest = max(DisplayWidth.of(picker.title) + 4, picker.options.map { DisplayWidth.of($0.label) + 4 }.max() ?? 0,
+                         picker.prompt.map { DisplayWidth.of($0) + 2 } ?? 0)
         let width = min(p.width, widest + 2)
-        let promptRows = prompt == nil ? 0 : 1
-        let height = min(p.height, current.options.count + 2 + promptRows)
+        let promptRows = picker.prompt == nil ? 0 : 1
+        let height = min(p.height, picker.options.count + 2 + promptRows)
         let box = p.sub(Rect(x: min(2, p.width - width), y: 0, width: width, height: height))
         box.fill(style: theme.text)
         let line = String(repeating: "─", count: max(0, width - 2))
@@ -525,31 +489,30 @@ public final class MovieListScreen: Screen {
             box.text("│", x: width - 1, y: row, style: theme.accent)
         }
         box.text("└" + line + "┘", x: 0, y: height - 1, style: theme.accent)
-        box.text(" " + DisplayWidth.truncate(title, to: max(0, width - 5)) + " ", x: 2, y: 0, style: theme.accent)
-        if let prompt {
-            box.text(DisplayWidth.truncate(prompt, to: max(0, width - 3)), x: 2, y: 1, style: current.typed.isEmpty ? theme.dim : theme.text)
+        box.text(" " + DisplayWidth.truncate(picker.title, to: max(0, width - 5)) + " ", x: 2, y: 0, style: theme.accent)
+        if let prompt = picker.prompt {
+            box.text(DisplayWidth.truncate(prompt, to: max(0, width - 3)), x: 2, y: 1, style: picker.typed ? theme.text : theme.dim)
         }
         let area = box.sub(Rect(x: 1, y: 1 + promptRows, width: width - 2, height: max(0, height - 2 - promptRows)))
-        let chosen = state?.filter
-        ListView.draw(area, state: &current.list, selectedStyle: theme.selection) { i, row, selected in
-            let option = current.options[i]
+        ListView.draw(area, state: &pickerList, selectedStyle: theme.selection) { i, row, selected in
+            guard picker.options.indices.contains(i) else { return }
+            let option = picker.options[i]
             let mark = option.filter == chosen ? "✓ " : "  "
             row.text(DisplayWidth.truncate(mark + option.label, to: row.width - 1), x: 1, y: 0,
                      style: selected ? theme.selection : theme.text)
         }
-        picker?.list = current.list
     }
 
-    private func drawRecent(_ p: Painter, recent: [String], theme: Theme) {
+    private func drawRecent(_ p: Painter, state: MovieListState, theme: Theme) {
         var x = p.text(l10n[.moviesRecent] + " ", x: 0, y: 0, style: theme.dim)
-        for (i, title) in recent.enumerated() {
+        for (i, title) in state.recent.enumerated() {
             guard x < p.width else { break }
             let label = DisplayWidth.truncate(DisplayWidth.sanitize(title), to: min(28, max(1, p.width - x)))
-            let selected = focus == .recent && i == recentSelection
+            let selected = state.focus == .recent && i == state.recentSelection
             let start = x
             x += p.text(label, x: x, y: 0, style: selected ? theme.selection : theme.text)
             recentHits.append((i, p.origin.y, (p.origin.x + start)..<(p.origin.x + x)))
-            if i < recent.count - 1 { x += p.text(" · ", x: x, y: 0, style: theme.dim) }
+            if i < state.recent.count - 1 { x += p.text(" · ", x: x, y: 0, style: theme.dim) }
         }
     }
 
@@ -566,8 +529,8 @@ public final class MovieListScreen: Screen {
             self.drawRow(state.rows[index], in: row, columns: columns, theme: theme, selected: selected)
         }
         if footer, p.height >= 3 {
-            let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[focus == .field ? .moviesRetryField : .moviesRetry] }
-                ?? (Spinner.frame(spinner.tick) + " " + l10n[.moviesLoadingMore])
+            let text = state.moreError.map { DisplayWidth.sanitize($0) + " · " + l10n[state.focus == .field ? .moviesRetryField : .moviesRetry] }
+                ?? (Spinner.frame(spinner.step) + " " + l10n[.moviesLoadingMore])
             p.text(DisplayWidth.truncate(text, to: p.width), x: 2, y: p.height - 1,
                    style: state.moreError == nil ? theme.dim : theme.warning)
         }
@@ -603,7 +566,7 @@ public final class MovieListScreen: Screen {
 }
 
 private extension MovieChip.Kind {
-    /// The key that opens this kind's picker.
+    /// The key that opens this kind's picker (and closes it).
     var key: Character {
         switch self {
         case .genre: return "g"

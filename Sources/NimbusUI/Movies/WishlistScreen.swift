@@ -20,7 +20,6 @@ public final class WishlistScreen: Screen {
     private var list = ListState()
     private var lastPageSize = 10
 
-    public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     public init(viewModel: WishlistViewModel, l10n: L10n, onRoute: @escaping (WishlistRoute) -> Void) {

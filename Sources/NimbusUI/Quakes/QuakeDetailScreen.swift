@@ -14,8 +14,6 @@ public final class QuakeDetailScreen: Screen {
     private var state: QuakeDetailState? { binding.value }
     private var panelShown = false
 
-    public var onNeedsDisplay: (() -> Void)?
-
     public init(viewModel: QuakeDetailViewModel, l10n: L10n, panel: ScreenPanel?) {
         self.l10n = l10n
         self.viewModel = viewModel

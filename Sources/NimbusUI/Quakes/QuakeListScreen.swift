@@ -26,7 +26,6 @@ public final class QuakeListScreen: Screen {
     private var list = ListState()
     private var lastPageSize = 10
 
-    public var onNeedsDisplay: (() -> Void)?
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
     /// `ticks` is the app's clock: the feed is asked again each minute while the tab is shown.

@@ -45,8 +45,6 @@ public final class TodayScreen: Screen {
     private var lastWidth = 80
     private var scrolledTo: TodayTarget?
 
-    public var onNeedsDisplay: (() -> Void)?
-
     /// The state's changes, and the spinner's steps while a section loads.
     public var changes: AnyPublisher<Void, Never> {
         let binding = self.binding!

@@ -33,8 +33,6 @@ public final class CityDetailScreen: Screen {
     /// The body's size at the last frame (what the "no room for the map" line quotes).
     private var size = (width: 0, height: 0)
 
-    public var onNeedsDisplay: (() -> Void)?
-
     /// Width of the weather column; a panel gets the rest when the screen is wide enough.
     static let contentWidth = 64
     /// From this width the detail shows the next 48 hours, in a weather column this wide.
