@@ -19,11 +19,10 @@ public protocol Screen: AnyObject {
     /// Draws the screen into the area between the tab bar and the status bar.
     func draw(_ painter: Painter, theme: Theme)
     /// The screen's key bindings in its current state: the app dispatches keys from them and makes
-    /// the status bar's hints and the help from them. Empty for a screen that still answers keys
-    /// through `handle(_:)`, `hints` and `help`.
+    /// the status bar's hints and the help from them, so the help shows exactly what works.
     var bindings: [Binding] { get }
-    /// Handles a key the app did not take; returns false when the screen has no use for it. A screen
-    /// with bindings gets here only the keys for its focused text field.
+    /// Edits the focused text field (while `capturesText`): the one key path that is not a binding.
+    /// Returns false when the field has no use for the key.
     func handle(_ key: Key) -> Bool
     /// Handles a click, the wheel or a drag on the screen's body (coordinates relative to the body);
     /// returns false when the screen has no use for it. Default: none.
@@ -35,10 +34,6 @@ public protocol Screen: AnyObject {
     var isAsking: Bool { get }
     /// True while a text field has focus: printable keys (`q`, digits) are then text, not commands.
     var capturesText: Bool { get }
-    /// The main keys of the screen, for the status bar.
-    var hints: [KeyHint] { get }
-    /// Every key of the screen, for the help overlay.
-    var help: [KeyHint] { get }
     /// Fires whenever what the screen draws has changed (its view model's state): the navigator asks
     /// for a frame while the screen is shown.
     var changes: AnyPublisher<Void, Never> { get }
@@ -54,9 +49,8 @@ public protocol Screen: AnyObject {
 
 public extension Screen {
     var bindings: [Binding] { [] }
-    /// A screen with bindings has its hints and help made from them.
-    var hints: [KeyHint] { [] }
-    var help: [KeyHint] { [] }
+    /// No text field: every key is a binding.
+    func handle(_ key: Key) -> Bool { false }
     var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }
     func handle(_ pointer: Pointer) -> Bool { false }
     var copyText: String? { nil }

@@ -12,8 +12,6 @@ final class TabNavigatorTests: XCTestCase {
         func draw(_ painter: Painter, theme: Theme) {}
         func handle(_ key: Key) -> Bool { false }
         var capturesText: Bool { false }
-        var hints: [KeyHint] { [] }
-        var help: [KeyHint] { [] }
     }
 
     nonisolated func testRootsAreMadeWhenATabIsFirstShownAndKeptAfter() {

@@ -52,24 +52,9 @@ extension AppCoordinator {
             KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
             KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
         ] : []
-        let screen: [KeyHint]
-        let global: [KeyHint]
-        if let top = navigator.top, !top.bindings.isEmpty {
-            screen = (fallbacks(for: top.bindings) + top.bindings).map(\.keyHint)
-            global = commands.map(\.keyHint) + alwaysGlobal + mouse
-        } else {
-            let tabs = navigator.tabs.count > 1 ? [
-                KeyHint("1-\(navigator.tabs.count)", l10n[.helpKeyTabs]),
-                KeyHint("Tab S-Tab", l10n[.helpKeyTabnext]),
-            ] : []
-            global = tabs + [
-                KeyHint("?", l10n[.helpKeyHelp]),
-                KeyHint(", F2", l10n[.helpKeySettings]),
-                KeyHint("y", l10n[.helpKeyCopy]),
-                KeyHint("q", l10n[.helpKeyQuit]),
-            ] + alwaysGlobal + mouse
-            screen = navigator.top?.help ?? []
-        }
+        let own = navigator.top?.bindings ?? []
+        let screen = (fallbacks(for: own) + own).map(\.keyHint)
+        let global = commands.map(\.keyHint) + alwaysGlobal + mouse
         let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
         overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
     }
@@ -80,7 +65,7 @@ extension AppCoordinator {
         var scopes: [[Binding]] = []
         if let top = overlays.top {
             scopes = [top.bindings]
-        } else if let screen = navigator.top, !screen.bindings.isEmpty {
+        } else if let screen = navigator.top {
             scopes = screen.capturesText ? [screen.bindings] : [commands, screen.bindings]
         }
         let twice = BindingConflicts.duplicates(scopes).map { key, claims in
@@ -89,39 +74,7 @@ extension AppCoordinator {
         return twice + BindingConflicts.unbound(scopes.flatMap { $0 }).map { "the hint “\($0)” has no key" }
     }
 
-    // MARK: Screens whose keys are not yet bindings
-
-    /// The status bar of a screen that lists its own hints.
-    func legacyHints(_ screen: Screen) -> [(key: String, label: String)] {
-        var hints = screen.hints.map { (key: $0.key, label: $0.label) }
-        if navigator.tabs.count > 1, !screen.capturesText {
-            hints.insert((key: "1-\(navigator.tabs.count)", label: l10n[.hintTabs]), at: min(2, hints.count))
-        }
-        return hints
-    }
-
-    func handleGlobal(_ key: Key) -> Bool {
-        switch key {
-        case .char("q"):
-            quitRequested = true
-            return true
-        case .char("?"):
-            openHelp()
-            return true
-        case .char(","):
-            openSettings()
-            return true
-        case .char("y"):
-            return copySelection()
-        case .char(let c) where c.isASCII && c.isNumber:
-            guard let n = c.wholeNumberValue, n >= 1, n <= navigator.tabs.count else { return false }
-            navigator.select(n - 1)
-            return true
-        default:
-            return handleTabKeys(key)
-        }
-    }
-
+    /// Tab and Shift-Tab, which a focused text field leaves to the app.
     @discardableResult
     func handleTabKeys(_ key: Key) -> Bool {
         switch key {

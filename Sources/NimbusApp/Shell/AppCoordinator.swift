@@ -155,17 +155,11 @@ public final class AppCoordinator {
             handleTabKeys(key)
             return
         }
+        // The app's commands, then the screen's, then going back: the help lists the same.
         let own = screen.bindings
-        if !own.isEmpty {
-            // The app's commands, then the screen's, then going back: the help lists the same.
-            for scope in [commands, own, fallbacks(for: own)] {
-                if let binding = Binding.find(key, in: scope), binding.run(key) { return }
-            }
-            return
+        for scope in [commands, own, fallbacks(for: own)] {
+            if let binding = Binding.find(key, in: scope), binding.run(key) { return }
         }
-        if handleGlobal(key) { return }
-        if screen.handle(key) { return }
-        if key == .escape || key == .backspace { navigator.pop() }
     }
 
     // MARK: Drawing
@@ -196,7 +190,6 @@ public final class AppCoordinator {
     /// "1-6 tabs" third.
     private var hints: [(key: String, label: String)] {
         guard let top = navigator.top else { return [] }
-        guard !top.bindings.isEmpty else { return legacyHints(top) }
         let own = top.bindings
         let global = top.capturesText ? [] : commands
         let tabs = global.prefix(1).compactMap(\.barHint).filter { _ in navigator.tabs.count > 1 }

@@ -91,9 +91,6 @@ public final class LikedCitiesScreen: Screen {
         ]
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     /// A click selects a city, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
         var moved = list

@@ -43,32 +43,20 @@ public final class MovieDetailScreen: Screen {
 
     /// Scrolls within what the last frame measured.
     private func scroll(_ key: Key) -> Bool {
-        let current = state?.scroll ?? 0
-        let maxScroll = max(0, lastContentHeight - lastHeight)
-        let page = max(1, lastHeight - 1)
-        let line: Int
-        switch key {
-        case .down, .char("j"): line = current + 1
-        case .up, .char("k"): line = current - 1
-        case .pageDown: line = current + page
-        case .pageUp: line = current - page
-        case .home, .char("g"): line = 0
-        case .end, .char("G"): line = maxScroll
-        default: return false
-        }
-        scrolled.send(min(maxScroll, max(0, line)))
+        guard let line = textScroll.after(key) else { return false }
+        scrolled.send(line)
         return true
     }
-
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
 
     /// The wheel scrolls the details.
     public func handle(_ pointer: Pointer) -> Bool {
         guard case .wheel(let notches) = pointer.action, notches != 0 else { return false }
-        let maxScroll = max(0, lastContentHeight - lastHeight)
-        scrolled.send(min(maxScroll, max(0, (state?.scroll ?? 0) + notches * ListState.wheelStep)))
+        scrolled.send(textScroll.afterWheel(notches))
         return true
+    }
+
+    private var textScroll: TextScroll {
+        TextScroll(line: state?.scroll ?? 0, page: lastHeight - 1, last: lastContentHeight - lastHeight)
     }
 
     /// The film's title and year: "Heat (1995)".

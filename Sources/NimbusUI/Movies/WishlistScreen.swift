@@ -67,9 +67,6 @@ public final class WishlistScreen: Screen {
         ]
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     /// A click selects a film, a double click (or a click on the selected one) opens it; the wheel
     /// moves the selection. Nothing while the "delete all?" question is asked.
     public func handle(_ pointer: Pointer) -> Bool {

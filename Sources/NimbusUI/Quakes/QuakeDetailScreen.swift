@@ -49,9 +49,6 @@ public final class QuakeDetailScreen: Screen {
         return ([state.title] + state.facts.prefix(2)).joined(separator: " · ")
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0 else { return }

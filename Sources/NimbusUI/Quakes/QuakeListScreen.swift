@@ -116,9 +116,6 @@ public final class QuakeListScreen: Screen {
         return (["M" + row.magnitude] + [row.place, row.time, row.depth].filter { !$0.isEmpty }).joined(separator: " · ")
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     // MARK: Drawing
 
     public func draw(_ p: Painter, theme: Theme) {

@@ -186,9 +186,6 @@ public final class TodayScreen: Screen {
         return all
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     /// A click selects the place, quake or film under it (a double click, or a click on what is
     /// already selected, opens it); the wheel moves the selection as ↑ ↓ do.
     public func handle(_ pointer: Pointer) -> Bool {

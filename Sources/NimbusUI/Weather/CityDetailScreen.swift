@@ -123,9 +123,6 @@ public final class CityDetailScreen: Screen {
         return "\(place): \(weather.symbol) \(weather.condition) \(weather.temperature), \(weather.wind)"
     }
 
-    /// No text field: every key is a binding.
-    public func handle(_ key: Key) -> Bool { false }
-
     /// Cancels the panel's work and the view model's request; the view model then routes back.
     private func leaveScreen() {
         guard !left else { return }
