@@ -177,7 +177,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
 
     /// The matches in `scratch.first`, folded query in `scratch.query`, split into the classes of
     /// `search(_:in:)`, best first, the empty ones left out. With `wholeWords`, the query's last word is whole too.
-    private func rankingClasses(own: OwnNameIndex, wholeWords: Bool) -> [CitySet] {
+    private func rankingClasses(own: OwnNameIndex, wholeWords: Bool) -> RankedCities {
         let query = scratch.query
         scratch.joined.removeAll(keepingCapacity: true)
         for t in 0..<query.count {
@@ -185,8 +185,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             scratch.joined += query.token(t)
         }
         let words = scratch.first.count
-        var nonEmpty: UInt8 = 0
-        query.bytes.withUnsafeBytes { queryBytes in
+        return query.bytes.withUnsafeBytes { queryBytes in
             scratch.rank.withUnsafeMutableBufferPointer { rank in
                 clear(rank)
                 // Rows of `rank`: 0 exact, 1 starts, 2 own words whole, 3 own words started,
@@ -217,26 +216,27 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         rank[7 * words + w] = 0
                     }
                 }
-                // Each word of the matches into its class, in place: row c becomes class c.
+                // Each word holding matches into its class, in place: row c becomes class c there.
+                scratch.matched.removeAll(keepingCapacity: true)
                 scratch.first.withUnsafeBufferPointer { matches in
                     for w in 0..<words {
                         let all = matches[w]
+                        guard all != 0 else { continue }
+                        scratch.matched.append(Int32(truncatingIfNeeded: w))
                         var taken: UInt64 = 0
                         for c in 0..<5 {
                             let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
                             rank[c * words + w] = member
                             taken |= member
-                            if member != 0 { nonEmpty |= 1 << c }
                         }
-                        let rest = all & ~taken
-                        rank[5 * words + w] = rest
-                        if rest != 0 { nonEmpty |= 1 << 5 }
+                        rank[5 * words + w] = all & ~taken
                     }
                 }
+                // The classes' words that hold matches, read where they are.
+                return scratch.matched.withUnsafeBufferPointer { matched in
+                    RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6, visit: matched)
+                }
             }
-        }
-        return (0..<6).compactMap { c in
-            nonEmpty & (1 << c) == 0 ? nil : CitySet(words: Array(scratch.rank[(c * words)..<((c + 1) * words)]))
         }
     }
     public func city(_ ref: CityRef) -> City {
@@ -515,6 +515,8 @@ private final class SearchScratch {
     var joined: [UInt8] = []
     /// Eight bitsets over the cities, one after the other, for the ranking classes.
     var rank: [UInt64]
+    /// The words of `first` that hold matches, ascending.
+    var matched: [Int32] = []
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64

@@ -25,11 +25,26 @@ struct OwnNameIndex: Sendable {
         init(bytes: [UInt8], entries: [Entry]) {
             self.bytes = bytes
             self.entries = bytes.withUnsafeBufferPointer { all in
-                entries.sorted { a, b in
-                    let order = Self.compare(all, a, all, b)
-                    return order != 0 ? order < 0 : a.city < b.city
+                // Sorted by each entry's first eight bytes as a number first (the order of the bytes
+                // where they differ there), the bytes themselves only where those are the same.
+                var keyed = entries.map { (key: Self.prefixKey(all, $0), entry: $0) }
+                keyed.sort { a, b in
+                    if a.key != b.key { return a.key < b.key }
+                    let order = Self.compare(all, a.entry, all, b.entry)
+                    return order != 0 ? order < 0 : a.entry.city < b.entry.city
                 }
+                return keyed.map(\.entry)
             }
+        }
+
+        /// The entry's first eight bytes, big-endian, zeros after its end: two entries whose keys
+        /// differ compare as their keys do (a shorter one that the other starts with has a zero where
+        /// the other has a byte, and a zero byte ties, left to the bytes).
+        private static func prefixKey(_ all: UnsafeBufferPointer<UInt8>, _ e: Entry) -> UInt64 {
+            var key: UInt64 = 0
+            let start = Int(e.start), n = min(Int(e.length), 8)
+            for i in 0..<8 { key = key << 8 | (i < n ? UInt64(all[start + i]) : 0) }
+            return key
         }
 
         private static func compare(_ x: UnsafeBufferPointer<UInt8>, _ a: Entry,

@@ -120,8 +120,8 @@ public struct CityMatches: Equatable, Sendable {
         /// The whole catalogue, in order.
         case all(Int)
         case set(CitySet)
-        /// Disjoint sets, one after the other, with the running count at the end of each.
-        case ranked([CitySet], ends: [Int])
+        /// Disjoint sets, one after the other.
+        case ranked(RankedCities)
     }
 
     public init(query: String, refs: [CityRef]) {
@@ -144,10 +144,13 @@ public struct CityMatches: Equatable, Sendable {
     /// The members of `sets` (which must be disjoint): those of the first in catalogue order, then
     /// those of the second, and so on; empty sets are left out.
     public init(query: String, ranked sets: [CitySet]) {
+        self.init(query: query, ranked: RankedCities(sets))
+    }
+
+    /// The members of `classes`, class by class, each in catalogue order.
+    public init(query: String, ranked classes: RankedCities) {
         self.query = query
-        let kept = sets.filter { $0.count > 0 }
-        var total = 0
-        self.storage = .ranked(kept, ends: kept.map { total += $0.count; return total })
+        self.storage = .ranked(classes)
     }
 
     public var count: Int {
@@ -155,14 +158,14 @@ public struct CityMatches: Equatable, Sendable {
         case .list(let refs): return refs.count
         case .all(let count): return count
         case .set(let set): return set.count
-        case .ranked(_, let ends): return ends.last ?? 0
+        case .ranked(let classes): return classes.count
         }
     }
 
     /// How many matches each ranking class holds, best first (one class unless ranked).
     public var classCounts: [Int] {
         switch storage {
-        case .ranked(let sets, _): return sets.map(\.count)
+        case .ranked(let classes): return classes.classCounts
         default: return [count]
         }
     }
@@ -176,12 +179,7 @@ public struct CityMatches: Equatable, Sendable {
             precondition(i >= 0 && i < count, "match \(i) out of range 0..<\(count)")
             return CityRef(Int32(i))
         case .set(let set): return set.member(i)
-        case .ranked(let sets, let ends):
-            // Cannot fire from the screens: rows are drawn for 0..<count of the matches they were given.
-            precondition(i >= 0 && i < (ends.last ?? 0), "match \(i) out of range 0..<\(ends.last ?? 0)")
-            var set = 0
-            while ends[set] <= i { set += 1 }
-            return sets[set].member(set == 0 ? i : i - ends[set - 1])
+        case .ranked(let classes): return classes.member(i)
         }
     }
 
@@ -196,7 +194,7 @@ public struct CityMatches: Equatable, Sendable {
         case (.list(let a), .list(let b)): return a == b
         case (.all, .all): return true
         case (.set(let a), .set(let b)): return a == b
-        case (.ranked(let a, _), .ranked(let b, _)) where a == b: return true
+        case (.ranked(let a), .ranked(let b)) where a == b: return true
         default: return (0..<l.count).allSatisfy { l[$0] == r[$0] }
         }
     }
@@ -205,7 +203,7 @@ public struct CityMatches: Equatable, Sendable {
 /// Catalogue positions as a bit set, with the running count of members before each word, so
 /// the `i`-th member is found without listing them all.
 public struct CitySet: Equatable, Sendable {
-    private let words: [UInt64]
+    fileprivate let words: [UInt64]
     /// Members in the words before each word.
     private let before: [Int32]
     public let count: Int
@@ -240,6 +238,98 @@ public struct CitySet: Equatable, Sendable {
     }
 
     public static func == (l: CitySet, r: CitySet) -> Bool { l.count == r.count && l.words == r.words }
+}
+
+/// Disjoint ranking classes of catalogue positions, best first: the non-empty 64-position words of
+/// each class one after the other, each with its position in the catalogue and the running count of
+/// members before it. A search keeps only the words that hold matches (a few dozen for most
+/// queries), gathered from its bitsets in place, instead of a copy of every class's whole bitset.
+public struct RankedCities: Equatable, Sendable {
+    private let words: [UInt64]
+    /// The catalogue word (position / 64) of each of `words`.
+    private let positions: [Int32]
+    /// Members in the words before each word.
+    private let before: [Int32]
+    /// How many members each non-empty class has, best first.
+    public let classCounts: [Int]
+    public let count: Int
+
+    /// The classes in `rows`, `classes` bitsets of `rowLength` words one after the other (bit
+    /// `n % 64` of word `n / 64` of a row is position `n`), read in place at the words `visit` lists
+    /// (ascending, each below `rowLength`; the others are taken as empty, so a search lists only the
+    /// words where it matched); empty classes are left out.
+    public init(rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int, visit: UnsafeBufferPointer<Int32>) {
+        precondition(rowLength >= 0 && classes >= 0 && rows.count >= rowLength * classes, "rows shorter than their classes")
+        let most = visit.count * classes
+        var counts: [Int] = []
+        var total = 0, filled = 0
+        var positions = [Int32](), before = [Int32]()
+        // Written without a branch per word (each slot is written, and kept when its word holds
+        // members), into room for every word visited: a short query's classes hold most words.
+        let words = [UInt64](unsafeUninitializedCapacity: most) { words, wordsCount in
+            positions = [Int32](unsafeUninitializedCapacity: most) { positions, positionsCount in
+                before = [Int32](unsafeUninitializedCapacity: most) { before, beforeCount in
+                    for c in 0..<classes {
+                        let row = c * rowLength, start = total
+                        for w in visit {
+                            // Cannot fire from the catalogue: it visits the words of its own rows.
+                            precondition(w >= 0 && Int(w) < rowLength, "word \(w) outside rows of \(rowLength)")
+                            let word = rows[row + Int(w)]
+                            words[filled] = word
+                            positions[filled] = w
+                            before[filled] = Int32(truncatingIfNeeded: total)
+                            total &+= word.nonzeroBitCount
+                            filled &+= word == 0 ? 0 : 1
+                        }
+                        if total > start { counts.append(total - start) }
+                    }
+                    beforeCount = filled
+                }
+                positionsCount = filled
+            }
+            wordsCount = filled
+        }
+        self.words = words
+        self.positions = positions
+        self.before = before
+        self.classCounts = counts
+        self.count = total
+    }
+
+    /// Every word of `rows` visited.
+    public init(rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int) {
+        let all = (0..<Int32(truncatingIfNeeded: rowLength)).map { $0 }
+        self = all.withUnsafeBufferPointer { RankedCities(rows: rows, rowLength: rowLength, classes: classes, visit: $0) }
+    }
+
+    /// The members of `sets` (which must be disjoint), set by set; empty sets are left out.
+    public init(_ sets: [CitySet]) {
+        let length = sets.map(\.words.count).max() ?? 0
+        var rows = [UInt64](repeating: 0, count: length * sets.count)
+        for (c, set) in sets.enumerated() {
+            for (w, word) in set.words.enumerated() { rows[c * length + w] = word }
+        }
+        self = rows.withUnsafeBufferPointer { RankedCities(rows: $0, rowLength: length, classes: sets.count) }
+    }
+
+    /// The `i`-th member: the first class's in position order, then the second's, and so on.
+    public func member(_ i: Int) -> CityRef {
+        // Cannot fire from the screens: members are asked for 0..<count of the matches they were given.
+        precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
+        // The last word with fewer than i + 1 members before it holds the member.
+        var lo = 0, hi = words.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if Int(before[mid]) <= i { lo = mid } else { hi = mid - 1 }
+        }
+        var word = words[lo]
+        for _ in 0..<(i - Int(before[lo])) { word &= word &- 1 }
+        return CityRef(Int32(truncatingIfNeeded: Int(positions[lo]) << 6 | word.trailingZeroBitCount))
+    }
+
+    public static func == (l: RankedCities, r: RankedCities) -> Bool {
+        l.count == r.count && l.classCounts == r.classCounts && l.positions == r.positions && l.words == r.words
+    }
 }
 
 /// One city of a result list, with the alternate name that the query matched when it was not the canonical name.

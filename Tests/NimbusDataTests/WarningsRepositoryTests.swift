@@ -1,4 +1,5 @@
 import XCTest
+import Synchronization
 import OpenCombineShim
 import NimbusDomain
 @testable import NimbusData
@@ -32,6 +33,27 @@ final class WarningsRepositoryTests: XCTestCase {
     }
 
     // MARK: Coverage
+
+    /// The screens make their repositories before the first frame: the region table is read when a
+    /// city is first asked about, once, and not at all while none is.
+    func testTheRegionTableIsReadOnTheFirstQuestionOnly() {
+        let reads = Mutex(0)
+        let repository = LiveWarningsRepository(
+            client: URLSessionHTTPClient(connectTimeout: 2), environment: [:], cacheDirectory: nil, version: "0.1.0",
+            regions: { () -> MeteoAlarmRegions? in
+                reads.withLock { $0 += 1 }
+                return WarningsFixtures.regions
+            }())
+        XCTAssertEqual(reads.withLock { $0 }, 0)
+        let useCase = GetWarningsUseCase(repository: repository)
+        let answer = useCase.execute(for: WarningsFixtures.berlin)
+        XCTAssertEqual(reads.withLock { $0 }, 0, "asked when the answer is subscribed to (on the work queue), not when it is made")
+        _ = answer
+        XCTAssertEqual(repository.coverage(for: WarningsFixtures.berlin), .covered(.meteoAlarm))
+        XCTAssertEqual(repository.coverage(for: WarningsFixtures.london), .covered(.meteoAlarm))
+        XCTAssertEqual(repository.coverage(for: WarningsFixtures.seoul), .notCovered)
+        XCTAssertEqual(reads.withLock { $0 }, 1)
+    }
 
     func testEachCountryHasItsSourceAndOthersNone() {
         let repository = repository()

@@ -30,6 +30,44 @@ import TestSupport
         #expect(f.dateTime(Self.morning, dateTemplate: "EEEdMMM") == dateTime)
     }
 
+    /// Reference: every pattern, at any instant from 1850 to 2100 in zones with half and quarter hours,
+    /// summer time and offsets with seconds (before standard time), is what a formatter made in the
+    /// zone itself writes (`ClockFormat` keeps formatters in UTC and moves the instant by the offset).
+    @Test func everyPatternIsWhatAFormatterInTheZoneWrites() async {
+        let zones = ["UTC", "Asia/Seoul", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "Europe/Amsterdam",
+                     "America/Los_Angeles", "Australia/Lord_Howe", "Africa/Monrovia", "Pacific/Kiritimati"]
+            .compactMap(TimeZone.init(identifier:))
+        func inZone(_ date: Date, _ zone: TimeZone, _ language: Language, fixed: String? = nil, template: String? = nil) -> String {
+            let formatter = DateFormatter()
+            formatter.timeZone = zone
+            if let fixed {
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.dateFormat = fixed
+            } else if let template {
+                formatter.locale = language.locale
+                formatter.setLocalizedDateFormatFromTemplate(template)
+            }
+            return formatter.string(from: date).replacingOccurrences(of: "\u{202F}", with: " ")
+        }
+        let from = -3_786_825_600.0, to = 4_102_444_800.0 // 1850 to 2100
+        await propertyCheck(count: PropertyCount.scaled(default: 60), input: Gen.int(), Gen.int()) { seconds, zone in
+            let date = Date(timeIntervalSince1970: from + Double(abs(seconds % Int(to - from))))
+            let timeZone = zones[abs(zone % zones.count)]
+            for language in [Language.en, .ko, .ja] {
+                let h24 = ClockFormat(language: language, clock: .h24, timeZone: timeZone)
+                let h12 = ClockFormat(language: language, clock: .h12, timeZone: timeZone)
+                #expect(h24.time(date) == inZone(date, timeZone, language, fixed: "HH:mm"), "\(timeZone.identifier) \(date)")
+                #expect(h24.hour(date) == inZone(date, timeZone, language, fixed: "HH"))
+                #expect(h12.time(date) == inZone(date, timeZone, language, template: "h:mm a"), "\(timeZone.identifier) \(date)")
+                #expect(h12.hour(date) == inZone(date, timeZone, language, template: "h a"))
+                for template in ["EEEdMMM", "MMMd", "EEE", "yMMMd"] {
+                    #expect(h24.date(date, template: template) == inZone(date, timeZone, language, template: template),
+                            "\(language) \(template) \(timeZone.identifier) \(date)")
+                }
+            }
+        }
+    }
+
     /// Any instant in any of these zones: a 24-hour time is "HH:mm" in every language, its hour is the
     /// time's first two digits, and a 12-hour time never has a leading zero or a narrow no-break space.
     @Test func timesAreTheSameShapeEverywhere() async {

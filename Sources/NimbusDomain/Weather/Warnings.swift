@@ -191,15 +191,21 @@ public struct GetWarningsUseCase: Sendable {
 
     public func coverage(for city: City) -> WarningsCoverage { repository.coverage(for: city) }
 
+    /// Which service covers the city is asked when the answer is subscribed to, so a subscriber on
+    /// another queue reads the services' region tables there.
     public func execute(for city: City) -> AnyPublisher<CityWarnings, WarningsError> {
-        let coverage = repository.coverage(for: city)
-        guard case .covered = coverage else {
-            return Just(CityWarnings(coverage: .notCovered, active: [], report: nil))
-                .setFailureType(to: WarningsError.self).eraseToAnyPublisher()
-        }
+        let repository = self.repository
         let now = self.now
-        return repository.warnings(for: city)
-            .map { CityWarnings(coverage: coverage, active: $0.active(at: now()), report: $0) }
-            .eraseToAnyPublisher()
+        return Deferred { () -> AnyPublisher<CityWarnings, WarningsError> in
+            let coverage = repository.coverage(for: city)
+            guard case .covered = coverage else {
+                return Just(CityWarnings(coverage: .notCovered, active: [], report: nil))
+                    .setFailureType(to: WarningsError.self).eraseToAnyPublisher()
+            }
+            return repository.warnings(for: city)
+                .map { CityWarnings(coverage: coverage, active: $0.active(at: now()), report: $0) }
+                .eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
     }
 }

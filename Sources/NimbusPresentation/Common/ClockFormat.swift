@@ -1,17 +1,22 @@
 import Foundation
 import NimbusDomain
+import Synchronization
 
 /// Every clock time Nimbus shows comes from here, so one screen never writes "9:12" beside "05:11":
 /// on the 24-hour clock times are zero-padded ("07:00", "07") in every language, as all three write
 /// them in timetables; on the 12-hour clock they follow the language ("7:00 AM", "오전 7:00", "午前7:00").
 ///
-/// Each formatter is made the first time it is needed and kept (making one costs more than using
-/// it a hundred times): make one `ClockFormat` for a screen's state, not one per value.
+/// Each formatter is made the first time it is needed and kept for the process, one per language
+/// and pattern whatever the zone (making one costs more than using it a hundred times; a city's
+/// detail opens with its date and times drawn): a time in a zone is UTC's wall clock moved by the
+/// zone's offset at that instant, which is what a formatter in the zone shows, as no pattern here
+/// names the zone.
 public final class ClockFormat {
     public let language: Language
     public let clock: UserSettings.Clock
     public let timeZone: TimeZone
-    private var formatters: [String: DateFormatter] = [:]
+    /// The formatters in UTC, by language and pattern; used under the lock.
+    private static let formatters = Mutex<[String: DateFormatter]>([:])
 
     public init(language: Language, clock: UserSettings.Clock, timeZone: TimeZone) {
         self.language = language
@@ -51,25 +56,31 @@ public final class ClockFormat {
         let key: String
         switch pattern {
         case .fixed(let format): key = "=" + format
-        case .template(let template): key = "~" + template
+        case .template(let template): key = language.rawValue + "~" + template
         }
-        let formatter: DateFormatter
-        if let kept = formatters[key] {
-            formatter = kept
-        } else {
-            formatter = DateFormatter()
-            formatter.timeZone = timeZone
-            switch pattern {
-            case .fixed(let format):
-                formatter.locale = Locale(identifier: "en_US_POSIX")
-                formatter.dateFormat = format
-            case .template(let template):
-                formatter.locale = language.locale
-                formatter.setLocalizedDateFormatFromTemplate(template)
+        // The zone's wall clock at `date`, as UTC's.
+        let wallClock = date.addingTimeInterval(TimeInterval(timeZone.secondsFromGMT(for: date)))
+        let language = self.language
+        let text = Self.formatters.withLock { formatters -> String in
+            let formatter: DateFormatter
+            if let kept = formatters[key] {
+                formatter = kept
+            } else {
+                formatter = DateFormatter()
+                formatter.timeZone = TimeZone(secondsFromGMT: 0)
+                switch pattern {
+                case .fixed(let format):
+                    formatter.locale = Locale(identifier: "en_US_POSIX")
+                    formatter.dateFormat = format
+                case .template(let template):
+                    formatter.locale = language.locale
+                    formatter.setLocalizedDateFormatFromTemplate(template)
+                }
+                formatters[key] = formatter
             }
-            formatters[key] = formatter
+            return formatter.string(from: wallClock)
         }
-        return formatter.string(from: date).replacingOccurrences(of: "\u{202F}", with: " ")
+        return text.replacingOccurrences(of: "\u{202F}", with: " ")
     }
 }
 

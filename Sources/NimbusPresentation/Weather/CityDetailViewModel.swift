@@ -492,26 +492,46 @@ public final class CityDetailViewModel {
         let formatting: Int
     }
 
+    /// What stays the same for every state of one minute and one formatting: the city's clock (its
+    /// date formatters cost more to make than to use), the header and the sun line. The answers that
+    /// come one after another while the detail opens (the likes, each source starting, the air, the
+    /// warnings) then format no date again.
+    private struct Minute {
+        let minute: Int
+        let formatting: Int
+        let clock: ClockFormat
+        let header: CityHeader
+        let sun: SunLine
+    }
+
     private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityDetailState, Never> {
         states
             .filter(\.started)
-            .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, state: State)?) { [self] previous, state in
+            .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, minute: Minute, state: State)?) { [self] previous, state in
                 let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
                                          minute: Int(state.now.timeIntervalSince1970 / 60), formatting: state.formatting)
-                if let previous, previous.inputs == inputs { return (inputs, previous.panel, state) }
-                let clock = format.clock(in: timeZone)
-                return (inputs, state.forecast.fetched.map { panel($0.value, normal: inputs.normal, now: state.now, clock: clock) },
-                        state)
+                let minute: Minute
+                if let kept = previous?.minute, kept.minute == inputs.minute, kept.formatting == inputs.formatting {
+                    minute = kept
+                } else {
+                    // The clock follows the settings' clock: made again only when the formatting changed.
+                    let clock = previous.flatMap { $0.minute.formatting == inputs.formatting ? $0.minute.clock : nil }
+                        ?? format.clock(in: timeZone)
+                    minute = Minute(minute: inputs.minute, formatting: inputs.formatting, clock: clock,
+                                    header: header(now: state.now, clock: clock), sun: sun(now: state.now, clock: clock))
+                }
+                if let previous, previous.inputs == inputs { return (inputs, previous.panel, minute, state) }
+                return (inputs, state.forecast.fetched.map { panel($0.value, normal: inputs.normal, now: state.now, clock: minute.clock) },
+                        minute, state)
             }
-            .compactMap { [self] made in made.map { view($0.state, panel: $0.panel) } }
+            .compactMap { [self] made in made.map { view($0.state, panel: $0.panel, minute: $0.minute) } }
             .removeDuplicates()
             .eraseToAnyPublisher()
     }
 
-    func view(_ state: State, panel: WeatherPanel?) -> CityDetailState {
+    private func view(_ state: State, panel: WeatherPanel?, minute: Minute) -> CityDetailState {
         let now = state.now
-        // One set of date formatters for the whole state (they cost more to make than to use).
-        let clock = format.clock(in: timeZone)
+        let clock = minute.clock
         let weather: CityDetailState.Weather
         var notice: String?
         if let fetched = state.forecast.fetched, let panel {
@@ -534,7 +554,7 @@ public final class CityDetailViewModel {
             weather = .loading
         }
         if state.likeFailed { notice = format.l10n[.likesErrorSave] }
-        var shown = CityDetailState(header: header(now: now, clock: clock), sun: sun(now: now, clock: clock), weather: weather,
+        var shown = CityDetailState(header: minute.header, sun: minute.sun, weather: weather,
                                     air: air == nil ? nil : airSection(state.air, now: now), notice: notice, liked: state.liked)
         if warnings != nil { shown.warnings = warningsLine(state.warnings, now: now, clock: clock) }
         return shown

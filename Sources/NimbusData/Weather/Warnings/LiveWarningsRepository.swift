@@ -23,16 +23,16 @@ public final class LiveWarningsRepository: WarningsRepository, Sendable {
 
     /// The three services, their base URLs from the environment (`NIMBUS_NWS_URL`,
     /// `NIMBUS_METEOALARM_URL`, `NIMBUS_JMA_URL`); `cacheDirectory` is `$XDG_CACHE_HOME/nimbus`.
+    /// `regions` is read when a city is first asked about (not when the repository is made: the
+    /// screens make theirs before the first frame), and MeteoAlarm covers no city without it.
     public convenience init(client: HTTPClient, environment: [String: String], cacheDirectory: URL?,
-                            version: String, regions: MeteoAlarmRegions?, timeout: TimeInterval = 15,
-                            now: @escaping @Sendable () -> Date = Date.init, logger: Logger? = nil) {
+                            version: String, regions: @autoclosure @escaping @Sendable () -> MeteoAlarmRegions?,
+                            timeout: TimeInterval = 15, now: @escaping @Sendable () -> Date = Date.init, logger: Logger? = nil) {
         let nws = NWSWarnings(client: client, baseURL: NWSWarnings.baseURL(environment: environment),
                               userAgent: NWSWarnings.userAgent(version: version, environment: environment), timeout: timeout)
         var sources: [any WarningsSource] = [nws]
-        if let regions {
-            sources.append(MeteoAlarmWarnings(client: client, baseURL: MeteoAlarmWarnings.baseURL(environment: environment),
-                                              regions: regions, timeout: timeout))
-        }
+        sources.append(MeteoAlarmWarnings(client: client, baseURL: MeteoAlarmWarnings.baseURL(environment: environment),
+                                          regions: MeteoAlarmWarnings.Regions(regions), timeout: timeout))
         sources.append(JMAWarnings(client: client, baseURL: JMAWarnings.baseURL(environment: environment),
                                    areas: cacheDirectory.map { JMAAreaCache(directory: $0) }, timeout: timeout))
         self.init(sources: sources, cache: cacheDirectory.map { WarningsCache(directory: $0) }, now: now, logger: logger)

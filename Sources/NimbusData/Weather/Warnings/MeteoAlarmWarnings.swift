@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 import OpenCombineShim
 
@@ -26,8 +27,25 @@ struct MeteoAlarmWarnings: WarningsSource {
 
     let client: HTTPClient
     let baseURL: String
-    let regions: MeteoAlarmRegions
+    let regions: Regions
     let timeout: TimeInterval
+
+    /// The region table, read the first time a city is asked about, then kept.
+    final class Regions: Sendable {
+        private let load: @Sendable () -> MeteoAlarmRegions?
+        private let table = Mutex<MeteoAlarmRegions??>(nil)
+
+        init(_ load: @escaping @Sendable () -> MeteoAlarmRegions?) { self.load = load }
+
+        var value: MeteoAlarmRegions? {
+            table.withLock { table in
+                if let table { return table }
+                let loaded = load()
+                table = .some(loaded)
+                return loaded
+            }
+        }
+    }
 
     var source: WeatherWarning.Source { .meteoAlarm }
 
@@ -37,7 +55,7 @@ struct MeteoAlarmWarnings: WarningsSource {
     }
 
     func covers(_ city: City) -> Bool {
-        guard let country = regions.countries[city.countryCode] else { return false }
+        guard let regions = regions.value, let country = regions.countries[city.countryCode] else { return false }
         switch country.matching {
         case .polygon: return true
         case .geocode: return !regions.regions(of: city.id).isEmpty
@@ -45,7 +63,7 @@ struct MeteoAlarmWarnings: WarningsSource {
     }
 
     func fetch(for city: City, kept: WarningsCache.Entry?) -> AnyPublisher<WarningsAnswer, WarningsError> {
-        guard let country = regions.countries[city.countryCode],
+        guard let regions = regions.value, let country = regions.countries[city.countryCode],
               let request = HTTPRequest(base: baseURL, path: "/feeds/meteoalarm-legacy-atom-\(country.feed)",
                                         headers: ["Accept": "application/atom+xml"], timeout: timeout,
                                         maxBytes: Self.maxFeedBytes) else {
