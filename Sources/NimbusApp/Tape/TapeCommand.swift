@@ -6,7 +6,7 @@ import NimbusData
 import NimbusTerminal
 
 /// `nimbus tape`: plays tapes headless, or records one from a live session.
-struct TapeCommand: ParsableCommand {
+struct TapeCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "tape",
         abstract: "Play scripted UI tests headless on a fake terminal with a virtual clock, or record one.",
@@ -53,11 +53,8 @@ struct TapeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        // ArgumentParser calls `run` on the main thread, where `runFromCommandLine` started it.
-        try MainActor.assumeIsolated {
-            if record { try LiveTapeRecorder.record(to: files[0], arguments: Array(files.dropFirst())) } else { try runTapes() }
-        }
+    @MainActor func runOnMainActor() throws {
+        if record { try LiveTapeRecorder.record(to: files[0], arguments: Array(files.dropFirst())) } else { try runTapes() }
     }
 
     @MainActor private func runTapes() throws {
