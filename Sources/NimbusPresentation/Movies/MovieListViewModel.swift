@@ -2,6 +2,7 @@ import Foundation
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 import CombineSchedulers
+import NimbusLoop
 
 /// What the movie search screen shows.
 public struct MovieListState: Equatable, Sendable {
