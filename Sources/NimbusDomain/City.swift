@@ -226,6 +226,13 @@ public struct CitySet: Equatable, Sendable {
     public func member(_ i: Int) -> CityRef {
         // Cannot fire from the screens: members are asked for 0..<count of the set they were given.
         precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
+        let (w, bit) = Self.find(i, words: words, before: before)
+        return CityRef(Int32(truncatingIfNeeded: w << 6 | bit))
+    }
+
+    /// Where the `i`-th set bit of `words` is: its word, and its bit in that word. `before[w]` is the
+    /// number of bits set in the words before word `w`.
+    static func find(_ i: Int, words: [UInt64], before: [Int32]) -> (word: Int, bit: Int) {
         // The last word with fewer than i + 1 members before it holds the member.
         var lo = 0, hi = words.count - 1
         while lo < hi {
@@ -234,7 +241,7 @@ public struct CitySet: Equatable, Sendable {
         }
         var word = words[lo]
         for _ in 0..<(i - Int(before[lo])) { word &= word &- 1 }
-        return CityRef(Int32(truncatingIfNeeded: lo << 6 | word.trailingZeroBitCount))
+        return (lo, word.trailingZeroBitCount)
     }
 
     public static func == (l: CitySet, r: CitySet) -> Bool { l.count == r.count && l.words == r.words }
@@ -316,15 +323,8 @@ public struct RankedCities: Equatable, Sendable {
     public func member(_ i: Int) -> CityRef {
         // Cannot fire from the screens: members are asked for 0..<count of the matches they were given.
         precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
-        // The last word with fewer than i + 1 members before it holds the member.
-        var lo = 0, hi = words.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if Int(before[mid]) <= i { lo = mid } else { hi = mid - 1 }
-        }
-        var word = words[lo]
-        for _ in 0..<(i - Int(before[lo])) { word &= word &- 1 }
-        return CityRef(Int32(truncatingIfNeeded: Int(positions[lo]) << 6 | word.trailingZeroBitCount))
+        let (w, bit) = CitySet.find(i, words: words, before: before)
+        return CityRef(Int32(truncatingIfNeeded: Int(positions[w]) << 6 | bit))
     }
 
     public static func == (l: RankedCities, r: RankedCities) -> Bool {
