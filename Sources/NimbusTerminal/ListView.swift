@@ -40,6 +40,15 @@ public struct ListState: Equatable, Sendable {
         return true
     }
 
+    /// A key for a list whose selection its view model keeps: the selection `key` moves to (nil when
+    /// it is not a list key); the offset that shows it is kept here until the state comes back.
+    public mutating func move(_ key: Key, pageSize: Int) -> Int? {
+        var moved = self
+        guard moved.handle(key, pageSize: pageSize) else { return nil }
+        offset = moved.offset
+        return moved.selection
+    }
+
     /// Adjusts `offset` so the selection is within the `pageSize` visible rows and no rows are wasted at the end.
     public mutating func scrollToSelection(pageSize: Int) {
         let page = max(1, pageSize)

@@ -66,10 +66,8 @@ public final class CityListScreen: Screen {
             searchFocused.send(true)
         }]
         all += Binding.listMoves(l10n) { [unowned self] key in
-            var moved = list
-            guard moved.handle(key, pageSize: lastPageSize) else { return false }
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
+            guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+            rowSelected.send(selection)
             return true
         }
         all += [

@@ -64,10 +64,8 @@ public final class LikedCitiesScreen: Screen {
     public var bindings: [Binding] {
         let hasRows = list.count > 0
         var moves = Binding.listMoves(l10n) { [unowned self] key in
-            var moved = list
-            guard moved.handle(key, pageSize: lastPageSize) else { return false }
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
+            guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+            rowSelected.send(selection)
             return true
         }
         // The moves' hint, while there are rows to move through.

@@ -170,10 +170,8 @@ public final class MovieListScreen: Screen {
                 focusChanged.send(.recent)
                 return true
             }
-            var moved = list
-            guard moved.handle(key, pageSize: lastPageSize) else { return false }
-            list.offset = moved.offset
-            selectionMoved.send(moved.selection)
+            guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+            selectionMoved.send(selection)
             return true
         }
         all += [
@@ -306,10 +304,8 @@ public final class MovieListScreen: Screen {
             pickerTyped.send(c)
             return true
         }
-        var moved = pickerList
-        if moved.handle(key, pageSize: max(1, picker.options.count)) {
-            pickerList.offset = moved.offset
-            pickerMoved.send(moved.selection)
+        if let selection = pickerList.move(key, pageSize: max(1, picker.options.count)) {
+            pickerMoved.send(selection)
         }
         return true
     }

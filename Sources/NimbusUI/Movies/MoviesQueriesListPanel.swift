@@ -41,10 +41,8 @@ public final class MoviesQueriesListPanel {
             rowPicked.send(selection)
             return true
         }
-        var moved = list
-        guard moved.handle(key, pageSize: lastPageSize) else { return false }
-        list.offset = moved.offset
-        rowSelected.send(moved.selection)
+        guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+        rowSelected.send(selection)
         return true
     }
 

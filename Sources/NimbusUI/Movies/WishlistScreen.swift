@@ -49,10 +49,8 @@ public final class WishlistScreen: Screen {
     public var bindings: [Binding] {
         let hasRows = !(state?.rows.isEmpty ?? true)
         return Binding.listMoves(l10n) { [unowned self] key in
-            var moved = list
-            guard moved.handle(key, pageSize: lastPageSize) else { return false }
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
+            guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+            rowSelected.send(selection)
             return true
         } + [
             Binding(.enter, help: l10n[.helpKeyOpen], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] in

@@ -70,10 +70,8 @@ public final class QuakeListScreen: Screen {
             all.append(Binding(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop]) { [stop] in stop.send() })
         }
         all += Binding.listMoves(l10n) { [unowned self] key in
-            var moved = self.list
-            guard moved.handle(key, pageSize: lastPageSize) else { return false }
-            self.list.offset = moved.offset
-            selected.send(moved.selection)
+            guard let selection = self.list.move(key, pageSize: lastPageSize) else { return false }
+            selected.send(selection)
             return true
         }
         if self.list.count > 0 {
