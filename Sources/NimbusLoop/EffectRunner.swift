@@ -21,6 +21,14 @@ public enum Work<Action, Route> {
     /// `immediate` delivers where the answer is made (the bundled catalogues answer within the
     /// keystroke); otherwise answers arrive on the runner's scheduler.
     case run(AnyPublisher<Action, Never>, id: AnyHashable? = nil, immediate: Bool = false)
+    /// Work done where it is asked, within the action that asked (a bundled catalogue's search, a
+    /// save to the user's database): `answer` runs at once and what it returns is delivered as an
+    /// action, after the effects of the action that asked. Starting it cancels the work in flight
+    /// with the same `id`, as `run` does. It needs no subscription, which a keystroke would pay for.
+    case answer(id: AnyHashable? = nil, () -> Action?)
+    /// `answer` run once after `delay` on the runner's scheduler, unless work with the same `id`
+    /// starts or is cancelled first: then it never runs (rows that only flashed by are never read).
+    case after(DispatchQueue.SchedulerTimeType.Stride, id: AnyHashable, () -> Action?)
     /// Cancel the work in flight with this id (nothing when there is none).
     case cancel(AnyHashable)
     /// Tell the coordinator where to go.
@@ -130,6 +138,20 @@ public enum EffectRunner {
                 inFlight.removeValue(forKey: id)?.cancellable.cancel()
             case .all(let works):
                 works.forEach(execute)
+            case .answer(let id, let answer):
+                if let id { inFlight.removeValue(forKey: id)?.cancellable.cancel() }
+                if let action = answer() { send(action) }
+            case .after(let delay, let id, let answer):
+                generation += 1
+                let mine = generation
+                inFlight.removeValue(forKey: id)?.cancellable.cancel()
+                inFlight[id] = (mine, AnyCancellable {})
+                // A one-shot that checks, when it fires, that it is still the work in flight for `id`.
+                scheduler.schedule(after: scheduler.now.advanced(by: delay)) { [weak self] in
+                    guard let self, self.inFlight[id]?.generation == mine else { return }
+                    self.inFlight.removeValue(forKey: id)
+                    if let action = answer() { self.send(action) }
+                }
             case .run(let answers, let id, let immediate):
                 generation += 1
                 let key = id ?? AnyHashable(Anonymous(number: generation))

@@ -35,6 +35,8 @@ final class EffectRunnerTests: XCTestCase {
 
     private var scheduler = DispatchQueue.test
     private var requests: [String: PassthroughSubject<String, Never>] = [:]
+    /// How many times a `later` answer was worked out (it must not be, once replaced or cancelled).
+    private var laterReads = 0
 
     private func run(_ actions: PassthroughSubject<Action, Never>, immediate: Bool = false) -> Loop<Counter, String> {
         EffectRunner.run(initial: Counter(), actions: actions.eraseToAnyPublisher(), scheduler: scheduler.eraseToAnyScheduler(),
@@ -42,6 +44,13 @@ final class EffectRunnerTests: XCTestCase {
             switch effect {
             case .ask(let what):
                 if what == "now" { return .run(Just(Action.answer("at once")).eraseToAnyPublisher(), id: "ask", immediate: immediate) }
+                if what == "sync" { return .answer(id: "ask") { .answer("sync") } }
+                if what == "later" {
+                    return .after(.milliseconds(300), id: "ask") { [unowned self] in
+                        laterReads += 1
+                        return .answer("later")
+                    }
+                }
                 let subject = PassthroughSubject<String, Never>()
                 requests[what] = subject
                 return .run(subject.map(Action.answer).eraseToAnyPublisher(), id: "ask")
@@ -120,5 +129,57 @@ final class EffectRunnerTests: XCTestCase {
         actions.send(.add(1))
         scheduler.advance()
         XCTAssertEqual(state.values.map(\.total), [0])
+    }
+
+    // MARK: Work answered where it is asked, now or after a delay
+
+    func testAnAnswerIsReducedAfterTheActionThatAskedForItNotInsideIt() {
+        let actions = PassthroughSubject<Action, Never>()
+        let state = TestObserver(run(actions).state)
+        actions.send(.ask("sync"))
+        XCTAssertEqual(state.values.map(\.answers), [[], ["sync"]])
+    }
+
+    func testAnAnswerWithAnIdReplacesTheWorkInFlightWithThatId() {
+        let actions = PassthroughSubject<Action, Never>()
+        let state = TestObserver(run(actions).state)
+        actions.send(.ask("a"))
+        actions.send(.ask("sync"))
+        requests["a"]!.send("late a")
+        scheduler.advance()
+        XCTAssertEqual(state.last?.answers, ["sync"])
+    }
+
+    func testALaterAnswerComesOnlyOnceItsDelayHasPassed() {
+        let actions = PassthroughSubject<Action, Never>()
+        let state = TestObserver(run(actions).state)
+        actions.send(.ask("later"))
+        scheduler.advance(by: .milliseconds(299))
+        XCTAssertEqual(state.last?.answers, [])
+        XCTAssertEqual(laterReads, 0)
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(state.last?.answers, ["later"])
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(laterReads, 1, "a later answer is worked out once")
+    }
+
+    /// Replaced, cancelled or stopped before its delay, a later answer is never worked out: rows that
+    /// only flashed by are never read.
+    func testALaterAnswerReplacedCancelledOrStoppedIsNeverWorkedOut() {
+        for end in ["replaced", "cancelled", "stopped"] {
+            laterReads = 0
+            let actions = PassthroughSubject<Action, Never>()
+            let state = TestObserver(run(actions).state)
+            actions.send(.ask("later"))
+            scheduler.advance(by: .milliseconds(100))
+            switch end {
+            case "replaced": actions.send(.ask("sync"))
+            case "cancelled": actions.send(.cancel)
+            default: state.cancel()
+            }
+            scheduler.advance(by: .seconds(1))
+            XCTAssertEqual(laterReads, 0, end)
+            XCTAssertFalse(state.values.contains { $0.answers.contains("later") }, end)
+        }
     }
 }

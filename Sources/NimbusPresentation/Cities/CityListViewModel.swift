@@ -363,34 +363,27 @@ public final class CityListViewModel {
         switch effect {
         case .search(let query):
             // The bundled catalogue answers within the keystroke.
-            return .run(Deferred { Just(Action.searched(search.execute(query: query))) }.eraseToAnyPublisher(),
-                        id: Job.search, immediate: true)
+            return .answer(id: Job.search) { .searched(search.execute(query: query)) }
         case .followLikes:
             guard let likes else { return .none }
             return .run(likes.contents.map(Action.liked).eraseToAnyPublisher(), id: Job.likes, immediate: true)
         case .toggleLike(let ref):
             guard let likes else { return .none }
-            return .run(Deferred { () -> AnyPublisher<Action, Never> in
-                if case .failure = likes.toggle(search.city(ref).id) { return Just(.likeFailed).eraseToAnyPublisher() }
-                return Empty().eraseToAnyPublisher()
-            }.eraseToAnyPublisher(), immediate: true)
+            return .answer {
+                if case .failure = likes.toggle(search.city(ref).id) { return .likeFailed }
+                return nil
+            }
         case .open(let ref):
             return .route(.showDetail(search.city(ref)))
         case .settle(let refs, let wait):
             guard temperatures != nil, format != nil, !refs.isEmpty else { return .cancel(Job.temperatures) }
-            let read = Deferred {
-                Just(Action.settled(refs.map { ref in
+            let read = {
+                Action.settled(refs.map { ref in
                     let city = search.city(ref)
                     return TemperatureRow(ref: ref, cityID: city.id, coordinate: city.coordinate)
-                }))
+                })
             }
-            // A one-shot timer, not `Just(refs).delay(…)`: OpenCombine's Delay ignores a cancel that comes
-            // after its upstream finished, so every row set that only flashed by was still read 300 ms later.
-            let answers = wait
-                ? scheduler.timerPublisher(every: Self.temperatureDelay).autoconnect().first()
-                    .flatMap { _ in read }.eraseToAnyPublisher()
-                : read.eraseToAnyPublisher()
-            return .run(answers, id: Job.temperatures, immediate: true)
+            return wait ? .after(Self.temperatureDelay, id: Job.temperatures, read) : .answer(id: Job.temperatures, read)
         case .fetchTemperatures(let rows):
             guard let temperatures else { return .none }
             let answers = temperatures.execute(for: rows.map(\.coordinate))

@@ -295,18 +295,18 @@ public final class LikedCitiesViewModel {
             return .run(answers, id: Job.ranges)
         case .remove(let id):
             let like = self.like
-            return .run(Deferred { () -> AnyPublisher<Action, Never> in
-                if case .failure = like.unlike(id) { return Just(.removeFailed).eraseToAnyPublisher() }
-                return Empty().eraseToAnyPublisher()
-            }.eraseToAnyPublisher(), immediate: true)
+            return .answer {
+                if case .failure = like.unlike(id) { return .removeFailed }
+                return nil
+            }
         case .open(let city):
             return .route(.showDetail(city))
         case .drawMap(let want):
             // From the cache, or drawn on the spot (a few milliseconds): the keystroke's frame shows the new row's map.
             let map = self.map
-            return .run(Deferred {
-                Just(Action.mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size))))
-            }.eraseToAnyPublisher(), id: Job.map, immediate: true)
+            return .answer(id: Job.map) {
+                .mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size)))
+            }
         }
     }
 

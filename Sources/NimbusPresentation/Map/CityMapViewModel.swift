@@ -349,7 +349,7 @@ public final class CityMapViewModel {
         switch effect {
         case .show(let request, let townsKnown):
             if let hit = showMap.cached(request) {
-                let shown = Work<Action, Never>.run(Just(.cached(request, hit)).eraseToAnyPublisher(), immediate: true)
+                let shown = Work<Action, Never>.answer { .cached(request, hit) }
                 // The towns of a map from the cache are found off the main queue, then shown; not at
                 // all when the view was left before the queue came to them.
                 guard let towns, hit.key.zoom >= MapTownFinder.minimumZoom, !townsKnown else { return .all([.cancel(Job.draw), shown]) }
@@ -361,14 +361,14 @@ public final class CityMapViewModel {
                     .hearingCancelAtOnce(flag)
                 return .all([shown, .run(found, id: Job.draw, immediate: true)])
             }
-            return .all([.run(Just(.missed(request)).eraseToAnyPublisher(), immediate: true),
+            return .all([.answer { .missed(request) },
                          .run(draw(request), id: Job.draw, immediate: true)])
         case .keepStyle(let style):
             let keep = styleChanged
-            return .run(Deferred { () -> Empty<Action, Never> in
+            return .answer {
                 keep(style)
-                return Empty()
-            }.eraseToAnyPublisher(), immediate: true)
+                return nil
+            }
         case .showQuakes:
             guard let nearbyQuakes else { return .none }
             return .run(nearbyQuakes().map(Action.quakes).eraseToAnyPublisher(), id: Job.quakes)

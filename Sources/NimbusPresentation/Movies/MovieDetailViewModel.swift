@@ -152,13 +152,13 @@ public final class MovieDetailViewModel {
             return .run(answers, id: "load")
         case .toggle(let movie):
             let wishlist = self.wishlist
-            return .run(Deferred { () -> Just<Action> in
+            return .answer {
                 do {
-                    return Just(.saved(.toggled(try wishlist.toggle(movie), title: movie.title)))
+                    return .saved(.toggled(try wishlist.toggle(movie), title: movie.title))
                 } catch {
-                    return Just(.saved(.failed((error as? WishlistError) ?? .storage)))
+                    return .saved(.failed((error as? WishlistError) ?? .storage))
                 }
-            }.eraseToAnyPublisher(), immediate: true)
+            }
         }
     }
 

@@ -685,27 +685,26 @@ public final class MovieListViewModel {
             return .run(answers, id: Job.probe(kind))
         case .remember(let query, let count):
             let search = self.search
-            return .run(Deferred { () -> Empty<Action, Never> in
+            return .answer {
                 _ = search.remember(query, resultCount: count)
-                return Empty()
-            }.eraseToAnyPublisher(), immediate: true)
+                return nil
+            }
         case .open(let movie):
             let details = self.details
-            let recorded = Deferred { () -> Empty<Action, Never> in
+            let recorded = Work<Action, MovieListRoute>.answer {
                 details.recordViewed(movie)
-                return Empty()
+                return nil
             }
-            return .all([.run(recorded.eraseToAnyPublisher(), immediate: true), .route(.showDetail(movie))])
+            return .all([recorded, .route(.showDetail(movie))])
         case .toggleWishlist(let movie):
             let wishlist = self.wishlist
-            let saved = Deferred { () -> Just<Action> in
+            return .answer {
                 do {
-                    return Just(.wishlistChanged(try wishlist.toggle(movie), title: movie.title))
+                    return .wishlistChanged(try wishlist.toggle(movie), title: movie.title)
                 } catch {
-                    return Just(.wishlistFailed((error as? WishlistError) ?? .storage))
+                    return .wishlistFailed((error as? WishlistError) ?? .storage)
                 }
             }
-            return .run(saved.eraseToAnyPublisher(), immediate: true)
         }
     }
 

@@ -192,23 +192,23 @@ public final class WishlistViewModel {
         case .observe:
             return .run(wishlist.contents.map(Action.contents).eraseToAnyPublisher(), id: "store", immediate: true)
         case .remove(let entry):
-            return .run(Deferred { () -> Just<Action> in
+            return .answer {
                 do {
                     try wishlist.remove(entry.id)
-                    return Just(.done(.deleted(title: entry.movie.title)))
+                    return .done(.deleted(title: entry.movie.title))
                 } catch {
-                    return Just(.done(.failed((error as? WishlistError) ?? .storage)))
+                    return .done(.failed((error as? WishlistError) ?? .storage))
                 }
-            }.eraseToAnyPublisher(), immediate: true)
+            }
         case .removeAll:
-            return .run(Deferred { () -> Just<Action> in
+            return .answer {
                 do {
                     try wishlist.removeAll()
-                    return Just(.done(.cleared))
+                    return .done(.cleared)
                 } catch {
-                    return Just(.done(.failed((error as? WishlistError) ?? .storage)))
+                    return .done(.failed((error as? WishlistError) ?? .storage))
                 }
-            }.eraseToAnyPublisher(), immediate: true)
+            }
         case .open(let movie):
             return .route(.showDetail(movie))
         case .ask(let count):

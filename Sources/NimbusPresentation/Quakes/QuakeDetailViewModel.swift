@@ -111,13 +111,12 @@ public final class QuakeDetailViewModel {
         switch effect {
         case .toggleLike(let city):
             guard let likes else { return .none }
-            let saved = Deferred { () -> Just<Action> in
+            return .answer {
                 switch likes.toggle(city) {
-                case .success(let liked): return Just(.likeSaved(liked))
-                case .failure: return Just(.likeFailed)
+                case .success(let liked): return .likeSaved(liked)
+                case .failure: return .likeFailed
                 }
             }
-            return .run(saved.eraseToAnyPublisher(), immediate: true)
         }
     }
 

@@ -352,13 +352,12 @@ public final class QuakeListViewModel {
         case .toggleLike(let quake):
             guard let likes, let place = quakes.place(of: quake) else { return .none }
             let name = CityNameChoice.name(place.city, language: format.l10n.language)
-            let saved = Deferred { () -> Just<Action> in
+            return .answer {
                 switch likes.toggle(place.city.id) {
-                case .success(let liked): return Just(.liked(name, liked))
-                case .failure: return Just(.likeFailed)
+                case .success(let liked): return .liked(name, liked)
+                case .failure: return .likeFailed
                 }
             }
-            return .run(saved.eraseToAnyPublisher(), immediate: true)
         case .open(let quake):
             return .route(.showDetail(quake, quakes.place(of: quake)))
         }

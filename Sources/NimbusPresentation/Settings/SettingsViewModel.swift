@@ -270,17 +270,17 @@ public final class SettingsViewModel {
         case .save(let edit):
             let settings = self.settings
             // Saved when the work runs; the store publishes the change, which comes back as contents.
-            return .run(Deferred { () -> Empty<Action, Never> in
+            return .answer {
                 settings.change { edit.apply(to: &$0) }
-                return Empty()
-            }.eraseToAnyPublisher(), immediate: true)
+                return nil
+            }
         case .search(let text):
             let cities = self.cities
-            return .run(Deferred { () -> Just<Action> in
-                guard !text.isEmpty else { return Just(.found([])) }
+            return .answer(id: "search") {
+                guard !text.isEmpty else { return .found([]) }
                 let matches = cities.execute(query: text)
-                return Just(.found((0..<min(SettingsState.maxResults, matches.count)).map { cities.city(matches[$0]) }))
-            }.eraseToAnyPublisher(), id: "search", immediate: true)
+                return .found((0..<min(SettingsState.maxResults, matches.count)).map { cities.city(matches[$0]) })
+            }
         case .close:
             return .route(.close)
         }

@@ -461,10 +461,10 @@ public final class CityDetailViewModel {
         case .toggleLike(let id):
             guard let likes else { return .none }
             // The store's own change says what is liked now; a toggle that could not be saved says so.
-            return .run(Deferred { () -> AnyPublisher<Action, Never> in
-                if case .failure = likes.toggle(id) { return Just(.likeFailed).eraseToAnyPublisher() }
-                return Empty().eraseToAnyPublisher()
-            }.eraseToAnyPublisher(), immediate: true)
+            return .answer {
+                if case .failure = likes.toggle(id) { return .likeFailed }
+                return nil
+            }
         case .stop:
             return .all([.cancel(Job.forecast), .cancel(Job.air), .cancel(Job.warnings), .cancel(Job.normal)])
         case .back:
