@@ -22,6 +22,17 @@ final class CityCatalogTests: XCTestCase {
 
     // MARK: - Search
 
+    /// The start-up rehearsal waits for this rather than making the ranking on the main thread.
+    func testRankingIsPreparedPerLanguageByPrepareRankingOrAFirstSearch() throws {
+        let catalog = try CityCatalog(contentsOf: try catalog().url)
+        XCTAssertFalse(catalog.isRankingPrepared(for: .korean))
+        catalog.prepareRanking(for: .korean)
+        XCTAssertTrue(catalog.isRankingPrepared(for: .korean))
+        XCTAssertFalse(catalog.isRankingPrepared(for: .japanese))
+        _ = catalog.search("tok", in: .japanese)
+        XCTAssertTrue(catalog.isRankingPrepared(for: .japanese))
+    }
+
     func testHangulFindsSeoulFirst() throws {
         XCTAssertEqual(try names("서울").first, "Seoul")
     }
