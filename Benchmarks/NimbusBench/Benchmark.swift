@@ -55,6 +55,19 @@ enum NimbusBenchmark {
         }
 
         var table = Table()
+        // `--search`: only the in-process city search per keystroke (the catalogue's search, then the
+        // view model's), a few seconds, to compare builds without the rest.
+        if args.contains("--search") {
+            do {
+                let catalog = try CityCatalog.bundled()
+                table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
+                searchLatency(catalog, into: &table)
+            } catch {
+                table.row("bundled catalogue", "error: \(error)")
+            }
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--today") && !CommandLine.arguments.contains("--pty") {
             TodayBenchmark.run(runs: min(runs, 10), into: &table)
             print(table.render())
