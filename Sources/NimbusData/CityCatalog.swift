@@ -114,10 +114,21 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     public func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
         lock.lock()
         defer { lock.unlock() }
-        NameFolding.fold(query, into: &scratch.query)
-        if scratch.query.count == 0 {
-            return CityMatches(query: query, allOf: cityCount)
+        guard query.count == 1 else { return matches(search(uncached: query, in: language), query) }
+        let key = SearchScratch.OneCharacter(language: language, query: query)
+        if let kept = scratch.oneCharacter[key] { return CityMatches(query: query, ranked: kept) }
+        let answer = search(uncached: query, in: language)
+        if case .ranked(let ranked) = answer {
+            if scratch.oneCharacter.count >= SearchScratch.oneCharacterLimit { scratch.oneCharacter.removeAll() }
+            scratch.oneCharacter[key] = ranked
         }
+        return matches(answer, query)
+    }
+
+    /// The search itself; `lock` held.
+    private func search(uncached query: String, in language: CityNameLanguage) -> Answer {
+        NameFolding.fold(query, into: &scratch.query)
+        if scratch.query.count == 0 { return .all }
         // Not before: the empty query of the first frame must not wait for the own names.
         let own = ownNameIndex(language)
         let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
@@ -142,8 +153,19 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                 }
             }
         }
-        guard found else { return CityMatches(query: query, refs: []) }
-        return CityMatches(query: query, ranked: rankingClasses(own: own, wholeWords: Self.endsWord(query)))
+        guard found else { return .none }
+        return .ranked(rankingClasses(own: own, wholeWords: Self.endsWord(query)))
+    }
+
+    /// What `search(uncached:in:)` found: every city (a query with no letters), none, or these classes.
+    private enum Answer { case all, none, ranked(RankedCities) }
+
+    private func matches(_ answer: Answer, _ query: String) -> CityMatches {
+        switch answer {
+        case .all: return CityMatches(query: query, allOf: cityCount)
+        case .none: return CityMatches(query: query, refs: [])
+        case .ranked(let ranked): return CityMatches(query: query, ranked: ranked)
+        }
     }
 
     /// Whether `query` ends in a space or punctuation: its last word is whole.
@@ -291,14 +313,22 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private func name(at index: Int, number: Int) -> String? {
         guard number > 0 else { return nil }
         let blob = namesBlob(at: index)
-        var start = blob.startIndex, seen = 0
+        var start = 0, seen = 0
         while seen < number {
-            guard let separator = blob[start...].firstIndex(of: CityNameMatcher.nameSeparator) else { return nil }
+            guard let separator = Self.separator(in: blob, from: start) else { return nil }
             start = separator + 1
             seen += 1
         }
-        let end = blob[start...].firstIndex(of: CityNameMatcher.nameSeparator) ?? blob.endIndex
+        let end = Self.separator(in: blob, from: start) ?? blob.count
         return start < end ? String(decoding: blob[start..<end], as: UTF8.self) : nil
+    }
+
+    /// The offset of the first name separator in `blob` at or after `start`. A big city's names run to
+    /// kilobytes, and the local names come after most of them: `memchr`, not a byte-by-byte walk.
+    private static func separator(in blob: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = blob.baseAddress, start < blob.count,
+              let hit = memchr(base + start, Int32(CityNameMatcher.nameSeparator), blob.count - start) else { return nil }
+        return UnsafeRawPointer(hit) - base
     }
 
     public func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? {
@@ -385,7 +415,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// The canonical name alone: the names blob up to its first separator.
     func canonicalName(at index: Int) -> String {
         let bytes = namesBlob(at: index)
-        let end = bytes.firstIndex(of: CityNameMatcher.nameSeparator) ?? bytes.endIndex
+        let end = Self.separator(in: bytes, from: 0) ?? bytes.count
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
@@ -523,6 +553,12 @@ private final class SearchScratch {
     var rank: [UInt64]
     /// The words of `first` that hold matches, ascending.
     var matched: [Int32] = []
+    /// The ranked answers to one-character queries, by language and query. One character matches
+    /// thousands of cities, so it costs the most to rank, and every search starts with one.
+    var oneCharacter: [OneCharacter: RankedCities] = [:]
+    struct OneCharacter: Hashable { let language: CityNameLanguage; let query: String }
+    /// Far more than the letters of an alphabet; when full, it starts again.
+    static let oneCharacterLimit = 512
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64

@@ -33,6 +33,37 @@ final class CityCatalogTests: XCTestCase {
         XCTAssertTrue(catalog.isRankingPrepared(for: .japanese))
     }
 
+    /// One-character answers are kept: asked again, with the languages interleaved, each lists the
+    /// same cities in the same order as a catalogue that was only ever asked in that language.
+    func testKeptOneCharacterAnswersAreTheAnswers() throws {
+        let shared = try catalog()
+        var characters = Set<String>()
+        for index in 0..<min(300, shared.cityCount) {
+            let city = shared.city(CityRef(Int32(index)))
+            for name in [city.name, city.localNames.korean, city.localNames.japanese].compactMap({ $0 }) {
+                if let first = name.first { characters.insert(String(first)) }
+            }
+        }
+        characters.formUnion(["-", " ", "1", "é", "ß"])
+        let languages: [CityNameLanguage] = [.geoNames, .korean, .japanese]
+        var reference: [CityNameLanguage: [String: [CityRef]]] = [:]
+        for language in languages {
+            let alone = try CityCatalog(contentsOf: shared.url)
+            for character in characters { reference[language, default: [:]][character] = alone.search(character, in: language).refs }
+        }
+        // The test can tell the languages apart: some characters rank differently in each.
+        XCTAssertTrue(characters.contains { reference[.geoNames]![$0] != reference[.korean]![$0] })
+        XCTAssertTrue(characters.contains { reference[.geoNames]![$0] != reference[.japanese]![$0] })
+        for character in characters.sorted() {
+            for language in languages + languages.reversed() {
+                let answer = shared.search(character, in: language)
+                let expected = reference[language]![character]!
+                XCTAssertTrue(answer.refs == expected, "\(character) in \(language): \(answer.refs.prefix(5)) is not \(expected.prefix(5))")
+                XCTAssertEqual(answer.query, character)
+            }
+        }
+    }
+
     func testHangulFindsSeoulFirst() throws {
         XCTAssertEqual(try names("서울").first, "Seoul")
     }
