@@ -51,12 +51,14 @@ printf 'Source: nimbus\n\nPackage: nimbus\nArchitecture: any\n' > "$work/src/deb
 depends=$(cd "$work/src" && dpkg-shlibdeps -O -e "$pkg/usr/bin/nimbus" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # Recommends: the package holding the libcurl that Sources/CLazyCurl opens on the first request.
-curl_soname=$(grep -ao 'libcurl\.so\.[0-9]*' "$root/Sources/CLazyCurl/lazy_curl.c" | head -1)
-curl_path=$(ldconfig -p | awk -v so="$curl_soname" '$1 == so && /x86-64|x86_64|'"$arch"'/ { print $NF; exit }')
+# No reader in these pipes stops early: under pipefail a writer killed by SIGPIPE (ldconfig, while
+# awk has already found its line) would end this script without a word.
+curl_soname=$(grep -m1 -ao 'libcurl\.so\.[0-9]*' "$root/Sources/CLazyCurl/lazy_curl.c")
+curl_path=$(ldconfig -p | awk -v so="$curl_soname" '!found && $1 == so && /x86-64|x86_64|'"$arch"'/ { print $NF; found = 1 }')
 recommends=
 if [ -n "$curl_path" ]; then
-  curl_package=$(dpkg -S "$(realpath "$curl_path")" 2>/dev/null | head -1 | cut -d: -f1)
-  curl_shlibs=$(dpkg-query --control-show "$curl_package" shlibs 2>/dev/null | awk -v so="${curl_soname#libcurl.so.}" '$1 == "libcurl" && $2 == so { $1 = ""; $2 = ""; sub(/^  /, ""); print; exit }')
+  curl_package=$(dpkg -S "$(realpath "$curl_path")" 2>/dev/null | awk -F: 'NR == 1 { print $1 }')
+  curl_shlibs=$(dpkg-query --control-show "$curl_package" shlibs 2>/dev/null | awk -v so="${curl_soname#libcurl.so.}" '!found && $1 == "libcurl" && $2 == so { $1 = ""; $2 = ""; sub(/^  /, ""); print; found = 1 }')
   recommends=${curl_shlibs:-$curl_package}
 fi
 [ -n "$recommends" ] || { echo "package-deb: no installed package provides $curl_soname (apt-get install libcurl4)" >&2; exit 1; }
