@@ -22,7 +22,7 @@ for product in "${products[@]}"; do
   swift build "${flags[@]}" --product "$product"
 done
 # The point of the flag above: libcurl must not be among the libraries loaded at start-up.
-if command -v readelf >/dev/null && readelf -d .build/release/nimbus | grep -q 'libcurl'; then
+if command -v readelf >/dev/null && readelf -d .build/release/nimbus | grep 'libcurl' >/dev/null; then
   echo "build-release: libcurl is linked at start-up again: something other than Foundation asks for -lcurl" >&2
   exit 1
 fi

@@ -126,7 +126,7 @@ python3 -u -m http.server --bind 127.0.0.1 --directory "$work/www" 0 > "$work/ht
 http_pid=$!
 port=
 for _ in $(seq 50); do
-  port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | head -1)
+  port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | sed -n 1p)
   [ -n "$port" ] && break; sleep 0.1
 done
 oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" \
@@ -172,7 +172,7 @@ check "uninstalling with nothing installed says so" bash -c "! scripts/install.s
 # The Debian package.
 if command -v dpkg-deb >/dev/null; then
   scripts/package-deb.sh --compress gzip "$work/deb" > "$work/package.out" 2>&1 || { cat "$work/package.out"; exit 1; }
-  deb=$(ls "$work"/deb/nimbus_*_amd64.deb 2>/dev/null | head -1)
+  deb=$(ls "$work"/deb/nimbus_*_amd64.deb 2>/dev/null | sed -n 1p)
   check "package-deb.sh builds nimbus_<version>_amd64.deb" test -f "$deb"
   version=$(sed -n '1s/^nimbus //p' "$work/version")
   check "named after nimbus --version ($version)" test "$(basename "$deb")" = "nimbus_${version}_amd64.deb"

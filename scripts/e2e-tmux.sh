@@ -120,7 +120,7 @@ check "quits with 0 after SIGPIPE" test "$(cat "$work/status" 2>/dev/null)" = 0
 check "terminal restored after SIGPIPE and q" restored "$work/stty"
 
 # A catalogue truncated while mapped: SIGBUS restores the terminal and names the file.
-catalogue=$(find "$(dirname "$bin")" -name cities15000.bin | head -1)
+catalogue=$(find "$(dirname "$bin")" -name cities15000.bin | sed -n 1p)
 cp "$catalogue" "$work/cities.bin"
 rm -f "$work/status" "$work/stty" "$work/stderr"
 t respawn-pane -k -t e2e \
@@ -230,7 +230,7 @@ python3 -u -m http.server --bind 127.0.0.1 --directory "$work/www" 0 > "$work/ht
 http_pid=$!
 port=
 for _ in $(seq 50); do
-  port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | head -1)
+  port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$work/http.log" | sed -n 1p)
   [ -n "$port" ] && break; sleep 0.1
 done
 [ -n "$port" ] || { echo "e2e: python3 -m http.server printed no port:"; cat "$work/http.log"; exit 1; }
@@ -248,7 +248,7 @@ t send-keys -t e2e q
 # One-shot output for status bars, from the same server, with no terminal at all.
 oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --oneline < /dev/null)
 check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅ 23°C 10 km/h →"
-printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" "$bin" weather seoul | head -1)
+printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" "$bin" weather seoul | sed -n 1p)
 check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
 
 # The auto theme asks the terminal for its background (OSC 11) and follows its answer; the first

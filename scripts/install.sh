@@ -134,7 +134,7 @@ done
 
 previous=()
 [ -z "$stage" ] && mapfile -t previous < <(read_manifest)
-listed() { printf '%s\n' "${previous[@]}" | grep -qxF -- "f $1"; }
+listed() { printf '%s\n' "${previous[@]}" | grep -xF -- "f $1" >/dev/null; }
 
 # Files that are there and not ours stop the install, unless --force.
 if [ -z "$stage" ] && [ "$force" = 0 ]; then
@@ -183,13 +183,13 @@ if [ -z "$stage" ]; then
   stale=()
   for line in "${previous[@]}"; do
     [ "${line%% *}" = f ] || continue
-    printf '%s\n' "${new_manifest[@]}" | grep -qxF -- "$line" || stale+=("$line")
+    printf '%s\n' "${new_manifest[@]}" | grep -xF -- "$line" >/dev/null || stale+=("$line")
   done
   [ ${#stale[@]} -gt 0 ] && remove_listed "${stale[@]}"
   for d in "${made[@]}"; do new_manifest+=("d $d"); done
   printf '%s\n' "${new_manifest[@]}" | awk '!seen[$0]++' > "$manifest.tmp"
   mv -f -- "$manifest.tmp" "$manifest"
-  echo "installed Nimbus $("$dest/bin/nimbus" --version | head -1 | cut -d' ' -f2) in $prefix: $prefix/bin/nimbus, its data in $prefix/share/nimbus"
+  echo "installed Nimbus $("$dest/bin/nimbus" --version | sed -n 1p | cut -d' ' -f2) in $prefix: $prefix/bin/nimbus, its data in $prefix/share/nimbus"
   case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "note: $prefix/bin is not on PATH" ;; esac
   [ "$zsh_dir" = share/zsh/site-functions ] && [ "$prefix" != /usr/local ] &&
     echo "note: zsh reads completions from $prefix/$zsh_dir once it is on fpath (fpath+=($prefix/$zsh_dir) in ~/.zshrc)"
