@@ -179,12 +179,6 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         _ = ownNameIndex(language)
     }
 
-    /// Whether the own names in `language` are made (by `prepareRanking` or a search): a search in
-    /// that language then does not wait for them. Never waits itself.
-    public func isRankingPrepared(for language: CityNameLanguage) -> Bool {
-        ownNames.withLockIfAvailable { $0[language] != nil } ?? false
-    }
-
     private func ownNameIndex(_ language: CityNameLanguage) -> OwnNameIndex {
         ownNames.withLock { made in
             if let index = made[language] { return index }

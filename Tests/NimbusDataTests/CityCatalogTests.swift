@@ -22,17 +22,6 @@ final class CityCatalogTests: XCTestCase {
 
     // MARK: - Search
 
-    /// The start-up rehearsal waits for this rather than making the ranking on the main thread.
-    func testRankingIsPreparedPerLanguageByPrepareRankingOrAFirstSearch() throws {
-        let catalog = try CityCatalog(contentsOf: try catalog().url)
-        XCTAssertFalse(catalog.isRankingPrepared(for: .korean))
-        catalog.prepareRanking(for: .korean)
-        XCTAssertTrue(catalog.isRankingPrepared(for: .korean))
-        XCTAssertFalse(catalog.isRankingPrepared(for: .japanese))
-        _ = catalog.search("tok", in: .japanese)
-        XCTAssertTrue(catalog.isRankingPrepared(for: .japanese))
-    }
-
     /// One-character answers are kept: asked again, with the languages interleaved, each lists the
     /// same cities in the same order as a catalogue that was only ever asked in that language.
     func testKeptOneCharacterAnswersAreTheAnswers() throws {

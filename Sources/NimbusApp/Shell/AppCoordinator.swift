@@ -82,9 +82,6 @@ public final class AppCoordinator {
     /// The part of the warm-up that draws; main thread only, after the first frame.
     public func rehearseTyping() { container.rehearseTyping() }
 
-    /// Whether the cities' own names are sorted for ranking in the shown language (`WarmUp`).
-    public var isRankingPrepared: Bool { container.catalog.isRankingPrepared(for: container.l10n.language.cityNames) }
-
     public func start() {
         let cities = CitiesCoordinator(navigator: navigator, overlays: overlays, dependencies: container.makeCitiesSceneDIContainer())
         cities.start(title: l10n[.tabCities])

@@ -87,23 +87,11 @@ final class LiveRunner {
     /// on the main thread what draws.
     private func warmUp(_ coordinator: AppCoordinator) {
         let warm = coordinator.warmUp
-        DispatchQueue.global(qos: .utility).async { warm.run() }
-        // The rehearsal of typing draws a screen, so it stays on the main thread, after the first
-        // frame; it searches, so it waits (on the main queue, leaving keys to be handled) until the
-        // background has sorted the own names: made by the rehearsal, they would keep the main
-        // thread from the first keys for tens of milliseconds.
-        rehearseWhenRanked(coordinator, after: 0, tries: 100)
-    }
-
-    /// Rehearses once the ranking is made, looking every 10 ms, or after `tries` looks regardless.
-    private func rehearseWhenRanked(_ coordinator: AppCoordinator, after milliseconds: Int, tries: Int) {
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [weak self] in
-            guard let self else { return }
-            if coordinator.isRankingPrepared || tries == 0 {
-                coordinator.rehearseTyping()
-            } else {
-                self.rehearseWhenRanked(coordinator, after: 10, tries: tries - 1)
-            }
+        // The rehearsal of typing draws a screen, so it runs on the main thread, after the first
+        // frame; it searches, so only once the background has sorted the own names: made by the
+        // rehearsal, they would keep the main thread from the first keys for tens of milliseconds.
+        DispatchQueue.global(qos: .utility).async {
+            warm.run(rankingPrepared: { DispatchQueue.main.async { coordinator.rehearseTyping() } })
         }
     }
 

@@ -23,10 +23,13 @@ public struct WarmUp: Sendable {
     /// The language city names are shown, so ranked, in.
     let cityNames: CityNameLanguage
 
-    public func run() {
+    /// `rankingPrepared` is called (on this queue) once the cities' own names are sorted: what
+    /// searches in the shown language would otherwise wait for.
+    public func run(rankingPrepared: @Sendable () -> Void = {}) {
         let client = self.client
         DispatchQueue.global(qos: .utility).async { client.prepare() }
         catalog.prepareRanking(for: cityNames)
+        rankingPrepared()
         catalog.foldNamesOfLargestCities()
         let sample = (0..<min(catalog.cityCount, 3000)).map { CityRef(Int32($0)) }
         var seen = Set<String>()
