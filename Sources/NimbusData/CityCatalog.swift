@@ -307,22 +307,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private func name(at index: Int, number: Int) -> String? {
         guard number > 0 else { return nil }
         let blob = namesBlob(at: index)
-        var start = 0, seen = 0
-        while seen < number {
-            guard let separator = Self.separator(in: blob, from: start) else { return nil }
-            start = separator + 1
-            seen += 1
+        var names = CityNameMatcher.NameRanges(blob: blob, from: 0)
+        var range: Range<Int>?
+        for _ in 0...number {
+            range = names.next()
+            if range == nil { return nil }
         }
-        let end = Self.separator(in: blob, from: start) ?? blob.count
-        return start < end ? String(decoding: blob[start..<end], as: UTF8.self) : nil
-    }
-
-    /// The offset of the first name separator in `blob` at or after `start`. A big city's names run to
-    /// kilobytes, and the local names come after most of them: `memchr`, not a byte-by-byte walk.
-    private static func separator(in blob: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        guard let base = blob.baseAddress, start < blob.count,
-              let hit = memchr(base + start, Int32(CityNameMatcher.nameSeparator), blob.count - start) else { return nil }
-        return UnsafeRawPointer(hit) - base
+        guard let range, !range.isEmpty else { return nil }
+        return String(decoding: blob[range], as: UTF8.self)
     }
 
     public func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String? {
@@ -409,7 +401,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// The canonical name alone: the names blob up to its first separator.
     func canonicalName(at index: Int) -> String {
         let bytes = namesBlob(at: index)
-        let end = Self.separator(in: bytes, from: 0) ?? bytes.count
+        let end = CityNameMatcher.nameEnd(in: bytes, from: 0)
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
