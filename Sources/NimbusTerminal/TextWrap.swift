@@ -47,6 +47,8 @@ public enum TextWrap {
     /// A word cut where a line may break inside it: before and after each CJK character, never
     /// inside a run of other characters, never before a closing mark or after an opening one.
     static func pieces(_ word: Substring) -> [String] {
+        // Most words (Latin, Hangul, digits) hold no such character: one piece, without a walk by characters.
+        guard word.unicodeScalars.contains(where: { isIdeographic($0.value) }) else { return [String(word)] }
         var pieces: [String] = []
         var run = ""
         for ch in word {
@@ -73,7 +75,10 @@ public enum TextWrap {
     /// Characters of scripts written without spaces (Han, kana, CJK and full-width punctuation): a
     /// line may break on either side of one. Hangul is written with spaces and is not among them.
     static func isIdeographic(_ ch: Character) -> Bool {
-        guard let scalar = ch.unicodeScalars.first?.value else { return false }
+        ch.unicodeScalars.first.map { isIdeographic($0.value) } ?? false
+    }
+
+    private static func isIdeographic(_ scalar: UInt32) -> Bool {
         switch scalar {
         case 0x2E80...0x2FFF, 0x3000...0x303F, 0x3040...0x30FF, 0x3100...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
              0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF, 0x20000...0x3FFFF:
