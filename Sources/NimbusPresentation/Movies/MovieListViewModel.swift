@@ -737,10 +737,24 @@ public final class MovieListViewModel {
         }
     }
 
-    /// The state as last presented, with what its listing was made from.
+    /// The state as last presented, with what its listing and its picker were made from.
     private struct Presented {
         let listing: Listing
         let view: MovieListState
+        let picker: MadePicker?
+    }
+
+    /// An open picker's options (localised and sorted) and texts, and what they were made from: a
+    /// move in the picker, a page or a wishlist change makes none of them again.
+    private struct MadePicker {
+        struct Source: Equatable {
+            let kind: MovieChip.Kind, typed: String, filter: MovieFilter, support: MovieFilterSupport
+        }
+        let source: Source
+        let options: [MovieFilterOption]
+        /// The option of the filter in force (or of the typed range): selected until the user moves.
+        let selected: Int
+        let title: String, prompt: String?
     }
 
     private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<MovieListState, Never> {
@@ -769,8 +783,9 @@ public final class MovieListViewModel {
                     }
                     view = self.view(state, rows: rows, loadingMore: listing.loadingMore)
                 }
-                screenParts(state, into: &view)
-                return Presented(listing: listing, view: view)
+                let picker = state.picker.map { madePicker($0, state, previous: previous?.picker) }
+                screenParts(state, picker: picker, into: &view)
+                return Presented(listing: listing, view: view, picker: picker)
             }
             .compactMap { $0?.view }
             .removeDuplicates()
@@ -805,24 +820,32 @@ public final class MovieListViewModel {
     }
 
     /// What follows the user's moves at once: focus, selections, the field, the picker and the message.
-    private func screenParts(_ state: State, into view: inout MovieListState) {
+    private func screenParts(_ state: State, picker made: MadePicker?, into view: inout MovieListState) {
         view.recent = state.recent.map(\.title)
         view.focus = state.focus
         if !state.holding { view.selection = state.selection }
         view.recentSelection = state.recentSelection
         view.fieldText = state.fieldText
         view.showsSuggestions = state.showsSuggestions
-        view.picker = state.picker.map { picker(for: $0, filter: state.filter, support: state.support) }
+        if let picker = state.picker, let made {
+            view.picker = MoviePicker(kind: picker.kind, title: made.title, prompt: made.prompt, typed: !picker.typed.isEmpty,
+                                      options: made.options,
+                                      selection: min(picker.selection ?? made.selected, max(0, made.options.count - 1)))
+        } else {
+            view.picker = nil
+        }
         view.message = state.message.map(text)
     }
 
-    /// The picker's options for the filter in force (each one the whole filter it would make).
-    private func picker(for picker: State.Picker, filter: MovieFilter, support: MovieFilterSupport) -> MoviePicker {
-        let made = MovieFilterOptions.options(picker.kind, current: filter, typed: picker.typed, support: support, l10n: l10n)
-        let selection = min(picker.selection ?? made.selected, max(0, made.options.count - 1))
-        return MoviePicker(kind: picker.kind, title: MovieFilterOptions.title(picker.kind, l10n: l10n),
-                           prompt: MovieFilterOptions.prompt(picker.kind, typed: picker.typed, support: support, l10n: l10n),
-                           typed: !picker.typed.isEmpty, options: made.options, selection: selection)
+    /// The picker's options for the filter in force (each one the whole filter it would make),
+    /// made again only when what they are made from changed.
+    private func madePicker(_ picker: State.Picker, _ state: State, previous: MadePicker?) -> MadePicker {
+        let source = MadePicker.Source(kind: picker.kind, typed: picker.typed, filter: state.filter, support: state.support)
+        if let previous, previous.source == source { return previous }
+        let made = MovieFilterOptions.options(picker.kind, current: state.filter, typed: picker.typed, support: state.support, l10n: l10n)
+        return MadePicker(source: source, options: made.options, selected: made.selected,
+                          title: MovieFilterOptions.title(picker.kind, l10n: l10n),
+                          prompt: MovieFilterOptions.prompt(picker.kind, typed: picker.typed, support: state.support, l10n: l10n))
     }
 
     private func text(_ message: State.Message) -> String {
