@@ -151,6 +151,8 @@ public final class AppCoordinator {
         }
         guard let screen = navigator.top else { return }
         if screen.capturesText {
+            // Its bindings for the focused field (Enter, Esc, …), then the key as text, as overlays do.
+            if let binding = Binding.find(key, in: screen.bindings), binding.run(key) { return }
             if screen.handle(key) { return }
             handleTabKeys(key)
             return

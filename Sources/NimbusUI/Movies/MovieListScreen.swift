@@ -298,7 +298,6 @@ public final class MovieListScreen: Screen {
     /// for the years; a list key moves its selection; any other is swallowed while it asks).
     public func handle(_ key: Key) -> Bool {
         guard let state, capturesText else { return false }
-        if let binding = Binding.find(key, in: bindings), binding.run(key) { return true }
         guard let picker = state.picker else { return edit(key) }
         if picker.kind == .years, case .char(let c) = key, MovieFilterOptions.isYearCharacter(c) {
             pickerTyped.send(c)
