@@ -20,9 +20,17 @@ final class SpinnerSteps {
         self.scheduler = scheduler
     }
 
+    /// `ticks(while:)` for a screen's state: loading while `isLoading` says so of the binding's
+    /// latest state, starting from the state it holds when subscribed.
+    func ticks<State>(following binding: StateBinding<State>, isLoading: @escaping (State) -> Bool) -> AnyPublisher<Void, Never> {
+        ticks(while: binding.changes.map { binding.value.map(isLoading) ?? false }
+            .prepend(Deferred { Just(binding.value.map(isLoading) ?? false) })
+            .eraseToAnyPublisher())
+    }
+
     /// A step every 100 ms while the latest of `loading` is true, counted into `step`; the first
     /// 100 ms after loading starts.
-    func ticks(while loading: AnyPublisher<Bool, Never>) -> AnyPublisher<Void, Never> {
+    private func ticks(while loading: AnyPublisher<Bool, Never>) -> AnyPublisher<Void, Never> {
         let scheduler = self.scheduler
         return loading
             .removeDuplicates()

@@ -52,10 +52,7 @@ public final class MovieListScreen: Screen {
     /// The state's changes, the recent searches' panel's, and the spinner's steps while a page loads.
     public var changes: AnyPublisher<Void, Never> {
         let binding = self.binding!
-        let loading = binding.changes.map { binding.value?.isLoading ?? false }
-            .prepend(Deferred { Just(binding.value?.isLoading ?? false) })
-            .eraseToAnyPublisher()
-        return merge(merge(binding.changes, queries.changes), spinner.ticks(while: loading))
+        return merge(merge(binding.changes, queries.changes), spinner.ticks(following: binding, isLoading: \.isLoading))
     }
 
     public init(viewModel: MovieListViewModel, queries: MoviesQueriesListPanel, l10n: L10n,

@@ -48,10 +48,7 @@ public final class TodayScreen: Screen {
     /// The state's changes, and the spinner's steps while a section loads.
     public var changes: AnyPublisher<Void, Never> {
         let binding = self.binding!
-        let loading = binding.changes.map { binding.value?.isLoading ?? false }
-            .prepend(Deferred { Just(binding.value?.isLoading ?? false) })
-            .eraseToAnyPublisher()
-        return merge(binding.changes, spinner.ticks(while: loading))
+        return merge(binding.changes, spinner.ticks(following: binding, isLoading: \.isLoading))
     }
 
     /// `ticks` is the app's clock: ages and warnings in force follow it.
