@@ -95,6 +95,28 @@ public struct ListState: Equatable, Sendable {
         }
     }
 
+    /// What a click or the wheel asks of a list whose selection its view model keeps.
+    public enum PointerMove: Equatable, Sendable {
+        case ignored
+        /// Select this row (a click on another row, or the wheel).
+        case select(Int)
+        /// Open this row (a double click, or a click on the row already selected).
+        case open(Int)
+    }
+
+    /// `move(_:pageSize:)` for the pointer: what `handle(_:)` would do, keeping only the offset
+    /// that shows the new selection until the state comes back.
+    public mutating func move(_ pointer: Pointer) -> PointerMove {
+        var moved = self
+        switch moved.handle(pointer) {
+        case .ignored: return .ignored
+        case .moved:
+            offset = moved.offset
+            return .select(moved.selection)
+        case .open(let row): return .open(row)
+        }
+    }
+
     private static func clamp(_ i: Int, _ count: Int) -> Int {
         count == 0 ? 0 : min(max(i, 0), count - 1)
     }

@@ -24,4 +24,33 @@ import TestSupport
             }
         }
     }
+
+    /// The same for the pointer: `move` answers what `handle` would do (select or open a row, or
+    /// nothing) and keeps only the offset, from any list, selection, scroll and pointer.
+    @Test func movingByThePointerIsHandleKeepingOnlyTheOffset() async {
+        await propertyCheck(count: PropertyCount.scaled(default: 200),
+                            input: Gen.int(in: 0...80), Gen.int(in: 0...90), Gen.int(in: 0...60), Gen.int(in: 0...10_000)) {
+            count, selection, offset, seed in
+            var list = ListState(count: count)
+            list.select(selection)
+            list.offset = min(offset, max(0, count - 1))
+            list.drawnArea = Rect(x: 2, y: 3, width: 40, height: 1 + seed % 20)
+            let y = seed / 20 % 30, clicks = 1 + seed / 600 % 2, notches = seed / 1200 % 7 - 3
+            let actions: [Pointer.Action] = [.click(count: clicks), .wheel(notches), .drag(dx: 1, dy: 1)]
+            for action in actions {
+                let pointer = Pointer(action, x: 5, y: y, screen: Point(x: 5, y: y))
+                var handled = list
+                let result = handled.handle(pointer)
+                var moved = list
+                let move = moved.move(pointer)
+                switch result {
+                case .ignored: #expect(move == .ignored)
+                case .moved: #expect(move == .select(handled.selection))
+                case .open(let row): #expect(move == .open(row))
+                }
+                #expect(moved.offset == (result == .moved ? handled.offset : list.offset))
+                #expect(moved.selection == list.selection)
+            }
+        }
+    }
 }

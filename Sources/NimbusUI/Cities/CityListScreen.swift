@@ -128,13 +128,11 @@ public final class CityListScreen: Screen {
             searchFocused.send(true)
             return true
         }
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved:
+        case .select(let row):
             searchFocused.send(false)
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
+            rowSelected.send(row)
         case .open(let index):
             searchFocused.send(false)
             rowOpened.send(index)

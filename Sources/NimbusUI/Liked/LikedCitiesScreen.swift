@@ -91,12 +91,9 @@ public final class LikedCitiesScreen: Screen {
 
     /// A click selects a city, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved:
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
+        case .select(let row): rowSelected.send(row)
         case .open(let row): rowOpened.send(row)
         }
         return true

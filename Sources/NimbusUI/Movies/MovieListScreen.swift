@@ -363,12 +363,9 @@ public final class MovieListScreen: Screen {
             return true
         }
         guard state.phase == .results else { return false }
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved:
-            list.offset = moved.offset
-            selectionMoved.send(moved.selection)
+        case .select(let index): selectionMoved.send(index)
         case .open(let index):
             if index != state.selection { selectionMoved.send(index) }
             rowOpened.send(index)

@@ -49,14 +49,10 @@ public final class MoviesQueriesListPanel {
     /// A click highlights a query, a double click (or a click on the highlighted one) picks it; the
     /// wheel moves the highlight. False when the pointer is not over the rows.
     public func handle(_ pointer: Pointer) -> Bool {
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved:
-            list.offset = moved.offset
-            rowSelected.send(moved.selection)
-        case .open(let index):
-            rowPicked.send(index)
+        case .select(let index): rowSelected.send(index)
+        case .open(let index): rowPicked.send(index)
         }
         return true
     }

@@ -69,10 +69,9 @@ public final class WishlistScreen: Screen {
     /// moves the selection. Nothing while the "delete all?" question is asked.
     public func handle(_ pointer: Pointer) -> Bool {
         guard state?.confirmation == nil else { return false }
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved: rowSelected.send(moved.selection)
+        case .select(let row): rowSelected.send(row)
         case .open(let row): rowOpened.send(row)
         }
         return true

@@ -98,10 +98,9 @@ public final class QuakeListScreen: Screen {
 
     /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
-        var moved = list
-        switch moved.handle(pointer) {
+        switch list.move(pointer) {
         case .ignored: return false
-        case .moved: selected.send(moved.selection)
+        case .select(let row): selected.send(row)
         case .open(let row): opened.send(row)
         }
         return true
