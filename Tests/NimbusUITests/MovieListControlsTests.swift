@@ -1,0 +1,276 @@
+import XCTest
+import CombineSchedulers
+import NimbusDomain
+@testable import NimbusPresentation
+import NimbusTerminal
+import OpenCombineShim
+import TestSupport
+@testable import NimbusUI
+
+/// The Movies screen's keys and clicks as a table: for a state on screen and a key (or a click),
+/// the view model's input events sent, in order, without drawing and without a view model.
+@MainActor
+final class MovieListControlsTests: XCTestCase {
+    private var controls: MovieListControls!
+    private var queries: MoviesQueriesListPanel!
+    private var sent: [String] = []
+    private var subscriptions: [AnyCancellable] = []
+
+    /// Controls over an empty recent searches' panel, their inputs recorded.
+    private func start() {
+        let search = SearchMoviesUseCase(movies: NoFilms(), history: NoHistory())
+        let panel = MoviesQueriesListPanel(viewModel: MoviesQueriesListViewModel(search: search, l10n: L10n.bundled(.en),
+                                                                                  scheduler: DispatchQueue.immediate.eraseToAnyScheduler()),
+                                           onRoute: { _ in })
+        queries = panel
+        controls = MovieListControls(l10n: L10n.bundled(.en), queries: panel)
+        sent = []
+        record(controls.input)
+    }
+
+    /// Every input event, as `name(value)`.
+    private func record(_ input: MovieListViewModel.Input) {
+        func log<T>(_ name: String, _ publisher: AnyPublisher<T, Never>) {
+            subscriptions.append(publisher.sink { [unowned self] value in
+                sent.append(T.self == Void.self ? name : "\(name)(\(value))")
+            })
+        }
+        log("queryChanged", input.queryChanged)
+        log("querySubmitted", input.querySubmitted)
+        log("selectionMoved", input.selectionMoved)
+        log("rowOpened", input.rowOpened)
+        log("recentOpened", input.recentOpened)
+        log("wishlistToggled", input.wishlistToggled)
+        log("retried", input.retried)
+        log("filterChanged", input.filterChanged.map { $0 == .none ? "none" : "\($0)" }.eraseToAnyPublisher())
+        log("visibleRows", input.visibleRows)
+        log("focusChanged", input.focusChanged)
+        log("recentSelected", input.recentSelected)
+        log("chipRemoved", input.chipRemoved)
+        log("pickerOpened", input.pickerOpened)
+        log("pickerClosed", input.pickerClosed)
+        log("pickerMoved", input.pickerMoved)
+        log("pickerTyped", input.pickerTyped)
+        log("pickerErased", input.pickerErased)
+        log("suggestionPicked", input.suggestionPicked)
+    }
+
+    private static func row(_ n: Int) -> MovieRow {
+        MovieRow(id: MovieID(source: .catalogue, value: n), title: "Film \(n)", year: "2000", genres: "", director: "", inWishlist: false)
+    }
+
+    /// Results of three films, the first selected, nothing viewed, no filter.
+    private static let results = MovieListState(query: "film", phase: .results, rows: [row(1), row(2), row(3)], summary: "3 films",
+                                                loadingMore: false, moreError: nil, recent: [])
+
+    private static let years = MoviePicker(kind: .years, title: "Years", prompt: "1990-1995", typed: false,
+                                           options: [MovieFilterOption(label: "any", filter: .none),
+                                                     MovieFilterOption(label: "1990s", filter: MovieFilter(years: 1990...1999))],
+                                           selection: 1)
+
+    /// Shows `state` (as the screen's binding would), then presses `key` as the app does: its binding
+    /// if the state has one for it, else the screen's text path. Returns whether it was taken.
+    @discardableResult
+    private func press(_ key: Key, on state: MovieListState, after old: MovieListState? = nil) -> Bool {
+        controls.follow(old, state)
+        sent = []
+        if let binding = Binding.find(key, in: controls.bindings(state)) { return binding.run(key) }
+        return controls.handle(key, state)
+    }
+
+    private func with(_ change: (inout MovieListState) -> Void) -> MovieListState {
+        var state = Self.results
+        change(&state)
+        return state
+    }
+
+    nonisolated func testTheResultsKeysSendTheSelectedRowAndOpenThePickers() {
+        onMain(self) { $0.checkTheResultsKeysSendTheSelectedRowAndOpenThePickers() }
+    }
+
+    private func checkTheResultsKeysSendTheSelectedRowAndOpenThePickers() {
+        start()
+        let selected = with { $0.selection = 1 }
+        let table: [(Key, MovieListState, [String], Bool)] = [
+            (.down, Self.results, ["selectionMoved(1)"], true),
+            (.end, Self.results, ["selectionMoved(2)"], true),
+            (.up, Self.results, ["selectionMoved(0)"], true),
+            (.up, with { $0.recent = ["Heat"] }, ["focusChanged(recent)"], true),
+            (.up, selected, ["selectionMoved(0)"], true),
+            (.enter, selected, ["rowOpened(1)"], true),
+            (.char("w"), selected, ["wishlistToggled(1)"], true),
+            (.char("/"), Self.results, ["focusChanged(field)"], true),
+            (.char("r"), Self.results, ["retried"], true),
+            (.char("g"), Self.results, ["pickerOpened(genre)"], true),
+            (.char("p"), Self.results, ["pickerOpened(years)"], true),
+            (.char("s"), Self.results, ["pickerOpened(sort)"], true),
+            // Nothing to clear, nothing to open or mark: the key goes on to the app.
+            (.char("x"), Self.results, [], false),
+            (.char("x"), with { $0.filter = MovieFilter(years: 1990...1999) }, ["filterChanged(none)"], true),
+            (.enter, with { $0.phase = .loading }, [], false),
+            (.char("w"), with { $0.phase = .empty("nothing") }, [], false),
+        ]
+        for (key, state, expected, taken) in table {
+            let wasTaken = press(key, on: state)
+            XCTAssertEqual(sent, expected, "\(key) on selection \(state.selection)")
+            XCTAssertEqual(wasTaken, taken, "\(key)")
+        }
+    }
+
+    nonisolated func testTheFieldSendsEveryEditAndLeavesOnEnterAndDown() {
+        onMain(self) { $0.checkTheFieldSendsEveryEditAndLeavesOnEnterAndDown() }
+    }
+
+    private func checkTheFieldSendsEveryEditAndLeavesOnEnterAndDown() {
+        start()
+        let field = with { $0.focus = .field; $0.fieldText = "he" }
+        XCTAssertTrue(press(.char("a"), on: field))
+        XCTAssertEqual(sent, ["queryChanged(hea)"])
+        // The field keeps its own caret between keys while the state holds what was typed.
+        let typed = with { $0.focus = .field; $0.fieldText = "hea" }
+        XCTAssertTrue(press(.backspace, on: typed, after: field))
+        XCTAssertEqual(sent, ["queryChanged(he)"])
+        // A text the state brings (a picked suggestion) replaces what was typed.
+        XCTAssertTrue(press(.enter, on: with { $0.focus = .field; $0.fieldText = "heat" }, after: field))
+        XCTAssertEqual(sent, ["querySubmitted(heat)"])
+        let empty = with { $0.focus = .field; $0.fieldText = ""; $0.showsSuggestions = true }
+        XCTAssertTrue(press(.down, on: empty))
+        XCTAssertEqual(sent, ["focusChanged(suggestions)"])
+        // `q` and digits are text here, not commands.
+        XCTAssertTrue(press(.char("q"), on: empty))
+        XCTAssertEqual(sent, ["queryChanged(q)"])
+        // Out of the field, a character that no binding takes is not text.
+        XCTAssertFalse(press(.char("q"), on: Self.results))
+        XCTAssertEqual(sent, [])
+    }
+
+    nonisolated func testTheRecentStripChoosesOpensAndGoesBack() {
+        onMain(self) { $0.checkTheRecentStripChoosesOpensAndGoesBack() }
+    }
+
+    private func checkTheRecentStripChoosesOpensAndGoesBack() {
+        start()
+        let strip = with { $0.focus = .recent; $0.recent = ["Heat", "Ran", "Up"]; $0.recentSelection = 1 }
+        let table: [(Key, [String])] = [
+            (.left, ["recentSelected(0)"]), (.char("h"), ["recentSelected(0)"]),
+            (.right, ["recentSelected(2)"]), (.char("l"), ["recentSelected(2)"]),
+            (.enter, ["recentOpened(1)"]),
+            (.escape, ["focusChanged(list)"]), (.down, ["focusChanged(list)"]), (.char("j"), ["focusChanged(list)"]),
+            (.char("/"), ["focusChanged(field)"]),
+        ]
+        for (key, expected) in table {
+            XCTAssertTrue(press(key, on: strip), "\(key)")
+            XCTAssertEqual(sent, expected, "\(key)")
+        }
+    }
+
+    nonisolated func testAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
+        onMain(self) { $0.checkAnOpenPickerTakesEveryKeyUntilItIsAnswered() }
+    }
+
+    private func checkAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
+        start()
+        let open = with { $0.picker = Self.years }
+        let table: [(Key, [String])] = [
+            (.enter, ["filterChanged(\(MovieFilter(years: 1990...1999)))"]),
+            (.escape, ["pickerClosed"]),
+            // The key that opened it closes it.
+            (.char("p"), ["pickerClosed"]),
+            (.char("1"), ["pickerTyped(1)"]),
+            (.char("-"), ["pickerTyped(-)"]),
+            (.backspace, ["pickerErased"]),
+            (.up, ["pickerMoved(0)"]),
+            // Swallowed: `q`, a tab's digit in another picker, and the list's own keys do nothing here.
+            (.char("q"), []),
+            (.char("w"), []),
+        ]
+        for (key, expected) in table {
+            XCTAssertTrue(press(key, on: open), "\(key)")
+            XCTAssertEqual(sent, expected, "\(key)")
+        }
+        // No option selected: Enter closes it, the filter unchanged.
+        let none = with {
+            $0.picker = MoviePicker(kind: .sort, title: "Sort", prompt: nil, typed: false, options: [], selection: 0)
+        }
+        XCTAssertTrue(press(.enter, on: none))
+        XCTAssertEqual(sent, ["pickerClosed"])
+    }
+
+    nonisolated func testClicksFollowWhatTheLastFrameDrew() {
+        onMain(self) { $0.checkClicksFollowWhatTheLastFrameDrew() }
+    }
+
+    private func checkClicksFollowWhatTheLastFrameDrew() {
+        start()
+        let state = with { $0.recent = ["Heat"]; $0.chips = [MovieChip(kind: .years, text: "1990s")] }
+        controls.follow(nil, state)
+        controls.chipHits = [(.years, 1, 0..<7, 7..<8)]
+        controls.recentHits = [(0, 2, 10..<14)]
+        func click(_ x: Int, _ y: Int, count: Int = 1) -> Bool {
+            sent = []
+            return controls.handle(Pointer(.click(count: count), x: x, y: y - 1, screen: Point(x: x, y: y)), state)
+        }
+        XCTAssertTrue(click(3, 1))
+        XCTAssertEqual(sent, ["pickerOpened(years)"])
+        XCTAssertTrue(click(7, 1))
+        XCTAssertEqual(sent, ["chipRemoved(years)"])
+        XCTAssertTrue(click(12, 2))
+        XCTAssertEqual(sent, ["recentOpened(0)"])
+        XCTAssertTrue(click(30, 1))
+        XCTAssertEqual(sent, ["focusChanged(field)"], "the search line (the body's first row)")
+        // The results, as the last frame drew them from row 4: a click selects, a second one opens.
+        controls.list.drawnArea = Rect(x: 0, y: 4, width: 40, height: 3)
+        XCTAssertTrue(click(5, 5))
+        XCTAssertEqual(sent, ["selectionMoved(1)"])
+        XCTAssertTrue(click(5, 6, count: 2))
+        XCTAssertEqual(sent, ["selectionMoved(2)", "rowOpened(2)"])
+        XCTAssertFalse(click(5, 20), "below the list")
+        XCTAssertEqual(sent, [])
+        // An open picker: a click outside closes it, a click on an option applies it, the wheel moves.
+        let open = with { $0.picker = Self.years }
+        controls.follow(state, open)
+        controls.pickerList.drawnArea = Rect(x: 3, y: 5, width: 10, height: 2)
+        sent = []
+        XCTAssertTrue(controls.handle(Pointer(.click(count: 1), x: 30, y: 19, screen: Point(x: 30, y: 20)), open))
+        XCTAssertEqual(sent, ["pickerClosed"])
+        sent = []
+        XCTAssertTrue(controls.handle(Pointer(.click(count: 1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
+        XCTAssertEqual(sent, ["filterChanged(none)"])
+        sent = []
+        XCTAssertTrue(controls.handle(Pointer(.wheel(-1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
+        XCTAssertEqual(sent, ["pickerMoved(0)"])
+    }
+
+    nonisolated func testTheRowsShownAreToldOnceAfterTheFrame() {
+        onMain(self) { $0.checkTheRowsShownAreToldOnceAfterTheFrame() }
+    }
+
+    private func checkTheRowsShownAreToldOnceAfterTheFrame() {
+        start()
+        controls.listRows = 12
+        controls.frameShown()
+        controls.frameShown()
+        controls.listRows = 9
+        controls.frameShown()
+        XCTAssertEqual(sent, ["visibleRows(12)", "visibleRows(9)"])
+    }
+}
+
+/// A catalogue with no films and a history with no queries: the recent searches' panel stays empty.
+private final class NoFilms: MovieRepository {
+    let source = MovieSource.catalogue
+    let filterSupport = MovieFilterSupport.all
+    func search(query: String, page: Int, pageSize: Int, filter: MovieFilter) -> AnyPublisher<MoviesPage, MovieError> {
+        Empty().eraseToAnyPublisher()
+    }
+    func details(_ id: MovieID) -> AnyPublisher<Movie, MovieError> { Empty().eraseToAnyPublisher() }
+}
+
+private final class NoHistory: MovieHistoryRepository {
+    func recentQueries(limit: Int) -> [String] { [] }
+    func saveQuery(_ query: String) throws {}
+    func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+    func recordViewed(_ movie: MovieSummary) throws {}
+    var queries: AnyPublisher<[String], Never> { Just([]).eraseToAnyPublisher() }
+    var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
+}
