@@ -8,8 +8,11 @@ import OpenCombineShim
 
 /// Prints the numbers issue targets are checked against; see README "Performance".
 enum NimbusBenchmark {
-    /// Queries typed one key at a time, in the scripts people search in.
-    static let typing = [
+    /// Queries typed one key at a time, in the scripts people search in; or, with
+    /// `NIMBUS_BENCH_CITY_TYPING` set, the queries it lists (comma-separated).
+    static let typing = ProcessInfo.processInfo.environment["NIMBUS_BENCH_CITY_TYPING"].map {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    } ?? [
         "seoul", "서울", "ソウル", "sao paulo", "são", "new york", "york", "mexico city", "東京", "北京",
         "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
     ]
@@ -61,7 +64,7 @@ enum NimbusBenchmark {
             do {
                 let catalog = try CityCatalog.bundled()
                 table.section("In-process search, per keystroke (\(catalog.cityCount) cities; search + 20 formatted rows)")
-                searchLatency(catalog, into: &table)
+                searchLatency(catalog, into: &table, dearest: 8)
             } catch {
                 table.row("bundled catalogue", "error: \(error)")
             }
@@ -165,7 +168,8 @@ enum NimbusBenchmark {
 
     // MARK: In-process search
 
-    static func searchLatency(_ catalog: CityCatalog, into table: inout Table) {
+    /// `dearest`: also the queries whose search alone costs most (median over the rounds), that many.
+    static func searchLatency(_ catalog: CityCatalog, into table: inout Table, dearest: Int = 0) {
         let t0 = now()
         catalog.prepareRanking(for: .geoNames)
         let rankingBuild = now() - t0
@@ -179,6 +183,7 @@ enum NimbusBenchmark {
         let keep = output.state.sink { latest = $0 }
         var searchOnly: [Double] = []
         var perKey: [Double] = []
+        var byQuery: [String: [Double]] = [:]
         for round in 0..<12 {
             for word in typing {
                 var typed = ""
@@ -190,7 +195,11 @@ enum NimbusBenchmark {
                     query.send(typed)
                     for row in latest?.rows.prefix(20) ?? [] { _ = row.name.count }
                     let t2 = now()
-                    if round > 1 { searchOnly.append(t1 - t0); perKey.append(t2 - t1) }
+                    if round > 1 {
+                        searchOnly.append(t1 - t0)
+                        perKey.append(t2 - t1)
+                        byQuery[typed, default: []].append(t1 - t0)
+                    }
                 }
                 query.send("")
             }
@@ -200,6 +209,10 @@ enum NimbusBenchmark {
         table.row("search only", ms(pct(searchOnly, 50)), ms(pct(searchOnly, 99)), ms(searchOnly.max() ?? 0))
         table.row("view model: search + 20 rows", ms(pct(perKey, 50)), ms(pct(perKey, 99)), ms(perKey.max() ?? 0))
         table.row("ranking: own names folded and sorted (once)", ms(rankingBuild))
+        let medians = byQuery.map { (query: $0.key, median: pct($0.value, 50)) }.sorted { $0.median > $1.median }
+        for (query, median) in medians.prefix(dearest) {
+            table.row("search only, \"\(query)\" (median)", ms(median))
+        }
     }
 
     // MARK: Reverse geocoding
