@@ -138,8 +138,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         let range = scratch.query.range(index)
                         let prefix = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(queryBytes)[range])
                         let target = index == 0 ? first : other
-                        clear(target)
-                        guard mark(prefix: prefix, into: target) else { return false }
+                        guard markKept(prefix: prefix, into: target) else { return false }
                         if index > 0 {
                             var any: UInt64 = 0
                             for word in 0..<first.count {
@@ -238,25 +237,28 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         rank[7 * words + w] = 0
                     }
                 }
-                // Each word holding matches into its class, in place: row c becomes class c there.
-                scratch.matched.removeAll(keepingCapacity: true)
-                scratch.first.withUnsafeBufferPointer { matches in
-                    for w in 0..<words {
-                        let all = matches[w]
-                        guard all != 0 else { continue }
-                        scratch.matched.append(Int32(truncatingIfNeeded: w))
-                        var taken: UInt64 = 0
-                        for c in 0..<5 {
-                            let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
-                            rank[c * words + w] = member
-                            taken |= member
+                // Each word into its class, in place: row c becomes class c there (a word without
+                // matches, zero in every row). Without a branch per word: a short query matches in
+                // most words, a long one in few, and the words that do are listed as they come.
+                return scratch.first.withUnsafeBufferPointer { matches in
+                    scratch.matched.withUnsafeMutableBufferPointer { matched in
+                        var listed = 0
+                        for w in 0..<words {
+                            let all = matches[w]
+                            matched[listed] = Int32(truncatingIfNeeded: w)
+                            listed &+= all == 0 ? 0 : 1
+                            var taken: UInt64 = 0
+                            for c in 0..<5 {
+                                let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
+                                rank[c * words + w] = member
+                                taken |= member
+                            }
+                            rank[5 * words + w] = all & ~taken
                         }
-                        rank[5 * words + w] = all & ~taken
+                        // The classes' words that hold matches, read where they are.
+                        return RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6,
+                                            visit: UnsafeBufferPointer(rebasing: matched[0..<listed]))
                     }
-                }
-                // The classes' words that hold matches, read where they are.
-                return scratch.matched.withUnsafeBufferPointer { matched in
-                    RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6, visit: matched)
                 }
             }
         }
@@ -455,6 +457,35 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         return true
     }
 
+    /// `mark(prefix:into:)` into a cleared `words`, the marks of a one-character prefix kept: it
+    /// starts tens of thousands of tokens ("a"), and every query's last word is one character for a
+    /// keystroke ("new y", "los a"), the dearest to mark. `lock` held.
+    private func markKept(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        guard Self.isOneCharacter(prefix) else {
+            clear(words)
+            return mark(prefix: prefix, into: words)
+        }
+        let key = [UInt8](prefix)
+        if let kept = scratch.oneCharacterMarks[key] {
+            // Empty: no token starts with it.
+            guard kept.count == words.count else { return false }
+            kept.withUnsafeBufferPointer { words.baseAddress!.update(from: $0.baseAddress!, count: words.count) }
+            return true
+        }
+        clear(words)
+        let found = mark(prefix: prefix, into: words)
+        if scratch.oneCharacterMarks.count >= SearchScratch.oneCharacterLimit { scratch.oneCharacterMarks.removeAll() }
+        scratch.oneCharacterMarks[key] = found ? Array(words) : []
+        return found
+    }
+
+    /// Whether `bytes` are one UTF-8 character (by its first byte's length; folded bytes are valid UTF-8).
+    static func isOneCharacter(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let lead = bytes.first else { return false }
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        return bytes.count == length
+    }
+
     /// Marks every city with the token `token` (not merely starting with it).
     private func markExact(_ token: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) {
         let lower = lowerBound(token, exact: true)
@@ -537,19 +568,23 @@ private final class SearchScratch {
     var joined: [UInt8] = []
     /// Eight bitsets over the cities, one after the other, for the ranking classes.
     var rank: [UInt64]
-    /// The words of `first` that hold matches, ascending.
-    var matched: [Int32] = []
+    /// The words of `first` that hold matches, ascending, in its first slots.
+    var matched: [Int32]
     /// The ranked answers to one-character queries, by language and query. One character matches
     /// thousands of cities, so it costs the most to rank, and every search starts with one.
     var oneCharacter: [OneCharacter: RankedCities] = [:]
     struct OneCharacter: Hashable { let language: CityNameLanguage; let query: String }
     /// Far more than the letters of an alphabet; when full, it starts again.
     static let oneCharacterLimit = 512
+    /// The cities with a token starting with a one-character word (folded bytes), as `first` holds
+    /// them; empty when none has. Any language: tokens are every name's. At most `oneCharacterLimit`.
+    var oneCharacterMarks: [[UInt8]: [UInt64]] = [:]
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64
         first = [UInt64](repeating: 0, count: words)
         other = [UInt64](repeating: 0, count: words)
         rank = [UInt64](repeating: 0, count: 8 * words)
+        matched = [Int32](repeating: 0, count: words)
     }
 }

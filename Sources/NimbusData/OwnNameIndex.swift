@@ -21,10 +21,13 @@ struct OwnNameIndex: Sendable {
         let bytes: [UInt8]
         /// Sorted by their bytes, then by city.
         let entries: [Entry]
+        /// Each entry's first eight bytes as a number (`prefixKey`), ascending: a prefix of at most
+        /// eight bytes finds its range here alone, in one array, without reading the names' bytes.
+        let keys: [UInt64]
 
         init(bytes: [UInt8], entries: [Entry]) {
             self.bytes = bytes
-            self.entries = bytes.withUnsafeBufferPointer { all in
+            (self.entries, self.keys) = bytes.withUnsafeBufferPointer { all in
                 // Sorted by each entry's first eight bytes as a number first (the order of the bytes
                 // where they differ there), the bytes themselves only where those are the same.
                 var keyed = entries.map { (key: Self.prefixKey(all, $0), entry: $0) }
@@ -33,7 +36,7 @@ struct OwnNameIndex: Sendable {
                     let order = Self.compare(all, a.entry, all, b.entry)
                     return order != 0 ? order < 0 : a.entry.city < b.entry.city
                 }
-                return keyed.map(\.entry)
+                return (keyed.map(\.entry), keyed.map(\.key))
             }
         }
 
@@ -59,7 +62,18 @@ struct OwnNameIndex: Sendable {
 
         /// The entries whose bytes start with `prefix`: its exact entries first (sorted order), then the longer ones.
         func range(startingWith prefix: UnsafeRawBufferPointer) -> Range<Int> {
-            bytes.withUnsafeBufferPointer { all in
+            // Up to eight bytes, none zero (folded names hold none): the entries starting with it are
+            // those whose key starts with its bytes, the keys from its own (zeros after it) to that
+            // with ones after it.
+            if prefix.count <= 8, !prefix.contains(0) {
+                var low: UInt64 = 0
+                for i in 0..<8 { low = low << 8 | (i < prefix.count ? UInt64(prefix[i]) : 0) }
+                let high = prefix.count == 8 ? low : low | (UInt64.max >> (8 * prefix.count))
+                return keys.withUnsafeBufferPointer { keys in
+                    Self.firstIndex(in: keys) { $0 >= low }..<Self.firstIndex(in: keys) { $0 > high }
+                }
+            }
+            return bytes.withUnsafeBufferPointer { all in
                 // Before `prefix` in byte order, and not starting with it: below the range.
                 func below(_ e: Entry) -> Bool {
                     let common = min(Int(e.length), prefix.count)
@@ -87,6 +101,16 @@ struct OwnNameIndex: Sendable {
                 }
                 return lower..<lo
             }
+        }
+
+        /// The first index of ascending `keys` whose key is `past` (`past` holds from there on).
+        private static func firstIndex(in keys: UnsafeBufferPointer<UInt64>, where past: (UInt64) -> Bool) -> Int {
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if past(keys[mid]) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
         }
 
         /// The byte after the first `offset` of entry `index`, nil at its end.
@@ -152,11 +176,15 @@ struct OwnNameIndex: Sendable {
                     exact: UnsafeMutableBufferPointer<UInt64>, starts marked: UnsafeMutableBufferPointer<UInt64>) {
         let range = starts.range(startingWith: joined)
         let n = joined.count
+        // Every entry of the range starts with `joined`: one of its length is it. The byte after it is
+        // read only for `whole` (the names' bytes are in city order, the entries in name order: a
+        // read per entry would miss the cache for most of them).
         for i in range {
-            let city = Int(starts.entries[i].city)
-            let next = starts.byte(i, at: n)
-            if next == nil { exact[city >> 6] |= 1 &<< UInt64(city & 63) }
-            if whole, let next, next != Self.wordSeparator { continue }
+            let entry = starts.entries[i]
+            let city = Int(entry.city)
+            let isExact = Int(entry.length) == n
+            if isExact { exact[city >> 6] |= 1 &<< UInt64(city & 63) }
+            if whole, !isExact, starts.byte(i, at: n) != Self.wordSeparator { continue }
             marked[city >> 6] |= 1 &<< UInt64(city & 63)
         }
     }

@@ -267,29 +267,17 @@ public struct RankedCities: Equatable, Sendable {
     /// words where it matched); empty classes are left out.
     public init(rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int, visit: UnsafeBufferPointer<Int32>) {
         precondition(rowLength >= 0 && classes >= 0 && rows.count >= rowLength * classes, "rows shorter than their classes")
+        // Cannot fire from the catalogue: it visits the words of its own rows.
+        for w in visit { precondition(w >= 0 && Int(w) < rowLength, "word \(w) outside rows of \(rowLength)") }
         let most = visit.count * classes
         var counts: [Int] = []
         var total = 0, filled = 0
         var positions = [Int32](), before = [Int32]()
-        // Written without a branch per word (each slot is written, and kept when its word holds
-        // members), into room for every word visited: a short query's classes hold most words.
         let words = [UInt64](unsafeUninitializedCapacity: most) { words, wordsCount in
             positions = [Int32](unsafeUninitializedCapacity: most) { positions, positionsCount in
                 before = [Int32](unsafeUninitializedCapacity: most) { before, beforeCount in
-                    for c in 0..<classes {
-                        let row = c * rowLength, start = total
-                        for w in visit {
-                            // Cannot fire from the catalogue: it visits the words of its own rows.
-                            precondition(w >= 0 && Int(w) < rowLength, "word \(w) outside rows of \(rowLength)")
-                            let word = rows[row + Int(w)]
-                            words[filled] = word
-                            positions[filled] = w
-                            before[filled] = Int32(truncatingIfNeeded: total)
-                            total &+= word.nonzeroBitCount
-                            filled &+= word == 0 ? 0 : 1
-                        }
-                        if total > start { counts.append(total - start) }
-                    }
+                    (total, filled) = Self.gather(rows, rowLength: rowLength, classes: classes, visit: visit,
+                                                  into: (words, positions, before), counts: &counts)
                     beforeCount = filled
                 }
                 positionsCount = filled
@@ -301,6 +289,34 @@ public struct RankedCities: Equatable, Sendable {
         self.before = before
         self.classCounts = counts
         self.count = total
+    }
+
+    /// Copies the words `visit` lists of each class that hold members, with their catalogue word and
+    /// the members before them; appends each non-empty class's count. Returns the members and the
+    /// words kept. Written without a branch per word (each slot is written, and kept when its word
+    /// holds members), with its running counts in locals: a short query's classes hold most words.
+    private static func gather(_ rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int, visit: UnsafeBufferPointer<Int32>,
+                               into out: (words: UnsafeMutableBufferPointer<UInt64>, positions: UnsafeMutableBufferPointer<Int32>,
+                                          before: UnsafeMutableBufferPointer<Int32>),
+                               counts: inout [Int]) -> (total: Int, filled: Int) {
+        guard let source = rows.baseAddress, let words = out.words.baseAddress, let positions = out.positions.baseAddress,
+              let before = out.before.baseAddress, let visited = visit.baseAddress else { return (0, 0) }
+        var total = 0, filled = 0
+        for c in 0..<classes {
+            let row = source + c * rowLength, start = total
+            for i in 0..<visit.count {
+                let w = visited[i]
+                let word = row[Int(w)]
+                guard word != 0 else { continue }
+                words[filled] = word
+                positions[filled] = w
+                before[filled] = Int32(truncatingIfNeeded: total)
+                total &+= word.nonzeroBitCount
+                filled &+= 1
+            }
+            if total > start { counts.append(total - start) }
+        }
+        return (total, filled)
     }
 
     /// Every word of `rows` visited.
