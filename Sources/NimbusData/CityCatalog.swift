@@ -129,6 +129,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private func search(uncached query: String, in language: CityNameLanguage) -> Answer {
         NameFolding.fold(query, into: &scratch.query)
         if scratch.query.count == 0 { return .all }
+        if scratch.tokenStarts.count < scratch.query.count {
+            scratch.tokenStarts = [Int](repeating: 0, count: scratch.query.count)
+        }
         // Not before: the empty query of the first frame must not wait for the own names.
         let own = ownNameIndex(language)
         let found = scratch.query.bytes.withUnsafeBufferPointer { queryBytes -> Bool in
@@ -138,7 +141,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         let range = scratch.query.range(index)
                         let prefix = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(queryBytes)[range])
                         let target = index == 0 ? first : other
-                        guard markKept(prefix: prefix, into: target) else { return false }
+                        guard markKept(prefix: prefix, into: target, token: index) else { return false }
                         if index > 0 {
                             var any: UInt64 = 0
                             for word in 0..<first.count {
@@ -222,7 +225,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                     let first = t == 0
                     let whole = first ? row(2) : row(5), started = first ? row(3) : row(6), any = first ? row(4) : row(7)
                     own.markWords(token, whole: whole, prefixed: started)
-                    markExact(token, into: any)
+                    markExact(token, from: scratch.tokenStarts[t], into: any)
                     let lastWhole = wholeWords && t == query.count - 1
                     if first {
                         if lastWhole { for w in 0..<words { rank[3 * words + w] = rank[2 * words + w] } }
@@ -437,9 +440,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         start.update(repeating: 0, count: words.count)
     }
 
-    /// Marks every city with a token starting with `prefix`; false when there is none.
-    private func mark(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
-        let lower = lowerBound(prefix, exact: false)
+    /// Marks every city with a token starting with `prefix`; false when there is none. `lower`: the
+    /// first token not below `prefix`.
+    private func mark(prefix: UnsafeRawBufferPointer, from lower: Int, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
         var lo = lower, hi = layout.tokenCount
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -459,23 +462,30 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
 
     /// `mark(prefix:into:)` into a cleared `words`, the marks of a one-character prefix kept: it
     /// starts tens of thousands of tokens ("a"), and every query's last word is one character for a
-    /// keystroke ("new y", "los a"), the dearest to mark. `lock` held.
-    private func markKept(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+    /// keystroke ("new y", "los a"), the dearest to mark. Where the query's word `token` starts in
+    /// the token table is kept for `markExact` (the word's own token, if any, is the first of its
+    /// prefix's: one binary search for both). `lock` held.
+    private func markKept(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>, token: Int) -> Bool {
         guard Self.isOneCharacter(prefix) else {
+            let lower = lowerBound(prefix, exact: false)
+            scratch.tokenStarts[token] = lower
             clear(words)
-            return mark(prefix: prefix, into: words)
+            return mark(prefix: prefix, from: lower, into: words)
         }
         let key = [UInt8](prefix)
         if let kept = scratch.oneCharacterMarks[key] {
+            scratch.tokenStarts[token] = kept.lower
             // Empty: no token starts with it.
-            guard kept.count == words.count else { return false }
-            kept.withUnsafeBufferPointer { words.baseAddress!.update(from: $0.baseAddress!, count: words.count) }
+            guard kept.marks.count == words.count else { return false }
+            kept.marks.withUnsafeBufferPointer { words.baseAddress!.update(from: $0.baseAddress!, count: words.count) }
             return true
         }
+        let lower = lowerBound(prefix, exact: false)
+        scratch.tokenStarts[token] = lower
         clear(words)
-        let found = mark(prefix: prefix, into: words)
+        let found = mark(prefix: prefix, from: lower, into: words)
         if scratch.oneCharacterMarks.count >= SearchScratch.oneCharacterLimit { scratch.oneCharacterMarks.removeAll() }
-        scratch.oneCharacterMarks[key] = found ? Array(words) : []
+        scratch.oneCharacterMarks[key] = (found ? Array(words) : [], lower)
         return found
     }
 
@@ -486,9 +496,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         return bytes.count == length
     }
 
-    /// Marks every city with the token `token` (not merely starting with it).
-    private func markExact(_ token: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>) {
-        let lower = lowerBound(token, exact: true)
+    /// Marks every city with the token `token` (not merely starting with it). `lower`: the first
+    /// token not below it (the same in prefix order as in byte order: what starts with it is not below it).
+    private func markExact(_ token: UnsafeRawBufferPointer, from lower: Int, into words: UnsafeMutableBufferPointer<UInt64>) {
         guard lower < layout.tokenCount, comparePrefix(lower, token, exact: true) == 0 else { return }
         let count = UInt32(truncatingIfNeeded: cityCount)
         let postings = postingRange(lower..<(lower + 1))
@@ -578,7 +588,9 @@ private final class SearchScratch {
     static let oneCharacterLimit = 512
     /// The cities with a token starting with a one-character word (folded bytes), as `first` holds
     /// them; empty when none has. Any language: tokens are every name's. At most `oneCharacterLimit`.
-    var oneCharacterMarks: [[UInt8]: [UInt64]] = [:]
+    var oneCharacterMarks: [[UInt8]: (marks: [UInt64], lower: Int)] = [:]
+    /// The first token not below each query word, as its marks found it.
+    var tokenStarts: [Int] = []
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64
