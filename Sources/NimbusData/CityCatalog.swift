@@ -240,23 +240,34 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                         rank[7 * words + w] = 0
                     }
                 }
-                // Each word into its class, in place: row c becomes class c there (a word without
-                // matches, zero in every row). Without a branch per word: a short query matches in
-                // most words, a long one in few, and the words that do are listed as they come.
+                // Each word into its class, in place: row c becomes class c there, row by row (row 6,
+                // empty now, holds what the classes before took), a word without matches zero in
+                // every row; then the words that hold matches are listed, without a branch per word
+                // (a short query matches in most words, a long one in few).
                 return scratch.first.withUnsafeBufferPointer { matches in
                     scratch.matched.withUnsafeMutableBufferPointer { matched in
+                        guard let all = matches.baseAddress, let rows = rank.baseAddress else {
+                            return RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6, visit: UnsafeBufferPointer(matched))
+                        }
+                        let taken = rows + 6 * words
+                        for c in 0..<5 {
+                            let row = rows + c * words
+                            if c == 0 && !wholeWords {
+                                row.update(repeating: 0, count: words)
+                                continue
+                            }
+                            for w in 0..<words {
+                                let member = row[w] & all[w] & ~taken[w]
+                                row[w] = member
+                                taken[w] |= member
+                            }
+                        }
+                        let rest = rows + 5 * words
                         var listed = 0
                         for w in 0..<words {
-                            let all = matches[w]
+                            rest[w] = all[w] & ~taken[w]
                             matched[listed] = Int32(truncatingIfNeeded: w)
-                            listed &+= all == 0 ? 0 : 1
-                            var taken: UInt64 = 0
-                            for c in 0..<5 {
-                                let member = (c == 0 && !wholeWords) ? 0 : rank[c * words + w] & all & ~taken
-                                rank[c * words + w] = member
-                                taken |= member
-                            }
-                            rank[5 * words + w] = all & ~taken
+                            listed &+= all[w] == 0 ? 0 : 1
                         }
                         // The classes' words that hold matches, read where they are.
                         return RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6,
