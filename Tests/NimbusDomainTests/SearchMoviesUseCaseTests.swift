@@ -1,6 +1,7 @@
 import XCTest
 import OpenCombineShim
 @testable import NimbusDomain
+import TestSupport
 
 final class SearchMoviesUseCaseTests: XCTestCase {
     private final class Movies: MovieRepository {
@@ -97,15 +98,6 @@ final class MovieDetailsUseCaseTests: XCTestCase {
         }
     }
 
-    private final class NoHistory: MovieHistoryRepository {
-        func recentQueries(limit: Int) -> [String] { [] }
-        func saveQuery(_ query: String) throws {}
-        func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
-        func recordViewed(_ movie: MovieSummary) throws {}
-        var queries: AnyPublisher<[String], Never> { Just([]).eraseToAnyPublisher() }
-        var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
-    }
-
     private func open(_ useCase: MovieDetailsUseCase, _ id: MovieID) -> Result<String, MovieError>? {
         var result: Result<String, MovieError>?
         _ = useCase.execute(id).sink(receiveCompletion: { if case .failure(let e) = $0 { result = .failure(e) } },
@@ -114,10 +106,10 @@ final class MovieDetailsUseCaseTests: XCTestCase {
     }
 
     func testAFilmOpensFromItsOwnSourceOrSaysItIsUnavailable() {
-        let underTMDB = MovieDetailsUseCase(movies: Source(.tmdb), others: [Source(.catalogue)], history: NoHistory())
+        let underTMDB = MovieDetailsUseCase(movies: Source(.tmdb), others: [Source(.catalogue)], history: NoMovieHistory())
         XCTAssertEqual(open(underTMDB, MovieID(source: .catalogue, value: 7)), .success("catalogue 7"))
         XCTAssertEqual(open(underTMDB, MovieID(source: .tmdb, value: 8)), .success("tmdb 8"))
-        let offline = MovieDetailsUseCase(movies: Source(.catalogue), history: NoHistory())
+        let offline = MovieDetailsUseCase(movies: Source(.catalogue), history: NoMovieHistory())
         XCTAssertEqual(open(offline, MovieID(source: .tmdb, value: 8)), .failure(.sourceUnavailable(.tmdb)))
     }
 }
