@@ -60,6 +60,11 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private let nameMatcher = CityNameMatcher()
     /// The own names of every city, per language, made by the first search in that language or `prepareRanking`.
     private let ownNames = Mutex<[CityNameLanguage: OwnNameIndex]>([:])
+    /// Every `tokenSampleStride`-th token's first eight bytes as a number (`key(_:)`), made by the
+    /// first search: a binary search for a prefix narrows to a run of that many tokens in this small
+    /// array before it reads the token table, whose reads, scattered over megabytes, miss the cache.
+    private let tokenSample = Mutex<[UInt64]?>(nil)
+    static let tokenSampleStride = 64
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -454,7 +459,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// Marks every city with a token starting with `prefix`; false when there is none. `lower`: the
     /// first token not below `prefix`.
     private func mark(prefix: UnsafeRawBufferPointer, from lower: Int, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
-        var lo = lower, hi = layout.tokenCount
+        var lo = lower, hi = max(lower, tokenWindow(prefix).upperBound)
         while lo < hi {
             let mid = (lo + hi) / 2
             if comparePrefix(mid, prefix, exact: false) > 0 { hi = mid } else { lo = mid + 1 }
@@ -524,12 +529,57 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// The first token that is not below `prefix` (with `exact`, ordinary byte order; otherwise tokens
     /// starting with `prefix` compare equal to it).
     private func lowerBound(_ prefix: UnsafeRawBufferPointer, exact: Bool) -> Int {
-        var lo = 0, hi = layout.tokenCount
+        let window = tokenWindow(prefix)
+        var lo = window.lowerBound, hi = window.upperBound
         while lo < hi {
             let mid = (lo + hi) / 2
             if comparePrefix(mid, prefix, exact: exact) < 0 { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// The tokens a search for `prefix` need look at, from the sampled keys: a token whose key is
+    /// below the prefix's is below it, one whose key is above every key starting with it is after
+    /// every token starting with it (keys compare as their bytes do; folded bytes hold no zero). The
+    /// first token not below `prefix`, and the first after those starting with it, are in it or at its end.
+    private func tokenWindow(_ prefix: UnsafeRawBufferPointer) -> Range<Int> {
+        let count = layout.tokenCount
+        guard !prefix.contains(0) else { return 0..<count }
+        let sample = tokenSample.withLock { made in
+            if let made { return made }
+            let sample = stride(from: 0, to: count, by: Self.tokenSampleStride).map { index in
+                let token = tokenRange(index)
+                return Self.key(UnsafeRawBufferPointer(start: base + token.lowerBound, count: token.count))
+            }
+            made = sample
+            return sample
+        }
+        let low = Self.key(prefix)
+        let high = prefix.count >= 8 ? low : low | (UInt64.max >> (8 * prefix.count))
+        return sample.withUnsafeBufferPointer { keys in
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys[mid] < low { lo = mid + 1 } else { hi = mid }
+            }
+            // Sample `lo - 1` is below the prefix: so is its token.
+            let start = lo == 0 ? 0 : (lo - 1) * Self.tokenSampleStride + 1
+            hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if keys[mid] > high { hi = mid } else { lo = mid + 1 }
+            }
+            let end = lo == keys.count ? count : lo * Self.tokenSampleStride
+            return min(start, end)..<end
+        }
+    }
+
+    /// The first eight of `bytes` as a big-endian number, zeros after its end: two byte strings
+    /// without zeros whose keys differ are in the order of their keys.
+    static func key(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var key: UInt64 = 0
+        for i in 0..<8 { key = key << 8 | (i < bytes.count ? UInt64(bytes[i]) : 0) }
+        return key
     }
 
     /// Compares token `index` with `prefix`: 0 when the token starts with it (or, with `exact`, equals it).
