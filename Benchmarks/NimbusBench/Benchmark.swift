@@ -280,7 +280,9 @@ enum NimbusBenchmark {
             guard let pipe = popen(command + " 2>/dev/null", "r") else { return "" }
             var text = ""
             var buffer = [CChar](repeating: 0, count: 4096)
-            while fgets(&buffer, Int32(buffer.count), pipe) != nil { text += String(cString: buffer) }
+            while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+                text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
             pclose(pipe)
             return text
         }

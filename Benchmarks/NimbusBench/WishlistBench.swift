@@ -30,7 +30,7 @@ enum WishlistBenchmark {
         }
         files.append(("one 5 MB field", write("field.csv", "Title,Year\n\"" + String(repeating: "a", count: 5 * 1024 * 1024 - 20) + "\",1995\n")))
         let sparse = directory.appendingPathComponent("sparse.csv")
-        FileManager.default.createFile(atPath: sparse.path, contents: Data("Title\n".utf8))
+        _ = FileManager.default.createFile(atPath: sparse.path, contents: Data("Title\n".utf8))
         if let handle = try? FileHandle(forWritingTo: sparse) {
             try? handle.truncate(atOffset: 2 << 30)
             try? handle.close()

@@ -142,7 +142,7 @@ public final class LogFile: Sendable {
     }
 
     deinit {
-        state.withLock { close($0.fd) }
+        _ = state.withLock { close($0.fd) }
     }
 
     private static func open(_ url: URL) throws -> Int32 {

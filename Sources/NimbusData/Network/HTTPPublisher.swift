@@ -35,7 +35,9 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
         guard demand > 0, !started, subscriber != nil else { lock.unlock(); return }
         started = true
         lock.unlock()
-        let task = client.send(request) { [weak self] result in self?.finish(result) }
+        // Through a protocol without the subscriber's type: a closure that kept it would capture
+        // its metatype, which need not be Sendable.
+        let task = client.send(request) { [weak finishing = self as any HTTPFinishing] result in finishing?.finish(result) }
         lock.lock()
         if subscriber == nil {
             lock.unlock()
@@ -46,7 +48,7 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
         }
     }
 
-    private func finish(_ result: Result<HTTPResponse, HTTPError>) {
+    func finish(_ result: Result<HTTPResponse, HTTPError>) {
         lock.lock()
         guard let subscriber else { lock.unlock(); return }
         self.subscriber = nil
@@ -74,3 +76,10 @@ where S.Input == HTTPResponse, S.Failure == HTTPError {
 // MARK: - URLSession
 
 /// The live client: one URLSession (FoundationNetworking on Linux) with a delegate that enforces
+
+/// What a request's completion calls back: its subscription, whatever the subscriber's type.
+private protocol HTTPFinishing: AnyObject, Sendable {
+    func finish(_ result: Result<HTTPResponse, HTTPError>)
+}
+
+extension HTTPSubscription: HTTPFinishing {}

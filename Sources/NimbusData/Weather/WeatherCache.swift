@@ -56,7 +56,7 @@ public final class WeatherCache: Sendable {
               let data = try? JSONEncoder().encode(Entry(fetchedAt: fetchedAt.timeIntervalSince1970, body: body))
         else { return }
         let url = url(coordinate)
-        lock.withLock { _ in SafeFile.write(data, to: url) }
+        _ = lock.withLock { _ in SafeFile.write(data, to: url) }
     }
 }
 
