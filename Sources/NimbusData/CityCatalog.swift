@@ -435,7 +435,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// Whether the token table lists `token` (folded UTF-8) for the city at `index`.
     func indexContains(token: [UInt8], cityIndex index: Int) -> Bool {
         token.withUnsafeBytes { prefix in
-            let lower = lowerBound(prefix, exact: true)
+            let lower = lowerBound(prefix, exact: true, in: tokenWindow(prefix))
             guard lower < layout.tokenCount, comparePrefix(lower, prefix, exact: true) == 0 else { return false }
             let postings = postingRange(lower..<(lower + 1))
             var lo = postings.lowerBound, hi = postings.upperBound
@@ -457,9 +457,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     /// Marks every city with a token starting with `prefix`; false when there is none. `lower`: the
-    /// first token not below `prefix`.
-    private func mark(prefix: UnsafeRawBufferPointer, from lower: Int, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
-        var lo = lower, hi = max(lower, tokenWindow(prefix).upperBound)
+    /// first token not below `prefix`; `end`: the end of its `tokenWindow`, where those starting with it end at the latest.
+    private func mark(prefix: UnsafeRawBufferPointer, from lower: Int, to end: Int, into words: UnsafeMutableBufferPointer<UInt64>) -> Bool {
+        var lo = lower, hi = max(lower, end)
         while lo < hi {
             let mid = (lo + hi) / 2
             if comparePrefix(mid, prefix, exact: false) > 0 { hi = mid } else { lo = mid + 1 }
@@ -482,26 +482,25 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// the token table is kept for `markExact` (the word's own token, if any, is the first of its
     /// prefix's: one binary search for both). `lock` held.
     private func markKept(prefix: UnsafeRawBufferPointer, into words: UnsafeMutableBufferPointer<UInt64>, token: Int) -> Bool {
-        guard Self.isOneCharacter(prefix) else {
-            let lower = lowerBound(prefix, exact: false)
-            scratch.tokenStarts[token] = lower
-            clear(words)
-            return mark(prefix: prefix, from: lower, into: words)
-        }
-        let key = [UInt8](prefix)
-        if let kept = scratch.oneCharacterMarks[key] {
+        let oneCharacter = Self.isOneCharacter(prefix)
+        // One character is at most four bytes, none zero: its key is its bytes.
+        let key = PrefixKey.of(prefix)
+        if oneCharacter, let kept = scratch.oneCharacterMarks[key] {
             scratch.tokenStarts[token] = kept.lower
             // Empty: no token starts with it.
             guard kept.marks.count == words.count else { return false }
             kept.marks.withUnsafeBufferPointer { words.baseAddress!.update(from: $0.baseAddress!, count: words.count) }
             return true
         }
-        let lower = lowerBound(prefix, exact: false)
+        let window = tokenWindow(prefix)
+        let lower = lowerBound(prefix, exact: false, in: window)
         scratch.tokenStarts[token] = lower
         clear(words)
-        let found = mark(prefix: prefix, from: lower, into: words)
-        if scratch.oneCharacterMarks.count >= SearchScratch.oneCharacterLimit { scratch.oneCharacterMarks.removeAll() }
-        scratch.oneCharacterMarks[key] = (found ? Array(words) : [], lower)
+        let found = mark(prefix: prefix, from: lower, to: window.upperBound, into: words)
+        if oneCharacter {
+            if scratch.oneCharacterMarks.count >= SearchScratch.oneCharacterLimit { scratch.oneCharacterMarks.removeAll() }
+            scratch.oneCharacterMarks[key] = (found ? Array(words) : [], lower)
+        }
         return found
     }
 
@@ -527,9 +526,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     /// The first token that is not below `prefix` (with `exact`, ordinary byte order; otherwise tokens
-    /// starting with `prefix` compare equal to it).
-    private func lowerBound(_ prefix: UnsafeRawBufferPointer, exact: Bool) -> Int {
-        let window = tokenWindow(prefix)
+    /// starting with `prefix` compare equal to it), searched in its `tokenWindow`.
+    private func lowerBound(_ prefix: UnsafeRawBufferPointer, exact: Bool, in window: Range<Int>) -> Int {
         var lo = window.lowerBound, hi = window.upperBound
         while lo < hi {
             let mid = (lo + hi) / 2
@@ -544,42 +542,24 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// first token not below `prefix`, and the first after those starting with it, are in it or at its end.
     private func tokenWindow(_ prefix: UnsafeRawBufferPointer) -> Range<Int> {
         let count = layout.tokenCount
-        guard !prefix.contains(0) else { return 0..<count }
+        guard let keys = PrefixKey.range(of: prefix) else { return 0..<count }
         let sample = tokenSample.withLock { made in
             if let made { return made }
             let sample = stride(from: 0, to: count, by: Self.tokenSampleStride).map { index in
                 let token = tokenRange(index)
-                return Self.key(UnsafeRawBufferPointer(start: base + token.lowerBound, count: token.count))
+                return PrefixKey.of(UnsafeRawBufferPointer(start: base + token.lowerBound, count: token.count))
             }
             made = sample
             return sample
         }
-        let low = Self.key(prefix)
-        let high = prefix.count >= 8 ? low : low | (UInt64.max >> (8 * prefix.count))
-        return sample.withUnsafeBufferPointer { keys in
-            var lo = 0, hi = keys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if keys[mid] < low { lo = mid + 1 } else { hi = mid }
-            }
-            // Sample `lo - 1` is below the prefix: so is its token.
-            let start = lo == 0 ? 0 : (lo - 1) * Self.tokenSampleStride + 1
-            hi = keys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if keys[mid] > high { hi = mid } else { lo = mid + 1 }
-            }
-            let end = lo == keys.count ? count : lo * Self.tokenSampleStride
+        return sample.withUnsafeBufferPointer { sample in
+            let first = PrefixKey.firstIndex(in: sample) { $0 >= keys.lowerBound }
+            let past = PrefixKey.firstIndex(in: sample) { $0 > keys.upperBound }
+            // Sampled token `first - 1` is below the prefix; sampled token `past` is after every token starting with it.
+            let start = first == 0 ? 0 : (first - 1) * Self.tokenSampleStride + 1
+            let end = past == sample.count ? count : past * Self.tokenSampleStride
             return min(start, end)..<end
         }
-    }
-
-    /// The first eight of `bytes` as a big-endian number, zeros after its end: two byte strings
-    /// without zeros whose keys differ are in the order of their keys.
-    static func key(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var key: UInt64 = 0
-        for i in 0..<8 { key = key << 8 | (i < bytes.count ? UInt64(bytes[i]) : 0) }
-        return key
     }
 
     /// Compares token `index` with `prefix`: 0 when the token starts with it (or, with `exact`, equals it).
@@ -647,9 +627,9 @@ private final class SearchScratch {
     struct OneCharacter: Hashable { let language: CityNameLanguage; let query: String }
     /// Far more than the letters of an alphabet; when full, it starts again.
     static let oneCharacterLimit = 512
-    /// The cities with a token starting with a one-character word (folded bytes), as `first` holds
+    /// The cities with a token starting with a one-character word (by its `PrefixKey`), as `first` holds
     /// them; empty when none has. Any language: tokens are every name's. At most `oneCharacterLimit`.
-    var oneCharacterMarks: [[UInt8]: (marks: [UInt64], lower: Int)] = [:]
+    var oneCharacterMarks: [UInt64: (marks: [UInt64], lower: Int)] = [:]
     /// The first token not below each query word, as its marks found it.
     var tokenStarts: [Int] = []
 

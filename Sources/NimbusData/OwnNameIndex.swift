@@ -21,7 +21,7 @@ struct OwnNameIndex: Sendable {
         let bytes: [UInt8]
         /// Sorted by their bytes, then by city.
         let entries: [Entry]
-        /// Each entry's first eight bytes as a number (`prefixKey`), ascending: a prefix of at most
+        /// Each entry's `PrefixKey`, ascending: a prefix of at most
         /// eight bytes finds its range here alone, in one array, without reading the names' bytes.
         let keys: [UInt64]
         /// Each entry's city and length, in eight bytes rather than twelve: what marking a range reads.
@@ -36,7 +36,10 @@ struct OwnNameIndex: Sendable {
             (self.entries, self.keys) = bytes.withUnsafeBufferPointer { all in
                 // Sorted by each entry's first eight bytes as a number first (the order of the bytes
                 // where they differ there), the bytes themselves only where those are the same.
-                var keyed = entries.map { (key: Self.prefixKey(all, $0), entry: $0) }
+                let raw = UnsafeRawBufferPointer(all)
+                var keyed = entries.map { e in
+                    (key: PrefixKey.of(UnsafeRawBufferPointer(rebasing: raw[Int(e.start)..<Int(e.start + e.length)])), entry: e)
+                }
                 keyed.sort { a, b in
                     if a.key != b.key { return a.key < b.key }
                     let order = Self.compare(all, a.entry, all, b.entry)
@@ -45,16 +48,6 @@ struct OwnNameIndex: Sendable {
                 return (keyed.map(\.entry), keyed.map(\.key))
             }
             marks = self.entries.map { Mark(city: $0.city, length: $0.length) }
-        }
-
-        /// The entry's first eight bytes, big-endian, zeros after its end: two entries whose keys
-        /// differ compare as their keys do (a shorter one that the other starts with has a zero where
-        /// the other has a byte, and a zero byte ties, left to the bytes).
-        private static func prefixKey(_ all: UnsafeBufferPointer<UInt8>, _ e: Entry) -> UInt64 {
-            var key: UInt64 = 0
-            let start = Int(e.start), n = min(Int(e.length), 8)
-            for i in 0..<8 { key = key << 8 | (i < n ? UInt64(all[start + i]) : 0) }
-            return key
         }
 
         private static func compare(_ x: UnsafeBufferPointer<UInt8>, _ a: Entry,
@@ -69,15 +62,10 @@ struct OwnNameIndex: Sendable {
 
         /// The entries whose bytes start with `prefix`: its exact entries first (sorted order), then the longer ones.
         func range(startingWith prefix: UnsafeRawBufferPointer) -> Range<Int> {
-            // Up to eight bytes, none zero (folded names hold none): the entries starting with it are
-            // those whose key starts with its bytes, the keys from its own (zeros after it) to that
-            // with ones after it.
-            if prefix.count <= 8, !prefix.contains(0) {
-                var low: UInt64 = 0
-                for i in 0..<8 { low = low << 8 | (i < prefix.count ? UInt64(prefix[i]) : 0) }
-                let high = prefix.count == 8 ? low : low | (UInt64.max >> (8 * prefix.count))
+            // Up to eight bytes: the entries starting with it are those whose key is in its range.
+            if prefix.count <= 8, let range = PrefixKey.range(of: prefix) {
                 return keys.withUnsafeBufferPointer { keys in
-                    Self.firstIndex(in: keys) { $0 >= low }..<Self.firstIndex(in: keys) { $0 > high }
+                    PrefixKey.firstIndex(in: keys) { $0 >= range.lowerBound }..<PrefixKey.firstIndex(in: keys) { $0 > range.upperBound }
                 }
             }
             return bytes.withUnsafeBufferPointer { all in
@@ -108,16 +96,6 @@ struct OwnNameIndex: Sendable {
                 }
                 return lower..<lo
             }
-        }
-
-        /// The first index of ascending `keys` whose key is `past` (`past` holds from there on).
-        private static func firstIndex(in keys: UnsafeBufferPointer<UInt64>, where past: (UInt64) -> Bool) -> Int {
-            var lo = 0, hi = keys.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if past(keys[mid]) { hi = mid } else { lo = mid + 1 }
-            }
-            return lo
         }
 
         /// The byte after the first `offset` of entry `index`, nil at its end.
