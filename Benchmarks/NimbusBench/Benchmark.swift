@@ -10,12 +10,27 @@ import OpenCombineShim
 enum NimbusBenchmark {
     /// Queries typed one key at a time, in the scripts people search in; or, with
     /// `NIMBUS_BENCH_CITY_TYPING` set, the queries it lists (comma-separated).
-    static let typing = ProcessInfo.processInfo.environment["NIMBUS_BENCH_CITY_TYPING"].map {
-        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    } ?? [
+    static let typing = typing(from: "NIMBUS_BENCH_CITY_TYPING", default: [
         "seoul", "서울", "ソウル", "sao paulo", "são", "new york", "york", "mexico city", "東京", "北京",
         "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
-    ]
+    ])
+
+    /// The queries `variable` lists, comma-separated, each at most 64 characters; `fallback` when it
+    /// is unset or lists none (a bench that typed nothing would print no number, not say why).
+    static func typing(from variable: String, default fallback: [String],
+                       environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let listed = environment[variable].map {
+            $0.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces).prefix(64)) }.filter { !$0.isEmpty }
+        } ?? []
+        return listed.isEmpty ? fallback : listed
+    }
+
+    /// A query as a row of the table names it: control characters escaped (it may come from the
+    /// environment), at most 24 characters.
+    static func label(_ query: String) -> String {
+        let shown = query.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+        return shown.count > 24 ? String(shown.prefix(23)) + "…" : shown
+    }
 
     @MainActor static func main() {
         if CommandLine.arguments.contains("--frames") { RenderProbe.frames(); return }
@@ -211,7 +226,7 @@ enum NimbusBenchmark {
         table.row("ranking: own names folded and sorted (once)", ms(rankingBuild))
         let medians = byQuery.map { (query: $0.key, median: pct($0.value, 50)) }.sorted { $0.median > $1.median }
         for (query, median) in medians.prefix(dearest) {
-            table.row("search only, \"\(query)\" (median)", ms(median))
+            table.row("search only, \"\(label(query))\" (median)", ms(median))
         }
     }
 

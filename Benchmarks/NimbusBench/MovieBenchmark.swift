@@ -10,13 +10,11 @@ import OpenCombineShim
 enum MovieBenchmark {
     /// Film searches typed one key at a time: titles, people, short and common words; or, with
     /// `NIMBUS_BENCH_FILM_TYPING` set, the searches it lists (comma-separated).
-    static let typing = ProcessInfo.processInfo.environment["NIMBUS_BENCH_FILM_TYPING"].map {
-        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    } ?? [
+    static let typing = NimbusBenchmark.typing(from: "NIMBUS_BENCH_FILM_TYPING", default: [
         "batman begins", "the godfather", "star wars", "love", "heat", "christopher nolan", "meryl streep",
         "amelie", "spirited away", "tom hanks", "the", "john", "s", "b", "a", "m", "alien", "casablanca",
         "kurosawa", "pulp fiction",
-    ]
+    ])
 
     static func run(into table: inout Table) {
         do {
