@@ -23,6 +23,8 @@ PHRASES = [
     (r"\bMIT licence\b", "Expat"),
     (r"\bBSD-3-Clause\b", "BSD-3-clause"),
     (r"GNU Lesser General Public License 3\.0 or later|\bLGPL-3\.0-or-later\b", "LGPL-3+"),
+    (r"GNU Lesser General Public License 2\.1 or later|\bLGPL-2\.1-or-later\b", "LGPL-2.1+"),
+    (r"Unicode License v3", "Unicode-3.0"),
 ]
 # A licence item about code of which nothing is shipped is not a licence of the shipped files.
 NOT_SHIPPED = re.compile(r"none of its code|build time only")
@@ -40,6 +42,15 @@ TEXTS = {
     "LGPL-3+": """GSHHG is released under the GNU Lesser General Public License, version 3 or
  (at your option) any later version. On Debian systems, the full text of the GNU Lesser
  General Public License version 3 can be found in /usr/share/common-licenses/LGPL-3.""",
+    "LGPL-2.1+": """Debian's iso-codes (the region codes and their Japanese names in the city
+ catalogue) is released under the GNU Lesser General Public License, version 2.1 or (at your
+ option) any later version. On Debian systems, the full text of the GNU Lesser General Public
+ License version 2.1 can be found in /usr/share/common-licenses/LGPL-2.1.""",
+    "Unicode-3.0": """CLDR (the exemplar city names in the city catalogue): Copyright © 1991-2025
+ Unicode, Inc. Released under the Unicode License v3: permission is granted, free of charge, to
+ use, copy, modify, merge, publish, distribute and sell the data files, provided that this
+ copyright and permission notice appear with all copies. The full text is at
+ https://www.unicode.org/license.txt""",
     "Apache-2.0": """On Debian systems, the full text of the Apache License, Version 2.0 can be
  found in /usr/share/common-licenses/Apache-2.0.""",
     "Apache-2.0-with-Runtime-Library-Exception": """On Debian systems, the full text of the Apache License, Version 2.0 can be

@@ -65,6 +65,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// array before it reads the token table, whose reads, scattered over megabytes, miss the cache.
     private let tokenSample = Mutex<[UInt64]?>(nil)
     static let tokenSampleStride = 64
+    private let regionTable = Mutex<[Region]?>(nil)
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -274,19 +275,130 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                             matched[listed] = Int32(truncatingIfNeeded: w)
                             listed &+= all[w] == 0 ? 0 : 1
                         }
+                        let visit = UnsafeBufferPointer(rebasing: matched[0..<listed])
+                        let exactOwn = scratch.joined.withUnsafeBytes { own.cities(named: $0) }
+                        let lead = leadByWholeName(rows: rank, rowLength: words, visit: visit, exactOwn: exactOwn)
+                        // Row 7, the whole names that passed nothing, goes before class 4: rows 4 and 5 move
+                        // down one (row 6, `taken`, is done with).
+                        var wholeNames: UInt64 = 0
+                        for w in visit { wholeNames |= rows[7 * words + Int(w)] }
+                        if wholeNames != 0 {
+                            for w in visit {
+                                let i = Int(w)
+                                rows[6 * words + i] = rows[5 * words + i]
+                                rows[5 * words + i] = rows[4 * words + i]
+                                rows[4 * words + i] = rows[7 * words + i]
+                            }
+                        }
                         // The classes' words that hold matches, read where they are.
-                        return RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: 6,
-                                            visit: UnsafeBufferPointer(rebasing: matched[0..<listed]))
+                        return RankedCities(rows: UnsafeBufferPointer(rank), rowLength: words, classes: wholeNames != 0 ? 7 : 6,
+                                            visit: visit, lead: lead)
                     }
                 }
             }
         }
     }
+    /// How many times as big a place whose alternate name the query is, whole, must be to come
+    /// before one matched by its own name: one whose own name is the query (Calcutta, South Africa,
+    /// for Kolkata's "calcutta"), one whose own name starts with it (Roman for Rome's "roma"), one
+    /// with it as a word of its own name (Marano di Napoli for Naples' "napoli").
+    static let leadOverOwnName = 8, leadOverOwnStart = 3, leadOverOwnWord = 1
+    /// The members of classes 0 to 3 that a whole name may pass.
+    static let leadWindow = 64
+    /// The largest members of classes 2 to 4 whose names are read for a whole name.
+    static let leadCandidates = 16
+
+    /// Places whose alternate name the query is, whole ("roma" for Rome, "wien" for Vienna), among
+    /// the largest of classes 2 to 4 (own words, or words of any names, match): each comes before
+    /// the places listed before it by their own names (classes 0 to 3) that it is `leadOverOwnName`,
+    /// `leadOverOwnStart` or `leadOverOwnWord` times as big as, and one of class 4 in any case before
+    /// the rest of class 4, whose words are only spread over its names. What comes before the last place such
+    /// a name passes is returned, in order (the lead; its members are cleared from their classes);
+    /// the others are moved from class 4 into row 7, which the caller lists before it. Classes 0
+    /// to 3 are read from their first `leadWindow` members. `exactOwn`: the cities with an own name
+    /// that is the query. `lock` held; `rows` as `rankingClasses` left them, row 7 empty.
+    private func leadByWholeName(rows: UnsafeMutableBufferPointer<UInt64>, rowLength words: Int,
+                                 visit: UnsafeBufferPointer<Int32>, exactOwn: [Int]) -> [CityRef] {
+        guard !visit.isEmpty, let base = rows.baseAddress else { return [] }
+        func members(ofClass c: Int, upTo limit: Int, _ body: (Int) -> Bool) {
+            var seen = 0
+            let row = base + c * words
+            for w in visit {
+                var word = row[Int(w)]
+                while word != 0 {
+                    let city = Int(w) << 6 | word.trailingZeroBitCount
+                    word &= word &- 1
+                    if seen == limit || !body(city) { return }
+                    seen += 1
+                }
+            }
+        }
+        // The largest places matched otherwise than by the start of an own name: classes 2 to 4 together.
+        var whole: [Int] = []
+        var read = 0
+        scan: for w in visit {
+            let i = Int(w)
+            var word = base[2 * words + i] | base[3 * words + i] | base[4 * words + i]
+            while word != 0 {
+                let city = i << 6 | word.trailingZeroBitCount
+                word &= word &- 1
+                if hasWholeName(city) { whole.append(city) }
+                read += 1
+                if read == Self.leadCandidates { break scan }
+            }
+        }
+        guard !whole.isEmpty else { return [] }
+        // Each member of classes 0 to 3 with the population a whole name must reach to pass it.
+        var ahead: [(city: Int, passedBy: Int)] = []
+        for c in 0..<4 where ahead.count < Self.leadWindow {
+            members(ofClass: c, upTo: Self.leadWindow - ahead.count) { city in
+                let times = exactOwn.contains(city) ? Self.leadOverOwnName : c < 2 ? Self.leadOverOwnStart : Self.leadOverOwnWord
+                ahead.append((city, times * max(1, population(at: city))))
+                return true
+            }
+        }
+        var passing: [(city: Int, before: Int)] = []
+        for city in whole {
+            let people = population(at: city)
+            // Only what is listed before it now (a place of class 2 or 3 is in `ahead` itself).
+            let listed = ahead.firstIndex { $0.city == city } ?? ahead.count
+            if let before = ahead[..<listed].firstIndex(where: { people >= $0.passedBy }) { passing.append((city, before)) }
+        }
+        var lead: [CityRef] = []
+        if let last = passing.map(\.before).max() {
+            for i in 0...last {
+                // Passing places in population order, as class 4 gave them, each before the first it passes.
+                for p in passing where p.before == i { lead.append(CityRef(Int32(p.city))) }
+                if i < last, !passing.contains(where: { $0.city == ahead[i].city }) { lead.append(CityRef(Int32(ahead[i].city))) }
+            }
+        }
+        for member in lead {
+            let w = Int(member.index) >> 6, bit = UInt64(1) << UInt64(member.index & 63)
+            for c in 0..<5 { base[c * words + w] &= ~bit }
+        }
+        for city in whole where !passing.contains(where: { $0.city == city }) {
+            let w = city >> 6, bit = UInt64(1) << UInt64(city & 63)
+            guard base[4 * words + w] & bit != 0 else { continue }
+            base[4 * words + w] &= ~bit
+            base[7 * words + w] |= bit
+        }
+        return lead
+    }
+
+    /// Whether some name of the city at `index` folds to exactly the query's words (`scratch.query`). `lock` held.
+    private func hasWholeName(_ index: Int) -> Bool {
+        nameMatcher.hasName(equalTo: scratch.query, city: index, names: namesBlob(at: index))
+    }
+
+    private func population(at index: Int) -> Int {
+        Int(u32(layout.cities + index * layout.recordSize + 12))
+    }
+
     public func city(_ ref: CityRef) -> City {
         let index = Int(ref.index)
         // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
         precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         let country = [byte(record + 16), byte(record + 17)]
         let names = self.names(at: index)
         return City(
@@ -298,14 +410,15 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             population: Int(u32(record + 12)),
             timeZone: timeZone(Int(u16(record + 18))),
             alternateNames: Array(names.dropFirst()),
-            localNames: CityLocalNames(japanese: localName(in: names, record + 32), korean: localName(in: names, record + 34)))
+            localNames: CityLocalNames(japanese: localName(in: names, record + 32), korean: localName(in: names, record + 34)),
+            region: region(ofRecord: record), namesakes: namesakes(ofRecord: record))
     }
 
     public func summary(_ ref: CityRef) -> CitySummary {
         let index = Int(ref.index)
         // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
         precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         return CitySummary(
             id: Int(u32(record)),
             name: canonicalName(at: index),
@@ -315,7 +428,60 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             longitude: Double(Int32(bitPattern: u32(record + 8))) / 100_000,
             timeZone: timeZone(Int(u16(record + 18))),
             localNames: CityLocalNames(japanese: name(at: index, number: Int(u16(record + 32))),
-                                       korean: name(at: index, number: Int(u16(record + 34)))))
+                                       korean: name(at: index, number: Int(u16(record + 34)))),
+            region: region(ofRecord: record), namesakes: namesakes(ofRecord: record))
+    }
+
+    // MARK: - Regions
+
+    /// A region of the catalogue's table, with the country it is in.
+    struct Region: Sendable {
+        let country: String
+        let region: CityRegion
+    }
+
+    /// The region table (version 3), decoded on first use: a few thousand entries.
+    var regions: [Region] {
+        regionTable.withLock { table in
+            if let table { return table }
+            var decoded: [Region] = []
+            decoded.reserveCapacity(layout.regionCount)
+            for index in 0..<layout.regionCount {
+                let entry = layout.regionOffsets + index * 4
+                let start = Int(u32(entry)), end = Int(u32(entry + 4))
+                let range = layout.clamped(start: start, length: end - start, in: layout.regionBlob, size: layout.regionBlobSize)
+                let fields = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+                    .split(separator: CityNameMatcher.nameSeparator, omittingEmptySubsequences: false)
+                    .map { String(decoding: $0, as: UTF8.self) }
+                // A damaged entry is a region with no names rather than a crash; it matches nothing.
+                let field = { (i: Int) -> String in i < fields.count ? fields[i] : "" }
+                decoded.append(Region(country: field(0), region: CityRegion(
+                    code: field(2), english: field(3), korean: field(4).isEmpty ? nil : field(4),
+                    japanese: field(5).isEmpty ? nil : field(5))))
+            }
+            table = decoded
+            return decoded
+        }
+    }
+
+    /// The region index of the city at catalogue index `index`, nil when it is in none (or the catalogue has no regions).
+    func regionIndex(at index: Int) -> Int? {
+        guard layout.version >= 3 else { return nil }
+        let value = Int(u16(layout.cities + index * layout.recordSize + 36))
+        return value < layout.regionCount ? value : nil
+    }
+
+    private func region(ofRecord record: Int) -> CityRegion? {
+        guard layout.version >= 3 else { return nil }
+        let value = Int(u16(record + 36))
+        guard value < layout.regionCount else { return nil }
+        let table = regions
+        return value < table.count && !table[value].region.english.isEmpty ? table[value].region : nil
+    }
+
+    private func namesakes(ofRecord record: Int) -> CityNamesakes {
+        guard layout.version >= 3 else { return [] }
+        return CityNamesakes(rawValue: byte(record + 38) & 0x3F)
     }
 
     /// The name whose number (canonical = 0) is stored at `field`: nil for 0, or a number past the names.
@@ -347,7 +513,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
 
     /// The number (canonical = 0) of the name city `index` is shown by in `language`; 0 for none.
     private func localNameNumber(_ index: Int, _ language: CityNameLanguage) -> Int {
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         switch language {
         case .geoNames: return 0
         case .japanese: return Int(u16(record + 32))
@@ -369,7 +535,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     public func countryCode(at index: Int) -> String {
         // Cannot fire: callers pass indices from the spatial index built over this catalogue's 0..<cityCount.
         precondition(index >= 0 && index < cityCount, "city \(index) out of range 0..<\(cityCount)")
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         return String(decoding: [byte(record + 16), byte(record + 17)], as: UTF8.self)
     }
 
@@ -377,7 +543,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     public func position(at index: Int) -> GeoPoint {
         // Cannot fire: callers pass indices from the spatial index built over this catalogue's 0..<cityCount.
         precondition(index >= 0 && index < cityCount, "city \(index) out of range 0..<\(cityCount)")
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         let lat = Double(Int32(bitPattern: u32(record + 4))) / 100_000
         let lon = Double(Int32(bitPattern: u32(record + 8))) / 100_000
         return GeoPoint(latitude: min(90, max(-90, lat)), longitude: min(180, max(-180, lon)))!
@@ -386,7 +552,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// The most populous city whose IANA time zone is `zone` (the catalogue is in population order).
     public func largestCity(inTimeZone zone: String) -> CityRef? {
         guard let wanted = (0..<layout.timeZoneCount).first(where: { timeZone($0) == zone }) else { return nil }
-        for index in 0..<cityCount where Int(u16(layout.cities + index * CatalogLayout.recordSize + 18)) == wanted {
+        for index in 0..<cityCount where Int(u16(layout.cities + index * layout.recordSize + 18)) == wanted {
             return CityRef(Int32(index))
         }
         return nil
@@ -402,7 +568,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             if idIndex == nil {
                 var index = [UInt32: Int32](minimumCapacity: cityCount)
                 for i in 0..<cityCount {
-                    let id = u32(layout.cities + i * CatalogLayout.recordSize)
+                    let id = u32(layout.cities + i * layout.recordSize)
                     if index[id] == nil { index[id] = Int32(i) } // the first, as a scan would find
                 }
                 idIndex = index
@@ -413,7 +579,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
 
     /// The UTF-8 names of the city at `index`, canonical first, separated by U+001F, in place.
     private func namesBlob(at index: Int) -> UnsafeRawBufferPointer {
-        let record = layout.cities + index * CatalogLayout.recordSize
+        let record = layout.cities + index * layout.recordSize
         let range = layout.clamped(start: Int(u32(record + 20)), length: Int(u32(record + 24)),
                                    in: layout.names, size: layout.namesSize)
         return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)

@@ -40,6 +40,34 @@ final class CityNameMatcher: Sendable {
         return matched.map { String(decoding: UnsafeRawBufferPointer(rebasing: blob[$0]), as: UTF8.self) }
     }
 
+    /// Whether some name of city `index` folds to exactly `query`'s words: the query is one of its
+    /// names, whole ("roma" for Roma, one of Rome's). Codes are not names here: GeoNames lists
+    /// airport and other codes among the alternates ("LOS" for Lagos), which nobody types for a
+    /// city's name, so an alternate of two to four capital letters never counts.
+    func hasName(equalTo query: FoldedTokens, city index: Int, names blob: UnsafeRawBufferPointer) -> Bool {
+        guard query.count > 0 else { return false }
+        if let names = foldedNames(index, blob: blob) {
+            return names.names.indices.contains { k in
+                names.name(k, equals: query) && !(k > 0 && Self.isCode(UnsafeRawBufferPointer(rebasing: blob[names.names[k].bytes])))
+            }
+        }
+        var tokens = FoldedTokens()
+        for (k, range) in NameRanges(blob: blob, from: 0).enumerated() {
+            // A name shorter than the query's letters cannot fold to them (folding only ever lengthens ASCII).
+            let name = UnsafeRawBufferPointer(rebasing: blob[range])
+            if name.allSatisfy({ $0 < UTF8Lead.firstNonASCII }) && name.count < query.bytes.count { continue }
+            if k > 0 && Self.isCode(name) { continue }
+            NameFolding.fold(utf8: name, into: &tokens)
+            if tokens.bytes == query.bytes && tokens.ends == query.ends { return true }
+        }
+        return false
+    }
+
+    /// Whether a name is a code rather than a name: two to four ASCII capital letters ("LOS", "NYC").
+    static func isCode(_ name: UnsafeRawBufferPointer) -> Bool {
+        (2...4).contains(name.count) && name.allSatisfy { (0x41...0x5A).contains($0) }
+    }
+
     /// Folds the names of city `index` if it is one of the kept ones and they are not folded yet.
     func foldNames(ofCity index: Int, names blob: UnsafeRawBufferPointer) {
         _ = foldedNames(index, blob: blob)
@@ -277,6 +305,19 @@ struct FoldedNames {
         if shownName > 0, shownName < names.count, name(shownName, matches: query) { return nil }
         return CityNameMatcher.shortestMatching(names.indices.dropFirst(), scalars: { names[$0].scalars },
                                                 matches: { name($0, matches: query) })
+    }
+
+    /// Whether name `k` folds to exactly `query`'s tokens.
+    func name(_ k: Int, equals query: FoldedTokens) -> Bool {
+        let tokens = names[k].tokens
+        guard tokens.count == query.count else { return false }
+        for (q, t) in tokens.enumerated() {
+            let start = t == 0 ? 0 : tokenEnds[t - 1]
+            let range = query.range(q)
+            guard tokenEnds[t] - start == range.count,
+                  tokenBytes[start..<tokenEnds[t]].elementsEqual(query.bytes[range]) else { return false }
+        }
+        return true
     }
 
     /// Whether every query token starts some token of name `k`.

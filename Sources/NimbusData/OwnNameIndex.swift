@@ -175,6 +175,20 @@ struct OwnNameIndex: Sendable {
         }
     }
 
+    /// The cities with an own name that is `joined` (a query's folded words joined by a space).
+    func cities(named joined: UnsafeRawBufferPointer) -> [Int] {
+        let range = starts.range(startingWith: joined)
+        // The exact entries come first in the range.
+        return starts.marks.withUnsafeBufferPointer { marks in
+            var found: [Int] = []
+            for i in range {
+                guard Int(marks[i].length) == joined.count else { break }
+                found.append(Int(marks[i].city))
+            }
+            return found
+        }
+    }
+
     /// Marks, in `prefixed`, the cities with an own word starting with `token`, and in `whole`
     /// those with an own word that is `token`.
     func markWords(_ token: UnsafeRawBufferPointer, whole: UnsafeMutableBufferPointer<UInt64>,

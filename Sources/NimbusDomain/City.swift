@@ -16,9 +16,14 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
     public let alternateNames: [String]
     /// The alternates it is shown by in Japanese and Korean.
     public let localNames: CityLocalNames
+    /// The state, province or prefecture it is in, where the catalogue knows it.
+    public let region: CityRegion?
+    /// Which languages show another city of the same country by the same name.
+    public let namesakes: CityNamesakes
 
     public init(id: Int, name: String, countryCode: String, latitude: Double, longitude: Double,
-                population: Int, timeZone: String, alternateNames: [String], localNames: CityLocalNames = .none) {
+                population: Int, timeZone: String, alternateNames: [String], localNames: CityLocalNames = .none,
+                region: CityRegion? = nil, namesakes: CityNamesakes = []) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
@@ -28,6 +33,63 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
         self.timeZone = timeZone
         self.alternateNames = alternateNames
         self.localNames = localNames
+        self.region = region
+        self.namesakes = namesakes
+    }
+}
+
+/// A first-level region: a state, province, prefecture (GeoNames' admin1), with its names and the
+/// short code people write after a city's name ("IL" in "Springfield, IL"; empty where none is usual).
+public struct CityRegion: Equatable, Hashable, Sendable {
+    public let code: String
+    public let english: String
+    public let korean: String?
+    public let japanese: String?
+
+    public init(code: String, english: String, korean: String? = nil, japanese: String? = nil) {
+        self.code = code
+        self.english = english
+        self.korean = korean
+        self.japanese = japanese
+    }
+
+    /// Its name in `language`: the Korean or Japanese one where the catalogue has it, else the English.
+    public func name(in language: CityNameLanguage) -> String {
+        switch language {
+        case .geoNames: english
+        case .japanese: japanese ?? english
+        case .korean: korean ?? english
+        }
+    }
+}
+
+/// Which languages show another city of the same country by the same name (two "Springfield ·
+/// United States" rows), and where even the region is the same: the catalogue works it out once.
+public struct CityNamesakes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Whether another city of the country is shown by this city's name in `language`.
+    public func sharesName(in language: CityNameLanguage) -> Bool {
+        contains(CityNamesakes(rawValue: 1 << Self.bit(language)))
+    }
+
+    /// Whether another city of the same region is shown by this city's name in `language`.
+    public func sharesRegion(in language: CityNameLanguage) -> Bool {
+        contains(CityNamesakes(rawValue: 1 << (Self.bit(language) + 3)))
+    }
+
+    /// Namesakes in `language`, and in the same region with `sameRegion`.
+    public static func named(in language: CityNameLanguage, sameRegion: Bool = false) -> CityNamesakes {
+        CityNamesakes(rawValue: 1 << bit(language) | (sameRegion ? 1 << (bit(language) + 3) : 0))
+    }
+
+    private static func bit(_ language: CityNameLanguage) -> UInt8 {
+        switch language {
+        case .geoNames: 0
+        case .japanese: 1
+        case .korean: 2
+        }
     }
 }
 
@@ -81,8 +143,10 @@ public struct CitySummary: Equatable, Hashable, Sendable {
     public let longitude: Double
     /// IANA time-zone identifier.
     public let timeZone: String
+    public let region: CityRegion?
+    public let namesakes: CityNamesakes
     public init(id: Int, name: String, countryCode: String, population: Int, latitude: Double, longitude: Double,
-                timeZone: String, localNames: CityLocalNames = .none) {
+                timeZone: String, localNames: CityLocalNames = .none, region: CityRegion? = nil, namesakes: CityNamesakes = []) {
         self.id = id
         self.name = name
         self.countryCode = countryCode
@@ -91,13 +155,15 @@ public struct CitySummary: Equatable, Hashable, Sendable {
         self.latitude = latitude
         self.longitude = longitude
         self.timeZone = timeZone
+        self.region = region
+        self.namesakes = namesakes
     }
 
     /// The summary of a whole city.
     public init(_ city: City) {
         self.init(id: city.id, name: city.name, countryCode: city.countryCode, population: city.population,
                   latitude: city.latitude, longitude: city.longitude, timeZone: city.timeZone,
-                  localNames: city.localNames)
+                  localNames: city.localNames, region: city.region, namesakes: city.namesakes)
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
@@ -252,6 +318,8 @@ public struct CitySet: Equatable, Sendable {
 /// members before it. A search keeps only the words that hold matches (a few dozen for most
 /// queries), gathered from its bitsets in place, instead of a copy of every class's whole bitset.
 public struct RankedCities: Equatable, Sendable {
+    /// The members before the classes, in this order.
+    private let lead: [CityRef]
     private let words: [UInt64]
     /// The catalogue word (position / 64) of each of `words`.
     private let positions: [Int32]
@@ -265,7 +333,11 @@ public struct RankedCities: Equatable, Sendable {
     /// `n % 64` of word `n / 64` of a row is position `n`), read in place at the words `visit` lists
     /// (ascending, each below `rowLength`; the others are taken as empty, so a search lists only the
     /// words where it matched); empty classes are left out.
-    public init(rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int, visit: UnsafeBufferPointer<Int32>) {
+    ///
+    /// `lead` comes before the classes, in its own order: the front of the list the search merged by
+    /// what matched and how big each place is (`CityCatalog`); its members must be in no class.
+    public init(rows: UnsafeBufferPointer<UInt64>, rowLength: Int, classes: Int, visit: UnsafeBufferPointer<Int32>,
+                lead: [CityRef] = []) {
         precondition(rowLength >= 0 && classes >= 0 && rows.count >= rowLength * classes, "rows shorter than their classes")
         // Cannot fire from the catalogue: it visits the words of its own rows.
         for w in visit { precondition(w >= 0 && Int(w) < rowLength, "word \(w) outside rows of \(rowLength)") }
@@ -287,8 +359,9 @@ public struct RankedCities: Equatable, Sendable {
         self.words = words
         self.positions = positions
         self.before = before
-        self.classCounts = counts
-        self.count = total
+        self.lead = lead
+        self.classCounts = lead.isEmpty ? counts : [lead.count] + counts
+        self.count = lead.count + total
     }
 
     /// Copies the words `visit` lists of each class that hold members, with their catalogue word and
@@ -339,12 +412,13 @@ public struct RankedCities: Equatable, Sendable {
     public func member(_ i: Int) -> CityRef {
         // Cannot fire from the screens: members are asked for 0..<count of the matches they were given.
         precondition(i >= 0 && i < count, "member \(i) out of range 0..<\(count)")
-        let (w, bit) = CitySet.find(i, words: words, before: before)
+        if i < lead.count { return lead[i] }
+        let (w, bit) = CitySet.find(i - lead.count, words: words, before: before)
         return CityRef(Int32(truncatingIfNeeded: Int(positions[w]) << 6 | bit))
     }
 
     public static func == (l: RankedCities, r: RankedCities) -> Bool {
-        l.count == r.count && l.classCounts == r.classCounts && l.positions == r.positions && l.words == r.words
+        l.count == r.count && l.classCounts == r.classCounts && l.lead == r.lead && l.positions == r.positions && l.words == r.words
     }
 }
 

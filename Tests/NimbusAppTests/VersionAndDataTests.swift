@@ -68,7 +68,7 @@ final class VersionAndDataTests: XCTestCase {
             XCTAssertNotNil(commit.wholeMatch(of: /commit ([0-9a-f]{12}(-dirty)?|unknown)/), commit)
             XCTAssertTrue(lines.contains("  from \(resources.path) (beside the executable):"), outcome.stdout)
             let count = try headerCityCount(resources.appendingPathComponent("cities15000.bin"))
-            XCTAssertTrue(lines.contains { $0.hasPrefix("    cities15000.bin") && $0.hasSuffix("city catalogue NMBC v2, \(count) cities") },
+            XCTAssertTrue(lines.contains { $0.hasPrefix("    cities15000.bin") && $0.hasSuffix("city catalogue NMBC v3, \(count) cities") },
                           outcome.stdout)
             XCTAssertTrue(lines.contains { $0.contains("ko.lproj/Localizable.strings") && $0.hasSuffix(" strings") }, outcome.stdout)
         }

@@ -336,7 +336,7 @@ final class CityCatalogTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         XCTAssertThrowsError(try CityCatalog(contentsOf: url)) { error in
             XCTAssertEqual((error as? CityCatalogError)?.message,
-                           "city catalogue is damaged: version 1 where this Nimbus reads version 2 "
+                           "city catalogue is damaged: version 1 where this Nimbus reads versions 2–3 "
                            + "(rebuild it with scripts/build-resources.py)")
         }
     }
@@ -348,7 +348,7 @@ final class CityCatalogTests: XCTestCase {
         let tokyo = try XCTUnwrap(original.search("tokyo").first)
         var data = try Data(contentsOf: original.url)
         let cities = data[24..<28].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-        let record = cities + Int(tokyo.index) * 36
+        let record = cities + Int(tokyo.index) * (data[4] >= 3 ? 40 : 36)
         data.replaceSubrange((record + 32)..<(record + 36), with: [0xFF, 0xFF, 0xFE, 0x7F])
         let url = try temporaryFile(data)
         defer { try? FileManager.default.removeItem(at: url) }

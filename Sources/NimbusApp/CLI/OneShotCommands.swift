@@ -69,9 +69,10 @@ struct WeatherCommand: MainActorCommand {
 struct SearchCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
-        abstract: "Print the cities matching a query, one per line (name, country, population, coordinates, name typed).",
+        abstract: "Print the cities matching a query, one per line (name, region, country, population, coordinates, name typed).",
         discussion: """
-            Ranked as the Cities tab lists them. The last column is the name the query matched when the city \
+            Ranked as the Cities tab lists them. The region is the state, province or prefecture (empty where \
+            the catalogue has none). The last column is the name the query matched when the city \
             matched by another name than the one shown (empty otherwise). Exit status 1 when nothing matched.
             """)
 
@@ -442,7 +443,8 @@ enum OneShot {
             let hit = search.hit(matches[i], query: matches.query)
             let name = CityNameChoice.name(hit.city, language: container.l10n.language)
             let typed = hit.matchedName == name ? nil : hit.matchedName
-            return [name, container.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
+            let region = hit.city.region?.name(in: container.l10n.language.cityNames) ?? ""
+            return [name, region, container.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
                     WeatherFormatter.coordinates(hit.city.coordinate), typed ?? ""]
                 .map(DisplayWidth.sanitize).joined(separator: "\t")
         }.joined(separator: "\n")

@@ -476,7 +476,7 @@ public final class CityListViewModel {
                 name: name,
                 // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
                 matchedName: hit.matchedName == name ? nil : hit.matchedName,
-                country: countries.name(hit.city.countryCode),
+                country: CityPlace.text(hit.city, language: l10n.language, countries: countries),
                 population: l10n.number(hit.city.population),
                 coordinate: hit.city.coordinate,
                 timeZone: hit.city.timeZone

@@ -356,13 +356,13 @@ public final class LikedCitiesViewModel {
             let range = state.ranges[city.coordinate]
             let name = CityNameChoice.name(city, language: l10n.language)
             if range == nil, let error = state.rangeProblems[city.coordinate] ?? state.rangeError {
-                var row = LikedRow(cityID: city.id, name: name, country: countries.name(city.countryCode),
+                var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
                                    range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
                                    coordinates: WeatherFormatter.coordinates(city.coordinate))
                 row.unavailable = true
                 return row
             }
-            return LikedRow(cityID: city.id, name: name, country: countries.name(city.countryCode),
+            return LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
                             range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
                             condition: range.map { format.condition($0.condition) },
                             coordinates: WeatherFormatter.coordinates(city.coordinate))

@@ -297,7 +297,7 @@ public final class SettingsViewModel {
         let search = state.search.map { search in
             SettingsState.Search(prompt: l10n[.settingsHomeSearch], text: search.text,
                                  results: search.results.map { CityNameChoice.name($0, language: l10n.language) + ", "
-                                     + countries.name($0.countryCode) },
+                                     + CityPlace.text($0, language: l10n.language, countries: countries) },
                                  pick: search.pick)
         }
         let path = Self.shortPath(state.settings.path, home: environment["HOME"])
@@ -375,7 +375,7 @@ public final class SettingsViewModel {
             case nil: return l10n[.settingsValueNone]
             case .point(let p): return WeatherFormatter.coordinates(Coordinate(latitude: p.latitude, longitude: p.longitude))
             case .city(let id):
-                return lookup(id).map { CityNameChoice.name($0, language: l10n.language) + ", " + $0.countryCode } ?? String(id)
+                return lookup(id).map { CityPlace.qualifiedName($0, language: l10n.language) + ", " + $0.countryCode } ?? String(id)
             }
         }
     }

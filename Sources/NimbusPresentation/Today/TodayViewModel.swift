@@ -731,7 +731,7 @@ public final class TodayViewModel {
         }()
         let placeRows = places.map { city -> TodayPlaceRow in
             let w = s.weather[city.coordinate]
-            var row = TodayPlaceRow(cityID: city.id, name: CityNameChoice.name(city, language: l10n.language),
+            var row = TodayPlaceRow(cityID: city.id, name: CityPlace.qualifiedName(city, language: l10n.language),
                                     isHere: city.id == hereID,
                                     now: w.map { weatherFormat.shortTemperature($0.temperature) },
                                     range: w.map { weatherFormat.shortTemperature($0.high) + " / " + weatherFormat.shortTemperature($0.low) },

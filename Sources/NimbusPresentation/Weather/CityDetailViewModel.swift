@@ -565,7 +565,7 @@ public final class CityDetailViewModel {
         return CityHeader(
             name: city.name,
             localName: CityNameChoice.local(city.localNames, language: l10n.language),
-            country: countries.name(city.countryCode),
+            country: CityPlace.text(city, language: l10n.language, countries: countries, always: true),
             localTime: clock.dateTime(now, dateTemplate: "EEEdMMM"),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
             population: l10n.format(.weatherPopulation, l10n.number(city.population)))

@@ -1,0 +1,61 @@
+import NimbusDomain
+
+/// Where a city is, as a row or a header writes it beside the city's name: its country, with its
+/// region (state, province, prefecture) when another city of the country is shown by the same name
+/// ("Illinois, United States" for one of eight Springfields), and its coordinates too when even
+/// that region has another ("Minas Gerais, Brazil, 19.77°S 43.85°W"). Korean and Japanese write
+/// the larger place first (미국 일리노이주, アメリカ合衆国 イリノイ州). The detail header gives the region always.
+public enum CityPlace {
+    public static func text(_ city: CitySummary, language: Language, countries: CountryNames, always: Bool = false) -> String {
+        text(countryCode: city.countryCode, region: city.region, namesakes: city.namesakes, coordinate: city.coordinate,
+             language: language, countries: countries, always: always)
+    }
+
+    public static func text(_ city: City, language: Language, countries: CountryNames, always: Bool = false) -> String {
+        text(CitySummary(city), language: language, countries: countries, always: always)
+    }
+
+    public static func text(countryCode: String, region: CityRegion?, namesakes: CityNamesakes, coordinate: Coordinate,
+                            language: Language, countries: CountryNames, always: Bool = false) -> String {
+        let country = countries.name(countryCode)
+        let names = language.cityNames
+        var parts: [String] = []
+        if let region, always || namesakes.sharesName(in: names) {
+            let regionName = region.name(in: names)
+            switch language {
+            case .en: parts = [regionName + ", " + country]
+            case .ko, .ja: parts = [country + " " + regionName]
+            }
+        } else {
+            parts = [country]
+        }
+        if namesakes.sharesRegion(in: names) || (region == nil && namesakes.sharesName(in: names)) {
+            parts.append(WeatherFormatter.coordinates(coordinate))
+        }
+        return parts.joined(separator: language == .en ? ", " : " ")
+    }
+}
+
+extension CityPlace {
+    /// The city's name for a place that shows no country beside it (Today's rows, the settings' home):
+    /// with its region when another city of the country is shown by the same name ("Springfield,
+    /// Illinois"; "스프링필드(일리노이주)"), and its coordinates too when the region is shared as well.
+    public static func qualifiedName(_ city: CitySummary, language: Language) -> String {
+        let name = CityNameChoice.name(city, language: language)
+        let names = language.cityNames
+        guard city.namesakes.sharesName(in: names) else { return name }
+        var details: [String] = []
+        if let region = city.region { details.append(region.name(in: names)) }
+        if city.namesakes.sharesRegion(in: names) || city.region == nil {
+            details.append(WeatherFormatter.coordinates(city.coordinate))
+        }
+        switch language {
+        case .en: return ([name] + details).joined(separator: ", ")
+        case .ko, .ja: return name + "(" + details.joined(separator: " ") + ")"
+        }
+    }
+
+    public static func qualifiedName(_ city: City, language: Language) -> String {
+        qualifiedName(CitySummary(city), language: language)
+    }
+}
