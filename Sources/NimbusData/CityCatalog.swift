@@ -66,6 +66,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private let tokenSample = Mutex<[UInt64]?>(nil)
     static let tokenSampleStride = 64
     private let regionTable = Mutex<[Region]?>(nil)
+    private let qualifierIndex = Mutex<CityQualifiers?>(nil)
+    private let signatureTable = Mutex<[(signature: UInt64, scalars: UInt16)]?>(nil)
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -117,10 +119,23 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// 4. an own name has a word starting with every query word;
     /// 5. some name, or reading, has every query word as a word;
     /// 6. the rest: every query word starts a word of some name.
+    ///
+    /// A query can end with a region or a country that narrows it (`CityQualifiers`): after a comma
+    /// ("springfield, il", "파리, 프랑스") it must name one, or (unless the whole query, comma and all,
+    /// is a city's name) nothing is listed and the matches say so; without one ("paris france", "london ontario", "portland me") its last words are taken as
+    /// one when they name a place with a city of the rest's name, unless the whole query is the
+    /// name of the first city it finds as it is.
     public func search(_ query: String, in language: CityNameLanguage) -> CityMatches {
         lock.lock()
         defer { lock.unlock() }
-        guard query.count == 1 else { return matches(search(uncached: query, in: language), query) }
+        if let comma = query.lastIndex(of: ","), query.count > 1 {
+            let name = String(query[..<comma]), after = String(query[query.index(after: comma)...])
+            if let narrowed = qualified(name: name + " ", qualifier: after, query: query, in: language) { return narrowed }
+        }
+        guard query.count == 1 else {
+            let plain = matches(search(uncached: query, in: language), query)
+            return narrowedByLastWords(query, plain: plain, in: language) ?? plain
+        }
         let key = SearchScratch.OneCharacter(language: language, query: query)
         if let kept = scratch.oneCharacter[key] { return CityMatches(query: query, ranked: kept) }
         let answer = search(uncached: query, in: language)
@@ -131,8 +146,256 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         return matches(answer, query)
     }
 
-    /// The search itself; `lock` held.
-    private func search(uncached query: String, in language: CityNameLanguage) -> Answer {
+    /// `name` narrowed to the places `qualifier` names (the text after a comma): nil when the
+    /// qualifier has no letters (a comma typed at the end), no matches when it names nothing. `lock` held.
+    private func qualified(name: String, qualifier: String, query: String, in language: CityNameLanguage) -> CityMatches? {
+        let words = NameFolding.tokens(qualifier).joined(separator: " ")
+        guard !words.isEmpty else { return nil }
+        guard let places = qualifiers.places(named: words) else {
+            // A name may hold a comma itself ("Caire, el", Catalan for Cairo): a city with the whole
+            // query as a name is listed as the plain search lists it; else the qualifier named nothing.
+            let plain = matches(search(uncached: query, in: language), query)
+            if let first = plain.first, hasWholeName(Int(first.index)) { return plain }
+            let trimmed = qualifier.trimmingCharacters(in: .whitespaces)
+            return CityMatches(query: query, refs: []).narrowed(to: .unknown(trimmed), nameQuery: name)
+        }
+        let (found, within) = search(name, in: language, withinFirstOf: places, query: query)
+        return found.narrowed(to: describe(within, named: qualifier.trimmingCharacters(in: .whitespaces), holding: found), nameQuery: name)
+    }
+
+    /// The plain matches narrowed by the query's last words, when they name a place (`CityQualifiers`)
+    /// where a city of the other words' name is: when the plain search found nothing ("paris france",
+    /// "london ontario"), or when the first city found there has the other words as a whole name and
+    /// the first plain match is not named by the whole query ("san jose ca" is San Jose, California,
+    /// not San José del Cabo; "port of spain" stays Port of Spain, and "santa cr", typed on the way
+    /// to "santa cruz", stays what it starts). `lock` held, the plain search just done (its folded
+    /// words in `scratch.query`).
+    private func narrowedByLastWords(_ query: String, plain: CityMatches, in language: CityNameLanguage) -> CityMatches? {
+        let tokens = (0..<scratch.query.count).map { String(decoding: scratch.query.token($0), as: UTF8.self) }
+        guard tokens.count >= 2 else { return nil }
+        let plainIsNamed = plain.first.map { hasWholeName(Int($0.index)) } ?? false
+        if plainIsNamed { return nil }
+        for k in stride(from: min(qualifiers.longestName, tokens.count - 1), through: 1, by: -1) {
+            guard let places = qualifiers.places(named: tokens.suffix(k).joined(separator: " ")) else { continue }
+            let name = tokens.dropLast(k).joined(separator: " ") + " "
+            let (found, within) = search(name, in: language, withinFirstOf: places, query: query)
+            // `scratch.query` is the other words now.
+            guard let first = found.first, plain.count == 0 || hasWholeName(Int(first.index)) else { continue }
+            return found.narrowed(to: describe(within, named: tokens.suffix(k).joined(separator: " "), holding: found), nameQuery: name)
+        }
+        return nil
+    }
+
+    /// `name` searched in the regions among `places`, then, when none is there, in the countries
+    /// ("méxico" is the State of Mexico before the country; "ca" California before Canada), with the
+    /// places it was searched in. `lock` held.
+    private func search(_ name: String, in language: CityNameLanguage, withinFirstOf places: [CityQualifiers.Place],
+                        query: String) -> (CityMatches, [CityQualifiers.Place]) {
+        let regions = places.filter { if case .region = $0 { true } else { false } }
+        let countries = places.filter { if case .country = $0 { true } else { false } }
+        var found = CityMatches(query: query, refs: [])
+        for group in [regions, countries] where !group.isEmpty {
+            found = matches(search(uncached: name, in: language, within: placeSet(group)), query)
+            if found.count > 0 { return (found, group) }
+        }
+        return (found, places)
+    }
+
+    /// The qualifier for `places`: those of them that hold one of the first matches found (the
+    /// Illinois of "il", not Israel), or all of them when none was found.
+    private func describe(_ places: [CityQualifiers.Place], named: String, holding found: CityMatches) -> CityQualifier {
+        var places = places
+        if found.count > 0, places.count > 1 {
+            let firsts = (0..<min(found.count, 100)).map { Int(found[$0].index) }
+            let held = places.filter { place in
+                firsts.contains { city in
+                    switch place {
+                    case .region(let index): regionIndex(at: city) == index
+                    case .country(let code): countryCode(at: city) == code
+                    }
+                }
+            }
+            if !held.isEmpty { places = held }
+        }
+        let table = regions
+        var regionPlaces: [CityRegionPlace] = [], countries: [String] = []
+        for place in places {
+            switch place {
+            case .region(let index) where index < table.count:
+                regionPlaces.append(CityRegionPlace(region: table[index].region, countryCode: table[index].country))
+            case .region: break
+            case .country(let code): countries.append(code)
+            }
+        }
+        return .places(named: named, regions: regionPlaces, countries: countries)
+    }
+
+    // MARK: - Did you mean
+
+    /// When nothing matches `query`: the cities it may have meant, at most `limit`, nearest first
+    /// and then larger first. Each of its words that starts no word of any name is replaced by the
+    /// names' words within two edits of it (Damerau–Levenshtein, so a transposition is one edit;
+    /// within one for words of three or four letters, none for shorter ones), and the words are
+    /// searched again as whole words ("pariss" → Paris, "seuol" → Seoul, "new yrok" → New York City).
+    public func suggestions(for query: String, in language: CityNameLanguage, limit: Int) -> [CityRef] {
+        lock.lock()
+        defer { lock.unlock() }
+        var folded = FoldedTokens()
+        NameFolding.fold(query, into: &folded)
+        let words = (0..<folded.count).map { Array(folded.token($0)) }
+        guard !words.isEmpty, words.count <= 4, limit > 0 else { return [] }
+        // Each word's choices: itself when some name's word starts with it, else its near tokens.
+        var choices: [[(token: [UInt8], edits: Int)]] = []
+        for word in words {
+            if startsSomeToken(word) {
+                choices.append([(word, 0)])
+                continue
+            }
+            let near = nearTokens(word)
+            if near.isEmpty { return [] }
+            choices.append(near)
+        }
+        guard choices.contains(where: { $0.contains { $0.edits > 0 } }) else { return [] }
+        // Every combination, fewest edits first, at most a few dozen searches.
+        var combinations: [(tokens: [[UInt8]], edits: Int)] = [([], 0)]
+        for options in choices {
+            combinations = combinations.flatMap { partial in options.map { (partial.tokens + [$0.token], partial.edits + $0.edits) } }
+            combinations.sort { $0.edits < $1.edits }
+            combinations = Array(combinations.prefix(Self.suggestionSearches))
+        }
+        // Fewest edits first; then a city with the corrected words as a whole name ("munchenn" is
+        // Munich, «München», before Ottobrunn bei München), then one whose own name (GeoNames', or
+        // the one shown) holds them, then one that has them among its other names ("pariss" is Paris,
+        // before New Orleans, «Orleans Parish»); then the larger.
+        var found: [(edits: Int, match: Int, city: CityRef)] = []
+        for combination in combinations {
+            let text = combination.tokens.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ") + " "
+            guard case .ranked(let ranked) = search(uncached: text, in: language) else { continue }
+            let corrected = zip(combination.tokens, words).filter { $0 != $1 }.map { String(decoding: $0.0, as: UTF8.self) }
+            // A word of four letters or fewer, or two edits away, is a guess too many ways: corrected,
+            // it must be a word of the city's own name ("chamonix" is not Ibirama's "Chamonyx").
+            let loose = combination.edits > 1 || zip(combination.tokens, words).contains { $0 != $1 && NearWords.scalars($1).count <= 4 }
+            for i in 0..<min(ranked.count, limit) {
+                let city = ranked.member(i)
+                let own = ownWords(Int(city.index), language)
+                let other = !corrected.allSatisfy(own.contains)
+                if other && loose { continue }
+                // `scratch.query` is this combination's words.
+                found.append((combination.edits, hasWholeName(Int(city.index)) ? 0 : other ? 2 : 1, city))
+            }
+        }
+        var seen = Set<CityRef>()
+        return found.sorted { ($0.edits, $0.match, $0.city) < ($1.edits, $1.match, $1.city) }
+            .filter { seen.insert($0.city).inserted }
+            .prefix(limit).map(\.city)
+    }
+
+    /// The folded words of the city's own names: GeoNames' and the one shown in `language`.
+    private func ownWords(_ index: Int, _ language: CityNameLanguage) -> Set<String> {
+        let shown = name(at: index, number: localNameNumber(index, language))
+        return Set(([canonicalName(at: index)] + (shown.map { [$0] } ?? [])).flatMap(NameFolding.tokens))
+    }
+
+    /// How many corrected queries a suggestion searches at most.
+    static let suggestionSearches = 24
+    /// How many near tokens a word keeps.
+    static let nearTokensKept = 8
+
+    /// Whether some token starts with `word` (folded). `lock` held.
+    private func startsSomeToken(_ word: [UInt8]) -> Bool {
+        word.withUnsafeBytes { prefix in
+            let lower = lowerBound(prefix, exact: false, in: tokenWindow(prefix))
+            return lower < layout.tokenCount && comparePrefix(lower, prefix, exact: false) == 0
+        }
+    }
+
+    /// The tokens within `NearWords.limit(for:)` edits of `word`, fewest edits and then largest city first,
+    /// at most `nearTokensKept`. `lock` held.
+    private func nearTokens(_ word: [UInt8]) -> [(token: [UInt8], edits: Int)] {
+        let target = NearWords.scalars(word)
+        let allowed = NearWords.limit(for: target)
+        guard allowed > 0 else { return [] }
+        let signature = NearWords.signature(target)
+        let table = tokenSignatures
+        var near: [(token: [UInt8], edits: Int, city: Int)] = []
+        for index in 0..<min(table.count, layout.tokenCount) {
+            let entry = table[index]
+            guard abs(Int(entry.scalars) - target.count) <= allowed,
+                  (entry.signature ^ signature).nonzeroBitCount <= 2 * allowed else { continue }
+            let range = tokenRange(index)
+            let token = Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+            guard let edits = NearWords.distance(target, NearWords.scalars(token), atMost: allowed) else { continue }
+            let postings = postingRange(index..<(index + 1))
+            guard !postings.isEmpty else { continue }
+            near.append((token, edits, Int(u32(layout.postings + postings.lowerBound * 4))))
+        }
+        return near.sorted { ($0.edits, $0.city) < ($1.edits, $1.city) }.prefix(Self.nearTokensKept).map { ($0.token, $0.edits) }
+    }
+
+    /// Each token's length in scalars and its `NearWords.signature`, made by the first suggestion.
+    private var tokenSignatures: [(signature: UInt64, scalars: UInt16)] {
+        signatureTable.withLock { made in
+            if let made { return made }
+            let table = (0..<layout.tokenCount).map { index -> (signature: UInt64, scalars: UInt16) in
+                let range = tokenRange(index)
+                let scalars = NearWords.scalars(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
+                return (NearWords.signature(scalars), UInt16(clamping: scalars.count))
+            }
+            made = table
+            return table
+        }
+    }
+
+    /// Makes the table suggestions read, which the first query that matches nothing would otherwise; off the main queue.
+    public func prepareSuggestions() {
+        _ = tokenSignatures
+    }
+
+    /// The regions and countries queries can name, made on first use (a few milliseconds).
+    private var qualifiers: CityQualifiers {
+        qualifierIndex.withLock { index in
+            if let index { return index }
+            var countries = Set<String>()
+            for i in 0..<cityCount { countries.insert(countryCode(at: i)) }
+            let made = CityQualifiers(regions: regions, countries: countries)
+            index = made
+            return made
+        }
+    }
+
+    /// Folds the names of the regions and countries, which the first qualified query would otherwise do; off the main queue.
+    public func prepareQualifiers() {
+        _ = qualifiers
+    }
+
+    /// The cities in any of `places`, as a bitset over the catalogue; each place's kept. `lock` held.
+    private func placeSet(_ places: [CityQualifiers.Place]) -> [UInt64] {
+        var union = [UInt64](repeating: 0, count: (cityCount + 63) / 64)
+        for place in places {
+            let set: [UInt64]
+            if let kept = scratch.places[place] {
+                set = kept
+            } else {
+                var made = [UInt64](repeating: 0, count: union.count)
+                for i in 0..<cityCount {
+                    let member: Bool
+                    switch place {
+                    case .region(let index): member = regionIndex(at: i) == index
+                    case .country(let code): member = countryCode(at: i) == code
+                    }
+                    if member { made[i >> 6] |= 1 << UInt64(i & 63) }
+                }
+                if scratch.places.count >= SearchScratch.placeLimit { scratch.places.removeAll() }
+                scratch.places[place] = made
+                set = made
+            }
+            for w in 0..<union.count { union[w] |= set[w] }
+        }
+        return union
+    }
+
+    /// The search itself; `lock` held. With `within`, only the cities in that bitset match.
+    private func search(uncached query: String, in language: CityNameLanguage, within: [UInt64]? = nil) -> Answer {
         NameFolding.fold(query, into: &scratch.query)
         if scratch.query.count == 0 { return .all }
         if scratch.tokenStarts.count < scratch.query.count {
@@ -156,6 +419,14 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                             }
                             if any == 0 { return false }
                         }
+                    }
+                    if let within {
+                        var any: UInt64 = 0
+                        for word in 0..<min(first.count, within.count) {
+                            first[word] &= within[word]
+                            any |= first[word]
+                        }
+                        return any != 0
                     }
                     return true
                 }
@@ -311,8 +582,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// Places whose alternate name the query is, whole ("roma" for Rome, "wien" for Vienna), among
     /// the largest of classes 2 to 4 (own words, or words of any names, match): each comes before
     /// the places listed before it by their own names (classes 0 to 3) that it is `leadOverOwnName`,
-    /// `leadOverOwnStart` or `leadOverOwnWord` times as big as, and one of class 4 in any case before
-    /// the rest of class 4, whose words are only spread over its names. What comes before the last place such
+    /// `leadOverOwnStart` or `leadOverOwnWord` times as big as, when it passes every one of them
+    /// that follows (it goes after the last it does not pass), and one of class 4 in any case
+    /// before the rest of class 4, whose words are only spread over its names. What comes before the last place such
     /// a name passes is returned, in order (the lead; its members are cleared from their classes);
     /// the others are moved from class 4 into row 7, which the caller lists before it. Classes 0
     /// to 3 are read from their first `leadWindow` members. `exactOwn`: the cities with an own name
@@ -348,21 +620,33 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             }
         }
         guard !whole.isEmpty else { return [] }
-        // Each member of classes 0 to 3 with the population a whole name must reach to pass it.
+        // Each member of classes 0 to 3 with the population a whole name must reach to pass it: the
+        // first `leadWindow`, and past them the population that passes what is left of the classes
+        // (each class's first member past the window is its largest there).
         var ahead: [(city: Int, passedBy: Int)] = []
-        for c in 0..<4 where ahead.count < Self.leadWindow {
-            members(ofClass: c, upTo: Self.leadWindow - ahead.count) { city in
+        var beyond = 0
+        for c in 0..<4 {
+            members(ofClass: c, upTo: Self.leadWindow + 1) { city in
                 let times = exactOwn.contains(city) ? Self.leadOverOwnName : c < 2 ? Self.leadOverOwnStart : Self.leadOverOwnWord
-                ahead.append((city, times * max(1, population(at: city))))
+                let passedBy = times * max(1, population(at: city))
+                guard ahead.count < Self.leadWindow else {
+                    beyond = max(beyond, passedBy)
+                    return false
+                }
+                ahead.append((city, passedBy))
                 return true
             }
         }
         var passing: [(city: Int, before: Int)] = []
         for city in whole {
             let people = population(at: city)
-            // Only what is listed before it now (a place of class 2 or 3 is in `ahead` itself).
+            // A place it does not pass past the window would be listed after it.
+            guard people >= beyond else { continue }
+            // It goes after the last place listed before it now that it does not pass (a place of
+            // class 2 or 3 is in `ahead` itself): before every one it passes, after every other.
             let listed = ahead.firstIndex { $0.city == city } ?? ahead.count
-            if let before = ahead[..<listed].firstIndex(where: { people >= $0.passedBy }) { passing.append((city, before)) }
+            let kept = ahead[..<listed].lastIndex { people < $0.passedBy }.map { $0 + 1 } ?? 0
+            if kept < listed { passing.append((city, kept)) }
         }
         var lead: [CityRef] = []
         if let last = passing.map(\.before).max() {
@@ -798,6 +1082,9 @@ private final class SearchScratch {
     var oneCharacterMarks: [UInt64: (marks: [UInt64], lower: Int)] = [:]
     /// The first token not below each query word, as its marks found it.
     var tokenStarts: [Int] = []
+    /// The cities of each region or country a query named, as bitsets; at most `placeLimit`.
+    var places: [CityQualifiers.Place: [UInt64]] = [:]
+    static let placeLimit = 64
 
     init(cityCount: Int) {
         let words = (cityCount + 63) / 64

@@ -38,6 +38,25 @@ public struct City: Equatable, Hashable, Sendable, Identifiable {
     }
 }
 
+/// What a query named after a city's name to narrow it ("springfield, il", "paris france", "london ontario").
+public enum CityQualifier: Equatable, Hashable, Sendable {
+    /// These places: regions (with their country's ISO code) and countries (ISO codes) named `named`
+    /// (as typed, or folded when it was the query's last words).
+    case places(named: String, regions: [CityRegionPlace], countries: [String])
+    /// The text after a comma named no region or country: nothing is listed rather than the name alone.
+    case unknown(String)
+}
+
+/// A region and the country it is in.
+public struct CityRegionPlace: Equatable, Hashable, Sendable {
+    public let region: CityRegion
+    public let countryCode: String
+    public init(region: CityRegion, countryCode: String) {
+        self.region = region
+        self.countryCode = countryCode
+    }
+}
+
 /// A first-level region: a state, province, prefecture (GeoNames' admin1), with its names and the
 /// short code people write after a city's name ("IL" in "Springfield, IL"; empty where none is usual).
 public struct CityRegion: Equatable, Hashable, Sendable {
@@ -180,6 +199,33 @@ public struct CityRef: Hashable, Sendable, Comparable {
 public struct CityMatches: Equatable, Sendable {
     public let query: String
     private let storage: Storage
+    /// The part of the query matched against names: the query, or what comes before a region or
+    /// country that narrows it ("springfield" of "springfield, il"). A row's typed name is found with it.
+    public private(set) var nameQuery: String
+    /// The region or country the query named after the city's name, if any (or that it named none).
+    public private(set) var qualifier: CityQualifier?
+    /// When nothing matched: the cities the query may have meant, within two edits of a name, larger first.
+    public private(set) var suggestions: [CityRef] = []
+
+    /// These matches, found for `nameQuery` narrowed by `qualifier` (`query` stays what was typed).
+    public func narrowed(to qualifier: CityQualifier, nameQuery: String) -> CityMatches {
+        var copy = self
+        copy.qualifier = qualifier
+        copy.nameQuery = nameQuery
+        return copy
+    }
+
+    /// What a list shows: these matches, or, when there are none, the cities the query may have meant.
+    public var listed: CityMatches {
+        count == 0 && !suggestions.isEmpty ? CityMatches(query: query, refs: suggestions) : self
+    }
+
+    /// These (empty) matches with the cities the query may have meant.
+    public func suggesting(_ suggestions: [CityRef]) -> CityMatches {
+        var copy = self
+        copy.suggestions = suggestions
+        return copy
+    }
 
     private enum Storage: Sendable {
         case list([CityRef])
@@ -192,18 +238,21 @@ public struct CityMatches: Equatable, Sendable {
 
     public init(query: String, refs: [CityRef]) {
         self.query = query
+        self.nameQuery = query
         self.storage = .list(refs)
     }
 
     /// Every city of a catalogue of `count` cities, in catalogue order.
     public init(query: String, allOf count: Int) {
         self.query = query
+        self.nameQuery = query
         self.storage = .all(max(0, count))
     }
 
     /// The cities of `set`, in catalogue order.
     public init(query: String, set: CitySet) {
         self.query = query
+        self.nameQuery = query
         self.storage = .set(set)
     }
 
@@ -216,6 +265,7 @@ public struct CityMatches: Equatable, Sendable {
     /// The members of `classes`, class by class, each in catalogue order.
     public init(query: String, ranked classes: RankedCities) {
         self.query = query
+        self.nameQuery = query
         self.storage = .ranked(classes)
     }
 
@@ -255,7 +305,8 @@ public struct CityMatches: Equatable, Sendable {
     public var refs: [CityRef] { (0..<count).map { self[$0] } }
 
     public static func == (l: CityMatches, r: CityMatches) -> Bool {
-        guard l.query == r.query, l.count == r.count else { return false }
+        guard l.query == r.query, l.count == r.count, l.nameQuery == r.nameQuery, l.qualifier == r.qualifier,
+              l.suggestions == r.suggestions else { return false }
         switch (l.storage, r.storage) {
         case (.list(let a), .list(let b)): return a == b
         case (.all, .all): return true

@@ -18,9 +18,13 @@ public protocol CityRepository: Sendable {
     /// The name of `ref` that matched `query`, or nil when an own name matched: the canonical one, or
     /// the one shown in `language`.
     func matchedName(_ ref: CityRef, query: String, in language: CityNameLanguage) -> String?
+    /// When nothing matches `query`: the cities it may have meant (names within two edits), at most `limit`.
+    func suggestions(for query: String, in language: CityNameLanguage, limit: Int) -> [CityRef]
 }
 
 extension CityRepository {
+    /// A repository that suggests nothing.
+    public func suggestions(for query: String, in language: CityNameLanguage, limit: Int) -> [CityRef] { [] }
     /// `search(_:in:)` ranking by GeoNames' names alone.
     public func search(_ query: String) -> CityMatches { search(query, in: .geoNames) }
     /// `matchedName(_:query:in:)` with GeoNames' name alone as the city's own.
@@ -37,8 +41,16 @@ public struct SearchCitiesUseCase: Sendable {
         self.language = language
     }
 
+    /// How many cities a query that matches nothing suggests.
+    public static let suggestionLimit = 3
+
+    /// The matches, and when there are none (and no region or country the query named was unknown)
+    /// the cities it may have meant.
     public func execute(query: String) -> CityMatches {
-        repository.search(Self.trimmed(query), in: language)
+        let matches = repository.search(Self.trimmed(query), in: language)
+        guard matches.count == 0, !matches.nameQuery.isEmpty else { return matches }
+        if case .unknown? = matches.qualifier { return matches }
+        return matches.suggesting(repository.suggestions(for: matches.nameQuery, in: language, limit: Self.suggestionLimit))
     }
 
     /// `query` without leading white space, and with trailing white space as one space: a space

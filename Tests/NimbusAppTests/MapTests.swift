@@ -97,7 +97,7 @@ final class MapGoldenTests: XCTestCase {
         XCTAssertNil(MapText.size("80"))
         XCTAssertThrowsError(try MapText.render(query: "qqzx", zoom: .world, size: MapSize(cols: 10, rows: 3),
                                                 style: .braille, container: try Self.container())) { error in
-            XCTAssertEqual("\(error)", "no city matches \"qqzx\"")
+            XCTAssertTrue("\(error)".hasPrefix("no city matches \"qqzx\". The catalogue lists places of 15,000"), "\(error)")
         }
     }
 }

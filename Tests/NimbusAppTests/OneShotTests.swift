@@ -154,8 +154,19 @@ final class OneShotTests: XCTestCase {
 
     func testNoCityOrNoWeatherIsOneLineAndStatusOne() throws {
         XCTAssertThrowsError(try weather("zzqqxx", .oneline("%t"))) { error in
-            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: no city matches \"zzqqxx\"")
+            // Nothing within two edits either: what the catalogue holds, and how to search a larger one.
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: no city matches \"zzqqxx\". The catalogue lists "
+                           + "places of 15,000 or more people. For places of 1,000 or more, build the large tier with "
+                           + "python3 scripts/build-resources.py --tier 1000 and start nimbus --tier large.")
             XCTAssertEqual(NimbusCommand.outcome(of: error).status, 1)
+        }
+        XCTAssertThrowsError(try weather("pariss", .oneline("%t"))) { error in
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line,
+                           "nimbus: no city matches \"pariss\" — did you mean Paris (France), Paris (United States) or Paris 15 Vaugirard (France)?")
+            XCTAssertEqual(NimbusCommand.outcome(of: error).status, 1)
+        }
+        XCTAssertThrowsError(try weather("paris, xx", .oneline("%t"))) { error in
+            XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: no region or country is called \"xx\" (in \"paris, xx\")")
         }
         XCTAssertThrowsError(try weather("seoul", .json, ["NIMBUS_WEATHER_URL": "http://127.0.0.1:9"])) { error in
             XCTAssertEqual(NimbusCommand.outcome(of: error).line, "nimbus: Cannot reach the weather server.")

@@ -135,7 +135,14 @@ final class CityListColumnsTests: XCTestCase {
                     XCTAssertTrue(gapBefore && gapAfter, "\(column.kind) touches a neighbour, row \(y): \(context)")
                     let value: String
                     switch column.kind {
-                    case .country: value = DisplayWidth.sanitize(countries.name(city.countryCode))
+                    case .country:
+                        // A namesake's region too ("Illinois, United States"), or with the country's
+                        // code where that does not fit ("Illinois, US").
+                        let summary = CitySummary(city)
+                        let full = DisplayWidth.sanitize(CityPlace.text(summary, language: l10n.language, countries: countries))
+                        let short = CityPlace.short(summary, language: l10n.language).map(DisplayWidth.sanitize)
+                        let shown = cells.joined().trimmingCharacters(in: .whitespaces)
+                        value = short.map { shown.hasSuffix("…") ? !full.hasPrefix(shown.dropLast()) && $0.hasPrefix(shown.dropLast()) : shown == $0 } == true ? short! : full
                     case .temperature: value = ""
                     case .population: value = l10n.number(city.population)
                     case .localTime, .coordinates, .timeZone: continue

@@ -50,11 +50,13 @@ struct MapCommand: MainActorCommand {
 enum MapText {
     enum Failure: Error, CustomStringConvertible {
         case noCity(String)
+        case noMatch(CommandFailure)
         case map(MapError)
 
         var description: String {
             switch self {
             case .noCity(let query): return "no city matches \"\(query)\""
+            case .noMatch(let failure): return failure.message
             case .map(.dataMissing(let path)): return MapDataError.missing(path).message
             case .map(.dataDamaged(let why)): return MapDataError.corrupt(why).message
             }
@@ -83,7 +85,8 @@ enum MapText {
     static func render(query: String, zoom: MapZoom, size: MapSize, style: MapStyle,
                        container: AppDIContainer) throws -> String {
         let search = SearchCitiesUseCase(repository: container.cityRepository, language: container.l10n.language.cityNames)
-        guard let ref = search.execute(query: query).first else { throw Failure.noCity(query) }
+        let matches = search.execute(query: query)
+        guard let ref = matches.first else { throw Failure.noMatch(OneShot.noCity(matches, in: container)) }
         let city = search.city(ref)
         let request = MapRequest(city: city, zoom: zoom, size: size, style: style)
         let snapshot: MapSnapshot

@@ -29,8 +29,8 @@ struct WeatherCommand: MainActorCommand {
 
     @OptionGroup var options: CLIOptions
 
-    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\").")
-    var query: [String]
+    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\"); without one, the city nearest to --location, NIMBUS_LOCATION or the home setting (else the largest in the system time zone), named on standard error.")
+    var query: [String] = []
 
     @Flag(help: "One line, for tmux and status bars.") var oneline = false
     @Flag(help: "The forecast as JSON (metric units, ISO 8601 times).") var json = false
@@ -144,6 +144,8 @@ enum OneShot {
     struct Context {
         var environment = ProcessInfo.processInfo.environment
         var now: @Sendable () -> Date = { Date() }
+        /// Where a command says what it did beside its output (standard error; tests keep the lines).
+        var note: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(("nimbus: " + line + "\n").utf8)) }
     }
 
     static func container(_ options: CLIOptions.Values, network: Bool, context: Context) throws -> AppDIContainer {
@@ -175,10 +177,39 @@ enum OneShot {
     /// The first city matching `query`, as the Cities tab would list it first.
     static func city(_ query: String, in container: AppDIContainer) throws -> City {
         let search = citySearch(in: container)
-        guard let first = search.execute(query: query).first else {
-            throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"")
-        }
+        let matches = search.execute(query: query)
+        guard let first = matches.first else { throw noCity(matches, in: container) }
         return search.city(first)
+    }
+
+    /// The city `nimbus weather` shows when none is named: the one nearest to `--location`, then
+    /// `NIMBUS_LOCATION`, then the home setting, else the largest in the system time zone (as
+    /// Today finds it); which one and why is written to standard error, so that a status line reads
+    /// only the weather.
+    static func locatedCity(in container: AppDIContainer, context: Context) throws -> City {
+        let found = LocationSummary(container.makeLocateCurrentCityUseCase().execute(), format: container.weatherFormatter)
+        for warning in found.warnings { context.note(DisplayWidth.sanitize(warning)) }
+        switch found.status {
+        case .located(let city, let summary, _):
+            context.note(DisplayWidth.sanitize(container.l10n.format(.cliWeatherLocated,
+                CityPlace.qualifiedName(city, language: container.l10n.language), summary)))
+            return city
+        case .failed:
+            throw CommandFailure(message: container.l10n[.cliWeatherNoLocation])
+        }
+    }
+
+    /// Why nothing matched, on one line: the cities the query may have meant, else (for the bundled
+    /// catalogue) what it holds and how to search a larger one.
+    nonisolated static func noCity(_ matches: CityMatches, in container: AppDIContainer) -> CommandFailure {
+        let text = CitySearchText(l10n: container.l10n, countries: container.countryNames)
+        var message = text.commandLine(matches, suggested: matches.suggestions.map(container.cityRepository.summary))
+        if matches.suggestions.isEmpty, matches.qualifier == nil,
+           case .standard(let least, let large) = CitiesSceneDIContainer.tier(of: container.cityRepository) {
+            message += ". " + container.l10n.format(.citiesEmptyStandardTier, container.l10n.number(least),
+                                                     container.l10n.number(large), String(large))
+        }
+        return CommandFailure(message: DisplayWidth.sanitize(message))
     }
 
     /// Runs the main queue until `done` or `seconds` (the patience) run out.
@@ -219,7 +250,8 @@ enum OneShot {
 
     static func weather(query: String, mode: Mode, options: CLIOptions.Values, context: Context = Context()) throws -> String {
         let container = try container(options, network: true, context: context)
-        let city = try city(query, in: container)
+        let city = query.trimmingCharacters(in: .whitespaces).isEmpty
+            ? try locatedCity(in: container, context: context) : try city(query, in: container)
         let format = container.weatherFormatter
         // The forecast is asked for once: the kept copy first, then the server's answer.
         let forecast = answer(GetForecastUseCase(repository: container.weatherRepository).execute(for: city))
@@ -438,9 +470,9 @@ enum OneShot {
         let container = try container(options, network: false, context: context)
         let search = citySearch(in: container)
         let matches = search.execute(query: query)
-        guard matches.count > 0 else { throw CommandFailure(message: "no city matches \"\(CLIOptions.shown(query))\"") }
+        guard matches.count > 0 else { throw noCity(matches, in: container) }
         return (0..<min(limit, matches.count)).map { i in
-            let hit = search.hit(matches[i], query: matches.query)
+            let hit = search.hit(matches[i], query: matches.nameQuery)
             let name = CityNameChoice.name(hit.city, language: container.l10n.language)
             let typed = hit.matchedName == name ? nil : hit.matchedName
             let region = hit.city.region?.name(in: container.l10n.language.cityNames) ?? ""

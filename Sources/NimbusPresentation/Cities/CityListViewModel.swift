@@ -12,6 +12,9 @@ public struct CityRow: Equatable, Sendable {
     /// The alternate name the query matched, when it is not the name shown (e.g. "서울" beside Seoul in English).
     public let matchedName: String?
     public let country: String
+    /// `country` where it does not fit, when it gives the city's region (another city of its
+    /// country has its name): the region and the country's code ("Illinois, US").
+    public var countryShort: String? = nil
     public let population: String
     public let coordinate: Coordinate
     /// The IANA time zone ("Asia/Seoul"), as the catalogue has it.
@@ -87,9 +90,12 @@ public struct CityListState: Equatable, Sendable {
     public let rows: CityRows
     /// "34,006 cities", "3 of 34,006 cities".
     public let summary: String
-    /// Shown instead of rows when nothing matched.
+    /// Shown instead of rows when nothing matched (and nothing is suggested).
     public let emptyMessage: String?
-    /// Below it: what the catalogue holds, and how to search a larger one.
+    /// Above the rows when they are the cities a query that matched nothing may have meant:
+    /// "No city matches “pariss”. Did you mean:".
+    public var suggesting: String? = nil
+    /// Below the message or the suggestions: what the catalogue holds, and how to search a larger one.
     public var emptyHint: String?
     /// The selected row (0 when there are none).
     public var selection: Int = 0
@@ -294,27 +300,27 @@ public final class CityListViewModel {
         case .searched(let matches):
             if state.matches?.query != matches.query { state.selection = 0 }
             state.matches = matches
-            state.selection = min(state.selection, max(0, matches.count - 1))
+            state.selection = min(state.selection, max(0, matches.listed.count - 1))
             return []
         case .focused(let searching):
             state.searching = searching
             return []
         case .selected(let index):
-            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            guard let matches = state.matches?.listed, matches.count > index, index >= 0 else { return [] }
             state.selection = index
             return []
         case .opened(let index):
-            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            guard let matches = state.matches?.listed, matches.count > index, index >= 0 else { return [] }
             state.selection = index
             return [.open(matches[index])]
         case .likeToggled(let index):
-            guard let matches = state.matches, matches.count > index, index >= 0 else { return [] }
+            guard let matches = state.matches?.listed, matches.count > index, index >= 0 else { return [] }
             return [.toggleLike(matches[index])]
         case .visible(let range):
-            let count = state.matches?.count ?? 0
-            let end = min(range.upperBound, count)
+            let listed = state.matches?.listed
+            let end = min(range.upperBound, listed?.count ?? 0)
             let start = min(max(0, range.lowerBound), end)
-            let refs = state.matches.map { matches in (start..<end).map { matches[$0] } } ?? []
+            let refs = listed.map { matches in (start..<end).map { matches[$0] } } ?? []
             guard refs != state.shown else { return [] }
             state.shown = refs
             // New rows stop the request for the old ones at once; theirs waits until they stay put.
@@ -415,9 +421,7 @@ public final class CityListViewModel {
     /// formats no temperature, a temperature no row.
     private struct Presented {
         let matches: CityMatches
-        let rows: CityRows
-        let summary: String
-        let empty: String?
+        let listing: Listing
         let readings: Readings
         let temperatures: CityTemperatures
         let state: State
@@ -435,15 +439,10 @@ public final class CityListViewModel {
         return states
             .scan(nil as Presented?) { [self] previous, state -> Presented? in
                 guard let matches = state.matches else { return nil }
-                let listing: (rows: CityRows, summary: String, empty: String?)
-                if let previous, previous.matches == matches {
-                    listing = (previous.rows, previous.summary, previous.empty)
-                } else {
-                    listing = list(matches)
-                }
+                let listing = previous.flatMap { $0.matches == matches ? $0.listing : nil } ?? list(matches)
                 let readings = Readings(celsius: state.celsius, failures: state.failures, shown: state.shown, display: state.display)
                 let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
-                return Presented(matches: matches, rows: listing.rows, summary: listing.summary, empty: listing.empty,
+                return Presented(matches: matches, listing: listing,
                                  readings: readings, temperatures: temperatures, state: state)
             }
             .compactMap { [l10n, tierHint] presented -> CityListState? in
@@ -452,9 +451,11 @@ public final class CityListViewModel {
                 let clock = state.now.flatMap { now in
                     state.display.map { CityClock(now: now, clock: $0.clock, times: times) }
                 }
+                let listing = presented.listing
                 return CityListState(
-                    query: presented.matches.query, rows: presented.rows, summary: presented.summary,
-                    emptyMessage: presented.empty, emptyHint: presented.empty == nil ? nil : tierHint, selection: state.selection, searching: state.searching,
+                    query: presented.matches.query, rows: listing.rows, summary: listing.summary,
+                    emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint ? tierHint : nil,
+                    selection: state.selection, searching: state.searching,
                     temperatures: presented.temperatures,
                     likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),
                     clock: clock)
@@ -463,13 +464,15 @@ public final class CityListViewModel {
             .eraseToAnyPublisher()
     }
 
-    /// The rows of `matches`, formatted when drawn, with the summary above them and what to say when there are none.
-    private func list(_ matches: CityMatches) -> (rows: CityRows, summary: String, empty: String?) {
+    /// The rows of `matches` (or of the cities it may have meant), formatted when drawn, with the
+    /// summary above them, what to say when there are none and the heading of the suggestions.
+    private func list(_ matches: CityMatches) -> Listing {
         let search = self.search
         let l10n = self.l10n
         let countries = self.countries
-        let rows = CityRows(matches: matches) { ref in
-            let hit = search.hit(ref, query: matches.query)
+        let text = CitySearchText(l10n: l10n, countries: countries)
+        let rows = CityRows(matches: matches.listed) { ref in
+            let hit = search.hit(ref, query: matches.nameQuery)
             let name = CityNameChoice.name(hit.city, language: l10n.language)
             return CityRow(
                 cityID: hit.city.id,
@@ -477,6 +480,7 @@ public final class CityListViewModel {
                 // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
                 matchedName: hit.matchedName == name ? nil : hit.matchedName,
                 country: CityPlace.text(hit.city, language: l10n.language, countries: countries),
+                countryShort: CityPlace.short(hit.city, language: l10n.language),
                 population: l10n.number(hit.city.population),
                 coordinate: hit.city.coordinate,
                 timeZone: hit.city.timeZone
@@ -485,10 +489,25 @@ public final class CityListViewModel {
             let city = search.city(ref)
             return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
         }
-        let summary = matches.query.isEmpty
+        var summary = matches.query.isEmpty
             ? l10n.count(.citiesSummaryAll, totalCount, l10n.number(totalCount))
             : l10n.format(.citiesSummaryMatches, l10n.number(matches.count), l10n.number(totalCount))
-        return (rows, summary, matches.count == 0 ? l10n.format(.citiesEmpty, matches.query) : nil)
+        if let places = text.places(matches.qualifier) { summary = l10n.format(.citiesSummaryWithin, summary, places) }
+        let suggesting = matches.count == 0 && !matches.suggestions.isEmpty
+        return Listing(rows: rows, summary: summary,
+                       empty: matches.count == 0 && !suggesting ? text.nothing(matches) : nil,
+                       suggesting: suggesting ? text.suggesting(matches) : nil,
+                       tierHint: matches.count == 0 && matches.qualifier == nil)
+    }
+
+    /// What `list(_:)` makes of one answer.
+    struct Listing: Equatable {
+        let rows: CityRows
+        let summary: String
+        let empty: String?
+        let suggesting: String?
+        /// Whether what the catalogue holds is worth saying (nothing matched, no place was named).
+        let tierHint: Bool
     }
 
     /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.

@@ -1,3 +1,4 @@
+import Foundation
 import NimbusDomain
 
 /// Where a city is, as a row or a header writes it beside the city's name: its country, with its
@@ -8,7 +9,18 @@ import NimbusDomain
 public enum CityPlace {
     public static func text(_ city: CitySummary, language: Language, countries: CountryNames, always: Bool = false) -> String {
         text(countryCode: city.countryCode, region: city.region, namesakes: city.namesakes, coordinate: city.coordinate,
-             language: language, countries: countries, always: always)
+             language: language, countries: countries, always: always, cityName: CityNameChoice.name(city, language: language))
+    }
+
+    /// Whether a region's name is the city's, give or take its kind ("Seoul" and "서울특별시" for 서울;
+    /// "Tokyo"; "東京都" for 東京; "Beijing").
+    static func sameName(_ region: String, _ city: String) -> Bool {
+        guard !city.isEmpty else { return false }
+        let kinds = ["특별자치시", "특별시", "광역시", "特別市", "広域市", "都", "府", "市", "시", " City", " Municipality"]
+        var bare = region
+        for kind in kinds where bare.hasSuffix(kind) && bare.count > kind.count { bare = String(bare.dropLast(kind.count)); break }
+        return bare.compare(city, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+            || region.compare(city, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
     }
 
     public static func text(_ city: City, language: Language, countries: CountryNames, always: Bool = false) -> String {
@@ -16,11 +28,14 @@ public enum CityPlace {
     }
 
     public static func text(countryCode: String, region: CityRegion?, namesakes: CityNamesakes, coordinate: Coordinate,
-                            language: Language, countries: CountryNames, always: Bool = false) -> String {
+                            language: Language, countries: CountryNames, always: Bool = false, cityName: String = "") -> String {
         let country = countries.name(countryCode)
         let names = language.cityNames
         var parts: [String] = []
-        if let region, always || namesakes.sharesName(in: names) {
+        // Not "Seoul · Seoul, South Korea": a region named as the city says nothing more (unless
+        // it is what tells two namesakes apart).
+        if let region, always || namesakes.sharesName(in: names),
+           namesakes.sharesName(in: names) || !sameName(region.name(in: names), cityName) {
             let regionName = region.name(in: names)
             switch language {
             case .en: parts = [regionName + ", " + country]
@@ -37,6 +52,14 @@ public enum CityPlace {
 }
 
 extension CityPlace {
+    /// `text` for a narrow column where it gives a region: the region and the country's ISO code
+    /// ("Illinois, US"), so that what tells namesakes apart is what stays; nil where it gives none.
+    public static func short(_ city: CitySummary, language: Language) -> String? {
+        let names = language.cityNames
+        guard city.namesakes.sharesName(in: names), let region = city.region else { return nil }
+        return region.name(in: names) + ", " + city.countryCode
+    }
+
     /// The city's name for a place that shows no country beside it (Today's rows, the settings' home):
     /// with its region when another city of the country is shown by the same name ("Springfield,
     /// Illinois"; "스프링필드(일리노이주)"), and its coordinates too when the region is shared as well.

@@ -168,12 +168,44 @@ public final class CityListScreen: Screen {
             return
         }
         let columns = layout(width: body.width, clock: state.clock)
-        drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
-        let listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
+        var listArea = body.sub(Rect(x: 0, y: 1, width: body.width, height: body.height - 1))
+        if let heading = state.suggesting {
+            // The cities a query that matched nothing may have meant, under what was not found (on two
+            // lines where one is too narrow); what the catalogue holds below them when there is room.
+            let lines = TextWrap.lines(DisplayWidth.sanitize(heading), width: max(1, body.width - 1))
+            let used = lines.count > 1 && body.height > 4 ? 2 : 1
+            for (i, line) in lines.prefix(used).enumerated() {
+                let last = i == used - 1 && lines.count > used
+                p.text(DisplayWidth.truncate(" " + line + (last ? "…" : ""), to: body.width), x: 0, y: 1 + i, style: theme.dim)
+            }
+            listArea = body.sub(Rect(x: 0, y: used, width: body.width, height: body.height - used))
+            if let hint = state.emptyHint {
+                let below = 1 + state.rows.count
+                let lines = TextWrap.lines(DisplayWidth.sanitize(hint), width: body.width)
+                if below + 1 + lines.count <= listArea.height {
+                    TextWrap.drawCentred(listArea, [hint], top: below + 1, style: theme.dim)
+                    listArea = listArea.sub(Rect(x: 0, y: 0, width: listArea.width, height: below))
+                }
+            }
+        } else {
+            drawHeader(body.sub(Rect(x: 0, y: 0, width: body.width, height: 1)), columns: columns, theme: theme)
+        }
         lastPageSize = max(1, listArea.height)
+        // Where a region (a namesake's) does not fit beside its country in a visible row, every row
+        // with one gives the country's code instead, so that the rows read alike.
+        var visible = list
+        visible.setCount(state.rows.count)
+        visible.scrollToSelection(pageSize: max(1, listArea.height))
+        let country = columns.columns.first { $0.kind == .country }
+        let short = country.map { column in
+            (visible.offset..<min(state.rows.count, visible.offset + listArea.height)).contains { i in
+                let row = state.rows[i]
+                return row.countryShort != nil && DisplayWidth.of(DisplayWidth.sanitize(row.country)) > column.contentWidth
+            }
+        } ?? false
         ListView.draw(listArea, state: &list, selectedStyle: theme.selection) { index, row, selected in
             guard index < state.rows.count else { return }
-            self.drawRow(state.rows, index, in: row, columns: columns, state: state, theme: theme, selected: selected)
+            self.drawRow(state.rows, index, in: row, columns: columns, state: state, theme: theme, selected: selected, shortRegions: short)
         }
         drawnVisible = (state.query, list.offset..<min(list.count, list.offset + listArea.height))
     }
@@ -241,7 +273,7 @@ public final class CityListScreen: Screen {
     }
 
     private func drawRow(_ rows: CityRows, _ index: Int, in p: Painter, columns: CityListColumns, state: CityListState,
-                         theme: Theme, selected: Bool) {
+                         theme: Theme, selected: Bool, shortRegions: Bool = false) {
         let row = rows[index]
         let base = selected ? theme.selection : theme.text
         if selected { p.text("›", x: 0, y: 0, style: base) }
@@ -259,7 +291,14 @@ public final class CityListScreen: Screen {
             let text: String
             let style: Style
             switch column.kind {
-            case .country: (text, style) = (DisplayWidth.sanitize(row.country), theme.text)
+            case .country:
+                // A region and country that do not fit give the country's code, keeping the region that tells namesakes apart.
+                let full = DisplayWidth.sanitize(row.country)
+                if let short = row.countryShort, shortRegions {
+                    (text, style) = (DisplayWidth.sanitize(short), theme.text)
+                } else {
+                    (text, style) = (full, theme.text)
+                }
             case .temperature:
                 (text, style) = (temperatures.texts[row.cityID] ?? "",
                                  temperatures.failed.contains(row.cityID) ? theme.warning : theme.accent)
