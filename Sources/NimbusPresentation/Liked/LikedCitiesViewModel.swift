@@ -17,6 +17,10 @@ public struct LikedRow: Equatable, Sendable {
     public let coordinates: String
     /// True when this city's range could not be had (`r` asks again).
     public var unavailable = false
+    /// `country` where it does not fit, when it gives the city's region: "Illinois, US".
+    public var countryShort: String? = nil
+    /// The name with the region where no country is shown beside it ("Springfield, Illinois").
+    public var qualifiedName: String? = nil
 }
 
 /// The selected city's map beside the list: the city labelled, the other liked cities in view
@@ -360,12 +364,17 @@ public final class LikedCitiesViewModel {
                                    range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
                                    coordinates: WeatherFormatter.coordinates(city.coordinate))
                 row.unavailable = true
+                row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
+                row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
                 return row
             }
-            return LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
-                            range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
-                            condition: range.map { format.condition($0.condition) },
-                            coordinates: WeatherFormatter.coordinates(city.coordinate))
+            var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
+                               range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
+                               condition: range.map { format.condition($0.condition) },
+                               coordinates: WeatherFormatter.coordinates(city.coordinate))
+            row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
+            row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
+            return row
         }
         var notices: [String] = []
         if let startupNotice { notices.append(startupNotice) }

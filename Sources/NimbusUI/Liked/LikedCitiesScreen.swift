@@ -183,15 +183,20 @@ public final class LikedCitiesScreen: Screen {
         y += 1
         let area = p.sub(Rect(x: 0, y: y, width: p.width, height: p.height - y))
         lastPageSize = max(1, area.height)
+        // Namesakes' regions: with the country's code where one does not fit (every such row alike),
+        // and in the name where no country is shown.
+        let shortRegions = state.rows.contains { $0.countryShort != nil && DisplayWidth.of($0.country) > countryWidth - 1 }
         ListView.draw(area, state: &list, selectedStyle: theme.selection) { index, row, selected in
             guard state.rows.indices.contains(index) else { return }
             let item = state.rows[index]
             let base = selected ? theme.selection : theme.text
             if selected { row.text("›", x: 0, y: 0, style: base) }
-            row.text(DisplayWidth.truncate(DisplayWidth.sanitize(item.name), to: nameWidth), x: 2, y: 0, style: base)
+            let name = countryWidth > 0 ? item.name : item.qualifiedName ?? item.name
+            row.text(DisplayWidth.truncate(DisplayWidth.sanitize(name), to: nameWidth), x: 2, y: 0, style: base)
             var x = nameWidth + 2
             if countryWidth > 0 {
-                row.text(DisplayWidth.truncate(item.country, to: countryWidth - 1), x: x, y: 0, style: base)
+                let country = shortRegions ? item.countryShort ?? item.country : item.country
+                row.text(DisplayWidth.truncate(DisplayWidth.sanitize(country), to: countryWidth - 1), x: x, y: 0, style: base)
                 x += countryWidth
             }
             if rangeWidth > 0, let range = item.range {
