@@ -3,6 +3,7 @@ import CombineSchedulers
 import OpenCombineShim
 import NimbusDomain
 @testable import NimbusPresentation
+import NimbusData
 import TestSupport
 
 extension AirQuality {
@@ -37,7 +38,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         display.value = .init(system: units, clock: clock)
         return CityDetailViewModel(
             city: city, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
             countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
     }
 
@@ -91,7 +92,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         let work = DispatchQueue.test
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric), countries: CountryNames(locale: Language.en.locale),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
             scheduler: scheduler.eraseToAnyScheduler(), work: work.eraseToAnyScheduler(), now: { Self.now })
         let state = states(viewModel)
         appeared.send()

@@ -1,3 +1,4 @@
+import NimbusData
 import Foundation
 import Testing
 import PropertyBased
@@ -24,7 +25,7 @@ import CombineSchedulers
         let display = DisplayUnits(system: .metric)
         display.value = .init(system: .metric, clock: clock)
         return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: FailingWeatherRepository()),
-                                   likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display),
+                                   likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
                                    countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
     }
 
