@@ -709,7 +709,7 @@ public final class CityDetailViewModel {
             return .loading
         }
         let air = fetched.value
-        let scale = AirQualityScale(countryCode: city.countryCode)
+        let scale = AirQualityScale(city: city)
         let value = air.index(scale)
         let band = value.map { AirQualityBand(index: $0, scale: scale) }
         func whole(_ v: Double?) -> String { v.flatMap(WeatherFormatter.rounded).map { l10n.number($0) } ?? "–" }
