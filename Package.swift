@@ -66,7 +66,7 @@ let package = Package(
         // NimbusResources.swift); SwiftPM copies them beside every executable it builds.
         .target(name: "NimbusResources", path: "Resources", exclude: ["SOURCES.md"], resources: [
             .copy("cities15000.bin"), .copy("landmask.bin"), .copy("borders.bin"), .copy("movies.sqlite"),
-            .copy("meteoalarm-regions.tsv"),
+            .copy("meteoalarm-regions.tsv"), .copy("feregions.tsv"),
         ]),
         .target(name: "NimbusLocalization", dependencies: ["NimbusResources"], path: "Localization", resources: [.copy("en.lproj"), .copy("ko.lproj"), .copy("ja.lproj")]),
         // An HTTP/1.1 server on loopback with scripted (and hostile) answers: tests and the benchmark.

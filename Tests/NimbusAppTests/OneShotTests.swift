@@ -68,23 +68,60 @@ final class OneShotTests: XCTestCase {
         XCTAssertEqual(days.compactMap { $0["date"] as? String }.count, days.count)
     }
 
-    /// A day's date is read at its noon where the city is, so a change of UTC offset within the
-    /// forecast (summer time begins or ends) leaves every date on its own day.
-    func testDailyDatesAreTheCitysCalendarDatesAcrossOffsetChanges() throws {
-        let zone = try XCTUnwrap(TimeZone(identifier: "America/New_York"))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        // Clocks go forward on 2026-03-08 and back on 2026-11-01.
-        for (first, dates) in [((3, 6), ["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09", "2026-03-10"]),
-                               ((10, 30), ["2026-10-30", "2026-10-31", "2026-11-01", "2026-11-02", "2026-11-03"])] {
-            let start = try XCTUnwrap(calendar.date(from: DateComponents(year: 2026, month: first.0, day: first.1)))
-            for (k, expected) in dates.enumerated() {
-                let midnight = try XCTUnwrap(calendar.date(byAdding: .day, value: k, to: start))
-                XCTAssertEqual(OneShot.ForecastJSON.calendarDate(midnight, in: zone), expected)
+    /// Every date is the city's calendar date and every instant carries the city's offset at it, on
+    /// the day summer time starts in Berlin (2026-03-29, 02:00 → 03:00): Open-Meteo dates the days
+    /// with one offset (+02:00, the offset at the request), yet yesterday is 28 March and the hours
+    /// before 03:00 are "+01:00". The offsets are checked against the toolkit's own zone (ICU), an
+    /// independent reading of the zone's rules.
+    func testEveryDateAndInstantInJSONIsTheCitysAcrossASummerTimeChange() throws {
+        let hours = (0..<48).map { 1_774_738_800 + $0 * 3600 }       // 2026-03-29 00:00 (+01:00) on
+        let days = [1_774_648_800, 1_774_735_200, 1_774_821_600]    // 28, 29, 30 March, each at 00:00 "+02:00"
+        let body: [String: Any] = [
+            "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": 7200, "timezone": "Europe/Berlin",
+            "current": ["time": 1_774_778_400, "temperature_2m": 9.5, "weather_code": 2],
+            "hourly": ["time": hours, "temperature_2m": hours.map { _ in 5.0 }],
+            "daily": ["time": days, "temperature_2m_max": [9.1, 12.0, 13.0], "temperature_2m_min": [1.0, 2.0, 3.0],
+                      "sunrise": days.map { $0 + 6 * 3600 }, "sunset": days.map { $0 + 19 * 3600 }],
+        ]
+        server.route("/v1/forecast", FixtureServer.Response(body: try JSONSerialization.data(withJSONObject: body)))
+        let context = self.context()
+        let json = try onMain {
+            try OneShot.weather(query: "berlin", mode: .json, options: .defaults,
+                                context: OneShot.Context(environment: context.environment, now: { Date(timeIntervalSince1970: 1_774_778_400) }))
+        }
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual((object["yesterday"] as? [String: Any])?["date"] as? String, "2026-03-28")
+        XCTAssertEqual((object["daily"] as? [[String: Any]])?.compactMap { $0["date"] as? String }, ["2026-03-29", "2026-03-30"])
+        let hourly = try XCTUnwrap(object["hourly"] as? [[String: Any]])
+        XCTAssertEqual(hourly.first?["time"] as? String, "2026-03-29T00:00:00+01:00")
+        XCTAssertEqual(hourly[1]["time"] as? String, "2026-03-29T01:00:00+01:00")
+        XCTAssertEqual(hourly[2]["time"] as? String, "2026-03-29T03:00:00+02:00")
+        // Every string that is a date or an instant anywhere in the answer has one of the two forms,
+        // and an instant's offset is Berlin's at that instant.
+        let berlin = try XCTUnwrap(TimeZone(identifier: "Europe/Berlin"))
+        let parser = ISO8601DateFormatter()
+        var dates = 0, instants = 0
+        func walk(_ value: Any, _ path: String) {
+            if let dictionary = value as? [String: Any] {
+                for (key, child) in dictionary { walk(child, path + "." + key) }
+            } else if let array = value as? [Any] {
+                for (i, child) in array.enumerated() { walk(child, path + "[\(i)]") }
+            } else if let text = value as? String, text.first?.isNumber == true, text.contains("-") {
+                if text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}/) != nil {
+                    dates += 1
+                } else if let m = text.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([+-])([0-9]{2}):([0-9]{2})/) {
+                    instants += 1
+                    let offset = (m.1 == "-" ? -1 : 1) * (Int(m.2)! * 3600 + Int(m.3)! * 60)
+                    guard let date = parser.date(from: text) else { return XCTFail("\(path): \(text)") }
+                    XCTAssertEqual(offset, berlin.secondsFromGMT(for: date), "\(path): \(text)")
+                } else {
+                    XCTFail("\(path): \(text) is neither a date nor an instant with its offset")
+                }
             }
         }
-        let seoulMidnight = Date(timeIntervalSince1970: 1_782_054_000 - 24 * 3600) // 2026-06-21 00:00 KST
-        XCTAssertEqual(OneShot.ForecastJSON.calendarDate(seoulMidnight, in: TimeZone(identifier: "Asia/Seoul")!), "2026-06-21")
+        walk(object, "")
+        XCTAssertEqual(dates, 3)
+        XCTAssertEqual(instants, 1 + 1 + 48 + 4, "fetchedAt, current.time, the hours, two days' sunrise and sunset")
     }
 
     /// Printed, the screen is the whole output: at 80×24 it says the terminal is 80×24.

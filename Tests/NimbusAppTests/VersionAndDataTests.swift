@@ -1,4 +1,5 @@
 import XCTest
+import NimbusData
 @testable import NimbusApp
 
 /// `nimbus --version`, and a binary away from its build folder finding its data (or saying where it
@@ -66,6 +67,8 @@ final class VersionAndDataTests: XCTestCase {
             XCTAssertEqual(lines.first, "nimbus \(nimbusVersion)")
             let commit = lines.count > 1 ? lines[1] : ""
             XCTAssertNotNil(commit.wholeMatch(of: /commit ([0-9a-f]{12}(-dirty)?|unknown)/), commit)
+            XCTAssertEqual(lines.count > 2 ? lines[2] : "", SystemZoneDatabase(environment: ProcessInfo.processInfo.environment).summary,
+                           "the zone database read")
             XCTAssertTrue(lines.contains("  from \(resources.path) (beside the executable):"), outcome.stdout)
             let count = try headerCityCount(resources.appendingPathComponent("cities15000.bin"))
             XCTAssertTrue(lines.contains { $0.hasPrefix("    cities15000.bin") && $0.hasSuffix("city catalogue NMBC v3, \(count) cities") },

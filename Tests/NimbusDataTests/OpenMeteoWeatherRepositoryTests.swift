@@ -91,8 +91,7 @@ final class OpenMeteoWeatherRepositoryTests: XCTestCase {
         server.route("/v1/forecast", .init(body: Self.seoulJSON))
         let forecast = try XCTUnwrap(collect(repository().forecast(for: Self.seoul)).values.first?.value)
         let day = try XCTUnwrap(forecast.daily.first)
-        let local = SolarCalculator.sunTimes(on: day.date.addingTimeInterval(12 * 3600), at: Self.seoul,
-                                             timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        let local = SolarCalculator.sunTimes(on: day.day, at: Self.seoul, zone: SystemZoneDatabase.forTests.zone(named: "Asia/Seoul")!)
         XCTAssertLessThanOrEqual(abs(try XCTUnwrap(local.sunrise).timeIntervalSince(try XCTUnwrap(day.sunrise))), 120)
         XCTAssertLessThanOrEqual(abs(try XCTUnwrap(local.sunset).timeIntervalSince(try XCTUnwrap(day.sunset))), 120)
     }

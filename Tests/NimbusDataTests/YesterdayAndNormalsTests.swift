@@ -60,13 +60,14 @@ final class YesterdayAndNormalsTests: XCTestCase {
         let forecast = try XCTUnwrap(result.values.last?.value)
         XCTAssertEqual(server.requests.count, 1)
         XCTAssertEqual(server.requests.first?.query["past_days"], "1")
-        XCTAssertEqual(forecast.yesterday, DayTemperatures(date: Date(timeIntervalSince1970: 1_781_967_600 - 86_400), high: 25, low: 19.5))
+        XCTAssertEqual(forecast.yesterday, DayTemperatures(day: LocalDate(year: 2026, month: 6, day: 20)!, high: 25, low: 19.5))
         // The forecast itself is as it was: today first, seven days, its hours from today's midnight.
         XCTAssertEqual(forecast.daily.count, 7)
         XCTAssertEqual(forecast.daily[0].high, 28.0)
         XCTAssertEqual(forecast.hourly.count, 168)
         XCTAssertEqual(forecast.hourly.first?.time, Date(timeIntervalSince1970: 1_781_967_600))
-        XCTAssertEqual(forecast.todayAgainstYesterday, .warmer(degrees: 3))
+        XCTAssertEqual(forecast.todayAgainstYesterday, TemperatureDifference(degrees: 3))
+        XCTAssertEqual(forecast.todayAgainstYesterday?.direction, .warmer)
     }
 
     func testAnAnswerWithoutYesterdayStillDecodes() throws {
@@ -87,24 +88,41 @@ final class YesterdayAndNormalsTests: XCTestCase {
     }
 
     func testSplittingDaysAroundNow() {
-        let day = { (t: TimeInterval, high: Double) in
-            DailyForecast(date: Date(timeIntervalSince1970: t), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil)
+        let day = { (n: Int, high: Double) in
+            DailyForecast(day: LocalDate(daysSince1970: n), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil)
         }
-        let days = [day(0, 1), day(86_400, 2), day(172_800, 3)]
-        let (y1, d1) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: 90_000))
+        let days = [day(0, 1), day(1, 2), day(2, 3)]
+        let (y1, d1) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: 90_000), utcOffset: 0)
         XCTAssertEqual(y1?.high, 1)
+        XCTAssertEqual(y1?.day, LocalDate(daysSince1970: 0))
         XCTAssertEqual(d1.map(\.high), [2, 3])
         // Now before every day: all are the forecast, no yesterday.
-        let (y2, d2) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: -5))
+        let (y2, d2) = OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: -5), utcOffset: 0)
         XCTAssertNil(y2)
         XCTAssertEqual(d2.map(\.high), [1, 2, 3])
         // A gap of two days is no "yesterday".
-        let (y3, d3) = OpenMeteoForecastDTO.split([day(0, 1), day(172_800, 3)], at: Date(timeIntervalSince1970: 172_900))
+        let (y3, d3) = OpenMeteoForecastDTO.split([day(0, 1), day(2, 3)], at: Date(timeIntervalSince1970: 172_900), utcOffset: 0)
         XCTAssertNil(y3)
         XCTAssertEqual(d3.map(\.high), [3])
-        // Daylight-saving days of 23 and 25 hours.
-        XCTAssertEqual(OpenMeteoForecastDTO.split([day(0, 1), day(82_800, 2)], at: Date(timeIntervalSince1970: 90_000)).0?.high, 1)
-        XCTAssertEqual(OpenMeteoForecastDTO.split([day(0, 1), day(90_000, 2)], at: Date(timeIntervalSince1970: 90_001)).0?.high, 1)
+        // Today is the place's date: 23:00 UTC on day 1 is already day 2 at UTC+2, still day 1 at UTC−2.
+        XCTAssertEqual(OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: 86_400 + 82_800), utcOffset: 7200).1.map(\.high), [3])
+        XCTAssertEqual(OpenMeteoForecastDTO.split(days, at: Date(timeIntervalSince1970: 86_400 + 82_800), utcOffset: -7200).1.map(\.high), [2, 3])
+    }
+
+    /// Open-Meteo dates every day with one offset (the offset now): on the day summer time starts in
+    /// Berlin (2026-03-29, +02:00 from 01:00 UTC), yesterday's midnight comes as 2026-03-27T22:00Z.
+    /// Its date is still 28 March: the time plus the answer's offset.
+    func testDatesAcrossASummerTimeChangeAreThePlacesDates() throws {
+        let json = #"""
+        {"latitude":52.52,"longitude":13.41,"utc_offset_seconds":7200,
+         "current":{"time":1774778400,"temperature_2m":9.5},
+         "hourly":{"time":[1774735200,1774738800,1774742400],"temperature_2m":[5,5,5]},
+         "daily":{"time":[1774648800,1774735200,1774821600],"temperature_2m_max":[9.1,12.0,13.0],"temperature_2m_min":[1,2,3]}}
+        """#
+        let dto = try JSONDecoder().decode(OpenMeteoForecastDTO.self, from: Data(json.utf8))
+        let forecast = try dto.toDomain()
+        XCTAssertEqual(forecast.yesterday?.day.description, "2026-03-28")
+        XCTAssertEqual(forecast.daily.map(\.day.description), ["2026-03-29", "2026-03-30"])
     }
 
     // MARK: Normals

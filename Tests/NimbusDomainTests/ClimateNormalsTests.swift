@@ -1,19 +1,45 @@
 import XCTest
 import OpenCombineShim
 @testable import NimbusDomain
+import NimbusData
 import TestSupport
 
 /// Today against yesterday and against the normal for the date.
 final class ClimateNormalsTests: XCTestCase {
-    func testDifferencesUnderADegreeAreAboutTheSame() {
-        XCTAssertEqual(TemperatureDifference(28, comparedWith: 25), .warmer(degrees: 3))
-        XCTAssertEqual(TemperatureDifference(22, comparedWith: 25.5), .colder(degrees: 3.5))
-        XCTAssertEqual(TemperatureDifference(25.9, comparedWith: 25), .aboutTheSame)
-        XCTAssertEqual(TemperatureDifference(24.1, comparedWith: 25), .aboutTheSame)
-        XCTAssertEqual(TemperatureDifference(26, comparedWith: 25), .warmer(degrees: 1))
+    func testDifferencesUnderADegreeAreAboutTheSameAndKeepTheirSize() {
+        func both(_ a: Double, _ b: Double) -> (TemperatureDifference.Direction?, Double?) {
+            let d = TemperatureDifference(a, comparedWith: b)
+            return (d?.direction, d?.degrees)
+        }
+        XCTAssertTrue(both(28, 25) == (.warmer, 3))
+        XCTAssertTrue(both(22, 25.5) == (.colder, -3.5))
+        XCTAssertTrue(both(25.9, 25) == (.aboutTheSame, 0.9))
+        XCTAssertTrue(both(24.1, 25) == (.aboutTheSame, -0.9))
+        // 0.8° above the normal is not "0": the size is kept, and the word follows from it.
+        XCTAssertTrue(both(21.3, 20.5) == (.aboutTheSame, 0.8))
+        XCTAssertTrue(both(26, 25) == (.warmer, 1))
+        // The word is decided on the tenth shown: 0.96 is written 1.0, so it is warmer.
+        XCTAssertTrue(both(25.96, 25) == (.warmer, 1))
+        XCTAssertTrue(both(25.94, 25) == (.aboutTheSame, 0.9))
+        XCTAssertTrue(both(25, 25.04) == (.aboutTheSame, 0), "no -0.0")
         XCTAssertNil(TemperatureDifference(.nan, comparedWith: 25))
         XCTAssertNil(TemperatureDifference(20, comparedWith: .infinity))
-        XCTAssertEqual(TemperatureDifference(22, comparedWith: 25.5)?.degrees, -3.5)
+    }
+
+    /// Whatever the two temperatures, the word agrees with the difference given: under 1° about the
+    /// same, else warmer or colder by its sign, and the difference is the real one to a tenth.
+    func testTheWordAlwaysAgreesWithTheDifference() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<PropertyCount.scaled(default: 2_000) {
+            let a = Double.random(in: -60...60, using: &generator), b = Double.random(in: -60...60, using: &generator)
+            guard let d = TemperatureDifference(a, comparedWith: b) else { return XCTFail("finite") }
+            XCTAssertEqual(d.degrees, ((a - b) * 10).rounded() / 10 + 0, accuracy: 1e-9)
+            switch d.direction {
+            case .aboutTheSame: XCTAssertLessThan(abs(d.degrees), 1)
+            case .warmer: XCTAssertGreaterThanOrEqual(d.degrees, 1)
+            case .colder: XCTAssertLessThanOrEqual(d.degrees, -1)
+            }
+        }
     }
 
     func testEveryDayOfALeapYearHasOneSlot() {
@@ -38,10 +64,9 @@ final class ClimateNormalsTests: XCTestCase {
     func testTheNormalIsTheCalendarDayAtThePlace() throws {
         // 2026-06-30 20:00 UTC is already 1 July in Seoul.
         let instant = Date(timeIntervalSince1970: 1_782_849_600)
-        let seoul = try XCTUnwrap(TimeZone(identifier: "Asia/Seoul"))
-        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
-        XCTAssertEqual(normals().normal(on: instant, in: seoul)?.day, ClimateNormals.index(month: 7, day: 1))
-        XCTAssertEqual(normals().normal(on: instant, in: utc)?.day, ClimateNormals.index(month: 6, day: 30))
+        let seoul = try XCTUnwrap(SystemZoneDatabase.forTests.zone(named: "Asia/Seoul"))
+        XCTAssertEqual(normals().normal(on: seoul.localDate(at: instant))?.day, ClimateNormals.index(month: 7, day: 1))
+        XCTAssertEqual(normals().normal(on: Zone.utc.localDate(at: instant))?.day, ClimateNormals.index(month: 6, day: 30))
     }
 
     func testOnlyAWholeBelievableYearMakesNormals() {
@@ -57,12 +82,12 @@ final class ClimateNormalsTests: XCTestCase {
     }
 
     func testTodayIsComparedWithYesterdaysHigh() {
-        let day = { (high: Double) in DailyForecast(date: Date(timeIntervalSince1970: 0), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil) }
+        let day = { (high: Double) in DailyForecast(day: LocalDate(daysSince1970: 0), high: high, low: 0, condition: .clear, sunrise: nil, sunset: nil) }
         let current = CurrentConditions(time: Date(timeIntervalSince1970: 0), temperature: 20, apparentTemperature: 20, humidity: 50,
                                         pressure: 1000, precipitation: 0, windSpeed: 0, windDirection: 0, condition: .clear, isDay: true)
         let forecast = Forecast(coordinate: Coordinate(latitude: 0, longitude: 0), utcOffsetSeconds: 0, current: current,
-                                hourly: [], daily: [day(28)], yesterday: DayTemperatures(date: Date(timeIntervalSince1970: -86_400), high: 25, low: 18))
-        XCTAssertEqual(forecast.todayAgainstYesterday, .warmer(degrees: 3))
+                                hourly: [], daily: [day(28)], yesterday: DayTemperatures(day: LocalDate(daysSince1970: -1), high: 25, low: 18))
+        XCTAssertEqual(forecast.todayAgainstYesterday, TemperatureDifference(degrees: 3))
         let without = Forecast(coordinate: Coordinate(latitude: 0, longitude: 0), utcOffsetSeconds: 0, current: current,
                                hourly: [], daily: [day(28)])
         XCTAssertNil(without.todayAgainstYesterday)
@@ -74,7 +99,7 @@ final class ClimateNormalsTests: XCTestCase {
         let normals = normals()
         // Local midnight of 1 July 2026 in Seoul (15:00 UTC the day before).
         let midnight = Date(timeIntervalSince1970: 1_782_831_600)
-        let today = DailyForecast(date: midnight, high: 30, low: 10, condition: .clear, sunrise: nil, sunset: nil)
+        let today = DailyForecast(day: LocalDate(year: 2026, month: 7, day: 1)!, high: 30, low: 10, condition: .clear, sunrise: nil, sunset: nil)
         let current = CurrentConditions(time: midnight, temperature: 20, apparentTemperature: 20, humidity: 50, pressure: 1000,
                                         precipitation: 0, windSpeed: 0, windDirection: 0, condition: .clear, isDay: true)
         let forecast = Forecast(coordinate: city.coordinate, utcOffsetSeconds: 32_400, current: current, hourly: [], daily: [today])

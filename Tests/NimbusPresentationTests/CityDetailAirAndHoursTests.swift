@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -37,7 +38,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         display.value = .init(system: units, clock: clock)
         return CityDetailViewModel(
             city: city, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
             countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
     }
 
@@ -91,7 +92,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         let work = DispatchQueue.test
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric), countries: CountryNames(locale: Language.en.locale),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
             scheduler: scheduler.eraseToAnyScheduler(), work: work.eraseToAnyScheduler(), now: { Self.now })
         let state = states(viewModel)
         appeared.send()
@@ -196,9 +197,25 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         let uv: [(Double, UVCategory)] = [(0, .low), (2.4, .low), (2.5, .moderate), (5, .moderate), (6, .high), (7.4, .high),
                                           (7.5, .veryHigh), (10, .veryHigh), (11, .extreme), (15, .extreme)]
         for (index, category) in uv { XCTAssertEqual(UVCategory(index: index), category, "UV \(index)") }
-        XCTAssertEqual(AirQualityScale(countryCode: "fr"), .european)
-        XCTAssertEqual(AirQualityScale(countryCode: "KR"), .us)
-        XCTAssertEqual(AirQualityScale(countryCode: ""), .us)
+    }
+
+    /// The European index where the city is in Europe: by country, and for Russia and Turkey by
+    /// where in them the city is (the catalogue's own cities).
+    func testTheEuropeanIndexIsForCitiesInEurope() throws {
+        let catalog = try CityCatalog.bundled()
+        func scale(_ id: Int) throws -> AirQualityScale {
+            AirQualityScale(city: catalog.city(try XCTUnwrap(catalog.ref(forID: id), "\(id)")))
+        }
+        // Paris, Berlin, Kyiv, Moscow, Saint Petersburg, Kazan, Perm, Ufa, Samara, Istanbul, Edirne.
+        for id in [2988507, 2950159, 703448, 524901, 498817, 551487, 511196, 479561, 499099, 745044, 747712] {
+            XCTAssertEqual(try scale(id), .european, "\(id) \(catalog.city(catalog.ref(forID: id)!).name)")
+        }
+        // Seoul, Los Angeles, Vladivostok, Novosibirsk, Yekaterinburg, Chelyabinsk, Ankara, Izmir, Bursa, Çanakkale.
+        for id in [1835848, 5368361, 2013348, 1496747, 1486209, 1508291, 323786, 311046, 750269, 749780] {
+            XCTAssertEqual(try scale(id), .us, "\(id) \(catalog.city(catalog.ref(forID: id)!).name)")
+        }
+        XCTAssertTrue(AirQualityScale.isInEurope(countryCode: "fr", at: Coordinate(latitude: 48.9, longitude: 2.3)))
+        XCTAssertFalse(AirQualityScale.isInEurope(countryCode: "", at: Coordinate(latitude: 48.9, longitude: 2.3)))
     }
 
     // MARK: The hours ahead

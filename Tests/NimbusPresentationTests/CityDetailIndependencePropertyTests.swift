@@ -1,3 +1,4 @@
+import NimbusData
 import Foundation
 import Testing
 import PropertyBased
@@ -44,7 +45,7 @@ import TestSupport
                 air: withAir ? GetAirQualityUseCase(repository: air) : nil,
                 warnings: withExtras ? GetWarningsUseCase(repository: warnings, now: { CityDetailIndependencePropertyTests.now }) : nil,
                 normals: withExtras ? GetClimateNormalsUseCase(repository: normals) : nil, likes: nil,
-                format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric), countries: CountryNames(locale: Language.en.locale),
+                format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
                 scheduler: scheduler.eraseToAnyScheduler(), now: { CityDetailIndependencePropertyTests.now })
             cancellable = viewModel.transform(input: .init(
                 appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),

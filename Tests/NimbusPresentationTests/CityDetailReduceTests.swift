@@ -72,19 +72,19 @@ final class CityDetailReduceTests: XCTestCase {
     }
 
     func testTheNormalIsAskedOnceTheForecastSaysWhatDayItIsAndOncePerDay() {
-        let noon = Date(timeIntervalSince1970: 1_781_967_600 + 12 * 3600) // 2026-06-21 12:00 KST
+        let day = LocalDate(year: 2026, month: 6, day: 21)!
         let cached = Fetched(value: Forecast.sample(), fetchedAt: t0.addingTimeInterval(-600), isCached: true)
         let answer = Fetched(value: Forecast.sample(), fetchedAt: t0, isCached: false)
         let (asked, effects) = apply(fresh, .appeared(t0), .forecast(.fetched(cached), t0))
-        XCTAssertEqual(effects, [.fetchNormal(noon)])
-        XCTAssertEqual(asked.normalAsked, noon)
+        XCTAssertEqual(effects, [.fetchNormal(day)])
+        XCTAssertEqual(asked.normalAsked, day)
         XCTAssertTrue(asked.normal.loading)
         XCTAssertEqual(apply(asked, .forecast(.fetched(answer), t0)).1, [], "the same day: asked already")
         XCTAssertEqual(apply(asked, .forecast(.failed(.offline), t0)).1, [])
         let tomorrow = Forecast(coordinate: answer.value.coordinate, utcOffsetSeconds: 32400, current: answer.value.current,
                                 hourly: answer.value.hourly, daily: Array(answer.value.daily.dropFirst()))
         XCTAssertEqual(apply(asked, .forecast(.fetched(Fetched(value: tomorrow, fetchedAt: t0, isCached: false)), t0)).1,
-                       [.fetchNormal(noon.addingTimeInterval(86400))], "a new day at the city: its own normal")
+                       [.fetchNormal(day.adding(days: 1))], "a new day at the city: its own normal")
         XCTAssertEqual(apply(fresh, .appeared(t0), .forecast(.failed(.offline), t0)).1, [], "no forecast, no date")
     }
 

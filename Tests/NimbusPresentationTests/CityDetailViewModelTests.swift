@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -30,8 +31,10 @@ extension Forecast {
             hourly: (0..<48).map { HourlyForecast(time: midnight.addingTimeInterval(Double($0) * 3600),
                                                   temperature: 17 + Double($0 % 24) / 2,
                                                   precipitationProbability: $0 % 24 == 12 ? 80 : 0) },
-            daily: (0..<3).map { DailyForecast(date: midnight.addingTimeInterval(Double($0) * 86400), high: 28 + Double($0),
-                                               low: 17, condition: $0 == 1 ? .rain : .mainlyClear, sunrise: nil, sunset: nil) })
+            daily: (0..<3).map { (i: Int) -> DailyForecast in
+                DailyForecast(day: LocalDate(year: 2026, month: 6, day: 21 + i)!, high: 28 + Double(i),
+                              low: 17, condition: i == 1 ? .rain : .mainlyClear, sunrise: nil, sunset: nil)
+            })
     }
 }
 
@@ -58,7 +61,7 @@ final class CityDetailViewModelTests: XCTestCase {
         let l10n = L10n.bundled(language)
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather ?? repository!), likes: LikeCityUseCase(repository: likes),
-            format: WeatherFormatter(l10n: l10n, units: units), countries: CountryNames(locale: language.locale),
+            format: WeatherFormatter(l10n: l10n, units: units, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
             scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
         return viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),

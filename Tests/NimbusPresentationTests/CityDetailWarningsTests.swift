@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -50,7 +51,7 @@ final class CityDetailWarningsTests: XCTestCase {
             city: city, forecast: GetForecastUseCase(repository: weather),
             warnings: GetWarningsUseCase(repository: warnings, now: { clock.time }),
             normals: GetClimateNormalsUseCase(repository: normals), likes: nil,
-            format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric), countries: CountryNames(locale: language.locale),
+            format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
             scheduler: scheduler.eraseToAnyScheduler(), now: { clock.time })
         let output = viewModel.transform(input: .init(
             appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
@@ -166,7 +167,7 @@ final class CityDetailWarningsTests: XCTestCase {
             let today = Forecast.sample()
             let forecast = Forecast(coordinate: today.coordinate, utcOffsetSeconds: today.utcOffsetSeconds, current: today.current,
                                     hourly: today.hourly, daily: today.daily,
-                                    yesterday: DayTemperatures(date: today.daily[0].date.addingTimeInterval(-86400), high: 25, low: 16))
+                                    yesterday: DayTemperatures(day: today.daily[0].day.adding(days: -1), high: 25, low: 16))
             weather.subject.send(Fetched(value: forecast, fetchedAt: Self.now, isCached: false))
             weather.subject.send(completion: .finished)
             scheduler.advance()

@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -28,7 +29,7 @@ final class CityListTemperatureTests: XCTestCase {
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: l10n,
             countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
             temperatures: GetCurrentTemperaturesUseCase(repository: weather),
-            format: WeatherFormatter(l10n: l10n, units: .metric), likes: LikeCityUseCase(repository: likes))
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), likes: LikeCityUseCase(repository: likes))
         return viewModel.transform(input: .init(
             queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
             visibleRowsChanged: visible.eraseToAnyPublisher(), likeToggled: like.eraseToAnyPublisher(),

@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -56,7 +57,7 @@ final class CityListViewModelTests: XCTestCase {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
             countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display))
+            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display, zones: SystemZoneDatabase.forTests))
         // The clock is the container's, on the app's scheduler; the view model keeps none.
         let ticks = MinuteTicks.publisher(on: scheduler.eraseToAnyScheduler(),
                                           now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })

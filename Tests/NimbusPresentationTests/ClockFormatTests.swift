@@ -3,6 +3,7 @@ import Testing
 import PropertyBased
 import NimbusDomain
 @testable import NimbusPresentation
+import NimbusData
 import TestSupport
 
 /// Every time on the detail, its axis, sunrise and sunset, and a quake's times come from `ClockFormat`:
@@ -23,7 +24,7 @@ import TestSupport
     ])
     func eachLanguageAndClock(_ language: Language, _ clock: UserSettings.Clock, _ morning: String, _ evening: String,
                               _ hour: String, _ dateTime: String) {
-        let f = ClockFormat(language: language, clock: clock, timeZone: Self.seoul)
+        let f = ClockFormat(language: language, clock: clock, zone: SystemZoneDatabase.forTests.zone(named: "Asia/Seoul")!)
         #expect(f.time(Self.morning) == morning)
         #expect(f.time(Self.evening) == evening)
         #expect(f.hour(Self.morning) == hour)
@@ -33,6 +34,8 @@ import TestSupport
     /// Reference: every pattern, at any instant from 1850 to 2100 in zones with half and quarter hours,
     /// summer time and offsets with seconds (before standard time), is what a formatter made in the
     /// zone itself writes (`ClockFormat` keeps formatters in UTC and moves the instant by the offset).
+    /// Both read the toolkit's copy of the zones here: this checks the formatting, not the zone data
+    /// (`ZoneReferenceTests` checks that against Python's reading of the system's files).
     @Test func everyPatternIsWhatAFormatterInTheZoneWrites() async {
         let zones = ["UTC", "Asia/Seoul", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham", "Europe/Amsterdam",
                      "America/Los_Angeles", "Australia/Lord_Howe", "Africa/Monrovia", "Pacific/Kiritimati"]
@@ -54,8 +57,8 @@ import TestSupport
             let date = Date(timeIntervalSince1970: from + Double(abs(seconds % Int(to - from))))
             let timeZone = zones[abs(zone % zones.count)]
             for language in [Language.en, .ko, .ja] {
-                let h24 = ClockFormat(language: language, clock: .h24, timeZone: timeZone)
-                let h12 = ClockFormat(language: language, clock: .h12, timeZone: timeZone)
+                let h24 = ClockFormat(language: language, clock: .h24, zone: Zone(builtIn: timeZone))
+                let h12 = ClockFormat(language: language, clock: .h12, zone: Zone(builtIn: timeZone))
                 #expect(h24.time(date) == inZone(date, timeZone, language, fixed: "HH:mm"), "\(timeZone.identifier) \(date)")
                 #expect(h24.hour(date) == inZone(date, timeZone, language, fixed: "HH"))
                 #expect(h12.time(date) == inZone(date, timeZone, language, template: "h:mm a"), "\(timeZone.identifier) \(date)")
@@ -72,17 +75,17 @@ import TestSupport
     /// time's first two digits, and a 12-hour time never has a leading zero or a narrow no-break space.
     @Test func timesAreTheSameShapeEverywhere() async {
         let zones = ["UTC", "Asia/Seoul", "Asia/Tokyo", "America/St_Johns", "Asia/Kathmandu", "Pacific/Chatham",
-                     "America/Los_Angeles", "Pacific/Kiritimati"].compactMap(TimeZone.init(identifier:))
+                     "America/Los_Angeles", "Pacific/Kiritimati"].compactMap(SystemZoneDatabase.forTests.zone(named:))
         await propertyCheck(count: PropertyCount.scaled(default: 200), input: Gen.int(), Gen.int()) { seconds, zone in
             let date = Date(timeIntervalSince1970: Double(abs(seconds % 4_000_000_000)))
             let timeZone = zones[abs(zone % zones.count)]
             for language in [Language.en, .ko, .ja] {
-                let h24 = ClockFormat(language: language, clock: .h24, timeZone: timeZone)
+                let h24 = ClockFormat(language: language, clock: .h24, zone: timeZone)
                 let time = h24.time(date)
                 #expect(time.count == 5 && time.allSatisfy { $0.isASCII }, "\(language) \(time)")
                 #expect(time.wholeMatch(of: /[0-2][0-9]:[0-5][0-9]/) != nil, "\(language) \(time)")
                 #expect(h24.hour(date) == String(time.prefix(2)))
-                let h12 = ClockFormat(language: language, clock: .h12, timeZone: timeZone).time(date)
+                let h12 = ClockFormat(language: language, clock: .h12, zone: timeZone).time(date)
                 #expect(!h12.contains("\u{202F}"))
                 #expect(h12.firstMatch(of: /(^|[^0-9])0[0-9]:/) == nil, "\(language) \(h12)")
                 // Both clocks agree on the minutes.

@@ -1,3 +1,5 @@
+import TestSupport
+import NimbusData
 import Testing
 import NimbusDomain
 @testable import NimbusPresentation
@@ -12,7 +14,7 @@ import NimbusDomain
 
     @Test(arguments: [Language.en, .ko, .ja])
     func eachWeatherErrorHasItsOwnMessage(_ language: Language) {
-        let format = WeatherFormatter(l10n: L10n.bundled(language), units: .metric)
+        let format = WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests)
         let messages = Self.weatherErrors.map(format.message)
         #expect(Set(messages).count == messages.count, "\(messages)")
         #expect(messages.allSatisfy { !$0.isEmpty && !$0.contains("weather.error") })

@@ -1,3 +1,4 @@
+import NimbusData
 import Foundation
 import Testing
 import PropertyBased
@@ -18,7 +19,7 @@ import TestSupport
     }
 
     static let formats = [Language.en, .ko, .ja].flatMap { language in
-        [UnitSystem.metric, .imperial].map { WeatherFormatter(l10n: L10n.bundled(language), units: $0) }
+        [UnitSystem.metric, .imperial].map { WeatherFormatter(l10n: L10n.bundled(language), units: $0, zones: SystemZoneDatabase.forTests) }
     }
 
     @Test func sparklinesOfExtremesDrawOneBarOrSpacePerValue() {
@@ -31,7 +32,7 @@ import TestSupport
     }
 
     @Test func formattersShowDashForValuesTooLargeToBeReal() {
-        let f = WeatherFormatter(l10n: L10n.bundled(.en), units: .metric)
+        let f = WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests)
         #expect(f.temperature(1e308) == "–")
         #expect(f.temperature(-1e30) == "–")
         #expect(f.shortTemperature(1e300) == "–")
@@ -42,7 +43,7 @@ import TestSupport
         #expect(f.duration(.infinity) == "–")
         #expect(f.temperature(21.4) == "21°C")
         #expect(WeatherFormatter.arrow(towards: .nan) == "")
-        #expect(WeatherFormatter(l10n: L10n.bundled(.en), units: .imperial).pressure(1e300) == "–")
+        #expect(WeatherFormatter(l10n: L10n.bundled(.en), units: .imperial, zones: SystemZoneDatabase.forTests).pressure(1e300) == "–")
     }
 
     @Test func sparklinesAreTotal() async {

@@ -1,3 +1,4 @@
+import NimbusData
 import Foundation
 import Testing
 import PropertyBased
@@ -24,7 +25,7 @@ import CombineSchedulers
         let display = DisplayUnits(system: .metric)
         display.value = .init(system: .metric, clock: clock)
         return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: FailingWeatherRepository()),
-                                   likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display),
+                                   likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
                                    countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
     }
 
@@ -79,7 +80,7 @@ import CombineSchedulers
                                  europeanIndex: value(seeds[1], 1000), pm2_5: value(seeds[2], 2000), pm10: value(seeds[3], 5000),
                                  ozone: value(seeds[4], 1000), uvIndex: value(seeds[5], 50), uvIndexMax: value(seeds[6], 50))
             let city = Self.cities[abs(seeds[7] % Self.cities.count)]
-            let scale = AirQualityScale(countryCode: city.countryCode)
+            let scale = AirQualityScale(city: city)
             let language = [Language.en, .ko, .ja][abs(seeds[7] / 11 % 3)]
             let l10n = L10n.bundled(language)
             if let index = air.index(scale) {

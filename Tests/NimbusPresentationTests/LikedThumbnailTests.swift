@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -20,7 +21,7 @@ final class LikedThumbnailTests: XCTestCase {
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
-            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
         let appeared = PassthroughSubject<Void, Never>()
         let selected = PassthroughSubject<Int, Never>()

@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -13,7 +14,7 @@ final class LocationSummaryTests: XCTestCase {
                          language: Language = .en, units: UnitSystem = .metric) -> LocationSummary {
         let locate = LocateCurrentCityUseCase(provider: FixedLocation(location, ignored: ignored),
                                               locator: cities, cities: cities)
-        return LocationSummary(locate.execute(), format: WeatherFormatter(l10n: L10n.bundled(language), units: units))
+        return LocationSummary(locate.execute(), format: WeatherFormatter(l10n: L10n.bundled(language), units: units, zones: SystemZoneDatabase.forTests))
     }
 
     func testAPositionGivesTheNearestCityAndItsDistance() {
@@ -102,7 +103,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
-            format: WeatherFormatter(l10n: l10n, units: .metric), countries: CountryNames(locale: l10n.locale),
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
         return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
                                                 removeRequested: remove.eraseToAnyPublisher(),

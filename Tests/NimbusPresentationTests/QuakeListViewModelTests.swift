@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -57,7 +58,7 @@ final class QuakeListViewModelTests: XCTestCase {
         let viewModel = QuakeListViewModel(
             quakes: QuakesUseCase(repository: repository, locator: cities, cities: cities),
             places: places.eraseToAnyPublisher(),
-            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: .metric)),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests)),
             scheduler: scheduler.eraseToAnyScheduler(), now: clock)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(
@@ -105,7 +106,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .notModified, checkedAt: now))
         repository.subject.send(completion: .finished)
         scheduler.advance()
-        let rows = "5.1 12 min ago 24 km SW of Pohang, South Korea | 2.7 3 h ago 190 km N of Los Angeles, United States"
+        let rows = "5.1 12 min ago 24 km SW of Pohang, South Korea | 2.7 3 h ago 190 km NNE of Los Angeles, United States"
         let held = "2 events · 1 unreadable event left out" // one event, singular (L10n.count)
         XCTAssertEqual(state.values.map(summary), [
             "M2.5+ · past day | Loading earthquakes… |  | ",

@@ -1,3 +1,5 @@
+import TestSupport
+import NimbusData
 import NimbusDomain
 @testable import NimbusPresentation
 import XCTest
@@ -65,7 +67,7 @@ final class SettingsResolutionTests: XCTestCase {
 
     func testFormatterReadsTheUnitsWhenItFormats() {
         let display = DisplayUnits(system: .metric)
-        let format = WeatherFormatter(l10n: L10n.bundled(.en), display: display)
+        let format = WeatherFormatter(l10n: L10n.bundled(.en), display: display, zones: SystemZoneDatabase.forTests)
         XCTAssertEqual(format.temperature(20), "20°C")
         XCTAssertEqual(format.wind(speed: 36, from: .nan), "36 km/h")
         display.value = .init(system: .metric, temperature: .f, wind: .ms, clock: .h12)
@@ -73,9 +75,9 @@ final class SettingsResolutionTests: XCTestCase {
         XCTAssertEqual(format.wind(speed: 36, from: .nan), "10 m/s")
         XCTAssertEqual(format.pressure(1013), "1013 hPa")
         let seven = Date(timeIntervalSince1970: 7 * 3600)
-        XCTAssertEqual(format.clock(in: TimeZone(identifier: "UTC")!).time(seven), "7:00 AM")
+        XCTAssertEqual(format.clock(in: .utc).time(seven), "7:00 AM")
         display.value = .init(system: .imperial)
         XCTAssertEqual(format.wind(speed: 16.09344, from: .nan), "10 mph")
-        XCTAssertEqual(format.clock(in: TimeZone(identifier: "UTC")!).time(seven), "07:00")
+        XCTAssertEqual(format.clock(in: .utc).time(seven), "07:00")
     }
 }

@@ -1,3 +1,4 @@
+import NimbusData
 import XCTest
 import CombineSchedulers
 import OpenCombineShim
@@ -61,7 +62,7 @@ final class TodayViewModelTests: XCTestCase {
                            warnings: GetWarningsUseCase(repository: warnings, now: { test.clock }),
                            wishlist: films ?? filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
                            viewed: viewed.eraseToAnyPublisher()),
-            format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric)),
+            format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests)),
             scheduler: scheduler.eraseToAnyScheduler(), work: work ?? scheduler.eraseToAnyScheduler(), now: { test.clock })
     }
 

@@ -387,12 +387,12 @@ enum OneShot {
 
     // MARK: JSON
 
-    /// The domain forecast as stable JSON: metric units, times in ISO 8601, keys sorted.
+    /// The domain forecast as stable JSON: metric units, keys sorted, every instant in RFC 3339 with
+    /// the city's offset at it and every date the city's calendar date.
     private static func forecastJSON(city: City, fetched: Fetched<Forecast>, stale: Bool, container: AppDIContainer,
                                      context: Context) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        let zone = container.weatherFormatter.zone(for: city)
+        let encoder = ForecastJSON.encoder(in: zone)
         let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context)
         let data = try encoder.encode(ForecastJSON(city: city, fetched: fetched, stale: stale, extras: extras.json))
         return String(decoding: data, as: UTF8.self)
@@ -409,7 +409,7 @@ enum OneShot {
         }
         struct Hour: Encodable { let time: Date, temperatureC: Double?, precipitationProbabilityPercent: Double? }
         struct Day: Encodable {
-            /// The city's calendar date ("2026-11-26"), not the instant of its midnight.
+            /// The city's calendar date ("2026-11-26").
             let date: String
             let highC: Double?, lowC: Double?, condition: String, sunrise: Date?, sunset: Date?
         }
@@ -446,19 +446,20 @@ enum OneShot {
                               windFromDegrees: finite(c.windDirection), condition: "\(c.condition)", isDay: c.isDay)
             hourly = f.hourly.map { Hour(time: $0.time, temperatureC: finite($0.temperature),
                                          precipitationProbabilityPercent: $0.precipitationProbability.flatMap(finite)) }
-            let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: f.utcOffsetSeconds) ?? TimeZone(secondsFromGMT: 0)!
-            daily = f.daily.map { Day(date: Self.calendarDate($0.date, in: zone), highC: finite($0.high), lowC: finite($0.low),
+            daily = f.daily.map { Day(date: $0.day.description, highC: finite($0.high), lowC: finite($0.low),
                                       condition: "\($0.condition)", sunrise: $0.sunrise, sunset: $0.sunset) }
         }
 
-        /// The date of the day that starts at `midnight` in `zone`, as ISO 8601 writes a date: read
-        /// at its noon, as the detail screen reads it, so an offset that changes within the
-        /// forecast (summer time) cannot move it to the day before.
-        static func calendarDate(_ midnight: Date, in zone: TimeZone) -> String {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let day = calendar.dateComponents([.year, .month, .day], from: midnight.addingTimeInterval(12 * 3600))
-            return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+        /// Sorted keys; every `Date` written as an instant with `zone`'s offset at it (the one way
+        /// instants are written, whichever part of the answer they are in).
+        static func encoder(in zone: Zone) -> JSONEncoder {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(zone.rfc3339(date))
+            }
+            return encoder
         }
     }
 

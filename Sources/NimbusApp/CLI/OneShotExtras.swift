@@ -65,11 +65,15 @@ struct OneShotExtras {
 
     /// Metric, ISO 8601, the services' text as published.
     struct JSON: Encodable {
-        struct Yesterday: Encodable { let date: Date, highC: Double, lowC: Double }
+        struct Yesterday: Encodable {
+            /// The city's calendar date ("2026-03-28").
+            let date: String
+            let highC: Double, lowC: Double
+        }
         struct Comparison: Encodable {
-            /// "warmer", "colder" or "aboutTheSame".
+            /// "warmer", "colder" or "aboutTheSame" (a difference under 1 °C), from `differenceC`.
             let comparison: String
-            /// Signed, °C (0 for about the same).
+            /// Signed, °C, to a tenth.
             let differenceC: Double
         }
         struct Normal: Encodable {
@@ -101,16 +105,12 @@ struct OneShotExtras {
 
     static func comparison(_ difference: TemperatureDifference?) -> JSON.Comparison? {
         guard let difference else { return nil }
-        switch difference {
-        case .warmer: return JSON.Comparison(comparison: "warmer", differenceC: difference.degrees)
-        case .colder: return JSON.Comparison(comparison: "colder", differenceC: difference.degrees)
-        case .aboutTheSame: return JSON.Comparison(comparison: "aboutTheSame", differenceC: 0)
-        }
+        return JSON.Comparison(comparison: difference.direction.rawValue, differenceC: difference.degrees)
     }
 
     var json: JSON {
         var json = JSON()
-        if let y = forecast.yesterday { json.yesterday = JSON.Yesterday(date: y.date, highC: y.high, lowC: y.low) }
+        if let y = forecast.yesterday { json.yesterday = JSON.Yesterday(date: y.day.description, highC: y.high, lowC: y.low) }
         json.todayAgainstYesterday = Self.comparison(forecast.todayAgainstYesterday)
         if let normal {
             json.normal = JSON.Normal(highC: normal.normal.high, lowC: normal.normal.low,

@@ -7,11 +7,13 @@ import NimbusResources
 /// The version of Nimbus, its commit in the source history.
 public let nimbusVersion = BuildInfo.version
 
-/// What `nimbus --version` prints: the version, the commit the binary was built from, and every
-/// data file found, with what it holds and where it was found.
+/// What `nimbus --version` prints: the version, the commit the binary was built from, the zone
+/// database local times are read from, and every data file found, with what it holds and where it
+/// was found.
 enum VersionReport {
     static func text(folders: DataFolders, environment: [String: String]) -> String {
-        var lines = ["nimbus \(BuildInfo.version)", "commit \(BuildInfo.commit)"]
+        // Where local times come from: the system's zone database (or the built-in copy, said so).
+        var lines = ["nimbus \(BuildInfo.version)", "commit \(BuildInfo.commit)", shown(SystemZoneDatabase(environment: environment).summary)]
         let entries = DataInventory.entries(in: folders)
         if entries.isEmpty {
             lines.append("data: none found. " + folders.notFound(CityCatalog.bundledName + ".bin"))

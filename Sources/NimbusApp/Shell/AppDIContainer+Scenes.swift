@@ -62,7 +62,7 @@ extension AppDIContainer {
         return SettingsOverlay(viewModel: viewModel, l10n: l10n)
     }
 
-    var weatherFormatter: WeatherFormatter { WeatherFormatter(l10n: l10n, display: display) }
+    var weatherFormatter: WeatherFormatter { WeatherFormatter(l10n: l10n, display: display, zones: zones) }
     var quakeFormatter: QuakeFormatter { QuakeFormatter(weather: weatherFormatter) }
 
     /// The city's map, drawn inside its detail; `e` shows the recent earthquakes around it.

@@ -61,6 +61,13 @@ public final class AppDIContainer {
     }()
     private var displayFollowsSettings: AnyCancellable?
 
+    /// The system's zone database (`$TZDIR`, else /usr/share/zoneinfo): every local time is read from it.
+    public private(set) lazy var zones: SystemZoneDatabase = {
+        let zones = SystemZoneDatabase(environment: configuration.environment)
+        logger(.weather)?.info("\(zones.summary)")
+        return zones
+    }()
+
     // MARK: Network
 
     /// The shared client as the service for `subject` uses it: retried after a 429, a 503 or a failed
@@ -159,7 +166,7 @@ public final class AppDIContainer {
 
     /// Events near the catalogue's cities and my places.
     func makeQuakesUseCase() -> QuakesUseCase {
-        QuakesUseCase(repository: quakeRepository, locator: locator, cities: catalog)
+        QuakesUseCase(repository: quakeRepository, locator: locator, cities: catalog, regions: FlinnEngdahlRegions.bundled())
     }
 
     /// `locationProvider` as the settings change it (Home), for the screens that locate the user.

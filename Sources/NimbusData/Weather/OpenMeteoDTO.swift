@@ -108,9 +108,10 @@ extension OpenMeteoForecastDTO {
         }
         let c = current
         guard let time = PhysicalRange.date(c.time) else { throw OpenMeteoShapeError.outOfRange("current.time") }
-        let (yesterday, days) = Self.split(try dailyForecasts(daily), at: time)
+        let (yesterday, days) = Self.split(try dailyForecasts(daily), at: time, utcOffset: utcOffset)
         // Hours of the past days (`past_days`) are not the forecast's.
-        let start = days.first?.date ?? .distantPast
+        let start = days.first.map { Date(timeIntervalSince1970: TimeInterval($0.day.daysSince1970 * 86400 - utcOffset)) }
+            ?? .distantPast
         let hours = allHours.filter { $0.time >= start }
         guard !hours.isEmpty else { throw OpenMeteoShapeError.empty("hourly") }
         let temperature = PhysicalRange.check(c.temperature_2m, PhysicalRange.temperature)
@@ -138,14 +139,13 @@ extension OpenMeteoForecastDTO {
     /// The days from the one `now` falls in (today) on, and the day just before it (yesterday's
     /// high and low, from `past_days`), when the answer has it. An answer whose days all lie after
     /// `now` (a clock far behind) keeps them all as the forecast.
-    static func split(_ days: [DailyForecast], at now: Date) -> (DayTemperatures?, [DailyForecast]) {
-        guard let today = days.lastIndex(where: { $0.date <= now }) else { return (nil, days) }
+    static func split(_ days: [DailyForecast], at now: Date, utcOffset: Int) -> (DayTemperatures?, [DailyForecast]) {
+        let date = WallClock(secondsSince1970: Int64(now.timeIntervalSince1970.rounded(.down)) + Int64(utcOffset)).date
+        guard let today = days.lastIndex(where: { $0.day <= date }) else { return (nil, days) }
         guard today > 0 else { return (nil, Array(days[today...])) }
         let before = days[today - 1]
-        // A calendar day before: 23 to 25 hours, whatever the daylight-saving change.
-        let gap = days[today].date.timeIntervalSince(before.date)
-        let yesterday = (22 * 3600...26 * 3600).contains(gap)
-            ? DayTemperatures(date: before.date, high: before.high, low: before.low) : nil
+        let yesterday = before.day == days[today].day.adding(days: -1)
+            ? DayTemperatures(day: before.day, high: before.high, low: before.low) : nil
         return (yesterday, Array(days[today...]))
     }
 
@@ -185,6 +185,10 @@ extension OpenMeteoForecastDTO {
         return DayRange(coordinate: place, high: today.high, low: today.low, condition: today.condition)
     }
 
+    /// The days in the answer's order, each dated by the place's calendar: Open-Meteo gives a day as
+    /// its local midnight in Unix time made with one offset (`utc_offset_seconds`, the offset now)
+    /// for every day, so the time plus that offset is the date's midnight on UTC's clock, whatever
+    /// daylight-saving change lies between.
     private func dailyForecasts(_ daily: Daily) throws -> [DailyForecast] {
         let days = zip(daily.time.indices, daily.time).compactMap { i, time -> DailyForecast? in
             guard i < daily.temperature_2m_max.count, i < daily.temperature_2m_min.count,
@@ -195,7 +199,8 @@ extension OpenMeteoForecastDTO {
                 PhysicalRange.date(list.flatMap { i < $0.count ? $0[i] : nil })
             }
             let code = daily.weather_code.flatMap { i < $0.count ? $0[i] : nil } ?? -1
-            return DailyForecast(date: date, high: high, low: low,
+            let day = WallClock(secondsSince1970: Int64(date.timeIntervalSince1970) + Int64(utcOffset)).date
+            return DailyForecast(day: day, high: high, low: low,
                                  condition: WeatherCondition(wmoCode: code), sunrise: at(daily.sunrise),
                                  sunset: at(daily.sunset))
         }

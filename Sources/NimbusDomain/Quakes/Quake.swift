@@ -164,19 +164,57 @@ public protocol QuakeRepository: Sendable {
     func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError>
 }
 
+/// A Flinn–Engdahl seismic region: the name seismologists (and USGS) give an event far from towns
+/// ("South Atlantic Ocean", "Mid-Atlantic Ridge"), in English, Korean and Japanese.
+public struct SeismicRegion: Equatable, Sendable {
+    public let number: Int
+    public let english: String
+    public let korean: String
+    public let japanese: String
+
+    public init(number: Int, english: String, korean: String, japanese: String) {
+        self.number = number
+        self.english = english
+        self.korean = korean
+        self.japanese = japanese
+    }
+}
+
+/// The Flinn–Engdahl regions: which one a point is in.
+public protocol SeismicRegions: Sendable {
+    func region(at coordinate: Coordinate) -> SeismicRegion?
+}
+
 /// Where an event is, said the way people say it: its distance and direction from the nearest
-/// catalogue city ("23 km SW of Pohang"), found offline.
+/// catalogue city ("23 km SW of Pohang"), and, where that city is too far to tell anyone where the
+/// event was, its seismic region; found offline.
 public struct QuakePlace: Equatable, Sendable {
     public let city: City
     public let kilometres: Double
     /// From the city towards the epicentre, degrees clockwise from north.
     public let bearing: Double
+    /// The event's Flinn–Engdahl region (nil when the regions are not at hand).
+    public let region: SeismicRegion?
+    /// The zone whose clocks tell the event's local time (`QuakesUseCase.zone`).
+    public let zone: String
 
-    public init(city: City, kilometres: Double, bearing: Double) {
+    public init(city: City, kilometres: Double, bearing: Double, region: SeismicRegion? = nil, zone: String? = nil) {
         self.city = city
         self.kilometres = kilometres
         self.bearing = bearing
+        self.region = region
+        self.zone = zone ?? city.timeZone
     }
+
+    /// Beyond this distance a town's name misleads more than it tells ("3,909 km S of Ushuaia" for the
+    /// South Pole): the event is named by its region, and the town is said second.
+    public static let regionBeyondKilometres = 300.0
+
+    /// Whether the event is named by its region rather than by the town.
+    public var isNamedByRegion: Bool { region != nil && kilometres > Self.regionBeyondKilometres }
+
+    /// Whether `zone` is the sea's nautical zone rather than the town's.
+    public var isNauticalZone: Bool { zone.hasPrefix("Etc/") }
 }
 
 /// Fetches a feed and places its events near the catalogue's cities.
@@ -184,11 +222,13 @@ public struct QuakesUseCase: Sendable {
     private let repository: QuakeRepository
     private let locator: CityLocating
     private let cities: CityRepository
+    private let regions: SeismicRegions?
 
-    public init(repository: QuakeRepository, locator: CityLocating, cities: CityRepository) {
+    public init(repository: QuakeRepository, locator: CityLocating, cities: CityRepository, regions: SeismicRegions? = nil) {
         self.repository = repository
         self.locator = locator
         self.cities = cities
+        self.regions = regions
     }
 
     public func feed(_ feed: QuakeFeed) -> AnyPublisher<QuakeFeedUpdate, QuakeError> { repository.feed(feed) }
@@ -199,8 +239,25 @@ public struct QuakesUseCase: Sendable {
               let ref = locator.nearestCity(to: point) else { return nil }
         let city = cities.city(ref)
         let from = Coordinate(latitude: city.latitude, longitude: city.longitude)
-        return QuakePlace(city: city, kilometres: from.distance(to: quake.coordinate),
-                          bearing: Self.bearing(from: from, to: quake.coordinate))
+        let kilometres = from.distance(to: quake.coordinate)
+        return QuakePlace(city: city, kilometres: kilometres, bearing: Self.bearing(from: from, to: quake.coordinate),
+                          region: regions?.region(at: quake.coordinate),
+                          zone: Self.zone(at: quake.coordinate, nearest: city, kilometres: kilometres))
+    }
+
+    /// The zone of an event's local time: the nearest town's, within the distance where the town
+    /// names the place (a quake off Japan keeps Japan's clocks); beyond it, out at sea or far inland
+    /// where no catalogue town says which clocks people keep, the nautical zone of its longitude
+    /// (UTC±n for the 15° band around n × 15°, what ships keep on the high seas: `Etc/GMT∓n`).
+    public static func zone(at point: Coordinate, nearest city: City, kilometres: Double) -> String {
+        if kilometres <= QuakePlace.regionBeyondKilometres { return city.timeZone }
+        let hours = Int((point.longitude / 15).rounded())
+        switch hours {
+        case 0: return "Etc/GMT"
+        // The Etc names count the other way: Etc/GMT-3 is three hours east of UTC.
+        case let h where h > 0: return "Etc/GMT-\(min(h, 12))"
+        default: return "Etc/GMT+\(min(-hours, 12))"
+        }
     }
 
     /// The initial great-circle bearing from `a` to `b`, in degrees 0..<360.

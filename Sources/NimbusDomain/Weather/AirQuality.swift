@@ -8,17 +8,29 @@ public enum AirQualityScale: Equatable, Sendable {
     case us
 
     /// ISO 3166-1 codes of the countries and territories of Europe (EU, EEA, the Balkans, the UK,
-    /// Switzerland, the microstates, Ukraine, Belarus, Moldova, Russia and Turkey, whose largest
-    /// cities are in Europe), where the European index is the one people see.
+    /// Switzerland, the microstates, Ukraine, Belarus and Moldova), where the European index is the
+    /// one people see. Russia and Turkey lie in both continents: `isInEurope` decides by the place.
     static let europe: Set<String> = [
         "AD", "AL", "AT", "AX", "BA", "BE", "BG", "BY", "CH", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FO", "FR",
         "GB", "GG", "GI", "GR", "HR", "HU", "IE", "IM", "IS", "IT", "JE", "LI", "LT", "LU", "LV", "MC", "MD", "ME",
-        "MK", "MT", "NL", "NO", "PL", "PT", "RO", "RS", "RU", "SE", "SI", "SJ", "SK", "SM", "TR", "UA", "VA", "XK",
+        "MK", "MT", "NL", "NO", "PL", "PT", "RO", "RS", "SE", "SI", "SJ", "SK", "SM", "UA", "VA", "XK",
     ]
 
-    /// The scale for a country code ("FR" → European, "KR" → US); an unknown code reads the US one.
-    public init(countryCode: String) {
-        self = Self.europe.contains(countryCode.uppercased()) ? .european : .us
+    /// The scale of the city's region: the European index for cities in Europe, the US one elsewhere.
+    public init(city: City) {
+        self = Self.isInEurope(countryCode: city.countryCode, at: city.coordinate) ? .european : .us
+    }
+
+    /// Whether a place of that country at that point is in Europe: the countries above; Russia west
+    /// of the Urals (60° E: Moscow, Perm and Ufa are, Yekaterinburg and Vladivostok are not); Turkey's
+    /// East Thrace, west of the Bosporus and north of the Dardanelles (Istanbul's old city and Edirne,
+    /// not Ankara, Bursa or Çanakkale).
+    public static func isInEurope(countryCode: String, at point: Coordinate) -> Bool {
+        switch countryCode.uppercased() {
+        case "RU": return point.longitude < 60
+        case "TR": return point.longitude < 29 && point.latitude >= 40.4
+        case let code: return europe.contains(code)
+        }
     }
 }
 

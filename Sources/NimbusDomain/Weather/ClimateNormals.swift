@@ -3,48 +3,46 @@ import OpenCombineShim
 
 /// A day's high and low (°C): yesterday's, beside today's forecast.
 public struct DayTemperatures: Equatable, Sendable {
-    /// Local midnight of the day.
-    public let date: Date
+    /// The place's own calendar date.
+    public let day: LocalDate
     public let high: Double
     public let low: Double
 
-    public init(date: Date, high: Double, low: Double) {
-        self.date = date
+    public init(day: LocalDate, high: Double, low: Double) {
+        self.day = day
         self.high = high
         self.low = low
     }
 }
 
-/// How one temperature compares with another: warmer, colder or about the same, and by how much.
-public enum TemperatureDifference: Equatable, Sendable {
-    /// By `degrees` °C (positive).
-    case warmer(degrees: Double)
-    case colder(degrees: Double)
-    /// Within `aboutTheSameBelow` of each other.
-    case aboutTheSame
+/// How one temperature compares with another: the difference, to a tenth of a degree, and in a
+/// word that follows from that same number (what is shown and what is said never disagree).
+public struct TemperatureDifference: Equatable, Sendable {
+    public enum Direction: String, Equatable, Sendable {
+        case warmer, colder, aboutTheSame
+    }
 
-    /// Differences smaller than this (°C) are "about the same": half a degree either way is
-    /// within what a forecast can tell.
+    /// Signed, °C, rounded to a tenth.
+    public let degrees: Double
+
+    /// Differences smaller than this (°C, after rounding to a tenth) are "about the same": within
+    /// what a forecast can tell.
     public static let aboutTheSameBelow = 1.0
 
     /// `value` against `reference`; nil when either is not a number.
     public init?(_ value: Double, comparedWith reference: Double) {
         guard value.isFinite, reference.isFinite else { return nil }
-        let difference = value - reference
-        if abs(difference) < Self.aboutTheSameBelow {
-            self = .aboutTheSame
-        } else {
-            self = difference > 0 ? .warmer(degrees: difference) : .colder(degrees: -difference)
-        }
+        self.init(degrees: value - reference)
     }
 
-    /// The signed difference in °C (0 for about the same).
-    public var degrees: Double {
-        switch self {
-        case .warmer(let d): return d
-        case .colder(let d): return -d
-        case .aboutTheSame: return 0
-        }
+    /// A difference of `degrees` °C (rounded to a tenth here).
+    public init(degrees: Double) {
+        let tenths = (degrees * 10).rounded() / 10
+        self.degrees = tenths == 0 ? 0 : tenths
+    }
+
+    public var direction: Direction {
+        abs(degrees) < Self.aboutTheSameBelow ? .aboutTheSame : degrees > 0 ? .warmer : .colder
     }
 }
 
@@ -91,13 +89,9 @@ public struct ClimateNormals: Equatable, Sendable {
         return lengths.prefix(month - 1).reduce(0, +) + day - 1
     }
 
-    /// The normal of the calendar day `date` falls on in `timeZone`.
-    public func normal(on date: Date, in timeZone: TimeZone) -> DayNormal? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.month, .day], from: date)
-        guard let month = parts.month, let day = parts.day, let i = Self.index(month: month, day: day) else { return nil }
-        return days[i]
+    /// The normal of the calendar date `day`.
+    public func normal(on day: LocalDate) -> DayNormal? {
+        Self.index(month: day.month, day: day.day).map { days[$0] }
     }
 }
 
@@ -150,12 +144,11 @@ public struct GetClimateNormalsUseCase: Sendable {
 
     public init(repository: ClimateNormalsRepository) { self.repository = repository }
 
-    /// The normal of `date`'s calendar day in the city's time zone.
-    public func execute(for city: City, on date: Date) -> AnyPublisher<DayNormal, ClimateError> {
-        let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: 0)!
-        return repository.normals(for: city.coordinate)
+    /// The normal of the city's calendar date `day`.
+    public func execute(for city: City, on day: LocalDate) -> AnyPublisher<DayNormal, ClimateError> {
+        repository.normals(for: city.coordinate)
             .tryMap { normals -> DayNormal in
-                guard let normal = normals.normal(on: date, in: zone) else { throw ClimateError.badResponse }
+                guard let normal = normals.normal(on: day) else { throw ClimateError.badResponse }
                 return normal
             }
             .mapError { ($0 as? ClimateError) ?? .badResponse }
@@ -165,8 +158,7 @@ public struct GetClimateNormalsUseCase: Sendable {
     /// Today's forecast high and low against the normal for today's date at the city.
     public func compare(_ forecast: Forecast, for city: City) -> AnyPublisher<NormalComparison, ClimateError> {
         guard let today = forecast.today else { return Fail(error: .badResponse).eraseToAnyPublisher() }
-        // `today.date` is local midnight; noon of it is the same calendar day in any zone offset it was made with.
-        return execute(for: city, on: today.date.addingTimeInterval(12 * 3600))
+        return execute(for: city, on: today.day)
             .map { NormalComparison(normal: $0, todayHigh: today.high, todayLow: today.low) }
             .eraseToAnyPublisher()
     }

@@ -28,47 +28,77 @@ public struct SunTimes: Equatable, Sendable {
 /// The NOAA solar calculator (Meeus' low-precision formulae): sunrise and sunset to within a
 /// minute or two away from the poles, with the standard 0.833° for refraction and the sun's radius.
 public enum SolarCalculator {
-    /// Sun times at `coordinate` on the local calendar day containing `date` in `timeZone`.
-    public static func sunTimes(on date: Date, at coordinate: Coordinate, timeZone: TimeZone) -> SunTimes {
-        var local = Calendar(identifier: .gregorian)
-        local.timeZone = timeZone
-        let day = local.dateComponents([.year, .month, .day], from: date)
-        guard let noonLocal = local.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
-        else { return SunTimes(kind: .allNight, sunrise: nil, sunset: nil, dayLength: 0) }
-        // The UTC date whose solar noon falls nearest local noon.
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC")!
-        let utcDay = utc.dateComponents([.year, .month, .day], from: noonLocal)
-        guard let midnightUTC = utc.date(from: utcDay) else {
-            return SunTimes(kind: .allNight, sunrise: nil, sunset: nil, dayLength: 0)
-        }
-        let jd0 = midnightUTC.timeIntervalSince1970 / 86400 + 2440587.5
+    /// Sun times at `coordinate` on the local date `date` falls on in `zone`.
+    public static func sunTimes(on date: Date, at coordinate: Coordinate, zone: Zone) -> SunTimes {
+        sunTimes(on: zone.localDate(at: date), at: coordinate, zone: zone)
+    }
 
-        func event(_ rising: Bool) -> (minutes: Double?, cosHA: Double) {
-            // First guess at solar noon, then refine at the event's own time.
-            var minutes = 720 - 4 * coordinate.longitude
-            var cosHA = 0.0
-            for _ in 0..<3 {
-                let s = solar(jd: jd0 + minutes / 1440)
-                let lat = coordinate.latitude * .pi / 180
-                cosHA = (cos(90.833 * .pi / 180) - sin(lat) * sin(s.declination)) / (cos(lat) * cos(s.declination))
-                guard abs(cosHA) <= 1 else { return (nil, cosHA) }
-                let ha = acos(cosHA) * 180 / .pi
-                minutes = 720 - 4 * (coordinate.longitude + (rising ? ha : -ha)) - s.equationOfTime
+    /// Sun times at `coordinate` on the local date `day` in `zone`, whatever the zone's distance from
+    /// UTC (UTC−12 … UTC+14) and from the sun's own time: the sunrise that falls between the date's
+    /// midnights, and the sunset that ends that daylight (after midnight, near the polar circles in
+    /// summer: Reykjavík's 21 June sunset is at 00:04 on the 22nd). A date with no sunrise (the sun
+    /// rose the day before and sets on it) has only its sunset; one with neither is polar day or night.
+    public static func sunTimes(on day: LocalDate, at coordinate: Coordinate, zone: Zone) -> SunTimes {
+        let start = zone.startOfDay(day), end = zone.startOfDay(day.adding(days: 1))
+        guard coordinate.isValid, end > start else { return SunTimes(kind: .allNight, sunrise: nil, sunset: nil, dayLength: 0) }
+        // The solar days (one per UTC date) whose events can fall in the local day or just after:
+        // the local day lies within UTC's day before its start and the day after its end.
+        let first = Zone.utc.localDate(at: start).adding(days: -1), last = Zone.utc.localDate(at: end).adding(days: 1)
+        var risings: [Date] = [], settings: [Date] = []
+        var n = first
+        while n <= last {
+            let midnight = Date(timeIntervalSince1970: TimeInterval(n.daysSince1970) * 86400)
+            let jd0 = TimeInterval(n.daysSince1970) + 2440587.5
+            if let minutes = event(rising: true, jd0: jd0, at: coordinate).minutes {
+                risings.append(midnight.addingTimeInterval(minutes * 60))
             }
-            return (minutes, cosHA)
+            if let minutes = event(rising: false, jd0: jd0, at: coordinate).minutes {
+                settings.append(midnight.addingTimeInterval(minutes * 60))
+            }
+            n = n.adding(days: 1)
         }
-
-        let rise = event(true), set = event(false)
-        guard let riseMinutes = rise.minutes, let setMinutes = set.minutes else {
+        let sunrise = risings.first { $0 >= start && $0 < end }
+        let sunset = sunrise.map { rise in settings.first { $0 > rise && $0 < rise.addingTimeInterval(86400) } }
+            ?? settings.first { $0 >= start && $0 < end }
+        // The day's length is that of the solar day whose noon is nearest the local day's middle.
+        let middle = start.addingTimeInterval(end.timeIntervalSince(start) / 2)
+        let solarDay = Zone.utc.localDate(at: middle.addingTimeInterval(coordinate.longitude / 15 * 3600))
+        let jd = TimeInterval(solarDay.daysSince1970) + 2440587.5
+        let rise = event(rising: true, jd0: jd, at: coordinate), set = event(rising: false, jd0: jd, at: coordinate)
+        guard sunrise != nil || sunset != nil else {
+            // Neither in the day: the sun stays up (polar day) or down (polar night).
             let cosHA = rise.minutes == nil ? rise.cosHA : set.cosHA
-            return cosHA < -1
+            return cosHA < 0
                 ? SunTimes(kind: .allDay, sunrise: nil, sunset: nil, dayLength: 86400)
                 : SunTimes(kind: .allNight, sunrise: nil, sunset: nil, dayLength: 0)
         }
-        let sunrise = midnightUTC.addingTimeInterval(riseMinutes * 60)
-        let sunset = midnightUTC.addingTimeInterval(setMinutes * 60)
-        return SunTimes(kind: .normal, sunrise: sunrise, sunset: sunset, dayLength: sunset.timeIntervalSince(sunrise))
+        let length: TimeInterval
+        if let r = rise.minutes, let s = set.minutes {
+            length = (s - r) * 60
+        } else if let sunrise, let sunset, sunset > sunrise {
+            length = sunset.timeIntervalSince(sunrise)
+        } else {
+            length = rise.cosHA < -1 || set.cosHA < -1 ? 86400 : 0
+        }
+        return SunTimes(kind: .normal, sunrise: sunrise, sunset: sunset, dayLength: max(0, min(86400, length)))
+    }
+
+    /// Minutes after the UTC midnight at Julian day `jd0` of the sunrise (or sunset) of that solar
+    /// day, nil when the sun does not cross the horizon; and the cosine of the hour angle that says
+    /// which way (below −1: it stays up; above 1: it stays down).
+    static func event(rising: Bool, jd0: Double, at coordinate: Coordinate) -> (minutes: Double?, cosHA: Double) {
+        // First guess at solar noon, then refine at the event's own time.
+        var minutes = 720 - 4 * coordinate.longitude
+        var cosHA = 0.0
+        for _ in 0..<3 {
+            let s = solar(jd: jd0 + minutes / 1440)
+            let lat = coordinate.latitude * .pi / 180
+            cosHA = (cos(90.833 * .pi / 180) - sin(lat) * sin(s.declination)) / (cos(lat) * cos(s.declination))
+            guard abs(cosHA) <= 1 else { return (nil, cosHA) }
+            let ha = acos(cosHA) * 180 / .pi
+            minutes = 720 - 4 * (coordinate.longitude + (rising ? ha : -ha)) - s.equationOfTime
+        }
+        return (minutes, cosHA)
     }
 
     /// Declination (radians) and equation of time (minutes) at Julian day `jd`.

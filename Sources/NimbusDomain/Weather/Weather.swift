@@ -120,15 +120,15 @@ public struct HourlyForecast: Equatable, Sendable {
 
 /// One day of the forecast.
 public struct DailyForecast: Equatable, Sendable {
-    /// Local midnight of the day.
-    public let date: Date
+    /// The place's own calendar date.
+    public let day: LocalDate
     public let high: Double
     public let low: Double
     public let condition: WeatherCondition
     public let sunrise: Date?
     public let sunset: Date?
-    public init(date: Date, high: Double, low: Double, condition: WeatherCondition, sunrise: Date?, sunset: Date?) {
-        self.date = date
+    public init(day: LocalDate, high: Double, low: Double, condition: WeatherCondition, sunrise: Date?, sunset: Date?) {
+        self.day = day
         self.high = high
         self.low = low
         self.condition = condition

@@ -428,7 +428,7 @@ public final class CityListViewModel {
     }
 
     private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityListState, Never> {
-        let times = LocalTimes(language: l10n.language)
+        let times = format.map { LocalTimes(language: l10n.language, zones: $0.zones) }
         let tierHint: String? = switch tier {
         case .standard(let least, let large):
             // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
@@ -449,7 +449,7 @@ public final class CityListViewModel {
                 guard let presented else { return nil }
                 let state = presented.state
                 let clock = state.now.flatMap { now in
-                    state.display.map { CityClock(now: now, clock: $0.clock, times: times) }
+                    state.display.flatMap { display in times.map { CityClock(now: now, clock: display.clock, times: $0) } }
                 }
                 let listing = presented.listing
                 return CityListState(

@@ -4,7 +4,7 @@ import NimbusDomain
 
 /// The time of day in any time zone, written as `ClockFormat` writes every time ("2:05 PM",
 /// "오후 2:05", "14:05", and "03:24" in every language on the 24-hour clock). Zones are looked up
-/// once; times are formatted by one `ClockFormat` (in UTC) a clock setting, once a minute for each
+/// once in the zone database; times are formatted by one `ClockFormat` (in UTC) a clock setting, once a minute for each
 /// offset from UTC (zones share a few dozen), so a list costs a few dictionary lookups a row, and a
 /// zone seen for the first time no formatter.
 public final class LocalTimes: Sendable {
@@ -12,7 +12,7 @@ public final class LocalTimes: Sendable {
     static let zoneLimit = 1024
 
     private struct Cache {
-        var zones: [String: TimeZone?] = [:]
+        var zones: [String: Zone?] = [:]
         var formatters: [UserSettings.Clock: ClockFormat] = [:]
         var minute: Int64 = .min
         var strings: [TimeKey: String] = [:]
@@ -27,14 +27,19 @@ public final class LocalTimes: Sendable {
     }
 
     private let language: Language
+    private let database: any ZoneLookup
     private let cache = Mutex(Cache())
 
-    public init(language: Language) { self.language = language }
+    public init(language: Language, zones: any ZoneLookup) {
+        self.language = language
+        database = zones
+    }
 
     /// The time at `date` in the IANA zone `zone`, nil for a zone the system does not know.
     public func time(at date: Date, zone: String, clock: UserSettings.Clock) -> String? {
         let minute = Int64((date.timeIntervalSince1970 / 60).rounded(.down))
         let language = self.language
+        let database = self.database
         return cache.withLock { cache -> String? in
             if cache.minute != minute {
                 cache.minute = minute
@@ -42,19 +47,19 @@ public final class LocalTimes: Sendable {
                 cache.offsets.removeAll(keepingCapacity: true)
             }
             if let offset = cache.offsets[zone], let hit = cache.strings[TimeKey(offset: offset, clock: clock)] { return hit }
-            let timeZone: TimeZone?
+            let found: Zone?
             if let known = cache.zones[zone] {
-                timeZone = known
+                found = known
             } else {
-                timeZone = Self.timeZone(zone)
+                found = database.zone(named: zone)
                 if cache.zones.count >= Self.zoneLimit { cache.zones.removeAll() }
-                cache.zones[zone] = timeZone
+                cache.zones[zone] = found
             }
-            guard let timeZone else { return nil }
+            guard let found else { return nil }
             // The whole UTC minute shows one text, the start's: an offset with seconds (Monrovia's
             // -0:44:30 until 1972) would otherwise give two texts within one minute, whichever came first.
             let start = Date(timeIntervalSince1970: TimeInterval(minute) * 60)
-            let offset = timeZone.secondsFromGMT(for: start)
+            let offset = found.offset(at: start)
             if cache.offsets.count >= Self.zoneLimit { cache.offsets.removeAll() }
             cache.offsets[zone] = offset
             let key = TimeKey(offset: offset, clock: clock)
@@ -82,14 +87,8 @@ public final class LocalTimes: Sendable {
         return widest
     }
 
-    /// Only IANA names: Foundation takes abbreviations and offsets too ("EST", "GMT+9").
-    private static func timeZone(_ zone: String) -> TimeZone? {
-        guard zone.utf8.count <= 64, zone.contains("/") || zone == "UTC" else { return nil }
-        return TimeZone(identifier: zone)
-    }
-
     private static func formatter(clock: UserSettings.Clock, language: Language) -> ClockFormat {
-        ClockFormat(language: language, clock: clock, timeZone: TimeZone(secondsFromGMT: 0)!)
+        ClockFormat(language: language, clock: clock, zone: .utc)
     }
 }
 

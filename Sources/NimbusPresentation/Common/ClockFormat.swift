@@ -9,19 +9,19 @@ import Synchronization
 /// Each formatter is made the first time it is needed and kept for the process, one per language
 /// and pattern whatever the zone (making one costs more than using it a hundred times; a city's
 /// detail opens with its date and times drawn): a time in a zone is UTC's wall clock moved by the
-/// zone's offset at that instant, which is what a formatter in the zone shows, as no pattern here
+/// zone's offset at that instant (`Zone.offset(at:)`, from the system's zone database), which is what a formatter in the zone shows, as no pattern here
 /// names the zone.
 public final class ClockFormat {
     public let language: Language
     public let clock: UserSettings.Clock
-    public let timeZone: TimeZone
+    public let zone: Zone
     /// The formatters in UTC, by language and pattern; used under the lock.
     private static let formatters = Mutex<[String: DateFormatter]>([:])
 
-    public init(language: Language, clock: UserSettings.Clock, timeZone: TimeZone) {
+    public init(language: Language, clock: UserSettings.Clock, zone: Zone) {
         self.language = language
         self.clock = clock
-        self.timeZone = timeZone
+        self.zone = zone
     }
 
     /// "07:05" / "7:05 AM", "오전 7:05", "午前7:05".
@@ -45,6 +45,16 @@ public final class ClockFormat {
         string(date, .template(template))
     }
 
+    /// A calendar date (a forecast's day) from an ICU template, in the language: "Sun", "일", "日".
+    public func date(_ day: LocalDate, template: String) -> String {
+        Self.utc(language: language, clock: clock).date(Date(timeIntervalSince1970: TimeInterval(day.daysSince1970) * 86400 + 43200),
+                                                        template: template)
+    }
+
+    private static func utc(language: Language, clock: UserSettings.Clock) -> ClockFormat {
+        ClockFormat(language: language, clock: clock, zone: .utc)
+    }
+
     private enum Pattern {
         /// The same digits in every language (the 24-hour clock).
         case fixed(String)
@@ -59,7 +69,7 @@ public final class ClockFormat {
         case .template(let template): key = language.rawValue + "~" + template
         }
         // The zone's wall clock at `date`, as UTC's.
-        let wallClock = date.addingTimeInterval(TimeInterval(timeZone.secondsFromGMT(for: date)))
+        let wallClock = date.addingTimeInterval(TimeInterval(zone.offset(at: date)))
         let language = self.language
         let text = Self.formatters.withLock { formatters -> String in
             let formatter: DateFormatter
@@ -85,8 +95,11 @@ public final class ClockFormat {
 }
 
 extension WeatherFormatter {
-    /// Times in `timeZone` as the settings' clock and the UI language write them.
-    public func clock(in timeZone: TimeZone) -> ClockFormat {
-        ClockFormat(language: l10n.language, clock: display.value.clock, timeZone: timeZone)
+    /// Times in `zone` as the settings' clock and the UI language write them.
+    public func clock(in zone: Zone) -> ClockFormat {
+        ClockFormat(language: l10n.language, clock: display.value.clock, zone: zone)
     }
+
+    /// The city's zone, from the zone database.
+    public func zone(for city: City) -> Zone { zones.zone(for: city) }
 }

@@ -6,8 +6,10 @@ import NimbusLoop
 
 /// What an event's detail shows.
 public struct QuakeDetailState: Equatable, Sendable {
-    /// "M 5.1 · 24 km SW of Pohang".
+    /// "M 5.1 · 24 km SW of Pohang", or "M 5.1 · South Atlantic Ocean" far from any town.
     public let title: String
+    /// For an event named by its region, the nearest town: "3,909 km S of Ushuaia, Argentina".
+    public let nearestTown: String?
     /// The feed's own name for the region.
     public let region: String
     /// Every fact, one line each, in order: time (UTC and at the epicentre), depth, position, felt
@@ -120,16 +122,27 @@ public final class QuakeDetailViewModel {
         }
     }
 
+    /// "UTC−3", "UTC+5:30", "UTC".
+    static func utcOffset(_ seconds: Int) -> String {
+        guard seconds != 0 else { return "UTC" }
+        let minutes = abs(seconds) / 60
+        return "UTC" + (seconds < 0 ? "−" : "+") + String(minutes / 60) + (minutes % 60 == 0 ? "" : String(format: ":%02d", minutes % 60))
+    }
+
     static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, saved: Bool?, failed: Bool, format: QuakeFormatter,
                       now: Date) -> QuakeDetailState {
         let l10n = format.l10n
-        let utc = format.weather.clock(in: TimeZone(identifier: "UTC")!)
+        let utc = format.weather.clock(in: .utc)
         var facts: [String] = []
         var warnings: Set<Int> = []
-        if let minutes = quake.timeZoneOffsetMinutes, let zone = TimeZone(secondsFromGMT: minutes * 60) {
-            let local = format.weather.clock(in: zone)
-            facts.append(l10n.format(.quakeDetailTime, utc.dateTime(quake.time, dateTemplate: "yMMMd"),
-                                     local.dateTime(quake.time, dateTemplate: "MMMd")))
+        // The time at the epicentre: on the nearest town's clocks, or at sea on the nautical zone's
+        // (`QuakesUseCase.zone`), both from the zone database.
+        if let place, let zone = format.weather.zones.zone(named: place.zone) {
+            let local = format.weather.clock(in: zone).dateTime(quake.time, dateTemplate: "MMMd")
+            let when = utc.dateTime(quake.time, dateTemplate: "yMMMd")
+            facts.append(place.isNauticalZone
+                ? l10n.format(.quakeDetailTimeSea, when, local, Self.utcOffset(zone.offset(at: quake.time)))
+                : l10n.format(.quakeDetailTime, when, local))
         } else {
             facts.append(l10n.format(.quakeDetailTimeUTC, utc.dateTime(quake.time, dateTemplate: "yMMMd")) + " · "
                          + format.weather.age(now.timeIntervalSince(quake.time)))
@@ -158,7 +171,8 @@ public final class QuakeDetailViewModel {
         let notice: String? = failed ? l10n[.likesErrorSave]
             : saved.map { l10n.format($0 ? .quakesLiked : .quakesUnliked, city) }
         let title = "M " + QuakeFormatter.magnitude(quake.magnitude) + " · " + format.place(quake, place)
-        return QuakeDetailState(title: title, region: quake.place.isEmpty ? "" : l10n.format(.quakeDetailRegion, quake.place),
+        return QuakeDetailState(title: title, nearestTown: format.nearestTown(place),
+                                region: quake.place.isEmpty ? "" : l10n.format(.quakeDetailRegion, quake.place),
                                 facts: facts, warnings: warnings,
                                 nearestCity: place.map { CityNameChoice.name($0.city, language: l10n.language) },
                                 nearestLiked: liked, notice: notice, noticeFailed: failed)

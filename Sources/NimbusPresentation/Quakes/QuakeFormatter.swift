@@ -40,25 +40,55 @@ public struct QuakeFormatter: Sendable {
         return l10n.number(Int(min(value, 1e9).rounded())) + " " + unit
     }
 
-    /// One of eight compass points, from a bearing in degrees.
+    /// The compass point of a bearing in degrees, of the sixteen USGS names places by ("SSE").
     public func direction(_ bearing: Double) -> String {
         guard bearing.isFinite else { return "" }
-        let keys: [L10nKey] = [.quakesDirectionN, .quakesDirectionNE, .quakesDirectionE, .quakesDirectionSE,
-                               .quakesDirectionS, .quakesDirectionSW, .quakesDirectionW, .quakesDirectionNW]
-        let index = Int(((bearing.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45).rounded(.down)) % 8
-        return l10n[keys[index]]
+        let keys: [L10nKey] = [.quakesDirectionN, .quakesDirectionNNE, .quakesDirectionNE, .quakesDirectionENE,
+                               .quakesDirectionE, .quakesDirectionESE, .quakesDirectionSE, .quakesDirectionSSE,
+                               .quakesDirectionS, .quakesDirectionSSW, .quakesDirectionSW, .quakesDirectionWSW,
+                               .quakesDirectionW, .quakesDirectionWNW, .quakesDirectionNW, .quakesDirectionNNW]
+        return l10n[keys[Self.compassPoint(bearing)]]
     }
 
-    /// "23 km SW of Pohang, South Korea" ("포항(대한민국) 남서쪽 23 km"), or the feed's own words without a
-    /// catalogue city. The country is named as USGS names it ("41 km NNE of Santiago, Chile"): the
-    /// nearest town of 15,000 people is often one nobody abroad knows.
+    /// 0 (N) … 15 (NNW): the 22.5° sector around each point.
+    public static func compassPoint(_ bearing: Double) -> Int {
+        let degrees = bearing.truncatingRemainder(dividingBy: 360) + 360
+        return Int(((degrees + 11.25) / 22.5).rounded(.down)) % 16
+    }
+
+    /// Where the event was: "23 km SW of Pohang, South Korea" ("포항(대한민국) 남서쪽 23 km"); beyond
+    /// `QuakePlace.regionBeyondKilometres` from any catalogue town, its seismic region ("South
+    /// Atlantic Ocean"), as USGS names such events; the feed's own words without a catalogue city.
     public func place(_ quake: Quake, _ place: QuakePlace?) -> String {
         guard let place else { return quake.place }
+        if place.isNamedByRegion, let region = place.region { return regionName(region) }
+        return town(place)
+    }
+
+    /// The distance and direction from the nearest town, for an event named by its region (its second
+    /// line: "3,909 km S of Ushuaia, Argentina"); nil when the town names the event already.
+    public func nearestTown(_ place: QuakePlace?) -> String? {
+        guard let place, place.isNamedByRegion else { return nil }
+        return town(place)
+    }
+
+    /// "23 km SW of Pohang, South Korea". The country is named as USGS names it ("41 km NNE of
+    /// Santiago, Chile"): the nearest town of 15,000 people is often one nobody abroad knows.
+    private func town(_ place: QuakePlace) -> String {
         let city = CityNameChoice.name(place.city, language: l10n.language)
         let name = place.city.countryCode.isEmpty ? city
             : l10n.format(.quakesCityInCountry, city, countries.name(place.city.countryCode))
         if place.kilometres < 1 { return name }
         return l10n.format(.quakesNear, distance(kilometres: place.kilometres), direction(place.bearing), name)
+    }
+
+    /// The region's name in the UI language.
+    public func regionName(_ region: SeismicRegion) -> String {
+        switch l10n.language {
+        case .en: region.english
+        case .ko: region.korean
+        case .ja: region.japanese
+        }
     }
 
     public func depth(_ kilometres: Double) -> String {

@@ -217,7 +217,7 @@ public final class CityDetailViewModel {
                 countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
-        self.timeZone = TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")!
+        zone = format.zone(for: city)
         self.forecast = forecast
         self.air = air
         self.warnings = warnings
@@ -278,8 +278,8 @@ public final class CityDetailViewModel {
         var air = Source<AirQuality, WeatherError>()
         var warnings = Source<CityWarnings, WarningsError>()
         var normal = Source<DayNormal, ClimateError>()
-        /// The date (noon of today at the city) the normal was asked for.
-        var normalAsked: Date?
+        /// The city's date the normal was asked for.
+        var normalAsked: LocalDate?
         var liked = false
         var likeFailed = false
         /// Counts the settings' changes of units or clock: the same data is formatted again.
@@ -313,8 +313,8 @@ public final class CityDetailViewModel {
 
     public enum Effect: Equatable {
         case fetchForecast, fetchAir, fetchWarnings
-        /// The normal of the calendar day `date` falls on at the city.
-        case fetchNormal(Date)
+        /// The normal of the city's calendar date.
+        case fetchNormal(LocalDate)
         /// Follow the likes store from now on.
         case observeLikes
         case toggleLike(Int)
@@ -390,8 +390,7 @@ public final class CityDetailViewModel {
             state.forecast.apply(event)
             // The normal of today's date, once the forecast says which day today is at the city
             // (off the forecast's path: asked after it, answered on its own).
-            guard let today = state.forecast.fetched?.value.today?.date.addingTimeInterval(12 * 3600),
-                  state.normalAsked != today else { return [] }
+            guard let today = state.forecast.fetched?.value.today?.day, state.normalAsked != today else { return [] }
             state.normalAsked = today
             state.normal.apply(.started)
             return [.fetchNormal(today)]
@@ -447,9 +446,9 @@ public final class CityDetailViewModel {
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.warnings($0, now()) }.eraseToAnyPublisher(),
                         id: Job.warnings)
-        case .fetchNormal(let date):
+        case .fetchNormal(let day):
             guard let normals else { return .none }
-            let answers = normals.execute(for: city, on: date)
+            let answers = normals.execute(for: city, on: day)
                 .map { Fetched(value: $0, fetchedAt: now(), isCached: false) }
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.normal($0, now()) }.eraseToAnyPublisher(),
@@ -481,8 +480,8 @@ public final class CityDetailViewModel {
 
     // MARK: Presenting
 
-    /// The city's clock (made once: every state reads it several times).
-    private let timeZone: TimeZone
+    /// The city's zone (looked up once: every state reads it several times).
+    private let zone: Zone
 
     /// What the weather panel is made from: an answer of the air or the warnings formats no hour again.
     private struct PanelInputs: Equatable {
@@ -516,7 +515,7 @@ public final class CityDetailViewModel {
                 } else {
                     // The clock follows the settings' clock: made again only when the formatting changed.
                     let clock = previous.flatMap { $0.minute.formatting == inputs.formatting ? $0.minute.clock : nil }
-                        ?? format.clock(in: timeZone)
+                        ?? format.clock(in: zone)
                     minute = Minute(minute: inputs.minute, formatting: inputs.formatting, clock: clock,
                                     header: header(now: state.now, clock: clock), sun: sun(now: state.now, clock: clock))
                 }
@@ -573,7 +572,7 @@ public final class CityDetailViewModel {
 
     private func sun(now: Date, clock: ClockFormat) -> SunLine {
         let l10n = format.l10n
-        let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, timeZone: timeZone)
+        let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, zone: zone)
         let moon = MoonCalculator.state(at: now)
         let moonText = l10n.format(.weatherMoon, Self.phaseName(moon.phase, l10n),
                                    "\(Int((moon.illumination * 100).rounded()))%",
@@ -583,8 +582,13 @@ public final class CityDetailViewModel {
         case .allDay: return SunLine(text: l10n[.weatherPolarDay], moon: moonText, moonSymbol: symbol)
         case .allNight: return SunLine(text: l10n[.weatherPolarNight], moon: moonText, moonSymbol: symbol)
         case .normal:
-            // To the nearest minute, as almanacs and Open-Meteo give them.
-            func minute(_ d: Date?) -> String { d.map { clock.time($0.addingTimeInterval(30)) } ?? "–" }
+            // To the nearest minute, as almanacs and Open-Meteo give them; a sunset after midnight says so.
+            let today = zone.localDate(at: now)
+            func minute(_ d: Date?) -> String {
+                guard let d = d?.addingTimeInterval(30) else { return "–" }
+                let time = clock.time(d)
+                return zone.localDate(at: d) > today ? l10n.format(.weatherNextDay, time) : time
+            }
             return SunLine(text: [
                 l10n.format(.weatherSunrise, minute(sun.sunrise)),
                 l10n.format(.weatherSunset, minute(sun.sunset)),
@@ -611,14 +615,12 @@ public final class CityDetailViewModel {
         let c = forecast.current
         // The next 48 hours; the 24-hour view is their first half.
         let ahead = forecast.hours(from: now, count: 48)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let today = calendar.startOfDay(for: now)
+        let today = zone.localDate(at: now)
         let days = forecast.daily
-            .filter { $0.date.addingTimeInterval(12 * 3600) >= today }
+            .filter { $0.day >= today }
             .prefix(7)
             .map { day in
-                WeatherPanel.Day(weekday: clock.date(day.date.addingTimeInterval(12 * 3600), template: "EEE"),
+                WeatherPanel.Day(weekday: clock.date(day.day, template: "EEE"),
                                  high: format.shortTemperature(day.high), low: format.shortTemperature(day.low),
                                  condition: format.condition(day.condition))
             }
@@ -637,12 +639,9 @@ public final class CityDetailViewModel {
             next48: hoursView(ahead, title: l10n[.weatherNext48], clock: clock),
             days: Array(days))
         // Yesterday and the normal are today's: a kept forecast whose first day has gone says neither.
-        guard let first = forecast.today, calendar.isDate(first.date.addingTimeInterval(12 * 3600), inSameDayAs: now) else {
-            return panel
-        }
+        guard let first = forecast.today, first.day == today else { return panel }
         panel.againstYesterday = forecast.todayAgainstYesterday.map(format.againstYesterday)
-        let day = calendar.dateComponents([.month, .day], from: now)
-        if let normal, normal.month == day.month, normal.day == day.day {
+        if let normal, normal.month == today.month, normal.day == today.day {
             let comparison = NormalComparison(normal: normal, todayHigh: first.high, todayLow: first.low)
             panel.normal = format.normal(normal) + (comparison.high.map { " · " + format.againstNormal($0) } ?? "")
         }
@@ -683,9 +682,8 @@ public final class CityDetailViewModel {
             amount = Self.sum(hours.map(\.precipitation)).map(format.precipitation)
         }
         let chance = chances.compactMap { $0 }.max().map(format.humidity) ?? "–"
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let clock = clock ?? format.clock(in: timeZone)
+        let zone = self.zone
+        let clock = clock ?? format.clock(in: zone)
         return WeatherPanel.Hours(
             title: title,
             temperatures: temps,
@@ -693,7 +691,7 @@ public final class CityDetailViewModel {
             falls: l10n[falls == .rain ? .weatherFallsRain : falls == .snow ? .weatherFallsSnow : .weatherFallsAny],
             chances: chances,
             fallsSummary: l10n.format(.weatherFallsSummary, amount ?? "–", chance),
-            marks: hours.map { calendar.component(.hour, from: $0.time) % 6 == 0 ? clock.hour($0.time) : nil },
+            marks: hours.map { zone.wallClock(at: $0.time).hour % 6 == 0 ? clock.hour($0.time) : nil },
             min: temps.min().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–",
             max: temps.max().flatMap(WeatherFormatter.rounded).map { "\($0)°" } ?? "–")
     }
@@ -711,7 +709,7 @@ public final class CityDetailViewModel {
             return .loading
         }
         let air = fetched.value
-        let scale = AirQualityScale(countryCode: city.countryCode)
+        let scale = AirQualityScale(city: city)
         let value = air.index(scale)
         let band = value.map { AirQualityBand(index: $0, scale: scale) }
         func whole(_ v: Double?) -> String { v.flatMap(WeatherFormatter.rounded).map { l10n.number($0) } ?? "–" }

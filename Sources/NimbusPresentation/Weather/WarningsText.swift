@@ -34,7 +34,7 @@ public struct WarningsText: Equatable, Sendable {
     /// The text of `warnings` (in force at `now`) for `city`, times in the city's clock.
     public static func make(_ warnings: [WeatherWarning], city: City, format: WeatherFormatter, now: Date) -> WarningsText {
         let l10n = format.l10n
-        let clock = format.clock(in: TimeZone(identifier: city.timeZone) ?? TimeZone(identifier: "UTC")!)
+        let clock = format.clock(in: format.zone(for: city))
         var lines: [Line] = []
         for (i, warning) in warnings.enumerated() {
             if i > 0 { lines.append(Line(text: "", kind: .blank)) }

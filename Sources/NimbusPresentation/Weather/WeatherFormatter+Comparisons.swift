@@ -12,9 +12,9 @@ extension WeatherFormatter {
 
     /// "3° warmer than yesterday", "2° colder than yesterday", "about the same as yesterday".
     public func againstYesterday(_ difference: TemperatureDifference) -> String {
-        switch difference {
-        case .warmer(let d): return l10n.format(.weatherYesterdayWarmer, temperatureDifference(d))
-        case .colder(let d): return l10n.format(.weatherYesterdayColder, temperatureDifference(d))
+        switch difference.direction {
+        case .warmer: return l10n.format(.weatherYesterdayWarmer, temperatureDifference(difference.degrees))
+        case .colder: return l10n.format(.weatherYesterdayColder, temperatureDifference(difference.degrees))
         case .aboutTheSame: return l10n[.weatherYesterdaySame]
         }
     }
@@ -26,9 +26,9 @@ extension WeatherFormatter {
 
     /// "2° above normal", "3° below normal", "near normal".
     public func againstNormal(_ difference: TemperatureDifference) -> String {
-        switch difference {
-        case .warmer(let d): return l10n.format(.weatherNormalAbove, temperatureDifference(d))
-        case .colder(let d): return l10n.format(.weatherNormalBelow, temperatureDifference(d))
+        switch difference.direction {
+        case .warmer: return l10n.format(.weatherNormalAbove, temperatureDifference(difference.degrees))
+        case .colder: return l10n.format(.weatherNormalBelow, temperatureDifference(difference.degrees))
         case .aboutTheSame: return l10n[.weatherNormalSame]
         }
     }

@@ -6,17 +6,20 @@ public struct WeatherFormatter: Sendable {
     public let l10n: L10n
     /// The app's units, read at each call (the settings screen changes them while the app runs).
     public let display: DisplayUnits
+    /// The zone database every local time is read from.
+    public let zones: any ZoneLookup
 
     /// Pressures, precipitation and distances.
     public var units: UnitSystem { display.value.system }
 
-    public init(l10n: L10n, units: UnitSystem) {
-        self.init(l10n: l10n, display: DisplayUnits(system: units))
+    public init(l10n: L10n, units: UnitSystem, zones: any ZoneLookup) {
+        self.init(l10n: l10n, display: DisplayUnits(system: units), zones: zones)
     }
 
-    public init(l10n: L10n, display: DisplayUnits) {
+    public init(l10n: L10n, display: DisplayUnits, zones: any ZoneLookup) {
         self.l10n = l10n
         self.display = display
+        self.zones = zones
     }
 
     /// A temperature in display units (°C or °F), not rounded.

@@ -66,6 +66,7 @@ public final class QuakeDetailScreen: Screen {
         }
         // The event is not what is liked: the nearest city's fact says it is.
         line(state.title, theme.accent)
+        if let town = state.nearestTown { line(town, theme.text) }
         if !state.region.isEmpty {
             for row in TextWrap.lines(DisplayWidth.sanitize(state.region), width: w) { line(row, theme.dim) }
         }
