@@ -15,6 +15,11 @@ enum NimbusBenchmark {
         "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
     ])
 
+    /// Typos, each typed a key at a time: the keys that match nothing get suggestions.
+    static let typos = ["pariss", "mumbia", "seuol", "lodnon", "new yrok", "셔울", "zermatt", "munchenn"]
+    /// A region or a country after the name.
+    static let narrowed = ["springfield, il", "portland me", "paris france", "london ontario", "파리, 프랑스"]
+
     /// The queries `variable` lists, comma-separated, each at most 64 characters; `fallback` when it
     /// is unset or lists none (a bench that typed nothing would print no number, not say why).
     static func typing(from variable: String, default fallback: [String],
@@ -188,6 +193,8 @@ enum NimbusBenchmark {
         let t0 = now()
         catalog.prepareRanking(for: .geoNames)
         let rankingBuild = now() - t0
+        // As the app's warm-up does at start-up, off the main queue.
+        catalog.foldNamesOfLargestCities()
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
             l10n: L10n.bundled(.en), countries: CountryNames(locale: Language.en.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
@@ -220,9 +227,30 @@ enum NimbusBenchmark {
             }
         }
         keep.cancel()
+        // What people also type: typos (a keystroke that matches nothing suggests cities within two
+        // edits) and a region or country after the name.
+        let use = SearchCitiesUseCase(repository: catalog)
+        catalog.prepareSuggestions()
+        catalog.prepareQualifiers()
+        var noMatch: [Double] = [], qualified: [Double] = []
+        for _ in 0..<6 {
+            for word in typos + narrowed {
+                var typed = ""
+                for ch in word {
+                    typed.append(ch)
+                    let t0 = now()
+                    let found = use.execute(query: typed)
+                    let t1 = now()
+                    if found.count == 0 && !found.suggestions.isEmpty { noMatch.append(t1 - t0) }
+                    if found.qualifier != nil { qualified.append(t1 - t0) }
+                }
+            }
+        }
         table.header("", "p50", "p99", "max")
         table.row("search only", ms(pct(searchOnly, 50)), ms(pct(searchOnly, 99)), ms(searchOnly.max() ?? 0))
         table.row("view model: search + 20 rows", ms(pct(perKey, 50)), ms(pct(perKey, 99)), ms(perKey.max() ?? 0))
+        table.row("no match, with suggestions (\(noMatch.count) keys; target ≤ 5 ms)", ms(pct(noMatch, 50)), ms(pct(noMatch, 99)), ms(noMatch.max() ?? 0))
+        table.row("a region or country named (\(qualified.count) keys)", ms(pct(qualified, 50)), ms(pct(qualified, 99)), ms(qualified.max() ?? 0))
         table.row("ranking: own names folded and sorted (once)", ms(rankingBuild))
         let medians = byQuery.map { (query: $0.key, median: pct($0.value, 50)) }.sorted { $0.median > $1.median }
         for (query, median) in medians.prefix(dearest) {
