@@ -27,18 +27,20 @@ public protocol DrawingCosts: AnyObject {
 }
 
 /// Makes a scrolled frame cost its new lines, not a screen. Finds the rows of the new frame that
-/// the terminal already shows in other rows (matched by a hash of their cells, rows that occur once
-/// in each frame, as ncurses' `hashmap.c` matches them), keeps the largest set of them that can keep
+/// the terminal already shows in other rows (matched by a hash of their cells, at the distance most
+/// rows moved by; see `matchedPairs`), keeps the largest set of them that can keep
 /// their order (the longest increasing subsequence of their old row numbers), and scrolls a region
 /// of the screen for each stretch of them that moves by the same number of rows, where that takes
-/// fewer bytes than drawing the region's rows again. `Renderer` then diffs the frame against the
-/// terminal's screen after the moves, cell by cell as before.
+/// fewer bytes than drawing the region's rows again (an estimate from the terminal's sequences;
+/// `Renderer` then has the backend price the whole frame both ways exactly, where it can). The
+/// frame is then diffed against the terminal's screen after the moves, cell by cell as before.
 ///
 /// A region spans only the rows its stretch moves through (its first row's old and new places to
 /// its last row's), so rows that stay where they are (the tab bar, a list's header, the status bar)
 /// are never in one: the scroll regions the layout allows are read off the frames, not declared by
 /// the screens. A row is compared whole, as a terminal scrolls whole rows: a box narrower than the
-/// screen over other text (the help) does not match and is drawn cell by cell.
+/// screen over other text (the help, the warnings on a wide screen) or a list beside a panel that
+/// follows its selection (the Liked map) does not match, and is drawn cell by cell.
 public enum LineMoves {
     /// The moves, in the order to make them, that turn `shown` (what the terminal shows) into a
     /// screen closer to `frame` in fewer bytes than drawing; empty when none is worth it.
@@ -56,7 +58,7 @@ public enum LineMoves {
     }
 
     /// Rows of the new frame at `new...`, shown at `new - by` before, in one stretch.
-    struct Stretch: Equatable {
+    struct Stretch {
         var first: Int
         var last: Int
         var by: Int
@@ -74,7 +76,7 @@ public enum LineMoves {
     static func movingStretches(old: UnsafeBufferPointer<Cell>, new: UnsafeBufferPointer<Cell>, rows: Int, cols: Int) -> [Stretch] {
         let oldHashes = rowHashes(old, rows: rows, cols: cols)
         let newHashes = rowHashes(new, rows: rows, cols: cols)
-        var pairs = uniquePairs(oldHashes, newHashes)
+        var pairs = matchedPairs(oldHashes, newHashes, blank: blankRowHash(cols: cols))
         guard pairs.contains(where: { $0.new != $0.old }) else { return [] }
         pairs.removeAll { !rowsEqual(old, $0.old, new, $0.new, cols: cols) } // a hash collision
         var oldOfNew = [Int](repeating: -1, count: rows)
@@ -100,14 +102,26 @@ public enum LineMoves {
     /// A hash of each row's cells: glyph, width and style.
     static func rowHashes(_ cells: UnsafeBufferPointer<Cell>, rows: Int, cols: Int) -> [UInt64] {
         (0..<rows).map { y in
-            var h: UInt64 = 0x9E37_79B9_7F4A_7C15
-            for cell in cells[(y * cols)..<(y * cols + cols)] {
-                let bits = UInt64(cell.glyph.raw) << 32 | UInt64(cell.style.bits | UInt32(cell.width) << 24)
-                h = (h ^ bits) &* 0x100_0000_01B3
-                h ^= h >> 29
-            }
+            var h = hashSeed
+            for cell in cells[(y * cols)..<(y * cols + cols)] { mix(cell, into: &h) }
             return h
         }
+    }
+
+    /// The hash of a row of `cols` blanks.
+    static func blankRowHash(cols: Int) -> UInt64 {
+        var h = hashSeed
+        for _ in 0..<cols { mix(.blank, into: &h) }
+        return h
+    }
+
+    private static let hashSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    @inline(__always)
+    private static func mix(_ cell: Cell, into h: inout UInt64) {
+        let bits = UInt64(cell.glyph.raw) << 32 | UInt64(cell.style.bits | UInt32(cell.width) << 24)
+        h = (h ^ bits) &* 0x100_0000_01B3
+        h ^= h >> 29
     }
 
     static func rowsEqual(_ a: UnsafeBufferPointer<Cell>, _ ya: Int, _ b: UnsafeBufferPointer<Cell>, _ yb: Int, cols: Int) -> Bool {
@@ -119,22 +133,39 @@ public enum LineMoves {
         return true
     }
 
-    /// Rows whose hash occurs exactly once in each frame, as (new row, old row), in new-row order.
-    /// Rows that repeat (blank ones, rules) are left to `grow`.
-    static func uniquePairs(_ oldHashes: [UInt64], _ newHashes: [UInt64]) -> [(new: Int, old: Int)] {
-        // -1: not seen; -2: seen more than once.
-        var places: [UInt64: (old: Int, new: Int)] = Dictionary(minimumCapacity: oldHashes.count * 2)
-        for (y, h) in oldHashes.enumerated() {
-            let seen = places[h]?.old ?? -1
-            places[h, default: (-1, -1)].old = seen == -1 ? y : -2
+    /// Rows matched between the frames, as (new row, old row), in new-row order. Each distance a
+    /// row could have moved by (from where its cells are in the old frame) gets a vote; a row is
+    /// matched at the most voted distance where the old frame has it. A row that occurs once in each
+    /// frame (as ncurses' `hashmap.c` matches them) votes once and is matched where it was; a line of
+    /// a text that repeats (a warning's paragraph twice on screen) goes with the text's distance,
+    /// not with its other copy. Blank rows neither vote nor match alone: `grow` moves them with
+    /// their neighbours.
+    static func matchedPairs(_ oldHashes: [UInt64], _ newHashes: [UInt64], blank: UInt64) -> [(new: Int, old: Int)] {
+        var oldRows: [UInt64: [Int]] = Dictionary(minimumCapacity: oldHashes.count)
+        for (y, h) in oldHashes.enumerated() where h != blank { oldRows[h, default: []].append(y) }
+        var newRows: [UInt64: [Int]] = Dictionary(minimumCapacity: newHashes.count)
+        for (y, h) in newHashes.enumerated() where h != blank && oldRows[h] != nil { newRows[h, default: []].append(y) }
+        var votes: [Int: Int] = [:]
+        for (h, new) in newRows {
+            let old = oldRows[h]!
+            guard new.count * old.count <= 16 else { continue } // a rule or filler repeated all over votes for nothing
+            for y in new {
+                for o in old { votes[y - o, default: 0] += 1 }
+            }
         }
+        guard !votes.isEmpty else { return [] }
+        let distances = votes.sorted { $0.value != $1.value ? $0.value > $1.value : abs($0.key) < abs($1.key) }.map(\.key)
+        var taken = Set<Int>()
         var pairs: [(new: Int, old: Int)] = []
-        for (y, h) in newHashes.enumerated() {
-            guard let place = places[h], place.old >= 0 else { continue }
-            places[h]!.new = place.new == -1 ? y : -2
-        }
-        for (y, h) in newHashes.enumerated() {
-            if let place = places[h], place.old >= 0, place.new == y { pairs.append((y, place.old)) }
+        for (y, h) in newHashes.enumerated() where h != blank && newRows[h] != nil {
+            for d in distances {
+                let o = y - d
+                if o >= 0, o < oldHashes.count, oldHashes[o] == h, !taken.contains(o) {
+                    taken.insert(o)
+                    pairs.append((y, o))
+                    break
+                }
+            }
         }
         return pairs
     }
@@ -164,7 +195,7 @@ public enum LineMoves {
     }
 
     /// Widens each moving kept row into its neighbours that are equal at the same distance (rows
-    /// that repeat, which `uniquePairs` leaves out), keeping the old rows in order.
+    /// that `matchedPairs` leaves out: blank ones), keeping the old rows in order.
     static func grow(_ oldOfNew: inout [Int], _ oldTaken: inout [Bool], old: UnsafeBufferPointer<Cell>,
                      new: UnsafeBufferPointer<Cell>, oldHashes: [UInt64], newHashes: [UInt64], cols: Int) {
         let rows = oldOfNew.count

@@ -199,7 +199,27 @@ import TestSupport
 
     // MARK: Matching
 
-    @Test func rowsThatRepeatAreNotMatchedAloneButMoveWithTheirNeighbours() {
+    /// A text whose lines repeat (a warning's paragraph twice on screen) scrolls too: a line that
+    /// occurs as often in both frames is matched in order.
+    @Test func aTextWhoseLinesRepeatScrollsToo() {
+        let size = Size(cols: 30, rows: 12)
+        let paragraph = ["* WHAT...Heavy snow.", "", "* WHERE...Seattle.", "", "* WHEN...Friday."]
+        let text = ["Warnings"] + paragraph + [""] + paragraph + [""] + paragraph
+        func screen(_ first: Int) -> ScreenBuffer {
+            var b = ScreenBuffer(size: size)
+            b.put("title", x: 0, y: 0)
+            for y in 1..<(size.rows - 1) where first + y - 1 < text.count { b.put(text[first + y - 1], x: 1, y: y) }
+            b.put("status", x: 0, y: size.rows - 1)
+            return b
+        }
+        for first in 0..<6 {
+            let (_, terminal, renderer) = Self.bytes(of: [screen(first), screen(first + 1)])
+            #expect(renderer.lastLineMoves.count == 1 && renderer.lastLineMoves.first?.by == -1, "from line \(first)")
+            #expect(terminal.emulator.differences(from: screen(first + 1)) == [])
+        }
+    }
+
+    @Test func blankRowsAreNotMatchedAloneButMoveWithTheirNeighbours() {
         let size = Size(cols: 20, rows: 10)
         var before = ScreenBuffer(size: size), after = ScreenBuffer(size: size)
         for (y, text) in ["top", "a", "", "b", "", "c", "d", "", "", "status"].enumerated() { before.put(text, x: 0, y: y) }
