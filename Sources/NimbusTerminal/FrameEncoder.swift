@@ -271,6 +271,7 @@ extension FrameEncoder {
     /// with it). Remembers what it measured: the same few dozen cursor moves and styles every frame.
     public final class Costs: DrawingCosts {
         private let sequences: Sequences
+        private var addresses: [UInt8] = []
         private var moves: [Int: Int] = [:]
         private var rights: [Int: Int] = [:]
         private var styles: [Style: Int] = [:]
@@ -280,14 +281,23 @@ extension FrameEncoder {
         }
 
         public func bytesToMove(toColumn x: Int, row y: Int, fromColumn from: Int?) -> Int {
-            let key = y << 16 | x
             let addressed: Int
-            if let known = moves[key] {
+            if x < 256, y < 256 {
+                // A table for the screens there are: this is asked for every run of changed cells.
+                if addresses.isEmpty { addresses = [UInt8](repeating: 0, count: 256 * 256) }
+                let known = addresses[y << 8 | x]
+                if known > 0 {
+                    addressed = Int(known)
+                } else {
+                    addressed = sequences.moveTo(x, y).count
+                    addresses[y << 8 | x] = UInt8(clamping: addressed)
+                }
+            } else if let known = moves[y << 16 | x] {
                 addressed = known
             } else {
                 if moves.count > 4096 { moves.removeAll() }
                 addressed = sequences.moveTo(x, y).count
-                moves[key] = addressed
+                moves[y << 16 | x] = addressed
             }
             guard let from, x > from, let moveRight = sequences.moveRight else { return addressed }
             if let known = rights[x - from] { return min(addressed, known) }

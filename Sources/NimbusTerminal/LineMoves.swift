@@ -42,19 +42,41 @@ public protocol DrawingCosts: AnyObject {
 /// screen over other text (the help, the warnings on a wide screen) or a list beside a panel that
 /// follows its selection (the Liked map) does not match, and is drawn cell by cell.
 public enum LineMoves {
+    /// Moves, in the order to make them, and the bytes they are estimated to save.
+    public struct Plan {
+        public var moves: [LineMove] = []
+        public var estimatedSaving = 0
+        /// The new frame's row hashes, for the next plan to start from (`shownRowHashes`).
+        public var frameRowHashes: [UInt64] = []
+    }
+
+    /// A saving of at least this many bytes is certain: the estimate has been seen off by at most a
+    /// few bytes either way (a style carried over from the row before), so such a plan needs no exact price.
+    public static let certainSaving = 64
+
     /// The moves, in the order to make them, that turn `shown` (what the terminal shows) into a
-    /// screen closer to `frame` in fewer bytes than drawing; empty when none is worth it.
-    public static func plan(from shown: ScreenBuffer, to frame: ScreenBuffer, costs: any DrawingCosts) -> [LineMove] {
+    /// screen closer to `frame` in fewer bytes than drawing; none when none is worth it.
+    /// `shownRowHashes`: the last plan's `frameRowHashes` when `shown` is that plan's frame (each
+    /// frame's rows are then hashed once).
+    public static func plan(from shown: ScreenBuffer, to frame: ScreenBuffer, costs: any DrawingCosts,
+                            shownRowHashes: [UInt64]? = nil) -> Plan {
         let size = frame.size
-        guard shown.size == size, size.rows > 1, size.cols > 0 else { return [] }
+        guard shown.size == size, size.rows > 1, size.cols > 0 else { return Plan() }
         let old = shown.allCells, new = frame.allCells
+        var plan = Plan()
         let stretches = old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
-                movingStretches(old: old, new: new, rows: size.rows, cols: size.cols)
+                let oldHashes = shownRowHashes?.count == size.rows ? shownRowHashes! : rowHashes(old, rows: size.rows, cols: size.cols)
+                plan.frameRowHashes = rowHashes(new, rows: size.rows, cols: size.cols)
+                return movingStretches(old: old, new: new, oldHashes: oldHashes, newHashes: plan.frameRowHashes,
+                                       rows: size.rows, cols: size.cols)
             }
         }
-        guard !stretches.isEmpty else { return [] }
-        return choose(stretches, shown: shown, frame: new, costs: costs)
+        guard !stretches.isEmpty else { return plan }
+        let chosen = choose(stretches, shown: shown, frame: new, costs: costs)
+        plan.moves = chosen.moves
+        plan.estimatedSaving = chosen.estimatedSaving
+        return plan
     }
 
     /// Rows of the new frame at `new...`, shown at `new - by` before, in one stretch.
@@ -62,6 +84,9 @@ public enum LineMoves {
         var first: Int
         var last: Int
         var by: Int
+        /// Kept rows in it (a stretch of one row, a name met again elsewhere in a new list, is not
+        /// worth a region's move, and not worth pricing).
+        var rows = 1
 
         /// The region that moving the stretch scrolls: from its first row's upper place to its
         /// last row's lower one.
@@ -73,9 +98,8 @@ public enum LineMoves {
     // MARK: Matching
 
     /// The stretches of kept rows that move (`by` ≠ 0), in new-row order.
-    static func movingStretches(old: UnsafeBufferPointer<Cell>, new: UnsafeBufferPointer<Cell>, rows: Int, cols: Int) -> [Stretch] {
-        let oldHashes = rowHashes(old, rows: rows, cols: cols)
-        let newHashes = rowHashes(new, rows: rows, cols: cols)
+    static func movingStretches(old: UnsafeBufferPointer<Cell>, new: UnsafeBufferPointer<Cell>, oldHashes: [UInt64],
+                                newHashes: [UInt64], rows: Int, cols: Int) -> [Stretch] {
         var pairs = matchedPairs(oldHashes, newHashes, blank: blankRowHash(cols: cols))
         guard pairs.contains(where: { $0.new != $0.old }) else { return [] }
         pairs.removeAll { !rowsEqual(old, $0.old, new, $0.new, cols: cols) } // a hash collision
@@ -92,27 +116,36 @@ public enum LineMoves {
             let by = y - oldOfNew[y]
             if let last = stretches.last, last.by == by {
                 stretches[stretches.count - 1].last = y
+                stretches[stretches.count - 1].rows += 1
             } else {
                 stretches.append(Stretch(first: y, last: y, by: by))
             }
         }
-        return stretches.filter { $0.by != 0 }
+        return stretches.filter { $0.by != 0 && $0.rows > 1 }
     }
 
-    /// A hash of each row's cells: glyph, width and style.
+    /// A hash of each row's cells: glyph, width and style. (Rows it calls equal are compared cell by
+    /// cell before they are moved.)
     static func rowHashes(_ cells: UnsafeBufferPointer<Cell>, rows: Int, cols: Int) -> [UInt64] {
-        (0..<rows).map { y in
+        var hashes = [UInt64](repeating: 0, count: rows)
+        guard let base = cells.baseAddress else { return hashes }
+        for y in 0..<rows {
             var h = hashSeed
-            for cell in cells[(y * cols)..<(y * cols + cols)] { mix(cell, into: &h) }
-            return h
+            var cell = base + y * cols
+            for _ in 0..<cols {
+                mix(cell.pointee, into: &h)
+                cell += 1
+            }
+            hashes[y] = h ^ h >> 29
         }
+        return hashes
     }
 
     /// The hash of a row of `cols` blanks.
     static func blankRowHash(cols: Int) -> UInt64 {
         var h = hashSeed
         for _ in 0..<cols { mix(.blank, into: &h) }
-        return h
+        return h ^ h >> 29
     }
 
     private static let hashSeed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -120,8 +153,7 @@ public enum LineMoves {
     @inline(__always)
     private static func mix(_ cell: Cell, into h: inout UInt64) {
         let bits = UInt64(cell.glyph.raw) << 32 | UInt64(cell.style.bits | UInt32(cell.width) << 24)
-        h = (h ^ bits) &* 0x100_0000_01B3
-        h ^= h >> 29
+        h = (h ^ bits) &* 0x0000_0100_0000_01B3
     }
 
     static func rowsEqual(_ a: UnsafeBufferPointer<Cell>, _ ya: Int, _ b: UnsafeBufferPointer<Cell>, _ yb: Int, cols: Int) -> Bool {
@@ -223,11 +255,11 @@ public enum LineMoves {
     /// The stretches whose move saves bytes, in the order that makes them: upward ones from the
     /// top, then downward ones from the bottom, each judged on the screen the ones before it left
     /// (no move then scrolls away a row another has put in place).
-    static func choose(_ stretches: [Stretch], shown: ScreenBuffer, frame: [Cell], costs: any DrawingCosts) -> [LineMove] {
+    static func choose(_ stretches: [Stretch], shown: ScreenBuffer, frame: [Cell], costs: any DrawingCosts) -> Plan {
         let ordered = stretches.filter { $0.by < 0 } + stretches.filter { $0.by > 0 }.reversed()
         let size = shown.size
         var screen = shown
-        var moves: [LineMove] = []
+        var plan = Plan()
         for stretch in ordered {
             let move = stretch.move
             guard let moveBytes = costs.bytes(making: move, rows: size.rows) else { continue }
@@ -238,10 +270,11 @@ public enum LineMoves {
                 }
             }
             guard moveBytes + after < before else { continue }
-            moves.append(move)
+            plan.moves.append(move)
+            plan.estimatedSaving += before - after - moveBytes
             screen.scroll(move)
         }
-        return moves
+        return plan
     }
 
     /// Bytes to draw the frame's rows in `move`'s region over the screen as it is, or after `move`.

@@ -4,6 +4,8 @@
 public final class Renderer {
     private let backend: TerminalBackend
     private var previous: ScreenBuffer?
+    /// `previous`'s row hashes, when the last frame was planned for (`LineMoves.Plan.frameRowHashes`).
+    private var previousRowHashes: [UInt64]?
     /// Number of cells sent by the last `render`.
     public private(set) var lastChangeCount: Int = 0
     /// The line moves made by the last `render`.
@@ -19,18 +21,24 @@ public final class Renderer {
         let cols = frame.size.cols
         let cells = frame.allCells
         lastLineMoves = []
+        let shownRowHashes = previousRowHashes
+        previousRowHashes = nil
         if let shown = previous, shown.size == frame.size {
             changes = Self.changes(from: shown, to: frame)
             if let costs = backend.drawingCosts {
-                let moves = LineMoves.plan(from: shown, to: frame, costs: costs)
+                let plan = LineMoves.plan(from: shown, to: frame, costs: costs, shownRowHashes: shownRowHashes)
+                previousRowHashes = plan.frameRowHashes
+                let moves = plan.moves
                 if !moves.isEmpty {
                     var moved = shown
                     for move in moves { moved.scroll(move) }
                     let movedChanges = Self.changes(from: moved, to: frame)
-                    // The plan was chosen on an estimate; the backend may know the exact price.
-                    let cheaper = backend.bytes(moving: moves, thenDrawing: movedChanges, of: frame).map { withMoves in
-                        backend.bytes(moving: [], thenDrawing: changes, of: frame).map { withMoves < $0 } ?? true
-                    } ?? true
+                    // The plan was chosen on an estimate: a small saving is checked against the
+                    // exact price, where the backend knows it.
+                    let cheaper = plan.estimatedSaving >= LineMoves.certainSaving
+                        || backend.bytes(moving: moves, thenDrawing: movedChanges, of: frame).map { withMoves in
+                            backend.bytes(moving: [], thenDrawing: changes, of: frame).map { withMoves < $0 } ?? true
+                        } ?? true
                     if cheaper {
                         backend.moveLines(moves)
                         lastLineMoves = moves
@@ -71,5 +79,6 @@ public final class Renderer {
     /// Forces the next `render` to clear the screen and send every cell.
     public func invalidate() {
         previous = nil
+        previousRowHashes = nil
     }
 }
