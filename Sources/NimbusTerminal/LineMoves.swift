@@ -173,33 +173,45 @@ public enum LineMoves {
     /// not with its other copy. Blank rows neither vote nor match alone: `grow` moves them with
     /// their neighbours.
     static func matchedPairs(_ oldHashes: [UInt64], _ newHashes: [UInt64], blank: UInt64) -> [(new: Int, old: Int)] {
-        var oldRows: [UInt64: [Int]] = Dictionary(minimumCapacity: oldHashes.count)
-        for (y, h) in oldHashes.enumerated() where h != blank { oldRows[h, default: []].append(y) }
-        var newRows: [UInt64: [Int]] = Dictionary(minimumCapacity: newHashes.count)
-        for (y, h) in newHashes.enumerated() where h != blank && oldRows[h] != nil { newRows[h, default: []].append(y) }
-        var votes: [Int: Int] = [:]
-        for (h, new) in newRows {
-            let old = oldRows[h]!
-            guard new.count * old.count <= 16 else { continue } // a rule or filler repeated all over votes for nothing
-            for y in new {
-                for o in old { votes[y - o, default: 0] += 1 }
+        let rows = oldHashes.count
+        // The rows of each frame sorted by hash (blank ones left out), walked side by side: equal
+        // runs are the rows with the same cells in both.
+        let old = (0..<rows).filter { oldHashes[$0] != blank }.sorted { (oldHashes[$0], $0) < (oldHashes[$1], $1) }
+        let new = (0..<rows).filter { newHashes[$0] != blank }.sorted { (newHashes[$0], $0) < (newHashes[$1], $1) }
+        var votes = [Int](repeating: 0, count: 2 * rows + 1) // by distance + rows
+        var candidates: [(newRows: ArraySlice<Int>, oldRows: ArraySlice<Int>)] = []
+        var i = 0, j = 0
+        while i < old.count, j < new.count {
+            let h = oldHashes[old[i]], k = newHashes[new[j]]
+            if h < k { i += 1; continue }
+            if k < h { j += 1; continue }
+            var i2 = i, j2 = j
+            while i2 < old.count, oldHashes[old[i2]] == h { i2 += 1 }
+            while j2 < new.count, newHashes[new[j2]] == h { j2 += 1 }
+            // A rule or filler repeated all over votes for nothing.
+            if (i2 - i) * (j2 - j) <= 16 {
+                for n in new[j..<j2] { for o in old[i..<i2] { votes[n - o + rows] += 1 } }
+                candidates.append((new[j..<j2], old[i..<i2]))
             }
+            i = i2
+            j = j2
         }
-        guard !votes.isEmpty else { return [] }
-        let distances = votes.sorted { $0.value != $1.value ? $0.value > $1.value : abs($0.key) < abs($1.key) }.map(\.key)
-        var taken = Set<Int>()
+        guard !candidates.isEmpty else { return [] }
+        let distances = votes.indices.filter { votes[$0] > 0 }
+            .sorted { votes[$0] != votes[$1] ? votes[$0] > votes[$1] : abs($0 - rows) < abs($1 - rows) }
+            .map { $0 - rows }
+        var taken = [Bool](repeating: false, count: rows)
         var pairs: [(new: Int, old: Int)] = []
-        for (y, h) in newHashes.enumerated() where h != blank && newRows[h] != nil {
-            for d in distances {
-                let o = y - d
-                if o >= 0, o < oldHashes.count, oldHashes[o] == h, !taken.contains(o) {
-                    taken.insert(o)
-                    pairs.append((y, o))
+        for (newRows, oldRows) in candidates {
+            for y in newRows {
+                for d in distances where oldRows.contains(y - d) && !taken[y - d] {
+                    taken[y - d] = true
+                    pairs.append((y, y - d))
                     break
                 }
             }
         }
-        return pairs
+        return pairs.sorted { $0.new < $1.new }
     }
 
     /// The longest subsequence of `pairs` (in new-row order) whose old rows increase: the most
