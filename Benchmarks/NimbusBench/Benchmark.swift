@@ -106,6 +106,13 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
+        // `--scroll [--before PATH]`: what scrolling costs on the wire (bytes per scrolled line, beside
+        // less, vim and fzf; held keys through a 56 kbit/s link), with another build beside this one.
+        if CommandLine.arguments.contains("--scroll") {
+            ScrollBenchmark.run(nimbus: nimbus, before: value("--before"), into: &table)
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
             MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table)
@@ -139,6 +146,7 @@ enum NimbusBenchmark {
         table.header("", "nimbus", "fzf")
         table.row("time to first frame", ms(nimbusPTY.firstFrame), fzfPTY.map { ms($0.firstFrame) } ?? "fzf not installed")
         table.row("keystroke → settled screen, p50", ms(nimbusPTY.keyP50), fzfPTY.map { ms($0.keyP50) } ?? "-")
+        table.row("keystroke → settled screen, p99", ms(nimbusPTY.keyP99), fzfPTY.map { ms($0.keyP99) } ?? "-")
         table.row("keystroke → settled screen, max", ms(nimbusPTY.keyMax), fzfPTY.map { ms($0.keyMax) } ?? "-")
         table.row("peak RSS", mb(nimbusPTY.peakRSS), fzfPTY.map { mb($0.peakRSS) } ?? "-")
         if let f = fzfPTY {
@@ -156,6 +164,7 @@ enum NimbusBenchmark {
             table.row("keystroke → settled screen, max", ms(wide.keyMax))
         }
         if !ptyOnly { MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table) }
+        if !ptyOnly { ScrollBenchmark.run(nimbus: nimbus, before: value("--before"), into: &table) }
         if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         if !ptyOnly || args.contains("--today") { TodayBenchmark.run(runs: min(runs, 10), into: &table) }
         table.section("This benchmark process")
@@ -346,7 +355,7 @@ enum NimbusBenchmark {
 
     // MARK: Pseudo-terminal runs
 
-    struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyMax = 0.0, peakRSS = 0 }
+    struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyP99 = 0.0, keyMax = 0.0, peakRSS = 0 }
 
     static func ptyRun(label: String, argv: [String], typeAfterStart: String, ready: String, runs: Int,
                        cols: Int = 80, rows: Int = 24) -> PTYResult {
@@ -358,7 +367,7 @@ enum NimbusBenchmark {
             keys += r.keyLatencies
             rss = max(rss, r.peakRSS)
         }
-        return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyMax: keys.max() ?? 0, peakRSS: rss)
+        return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyP99: pct(keys, 99), keyMax: keys.max() ?? 0, peakRSS: rss)
     }
 
     static func writeCityNames() -> String {

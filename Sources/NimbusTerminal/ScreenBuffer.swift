@@ -39,8 +39,9 @@ public struct Cell: Equatable, Sendable {
 /// kana, CJK, braille, NFC-composed Latin), or a grapheme of several scalars (a combining
 /// sequence that has no composed form, an emoji sequence) stored once in a process-wide table.
 public struct Glyph: Hashable, Sendable {
-    /// A scalar value (below 0x110000), `emptyValue`, or `internedFlag` | table index.
-    private let raw: UInt32
+    /// A scalar value (below 0x110000), `emptyValue`, or `internedFlag` | table index. Equal
+    /// glyphs have equal values (`LineMoves` hashes rows by them).
+    let raw: UInt32
 
     private static let emptyValue: UInt32 = 0xFFFF_FFFF
     private static let internedFlag: UInt32 = 0x8000_0000
@@ -266,4 +267,25 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     /// Raw cell storage, row-major (for renderers and tests).
     public var allCells: [Cell] { cells }
+
+    /// Scrolls rows `move.top...move.bottom` by `move.by` rows as a terminal scrolls a region: the
+    /// rows scrolled out of it are gone and the rows scrolled in are blank. What the terminal shows
+    /// after `FrameEncoder.moveLines`; out-of-range moves change nothing.
+    public mutating func scroll(_ move: LineMove) {
+        let cols = size.cols
+        guard move.by != 0, cols > 0, move.top >= 0, move.top <= move.bottom, move.bottom < size.rows else { return }
+        let k = min(abs(move.by), move.bottom - move.top + 1)
+        cells.withUnsafeMutableBufferPointer { cells in
+            let base = cells.baseAddress!
+            let kept = (move.bottom - move.top + 1 - k) * cols
+            if move.by < 0 {
+                (base + move.top * cols).update(from: base + (move.top + k) * cols, count: kept)
+                (base + (move.bottom + 1 - k) * cols).update(repeating: .blank, count: k * cols)
+            } else {
+                // `update(from:count:)` copies overlapping ranges in the safe direction.
+                (base + (move.top + k) * cols).update(from: base + move.top * cols, count: kept)
+                (base + move.top * cols).update(repeating: .blank, count: k * cols)
+            }
+        }
+    }
 }
