@@ -337,7 +337,7 @@ final class TapeExpectationTests: XCTestCase {
         try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("run.cast")
             XCTAssertThrowsError(try t.run("Size 40x10\nPress /\nWait 1500ms\nType \"seoul\"\nResize 50x12\nExpect \"Seoul\"\nSnapshot s\n",
-                                           record: true, outputs: .init(cast: cast)), "recording ends in a failure")
+                                           record: true, outputs: .init(cast: cast.path)), "recording ends in a failure")
             let lines = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").map(String.init)
             let header = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             XCTAssertEqual(header["version"] as? Int, 2)
@@ -360,7 +360,7 @@ final class TapeExpectationTests: XCTestCase {
     func testPacedTypingTakesVirtualTimeBetweenKeys() throws {
         try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("typed.cast")
-            try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
+            try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast.path))
             let times = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").dropFirst()
                 .map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])[0] as? Double }
             // The first frame, "/", then a frame per letter 100 ms apart; the first Down (to the list)
