@@ -174,6 +174,50 @@ final class TapeExpectationTests: XCTestCase {
         }
     }
 
+    /// CPU time this process has used, in seconds.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    func testAPatternPastItsDeadlineStopsItsWorkWithTheLine() throws {
+        onMain(self) { t in
+            let message = t.failure("Size 80x24\nPress /\nType \"\(String(repeating: "a", count: 40))\"\nExpect /(a|aa)+$b/\n")
+            XCTAssertTrue(message.contains("took over 2 s to match one screen"), message)
+        }
+        // Nothing goes on matching once the line has failed: a second of quiet costs no second of CPU.
+        let before = Self.cpuSeconds()
+        Thread.sleep(forTimeInterval: 1.5)
+        let used = Self.cpuSeconds() - before
+        XCTAssertLessThan(used, 0.3, "\(used) s of CPU in 1.5 s after the tape failed: the match is still running")
+    }
+
+    func testTheTimePatternsTakeIsBoundedForTheWholeTape() throws {
+        try onMain(self) { t in
+            // `(a|aa)+$b` backtracks through every way of cutting the row's run of a's, a number
+            // that grows by half again with each a: the run is made as long as it takes for one
+            // match to cost a quarter of a second, well under the two seconds one match may take.
+            let search = ScreenSearch()
+            let pattern = Tape.Matcher.pattern("(a|aa)+$b", ignoringCase: false)
+            var n = 16
+            while n < 60 {
+                let started = Date()
+                _ = try search.isShown(pattern, in: "/ " + String(repeating: "a", count: n) + "\n")
+                if Date().timeIntervalSince(started) >= 0.25 { break }
+                n += 1
+            }
+            let tape = "Size 80x24\nPress /\nType \"\(String(repeating: "a", count: n))\"\n"
+                + String(repeating: "ExpectNot /(a|aa)+$b/\n", count: 40)
+            let started = Date()
+            let message = t.failure(tape)
+            let elapsed = Date().timeIntervalSince(started)
+            XCTAssertTrue(message.contains("in all"), message)
+            // Five seconds of patterns for the whole tape, and the app around them.
+            XCTAssertLessThan(elapsed, 7, "the tape took \(elapsed) s")
+        }
+    }
+
     func testExpectGoneWaitsOnTheVirtualClockAndFailsForATextThatStays() throws {
         try onMain(self) { t in
             // The Today tab says its sections are loading until their answers come (offline: at once).
