@@ -32,7 +32,9 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
-        .target(name: "NimbusTerminal"),
+        .target(name: "NimbusTerminal", dependencies: ["NimbusText"]),
+        // The one rule for outside text: what a terminal can print, and how wide (ScalarWidth).
+        .target(name: "NimbusText"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
         .systemLibrary(name: "CNCursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .target(name: "NimbusLoop", dependencies: [

@@ -35,6 +35,8 @@ public final class FixtureServer: Sendable {
         /// Content-Length: the server holds none of it (a measurement of the client's memory
         /// counts only the client's).
         case file(String)
+        /// A 302 to the very URL asked for (path and query): a redirect loop on one origin.
+        case redirectToItself
     }
 
     public struct Response: Sendable {
@@ -276,6 +278,10 @@ public final class FixtureServer: Sendable {
                 return true
             case .raw:
                 write(fd, response.body)
+            case .redirectToItself:
+                var headed = response
+                headed.headers["Location"] = request.target
+                write(fd, head(headed, length: 0))
             case .file(let path):
                 guard let handle = FileHandle(forReadingAtPath: path) else { return false }
                 defer { try? handle.close() }
