@@ -185,6 +185,45 @@ final class CityDetailWarningsTests: XCTestCase {
         ])
     }
 
+    /// A normal no climate has (69.9 °C by day, −99.9 °C by night: "62° below normal") is not shown,
+    /// and `r` asks for the normal again rather than keep the same answer for the day.
+    func testANormalThatCannotBeTrueIsNotShownAndRAsksAgain() {
+        let (state, _) = start()
+        appeared.send()
+        scheduler.advance()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        normals.subject.send(ScriptedNormalsRepository.flat(high: 69.9, low: -99.9))
+        scheduler.advance()
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertNil(panel.normal, "not: \(panel.normal ?? "")")
+        XCTAssertEqual(normals.requests.count, 1)
+        refresh.send()
+        scheduler.advance()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        XCTAssertEqual(normals.requests.count, 2, "r asks for the normal again")
+        XCTAssertEqual(normals.refreshes, [false, true], "past the kept copy")
+        XCTAssertEqual(normals.forgotten, [City.seoul.coordinate], "the copy no climate has is dropped")
+        normals.subject.send(ScriptedNormalsRepository.flat(high: 26.4, low: 18.6))
+        scheduler.advance()
+        guard case .loaded(let after)? = state.last?.weather else { return XCTFail() }
+        XCTAssertEqual(after.normal, "normal 26° / 19° · 2° above normal")
+    }
+
+    /// A normal a climate could have, but 38° from today's forecast: not shown, and its kept copy dropped.
+    func testANormalFurtherFromTheForecastThanAnyDayHasBeenIsNotShown() {
+        let (state, _) = start()
+        appeared.send()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        normals.subject.send(ScriptedNormalsRepository.flat(high: -10, low: -15))
+        scheduler.advance()
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertNil(panel.normal, "not: \(panel.normal ?? "")")
+        XCTAssertEqual(normals.forgotten, [City.seoul.coordinate])
+    }
+
     func testAFailingArchiveLeavesTheForecastAndSaysNothingOfTheNormal() {
         let (state, _) = start()
         appeared.send()

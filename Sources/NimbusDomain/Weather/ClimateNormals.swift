@@ -139,9 +139,18 @@ public enum ClimateError: Error, Equatable, Sendable {
 }
 
 /// Climate normals of places; the live one asks Open-Meteo's historical (archive) API once per place
-/// and keeps the answer for good (normals do not change).
+/// and keeps the answer for 90 days (normals do not change; a copy that was wrong does not stay).
 public protocol ClimateNormalsRepository: Sendable {
-    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError>
+    /// The place's normals: the kept copy when there is one and `refresh` is false, else asked for.
+    func normals(for coordinate: Coordinate, refresh: Bool) -> AnyPublisher<ClimateNormals, ClimateError>
+    /// Drops the place's kept copy: it could not be true (`ClimatePlausibility`).
+    func forget(_ coordinate: Coordinate)
+}
+
+extension ClimateNormalsRepository {
+    public func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+        normals(for: coordinate, refresh: false)
+    }
 }
 
 /// The normal high and low of a city for a date, and today's forecast against it.
@@ -150,11 +159,18 @@ public struct GetClimateNormalsUseCase: Sendable {
 
     public init(repository: ClimateNormalsRepository) { self.repository = repository }
 
-    /// The normal of `date`'s calendar day in the city's time zone.
-    public func execute(for city: City, on date: Date) -> AnyPublisher<DayNormal, ClimateError> {
+    /// The normal of `date`'s calendar day in the city's time zone; `refresh` asks past the kept copy.
+    /// Normals no climate at the city's latitude has are not believed, and their kept copy is dropped.
+    public func execute(for city: City, on date: Date, refresh: Bool = false) -> AnyPublisher<DayNormal, ClimateError> {
         let zone = TimeZone(identifier: city.timeZone) ?? TimeZone(secondsFromGMT: 0)!
-        return repository.normals(for: city.coordinate)
+        let repository = self.repository
+        let coordinate = city.coordinate
+        return repository.normals(for: coordinate, refresh: refresh)
             .tryMap { normals -> DayNormal in
+                guard normals.isPlausible(latitude: coordinate.latitude) else {
+                    repository.forget(coordinate)
+                    throw ClimateError.badResponse
+                }
                 guard let normal = normals.normal(on: date, in: zone) else { throw ClimateError.badResponse }
                 return normal
             }
@@ -166,8 +182,21 @@ public struct GetClimateNormalsUseCase: Sendable {
     public func compare(_ forecast: Forecast, for city: City) -> AnyPublisher<NormalComparison, ClimateError> {
         guard let today = forecast.today else { return Fail(error: .badResponse).eraseToAnyPublisher() }
         // `today.date` is local midnight; noon of it is the same calendar day in any zone offset it was made with.
+        let repository = self.repository
         return execute(for: city, on: today.date.addingTimeInterval(12 * 3600))
+            .tryMap { normal -> DayNormal in
+                // A normal today's forecast is further from than any day has been is not believed.
+                guard normal.isPlausible(againstHigh: today.high, low: today.low) else {
+                    repository.forget(city.coordinate)
+                    throw ClimateError.badResponse
+                }
+                return normal
+            }
+            .mapError { ($0 as? ClimateError) ?? .badResponse }
             .map { NormalComparison(normal: $0, todayHigh: today.high, todayLow: today.low) }
             .eraseToAnyPublisher()
     }
+
+    /// Drops the city's kept normals (they could not be true beside its forecast).
+    public func forget(_ city: City) { repository.forget(city.coordinate) }
 }

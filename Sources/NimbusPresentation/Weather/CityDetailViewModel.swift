@@ -280,6 +280,8 @@ public final class CityDetailViewModel {
         var normal = Source<DayNormal, ClimateError>()
         /// The date (noon of today at the city) the normal was asked for.
         var normalAsked: Date?
+        /// `r` was pressed: the normal is asked for again, past the kept copy, with the next forecast.
+        var normalRefresh = false
         var liked = false
         var likeFailed = false
         /// Counts the settings' changes of units or clock: the same data is formatted again.
@@ -313,8 +315,10 @@ public final class CityDetailViewModel {
 
     public enum Effect: Equatable {
         case fetchForecast, fetchAir, fetchWarnings
-        /// The normal of the calendar day `date` falls on at the city.
-        case fetchNormal(Date)
+        /// The normal of the calendar day `date` falls on at the city (`refresh`: past the kept copy).
+        case fetchNormal(Date, refresh: Bool = false)
+        /// Drop the kept normals: they could not be true beside the forecast.
+        case forgetNormal
         /// Follow the likes store from now on.
         case observeLikes
         case toggleLike(Int)
@@ -359,6 +363,7 @@ public final class CityDetailViewModel {
             guard !state.left else { return [] }
             state.likeFailed = false
             state.refreshAsked = true
+            state.normalRefresh = true
             return load(&state)
         case .tick(let now):
             state.now = now
@@ -391,10 +396,12 @@ public final class CityDetailViewModel {
             // The normal of today's date, once the forecast says which day today is at the city
             // (off the forecast's path: asked after it, answered on its own).
             guard let today = state.forecast.fetched?.value.today?.date.addingTimeInterval(12 * 3600),
-                  state.normalAsked != today else { return [] }
+                  state.normalAsked != today || state.normalRefresh else { return [] }
+            let refresh = state.normalRefresh && state.normalAsked == today
             state.normalAsked = today
+            state.normalRefresh = false
             state.normal.apply(.started)
-            return [.fetchNormal(today)]
+            return [.fetchNormal(today, refresh: refresh)]
         case .air(let event, let now):
             state.now = now
             guard !state.left else { return [] }
@@ -408,6 +415,14 @@ public final class CityDetailViewModel {
         case .normal(let event, let now):
             state.now = now
             guard !state.left else { return [] }
+            // A normal today's forecast is further from than any day has been is not believed
+            // (`ClimatePlausibility`), and its kept copy goes.
+            if case .fetched(let normal) = event, let today = state.forecast.fetched?.value.today,
+               !normal.value.isPlausible(againstHigh: today.high, low: today.low) {
+                state.normal = Source()
+                state.normal.apply(.failed(.badResponse))
+                return [.forgetNormal]
+            }
             state.normal.apply(event)
             return []
         }
@@ -447,13 +462,19 @@ public final class CityDetailViewModel {
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.warnings($0, now()) }.eraseToAnyPublisher(),
                         id: Job.warnings)
-        case .fetchNormal(let date):
+        case .fetchNormal(let date, let refresh):
             guard let normals else { return .none }
-            let answers = normals.execute(for: city, on: date)
+            let answers = normals.execute(for: city, on: date, refresh: refresh)
                 .map { Fetched(value: $0, fetchedAt: now(), isCached: false) }
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.normal($0, now()) }.eraseToAnyPublisher(),
                         id: Job.normal)
+        case .forgetNormal:
+            guard let normals else { return .none }
+            return .answer {
+                normals.forget(city)
+                return nil
+            }
         case .observeLikes:
             guard let likes else { return .none }
             // The mark follows the store, whichever screen changed it.
