@@ -105,6 +105,31 @@ final class CityDetailWarningsTests: XCTestCase {
         XCTAssertEqual(warnings.requests, 1, "the clock alone took them off")
     }
 
+    /// A warning whose weather starts in two days is not "in force": the line says from when, the
+    /// full text is of warnings coming.
+    func testAWarningThatStartsLaterSaysFromWhen() throws {
+        let (state, route) = start()
+        appeared.send()
+        let coming = WeatherWarning(id: "c", source: .meteoAlarm, event: "Heat Warning", severity: .moderate, headline: nil,
+                                    description: "Hot.", instruction: nil, sender: nil, effective: Self.now,
+                                    onset: Self.now.addingTimeInterval(2 * 86_400), expires: Self.now.addingTimeInterval(3 * 86_400),
+                                    language: "en")
+        warnings.subject.send(report([coming]))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(line), "Heat Warning | moderate | from Tue 09:12 | ")
+        opened.send()
+        guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
+        XCTAssertEqual(text.title, "Warnings coming · Seoul")
+        XCTAssertTrue(text.lines.map(\.text).contains("Coming: Jun 23 09:12 – Jun 24 09:12 (local time)"), "\(text.lines.map(\.text))")
+    }
+
+    /// The TUI names a failure as `nimbus weather --json` does.
+    func testAFailureIsNamedAsTheJSONNamesIt() {
+        let l10n = L10n.bundled(.en)
+        XCTAssertEqual(CityDetailViewModel.warningsReason(.redirected, l10n), "redirected")
+        XCTAssertEqual(CityDetailViewModel.airReason(.redirected, l10n), "redirected")
+    }
+
     func testAOpensTheFullTextOfTheWarningsInForce() throws {
         let (state, route) = start(.ko)
         appeared.send()

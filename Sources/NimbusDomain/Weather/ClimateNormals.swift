@@ -135,7 +135,10 @@ public enum ClimateError: Error, Equatable, Sendable {
     case tooLarge
     /// `NIMBUS_ARCHIVE_URL` is not a URL.
     case badConfiguration
+    /// The server redirected elsewhere, or round in a loop.
     case redirected
+    /// The connection broke off in the answer.
+    case connectionLost
 }
 
 /// Climate normals of places; the live one asks Open-Meteo's historical (archive) API once per place

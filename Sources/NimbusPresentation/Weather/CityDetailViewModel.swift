@@ -757,17 +757,21 @@ public final class CityDetailViewModel {
     /// Why there is no air, in a few words (the line has the forecast's width, not a paragraph).
     static func airReason(_ error: WeatherError, _ l10n: L10n) -> String {
         switch error {
-        case .offline, .connectionLost: l10n[.airErrorOffline]
+        case .offline: l10n[.airErrorOffline]
+        case .connectionLost: l10n[.weatherShortConnectionLost]
         case .timedOut: l10n[.airErrorTimeout]
         case .rateLimited: l10n[.airErrorRateLimited]
         case .server(let status): l10n.format(.airErrorServer, String(status))
         case .badConfiguration: l10n[.airErrorConfiguration]
-        case .badResponse, .tooLarge, .badReply, .redirected: l10n[.airErrorBadAnswer]
+        // Named as `nimbus weather --json` names it.
+        case .redirected: l10n[.weatherShortRedirected]
+        case .badResponse, .tooLarge, .badReply: l10n[.airErrorBadAnswer]
         }
     }
 
     /// The warnings line: the most severe warning in force at `now` (a warning that expired is gone at
-    /// the next minute's state, without asking the service), else why none is shown.
+    /// the next minute's state, without asking the service), else the most severe one coming, else
+    /// why none is shown.
     private func warningsLine(_ source: Source<CityWarnings, WarningsError>, now: Date, clock: ClockFormat) -> WarningsLine {
         let l10n = format.l10n
         func note(_ text: String?) -> WarningsLine { WarningsLine(event: nil, severity: .unknown, times: "", more: nil, note: text) }
@@ -777,11 +781,15 @@ public final class CityDetailViewModel {
         guard case .covered = fetched.value.coverage else {
             return note(l10n.format(.warningsNoSource, countries.name(city.countryCode)))
         }
-        let active = fetched.value.active(at: now)
+        let all = fetched.value.active(at: now)
+        let active = all.filter { !WarningsText.isComing($0, at: now) } + all.filter { WarningsText.isComing($0, at: now) }
         guard let first = active.first else {
             return note(l10n[.warningsNone] + (source.error.map { " · " + Self.warningsReason($0, l10n) } ?? ""))
         }
-        return WarningsLine(event: first.event, severity: first.severity, times: WarningsText.times(first, clock: clock, l10n: l10n),
+        // A warning whose weather starts later says from when ("from Thu 06:00"), not its span.
+        let times = WarningsText.isComing(first, at: now) ? WarningsText.fromWhen(first, clock: clock, l10n: l10n)
+            : WarningsText.times(first, clock: clock, l10n: l10n)
+        return WarningsLine(event: first.event, severity: first.severity, times: times,
                             more: active.count > 1 ? l10n.format(.warningsMore, l10n.number(active.count - 1)) : nil, note: nil)
     }
 
@@ -789,12 +797,16 @@ public final class CityDetailViewModel {
     static func warningsReason(_ error: WarningsError, _ l10n: L10n) -> String {
         switch error {
         case .offline: l10n[.airErrorOffline]
+        case .connectionLost: l10n[.weatherShortConnectionLost]
         case .timedOut: l10n[.airErrorTimeout]
         case .rateLimited: l10n[.airErrorRateLimited]
         case .server(let status): l10n.format(.airErrorServer, String(status))
-        case .badResponse, .tooLarge, .notModifiedWithoutCache, .redirected: l10n[.airErrorBadAnswer]
+        // Named as `nimbus weather --json` names it.
+        case .redirected: l10n[.weatherShortRedirected]
+        case .badResponse, .tooLarge, .notModifiedWithoutCache: l10n[.airErrorBadAnswer]
         case .badConfiguration: l10n[.warningsErrorConfiguration]
         case .regionUnknown: l10n[.warningsErrorRegion]
+        case .regionsUnavailable: l10n[.warningsErrorRegionsFile]
         }
     }
 
