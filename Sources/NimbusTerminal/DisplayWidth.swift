@@ -115,10 +115,12 @@ public enum DisplayWidth {
     /// Whether every scalar of `c` is printable with a known width (a control counts as printable
     /// here: it takes no cell and is never drawn).
     static func isPrintable(_ c: Character) -> Bool {
-        let scalars = c.unicodeScalars
-        // A flag: two regional indicators, two columns everywhere (one alone is disputed).
-        if scalars.count == 2, scalars.allSatisfy({ ScalarWidth.isRegionalIndicator($0.value) }) { return true }
-        return scalars.allSatisfy { isControl($0.value) || ScalarWidth.of($0) != nil }
+        let scalars = Array(c.unicodeScalars)
+        // A flag: two regional indicators, two columns everywhere (one alone is disputed), then
+        // whatever joins the grapheme after it.
+        let flag = scalars.count >= 2 && ScalarWidth.isRegionalIndicator(scalars[0].value)
+            && ScalarWidth.isRegionalIndicator(scalars[1].value)
+        return scalars[(flag ? 2 : 0)...].allSatisfy { isControl($0.value) || ScalarWidth.of($0) != nil }
     }
 
     /// Removes C0/C1 controls, DEL, escape sequences (CSI, OSC, DCS…) and bidi overrides, and

@@ -70,7 +70,9 @@ final class TerminalWidthReferenceTests: XCTestCase {
         }
         for a in UInt32(0x1F1E6)...0x1F1FF {
             for b in UInt32(0x1F1E6)...0x1F1FF {
-                check(String(String.UnicodeScalarView([Unicode.Scalar(a)!, Unicode.Scalar(b)!])))
+                let flag = String(String.UnicodeScalarView([Unicode.Scalar(a)!, Unicode.Scalar(b)!]))
+                // A flag alone, and with a mark or a joiner in its grapheme.
+                for tail in ["", "\u{0348}", "\u{200D}"] { check(flag + tail) }
             }
         }
         print("terminal widths of graphemes: \(checked - differ.count) of \(checked) agree")
