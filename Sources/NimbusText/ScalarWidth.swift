@@ -24,6 +24,10 @@ public enum ScalarWidth {
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return nil }
         if v < 0x300 { return 1 }
+        // Hangul syllables, the CJK ideographs and kana: every one assigned since Unicode 2 to 13,
+        // wide everywhere; most of the non-Latin text drawn, measured without a property lookup.
+        if (0xAC00...0xD7A3).contains(v) || (0x4E00...0x9FFC).contains(v) || (0x3041...0x3096).contains(v)
+            || (0x30A1...0x30FA).contains(v) { return 2 }
         let properties = scalar.properties
         switch properties.generalCategory {
         case .unassigned, .surrogate, .lineSeparator, .paragraphSeparator, .control, .spacingMark:

@@ -190,6 +190,7 @@ final class TapeExpectationTests: XCTestCase {
         let before = Self.cpuSeconds()
         Thread.sleep(forTimeInterval: 1.5)
         let used = Self.cpuSeconds() - before
+        print("pattern past its deadline: \(String(format: "%.3f", used)) s of CPU in the 1.5 s after its tape failed")
         XCTAssertLessThan(used, 0.3, "\(used) s of CPU in 1.5 s after the tape failed: the match is still running")
     }
 
@@ -212,6 +213,7 @@ final class TapeExpectationTests: XCTestCase {
             let started = Date()
             let message = t.failure(tape)
             let elapsed = Date().timeIntervalSince(started)
+            print("40 lines of a pattern of ~0.25 s (a run of \(n) a's): the tape failed after \(String(format: "%.1f", elapsed)) s")
             XCTAssertTrue(message.contains("in all"), message)
             // Five seconds of patterns for the whole tape, and the app around them.
             XCTAssertLessThan(elapsed, 7, "the tape took \(elapsed) s")
