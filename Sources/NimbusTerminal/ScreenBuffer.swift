@@ -47,6 +47,8 @@ public struct Glyph: Hashable, Sendable {
     private static let internedFlag: UInt32 = 0x8000_0000
 
     public static let space = Glyph(scalar: " ")
+    /// What is drawn for a grapheme a terminal cannot print with a known width: U+FFFD.
+    public static let replacement = Glyph(scalar: "\u{FFFD}")
     /// No grapheme: the right half of a wide glyph.
     public static let empty = Glyph(raw: emptyValue)
 
@@ -144,7 +146,9 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// Writes the graphemes of `text` from column `x`, clipped to the buffer and `clip`.
     ///
     /// Returns the columns advanced from `x` (stopping at the clip's right edge); 0 when row `y` is clipped.
-    /// A wide glyph that would straddle an edge becomes a single space; controls and lone combining marks are skipped.
+    /// A wide glyph that would straddle an edge becomes a single space; controls and lone combining marks
+    /// are skipped; a grapheme with a scalar that is not printable with a known width (unassigned, a
+    /// line separator: `ScalarWidth`) is drawn as U+FFFD, one column, so that no cell is left unpainted.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
@@ -155,9 +159,11 @@ public struct ScreenBuffer: Equatable, Sendable {
             // One scalar per grapheme, already NFC (Hangul, kana, CJK, accented Latin…).
             for scalar in text.unicodeScalars {
                 if col >= area.maxX { break }
-                let w = DisplayWidth.scalarWidth(scalar)
+                if DisplayWidth.isControl(scalar.value) { continue }
+                let known = DisplayWidth.knownWidth(scalar)
+                let w = known ?? 1
                 if w == 0 { continue }
-                put(Glyph(scalar: scalar), width: w, col: col, y: y, style: style, area: area)
+                put(known == nil ? Glyph.replacement : Glyph(scalar: scalar), width: w, col: col, y: y, style: style, area: area)
                 col += w
             }
             return min(col, area.maxX) - x
@@ -166,7 +172,7 @@ public struct ScreenBuffer: Equatable, Sendable {
             if col >= area.maxX { break }
             let w = DisplayWidth.of(ch)
             if w == 0 { continue }
-            put(Glyph(ch), width: w, col: col, y: y, style: style, area: area)
+            put(DisplayWidth.isPrintable(ch) ? Glyph(ch) : Glyph.replacement, width: w, col: col, y: y, style: style, area: area)
             col += w
         }
         return min(col, area.maxX) - x

@@ -157,6 +157,19 @@ final class OneShotTests: XCTestCase {
         XCTAssertEqual(try weather("tokyo", .oneline("%t|%a")), "23°C|")
     }
 
+    /// `%a` is a service's event name: what a terminal cannot print with a known width (a line
+    /// separator, unassigned code points, noncharacters) never reaches the status bar's line.
+    func testTheWarningsLineHasOnlyPrintableCharacters() throws {
+        let alert = #"{"type":"FeatureCollection","features":[{"id":"x","properties":{"id":"w1","#
+            + #""event":"Heat Advisory͸￿﷐ ","severity":"Moderate","#
+            + #""effective":"2026-06-21T00:00:00Z","expires":"2026-06-22T12:00:00Z","status":"Actual","messageType":"Alert"}}]}"#
+        server.route("/alerts/active", FixtureServer.Response(body: Data(alert.utf8)))
+        let line = try weather("seattle", .oneline("%a"))
+        XCTAssertTrue(line.hasPrefix("Heat Advisory"), line.debugDescription)
+        let unprintable = line.unicodeScalars.filter { DisplayWidth.knownWidth($0) == nil }
+        XCTAssertEqual(unprintable.map { String(format: "U+%04X", $0.value) }, [], line.debugDescription)
+    }
+
     func testJSONHasYesterdayTheNormalAndTheWarningsBesideTheForecast() throws {
         let pastDay = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul-past-day.json"))
         server.route("/v1/forecast", FixtureServer.Response(body: pastDay))

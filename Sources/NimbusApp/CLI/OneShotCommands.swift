@@ -518,7 +518,10 @@ struct WishlistExportCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the wishlist as CSV (Title,Year,Directors,Genres,Added: Letterboxd's import columns) or JSON.",
-        discussion: "To FILE, else to standard output.")
+        discussion: """
+        To FILE (written atomically; a device or fifo in place), else, or with -, to standard output. \
+        A folder or other special file is refused, and a write that fails says why (status 1).
+        """)
 
     @OptionGroup var options: CLIOptions
     @Option(help: "csv or json.") var format: String = "csv"
@@ -531,15 +534,18 @@ struct WishlistExportCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
+        // Where it goes is checked before the wishlist is read: a path that will be refused is refused first.
+        let target: OutputFile.Target
+        do {
+            target = try OutputFile.target(file ?? "-")
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
         let text = try OneShot.exportWishlist(format: WishlistTransfer.Format(rawValue: format) ?? .csv, options: options.values)
-        if let file {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw CommandFailure(message: "could not write \(CLIOptions.shown(file))")
-            }
-        } else {
-            print(text, terminator: "")
+        do {
+            try OutputFile.write(Data(text.utf8), to: target, named: file ?? "-")
+        } catch {
+            throw CommandFailure(message: "\(error)")
         }
     }
 }
