@@ -247,8 +247,10 @@ import TestSupport
         let (bytes, terminal, _) = Self.bytes(of: [ScreenBuffer(size: size), frame])
         #expect(terminal.emulator.differences(from: frame) == [])
         let text = String(decoding: bytes, as: UTF8.self)
-        let b = DisplayWidth.of("a\u{1FAE8}") + 1, c = b + 2, d = c + DisplayWidth.of("☂\u{FE0F}") + 1
-        #expect(text.contains("\u{1FAE8}\u{1B}[1;\(b)Hb☂\u{1B}[1;\(c)Hc☂\u{FE0F}\u{1B}[1;\(d)Hd서e"), "\(text.debugDescription)")
+        // An emoji newer than the terminals' tables never reaches a cell: it is drawn as U+FFFD,
+        // itself of East Asian ambiguous width, so a move follows it too.
+        let b = DisplayWidth.of("a\u{FFFD}") + 1, c = b + 2, d = c + DisplayWidth.of("☂\u{FE0F}") + 1
+        #expect(text.contains("a\u{FFFD}\u{1B}[1;\(b)Hb☂\u{1B}[1;\(c)Hc☂\u{FE0F}\u{1B}[1;\(d)Hd서e"), "\(text.debugDescription)")
         #expect(TerminalEmulator.layout(of: "\u{1FAE8}") == [], "tmux 3.3a drops an emoji newer than its tables")
         #expect(TerminalEmulator.layout(of: "☂\u{FE0F}") == [1])
     }
