@@ -268,7 +268,7 @@ enum OneShot {
             let name = state.header.localName ?? state.header.name
             let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context,
                                              warnings: text.contains("%a"), normals: text.contains("%n"))
-            var line = extras.line(format)
+            var line = extras.line(format, city: city, now: context.now())
             if stale { line.kept = " " + container.l10n.format(.onelineCached, format.age(context.now().timeIntervalSince(fetched.fetchedAt))) }
             return self.line(text, name: name, panel: panel, moon: state.sun.moonSymbol, extras: line)
         case .print(let size):

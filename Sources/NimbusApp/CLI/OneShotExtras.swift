@@ -53,9 +53,9 @@ struct OneShotExtras {
         var kept = ""
     }
 
-    func line(_ format: WeatherFormatter) -> Line {
+    func line(_ format: WeatherFormatter, city: City, now: Date) -> Line {
         var line = Line()
-        line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? []))
+        line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? [], city: city, now: now))
         if let difference = forecast.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
         if let normal { line.normal = format.normal(normal.normal) }
         return line
