@@ -30,10 +30,10 @@ final class WarningsLineTests: XCTestCase {
                        "Heat Warning from Tue 09:12 +1 more")
     }
 
-    func testWarningsInForceComeFirstAndSayNoTime() {
-        // The severe one is still to come: the minor one in force is named, the other counted.
+    func testTheMostSevereIsNamedWithFromWhenOnlyIfItIsToCome() {
+        // The severe one is still to come: it is named (the row's mark has its colour) with its start.
         let coming = Self.warning("Heat Warning", .severe, startsIn: 48), now = Self.warning("Fog", .minor, startsIn: -1)
-        XCTAssertEqual(line([coming, now]), "Fog +1 more")
+        XCTAssertEqual(line([coming, now]), "Heat Warning from Tue 09:12 +1 more")
         XCTAssertEqual(line([now]), "Fog")
         XCTAssertEqual(line([]), "")
     }
