@@ -106,7 +106,9 @@ final class MovieCatalogueTests: XCTestCase {
         let fresh = try MovieCatalogue.bundled()
         fresh.warmUp()
         XCTAssertEqual(try fresh.rankedIDs("The  "), try fresh.rankedIDs("the"))
-        XCTAssertEqual(try fresh.rankedIDs("B"), try catalogue.rankedIDs("b"))
+        // The memo's order is what ranking gives once the ranking table is there (the shared
+        // catalogue's own may still be provisional when this test runs first or alone).
+        XCTAssertEqual(try fresh.rankedIDs("B"), try fresh.rank("b").ids)
         XCTAssertEqual(MovieCatalogue.words("Amélie: L'Été, 2001"), ["amelie", "l", "ete", "2001"])
         let title = MovieCatalogue.packed(MovieCatalogue.words("The Heat of the Night"))
         func q(_ text: String) -> [[UInt8]] { MovieCatalogue.words(text).map { Array($0.utf8) } }
