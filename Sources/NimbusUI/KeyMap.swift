@@ -1,0 +1,128 @@
+import NimbusPresentation
+import NimbusTerminal
+
+/// What a key asks for: a value the screen carries out, never code of its own.
+public enum KeyCommand<Event: Equatable>: Equatable {
+    /// Send the view model this event.
+    case send(Event)
+    /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
+    /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
+    case moveSelection
+    /// Open the selected row: the view model gets its index.
+    case openSelection
+}
+
+/// When a binding is in force: always, or while a property of the screen's state is true (or false).
+/// A key path, not a closure, so bindings compare as values.
+public struct Condition<State>: Equatable {
+    let path: KeyPath<State, Bool>?
+    let negated: Bool
+
+    public static var always: Condition { Condition(path: nil, negated: false) }
+    public static func when(_ path: KeyPath<State, Bool>) -> Condition { Condition(path: path, negated: false) }
+    public static func unless(_ path: KeyPath<State, Bool>) -> Condition { Condition(path: path, negated: true) }
+
+    /// Before the screen's first state every property reads false.
+    public func holds(in state: State?) -> Bool {
+        guard let path else { return true }
+        return (state?[keyPath: path] ?? false) != negated
+    }
+}
+
+/// A key binding as data (lazygit's `Binding`): the keys, how the help and the status bar name them,
+/// the command they send, and when they are in force, with the reason when they are not.
+public struct KeyBinding<Event: Equatable, State>: Equatable {
+    public let keys: [Key]
+    /// The keys as the help writes them ("↑ ↓  j k").
+    public let keyLabel: String
+    /// What it does, for the help.
+    public let help: String
+    /// The status bar's short label; nil: listed only in the help.
+    public let hint: String?
+    /// The status bar's key text when it differs from `keyLabel`.
+    public let hintKey: String?
+    public let command: KeyCommand<Event>
+    /// In force only while this holds; otherwise the key goes on to the next scope, as if unbound.
+    public let enabled: Condition<State>
+    /// Why the binding is not in force, when it is not (lazygit's `GetDisabledReason`).
+    public let disabledReason: String?
+
+    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+                _ command: KeyCommand<Event>, enabled: Condition<State> = .always, disabledReason: String? = nil) {
+        self.keys = keys
+        self.keyLabel = keyLabel
+        self.help = help
+        self.hint = hint
+        self.hintKey = hintKey
+        self.command = command
+        self.enabled = enabled
+        self.disabledReason = disabledReason
+    }
+
+    /// One key, written as itself ("r").
+    public init(_ key: Key, help: String, hint: String? = nil, _ command: KeyCommand<Event>,
+                enabled: Condition<State> = .always, disabledReason: String? = nil) {
+        self.init([key], Binding.name(key), help: help, hint: hint, command, enabled: enabled, disabledReason: disabledReason)
+    }
+
+    /// The keys that move a list's selection, written once for every list. `top: false` leaves `g`
+    /// (the first row) to the screen, for a screen whose `g` does something else.
+    public static func listMoves(_ l10n: L10n, top: Bool = true, enabled: Condition<State> = .always) -> [KeyBinding] {
+        [
+            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], .moveSelection, enabled: enabled),
+            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], .moveSelection, enabled: enabled),
+            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], .moveSelection, enabled: enabled)
+                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], .moveSelection, enabled: enabled),
+        ]
+    }
+}
+
+/// A screen's whole list of bindings: dispatch, the status bar's hints, the help and the conflict walk
+/// all read it, through `bindings(in:perform:)`.
+public struct KeyMap<Event: Equatable, State>: Equatable {
+    public let all: [KeyBinding<Event, State>]
+
+    public init(_ all: [KeyBinding<Event, State>]) { self.all = all }
+
+    /// The bindings in force in `state`, in the list's order.
+    public func enabled(in state: State?) -> [KeyBinding<Event, State>] {
+        all.filter { $0.enabled.holds(in: state) }
+    }
+
+    /// The binding `key` runs in `state`, if any.
+    public func binding(for key: Key, in state: State?) -> KeyBinding<Event, State>? {
+        enabled(in: state).first { $0.keys.contains(key) }
+    }
+
+    /// What `key` asks for in `state`; nil when it is not bound (or not in force).
+    public func command(for key: Key, in state: State?) -> KeyCommand<Event>? {
+        binding(for: key, in: state)?.command
+    }
+
+    /// The event `key` sends in `state`; nil when it sends none.
+    public func event(for key: Key, in state: State?) -> Event? {
+        if case .send(let event)? = command(for: key, in: state) { return event }
+        return nil
+    }
+
+    /// The same for a key written as a character (`"f"`).
+    public func event(for key: Character, in state: State?) -> Event? { event(for: .char(key), in: state) }
+
+    /// Why `key` does nothing in `state`: the reason of the first binding of it that is not in force.
+    public func disabledReason(for key: Key, in state: State?) -> String? {
+        guard binding(for: key, in: state) == nil else { return nil }
+        return all.first { $0.keys.contains(key) && !$0.enabled.holds(in: state) }?.disabledReason
+    }
+
+    /// The bindings in force in `state`, as the app dispatches them: `perform` carries out a command
+    /// (the screen's one place for it) and returns false when it had nothing to do.
+    @MainActor
+    public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
+        enabled(in: state).map { binding in
+            let command = binding.command
+            return Binding(binding.keys, binding.keyLabel, help: binding.help, hint: binding.hint, hintKey: binding.hintKey) {
+                perform(command, $0)
+            }
+        }
+    }
+}
