@@ -8,8 +8,8 @@ public enum KeyCommand<Event: Equatable>: Equatable {
     /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
     /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
     case moveSelection
-    /// Open the selected row: the view model gets its index.
-    case openSelection
+    /// Open the selected row, or remove it: the view model gets its index.
+    case openSelection, removeSelection
 }
 
 /// When a binding is in force: always, or while a property of the screen's state is true (or false).
@@ -31,6 +31,10 @@ public struct Condition<State>: Equatable {
 
 /// A key binding as data (lazygit's `Binding`): the keys, how the help and the status bar name them,
 /// the command they send, and when they are in force, with the reason when they are not.
+///
+/// Three conditions, each a key path: `when` (listed at all: in the help, the bar and dispatch; the
+/// key is otherwise unbound), `enabled` (listed, but the key passes on to the next scope while it
+/// does not hold, and `disabledReason` says why), and `hintWhen` (the bar shows the hint only then).
 public struct KeyBinding<Event: Equatable, State>: Equatable {
     public let keys: [Key]
     /// The keys as the help writes them ("↑ ↓  j k").
@@ -42,37 +46,50 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     /// The status bar's key text when it differs from `keyLabel`.
     public let hintKey: String?
     public let command: KeyCommand<Event>
-    /// In force only while this holds; otherwise the key goes on to the next scope, as if unbound.
+    /// Listed only while this holds.
+    public let when: Condition<State>
+    /// Acts only while this holds (lazygit's `GetDisabledReason`), saying `disabledReason` otherwise.
     public let enabled: Condition<State>
-    /// Why the binding is not in force, when it is not (lazygit's `GetDisabledReason`).
     public let disabledReason: String?
+    /// The bar shows `hint` only while this holds.
+    public let hintWhen: Condition<State>
 
     public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
-                _ command: KeyCommand<Event>, enabled: Condition<State> = .always, disabledReason: String? = nil) {
+                _ command: KeyCommand<Event>, when: Condition<State> = .always, enabled: Condition<State> = .always,
+                disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
         self.keys = keys
         self.keyLabel = keyLabel
         self.help = help
         self.hint = hint
         self.hintKey = hintKey
         self.command = command
+        self.when = when
         self.enabled = enabled
         self.disabledReason = disabledReason
+        self.hintWhen = hintWhen
     }
 
     /// One key, written as itself ("r").
-    public init(_ key: Key, help: String, hint: String? = nil, _ command: KeyCommand<Event>,
-                enabled: Condition<State> = .always, disabledReason: String? = nil) {
-        self.init([key], Binding.name(key), help: help, hint: hint, command, enabled: enabled, disabledReason: disabledReason)
+    public init(_ key: Key, help: String, hint: String? = nil, _ command: KeyCommand<Event>, when: Condition<State> = .always,
+                enabled: Condition<State> = .always, disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
+        self.init([key], Binding.name(key), help: help, hint: hint, command, when: when, enabled: enabled,
+                  disabledReason: disabledReason, hintWhen: hintWhen)
+    }
+
+    /// The same binding with the bar's hint `hint` (written `hintKey`) while `when` holds.
+    public func hinted(_ hint: String, key hintKey: String? = nil, when hintWhen: Condition<State>) -> KeyBinding {
+        KeyBinding(keys, keyLabel, help: help, hint: hint, hintKey: hintKey, command, when: when, enabled: enabled,
+                   disabledReason: disabledReason, hintWhen: hintWhen)
     }
 
     /// The keys that move a list's selection, written once for every list. `top: false` leaves `g`
     /// (the first row) to the screen, for a screen whose `g` does something else.
-    public static func listMoves(_ l10n: L10n, top: Bool = true, enabled: Condition<State> = .always) -> [KeyBinding] {
+    public static func listMoves(_ l10n: L10n, top: Bool = true, when: Condition<State> = .always) -> [KeyBinding] {
         [
-            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], .moveSelection, enabled: enabled),
-            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], .moveSelection, enabled: enabled),
-            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], .moveSelection, enabled: enabled)
-                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], .moveSelection, enabled: enabled),
+            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], .moveSelection, when: when),
+            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], .moveSelection, when: when),
+            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], .moveSelection, when: when)
+                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], .moveSelection, when: when),
         ]
     }
 }
@@ -84,14 +101,15 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
 
     public init(_ all: [KeyBinding<Event, State>]) { self.all = all }
 
-    /// The bindings in force in `state`, in the list's order.
-    public func enabled(in state: State?) -> [KeyBinding<Event, State>] {
-        all.filter { $0.enabled.holds(in: state) }
+    /// The bindings listed in `state`, in the list's order.
+    public func listed(in state: State?) -> [KeyBinding<Event, State>] {
+        all.filter { $0.when.holds(in: state) }
     }
 
-    /// The binding `key` runs in `state`, if any.
+    /// The binding `key` runs in `state`, if any: listed and enabled.
     public func binding(for key: Key, in state: State?) -> KeyBinding<Event, State>? {
-        enabled(in: state).first { $0.keys.contains(key) }
+        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), binding.enabled.holds(in: state) else { return nil }
+        return binding
     }
 
     /// What `key` asks for in `state`; nil when it is not bound (or not in force).
@@ -108,20 +126,27 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     /// The same for a key written as a character (`"f"`).
     public func event(for key: Character, in state: State?) -> Event? { event(for: .char(key), in: state) }
 
-    /// Why `key` does nothing in `state`: the reason of the first binding of it that is not in force.
+    /// Why `key` does nothing in `state`: the reason of its listed binding that is not enabled.
     public func disabledReason(for key: Key, in state: State?) -> String? {
-        guard binding(for: key, in: state) == nil else { return nil }
-        return all.first { $0.keys.contains(key) && !$0.enabled.holds(in: state) }?.disabledReason
+        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), !binding.enabled.holds(in: state) else { return nil }
+        return binding.disabledReason
     }
 
-    /// The bindings in force in `state`, as the app dispatches them: `perform` carries out a command
-    /// (the screen's one place for it) and returns false when it had nothing to do.
+    /// The bar's hint for `binding` in `state`.
+    public func hint(_ binding: KeyBinding<Event, State>, in state: State?) -> String? {
+        binding.hintWhen.holds(in: state) ? binding.hint : nil
+    }
+
+    /// The bindings listed in `state`, as the app dispatches them: `perform` carries out a command
+    /// (the screen's one place for it) and returns false when it had nothing to do; a binding that
+    /// is not enabled passes its key on.
     @MainActor
     public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
-        enabled(in: state).map { binding in
+        listed(in: state).map { binding in
             let command = binding.command
-            return Binding(binding.keys, binding.keyLabel, help: binding.help, hint: binding.hint, hintKey: binding.hintKey) {
-                perform(command, $0)
+            let enabled = binding.enabled.holds(in: state)
+            return Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state), hintKey: binding.hintKey) {
+                enabled && perform(command, $0)
             }
         }
     }
