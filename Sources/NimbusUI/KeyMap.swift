@@ -8,8 +8,13 @@ public enum KeyCommand<Event: Equatable>: Equatable {
     /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
     /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
     case moveSelection
-    /// Open the selected row, or remove it: the view model gets its index.
-    case openSelection, removeSelection
+    /// Open the selected row, remove it, or like it: the view model gets its index.
+    case openSelection, removeSelection, likeSelection
+    /// The key edits the focused text field (Enter, ↓ and Esc leave it or clear it).
+    case editField
+    /// Listed for the help and the status bar only: the key is handled elsewhere (the app's Ctrl-C,
+    /// the field's keys named in the list's help) and passes on.
+    case describe
 }
 
 /// When a binding is in force: always, or while a property of the screen's state is true (or false).

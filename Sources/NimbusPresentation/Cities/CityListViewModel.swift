@@ -101,6 +101,10 @@ public struct CityListState: Equatable, Sendable {
     public var selection: Int = 0
     /// The search field has the focus: printable keys are text.
     public var searching = false
+    /// There are cities to open and like.
+    public var hasRows: Bool { rows.count > 0 }
+    /// Rows on screen have no temperature: `r` asks again.
+    public var offersRetry: Bool { temperatures.message != nil }
     /// Current temperatures of the cities seen on screen, and the rows whose temperature could not be had.
     public var temperatures = CityTemperatures()
     /// Liked city ids, and a message when a like could not be saved.
@@ -116,37 +120,30 @@ public enum CityListRoute: Equatable, Sendable {
 /// Search-as-you-type over the city catalogue, with the temperatures of the rows on screen, the
 /// likes and the rows' local times.
 public final class CityListViewModel {
-    public struct Input {
-        public let queryChanged: AnyPublisher<String, Never>
+    /// What happens on the tab: the user's doing, and the rows the screen's last frame showed; sent
+    /// through one stream.
+    public enum Event: Equatable, Sendable {
+        /// The search field's text after an edit.
+        case queryChanged(String)
         /// `/` or a click on the search line (true); Enter, ↓ or Esc on an empty field, or a click
         /// on the list (false).
-        public let searchFocused: AnyPublisher<Bool, Never>
-        /// The row the selection moved to (keys, a click, the wheel).
-        public let rowSelected: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
+        case searchFocused(Bool)
+        /// The row the selection moved to (keys, a click, the wheel), and the row opened.
+        case rowSelected(Int), rowOpened(Int)
         /// The rows on screen changed (scrolling, a new query, a resize): told after each frame that changed them.
-        public let visibleRowsChanged: AnyPublisher<Range<Int>, Never>
+        case visibleRowsChanged(Range<Int>)
         /// `f` on a row.
-        public let likeToggled: AnyPublisher<Int, Never>
+        case likeToggled(Int)
         /// `r`: ask again, at once, for the rows on screen whose temperature could not be had.
-        public let retryRequested: AnyPublisher<Void, Never>
+        case retryRequested
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
         /// The clock: now, then at the start of every minute (the rows' local times).
         public let tick: AnyPublisher<Date, Never>
-        public init(queryChanged: AnyPublisher<String, Never>,
-                    searchFocused: AnyPublisher<Bool, Never> = Empty().eraseToAnyPublisher(),
-                    rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    rowOpened: AnyPublisher<Int, Never>,
-                    visibleRowsChanged: AnyPublisher<Range<Int>, Never> = Empty().eraseToAnyPublisher(),
-                    likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    retryRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
-            self.queryChanged = queryChanged
-            self.searchFocused = searchFocused
-            self.rowSelected = rowSelected
-            self.rowOpened = rowOpened
-            self.visibleRowsChanged = visibleRowsChanged
-            self.likeToggled = likeToggled
-            self.retryRequested = retryRequested
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+            self.events = events
             self.tick = tick
         }
     }
@@ -261,15 +258,22 @@ public final class CityListViewModel {
         self.likes = likes
     }
 
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .queryChanged(let query): .typed(query)
+        case .searchFocused(let focused): .focused(focused)
+        case .rowSelected(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .visibleRowsChanged(let rows): .visible(rows)
+        case .likeToggled(let row): .likeToggled(row)
+        case .retryRequested: .retry
+        }
+    }
+
     public func transform(input: Input) -> Output {
         var actions: [AnyPublisher<Action, Never>] = [
-            input.queryChanged.map(Action.typed).eraseToAnyPublisher(),
-            input.searchFocused.map(Action.focused).eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.visibleRowsChanged.map(Action.visible).eraseToAnyPublisher(),
-            input.likeToggled.map(Action.likeToggled).eraseToAnyPublisher(),
-            input.retryRequested.map { Action.retry }.eraseToAnyPublisher(),
+            input.events.map(Self.action).eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
         ]
         if let display = format?.display {
