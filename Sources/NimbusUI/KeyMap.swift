@@ -8,6 +8,8 @@ public enum KeyCommand<Event: Equatable>: Equatable {
     /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
     /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
     case moveSelection
+    /// Scroll the text as the key says, within what the last frame measured.
+    case scroll
     /// Open the selected row, remove it, or like it: the view model gets its index.
     case openSelection, removeSelection, likeSelection
     /// The key edits the focused text field (Enter, ↓ and Esc leave it or clear it).
