@@ -80,6 +80,23 @@ public final class QuakeDetailViewModel {
         self.now = now
     }
 
+    /// The map of an event's epicentre is the map of a "city" there, named by the magnitude, in the
+    /// nearest town's country and zone.
+    public static func epicentre(of quake: Quake, near place: QuakePlace?) -> City {
+        City(id: mapID(quake.id), name: "M " + QuakeFormatter.magnitude(quake.magnitude),
+             countryCode: place?.city.countryCode ?? "", latitude: quake.coordinate.latitude,
+             longitude: quake.coordinate.longitude, population: 0,
+             timeZone: place?.city.timeZone ?? "UTC", alternateNames: [])
+    }
+
+    /// A map cache key for an event that no catalogue city has (GeoNames ids are positive): FNV-1a of
+    /// the event's id, negative.
+    static func mapID(_ eventID: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in eventID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return -Int(hash % 1_000_000_000) - 1
+    }
+
     /// The action an event is.
     static func action(_ event: Event) -> Action {
         switch event {
