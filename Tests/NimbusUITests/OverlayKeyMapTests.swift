@@ -20,4 +20,11 @@ final class OverlayKeyMapTests: XCTestCase {
         XCTAssertEqual(keys.event(for: .escape, in: nil), .closeRequested)
         XCTAssertEqual(keys.all.flatMap(\.keys), [.escape], "other keys go on to the screen under it")
     }
+
+    func testTheQuestionAnswersYesOnYAndNoOnNOrEsc() {
+        let keys = ConfirmOverlay.keyMap(nil)
+        for key in [Key.char("y"), .char("Y")] { XCTAssertEqual(keys.event(for: key, in: nil), .answered(true)) }
+        for key in [Key.char("n"), .char("N"), .escape] { XCTAssertEqual(keys.event(for: key, in: nil), .answered(false)) }
+        XCTAssertNil(keys.command(for: .char("q"), in: nil), "every other key waits for the answer")
+    }
 }
