@@ -21,7 +21,8 @@ let package = Package(
         .executableTarget(name: "nimbus", dependencies: ["NimbusApp"]),
         .target(name: "NimbusApp", dependencies: [
             "NimbusUI", "NimbusCurses", "NimbusData", "NimbusPresentation", "NimbusTerminal", "NimbusDomain", "CMainQueue",
-            "NimbusBuildInfo",
+            "NimbusBuildInfo", "NimbusResources",
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
@@ -95,13 +96,14 @@ let package = Package(
         ], path: "Sources/WarningsPeak"),
         .executableTarget(name: "NimbusBench", dependencies: [
             "AppExploration", "LoopbackServer", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
-            "NimbusUI",
+            "NimbusUI", "NimbusResources",
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ], path: "Benchmarks/NimbusBench"),
         .testTarget(name: "NimbusDomainTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
             "NimbusDomain", "TestSupport",
+            "NimbusData", // the system zone database, for sun times and normals in real zones
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusDataTests", dependencies: [
@@ -111,12 +113,15 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ], exclude: ["Fixtures"]),
         .testTarget(name: "NimbusPresentationTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
-            "NimbusPresentation", "NimbusLoop", "TestSupport",
+            "NimbusPresentation", "NimbusLoop", "NimbusDomain", "TestSupport",
             "NimbusData", // the bundled catalogue, for the table of city names per language
+            "NimbusTerminal", // display widths, for the local times' columns
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusTerminalTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"), "NimbusTerminal", "TestSupport",
@@ -125,10 +130,12 @@ let package = Package(
         .testTarget(name: "NimbusUITests", dependencies: [
             "NimbusUI", "NimbusPresentation", "NimbusData", "NimbusDomain", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
+            .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),
             "AppExploration", "NimbusApp", "NimbusData", "NimbusTerminal", "TestSupport",
+            "NimbusDomain", "NimbusPresentation", "NimbusUI", "NimbusCurses",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ], exclude: ["__snapshots__"]),

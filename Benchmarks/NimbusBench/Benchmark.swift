@@ -207,10 +207,9 @@ enum NimbusBenchmark {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
             l10n: L10n.bundled(.en), countries: CountryNames(locale: Language.en.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
-        let query = PassthroughSubject<String, Never>()
+        let events = PassthroughSubject<CityListViewModel.Event, Never>()
         var latest: CityListState?
-        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
-                                                      rowOpened: Empty().eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         let keep = output.state.sink { latest = $0 }
         var searchOnly: [Double] = []
         var perKey: [Double] = []
@@ -223,7 +222,7 @@ enum NimbusBenchmark {
                     let t0 = now()
                     _ = catalog.search(typed)
                     let t1 = now()
-                    query.send(typed)
+                    events.send(.queryChanged(typed))
                     for row in latest?.rows.prefix(20) ?? [] { _ = row.name.count }
                     let t2 = now()
                     if round > 1 {
@@ -232,7 +231,7 @@ enum NimbusBenchmark {
                         byQuery[typed, default: []].append(t1 - t0)
                     }
                 }
-                query.send("")
+                events.send(.queryChanged(""))
             }
         }
         keep.cancel()

@@ -70,3 +70,30 @@ public struct GetLikedCitiesUseCase: Sendable {
         return likes.contents.map { ids in ids.compactMap(lookup) }.eraseToAnyPublisher()
     }
 }
+
+/// My places: where I am (found once, offline, when first asked) and the liked cities as they change.
+public struct MyPlacesUseCase: Sendable {
+    private let locate: LocateCurrentCityUseCase
+    private let liked: GetLikedCitiesUseCase
+
+    public init(locate: LocateCurrentCityUseCase, liked: GetLikedCitiesUseCase) {
+        self.locate = locate
+        self.liked = liked
+    }
+
+    /// Where I am first (when known), then the liked cities; again after every change of the likes.
+    public var contents: AnyPublisher<[City], Never> {
+        let locate = self.locate, liked = self.liked
+        return Deferred { () -> AnyPublisher<[City], Never> in
+            let here: [City]
+            if case .success(let current) = locate.execute() { here = [current.city] } else { here = [] }
+            return liked.contents.map { here + $0 }.eraseToAnyPublisher()
+        }
+        .eraseToAnyPublisher()
+    }
+
+    /// Their coordinates.
+    public var coordinates: AnyPublisher<[Coordinate], Never> {
+        contents.map { $0.map(\.coordinate) }.eraseToAnyPublisher()
+    }
+}

@@ -59,7 +59,7 @@ public struct Binding {
     public var barHint: KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel, $0) } }
 
     /// How a key is written in the help and the status bar.
-    public static func name(_ key: Key) -> String {
+    public nonisolated static func name(_ key: Key) -> String {
         switch key {
         case .char(" "): return "Space"
         case .char(let c): return String(c)

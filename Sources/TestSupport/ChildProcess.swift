@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 
 /// A program run to its end by a test, with what it printed, how it ended and its peak resident
@@ -71,14 +72,15 @@ public struct ChildProcess: Sendable {
     }
 
     /// Reads a pipe to its end on a thread of its own.
-    private final class Drain: @unchecked Sendable { // unchecked: `data` is written by the thread, read after `done` is signalled
-        private var data = Data()
+    private final class Drain: Sendable {
+        private let data = Mutex(Data())
         private let done = DispatchSemaphore(value: 0)
 
         init(_ fd: Int32) {
             let thread = Thread { [self] in
                 let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-                data = handle.readDataToEndOfFile()
+                let read = handle.readDataToEndOfFile()
+                data.withLock { $0 = read }
                 done.signal()
             }
             thread.start()
@@ -86,7 +88,7 @@ public struct ChildProcess: Sendable {
 
         func text() -> String {
             done.wait()
-            return String(decoding: data, as: UTF8.self)
+            return data.withLock { String(decoding: $0, as: UTF8.self) }
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import NimbusDomain
-import OpenCombineShim
+@preconcurrency import OpenCombineShim
+import Synchronization
 
 /// Likes in memory; `failWrites` makes every write throw.
-public final class InMemoryLikes: LikesRepository, @unchecked Sendable { // unchecked: one thread
+public final class InMemoryLikes: LikesRepository, Sendable {
     public init() {}
 
     private let subject = CurrentValueSubject<[Int], Never>([])
@@ -11,7 +12,11 @@ public final class InMemoryLikes: LikesRepository, @unchecked Sendable { // unch
         get { subject.value }
         set { subject.send(newValue) }
     }
-    public var failWrites = false
+    private let failing = Mutex(false)
+    public var failWrites: Bool {
+        get { failing.withLock { $0 } }
+        set { failing.withLock { $0 = newValue } }
+    }
     public func likedCityIDs() throws -> [Int] { ids }
     public func isLiked(_ cityID: Int) throws -> Bool { ids.contains(cityID) }
     public func setLiked(_ cityID: Int, _ liked: Bool) throws {

@@ -1,20 +1,50 @@
 import Foundation
+import Synchronization
 import XCTest
 import NimbusDomain
-import OpenCombineShim
+@preconcurrency import OpenCombineShim
 
 // The weather repositories tests stand on: one driven by hand, one that must not be asked (isowords'
 // `.failing`: each call fails the test where it happens, naming the method, and answers with an empty
 // publisher so the code under test carries on), and one that answers every batch at once.
 
 /// A weather repository the test drives by hand: each forecast request is a subject.
-public final class ScriptedWeatherRepository: WeatherRepository, @unchecked Sendable { // unchecked: one thread
-    public private(set) var requests: [Coordinate] = []
-    public private(set) var cancellations = 0
-    public private(set) var batches: [[Coordinate]] = []
-    public var subject = PassthroughSubject<Fetched<Forecast>, WeatherError>()
-    public var batchSubject = PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError>()
-    public var rangeSubject = PassthroughSubject<PlaceAnswers<DayRange>, WeatherError>()
+public final class ScriptedWeatherRepository: WeatherRepository, Sendable {
+    /// What the tests set and read, and what the calls record.
+    private struct State {
+        var requests: [Coordinate] = []
+        var cancellations: Int = 0
+        var batches: [[Coordinate]] = []
+        var subject: PassthroughSubject<Fetched<Forecast>, WeatherError> = PassthroughSubject()
+        var batchSubject: PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError> = PassthroughSubject()
+        var rangeSubject: PassthroughSubject<PlaceAnswers<DayRange>, WeatherError> = PassthroughSubject()
+        var placesSubject: PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> = PassthroughSubject()
+    }
+    private let state = Mutex(State())
+    public private(set) var requests: [Coordinate] {
+        get { state.withLock { $0.requests } }
+        set { state.withLock { $0.requests = newValue } }
+    }
+    public private(set) var cancellations: Int {
+        get { state.withLock { $0.cancellations } }
+        set { state.withLock { $0.cancellations = newValue } }
+    }
+    public private(set) var batches: [[Coordinate]] {
+        get { state.withLock { $0.batches } }
+        set { state.withLock { $0.batches = newValue } }
+    }
+    public var subject: PassthroughSubject<Fetched<Forecast>, WeatherError> {
+        get { state.withLock { $0.subject } }
+        set { state.withLock { $0.subject = newValue } }
+    }
+    public var batchSubject: PassthroughSubject<PlaceAnswers<CurrentTemperature>, WeatherError> {
+        get { state.withLock { $0.batchSubject } }
+        set { state.withLock { $0.batchSubject = newValue } }
+    }
+    public var rangeSubject: PassthroughSubject<PlaceAnswers<DayRange>, WeatherError> {
+        get { state.withLock { $0.rangeSubject } }
+        set { state.withLock { $0.rangeSubject = newValue } }
+    }
 
     public init() {}
 
@@ -36,7 +66,10 @@ public final class ScriptedWeatherRepository: WeatherRepository, @unchecked Send
         return rangeSubject.eraseToAnyPublisher()
     }
 
-    public var placesSubject = PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError>()
+    public var placesSubject: PassthroughSubject<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
+        get { state.withLock { $0.placesSubject } }
+        set { state.withLock { $0.placesSubject = newValue } }
+    }
 
     public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
         batches.append(coordinates)
@@ -71,8 +104,16 @@ public final class FailingWeatherRepository: WeatherRepository {
 }
 
 /// Answers batches with the place's latitude as its temperature and records every batch.
-public final class EchoWeatherRepository: WeatherRepository, @unchecked Sendable { // unchecked: one thread
-    public private(set) var batches: [[Coordinate]] = []
+public final class EchoWeatherRepository: WeatherRepository, Sendable {
+    /// What the tests set and read, and what the calls record.
+    private struct State {
+        var batches: [[Coordinate]] = []
+    }
+    private let state = Mutex(State())
+    public private(set) var batches: [[Coordinate]] {
+        get { state.withLock { $0.batches } }
+        set { state.withLock { $0.batches = newValue } }
+    }
 
     public init() {}
 

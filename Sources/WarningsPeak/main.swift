@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LoopbackServer
 import NimbusData
 import NimbusDomain
@@ -78,17 +79,15 @@ nonisolated func measure(_ city: City, folder: URL) throws {
 
 try measure(city, folder: folder)
 
-final class LockedText: @unchecked Sendable { // unchecked: `lock` guards `text`
-    private let lock = NSLock()
-    private var text: String
-    init(_ text: String) { self.text = text }
-    func set(_ value: String) { lock.lock(); text = value; lock.unlock() }
-    var value: String { lock.lock(); defer { lock.unlock() }; return text }
+final class LockedText: Sendable {
+    private let text: Mutex<String>
+    init(_ text: String) { self.text = Mutex(text) }
+    func set(_ value: String) { text.withLock { $0 = value } }
+    var value: String { text.withLock { $0 } }
 }
 
-final class LockedCounter: @unchecked Sendable { // unchecked: `lock` guards `count`
-    private let lock = NSLock()
-    private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+final class LockedCounter: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import XCTest
 import AppExploration
+import NimbusPresentation
 import NimbusTerminal
 import NimbusUI
 import TestSupport
@@ -51,6 +52,15 @@ final class BindingWalkTests: XCTestCase {
             let clashes = BindingConflicts.duplicates([app, screen])
             XCTAssertEqual(clashes.map(\.key), [.char("y")])
             XCTAssertEqual(clashes.first?.claims, ["copy", "years filter"])
+        }
+    }
+
+    /// The keys that work everywhere are one list of values, which dispatch and the help read.
+    func testTheKeysThatWorkEverywhereAreAListOfValues() {
+        onMain {
+            XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.key), [.ctrl("c"), .ctrl("l"), .ctrl("z"), .function(12)])
+            XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.command), [.quit, .redraw, .suspend, .mapStatistics])
+            XCTAssertEqual(AppCoordinator.alwaysGlobal.compactMap(\.help), [.helpKeyCtrlc, .helpKeyRedraw, .helpKeyDebug])
         }
     }
 }

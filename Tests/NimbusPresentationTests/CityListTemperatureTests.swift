@@ -10,11 +10,7 @@ final class CityListTemperatureTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var weather: ScriptedWeatherRepository!
     private var likes: InMemoryLikes!
-    private let query = PassthroughSubject<String, Never>()
-    private let opened = PassthroughSubject<Int, Never>()
-    private let visible = PassthroughSubject<Range<Int>, Never>()
-    private let like = PassthroughSubject<Int, Never>()
-    private let retry = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<CityListViewModel.Event, Never>()
     private let repository = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
 
     override func setUp() {
@@ -30,10 +26,7 @@ final class CityListTemperatureTests: XCTestCase {
             countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
             temperatures: GetCurrentTemperaturesUseCase(repository: weather),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), likes: LikeCityUseCase(repository: likes))
-        return viewModel.transform(input: .init(
-            queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            visibleRowsChanged: visible.eraseToAnyPublisher(), likeToggled: like.eraseToAnyPublisher(),
-            retryRequested: retry.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     /// The view model's output observed, with the empty query's rows shown.
@@ -53,7 +46,7 @@ final class CityListTemperatureTests: XCTestCase {
             // The temperatures are part of the list's state now (one state): their history is the state's,
             // without repeats, from the first value that has any.
             output.state.map(\.temperatures).removeDuplicates().dropFirst().eraseToAnyPublisher()))
-        query.send("")
+        events.send(.queryChanged(""))
         scheduler.advance()
         return observers
     }
@@ -80,7 +73,7 @@ final class CityListTemperatureTests: XCTestCase {
 
     func testVisibleRowsGetTheirTemperaturesInOneBatchOnceTheyStayPut() {
         let (state, temperatures) = showList()
-        visible.send(0..<2)
+        events.send(.visibleRowsChanged(0..<2))
         scheduler.advance(by: .milliseconds(299))
         XCTAssertEqual(weather.batches.count, 0, "nothing before the rows have stayed put")
         scheduler.advance(by: .milliseconds(1))
@@ -98,7 +91,7 @@ final class CityListTemperatureTests: XCTestCase {
         let (state, temperatures) = showList()
         defer { state.cancel() }
         for step in 0..<20 {
-            visible.send(step % 3..<(step % 3 + 2))
+            events.send(.visibleRowsChanged(step % 3..<(step % 3 + 2)))
             scheduler.advance(by: .milliseconds(100))
         }
         XCTAssertEqual(weather.batches.count, 0)
@@ -113,22 +106,22 @@ final class CityListTemperatureTests: XCTestCase {
     func testRowsScrollingAwayCancelTheirRequestAndKnownRowsAreNotAskedAgain() {
         let (state, temperatures) = showList()
         defer { state.cancel() }
-        visible.send(0..<2)
+        events.send(.visibleRowsChanged(0..<2))
         scheduler.advance(by: .milliseconds(300))
         XCTAssertEqual(weather.batches.count, 1)
-        visible.send(2..<4)
+        events.send(.visibleRowsChanged(2..<4))
         scheduler.advance()
         XCTAssertEqual(weather.cancellations, 1, "the request for rows that left the screen is cancelled at once")
         scheduler.advance(by: .milliseconds(300))
         XCTAssertEqual(weather.batches.last, [City.busan.coordinate, City.seogwipo.coordinate])
         answer([25, 27])
         scheduler.advance()
-        visible.send(1..<3)
+        events.send(.visibleRowsChanged(1..<3))
         scheduler.advance(by: .milliseconds(300))
         XCTAssertEqual(weather.batches.last, [City.seoul.coordinate], "Busan is known; only Seoul is asked for")
         answer([24])
         scheduler.advance()
-        visible.send(2..<4)
+        events.send(.visibleRowsChanged(2..<4))
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(weather.batches.count, 3, "rows already known cost no request")
         XCTAssertEqual(temperatures.values.last, [City.busan.id: "25°", City.seogwipo.id: "27°", City.seoul.id: "24°"])
@@ -138,7 +131,7 @@ final class CityListTemperatureTests: XCTestCase {
         let (state, temperatures) = showList()
         // Each page stays just long enough to be asked for; none is ever answered.
         for step in 0..<30 {
-            visible.send(step % 4..<(step % 4 + 1))
+            events.send(.visibleRowsChanged(step % 4..<(step % 4 + 1)))
             scheduler.advance(by: .milliseconds(301))
         }
         let seconds = 30 * 0.301
@@ -152,7 +145,7 @@ final class CityListTemperatureTests: XCTestCase {
     func testAFailedBatchMarksItsRowsSaysWhyAndRAsksAgainAtOnce() {
         let (state, temperatures) = showListWithFailures()
         defer { state.cancel() }
-        visible.send(0..<4)
+        events.send(.visibleRowsChanged(0..<4))
         scheduler.advance(by: .milliseconds(300))
         weather.batchSubject.send(completion: .failure(.rateLimited))
         scheduler.advance()
@@ -160,14 +153,14 @@ final class CityListTemperatureTests: XCTestCase {
         XCTAssertEqual(temperatures.values, [CityTemperatures(
             texts: Dictionary(uniqueKeysWithValues: ids.map { ($0, "n/a") }), failed: Set(ids),
             message: "Temperatures n/a: rate-limited · r retries")])
-        retry.send()
+        events.send(.retryRequested)
         scheduler.advance()
         XCTAssertEqual(weather.batches.count, 2, "r asks again at once, without waiting for the rows to settle")
         answer([21, 22, 23, 24])
         scheduler.advance()
         XCTAssertEqual(temperatures.last, CityTemperatures(texts: [City.saoPaulo.id: "21°", City.seoul.id: "22°",
                                                                    City.busan.id: "23°", City.seogwipo.id: "24°"]))
-        retry.send()
+        events.send(.retryRequested)
         scheduler.advance()
         XCTAssertEqual(weather.batches.count, 2, "nothing left to ask for")
     }
@@ -175,7 +168,7 @@ final class CityListTemperatureTests: XCTestCase {
     func testAPlaceWithoutItsOwnAnswerIsMarkedAloneAndAskedAgainWhenShownAgain() {
         let (state, temperatures) = showListWithFailures()
         defer { state.cancel() }
-        visible.send(0..<2)
+        events.send(.visibleRowsChanged(0..<2))
         scheduler.advance(by: .milliseconds(300))
         weather.batchSubject.send([City.saoPaulo.coordinate: .success(CurrentTemperature(coordinate: City.saoPaulo.coordinate, temperature: 21, condition: .clear)),
                                    City.seoul.coordinate: .failure(.badResponse)])
@@ -184,13 +177,13 @@ final class CityListTemperatureTests: XCTestCase {
         XCTAssertEqual(temperatures.last, CityTemperatures(texts: [City.saoPaulo.id: "21°", City.seoul.id: "n/a"],
                                                            failed: [City.seoul.id], message: "Temperatures n/a: bad response · r retries"))
         // Scrolled away, the words go (the mark stays with its row); shown again, the row is asked for.
-        visible.send(2..<4)
+        events.send(.visibleRowsChanged(2..<4))
         scheduler.advance()
         XCTAssertNil(temperatures.last?.message)
         scheduler.advance(by: .milliseconds(300))
         answer([25, 27])
         scheduler.advance()
-        visible.send(1..<3)
+        events.send(.visibleRowsChanged(1..<3))
         scheduler.advance(by: .milliseconds(300))
         XCTAssertEqual(weather.batches.last, [City.seoul.coordinate], "only the row that failed is asked again")
         answer([24])
@@ -204,14 +197,14 @@ final class CityListTemperatureTests: XCTestCase {
         let state = TestObserver(output.state)
         defer { state.cancel() }
         let liked = TestObserver(output.state.map(\.likes).removeDuplicates())
-        query.send("seoul")
+        events.send(.queryChanged("seoul"))
         scheduler.advance()
-        like.send(0)
+        events.send(.likeToggled(0))
         scheduler.advance()
-        like.send(0)
+        events.send(.likeToggled(0))
         scheduler.advance()
         likes.failWrites = true
-        like.send(0)
+        events.send(.likeToggled(0))
         scheduler.advance()
         XCTAssertEqual(liked.values, [
             CityListLikes(ids: [], message: nil),

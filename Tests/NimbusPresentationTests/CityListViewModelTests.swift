@@ -24,14 +24,12 @@ extension City {
 final class CityListViewModelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var repository: InMemoryCityRepository!
-    private var query: PassthroughSubject<String, Never>!
-    private var opened: PassthroughSubject<Int, Never>!
+    private var events: PassthroughSubject<CityListViewModel.Event, Never>!
 
     override func setUp() {
         scheduler = DispatchQueue.test
         repository = InMemoryCityRepository([.seoul, .saoPaulo, .busan, .seogwipo])
-        query = PassthroughSubject()
-        opened = PassthroughSubject()
+        events = PassthroughSubject()
     }
 
     private func makeOutput(_ language: Language = .en, tier: CityCatalogueTier = .other) -> CityListViewModel.Output {
@@ -39,8 +37,7 @@ final class CityListViewModelTests: XCTestCase {
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount,
             l10n: L10n.bundled(language), countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(),
             tier: tier)
-        return viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(),
-                                                rowOpened: opened.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     /// The local times' minute: now, then each new minute on the scheduler (the first at the minute's
@@ -61,13 +58,12 @@ final class CityListViewModelTests: XCTestCase {
         // The clock is the container's, on the app's scheduler; the view model keeps none.
         let ticks = MinuteTicks.publisher(on: scheduler.eraseToAnyScheduler(),
                                           now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })
-        let output = viewModel.transform(input: .init(queryChanged: query.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-                                                      tick: ticks))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks))
         let state = TestObserver(output.state)
         defer { state.cancel() }
         // The clock is part of the list's state now (one state); the list shows from the first query.
         let clock = TestObserver(output.state.compactMap(\.clock).removeDuplicates())
-        query.send("")
+        events.send(.queryChanged(""))
         scheduler.advance()
         XCTAssertEqual(clock.values.map { $0.time(in: "Asia/Seoul") }, ["09:12"])
         advance(14)
@@ -93,7 +89,7 @@ final class CityListViewModelTests: XCTestCase {
 
     func testEmptyQueryListsEveryCityMostPopulousFirst() {
         let state = TestObserver(makeOutput().state)
-        query.send("")
+        events.send(.queryChanged(""))
         // The bundled catalogue answers within the keystroke (the one loop runs it at once), so the
         // keystroke's frame shows its rows; before the one view-model shape they came a turn later.
         XCTAssertEqual(state.values.map(\.summary), ["4 cities"], "the state comes within the keystroke")
@@ -109,7 +105,7 @@ final class CityListViewModelTests: XCTestCase {
 
     func testTypingNarrowsTheListAndRepeatsAreDropped() {
         let state = TestObserver(makeOutput().state)
-        for q in ["", "s", "se", "se", "seo"] { query.send(q) }
+        for q in ["", "s", "se", "se", "seo"] { events.send(.queryChanged(q)) }
         scheduler.advance()
         XCTAssertEqual(state.values.map(\.query), ["", "s", "se", "seo"])
         XCTAssertEqual(state.values.map(\.summary), ["4 cities", "3 of 4 cities", "2 of 4 cities", "2 of 4 cities"])
@@ -121,7 +117,7 @@ final class CityListViewModelTests: XCTestCase {
 
     func testAMatchOnAnAlternateNameIsShownBesideTheName() {
         let state = TestObserver(makeOutput(.en).state)
-        query.send("서울")
+        events.send(.queryChanged("서울"))
         scheduler.advance()
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
@@ -132,24 +128,24 @@ final class CityListViewModelTests: XCTestCase {
 
     func testRowsShowTheUILanguagesNameAndTheMatchOnlyWhenItIsAnother() {
         let korean = TestObserver(makeOutput(.ko).state)
-        query.send("서울")
+        events.send(.queryChanged("서울"))
         scheduler.advance()
         XCTAssertEqual(korean.last?.rows.prefix(5), [
             CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", population: "10,349,312",
                     coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
         XCTAssertEqual(korean.last?.summary, "도시 1개 / 전체 4개")
-        query.send("ソウル")
+        events.send(.queryChanged("ソウル"))
         scheduler.advance()
         XCTAssertEqual(korean.last?.rows.prefix(5).map { [$0.name, $0.matchedName] }, [["서울", "ソウル"]])
-        query.send("")
+        events.send(.queryChanged(""))
         scheduler.advance()
         XCTAssertEqual(korean.last?.rows.prefix(5).map(\.name), ["상파울루", "서울", "부산", "서귀포"])
     }
 
     func testNoMatchGivesAnEmptyMessage() {
         let state = TestObserver(makeOutput().state)
-        query.send("zzz")
+        events.send(.queryChanged("zzz"))
         scheduler.advance()
         XCTAssertEqual(state.values.map(\.emptyMessage), ["No city matches “zzz”"])
         XCTAssertEqual(state.values.map(\.rows.count), [0])
@@ -178,11 +174,11 @@ final class CityListViewModelTests: XCTestCase {
         ]
         for (language, tier, hint) in cases {
             let state = TestObserver(makeOutput(language, tier: tier).state)
-            query.send("hallstatt")
+            events.send(.queryChanged("hallstatt"))
             scheduler.advance()
             XCTAssertEqual(state.last?.emptyHint, hint, "\(language) \(tier)")
             XCTAssertNotNil(state.last?.emptyMessage)
-            query.send("seoul")
+            events.send(.queryChanged("seoul"))
             scheduler.advance()
             XCTAssertNil(state.last?.emptyHint, "rows: no hint")
             state.cancel()
@@ -194,10 +190,10 @@ final class CityListViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        query.send("se")
+        events.send(.queryChanged("se"))
         scheduler.advance()
-        opened.send(1)
-        opened.send(7)
+        events.send(.rowOpened(1))
+        events.send(.rowOpened(7))
         // The selection is part of the state now: opening a row selects it (one more state); past the end, nothing.
         XCTAssertEqual(state.values.map(\.selection), [0, 1])
         XCTAssertEqual(route.values, [.showDetail(.seogwipo)])

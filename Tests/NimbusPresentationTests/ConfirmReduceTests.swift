@@ -23,14 +23,14 @@ final class ConfirmReduceTests: XCTestCase {
     }
 
     func testTheQuestionIsShownAtOnceAndTheFirstAnswerIsTheRoute() {
-        let answers = PassthroughSubject<Bool, Never>()
+        let answers = PassthroughSubject<ConfirmViewModel.Event, Never>()
         let output = ConfirmViewModel(title: "Delete all", question: "Delete all 12 saved films?", keys: "y / n",
-                                      yes: "delete all", no: "back").transform(input: .init(answered: answers.eraseToAnyPublisher()))
+                                      yes: "delete all", no: "back").transform(input: .init(events: answers.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
         XCTAssertEqual(state.values.map(\.question), ["Delete all 12 saved films?"], "asked before any key")
-        answers.send(true)
-        answers.send(false)
+        answers.send(.answered(true))
+        answers.send(.answered(false))
         XCTAssertEqual(route.values, [.answered(true)])
         XCTAssertEqual(state.values.count, 1, "the question does not change")
     }

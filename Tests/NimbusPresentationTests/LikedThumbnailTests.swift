@@ -23,13 +23,8 @@ final class LikedThumbnailTests: XCTestCase {
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
-        let appeared = PassthroughSubject<Void, Never>()
-        let selected = PassthroughSubject<Int, Never>()
-        let room = PassthroughSubject<MapSize?, Never>()
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
-            rowOpened: Empty().eraseToAnyPublisher(), removeRequested: Empty().eraseToAnyPublisher(),
-            refreshRequested: Empty().eraseToAnyPublisher(), mapRoomChanged: room.eraseToAnyPublisher()))
+        let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
         func map() -> String? {
             state.last?.map.map { map in
@@ -38,20 +33,20 @@ final class LikedThumbnailTests: XCTestCase {
                 return "\(map.label) \(size.cols)×\(size.rows) [\(marks)] \(map.scale?.label ?? "-")"
             }
         }
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(state.values.last?.rows.map { $0.cityID }, [City.seoul.id, City.busan.id])
         XCTAssertNil(map(), "no room said yet: no map")
 
         let size = MapSize(cols: 28, rows: 20)
-        room.send(size)
+        events.send(.mapRoomChanged(size))
         XCTAssertEqual(map(), "Seoul 28×20 [Busan] 200 km", "the first row's map, at once, with Busan in view")
-        room.send(size) // the same again: nothing new
-        selected.send(1)
+        events.send(.mapRoomChanged(size)) // the same again: nothing new
+        events.send(.rowSelected(1))
         XCTAssertEqual(map(), "Busan 28×20 [Seoul] 200 km")
-        room.send(nil)
+        events.send(.mapRoomChanged(nil))
         XCTAssertNil(map())
-        room.send(MapSize(cols: 28, rows: 8))
+        events.send(.mapRoomChanged(MapSize(cols: 28, rows: 8)))
         XCTAssertEqual(map(), "Busan 28×8 [] 200 km", "a map too short for Seoul marks no other city")
         XCTAssertEqual(maps.renders.map(\.key.size.rows), [20, 20, 8], "each map drawn once")
         XCTAssertEqual(maps.renders.map(\.key.cityID), [City.seoul.id, City.busan.id, City.busan.id])

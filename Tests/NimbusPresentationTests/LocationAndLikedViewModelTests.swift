@@ -84,10 +84,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var weather: ScriptedWeatherRepository!
     private var likes: InMemoryLikes!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let opened = PassthroughSubject<Int, Never>()
-    private let remove = PassthroughSubject<Int, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
     private let all: [City] = [.seoul, .saoPaulo, .busan, .seogwipo]
 
     override func setUp() {
@@ -105,9 +102,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
-        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-                                                removeRequested: remove.eraseToAnyPublisher(),
-                                                refreshRequested: refresh.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     private func summary(_ state: LikedCitiesState) -> String {
@@ -120,14 +115,14 @@ final class LikedCitiesViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(weather.batches, [[City.busan.coordinate, City.seoul.coordinate]], "one request, unknown ids skipped")
         weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
                                    DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
         scheduler.advance()
-        opened.send(1)
-        remove.send(0)
+        events.send(.rowOpened(1))
+        events.send(.removeRequested(0))
         scheduler.advance()
         route.assertValues([.showDetail(.seoul)])
         XCTAssertEqual(likes.ids, [City.seoul.id, 999], "the like of a city missing from the catalogue is kept")
@@ -144,7 +139,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
 
     func testNoLikesAndARecoveryNotice() {
         let state = TestObserver(makeOutput(notice: "Moved aside.").state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it. | Moved aside."])
         XCTAssertTrue(weather.batches.isEmpty)
@@ -152,7 +147,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
 
     func testWithNoLikesNoWeatherIsAskedFor() {
         let state = TestObserver(makeOutput(weather: FailingWeatherRepository()).state.map(summary))
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         state.assertValues(["No liked cities yet: press f on a city to like it."])
     }
@@ -160,7 +155,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
     func testAFailedRangeRequestKeepsTheRowsAndSaysWhy() {
         likes.ids = [City.seoul.id]
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         weather.rangeSubject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["Seoul –", "Seoul n/a | Cannot reach the weather server."])
@@ -172,14 +167,14 @@ final class LikedCitiesViewModelTests: XCTestCase {
     func testACityWithoutItsOwnAnswerIsMarkedAlone() {
         likes.ids = [City.busan.id, City.seoul.id]
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         weather.rangeSubject.send([City.busan.coordinate: .success(DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)),
                                    City.seoul.coordinate: .failure(.badResponse)])
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "Busan 28° / 20°, Seoul n/a")
         XCTAssertEqual(state.last?.rows.last?.condition, "bad response")
         XCTAssertEqual(state.last?.canRetry, true)
-        refresh.send()
+        events.send(.refreshRequested)
         weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
                                    DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
         scheduler.advance()
@@ -191,19 +186,19 @@ final class LikedCitiesViewModelTests: XCTestCase {
     func testAFailedRangeRequestIsRetriedByRAndWhenTheTabIsShownAgain() {
         likes.ids = [City.seoul.id]
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         weather.rangeSubject.send(completion: .failure(.offline))
         scheduler.advance()
-        refresh.send()
+        events.send(.refreshRequested)
         weather.rangeSubject.send([DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
         scheduler.advance()
-        appeared.send()   // shown again after a success: nothing to retry
+        events.send(.appeared)   // shown again after a success: nothing to retry
         scheduler.advance()
         XCTAssertEqual(weather.batches.count, 2)
         likes.ids = [City.busan.id]
         weather.rangeSubject.send(completion: .failure(.timedOut))
         scheduler.advance()
-        appeared.send()   // shown again after a failure: asks again
+        events.send(.appeared)   // shown again after a failure: asks again
         weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain)].answers)
         scheduler.advance()
         XCTAssertEqual(weather.batches, [[City.seoul.coordinate], [City.seoul.coordinate], [City.busan.coordinate],
@@ -222,7 +217,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
     /// Rows come from the store's latest contents: a like made elsewhere shows without a reload.
     func testRowsFollowTheStoreWhereverTheChangeWasMade() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         likes.ids = [City.seoul.id]
         scheduler.advance()
         likes.ids = []

@@ -9,9 +9,7 @@ final class MovieDetailViewModelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var repository: ScriptedMovieRepository!
     private var wishlist: InMemoryWishlist!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let toggled = PassthroughSubject<Void, Never>()
-    private let retried = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<MovieDetailViewModel.Event, Never>()
     private var viewModel: MovieDetailViewModel!
 
     private let heat = Movie(
@@ -30,9 +28,7 @@ final class MovieDetailViewModelTests: XCTestCase {
         viewModel = MovieDetailViewModel(movie: movie, details: MovieDetailsUseCase(movies: repository, history: InMemoryMovieHistory()),
                                          wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(language),
                                          scheduler: scheduler.eraseToAnyScheduler())
-        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
-                                                wishlistToggled: toggled.eraseToAnyPublisher(),
-                                                retried: retried.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     private func describe(_ s: MovieDetailState) -> String {
@@ -49,11 +45,11 @@ final class MovieDetailViewModelTests: XCTestCase {
         repository.movieDetails[heat.id] = heat
         let output = makeOutput(heat.summary)
         let state = TestObserver(output.state)
-        appeared.send(())
+        events.send(.appeared)
         scheduler.advance()
-        toggled.send(())
+        events.send(.wishlistToggled)
         scheduler.advance()
-        toggled.send(())
+        events.send(.wishlistToggled)
         scheduler.advance()
         // What `w` said is part of the state, from the toggle to the next key.
         XCTAssertEqual(state.values.map(describe), [
@@ -77,12 +73,12 @@ final class MovieDetailViewModelTests: XCTestCase {
     func testAFailureIsShownAndRetried() {
         let summary = MovieSummary.film(5)
         let state = TestObserver(makeOutput(summary, language: .ko).state)
-        appeared.send(())
+        events.send(.appeared)
         scheduler.advance()
         repository.movieDetails[summary.id] = Movie(
             id: summary.id, title: "Film 5", year: nil, runtime: nil, genres: [], directors: [], writers: [], cast: [],
             languages: [], countries: [], rated: nil, ratings: MovieRatings())
-        retried.send(())
+        events.send(.retried)
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [
             "Film 5 loading(불러오는 중…) 0 fields",

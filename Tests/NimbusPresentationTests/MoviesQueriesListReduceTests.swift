@@ -46,19 +46,16 @@ final class MoviesQueriesListReduceTests: XCTestCase {
         let history = InMemoryMovieHistory()
         try? history.saveQuery("alien")
         try? history.saveQuery("heat")
-        let appeared = PassthroughSubject<Void, Never>(), selected = PassthroughSubject<Int, Never>()
-        let picked = PassthroughSubject<Int, Never>()
+        let events = PassthroughSubject<VM.Event, Never>()
         let viewModel = VM(search: SearchMoviesUseCase(movies: ScriptedMovieRepository(), history: history),
                            l10n: L10n.bundled(.ko), scheduler: scheduler.eraseToAnyScheduler())
-        let output = viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
-                                                      rowSelected: selected.eraseToAnyPublisher(),
-                                                      rowPicked: picked.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        appeared.send(())
-        selected.send(1)
+        events.send(.appeared)
+        events.send(.rowSelected(1))
         try? history.saveQuery("batman")
-        picked.send(2)
+        events.send(.rowPicked(2))
         XCTAssertEqual(state.values, [
             MoviesQueriesListState(title: "최근 검색어", queries: [], selection: 0),  // appeared, before the store answers
             MoviesQueriesListState(title: "최근 검색어", queries: ["heat", "alien"], selection: 0),

@@ -36,15 +36,7 @@ final class QuakeListViewModelTests: XCTestCase {
     /// Held as its screen holds it: the view model's subscriptions refer to it weakly.
     private var viewModel: QuakeListViewModel?
     private let places = CurrentValueSubject<[Coordinate], Never>([])
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let disappeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let magnitude = PassthroughSubject<Void, Never>()
-    private let period = PassthroughSubject<Void, Never>()
-    private let near = PassthroughSubject<Void, Never>()
-    private let sort = PassthroughSubject<Void, Never>()
-    private let opened = PassthroughSubject<Int, Never>()
-    private let stop = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<QuakeListViewModel.Event, Never>()
 
     override func setUp() {
         scheduler = DispatchQueue.test
@@ -62,11 +54,7 @@ final class QuakeListViewModelTests: XCTestCase {
             scheduler: scheduler.eraseToAnyScheduler(), now: clock)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
-            refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
-            periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            cancelRequested: stop.eraseToAnyPublisher(),
+            events: events.eraseToAnyPublisher(),
             tick: scheduler.timerPublisher(every: .seconds(15)).autoconnect().map { _ in clock() }.eraseToAnyPublisher()))
     }
 
@@ -96,13 +84,13 @@ final class QuakeListViewModelTests: XCTestCase {
 
     func testTheKeptFeedShowsFirstThenTheFreshOneThenA304SaysNotModified() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
         scheduler.advance()
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
         repository.subject.send(completion: .finished)
         scheduler.advance()
-        refresh.send()
+        events.send(.refreshRequested)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .notModified, checkedAt: now))
         repository.subject.send(completion: .finished)
         scheduler.advance()
@@ -120,24 +108,24 @@ final class QuakeListViewModelTests: XCTestCase {
 
     func testOfflineKeepsTheCachedEventsAndSaysSoAndRRetries() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.values.last?.status, "offline · cached 3 h ago")
         XCTAssertEqual(state.values.last?.failed, true)
-        refresh.send()
+        events.send(.refreshRequested)
         XCTAssertEqual(repository.requests.count, 2)
     }
 
     func testEscStopsAStalledRequestAndTheKeptEventsStay() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-3 * 3600)))
         scheduler.advance()
         XCTAssertEqual(state.values.last?.loading, true)
         let stalled = repository.subject
-        stop.send()
+        events.send(.cancelRequested)
         XCTAssertEqual(state.values.last?.loading, false)
         XCTAssertEqual(state.values.last?.failed, true, "r retries")
         XCTAssertEqual(state.values.last?.rows.count, 2)
@@ -148,23 +136,23 @@ final class QuakeListViewModelTests: XCTestCase {
         scheduler.advance(by: .seconds(QuakeListViewModel.refreshInterval))
         XCTAssertEqual(state.values.last?.rows.count, 2)
         XCTAssertEqual(repository.requests.count, 1)
-        refresh.send()
+        events.send(.refreshRequested)
         XCTAssertEqual(repository.requests.count, 2)
         XCTAssertEqual(state.values.last?.loading, true)
     }
 
     func testNothingKeptStoppedOrTimedOutSaysWhatHappened() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
-        stop.send()
+        events.send(.appeared)
+        events.send(.cancelRequested)
         XCTAssertEqual(state.values.last?.message, "Loading stopped. Press r to try again.")
-        refresh.send()
+        events.send(.refreshRequested)
         XCTAssertEqual(state.values.last?.message, "Loading earthquakes…")
         repository.subject.send(completion: .failure(.timedOut))
         scheduler.advance()
         XCTAssertEqual(state.values.last?.message, "The earthquake server did not answer in time. Press r to try again.")
         // With a kept copy, the status says it timed out rather than offline.
-        refresh.send()
+        events.send(.refreshRequested)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .cache, checkedAt: now.addingTimeInterval(-600)))
         repository.subject.send(completion: .failure(.timedOut))
         scheduler.advance()
@@ -173,7 +161,7 @@ final class QuakeListViewModelTests: XCTestCase {
 
     func testNothingKeptAndOfflineSaysWhyAndHowToRetry() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.values.last?.message, "Cannot reach the earthquake server. Press r to try again.")
@@ -181,13 +169,13 @@ final class QuakeListViewModelTests: XCTestCase {
 
     func testFiltersChooseTheFeedAndNearMyPlacesKeepsCloseEvents() {
         let state = TestObserver(makeOutput(language: .ko).state)
-        appeared.send()
-        magnitude.send()
-        period.send()
+        events.send(.appeared)
+        events.send(.magnitudeCycled)
+        events.send(.periodCycled)
         XCTAssertEqual(repository.requests.map(\.description), ["2.5_day", "4.5_day", "4.5_week"])
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
         scheduler.advance()
-        near.send()
+        events.send(.nearToggled)
         XCTAssertEqual(state.values.last?.message, "아직 내 장소가 없습니다: 도시에서 f 를 누르거나 --location 을 주세요. n 으로 모두 보기.")
         places.send([TwoCities.pohang.coordinate])
         XCTAssertEqual(state.values.last?.rows.map(\.place), ["포항(대한민국) 남서쪽 24 km"])
@@ -198,14 +186,14 @@ final class QuakeListViewModelTests: XCTestCase {
         // The screen holds the state's subscription: the view model runs while it does.
         let state = TestObserver(makeOutput().state)
         defer { withExtendedLifetime(state) {} }
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(completion: .finished)
         scheduler.advance(by: .seconds(59))
         XCTAssertEqual(repository.requests.count, 1)
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(repository.requests.count, 2)
         repository.subject.send(completion: .finished)
-        disappeared.send()
+        events.send(.disappeared)
         scheduler.advance(by: .seconds(300))
         XCTAssertEqual(repository.requests.count, 2, "not while another tab is shown")
     }
@@ -215,11 +203,11 @@ final class QuakeListViewModelTests: XCTestCase {
         let route = TestObserver(output.route)
         let state = TestObserver(output.state)
         defer { withExtendedLifetime(state) {} }
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
         scheduler.advance()
-        opened.send(1)
-        opened.send(7)
+        events.send(.rowOpened(1))
+        events.send(.rowOpened(7))
         guard case .showDetail(let quake, let place)? = route.values.first else { return XCTFail("no route") }
         XCTAssertEqual(quake.id, "b")
         XCTAssertEqual(place?.city.name, "Los Angeles")

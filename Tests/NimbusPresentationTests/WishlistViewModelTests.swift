@@ -8,11 +8,7 @@ import TestSupport
 final class WishlistViewModelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var wishlist: InMemoryWishlist!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let opened = PassthroughSubject<Int, Never>()
-    private let deleted = PassthroughSubject<Int, Never>()
-    private let deleteAll = PassthroughSubject<Void, Never>()
-    private let answered = PassthroughSubject<Bool, Never>()
+    private let events = PassthroughSubject<WishlistViewModel.Event, Never>()
     private var viewModel: WishlistViewModel!
 
     override func setUp() {
@@ -23,10 +19,7 @@ final class WishlistViewModelTests: XCTestCase {
     private func makeOutput() -> WishlistViewModel.Output {
         viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
                                       scheduler: scheduler.eraseToAnyScheduler(), timeZone: TimeZone(identifier: "UTC")!)
-        return viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
-            deleteAllAnswered: answered.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     private func describe(_ s: WishlistState) -> String {
@@ -42,13 +35,13 @@ final class WishlistViewModelTests: XCTestCase {
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
         for n in 1...3 { try wishlist.add(.film(n)) }
-        appeared.send(())
-        opened.send(0)
-        deleted.send(1)
-        deleteAll.send(())
-        answered.send(false)
-        deleteAll.send(())
-        answered.send(true)
+        events.send(.appeared)
+        events.send(.rowOpened(0))
+        events.send(.rowDeleted(1))
+        events.send(.deleteAllRequested)
+        events.send(.deleteAllAnswered(false))
+        events.send(.deleteAllRequested)
+        events.send(.deleteAllAnswered(true))
         scheduler.advance()
         // Each "delete all" asks through the coordinator; the answers come back as inputs.
         route.assertValues([.showDetail(.film(3)), .confirmDeleteAll(2), .confirmDeleteAll(2)])
@@ -73,13 +66,10 @@ final class WishlistViewModelTests: XCTestCase {
     func testAMovedAsideDatabaseIsAnnouncedOnce() {
         viewModel = WishlistViewModel(wishlist: WishlistUseCase(repository: wishlist), l10n: .bundled(.en),
                                       scheduler: scheduler.eraseToAnyScheduler(), dataStatus: .recovered(movedTo: "/d/nimbus.sqlite.corrupt-1"))
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            rowDeleted: deleted.eraseToAnyPublisher(), deleteAllRequested: deleteAll.eraseToAnyPublisher(),
-            deleteAllAnswered: answered.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
-        appeared.send(())
-        appeared.send(())
+        events.send(.appeared)
+        events.send(.appeared)
         XCTAssertEqual(state.values.last?.message, nil, "gone once the tab is shown again")
         XCTAssertEqual(messages(state.values), [
             "Your saved data could not be read; it was moved aside to nimbus.sqlite.corrupt-1 and a new file started."])
@@ -98,7 +88,7 @@ final class WishlistViewModelTests: XCTestCase {
 
     func testAnAdditionElsewhereShowsUp() throws {
         let state = TestObserver(makeOutput().state)
-        appeared.send(())
+        events.send(.appeared)
         try wishlist.add(.film(7))
         scheduler.advance()
         XCTAssertEqual(state.values.map(describe), [

@@ -34,27 +34,12 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         self.now = now
     }
 
-    /// My places: where I am (found once, offline) and the liked cities as they change.
-    private func myPlaces() -> AnyPublisher<[City], Never> {
-        let lookup = self.lookup
-        let locate = self.locate
-        let likes = self.likes
-        return Deferred { () -> AnyPublisher<[City], Never> in
-            let here: [City]
-            if case .success(let current) = locate.execute() { here = [current.city] } else { here = [] }
-            return LikeCityUseCase(repository: likes).contents
-                .map { ids in here + ids.compactMap(lookup) }
-                .eraseToAnyPublisher()
-        }
-        .eraseToAnyPublisher()
-    }
-
-    private func places() -> AnyPublisher<[Coordinate], Never> {
-        myPlaces().map { $0.map(\.coordinate) }.eraseToAnyPublisher()
+    private var myPlaces: MyPlacesUseCase {
+        MyPlacesUseCase(locate: locate, liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup))
     }
 
     func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
-        let viewModel = QuakeListViewModel(quakes: quakes, likes: LikeCityUseCase(repository: likes), places: places(),
+        let viewModel = QuakeListViewModel(quakes: quakes, likes: LikeCityUseCase(repository: likes), places: myPlaces.coordinates,
                                             format: format, scheduler: scheduler, now: now)
         return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, ticks: Self.ticks(scheduler, now: now), onRoute: onRoute)
     }
@@ -62,25 +47,13 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
         let viewModel = QuakeDetailViewModel(quake: quake, place: place, likes: LikeCityUseCase(repository: likes),
                                              format: format, now: now)
-        // The map of the epicentre: the map panel of a "city" there, marked with the magnitude.
-        let epicentre = City(id: Self.mapID(quake.id), name: "M " + QuakeFormatter.magnitude(quake.magnitude),
-                             countryCode: place?.city.countryCode ?? "", latitude: quake.coordinate.latitude,
-                             longitude: quake.coordinate.longitude, population: 0,
-                             timeZone: place?.city.timeZone ?? "UTC", alternateNames: [])
-        let language = format.l10n.language
-        let places = myPlaces().map { $0.map { MapMarker.place($0, language: language) } }.eraseToAnyPublisher()
-        return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: mapPanel(epicentre, places))
+        let places = MapMarker.places(myPlaces.contents, language: format.l10n.language)
+        let panel = mapPanel(QuakeDetailViewModel.epicentre(of: quake, near: place), places)
+        return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: panel)
     }
 
     /// The clock the Quakes list runs on: every 15 s (the feed is asked again once a minute has passed).
     static func ticks(_ scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) -> AnyPublisher<Date, Never> {
         scheduler.timerPublisher(every: .seconds(15)).autoconnect().map { _ in now() }.eraseToAnyPublisher()
-    }
-
-    /// A map cache key for an event that no catalogue city has (GeoNames ids are positive).
-    static func mapID(_ eventID: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in eventID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return -Int(hash % 1_000_000_000) - 1
     }
 }

@@ -40,9 +40,42 @@ extension AppCoordinator {
         }]
     }
 
-    /// Keys that work everywhere, a text field included (handled before any scope; listed in the help).
-    private var alwaysGlobal: [KeyHint] {
-        [KeyHint("Ctrl-C", l10n[.helpKeyCtrlc]), KeyHint("Ctrl-L", l10n[.helpKeyRedraw]), KeyHint("F12", l10n[.helpKeyDebug])]
+    /// What a key that works everywhere does.
+    enum GlobalCommand: Equatable {
+        case quit, redraw, suspend, mapStatistics
+    }
+
+    /// A key that works everywhere, a text field and an overlay included (handled before any scope).
+    struct GlobalKey: Equatable {
+        let key: Key
+        /// What the help says it does; nil: not listed there (Ctrl-Z: listing it would move every
+        /// help page's rows, which the tapes' snapshots hold).
+        let help: L10nKey?
+        let command: GlobalCommand
+    }
+
+    /// The keys that work everywhere: dispatch and the help read this list.
+    static let alwaysGlobal: [GlobalKey] = [
+        GlobalKey(key: .ctrl("c"), help: .helpKeyCtrlc, command: .quit),
+        GlobalKey(key: .ctrl("l"), help: .helpKeyRedraw, command: .redraw),
+        // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
+        GlobalKey(key: .ctrl("z"), help: nil, command: .suspend),
+        GlobalKey(key: .function(12), help: .helpKeyDebug, command: .mapStatistics),
+    ]
+
+    /// Carries out a global key's command.
+    func run(_ command: GlobalCommand) {
+        switch command {
+        case .quit: quitRequested = true
+        case .redraw: needsDisplay.setFullRedraw() // the next frame clears the screen and repaints it all
+        case .suspend: onSuspendRequested?()
+        case .mapStatistics: toggleMapStats()
+        }
+    }
+
+    /// The help's lines for the keys that work everywhere.
+    private var alwaysGlobalHints: [KeyHint] {
+        Self.alwaysGlobal.compactMap { global in global.help.map { KeyHint(Binding.name(global.key), l10n[$0]) } }
     }
 
     /// `?`: the shown screen's keys and the app's, from their bindings.
@@ -54,7 +87,7 @@ extension AppCoordinator {
         ] : []
         let own = navigator.top?.bindings ?? []
         let screen = (fallbacks(for: own) + own).map(\.keyHint)
-        let global = commands.map(\.keyHint) + alwaysGlobal + mouse
+        let global = commands.map(\.keyHint) + alwaysGlobalHints + mouse
         let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
         overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
     }

@@ -136,13 +136,9 @@ public final class AppCoordinator {
             settingsNotice = nil
             needsDisplay.set()
         }
-        switch key {
-        case .ctrl("c"): quitRequested = true; return
-        case .ctrl("l"): needsDisplay.setFullRedraw(); return // the next frame clears the screen and repaints it all
-        // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
-        case .ctrl("z"): onSuspendRequested?(); return
-        case .function(12): toggleMapStats(); return
-        default: break
+        if let global = Self.alwaysGlobal.first(where: { $0.key == key }) {
+            run(global.command)
+            return
         }
         if overlays.handle(key) { return }
         if key == .function(2) {

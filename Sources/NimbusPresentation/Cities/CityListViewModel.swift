@@ -101,6 +101,10 @@ public struct CityListState: Equatable, Sendable {
     public var selection: Int = 0
     /// The search field has the focus: printable keys are text.
     public var searching = false
+    /// There are cities to open and like.
+    public var hasRows: Bool { rows.count > 0 }
+    /// Rows on screen have no temperature: `r` asks again.
+    public var offersRetry: Bool { temperatures.message != nil }
     /// Current temperatures of the cities seen on screen, and the rows whose temperature could not be had.
     public var temperatures = CityTemperatures()
     /// Liked city ids, and a message when a like could not be saved.
@@ -116,37 +120,30 @@ public enum CityListRoute: Equatable, Sendable {
 /// Search-as-you-type over the city catalogue, with the temperatures of the rows on screen, the
 /// likes and the rows' local times.
 public final class CityListViewModel {
-    public struct Input {
-        public let queryChanged: AnyPublisher<String, Never>
+    /// What happens on the tab: the user's doing, and the rows the screen's last frame showed; sent
+    /// through one stream.
+    public enum Event: Equatable, Sendable {
+        /// The search field's text after an edit.
+        case queryChanged(String)
         /// `/` or a click on the search line (true); Enter, ↓ or Esc on an empty field, or a click
         /// on the list (false).
-        public let searchFocused: AnyPublisher<Bool, Never>
-        /// The row the selection moved to (keys, a click, the wheel).
-        public let rowSelected: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
+        case searchFocused(Bool)
+        /// The row the selection moved to (keys, a click, the wheel), and the row opened.
+        case rowSelected(Int), rowOpened(Int)
         /// The rows on screen changed (scrolling, a new query, a resize): told after each frame that changed them.
-        public let visibleRowsChanged: AnyPublisher<Range<Int>, Never>
+        case visibleRowsChanged(Range<Int>)
         /// `f` on a row.
-        public let likeToggled: AnyPublisher<Int, Never>
+        case likeToggled(Int)
         /// `r`: ask again, at once, for the rows on screen whose temperature could not be had.
-        public let retryRequested: AnyPublisher<Void, Never>
+        case retryRequested
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
         /// The clock: now, then at the start of every minute (the rows' local times).
         public let tick: AnyPublisher<Date, Never>
-        public init(queryChanged: AnyPublisher<String, Never>,
-                    searchFocused: AnyPublisher<Bool, Never> = Empty().eraseToAnyPublisher(),
-                    rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    rowOpened: AnyPublisher<Int, Never>,
-                    visibleRowsChanged: AnyPublisher<Range<Int>, Never> = Empty().eraseToAnyPublisher(),
-                    likeToggled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    retryRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
-            self.queryChanged = queryChanged
-            self.searchFocused = searchFocused
-            self.rowSelected = rowSelected
-            self.rowOpened = rowOpened
-            self.visibleRowsChanged = visibleRowsChanged
-            self.likeToggled = likeToggled
-            self.retryRequested = retryRequested
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+            self.events = events
             self.tick = tick
         }
     }
@@ -234,15 +231,15 @@ public final class CityListViewModel {
         case fetchTemperatures([TemperatureRow])
     }
 
-    private let search: SearchCitiesUseCase
-    private let l10n: L10n
-    private let countries: CountryNames
-    private let scheduler: AnySchedulerOf<DispatchQueue>
-    private let totalCount: Int
-    private let tier: CityCatalogueTier
-    private let temperatures: GetCurrentTemperaturesUseCase?
-    private let format: WeatherFormatter?
-    private let likes: LikeCityUseCase?
+    let search: SearchCitiesUseCase
+    let l10n: L10n
+    let countries: CountryNames
+    let scheduler: AnySchedulerOf<DispatchQueue>
+    let totalCount: Int
+    let tier: CityCatalogueTier
+    let temperatures: GetCurrentTemperaturesUseCase?
+    let format: WeatherFormatter?
+    let likes: LikeCityUseCase?
 
     /// With `format`, the rows' temperatures are formatted and their local times kept to the tick's minute;
     /// `tier` says which catalogue is searched (what a query that matched nothing can be told).
@@ -261,15 +258,22 @@ public final class CityListViewModel {
         self.likes = likes
     }
 
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .queryChanged(let query): .typed(query)
+        case .searchFocused(let focused): .focused(focused)
+        case .rowSelected(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .visibleRowsChanged(let rows): .visible(rows)
+        case .likeToggled(let row): .likeToggled(row)
+        case .retryRequested: .retry
+        }
+    }
+
     public func transform(input: Input) -> Output {
         var actions: [AnyPublisher<Action, Never>] = [
-            input.queryChanged.map(Action.typed).eraseToAnyPublisher(),
-            input.searchFocused.map(Action.focused).eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.visibleRowsChanged.map(Action.visible).eraseToAnyPublisher(),
-            input.likeToggled.map(Action.likeToggled).eraseToAnyPublisher(),
-            input.retryRequested.map { Action.retry }.eraseToAnyPublisher(),
+            input.events.map(Self.action).eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
         ]
         if let display = format?.display {
@@ -362,9 +366,9 @@ public final class CityListViewModel {
 
     // MARK: Effects
 
-    private enum Job: Hashable { case search, likes, temperatures }
+    enum Job: Hashable { case search, likes, temperatures }
 
-    private func perform(_ effect: Effect) -> Work<Action, CityListRoute> {
+    func perform(_ effect: Effect) -> Work<Action, CityListRoute> {
         let search = self.search
         switch effect {
         case .search(let query):
@@ -405,122 +409,6 @@ public final class CityListViewModel {
                 .eraseToAnyPublisher()
             return .run(answers, id: Job.temperatures)
         }
-    }
-
-    // MARK: Presenting
-
-    /// What the formatted temperatures depend on.
-    private struct Readings: Equatable {
-        let celsius: [Int: Double]
-        let failures: [Int: TemperatureFailure]
-        let shown: [CityRef]
-        let display: DisplayUnits.Value?
-    }
-
-    /// The rows and temperatures as last formatted, with what they were made from: a keystroke
-    /// formats no temperature, a temperature no row.
-    private struct Presented {
-        let matches: CityMatches
-        let listing: Listing
-        let readings: Readings
-        let temperatures: CityTemperatures
-        let state: State
-    }
-
-    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityListState, Never> {
-        let times = format.map { LocalTimes(language: l10n.language, zones: $0.zones) }
-        let tierHint: String? = switch tier {
-        case .standard(let least, let large):
-            // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
-            l10n.format(.citiesEmptyStandardTier, l10n.number(least), l10n.number(large), String(large))
-        case .large(let least): l10n.format(.citiesEmptyLargeTier, l10n.number(least))
-        case .other: nil
-        }
-        return states
-            .scan(nil as Presented?) { [self] previous, state -> Presented? in
-                guard let matches = state.matches else { return nil }
-                let listing = previous.flatMap { $0.matches == matches ? $0.listing : nil } ?? list(matches)
-                let readings = Readings(celsius: state.celsius, failures: state.failures, shown: state.shown, display: state.display)
-                let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
-                return Presented(matches: matches, listing: listing,
-                                 readings: readings, temperatures: temperatures, state: state)
-            }
-            .compactMap { [l10n, tierHint] presented -> CityListState? in
-                guard let presented else { return nil }
-                let state = presented.state
-                let clock = state.now.flatMap { now in
-                    state.display.flatMap { display in times.map { CityClock(now: now, clock: display.clock, times: $0) } }
-                }
-                let listing = presented.listing
-                return CityListState(
-                    query: presented.matches.query, rows: listing.rows, summary: listing.summary,
-                    emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint ? tierHint : nil,
-                    selection: state.selection, searching: state.searching,
-                    temperatures: presented.temperatures,
-                    likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),
-                    clock: clock)
-            }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
-    }
-
-    /// The rows of `matches` (or of the cities it may have meant), formatted when drawn, with the
-    /// summary above them, what to say when there are none and the heading of the suggestions.
-    private func list(_ matches: CityMatches) -> Listing {
-        let search = self.search
-        let l10n = self.l10n
-        let countries = self.countries
-        let text = CitySearchText(l10n: l10n, countries: countries)
-        let rows = CityRows(matches: matches.listed) { ref in
-            let hit = search.hit(ref, query: matches.nameQuery)
-            let name = CityNameChoice.name(hit.city, language: l10n.language)
-            return CityRow(
-                cityID: hit.city.id,
-                name: name,
-                // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
-                matchedName: hit.matchedName == name ? nil : hit.matchedName,
-                country: CityPlace.text(hit.city, language: l10n.language, countries: countries),
-                countryShort: CityPlace.short(hit.city, language: l10n.language),
-                population: l10n.number(hit.city.population),
-                coordinate: hit.city.coordinate,
-                timeZone: hit.city.timeZone
-            )
-        } copyText: { ref in
-            let city = search.city(ref)
-            return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
-        }
-        var summary = matches.query.isEmpty
-            ? l10n.count(.citiesSummaryAll, totalCount, l10n.number(totalCount))
-            : l10n.format(.citiesSummaryMatches, l10n.number(matches.count), l10n.number(totalCount))
-        if let places = text.places(matches.qualifier) { summary = l10n.format(.citiesSummaryWithin, summary, places) }
-        let suggesting = matches.count == 0 && !matches.suggestions.isEmpty
-        return Listing(rows: rows, summary: summary,
-                       empty: matches.count == 0 && !suggesting ? text.nothing(matches) : nil,
-                       suggesting: suggesting ? text.suggesting(matches) : nil,
-                       tierHint: matches.count == 0 && matches.qualifier == nil)
-    }
-
-    /// What `list(_:)` makes of one answer.
-    struct Listing: Equatable {
-        let rows: CityRows
-        let summary: String
-        let empty: String?
-        let suggesting: String?
-        /// Whether what the catalogue holds is worth saying (nothing matched, no place was named).
-        let tierHint: Bool
-    }
-
-    /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.
-    private func format(_ readings: Readings) -> CityTemperatures {
-        guard let format, readings.display != nil else { return CityTemperatures() }
-        var texts = readings.celsius.mapValues { format.shortTemperature($0) }
-        let mark = l10n[.weatherUnavailable]
-        for id in readings.failures.keys { texts[id] = mark }
-        // The reason of the first failed row on screen (by id, so the words do not flicker).
-        let onScreen = Set(readings.shown)
-        let reason = readings.failures.filter { onScreen.contains($0.value.ref) }.min { $0.key < $1.key }?.value.error
-        return CityTemperatures(texts: texts, failed: Set(readings.failures.keys),
-                                message: reason.map { l10n.format(.citiesTemperaturesFailed, format.shortMessage($0)) })
     }
 }
 

@@ -16,9 +16,15 @@ public struct ConfirmState: Equatable, Sendable {
 
 /// Asks one question; its answer is its route, which the coordinator hands to whoever asked.
 public final class ConfirmViewModel {
+    /// What the user does: answers.
+    public enum Event: Equatable, Sendable {
+        /// `y` (true), `n` or Esc (false).
+        case answered(Bool)
+    }
+
     public struct Input {
-        public let answered: AnyPublisher<Bool, Never>
-        public init(answered: AnyPublisher<Bool, Never>) { self.answered = answered }
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public enum Route: Equatable, Sendable { case answered(Bool) }
@@ -41,7 +47,7 @@ public final class ConfirmViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let actions = Just(Action.asked).append(input.answered.map(Action.answered)).eraseToAnyPublisher()
+        let actions = Just(Action.asked).append(input.events.map { event in switch event { case .answered(let yes): Action.answered(yes) } }).eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions,
                                     scheduler: .immediate, reduce: Self.reduce, perform: { effect -> Work<Action, Route> in
                                         switch effect { case .answer(let yes): .route(.answered(yes)) }

@@ -48,6 +48,8 @@ public struct LikedCitiesState: Equatable, Sendable {
     public var selection: Int = 0
     /// The selected city's map, when the screen has room for one.
     public var map: LikedMap?
+    /// There are cities to move through, open and remove.
+    public var hasRows: Bool { !rows.isEmpty }
 }
 
 public enum LikedCitiesRoute: Equatable, Sendable {
@@ -57,29 +59,25 @@ public enum LikedCitiesRoute: Equatable, Sendable {
 /// The liked cities with today's high and low, from one batched request per change, and the
 /// selected city's map.
 public final class LikedCitiesViewModel {
-    public struct Input {
+    /// What happens on the tab: the user's doing, and what the screen measured; sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The tab is shown (the first time, and every time after): after a failure, shown again retries.
-        public let appeared: AnyPublisher<Void, Never>
-        /// The row the selection moved to (keys, a click, the wheel).
-        public let rowSelected: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
+        case appeared
+        /// The row the selection moved to (keys, a click, the wheel), and the row opened.
+        case rowSelected(Int), rowOpened(Int)
         /// `d` on a row.
-        public let removeRequested: AnyPublisher<Int, Never>
+        case removeRequested(Int)
         /// `r`: ask for today's ranges again.
-        public let refreshRequested: AnyPublisher<Void, Never>
+        case refreshRequested
         /// The room the screen has for a map beside the list, as its last frame measured it; nil
         /// when there is none.
-        public let mapRoomChanged: AnyPublisher<MapSize?, Never>
-        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    rowOpened: AnyPublisher<Int, Never>, removeRequested: AnyPublisher<Int, Never>,
-                    refreshRequested: AnyPublisher<Void, Never>,
-                    mapRoomChanged: AnyPublisher<MapSize?, Never> = Empty().eraseToAnyPublisher()) {
-            self.appeared = appeared
-            self.rowSelected = rowSelected
-            self.rowOpened = rowOpened
-            self.removeRequested = removeRequested
-            self.refreshRequested = refreshRequested
-            self.mapRoomChanged = mapRoomChanged
+        case mapRoomChanged(MapSize?)
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) {
+            self.events = events
         }
     }
 
@@ -169,15 +167,22 @@ public final class LikedCitiesViewModel {
         self.startupNotice = startupNotice
     }
 
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .appeared: .appeared
+        case .rowSelected(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .removeRequested(let row): .remove(row)
+        case .refreshRequested: .refresh
+        case .mapRoomChanged(let room): .mapRoom(room)
+        }
+    }
+
     public func transform(input: Input) -> Output {
         let display = format.display
         let actions: [AnyPublisher<Action, Never>] = [
-            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.removeRequested.map(Action.remove).eraseToAnyPublisher(),
-            input.refreshRequested.map { Action.refresh }.eraseToAnyPublisher(),
-            input.mapRoomChanged.map(Action.mapRoom).eraseToAnyPublisher(),
+            input.events.map(Self.action).eraseToAnyPublisher(),
             // The settings' units, now and after each change: the same ranges are formatted again.
             display.changes.map { Action.display(display.value) }.eraseToAnyPublisher(),
         ]

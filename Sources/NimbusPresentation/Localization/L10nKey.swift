@@ -41,6 +41,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpKeyHelp = "help.key.help"
     case helpKeyQuit = "help.key.quit"
     case helpKeyCtrlc = "help.key.ctrlc"
+    case helpKeyDisabledNoRow = "help.key.disabled.norow"
     case helpKeyRedraw = "help.key.redraw"
     case helpKeyMove = "help.key.move"
     case helpKeyPage = "help.key.page"

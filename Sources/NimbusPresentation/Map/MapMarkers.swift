@@ -1,5 +1,6 @@
 import Foundation
 import NimbusDomain
+@preconcurrency import OpenCombineShim
 
 /// A labelled point to mark on a map, over land and sea: one of my places, an earthquake, or a
 /// catalogue city near by.
@@ -72,6 +73,11 @@ public enum MapMarkerPlacement {
 }
 
 extension MapMarker {
+    /// My places as markers, as they change.
+    public static func places(_ cities: AnyPublisher<[City], Never>, language: Language) -> AnyPublisher<[MapMarker], Never> {
+        cities.map { $0.map { MapMarker.place($0, language: language) } }.eraseToAnyPublisher()
+    }
+
     /// A place of mine, named in the UI language's script when the catalogue has it (서울 in Korean).
     public static func place(_ city: City, language: Language) -> MapMarker {
         MapMarker(coordinate: city.coordinate, label: CityNameChoice.name(city, language: language), kind: .place)

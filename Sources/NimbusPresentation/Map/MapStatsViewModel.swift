@@ -12,14 +12,20 @@ public struct MapStatsState: Equatable, Sendable {
 
 /// The map cache's counters, read again on each tick while the overlay is open.
 public final class MapStatsViewModel {
+    /// What the user does in the overlay, sent through one stream.
+    public enum Event: Equatable, Sendable {
+        /// Esc.
+        case closeRequested
+    }
+
     public struct Input {
+        /// The user's events.
+        public let events: AnyPublisher<Event, Never>
         /// The overlay's clock (it reads the counters on each tick).
         public let tick: AnyPublisher<Void, Never>
-        /// Esc.
-        public let closeRequested: AnyPublisher<Void, Never>
-        public init(tick: AnyPublisher<Void, Never>, closeRequested: AnyPublisher<Void, Never>) {
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Void, Never>) {
+            self.events = events
             self.tick = tick
-            self.closeRequested = closeRequested
         }
     }
 
@@ -44,7 +50,7 @@ public final class MapStatsViewModel {
     public func transform(input: Input) -> Output {
         let statistics = self.statistics
         let reads = input.tick.prepend(()).map { Action.read(statistics()) }.eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: MapCacheStatistics(), actions: merge(reads, input.closeRequested.map { .close }.eraseToAnyPublisher()),
+        let loop = EffectRunner.run(initial: MapCacheStatistics(), actions: merge(reads, input.events.map { event in switch event { case .closeRequested: Action.close } }.eraseToAnyPublisher()),
                                     scheduler: .immediate, reduce: Self.reduce) { _ in Work<Action, Route>.route(.close) }
         return Output(state: loop.state.map { [l10n] in Self.present($0, l10n) }.eraseToAnyPublisher(), route: loop.route)
     }

@@ -26,22 +26,28 @@ public struct MovieDetailState: Equatable, Sendable {
     public var scroll: Int = 0
     /// What `w` did or why it failed ("Added “Heat” to the wishlist"), until the next key.
     public var message: String?
+    /// The details could not be had (`r` asks again).
+    public var failed: Bool {
+        if case .error = phase { return true }
+        return false
+    }
 }
 
 /// One film's details and its wishlist toggle.
 public final class MovieDetailViewModel {
-    public struct Input {
-        public let appeared: AnyPublisher<Void, Never>
-        public let wishlistToggled: AnyPublisher<Void, Never>
-        public let retried: AnyPublisher<Void, Never>
+    /// What the user does on the screen, sent through one stream.
+    public enum Event: Equatable, Sendable {
+        case appeared
+        /// `w`, and `r`.
+        case wishlistToggled, retried
         /// The line the details were scrolled to.
-        public let scrolled: AnyPublisher<Int, Never>
-        public init(appeared: AnyPublisher<Void, Never>, wishlistToggled: AnyPublisher<Void, Never>,
-                    retried: AnyPublisher<Void, Never>, scrolled: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher()) {
-            self.appeared = appeared
-            self.wishlistToggled = wishlistToggled
-            self.retried = retried
-            self.scrolled = scrolled
+        case scrolled(Int)
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) {
+            self.events = events
         }
     }
 
@@ -92,13 +98,20 @@ public final class MovieDetailViewModel {
         self.scheduler = scheduler
     }
 
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .appeared: .appeared
+        case .wishlistToggled: .wishlistToggled
+        case .retried: .retried
+        case .scrolled(let line): .scrolled(line)
+        }
+    }
+
     public func transform(input: Input) -> Output {
         let id = summary.id
         let actions = merge(
-            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
-            input.retried.map { Action.retried }.eraseToAnyPublisher(),
-            input.wishlistToggled.map { Action.wishlistToggled }.eraseToAnyPublisher(),
-            input.scrolled.map(Action.scrolled).eraseToAnyPublisher(),
+            input.events.map(Self.action).eraseToAnyPublisher(),
             // The mark follows the store, whichever screen changed it.
             wishlist.contents.map { entries in Action.stored(entries.contains { $0.id == id }) }.eraseToAnyPublisher())
         let loop = EffectRunner.run(initial: State(summary: summary), actions: actions, scheduler: scheduler,

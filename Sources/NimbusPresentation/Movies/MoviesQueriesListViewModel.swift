@@ -21,20 +21,19 @@ public enum MoviesQueriesListRoute: Equatable, Sendable {
 /// The recent searches under an empty search field: follows the saved queries and reports the one
 /// picked through its route (the search is another view model's; the coordinator joins the two).
 public final class MoviesQueriesListViewModel {
-    public struct Input {
+    /// What the user does in the panel, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The panel is made: the saved queries are followed from now on.
-        public let appeared: AnyPublisher<Void, Never>
+        case appeared
         /// The row the highlight moved to.
-        public let rowSelected: AnyPublisher<Int, Never>
+        case rowSelected(Int)
         /// Enter or a click on a row: that query is searched.
-        public let rowPicked: AnyPublisher<Int, Never>
+        case rowPicked(Int)
+    }
 
-        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never>,
-                    rowPicked: AnyPublisher<Int, Never>) {
-            self.appeared = appeared
-            self.rowSelected = rowSelected
-            self.rowPicked = rowPicked
-        }
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -74,10 +73,13 @@ public final class MoviesQueriesListViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let actions = merge(
-            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowPicked.map(Action.picked).eraseToAnyPublisher())
+        let actions = input.events.map { event -> Action in
+            switch event {
+            case .appeared: .appeared
+            case .rowSelected(let row): .selected(row)
+            case .rowPicked(let row): .picked(row)
+            }
+        }.eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
         let title = l10n[.moviesSuggestions]
         let state = loop.state

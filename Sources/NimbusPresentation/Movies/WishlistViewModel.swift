@@ -27,34 +27,32 @@ public struct WishlistState: Equatable, Sendable {
     public var selection: Int = 0
     /// What the last action did or why it failed ("Deleted “Alien”"), until the next one.
     public var message: String?
+    /// There are films to open and delete.
+    public var hasRows: Bool { !rows.isEmpty }
 }
 
 public enum WishlistRoute: Equatable, Sendable {
     case showDetail(MovieSummary)
-    /// Ask "delete all N?" over the list; the answer comes back through `deleteAllAnswered`.
+    /// Ask "delete all N?" over the list; the answer comes back as `Event.deleteAllAnswered`.
     case confirmDeleteAll(Int)
 }
 
 /// The saved films: open, delete one, delete all after a confirmation.
 public final class WishlistViewModel {
-    public struct Input {
-        public let appeared: AnyPublisher<Void, Never>
-        /// The row the selection moved to.
-        public let rowSelected: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
-        public let rowDeleted: AnyPublisher<Int, Never>
-        public let deleteAllRequested: AnyPublisher<Void, Never>
+    /// What the user does on the tab, sent through one stream.
+    public enum Event: Equatable, Sendable {
+        case appeared
+        /// The row the selection moved to, the row opened, the row deleted.
+        case rowSelected(Int), rowOpened(Int), rowDeleted(Int)
+        case deleteAllRequested
         /// The answer to the confirmation: true deletes everything.
-        public let deleteAllAnswered: AnyPublisher<Bool, Never>
-        public init(appeared: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    rowOpened: AnyPublisher<Int, Never>, rowDeleted: AnyPublisher<Int, Never>,
-                    deleteAllRequested: AnyPublisher<Void, Never>, deleteAllAnswered: AnyPublisher<Bool, Never>) {
-            self.appeared = appeared
-            self.rowSelected = rowSelected
-            self.rowOpened = rowOpened
-            self.rowDeleted = rowDeleted
-            self.deleteAllRequested = deleteAllRequested
-            self.deleteAllAnswered = deleteAllAnswered
+        case deleteAllAnswered(Bool)
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) {
+            self.events = events
         }
     }
 
@@ -116,14 +114,21 @@ public final class WishlistViewModel {
         dateFormatter.timeStyle = .none
     }
 
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .appeared: .appeared
+        case .rowSelected(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .rowDeleted(let row): .deleteRow(row)
+        case .deleteAllRequested: .deleteAllRequested
+        case .deleteAllAnswered(let yes): .answered(yes)
+        }
+    }
+
     public func transform(input: Input) -> Output {
         let actions = merge(
-            input.appeared.map { Action.appeared }.eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.rowDeleted.map(Action.deleteRow).eraseToAnyPublisher(),
-            input.deleteAllRequested.map { Action.deleteAllRequested }.eraseToAnyPublisher(),
-            input.deleteAllAnswered.map(Action.answered).eraseToAnyPublisher())
+            input.events.map(Self.action).eraseToAnyPublisher())
         var initial = State()
         if dataStatus != .saved { initial.message = .notice(dataStatus) }
         let loop = EffectRunner.run(initial: initial, actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)

@@ -19,6 +19,8 @@ public struct QuakeDetailState: Equatable, Sendable {
     public let warnings: Set<Int>
     /// The nearest city, which `f` likes or unlikes.
     public let nearestCity: String?
+    /// There is a nearest city for `f` to like.
+    public var hasNearestCity: Bool { nearestCity != nil }
     public let nearestLiked: Bool
     /// What the last `f` did ("Gyeongju liked"), or why it failed.
     public let notice: String?
@@ -27,9 +29,15 @@ public struct QuakeDetailState: Equatable, Sendable {
 
 /// One event: its facts, and `f` on its nearest city.
 public final class QuakeDetailViewModel {
+    /// What the user does on the screen, sent through one stream.
+    public enum Event: Equatable, Sendable {
+        /// `f`: like (or unlike) the nearest city.
+        case likeToggled
+    }
+
     public struct Input {
-        public let likeToggled: AnyPublisher<Void, Never>
-        public init(likeToggled: AnyPublisher<Void, Never>) { self.likeToggled = likeToggled }
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -72,11 +80,35 @@ public final class QuakeDetailViewModel {
         self.now = now
     }
 
+    /// The map of an event's epicentre is the map of a "city" there, named by the magnitude, in the
+    /// nearest town's country and zone.
+    public static func epicentre(of quake: Quake, near place: QuakePlace?) -> City {
+        City(id: mapID(quake.id), name: "M " + QuakeFormatter.magnitude(quake.magnitude),
+             countryCode: place?.city.countryCode ?? "", latitude: quake.coordinate.latitude,
+             longitude: quake.coordinate.longitude, population: 0,
+             timeZone: place?.city.timeZone ?? "UTC", alternateNames: [])
+    }
+
+    /// A map cache key for an event that no catalogue city has (GeoNames ids are positive): FNV-1a of
+    /// the event's id, negative.
+    static func mapID(_ eventID: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in eventID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return -Int(hash % 1_000_000_000) - 1
+    }
+
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .likeToggled: .likeToggled
+        }
+    }
+
     public func transform(input: Input) -> Output {
         // The like follows the store, whichever screen changed it.
         let stored = likes.map { $0.contents.map(Action.likes).eraseToAnyPublisher() } ?? Just(.likes([])).eraseToAnyPublisher()
         let loop = EffectRunner.run(
-            initial: State(city: likes == nil ? nil : place?.city.id), actions: merge(stored, input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher()),
+            initial: State(city: likes == nil ? nil : place?.city.id), actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher()),
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
             .map { [format, quake, place, now] state in

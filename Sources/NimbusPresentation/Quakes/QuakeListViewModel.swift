@@ -46,6 +46,8 @@ public struct QuakeListState: Equatable, Sendable {
     public let loading: Bool
     /// The rows carry the distance to my places (sorted nearest first).
     public var showsDistance: Bool { rows.first.map { !$0.distance.isEmpty } ?? false }
+    /// There are events to select, open and like.
+    public var hasRows: Bool { !rows.isEmpty }
 
     public var filter: String { filterParts.joined(separator: " · ") }
     public var summary: String { summaryParts.joined(separator: " · ") }
@@ -59,50 +61,34 @@ public enum QuakeListRoute: Equatable, Sendable {
 /// minute tick while the tab is shown and on `r`; filters choose the feed, "near my places" and the
 /// order work on what is loaded.
 public final class QuakeListViewModel {
-    public struct Input {
+    /// What the user does on the tab: data, sent by the screen through one stream.
+    public enum Event: Equatable, Sendable {
         /// The tab is shown (first and every time after); `disappeared`, it is not any more.
-        public let appeared: AnyPublisher<Void, Never>
-        public let disappeared: AnyPublisher<Void, Never>
-        public let refreshRequested: AnyPublisher<Void, Never>
-        /// `m`: the next minimum magnitude.
-        public let magnitudeCycled: AnyPublisher<Void, Never>
-        /// `p`: the next period.
-        public let periodCycled: AnyPublisher<Void, Never>
-        /// `n`: only events near my places, or all.
-        public let nearToggled: AnyPublisher<Void, Never>
-        /// `s`: newest first, or nearest first.
-        public let sortToggled: AnyPublisher<Void, Never>
-        /// The row the selection moved to (keys, a click, the wheel).
-        public let rowSelected: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
+        case appeared, disappeared
+        /// `r`.
+        case refreshRequested
         /// `Esc` while loading: the request in flight is stopped; what is shown stays.
-        public let cancelRequested: AnyPublisher<Void, Never>
+        case cancelRequested
+        /// `m`: the next minimum magnitude; `p`: the next period.
+        case magnitudeCycled, periodCycled
+        /// `n`: only events near my places, or all; `s`: newest first, or nearest first.
+        case nearToggled, sortToggled
+        /// The row the selection moved to (keys, a click, the wheel), and the row opened.
+        case rowSelected(Int), rowOpened(Int)
+        /// `f`: like (or unlike) the selected event's nearest city.
+        case likeToggled
+    }
+
+    public struct Input {
+        /// The user's events.
+        public let events: AnyPublisher<Event, Never>
         /// The clock, every few seconds: the feed is asked again once `refreshInterval` has passed
         /// while the tab is shown, and the rows' ages move on.
         public let tick: AnyPublisher<Date, Never>
-        /// `f`: like (or unlike) the selected event's nearest city.
-        public let likeToggled: AnyPublisher<Void, Never>
 
-        public init(appeared: AnyPublisher<Void, Never>, disappeared: AnyPublisher<Void, Never>,
-                    refreshRequested: AnyPublisher<Void, Never>, magnitudeCycled: AnyPublisher<Void, Never>,
-                    periodCycled: AnyPublisher<Void, Never>, nearToggled: AnyPublisher<Void, Never>,
-                    sortToggled: AnyPublisher<Void, Never>, rowSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    rowOpened: AnyPublisher<Int, Never>,
-                    cancelRequested: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
-                    likeToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher()) {
-            self.appeared = appeared
-            self.disappeared = disappeared
-            self.refreshRequested = refreshRequested
-            self.magnitudeCycled = magnitudeCycled
-            self.periodCycled = periodCycled
-            self.nearToggled = nearToggled
-            self.sortToggled = sortToggled
-            self.rowSelected = rowSelected
-            self.rowOpened = rowOpened
-            self.cancelRequested = cancelRequested
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+            self.events = events
             self.tick = tick
-            self.likeToggled = likeToggled
         }
     }
 
@@ -190,18 +176,8 @@ public final class QuakeListViewModel {
     public func transform(input: Input) -> Output {
         let now = self.now
         let actions: [AnyPublisher<Action, Never>] = [
-            input.appeared.map { Action.appeared(now()) }.eraseToAnyPublisher(),
-            input.disappeared.map { Action.disappeared }.eraseToAnyPublisher(),
+            input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
-            input.refreshRequested.map { Action.refresh(now()) }.eraseToAnyPublisher(),
-            input.cancelRequested.map { Action.stop }.eraseToAnyPublisher(),
-            input.magnitudeCycled.map { Action.magnitudeCycled(now()) }.eraseToAnyPublisher(),
-            input.periodCycled.map { Action.periodCycled(now()) }.eraseToAnyPublisher(),
-            input.nearToggled.map { Action.nearToggled }.eraseToAnyPublisher(),
-            input.sortToggled.map { Action.sortToggled }.eraseToAnyPublisher(),
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher(),
             places.map(Action.places).eraseToAnyPublisher(),
             // A change of units in the settings formats the same list again (depths, distances).
             format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
@@ -211,6 +187,23 @@ public final class QuakeListViewModel {
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
+    }
+
+    /// The action an event is, at the time it happened.
+    static func action(_ event: Event, now: @autoclosure () -> Date) -> Action {
+        switch event {
+        case .appeared: .appeared(now())
+        case .disappeared: .disappeared
+        case .refreshRequested: .refresh(now())
+        case .cancelRequested: .stop
+        case .magnitudeCycled: .magnitudeCycled(now())
+        case .periodCycled: .periodCycled(now())
+        case .nearToggled: .nearToggled
+        case .sortToggled: .sortToggled
+        case .rowSelected(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .likeToggled: .likeToggled
+        }
     }
 
     // MARK: Reduce

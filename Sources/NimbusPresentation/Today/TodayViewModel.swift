@@ -4,164 +4,6 @@ import NimbusDomain
 import CombineSchedulers
 import NimbusLoop
 
-/// The Today tab's three sections, in the order they are drawn.
-public enum TodaySection: Int, CaseIterable, Sendable {
-    case places, quakes, films
-}
-
-/// Where a section is: what it shows above or instead of its rows.
-public enum TodaySectionStatus: Equatable, Sendable {
-    /// Asked, no answer yet (rows from before, if any, stay).
-    case loading
-    /// Answered; the note says how fresh ("updated 2 min ago"), when that matters.
-    case loaded(note: String?)
-    /// Answered with nothing to show: the message says what to do.
-    case empty(String)
-    /// No answer and nothing kept: the message says why, and `r` on the section retries it.
-    case failed(String)
-    /// No fresh answer, so the saved one is shown: the note says how old and why.
-    case stale(String)
-}
-
-/// The official warnings in force at one of the places, as its row marks them.
-public struct TodayPlaceWarning: Equatable, Sendable {
-    /// How severe the worst of them is: 1 (minor, or a severity the service did not give), 2
-    /// (moderate), 3 (severe), 4 (extreme); the screen colours the mark by it.
-    public let level: Int
-    /// The most severe one in the service's own words, and how many more ("Winter Storm Warning +3 more").
-    public let text: String
-
-    public init(level: Int, text: String) {
-        self.level = level
-        self.text = text
-    }
-
-    /// The level of a severity.
-    public static func level(_ severity: WeatherWarning.Severity) -> Int {
-        switch severity {
-        case .unknown, .minor: 1
-        case .moderate: 2
-        case .severe: 3
-        case .extreme: 4
-        }
-    }
-}
-
-/// One of the user's places: the city nearest to them, then the liked cities.
-public struct TodayPlaceRow: Equatable, Sendable {
-    public let cityID: Int
-    public let name: String
-    /// The city the user is in (or nearest to).
-    public let isHere: Bool
-    /// "23°", nil until the weather came; the unavailable mark ("n/a") when it will not come.
-    public let now: String?
-    /// "28° / 17°".
-    public let range: String?
-    public let condition: String?
-    /// Why this place has no weather ("bad response", "offline"): its own item of the answer was
-    /// missing or not believable, or the request failed. Nil while it is asked for, and once it came.
-    public var problem: String? = nil
-    /// The official warnings in force there; nil when there are none, the place has no warnings
-    /// source, or they could not be had (the weather beside it is the same either way).
-    public var warning: TodayPlaceWarning? = nil
-}
-
-/// An earthquake near one of the places.
-public struct TodayQuakeRow: Equatable, Sendable {
-    public let id: String
-    public let magnitude: String
-    /// 0 (weak) … 4 (strong), for the colour.
-    public let strength: Int
-    /// "23 km SW of Pohang".
-    public let place: String
-    /// "120 km from Seoul".
-    public let distance: String
-    /// "3 h ago".
-    public let time: String
-}
-
-/// A film from the wishlist or the recently viewed ones.
-public struct TodayFilmRow: Equatable, Sendable {
-    public let id: MovieID
-    /// "Oldboy (2003)".
-    public let title: String
-}
-
-/// Something on the Today screen that can be opened.
-public enum TodayItem: Equatable, Hashable, Sendable {
-    case place(Int)
-    case quake(Int)
-    case wishlist(Int)
-    case viewed(Int)
-}
-
-/// What the selection can rest on: an item that opens, or a section without rows (its message,
-/// where `r` retries it).
-public enum TodayTarget: Equatable, Hashable, Sendable {
-    case item(TodayItem)
-    case section(TodaySection)
-
-    public var section: TodaySection {
-        switch self {
-        case .section(let s): s
-        case .item(.place): .places
-        case .item(.quake): .quakes
-        case .item(.wishlist), .item(.viewed): .films
-        }
-    }
-}
-
-/// How a key moves the selection.
-public enum TodayMove: Equatable, Sendable {
-    /// Down (positive) or up by this many stops (the viewed strip is one stop): ↑ ↓, a page.
-    case by(Int)
-    case first, last
-    /// To the first stop of the next (1) or previous (-1) section, round the three.
-    case section(Int)
-    /// Along the viewed strip, when the selection is on it.
-    case along(Int)
-}
-
-/// What the Today tab shows.
-public struct TodayState: Equatable, Sendable {
-    public struct Section<Row: Equatable & Sendable>: Equatable, Sendable {
-        public let title: String
-        public let status: TodaySectionStatus
-        public let rows: [Row]
-    }
-
-    public let places: Section<TodayPlaceRow>
-    /// How the nearest city was found ("Approximate: the largest city in the time zone Asia/Seoul"),
-    /// and settings that were skipped.
-    public let placesNotes: [String]
-    public let quakes: Section<TodayQuakeRow>
-    /// The wishlist's newest films (rows) and the recently viewed strip.
-    public let films: Section<TodayFilmRow>
-    public let viewed: [TodayFilmRow]
-    /// What is selected: kept by identity, so an answer arriving in another section never moves it.
-    public var selection: TodayTarget? = nil
-
-    public func status(_ section: TodaySection) -> TodaySectionStatus {
-        switch section {
-        case .places: places.status
-        case .quakes: quakes.status
-        case .films: films.status
-        }
-    }
-
-    /// A section is waiting for its answer (its spinner turns).
-    public var isLoading: Bool {
-        TodaySection.allCases.contains { status($0) == .loading }
-    }
-}
-
-/// What opening an item of Today leads to.
-public enum TodayRoute: Equatable, Sendable {
-    case city(City)
-    case quake(Quake, QuakePlace?)
-    case film(MovieSummary)
-}
-
 /// Today: the user's places with their weather and official warnings, the earthquakes near them and
 /// their films; the places and the quakes requested at once and each section applied the moment its
 /// own answer arrives (RxSideDish).
@@ -241,11 +83,11 @@ public final class TodayViewModel {
         }
     }
 
-    private let sources: Sources
-    private let format: QuakeFormatter
-    private let scheduler: AnySchedulerOf<DispatchQueue>
-    private let work: AnySchedulerOf<DispatchQueue>
-    private let now: @Sendable () -> Date
+    let sources: Sources
+    let format: QuakeFormatter
+    let scheduler: AnySchedulerOf<DispatchQueue>
+    let work: AnySchedulerOf<DispatchQueue>
+    let now: @Sendable () -> Date
 
     /// - Parameters:
     ///   - scheduler: the main scheduler: every answer is applied on it, in the order it arrived.
@@ -392,7 +234,7 @@ public final class TodayViewModel {
         return effects
     }
 
-    private static func apply(_ state: inout State, _ action: Action) -> [Effect] {
+    static func apply(_ state: inout State, _ action: Action) -> [Effect] {
         switch action {
         case .appeared(let now):
             state.now = now
@@ -488,7 +330,7 @@ public final class TodayViewModel {
     }
 
     /// The source of a network section (the films follow their stores and never fail).
-    private static func source(of section: TodaySection, _ state: State) -> State.Source? {
+    static func source(of section: TodaySection, _ state: State) -> State.Source? {
         switch section {
         case .places: state.placesSource
         case .quakes: state.quakesSource
@@ -497,7 +339,7 @@ public final class TodayViewModel {
     }
 
     /// Marks `sections` as asked for and returns the requests (the films are their stores' already).
-    private static func load(_ sections: [TodaySection], _ state: inout State) -> [Effect] {
+    static func load(_ sections: [TodaySection], _ state: inout State) -> [Effect] {
         var effects: [Effect] = []
         for section in sections {
             switch section {
@@ -518,7 +360,7 @@ public final class TodayViewModel {
         return effects
     }
 
-    private static func open(_ item: TodayItem, _ state: State) -> [Effect] {
+    static func open(_ item: TodayItem, _ state: State) -> [Effect] {
         switch item {
         case .place(let i):
             let places = state.places
@@ -554,65 +396,11 @@ public final class TodayViewModel {
         Array(wishlist.prefix(wishlistLimit))
     }
 
-    // MARK: Selection
-
-    /// Every stop of the selection, in order: each section's rows, or its message when it has none.
-    static func targets(_ state: State) -> [TodayTarget] {
-        targets(places: state.places.count, quakes: state.near.count,
-                wishlist: newest(state.wishlist ?? []).count, viewed: min(state.viewed.count, viewedLimit))
-    }
-
-    /// The stops for sections of these many rows (the screen brings a section's first stop into view
-    /// with its header).
-    public static func targets(places: Int, quakes: Int, wishlist: Int, viewed: Int) -> [TodayTarget] {
-        var targets: [TodayTarget] = (0..<places).map { .item(.place($0)) }
-        if places == 0 { targets.append(.section(.places)) }
-        targets += (0..<quakes).map { .item(.quake($0)) }
-        if quakes == 0 { targets.append(.section(.quakes)) }
-        targets += (0..<wishlist).map { .item(.wishlist($0)) }
-        targets += (0..<viewed).map { .item(.viewed($0)) }
-        if wishlist == 0 && viewed == 0 { targets.append(.section(.films)) }
-        return targets
-    }
-
-    /// The selection after the rows changed: the same stop while it is there; else the same section's
-    /// first stop (its rows came or went); else the first of all.
-    static func keptSelection(_ state: State) -> TodayTarget? {
-        let targets = targets(state)
-        if let selection = state.selection, targets.contains(selection) { return selection }
-        let section = state.selection?.section
-        return targets.first { $0.section == section } ?? targets.first
-    }
-
-    /// Where `move` takes the selection among `targets`.
-    static func moved(_ selection: TodayTarget?, _ move: TodayMove, stops targets: [TodayTarget]) -> TodayTarget? {
-        // The viewed strip is one stop for ↑ ↓; ← → move along it.
-        let stops = targets.filter { if case .item(.viewed(let i)) = $0 { return i == 0 } else { return true } }
-        guard !stops.isEmpty else { return selection }
-        let current: TodayTarget? = { if case .item(.viewed)? = selection { return .item(.viewed(0)) } else { return selection } }()
-        let index = current.flatMap { stops.firstIndex(of: $0) } ?? 0
-        func stop(_ i: Int) -> TodayTarget { stops[min(max(0, i), stops.count - 1)] }
-        switch move {
-        case .by(let n): return stop(index + n)
-        case .first: return stop(0)
-        case .last: return stop(stops.count - 1)
-        case .section(let step):
-            let section = current?.section ?? .places
-            let count = TodaySection.allCases.count
-            let next = TodaySection(rawValue: ((section.rawValue + step) % count + count) % count) ?? .places
-            return stops.first { $0.section == next } ?? selection
-        case .along(let step):
-            guard case .item(.viewed(let i))? = selection else { return selection }
-            let viewed = targets.filter { if case .item(.viewed) = $0 { return true } else { return false } }.count
-            return .item(.viewed(min(max(0, i + step), viewed - 1)))
-        }
-    }
-
     // MARK: Effects
 
-    private enum Job: Hashable { case places, quakes, warnings }
+    enum Job: Hashable { case places, quakes, warnings }
 
-    private func perform(_ effect: Effect) -> Work<Action, TodayRoute> {
+    func perform(_ effect: Effect) -> Work<Action, TodayRoute> {
         let sources = self.sources
         let now = self.now
         switch effect {
@@ -663,184 +451,12 @@ public final class TodayViewModel {
     }
 
     /// A section's answers, then its end as an action: `.finished(section, nil)`, or with the failure.
-    private static func finishing<P: Publisher>(_ answers: P, _ section: TodaySection,
+    static func finishing<P: Publisher>(_ answers: P, _ section: TodaySection,
                                                 now: @escaping @Sendable () -> Date) -> AnyPublisher<Action, Never>
         where P.Output == Action, P.Failure == Failure {
         answers
             .append(Deferred { Just(Action.finished(section, nil, now())) }.setFailureType(to: Failure.self))
             .catch { Just(Action.finished(section, $0, now())) }
             .eraseToAnyPublisher()
-    }
-
-    // MARK: Presenting
-
-    /// The state as last formatted, beside what it was made from.
-    private struct Presented {
-        /// The state without its selection: a move of the selection formats nothing again.
-        let content: State
-        let view: TodayState
-        /// Each event's place in words, by id, for the formatting it was made with (the nearest
-        /// city and its local name, looked up once per event).
-        let places: [String: (updated: Date, text: String)]
-    }
-
-    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<TodayState, Never> {
-        states
-            .filter(\.started)
-            .scan(nil as Presented?) { [self] previous, state in
-                var content = state
-                content.selection = nil
-                var view: TodayState
-                var places: [String: (updated: Date, text: String)]
-                if let previous, previous.content == content {
-                    view = previous.view
-                    places = previous.places
-                } else {
-                    places = previous?.content.formatting == state.formatting ? previous?.places ?? [:] : [:]
-                    if places.count > 20_000 { places = [:] }
-                    view = self.view(state, places: &places)
-                }
-                view.selection = state.selection
-                return Presented(content: content, view: view, places: places)
-            }
-            .compactMap { $0?.view }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
-    }
-
-    /// "23 km SW of Pohang": looked up once per event.
-    private func describe(_ quake: Quake, places: inout [String: (updated: Date, text: String)]) -> String {
-        if let known = places[quake.id], known.updated == quake.updated { return known.text }
-        let text = format.place(quake, sources.quakes.place(of: quake))
-        places[quake.id] = (quake.updated, text)
-        return text
-    }
-
-    private func view(_ s: State, places described: inout [String: (updated: Date, text: String)]) -> TodayState {
-        let l10n = format.l10n
-        let weatherFormat = format.weather
-        let now = s.now
-
-        // Places.
-        let places = s.places
-        let hereID: Int? = { if case .success(let here)? = s.located { return here.city.id } else { return nil } }()
-        // A place without weather says why: its own item was bad, or (once the load ended) the request failed.
-        let sectionError: WeatherError? = {
-            if !s.placesSource.loading, case .weather(let error)? = s.placesSource.error { return error }
-            return nil
-        }()
-        let placeRows = places.map { city -> TodayPlaceRow in
-            let w = s.weather[city.coordinate]
-            var row = TodayPlaceRow(cityID: city.id, name: CityPlace.qualifiedName(city, language: l10n.language),
-                                    isHere: city.id == hereID,
-                                    now: w.map { weatherFormat.shortTemperature($0.temperature) },
-                                    range: w.map { weatherFormat.shortTemperature($0.high) + " / " + weatherFormat.shortTemperature($0.low) },
-                                    condition: w.map { weatherFormat.condition($0.condition) })
-            if w == nil, let error = s.weatherProblems[city.coordinate] ?? sectionError {
-                row = TodayPlaceRow(cityID: row.cityID, name: row.name, isHere: row.isHere,
-                                    now: l10n[.weatherUnavailable], range: nil, condition: nil,
-                                    problem: Self.problem(error, weatherFormat))
-            }
-            let active = s.warnings[city.id]?.active(at: now) ?? []
-            if let worst = active.first {
-                row.warning = TodayPlaceWarning(level: TodayPlaceWarning.level(worst.severity),
-                                                text: weatherFormat.warningsLine(active, city: city, now: now))
-            }
-            return row
-        }
-        let placesStatus: TodaySectionStatus
-        if s.located == nil, s.placesSource.error == nil {
-            placesStatus = .loading
-        } else if places.isEmpty {
-            placesStatus = .empty(l10n[.todayPlacesEmpty])
-        } else {
-            // After a failure the section is stale only when a place has weather to show: an answer
-            // whose every item failed keeps nothing.
-            let kept = s.placesSource.error == nil || places.contains { s.weather[$0.coordinate] != nil }
-            placesStatus = Self.status(s.placesSource, fetched: kept ? s.weatherFetched.map { ($0.fetchedAt, $0.isCached) } : nil,
-                                       message: { if case .weather(let e) = $0 { weatherFormat.message(e) } else { "" } },
-                                       offline: { $0 == .weather(.offline) || $0 == .weather(.timedOut) },
-                                       l10n: l10n, format: weatherFormat, now: now)
-        }
-        var notes: [String] = []
-        if let located = s.located {
-            let summary = LocationSummary(located, format: weatherFormat)
-            switch summary.status {
-            case .located(_, let text, _) where !text.isEmpty: notes.append(text)
-            case .failed(let message) where !s.liked.isEmpty: notes.append(message)
-            default: break
-            }
-            notes += summary.warnings
-        }
-
-        // Quakes near the places.
-        let quakeRows = s.near.map { near in
-            TodayQuakeRow(id: near.quake.id, magnitude: QuakeFormatter.magnitude(near.quake.magnitude),
-                          strength: QuakeFormatter.strength(near.quake.magnitude),
-                          place: describe(near.quake, places: &described),
-                          distance: l10n.format(.todayQuakeFrom, format.distance(kilometres: near.kilometres),
-                                                CityNameChoice.name(near.place, language: l10n.language)),
-                          time: weatherFormat.age(now.timeIntervalSince(near.quake.time)))
-        }
-        var quakesStatus = Self.status(s.quakesSource, fetched: s.feed.map { ($0.checkedAt, $0.origin == .cache) },
-                                       message: { if case .quakes(let e) = $0 { format.message(e) } else { "" } },
-                                       offline: { $0 == .quakes(.offline) || $0 == .quakes(.timedOut) },
-                                       l10n: l10n, format: weatherFormat, now: now)
-        if quakeRows.isEmpty, s.feed != nil, s.located != nil || s.placesSource.error != nil {
-            switch quakesStatus {
-            case .loaded:
-                quakesStatus = .empty(places.isEmpty ? l10n[.todayQuakesNoPlaces]
-                                      : l10n.format(.todayQuakesEmpty, format.distance(kilometres: Self.radiusKilometres)))
-            default: break
-            }
-        } else if s.located == nil, s.placesSource.error == nil, s.quakesSource.error == nil {
-            quakesStatus = .loading // the places it is near are not known yet
-        }
-
-        // Films.
-        let title = { (movie: MovieSummary) in
-            TodayFilmRow(id: movie.id, title: movie.year.map { "\(movie.title) (\($0))" } ?? movie.title)
-        }
-        let filmRows = Self.newest(s.wishlist ?? []).map { title($0.movie) }
-        let viewed = s.viewed.prefix(Self.viewedLimit).map(title)
-        let filmsStatus: TodaySectionStatus
-        if s.wishlist == nil {
-            filmsStatus = .loading
-        } else if filmRows.isEmpty && viewed.isEmpty {
-            filmsStatus = .empty(l10n[.todayFilmsEmpty])
-        } else {
-            filmsStatus = .loaded(note: nil)
-        }
-
-        return TodayState(
-            places: .init(title: l10n[.todayPlaces], status: placesStatus, rows: placeRows),
-            placesNotes: notes,
-            quakes: .init(title: l10n[.todayQuakes], status: quakesStatus, rows: quakeRows),
-            films: .init(title: l10n[.todayFilms], status: filmsStatus, rows: filmRows),
-            viewed: Array(viewed))
-    }
-
-    /// Why a place has no weather, in the few words its row has room for. Offline, the row says that
-    /// nothing was saved for it either (a kept copy would be shown), as the city's own screen does.
-    static func problem(_ error: WeatherError, _ format: WeatherFormatter) -> String {
-        error == .offline ? format.l10n[.todayPlaceOfflineNothingSaved] : format.shortMessage(error)
-    }
-
-    /// A network section's status from its source and what it has: loading until the first answer;
-    /// then loaded (with the time of the check), or, after a failure, stale when something is kept and
-    /// failed when nothing is.
-    private static func status(_ source: State.Source, fetched: (at: Date, cached: Bool)?,
-                               message: (Failure) -> String, offline: (Failure) -> Bool,
-                               l10n: L10n, format: WeatherFormatter, now: Date) -> TodaySectionStatus {
-        if let error = source.error {
-            guard let fetched else { return .failed(message(error) + " " + l10n[.todayRetry]) }
-            let age = format.age(now.timeIntervalSince(fetched.at))
-            return .stale(offline(error) ? l10n.format(.todayOfflineCached, age)
-                                         : l10n.format(.todayCached, age) + " · " + message(error))
-        }
-        guard let fetched else { return .loading }
-        if source.loading { return .loading }
-        let age = format.age(now.timeIntervalSince(fetched.at))
-        return .loaded(note: fetched.cached ? l10n.format(.todayCached, age) : l10n.format(.todayUpdated, age))
     }
 }

@@ -124,15 +124,17 @@ public enum WarningsOverlayRoute: Equatable, Sendable { case close }
 
 /// The full text of the warnings in force, over a city's detail: scrolled, then closed.
 public final class WarningsViewModel {
-    public struct Input {
+    /// What the user does in the overlay, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The line scrolled to.
-        public let scrolled: AnyPublisher<Int, Never>
+        case scrolled(Int)
         /// `a`, `Esc` or `q`.
-        public let closeRequested: AnyPublisher<Void, Never>
-        public init(scrolled: AnyPublisher<Int, Never>, closeRequested: AnyPublisher<Void, Never>) {
-            self.scrolled = scrolled
-            self.closeRequested = closeRequested
-        }
+        case closeRequested
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -149,8 +151,12 @@ public final class WarningsViewModel {
     public init(text: WarningsText) { self.text = text }
 
     public func transform(input: Input) -> Output {
-        let actions = merge(input.scrolled.map(Action.scrolled).eraseToAnyPublisher(),
-                            input.closeRequested.map { Action.close }.eraseToAnyPublisher())
+        let actions = input.events.map { event -> Action in
+            switch event {
+            case .scrolled(let line): .scrolled(line)
+            case .closeRequested: .close
+            }
+        }.eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
             Work<Action, WarningsOverlayRoute>.route(.close)
         }

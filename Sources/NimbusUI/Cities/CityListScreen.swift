@@ -7,13 +7,10 @@ import OpenCombineShim
 @MainActor
 public final class CityListScreen: Screen {
     private let l10n: L10n
-    private let queryChanged = PassthroughSubject<String, Never>()
-    private let searchFocused = PassthroughSubject<Bool, Never>()
-    private let rowSelected = PassthroughSubject<Int, Never>()
-    private let rowOpened = PassthroughSubject<Int, Never>()
-    private let visibleRowsChanged = PassthroughSubject<Range<Int>, Never>()
-    private let likeToggled = PassthroughSubject<Int, Never>()
-    private let retryRequested = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<CityListViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<CityListViewModel.Event, CityListState>
     private var binding: StateBinding<CityListState>!
     private var routes: AnyCancellable?
     private var state: CityListState? { binding.value }
@@ -33,21 +30,43 @@ public final class CityListScreen: Screen {
     public init(viewModel: CityListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher(),
                 onRoute: @escaping (CityListRoute) -> Void) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(
-            queryChanged: queryChanged.eraseToAnyPublisher(),
-            searchFocused: searchFocused.eraseToAnyPublisher(),
-            rowSelected: rowSelected.eraseToAnyPublisher(),
-            rowOpened: rowOpened.eraseToAnyPublisher(),
-            visibleRowsChanged: visibleRowsChanged.eraseToAnyPublisher(),
-            likeToggled: likeToggled.eraseToAnyPublisher(),
-            retryRequested: retryRequested.eraseToAnyPublisher(),
-            tick: ticks))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.rows.count)
             self?.list.select(new.selection)
         }
         routes = output.route.sink { onRoute($0) }
-        queryChanged.send("")
+        events.send(.queryChanged(""))
+    }
+
+    /// The tab's keys. In the list: `/` to search, the list's moves, Enter, `f`, `r` and, for the
+    /// help, the field's own keys. In the field: what leaves it, for the status bar; every other key
+    /// is text (`handle(_:)`).
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<CityListViewModel.Event, CityListState> {
+        typealias B = KeyBinding<CityListViewModel.Event, CityListState>
+        let inList = Condition<CityListState>.unless(\.searching), inField = Condition<CityListState>.when(\.searching)
+        var all = [B(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch], .send(.searchFocused(true)), when: inList)]
+        all += B.listMoves(l10n, when: inList)
+        all += [
+            B([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen], .openSelection, when: inList,
+              enabled: .when(\.hasRows), disabledReason: l10n[.helpKeyDisabledNoRow]),
+            B([.char("f")], "f", help: l10n[.helpKeyLike], hint: l10n[.hintLike], .likeSelection, when: inList,
+              enabled: .when(\.hasRows), disabledReason: l10n[.helpKeyDisabledNoRow]),
+            // Its hint only while rows on screen have no temperature.
+            B(.char("r"), help: l10n[.helpKeyRetryTemperatures], hint: l10n[.hintRetry], .send(.retryRequested), when: inList,
+              hintWhen: .when(\.offersRetry)),
+            // The field's keys, for the help (in the field, they are the bindings).
+            B([], "Enter ↓", help: l10n[.helpKeyFieldDone], .describe, when: inList),
+            B([], "Esc", help: l10n[.helpKeyFieldEsc], .describe, when: inList),
+            // In the field.
+            B([.enter, .down], "Enter ↓", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], hintKey: "Enter", .editField,
+              when: inField),
+            B([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear], .editField, when: inField),
+            // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
+            B([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe, when: inField),
+        ]
+        return KeyMap(all)
     }
 
     // MARK: Screen
@@ -55,54 +74,22 @@ public final class CityListScreen: Screen {
     public var capturesText: Bool { state?.searching == true }
 
     public var bindings: [Binding] {
-        capturesText ? fieldBindings : listBindings
+        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
     }
 
-    /// In the list: `/` to search, the list's moves, Enter, `f`, `r`; and, for the help, the
-    /// field's own keys.
-    private var listBindings: [Binding] {
-        let hasRows = list.count > 0
-        var all = [Binding(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch]) { [searchFocused] in
-            searchFocused.send(true)
-        }]
-        all += Binding.listMoves(l10n) { [unowned self] key in
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<CityListViewModel.Event>, _ key: Key) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .moveSelection:
             guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
-            rowSelected.send(selection)
-            return true
+            events.send(.rowSelected(selection))
+        case .openSelection: events.send(.rowOpened(state?.selection ?? 0))
+        case .likeSelection: events.send(.likeToggled(state?.selection ?? 0))
+        case .editField: return edit(key)
+        case .removeSelection, .describe, .scroll: return false
         }
-        all += [
-            Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen]) { [unowned self] _ in
-                guard hasRows else { return false }
-                rowOpened.send(state?.selection ?? 0)
-                return true
-            },
-            Binding([.char("f")], "f", help: l10n[.helpKeyLike], hint: l10n[.hintLike]) { [unowned self] _ in
-                guard hasRows else { return false }
-                likeToggled.send(state?.selection ?? 0)
-                return true
-            },
-            // Its hint only while rows on screen have no temperature.
-            Binding(.char("r"), help: l10n[.helpKeyRetryTemperatures],
-                    hint: state?.temperatures.message != nil ? l10n[.hintRetry] : nil) { [retryRequested] in
-                retryRequested.send()
-            },
-            // The field's keys, for the help (in the field, they are the bindings).
-            Binding([], "Enter ↓", help: l10n[.helpKeyFieldDone]) { _ in false },
-            Binding([], "Esc", help: l10n[.helpKeyFieldEsc]) { _ in false },
-        ]
-        return all
-    }
-
-    /// In the field: what leaves it, for the status bar; every other key is text (`handle(_:)`).
-    private var fieldBindings: [Binding] {
-        [
-            Binding([.enter, .down], "Enter ↓", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], hintKey: "Enter",
-                    run: { [unowned self] key in edit(key) }),
-            Binding([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear],
-                    run: { [unowned self] key in edit(key) }),
-            // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
-            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
-        ]
+        return true
     }
 
     /// In the field, a key edits it (Enter, ↓ and Esc as its bindings say).
@@ -113,8 +100,8 @@ public final class CityListScreen: Screen {
 
     private func edit(_ key: Key) -> Bool {
         switch field.handleSearchKey(key) {
-        case .edited(let query): queryChanged.send(query)
-        case .submitted, .down, .left: searchFocused.send(false)
+        case .edited(let query): events.send(.queryChanged(query))
+        case .submitted, .down, .left: events.send(.searchFocused(false))
         case .unchanged: break
         case .ignored: return false
         }
@@ -125,17 +112,17 @@ public final class CityListScreen: Screen {
     /// (or a click on the selected row) opens; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
         if case .click = pointer.action, pointer.y == 0 {
-            searchFocused.send(true)
+            events.send(.searchFocused(true))
             return true
         }
         switch list.move(pointer) {
         case .ignored: return false
         case .select(let row):
-            searchFocused.send(false)
-            rowSelected.send(row)
+            events.send(.searchFocused(false))
+            events.send(.rowSelected(row))
         case .open(let index):
-            searchFocused.send(false)
-            rowOpened.send(index)
+            events.send(.searchFocused(false))
+            events.send(.rowOpened(index))
         }
         return true
     }
@@ -216,7 +203,7 @@ public final class CityListScreen: Screen {
         guard let drawn = drawnVisible else { return }
         if let last = reportedVisible, last.query == drawn.query, last.rows == drawn.rows { return }
         reportedVisible = drawn
-        visibleRowsChanged.send(drawn.rows)
+        events.send(.visibleRowsChanged(drawn.rows))
     }
 
     private func drawSearchLine(_ p: Painter, theme: Theme) {

@@ -9,12 +9,10 @@ import OpenCombineShim
 @MainActor
 public final class LikedCitiesScreen: Screen {
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let rowSelected = PassthroughSubject<Int, Never>()
-    private let rowOpened = PassthroughSubject<Int, Never>()
-    private let removeRequested = PassthroughSubject<Int, Never>()
-    private let refreshRequested = PassthroughSubject<Void, Never>()
-    private let mapRoomChanged = PassthroughSubject<MapSize?, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<LikedCitiesViewModel.Event, LikedCitiesState>
     private var binding: StateBinding<LikedCitiesState>!
     private var routes: AnyCancellable?
     private var state: LikedCitiesState? { binding.value }
@@ -35,26 +33,39 @@ public final class LikedCitiesScreen: Screen {
 
     public init(viewModel: LikedCitiesViewModel, l10n: L10n, onRoute: @escaping (LikedCitiesRoute) -> Void) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowSelected: rowSelected.eraseToAnyPublisher(),
-            rowOpened: rowOpened.eraseToAnyPublisher(), removeRequested: removeRequested.eraseToAnyPublisher(),
-            refreshRequested: refreshRequested.eraseToAnyPublisher(), mapRoomChanged: mapRoomChanged.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.rows.count)
             self?.list.select(new.selection)
         }
         routes = output.route.sink { onRoute($0) }
-        appeared.send()
+        events.send(.appeared)
     }
 
-    public func didAppear() { appeared.send() }
+    /// The tab's keys: Enter and `d` are listed while the list is empty, and pass their key on.
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<LikedCitiesViewModel.Event, LikedCitiesState> {
+        typealias B = KeyBinding<LikedCitiesViewModel.Event, LikedCitiesState>
+        var moves = B.listMoves(l10n)
+        // The moves' hint, while there are rows to move through.
+        moves[0] = moves[0].hinted(l10n[.hintMove], key: "↑↓", when: .when(\.hasRows))
+        return KeyMap(moves + [
+            B([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen], .openSelection,
+              enabled: .when(\.hasRows), disabledReason: l10n[.likedEmpty], hintWhen: .when(\.hasRows)),
+            B([.char("d"), .delete], "d", help: l10n[.helpKeyRemove], hint: l10n[.hintRemove], .removeSelection,
+              enabled: .when(\.hasRows), disabledReason: l10n[.likedEmpty], hintWhen: .when(\.hasRows)),
+            B(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRetry], .send(.refreshRequested), hintWhen: .when(\.canRetry)),
+        ])
+    }
+
+    public func didAppear() { events.send(.appeared) }
 
     /// The frame shows the room the screen has: the view model hears which map fits (after a resize,
     /// or the first frame) and answers at once.
     public func frameShown() {
         guard reportedMapRoom != .some(measuredMapRoom) else { return }
         reportedMapRoom = .some(measuredMapRoom)
-        mapRoomChanged.send(measuredMapRoom)
+        events.send(.mapRoomChanged(measuredMapRoom))
     }
 
     // MARK: Screen
@@ -62,39 +73,29 @@ public final class LikedCitiesScreen: Screen {
     public var capturesText: Bool { false }
 
     public var bindings: [Binding] {
-        let hasRows = list.count > 0
-        var moves = Binding.listMoves(l10n) { [unowned self] key in
+        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    }
+
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<LikedCitiesViewModel.Event>, _ key: Key) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .moveSelection:
             guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
-            rowSelected.send(selection)
-            return true
+            events.send(.rowSelected(selection))
+        case .openSelection: events.send(.rowOpened(state?.selection ?? 0))
+        case .removeSelection: events.send(.removeRequested(state?.selection ?? 0))
+        case .likeSelection, .editField, .describe, .scroll: return false
         }
-        // The moves' hint, while there are rows to move through.
-        if hasRows, let first = moves.first {
-            moves[0] = Binding(first.keys, first.keyLabel, help: first.help, hint: l10n[.hintMove], hintKey: "↑↓", run: first.run)
-        }
-        return moves + [
-            Binding([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] _ in
-                guard hasRows else { return false }
-                rowOpened.send(state?.selection ?? 0)
-                return true
-            },
-            Binding([.char("d"), .delete], "d", help: l10n[.helpKeyRemove], hint: hasRows ? l10n[.hintRemove] : nil) { [unowned self] _ in
-                guard hasRows else { return false }
-                removeRequested.send(state?.selection ?? 0)
-                return true
-            },
-            Binding(.char("r"), help: l10n[.helpKeyRefresh], hint: state?.canRetry == true ? l10n[.hintRetry] : nil) { [refreshRequested] in
-                refreshRequested.send()
-            },
-        ]
+        return true
     }
 
     /// A click selects a city, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
         switch list.move(pointer) {
         case .ignored: return false
-        case .select(let row): rowSelected.send(row)
-        case .open(let row): rowOpened.send(row)
+        case .select(let row): events.send(.rowSelected(row))
+        case .open(let row): events.send(.rowOpened(row))
         }
         return true
     }

@@ -7,10 +7,10 @@ import OpenCombineShim
 @MainActor
 public final class MovieDetailScreen: Screen {
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let wishlistToggled = PassthroughSubject<Void, Never>()
-    private let retried = PassthroughSubject<Void, Never>()
-    private let scrolled = PassthroughSubject<Int, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<MovieDetailViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<MovieDetailViewModel.Event, MovieDetailState>
     private var binding: StateBinding<MovieDetailState>!
     private var state: MovieDetailState? { binding.value }
     /// How many lines the last frame had room for, and how many the details filled.
@@ -20,38 +20,45 @@ public final class MovieDetailScreen: Screen {
 
     public init(viewModel: MovieDetailViewModel, l10n: L10n) {
         self.l10n = l10n
-        binding = StateBinding(viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher(), scrolled: scrolled.eraseToAnyPublisher())).state)
-        appeared.send(())
+        keyMap = Self.keyMap(l10n)
+        binding = StateBinding(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        events.send(.appeared)
+    }
+
+    /// The film's keys: `r` (its hint while the details failed), `w`, and scrolling.
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<MovieDetailViewModel.Event, MovieDetailState> {
+        typealias B = KeyBinding<MovieDetailViewModel.Event, MovieDetailState>
+        return KeyMap([
+            B(.char("r"), help: l10n[.helpKeyRetry], hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.failed)),
+            B(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist], .send(.wishlistToggled)),
+            B([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyScroll], .scroll),
+            B([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: l10n[.helpKeyPage], .scroll),
+        ])
     }
 
     public var capturesText: Bool { false }
 
     public var bindings: [Binding] {
-        let failed: Bool
-        if case .error? = state?.phase { failed = true } else { failed = false }
-        return [
-            Binding(.char("r"), help: l10n[.helpKeyRetry], hint: failed ? l10n[.hintRetry] : nil) { [retried] in retried.send(()) },
-            Binding(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist]) { [wishlistToggled] in
-                wishlistToggled.send(())
-            },
-            Binding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyScroll], run: scroll),
-            Binding([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: l10n[.helpKeyPage], run: scroll),
-        ]
+        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
     }
 
-    /// Scrolls within what the last frame measured.
-    private func scroll(_ key: Key) -> Bool {
-        guard let line = textScroll.after(key) else { return false }
-        scrolled.send(line)
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<MovieDetailViewModel.Event>, _ key: Key) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .scroll:
+            // Within what the last frame measured.
+            guard let line = textScroll.after(key) else { return false }
+            events.send(.scrolled(line))
+        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe: return false
+        }
         return true
     }
 
     /// The wheel scrolls the details.
     public func handle(_ pointer: Pointer) -> Bool {
         guard case .wheel(let notches) = pointer.action, notches != 0 else { return false }
-        scrolled.send(textScroll.afterWheel(notches))
+        events.send(.scrolled(textScroll.afterWheel(notches)))
         return true
     }
 

@@ -7,9 +7,8 @@ import OpenCombineShim
 /// model's state and sends it the moves and the pick; the pick goes on through the view model's route.
 @MainActor
 public final class MoviesQueriesListPanel {
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let rowSelected = PassthroughSubject<Int, Never>()
-    private let rowPicked = PassthroughSubject<Int, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<MoviesQueriesListViewModel.Event, Never>()
     private var binding: StateBinding<MoviesQueriesListState>!
     private var routes: AnyCancellable?
     /// The rows as the last frame drew them (scroll offset, drawn area), and how many it showed.
@@ -24,25 +23,23 @@ public final class MoviesQueriesListPanel {
     public var selection: Int { state?.selection ?? 0 }
 
     public init(viewModel: MoviesQueriesListViewModel, onRoute: @escaping (MoviesQueriesListRoute) -> Void) {
-        let output = viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
-                                                      rowSelected: rowSelected.eraseToAnyPublisher(),
-                                                      rowPicked: rowPicked.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.queries.count)
             self?.list.select(new.selection)
         }
         routes = output.route.sink { onRoute($0) }
-        appeared.send(())
+        events.send(.appeared)
     }
 
     /// Enter picks the highlighted query; the list's keys move the highlight. False for any other key.
     public func handle(_ key: Key) -> Bool {
         if key == .enter {
-            rowPicked.send(selection)
+            events.send(.rowPicked(selection))
             return true
         }
         guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
-        rowSelected.send(selection)
+        events.send(.rowSelected(selection))
         return true
     }
 
@@ -51,8 +48,8 @@ public final class MoviesQueriesListPanel {
     public func handle(_ pointer: Pointer) -> Bool {
         switch list.move(pointer) {
         case .ignored: return false
-        case .select(let index): rowSelected.send(index)
-        case .open(let index): rowPicked.send(index)
+        case .select(let index): events.send(.rowSelected(index))
+        case .open(let index): events.send(.rowPicked(index))
         }
         return true
     }

@@ -7,12 +7,10 @@ import OpenCombineShim
 @MainActor
 public final class WishlistScreen: Screen {
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let rowSelected = PassthroughSubject<Int, Never>()
-    private let rowOpened = PassthroughSubject<Int, Never>()
-    private let rowDeleted = PassthroughSubject<Int, Never>()
-    private let deleteAllRequested = PassthroughSubject<Void, Never>()
-    private let deleteAllAnswered = PassthroughSubject<Bool, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<WishlistViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<WishlistViewModel.Event, WishlistState>
     private var binding: StateBinding<WishlistState>!
     private var routes: AnyCancellable?
     private var state: WishlistState? { binding.value }
@@ -24,19 +22,30 @@ public final class WishlistScreen: Screen {
 
     public init(viewModel: WishlistViewModel, l10n: L10n, onRoute: @escaping (WishlistRoute) -> Void) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), rowSelected: rowSelected.eraseToAnyPublisher(),
-            rowOpened: rowOpened.eraseToAnyPublisher(), rowDeleted: rowDeleted.eraseToAnyPublisher(),
-            deleteAllRequested: deleteAllRequested.eraseToAnyPublisher(), deleteAllAnswered: deleteAllAnswered.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.rows.count)
             self?.list.select(new.selection)
         }
         routes = output.route.sink { onRoute($0) }
-        appeared.send(())
+        events.send(.appeared)
     }
 
-    public func didAppear() { appeared.send(()) }
+    /// The tab's keys: open, delete and delete all are listed while nothing is saved, and then do nothing.
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<WishlistViewModel.Event, WishlistState> {
+        typealias B = KeyBinding<WishlistViewModel.Event, WishlistState>
+        let rows = Condition<WishlistState>.when(\.hasRows), none = l10n[.helpKeyDisabledNoRow]
+        return KeyMap(B.listMoves(l10n) + [
+            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection, enabled: rows, disabledReason: none, hintWhen: rows),
+            B(.char("d"), help: l10n[.helpKeyDelete], hint: l10n[.hintDelete], .removeSelection, enabled: rows, disabledReason: none,
+              hintWhen: rows),
+            B(.char("D"), help: l10n[.helpKeyDeleteAll], hint: l10n[.hintDeleteAll], .send(.deleteAllRequested), enabled: rows,
+              disabledReason: none, hintWhen: rows),
+        ])
+    }
+
+    public func didAppear() { events.send(.appeared) }
 
     /// The "delete all?" question is an overlay over the list: a click on a tab's title does not
     /// leave it half-answered.
@@ -44,25 +53,24 @@ public final class WishlistScreen: Screen {
     public var isAsking: Bool { state?.confirmation != nil }
 
     /// The answer to "delete all?", from the question's overlay.
-    public func answerDeleteAll(_ yes: Bool) { deleteAllAnswered.send(yes) }
+    public func answerDeleteAll(_ yes: Bool) { events.send(.deleteAllAnswered(yes)) }
 
     public var bindings: [Binding] {
-        let hasRows = !(state?.rows.isEmpty ?? true)
-        return Binding.listMoves(l10n) { [unowned self] key in
+        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    }
+
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<WishlistViewModel.Event>, _ key: Key) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .moveSelection:
             guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
-            rowSelected.send(selection)
-            return true
-        } + [
-            Binding(.enter, help: l10n[.helpKeyOpen], hint: hasRows ? l10n[.hintOpen] : nil) { [unowned self] in
-                if hasRows { rowOpened.send(list.selection) }
-            },
-            Binding(.char("d"), help: l10n[.helpKeyDelete], hint: hasRows ? l10n[.hintDelete] : nil) { [unowned self] in
-                if hasRows { rowDeleted.send(list.selection) }
-            },
-            Binding(.char("D"), help: l10n[.helpKeyDeleteAll], hint: hasRows ? l10n[.hintDeleteAll] : nil) { [deleteAllRequested] in
-                if hasRows { deleteAllRequested.send(()) }
-            },
-        ]
+            events.send(.rowSelected(selection))
+        case .openSelection: events.send(.rowOpened(list.selection))
+        case .removeSelection: events.send(.rowDeleted(list.selection))
+        case .likeSelection, .editField, .describe, .scroll: return false
+        }
+        return true
     }
 
     /// A click selects a film, a double click (or a click on the selected one) opens it; the wheel
@@ -71,8 +79,8 @@ public final class WishlistScreen: Screen {
         guard state?.confirmation == nil else { return false }
         switch list.move(pointer) {
         case .ignored: return false
-        case .select(let row): rowSelected.send(row)
-        case .open(let row): rowOpened.send(row)
+        case .select(let row): events.send(.rowSelected(row))
+        case .open(let row): events.send(.rowOpened(row))
         }
         return true
     }

@@ -7,14 +7,15 @@ import OpenCombineShim
 @MainActor
 public final class ConfirmOverlay: OverlayScreen {
     private let l10n: L10n
-    private let answered = PassthroughSubject<Bool, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<ConfirmViewModel.Event, Never>()
     private var binding: StateBinding<ConfirmState>!
     private let closed: AnyPublisher<Void, Never>
 
     /// `onAnswer` gets the answer once, as the overlay closes.
     public init(viewModel: ConfirmViewModel, l10n: L10n, onAnswer: @escaping (Bool) -> Void) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(answered: answered.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { route in
             if case .answered(let yes) = route { onAnswer(yes) }
         }.share().eraseToAnyPublisher()
@@ -24,12 +25,21 @@ public final class ConfirmOverlay: OverlayScreen {
     public var changes: AnyPublisher<Void, Never> { binding.changes }
     public var closeRequests: AnyPublisher<Void, Never> { closed }
 
+    /// The question's keys, as data; their labels come with the question.
+    nonisolated static func keyMap(_ state: ConfirmState?) -> KeyMap<ConfirmViewModel.Event, ConfirmState> {
+        typealias B = KeyBinding<ConfirmViewModel.Event, ConfirmState>
+        return KeyMap([
+            B([.char("y"), .char("Y")], "y", help: state?.yes ?? "", hint: state?.yes, .send(.answered(true))),
+            B([.char("n"), .char("N"), .escape], "n Esc", help: state?.no ?? "", hint: state?.no, .send(.answered(false))),
+        ])
+    }
+
     public var bindings: [Binding] {
-        let state = binding.value
-        return [Binding([.char("y"), .char("Y")], "y", help: state?.yes ?? "", hint: state?.yes) { [answered] in answered.send(true) },
-                Binding([.char("n"), .char("N"), .escape], "n Esc", help: state?.no ?? "", hint: state?.no) { [answered] in
-                    answered.send(false)
-                }]
+        Self.keyMap(binding.value).bindings(in: binding.value) { [events] command, _ in
+            guard case .send(let event) = command else { return false }
+            events.send(event)
+            return true
+        }
     }
 
     public func draw(_ p: Painter, theme: Theme) {

@@ -8,14 +8,18 @@ import OpenCombineShim
 @MainActor
 public final class MapStatsOverlay: OverlayScreen {
     private let l10n: L10n
-    private let closeRequested = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<MapStatsViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<MapStatsViewModel.Event, MapStatsState>
     private var binding: StateBinding<MapStatsState>!
     private let closed: AnyPublisher<Void, Never>
 
     /// `tick` is the app's clock: the counters are read again on each.
     public init(viewModel: MapStatsViewModel, l10n: L10n, tick: AnyPublisher<Void, Never>) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(tick: tick, closeRequested: closeRequested.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: tick))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state)
     }
@@ -25,8 +29,17 @@ public final class MapStatsOverlay: OverlayScreen {
     public var isModal: Bool { false }
     public func handle(_ pointer: Pointer) -> Bool { false }
 
+    /// Esc closes it (F12, a key that works everywhere, too).
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<MapStatsViewModel.Event, MapStatsState> {
+        KeyMap([KeyBinding(.escape, help: l10n[.helpKeyDebug], .send(.closeRequested))])
+    }
+
     public var bindings: [Binding] {
-        [Binding(.escape, help: l10n[.helpKeyDebug]) { [closeRequested] in closeRequested.send() }]
+        keyMap.bindings(in: binding.value) { [events] command, _ in
+            guard case .send(let event) = command else { return false }
+            events.send(event)
+            return true
+        }
     }
 
     public func draw(_ p: Painter, theme: Theme) {

@@ -7,8 +7,8 @@ import OpenCombineShim
 /// `a` or Esc closes it.
 @MainActor
 public final class WarningsOverlay: OverlayScreen {
-    private let scrolled = PassthroughSubject<Int, Never>()
-    private let closeRequested = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<WarningsViewModel.Event, Never>()
     private var binding: StateBinding<WarningsOverlayState>!
     private let closed: AnyPublisher<Void, Never>
     private var state: WarningsOverlayState? { binding.value }
@@ -20,8 +20,7 @@ public final class WarningsOverlay: OverlayScreen {
     static let readingWidth = 76
 
     public init(viewModel: WarningsViewModel) {
-        let output = viewModel.transform(input: .init(scrolled: scrolled.eraseToAnyPublisher(),
-                                                      closeRequested: closeRequested.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state)
     }
@@ -29,24 +28,32 @@ public final class WarningsOverlay: OverlayScreen {
     public var changes: AnyPublisher<Void, Never> { binding.changes }
     public var closeRequests: AnyPublisher<Void, Never> { closed }
 
-    /// Its labels come with the text, in the UI language.
+    /// The overlay's keys, as data; their labels come with the text, in the UI language.
+    nonisolated static func keyMap(_ text: WarningsText?) -> KeyMap<WarningsViewModel.Event, WarningsOverlayState> {
+        typealias B = KeyBinding<WarningsViewModel.Event, WarningsOverlayState>
+        return KeyMap([
+            B([.char("a"), .escape], "a Esc", help: text?.closeHelp ?? "", .send(.closeRequested)),
+            B([.up, .down, .char("k"), .char("j"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")],
+              "↑ ↓ PgUp PgDn", help: text?.scrollHelp ?? "", .scroll),
+        ])
+    }
+
     public var bindings: [Binding] {
-        [Binding([.char("a"), .escape], "a Esc", help: state?.text.closeHelp ?? "") { [closeRequested] in
-            closeRequested.send()
-         },
-         Binding([.up, .down, .char("k"), .char("j"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")],
-                 "↑ ↓ PgUp PgDn", help: state?.text.scrollHelp ?? "", run: scroll)]
+        Self.keyMap(state?.text).bindings(in: state) { [unowned self] command, key in
+            switch command {
+            case .send(let event): events.send(event)
+            case .scroll:
+                guard let line = textScroll.after(key) else { return false }
+                events.send(.scrolled(line))
+            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe: return false
+            }
+            return true
+        }
     }
 
     /// The wheel scrolls the text.
     public func handle(_ pointer: Pointer) -> Bool {
-        if case .wheel(let n) = pointer.action { scrolled.send(textScroll.afterWheel(n)) }
-        return true
-    }
-
-    private func scroll(_ key: Key) -> Bool {
-        guard let line = textScroll.after(key) else { return false }
-        scrolled.send(line)
+        if case .wheel(let n) = pointer.action { events.send(.scrolled(textScroll.afterWheel(n))) }
         return true
     }
 

@@ -9,7 +9,10 @@ public final class QuakeDetailScreen: Screen {
     private let l10n: L10n
     private let viewModel: QuakeDetailViewModel
     private let panel: ScreenPanel?
-    private let likeToggled = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<QuakeDetailViewModel.Event, Never>()
+    /// The screen's own keys, as data (the map panel's come before them while it shows).
+    let keyMap: KeyMap<QuakeDetailViewModel.Event, QuakeDetailState>
     private var binding: StateBinding<QuakeDetailState>!
     private var state: QuakeDetailState? { binding.value }
     private var panelShown = false
@@ -18,7 +21,14 @@ public final class QuakeDetailScreen: Screen {
         self.l10n = l10n
         self.viewModel = viewModel
         self.panel = panel
-        binding = StateBinding(viewModel.transform(input: .init(likeToggled: likeToggled.eraseToAnyPublisher())).state)
+        keyMap = Self.keyMap(l10n)
+        binding = StateBinding(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+    }
+
+    /// `f` likes the nearest city, where there is one.
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<QuakeDetailViewModel.Event, QuakeDetailState> {
+        KeyMap([KeyBinding(.char("f"), help: l10n[.helpKeyLikeNearest], hint: l10n[.hintLike], .send(.likeToggled),
+                           when: .when(\.hasNearestCity))])
     }
 
     /// The event's state, or the map panel's.
@@ -33,9 +43,11 @@ public final class QuakeDetailScreen: Screen {
 
     /// Going back is the app's (Esc, Backspace); `f` likes the nearest city; the map's keys while it shows.
     public var bindings: [Binding] {
-        (panelShown ? panel?.bindings ?? [] : []) + (state?.nearestCity == nil ? [] : [
-            Binding(.char("f"), help: l10n[.helpKeyLikeNearest], hint: l10n[.hintLike]) { [likeToggled] in likeToggled.send() },
-        ])
+        (panelShown ? panel?.bindings ?? [] : []) + keyMap.bindings(in: state) { [events] command, _ in
+            guard case .send(let event) = command else { return false }
+            events.send(event)
+            return true
+        }
     }
 
     /// The wheel and drags over the map go to it.

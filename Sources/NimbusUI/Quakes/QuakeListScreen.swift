@@ -7,18 +7,10 @@ import OpenCombineShim
 @MainActor
 public final class QuakeListScreen: Screen {
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let disappeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let magnitude = PassthroughSubject<Void, Never>()
-    private let period = PassthroughSubject<Void, Never>()
-    private let near = PassthroughSubject<Void, Never>()
-    private let sort = PassthroughSubject<Void, Never>()
-    private let selected = PassthroughSubject<Int, Never>()
-    private let opened = PassthroughSubject<Int, Never>()
-    private let stop = PassthroughSubject<Void, Never>()
-    private let like = PassthroughSubject<Void, Never>()
-    private let likesCities: Bool
+    /// The one way in to the view model: what the user does.
+    private let events = PassthroughSubject<QuakeListViewModel.Event, Never>()
+    /// The keys, as data.
+    let keyMap: KeyMap<QuakeListViewModel.Event, QuakeListState>
     private var binding: StateBinding<QuakeListState>!
     private var routes: AnyCancellable?
     private var state: QuakeListState? { binding.value }
@@ -32,20 +24,36 @@ public final class QuakeListScreen: Screen {
     public init(viewModel: QuakeListViewModel, l10n: L10n, ticks: AnyPublisher<Date, Never>,
                 onRoute: @escaping (QuakeListRoute) -> Void) {
         self.l10n = l10n
-        likesCities = viewModel.likesCities
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), disappeared: disappeared.eraseToAnyPublisher(),
-            refreshRequested: refresh.eraseToAnyPublisher(), magnitudeCycled: magnitude.eraseToAnyPublisher(),
-            periodCycled: period.eraseToAnyPublisher(), nearToggled: near.eraseToAnyPublisher(),
-            sortToggled: sort.eraseToAnyPublisher(), rowSelected: selected.eraseToAnyPublisher(),
-            rowOpened: opened.eraseToAnyPublisher(), cancelRequested: stop.eraseToAnyPublisher(), tick: ticks,
-            likeToggled: like.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n, likesCities: viewModel.likesCities)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks))
         binding = StateBinding(output.state) { [weak self] _, new in
             self?.list.setCount(new.rows.count)
             self?.list.select(new.selection)
         }
         routes = output.route.sink { onRoute($0) }
-        appeared.send()
+        events.send(.appeared)
+    }
+
+    /// The tab's keys: `f` only where likes are saved.
+    nonisolated static func keyMap(_ l10n: L10n, likesCities: Bool) -> KeyMap<QuakeListViewModel.Event, QuakeListState> {
+        typealias B = KeyBinding<QuakeListViewModel.Event, QuakeListState>
+        var all = [B(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop], .send(.cancelRequested), when: .when(\.loading))]
+        all += B.listMoves(l10n)
+        all += [
+            B(.enter, help: l10n[.helpKeyOpenQuake], hint: l10n[.hintOpen], .openSelection, when: .when(\.hasRows)),
+            B(.char("m"), help: l10n[.helpKeyQuakesMagnitude], hint: l10n[.hintMagnitude], .send(.magnitudeCycled)),
+            B(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod], .send(.periodCycled)),
+            B(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear], .send(.nearToggled)),
+            B(.char("s"), help: l10n[.helpKeyQuakesSort], .send(.sortToggled)),
+        ]
+        if likesCities {
+            all.append(B(.char("f"), help: l10n[.helpKeyLikeNearest], .send(.likeToggled), when: .when(\.hasRows)))
+        }
+        all += [
+            B(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[.hintRetry], .send(.refreshRequested), when: .when(\.failed)),
+            B(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[.hintRefresh], .send(.refreshRequested), when: .unless(\.failed)),
+        ]
+        return KeyMap(all)
     }
 
     /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
@@ -56,52 +64,36 @@ public final class QuakeListScreen: Screen {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    public func didAppear() { appeared.send() }
-    public func didDisappear() { disappeared.send() }
+    public func didAppear() { events.send(.appeared) }
+    public func didDisappear() { events.send(.disappeared) }
 
     // MARK: Screen
 
     public var capturesText: Bool { false }
 
     public var bindings: [Binding] {
-        let failed = state?.failed == true
-        var all: [Binding] = []
-        if state?.loading == true {
-            all.append(Binding(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop]) { [stop] in stop.send() })
+        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    }
+
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<QuakeListViewModel.Event>, _ key: Key) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .moveSelection:
+            guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
+            events.send(.rowSelected(selection))
+        case .openSelection: events.send(.rowOpened(list.selection))
+        case .removeSelection, .likeSelection, .editField, .describe, .scroll: return false
         }
-        all += Binding.listMoves(l10n) { [unowned self] key in
-            guard let selection = self.list.move(key, pageSize: lastPageSize) else { return false }
-            selected.send(selection)
-            return true
-        }
-        if self.list.count > 0 {
-            all.append(Binding(.enter, help: l10n[.helpKeyOpenQuake], hint: l10n[.hintOpen]) { [unowned self] in
-                opened.send(self.list.selection)
-            })
-        }
-        all += [
-            Binding(.char("m"), help: l10n[.helpKeyQuakesMagnitude], hint: l10n[.hintMagnitude]) { [magnitude] in magnitude.send() },
-            Binding(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod]) { [period] in period.send() },
-            Binding(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear]) { [near] in near.send() },
-            Binding(.char("s"), help: l10n[.helpKeyQuakesSort]) { [sort] in sort.send() },
-        ]
-        if likesCities, self.list.count > 0 {
-            all.append(Binding(.char("f"), help: l10n[.helpKeyLikeNearest]) { [like] in like.send() })
-        }
-        all += [
-            Binding(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[failed ? .hintRetry : .hintRefresh]) { [refresh] in
-                refresh.send()
-            },
-        ]
-        return all
+        return true
     }
 
     /// A click selects an event, a double click (or a click on the selected one) opens it; the wheel moves the selection.
     public func handle(_ pointer: Pointer) -> Bool {
         switch list.move(pointer) {
         case .ignored: return false
-        case .select(let row): selected.send(row)
-        case .open(let row): opened.send(row)
+        case .select(let row): events.send(.rowSelected(row))
+        case .open(let row): events.send(.rowOpened(row))
         }
         return true
     }

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import NimbusDomain
+@preconcurrency import OpenCombineShim
+import CombineSchedulers
+import NimbusLoop
+
+extension CityListViewModel {
+    // MARK: Presenting
+
+    /// What the formatted temperatures depend on.
+    struct Readings: Equatable {
+        let celsius: [Int: Double]
+        let failures: [Int: TemperatureFailure]
+        let shown: [CityRef]
+        let display: DisplayUnits.Value?
+    }
+
+    /// The rows and temperatures as last formatted, with what they were made from: a keystroke
+    /// formats no temperature, a temperature no row.
+    struct Presented {
+        let matches: CityMatches
+        let listing: Listing
+        let readings: Readings
+        let temperatures: CityTemperatures
+        let state: State
+    }
+
+    func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityListState, Never> {
+        let times = format.map { LocalTimes(language: l10n.language, zones: $0.zones) }
+        let tierHint: String? = switch tier {
+        case .standard(let least, let large):
+            // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
+            l10n.format(.citiesEmptyStandardTier, l10n.number(least), l10n.number(large), String(large))
+        case .large(let least): l10n.format(.citiesEmptyLargeTier, l10n.number(least))
+        case .other: nil
+        }
+        return states
+            .scan(nil as Presented?) { [self] previous, state -> Presented? in
+                guard let matches = state.matches else { return nil }
+                let listing = previous.flatMap { $0.matches == matches ? $0.listing : nil } ?? list(matches)
+                let readings = Readings(celsius: state.celsius, failures: state.failures, shown: state.shown, display: state.display)
+                let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
+                return Presented(matches: matches, listing: listing,
+                                 readings: readings, temperatures: temperatures, state: state)
+            }
+            .compactMap { [l10n, tierHint] presented -> CityListState? in
+                guard let presented else { return nil }
+                let state = presented.state
+                let clock = state.now.flatMap { now in
+                    state.display.flatMap { display in times.map { CityClock(now: now, clock: display.clock, times: $0) } }
+                }
+                let listing = presented.listing
+                return CityListState(
+                    query: presented.matches.query, rows: listing.rows, summary: listing.summary,
+                    emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint ? tierHint : nil,
+                    selection: state.selection, searching: state.searching,
+                    temperatures: presented.temperatures,
+                    likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),
+                    clock: clock)
+            }
+            .removeDuplicates()
+            .eraseToAnyPublisher()
+    }
+
+    /// The rows of `matches` (or of the cities it may have meant), formatted when drawn, with the
+    /// summary above them, what to say when there are none and the heading of the suggestions.
+    func list(_ matches: CityMatches) -> Listing {
+        let search = self.search
+        let l10n = self.l10n
+        let countries = self.countries
+        let text = CitySearchText(l10n: l10n, countries: countries)
+        let rows = CityRows(matches: matches.listed) { ref in
+            let hit = search.hit(ref, query: matches.nameQuery)
+            let name = CityNameChoice.name(hit.city, language: l10n.language)
+            return CityRow(
+                cityID: hit.city.id,
+                name: name,
+                // The name typed, when the row shows another: 「とうきょう」 beside 東京, not 「東京」 again.
+                matchedName: hit.matchedName == name ? nil : hit.matchedName,
+                country: CityPlace.text(hit.city, language: l10n.language, countries: countries),
+                countryShort: CityPlace.short(hit.city, language: l10n.language),
+                population: l10n.number(hit.city.population),
+                coordinate: hit.city.coordinate,
+                timeZone: hit.city.timeZone
+            )
+        } copyText: { ref in
+            let city = search.city(ref)
+            return city.name + " " + WeatherFormatter.coordinates(city.coordinate)
+        }
+        var summary = matches.query.isEmpty
+            ? l10n.count(.citiesSummaryAll, totalCount, l10n.number(totalCount))
+            : l10n.format(.citiesSummaryMatches, l10n.number(matches.count), l10n.number(totalCount))
+        if let places = text.places(matches.qualifier) { summary = l10n.format(.citiesSummaryWithin, summary, places) }
+        let suggesting = matches.count == 0 && !matches.suggestions.isEmpty
+        return Listing(rows: rows, summary: summary,
+                       empty: matches.count == 0 && !suggesting ? text.nothing(matches) : nil,
+                       suggesting: suggesting ? text.suggesting(matches) : nil,
+                       tierHint: matches.count == 0 && matches.qualifier == nil)
+    }
+
+    /// What `list(_:)` makes of one answer.
+    struct Listing: Equatable {
+        let rows: CityRows
+        let summary: String
+        let empty: String?
+        let suggesting: String?
+        /// Whether what the catalogue holds is worth saying (nothing matched, no place was named).
+        let tierHint: Bool
+    }
+
+    /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.
+    func format(_ readings: Readings) -> CityTemperatures {
+        guard let format, readings.display != nil else { return CityTemperatures() }
+        var texts = readings.celsius.mapValues { format.shortTemperature($0) }
+        let mark = l10n[.weatherUnavailable]
+        for id in readings.failures.keys { texts[id] = mark }
+        // The reason of the first failed row on screen (by id, so the words do not flicker).
+        let onScreen = Set(readings.shown)
+        let reason = readings.failures.filter { onScreen.contains($0.value.ref) }.min { $0.key < $1.key }?.value.error
+        return CityTemperatures(texts: texts, failed: Set(readings.failures.keys),
+                                message: reason.map { l10n.format(.citiesTemperaturesFailed, format.shortMessage($0)) })
+    }
+}

@@ -1,0 +1,160 @@
+import NimbusPresentation
+import NimbusTerminal
+
+/// What a key asks for: a value the screen carries out, never code of its own.
+public enum KeyCommand<Event: Equatable>: Equatable {
+    /// Send the view model this event.
+    case send(Event)
+    /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
+    /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
+    case moveSelection
+    /// Scroll the text as the key says, within what the last frame measured.
+    case scroll
+    /// Open the selected row, remove it, or like it: the view model gets its index.
+    case openSelection, removeSelection, likeSelection
+    /// The key edits the focused text field (Enter, ↓ and Esc leave it or clear it).
+    case editField
+    /// Listed for the help and the status bar only: the key is handled elsewhere (the app's Ctrl-C,
+    /// the field's keys named in the list's help) and passes on.
+    case describe
+}
+
+/// When a binding is in force: always, or while a property of the screen's state is true (or false).
+/// A key path, not a closure, so bindings compare as values.
+public struct Condition<State>: Equatable {
+    let path: KeyPath<State, Bool>?
+    let negated: Bool
+
+    public static var always: Condition { Condition(path: nil, negated: false) }
+    public static func when(_ path: KeyPath<State, Bool>) -> Condition { Condition(path: path, negated: false) }
+    public static func unless(_ path: KeyPath<State, Bool>) -> Condition { Condition(path: path, negated: true) }
+
+    /// Before the screen's first state every property reads false.
+    public func holds(in state: State?) -> Bool {
+        guard let path else { return true }
+        return (state?[keyPath: path] ?? false) != negated
+    }
+}
+
+/// A key binding as data (lazygit's `Binding`): the keys, how the help and the status bar name them,
+/// the command they send, and when they are in force, with the reason when they are not.
+///
+/// Three conditions, each a key path: `when` (listed at all: in the help, the bar and dispatch; the
+/// key is otherwise unbound), `enabled` (listed, but the key passes on to the next scope while it
+/// does not hold, and `disabledReason` says why), and `hintWhen` (the bar shows the hint only then).
+public struct KeyBinding<Event: Equatable, State>: Equatable {
+    public let keys: [Key]
+    /// The keys as the help writes them ("↑ ↓  j k").
+    public let keyLabel: String
+    /// What it does, for the help.
+    public let help: String
+    /// The status bar's short label; nil: listed only in the help.
+    public let hint: String?
+    /// The status bar's key text when it differs from `keyLabel`.
+    public let hintKey: String?
+    public let command: KeyCommand<Event>
+    /// Listed only while this holds.
+    public let when: Condition<State>
+    /// Acts only while this holds (lazygit's `GetDisabledReason`), saying `disabledReason` otherwise.
+    public let enabled: Condition<State>
+    public let disabledReason: String?
+    /// The bar shows `hint` only while this holds.
+    public let hintWhen: Condition<State>
+
+    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+                _ command: KeyCommand<Event>, when: Condition<State> = .always, enabled: Condition<State> = .always,
+                disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
+        self.keys = keys
+        self.keyLabel = keyLabel
+        self.help = help
+        self.hint = hint
+        self.hintKey = hintKey
+        self.command = command
+        self.when = when
+        self.enabled = enabled
+        self.disabledReason = disabledReason
+        self.hintWhen = hintWhen
+    }
+
+    /// One key, written as itself ("r").
+    public init(_ key: Key, help: String, hint: String? = nil, _ command: KeyCommand<Event>, when: Condition<State> = .always,
+                enabled: Condition<State> = .always, disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
+        self.init([key], Binding.name(key), help: help, hint: hint, command, when: when, enabled: enabled,
+                  disabledReason: disabledReason, hintWhen: hintWhen)
+    }
+
+    /// The same binding with the bar's hint `hint` (written `hintKey`) while `when` holds.
+    public func hinted(_ hint: String, key hintKey: String? = nil, when hintWhen: Condition<State>) -> KeyBinding {
+        KeyBinding(keys, keyLabel, help: help, hint: hint, hintKey: hintKey, command, when: when, enabled: enabled,
+                   disabledReason: disabledReason, hintWhen: hintWhen)
+    }
+
+    /// The keys that move a list's selection, written once for every list. `top: false` leaves `g`
+    /// (the first row) to the screen, for a screen whose `g` does something else.
+    public static func listMoves(_ l10n: L10n, top: Bool = true, when: Condition<State> = .always) -> [KeyBinding] {
+        [
+            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], .moveSelection, when: when),
+            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], .moveSelection, when: when),
+            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], .moveSelection, when: when)
+                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], .moveSelection, when: when),
+        ]
+    }
+}
+
+/// A screen's whole list of bindings: dispatch, the status bar's hints, the help and the conflict walk
+/// all read it, through `bindings(in:perform:)`.
+public struct KeyMap<Event: Equatable, State>: Equatable {
+    public let all: [KeyBinding<Event, State>]
+
+    public init(_ all: [KeyBinding<Event, State>]) { self.all = all }
+
+    /// The bindings listed in `state`, in the list's order.
+    public func listed(in state: State?) -> [KeyBinding<Event, State>] {
+        all.filter { $0.when.holds(in: state) }
+    }
+
+    /// The binding `key` runs in `state`, if any: listed and enabled.
+    public func binding(for key: Key, in state: State?) -> KeyBinding<Event, State>? {
+        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), binding.enabled.holds(in: state) else { return nil }
+        return binding
+    }
+
+    /// What `key` asks for in `state`; nil when it is not bound (or not in force).
+    public func command(for key: Key, in state: State?) -> KeyCommand<Event>? {
+        binding(for: key, in: state)?.command
+    }
+
+    /// The event `key` sends in `state`; nil when it sends none.
+    public func event(for key: Key, in state: State?) -> Event? {
+        if case .send(let event)? = command(for: key, in: state) { return event }
+        return nil
+    }
+
+    /// The same for a key written as a character (`"f"`).
+    public func event(for key: Character, in state: State?) -> Event? { event(for: .char(key), in: state) }
+
+    /// Why `key` does nothing in `state`: the reason of its listed binding that is not enabled.
+    public func disabledReason(for key: Key, in state: State?) -> String? {
+        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), !binding.enabled.holds(in: state) else { return nil }
+        return binding.disabledReason
+    }
+
+    /// The bar's hint for `binding` in `state`.
+    public func hint(_ binding: KeyBinding<Event, State>, in state: State?) -> String? {
+        binding.hintWhen.holds(in: state) ? binding.hint : nil
+    }
+
+    /// The bindings listed in `state`, as the app dispatches them: `perform` carries out a command
+    /// (the screen's one place for it) and returns false when it had nothing to do; a binding that
+    /// is not enabled passes its key on.
+    @MainActor
+    public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
+        listed(in: state).map { binding in
+            let command = binding.command
+            let enabled = binding.enabled.holds(in: state)
+            return Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state), hintKey: binding.hintKey) {
+                enabled && perform(command, $0)
+            }
+        }
+    }
+}
