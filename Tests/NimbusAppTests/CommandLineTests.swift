@@ -120,7 +120,7 @@ final class CommandLineTests: XCTestCase {
         for (arguments, part) in [(["wether", "seoul"], "unknown command 'wether'; did you mean 'weather'?"),
                                   (["serch", "seoul"], "did you mean 'search'?"),
                                   (["mvoies", "heat"], "did you mean 'movies'?"),
-                                  (["zzzzzz"], "unknown command 'zzzzzz' (the commands are run, tape, map, weather"),
+                                  (["zzzzzz"], "unknown command 'zzzzzz' (the commands are tape, map, weather"),
                                   (["search", "seoul", "--limit", "-1"], "--limit must be 1-10000 (got -1)"),
                                   (["search", "seoul", "--limit", "0"], "--limit must be 1-10000 (got 0)"),
                                   (["weather", "seoul", "--format", "%t", "--json"], "--format is the line --oneline prints")] {

@@ -27,9 +27,16 @@ struct WeatherCommand: MainActorCommand {
         city matches or no weather could be had.
         """)
 
-    @OptionGroup var options: CLIOptions
+    @OptionGroup var catalogue: CatalogueOptions
+    @OptionGroup var units: UnitsOption
 
-    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\"); without one, the city nearest to --location, NIMBUS_LOCATION or the home setting (else the largest in the system time zone), named on standard error.")
+    @Option(help: ArgumentHelp(
+        "The position whose nearest city is shown when none is named, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the home setting, else the largest city of the system time zone.",
+        valueName: "lat,lon"))
+    var location: String?
+
+    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\", \"springfield, il\"); without one, the city nearest to --location, NIMBUS_LOCATION or the home setting (else the largest in the system time zone), named on standard error.",
+              completion: CityCompletion.kind)
     var query: [String] = []
 
     @Flag(help: "One line, for tmux and status bars.") var oneline = false
@@ -43,6 +50,7 @@ struct WeatherCommand: MainActorCommand {
     var size: String?
 
     func validate() throws {
+        _ = try CLIOptions.point(location, option: "--location")
         if [oneline, json, printScreen].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --oneline, --json and --print")
         }
@@ -61,7 +69,9 @@ struct WeatherCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options.values))
+        let options = CLIOptions.Values.command(catalogue: catalogue, units: units,
+                                                location: try CLIOptions.point(location, option: "--location"))
+        print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options))
     }
 }
 
@@ -78,8 +88,10 @@ struct SearchCommand: MainActorCommand {
 
     static let limits = 1...10_000
 
-    @OptionGroup var options: CLIOptions
-    @Argument(help: "Any of a city's names, in any script.") var query: [String]
+    @OptionGroup var catalogue: CatalogueOptions
+    @Argument(help: "Any of a city's names, in any script; a region or country after a comma narrows it (\"paris, france\").",
+              completion: CityCompletion.kind)
+    var query: [String]
     @Option(help: "At most this many lines (1-10000).") var limit: Int = 20
 
     func validate() throws {
@@ -89,7 +101,7 @@ struct SearchCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: options.values))
+        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: .command(catalogue: catalogue)))
     }
 }
 
@@ -115,12 +127,11 @@ struct MoviesCommand: MainActorCommand {
             + "language: NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
     }
 
-    @OptionGroup var options: CLIOptions
     @Argument(help: "Title, cast or director.") var query: [String]
     @Flag(help: "JSON instead of lines.") var json = false
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: options.values))
+        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: .defaults))
     }
 }
 
@@ -520,24 +531,35 @@ struct WishlistExportCommand: MainActorCommand {
         abstract: "Write the wishlist as CSV (Title,Year,Directors,Genres,Added: Letterboxd's import columns) or JSON.",
         discussion: "To FILE, else to standard output.")
 
-    @OptionGroup var options: CLIOptions
-    @Option(help: "csv or json.") var format: String = "csv"
-    @Argument(help: "The file to write (standard output when left out).") var file: String?
+    @Option(help: ArgumentHelp("csv or json (default: the file's extension, .csv or .json; else csv).", valueName: "format"),
+            completion: .list(WishlistTransfer.Format.allCases.map(\.rawValue)))
+    var format: String?
+    @Argument(help: "The file to write (standard output when left out).", completion: .file(extensions: ["csv", "json"]))
+    var file: String?
 
     func validate() throws {
-        guard WishlistTransfer.Format(rawValue: format) != nil else {
-            throw ValidationError("--format must be csv or json (got '\(CLIOptions.shown(format))')")
+        guard format.map({ WishlistTransfer.Format(rawValue: $0.lowercased()) != nil }) ?? true else {
+            throw ValidationError("--format must be csv or json (got '\(CLIOptions.shown(format ?? ""))')")
         }
     }
 
+    /// What is written: `--format`, else the file's extension (`.json`, `.csv`), else CSV.
+    var chosenFormat: WishlistTransfer.Format {
+        if let format, let chosen = WishlistTransfer.Format(rawValue: format.lowercased()) { return chosen }
+        let ext = file.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? ""
+        return WishlistTransfer.Format(rawValue: ext) ?? .csv
+    }
+
     @MainActor func runOnMainActor() throws {
-        let text = try OneShot.exportWishlist(format: WishlistTransfer.Format(rawValue: format) ?? .csv, options: options.values)
+        let format = chosenFormat
+        let text = try OneShot.exportWishlist(format: format, options: .defaults)
         if let file {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
             } catch {
                 throw CommandFailure(message: "could not write \(CLIOptions.shown(file))")
             }
+            OneShot.Context().note("wrote the wishlist as \(format.rawValue.uppercased()) to \(CLIOptions.shown(file))")
         } else {
             print(text, terminator: "")
         }
@@ -553,11 +575,12 @@ struct WishlistImportCommand: MainActorCommand {
         (or was saved already), 1 when none was. Files over 5 MB or 20,000 rows are refused.
         """)
 
-    @OptionGroup var options: CLIOptions
-    @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).") var file: String
+    @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).",
+              completion: .file(extensions: ["csv", "json"]))
+    var file: String
 
     @MainActor func runOnMainActor() throws {
-        let report = try OneShot.importWishlist(file: file, options: options.values)
+        let report = try OneShot.importWishlist(file: file, options: .defaults)
         print(report.text)
         if report.added + report.already == 0 { throw ExitCode(1) }
     }
