@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "nimbus", targets: ["nimbus"]),
         .executable(name: "nimbus-bench", targets: ["NimbusBench"]),
+        .executable(name: "warnings-peak", targets: ["WarningsPeak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
@@ -31,7 +32,9 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
         ]),
-        .target(name: "NimbusTerminal"),
+        .target(name: "NimbusTerminal", dependencies: ["NimbusText"]),
+        // The one rule for outside text: what a terminal can print, and how wide (ScalarWidth).
+        .target(name: "NimbusText"),
         .target(name: "NimbusCurses", dependencies: ["NimbusTerminal", "CNCursesw"]),
         .systemLibrary(name: "CNCursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .target(name: "NimbusLoop", dependencies: [
@@ -85,6 +88,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
+        // One city's warnings from files served on loopback, then the process's peak memory: the
+        // tests run it in a process of its own for each warnings source at its size cap.
+        .executableTarget(name: "WarningsPeak", dependencies: [
+            "LoopbackServer", "NimbusData", "NimbusDomain", .product(name: "OpenCombineShim", package: "OpenCombine"),
+        ], path: "Sources/WarningsPeak"),
         .executableTarget(name: "NimbusBench", dependencies: [
             "AppExploration", "LoopbackServer", "NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal",
             "NimbusUI",

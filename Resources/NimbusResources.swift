@@ -96,10 +96,18 @@ public struct DataFolders: Sendable, Equatable {
         folder(holding: relative).map { URL(fileURLWithPath: $0.path + "/" + relative) }
     }
 
-    /// The first folder holding `relative`, readable.
+    /// The first folder holding `relative` as a data file: a regular file (a link to one is
+    /// followed), readable, no larger than its cap (`DataFile.maxBytes`). A fifo there would be
+    /// waited on, a folder or device read without end: they, and a file past its cap, are passed
+    /// over for the next folder's.
     public func folder(holding relative: String) -> Folder? {
         precondition(!relative.hasPrefix("/") && !relative.split(separator: "/").contains(".."), "a path inside a data folder")
-        return folders.first { access($0.path + "/" + relative, R_OK) == 0 }
+        let cap = DataFile.maxBytes(relative)
+        return folders.first { folder in
+            let path = folder.path + "/" + relative
+            var st = stat()
+            return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && Int(st.st_size) <= cap && access(path, R_OK) == 0
+        }
     }
 
     /// One line saying that `relative` was not found and every place it was looked for.
@@ -149,5 +157,82 @@ public struct DataFolders: Sendable, Equatable {
     /// A path as one printable line: control characters shown as `?`.
     static func printable(_ path: String) -> String {
         String(String.UnicodeScalarView(path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    }
+}
+
+/// The shipped data files: which the app needs, how large each may be, and reading one. Every
+/// read opens the file once and checks that descriptor (fstat): a regular file within its cap, or
+/// nothing is read. What is found in a data folder is as hostile as anything from a server.
+public enum DataFile {
+    /// What the app reads from its data folders: `nimbus --version` fails when one is missing.
+    public static let required = [
+        "borders.bin", "cities15000.bin", "landmask.bin", "meteoalarm-regions.tsv", "movies.sqlite",
+        "en.lproj/Localizable.strings", "ja.lproj/Localizable.strings", "ko.lproj/Localizable.strings",
+    ]
+
+    /// The largest a data file may be, by its name: tens of times what is shipped, so a generated
+    /// file grows into it, and a thousand times less than a hostile one.
+    public static func maxBytes(_ relative: String) -> Int {
+        switch relative {
+        case _ where relative.hasSuffix(".strings"): return 1 << 20        // 26–30 kB shipped
+        case "meteoalarm-regions.tsv": return 8 << 20                      // 80 kB
+        case "borders.bin": return 16 << 20                                 // 21 kB
+        case "landmask.bin": return 256 << 20                               // 4.4 MB, mapped
+        case "movies.sqlite": return 512 << 20                              // 10 MB, SQLite's pages
+        case _ where relative.hasSuffix(".bin"): return 512 << 20           // cities: 13 MB, mapped
+        default: return 64 << 20
+        }
+    }
+
+    /// Why a data file was not read.
+    public struct Unreadable: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// The whole of the regular file at `url`, of at most `maxBytes`: opened without waiting on a
+    /// fifo (O_NONBLOCK), then checked on the descriptor, then read (one byte past the cap is
+    /// asked for, so a file that grew since is refused too).
+    public static func read(_ url: URL, maxBytes: Int) throws -> Data {
+        let fd = try open(url, maxBytes: maxBytes)
+        defer { close(fd.descriptor) }
+        return try read(fd.descriptor, size: fd.size, maxBytes: maxBytes, url: url)
+    }
+
+    /// The rest of the file open at `descriptor`, `size` bytes as fstat said, at most `maxBytes`.
+    public static func read(_ descriptor: Int32, size: Int, maxBytes: Int, url: URL) throws -> Data {
+        var data = Data(count: size + 1)
+        var filled = 0
+        let failed = data.withUnsafeMutableBytes { buffer -> Int32? in
+            while filled < buffer.count {
+                let n = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                if n < 0 { if errno == EINTR { continue }; return errno }
+                if n == 0 { break }
+                filled += n
+            }
+            return nil
+        }
+        if let failed { throw Unreadable(description: "\(url.path): \(String(cString: strerror(failed)))") }
+        guard filled <= maxBytes else { throw Unreadable(description: "\(url.path) grew past \(maxBytes) bytes while it was read") }
+        data.count = filled
+        return data
+    }
+
+    /// `url` opened for reading and checked: a regular file of at most `maxBytes`. The caller closes it.
+    public static func open(_ url: URL, maxBytes: Int) throws -> (descriptor: Int32, size: Int) {
+        let fd = Glibc.open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw Unreadable(description: "\(url.path): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw Unreadable(description: "\(url.path) is not a regular file")
+        }
+        guard st.st_size >= 0, Int(st.st_size) <= maxBytes else {
+            close(fd)
+            throw Unreadable(description: "\(url.path) is \(st.st_size) bytes, more than the \(maxBytes) a data file may be")
+        }
+        // Reads from here on may wait as any file read does.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return (fd, Int(st.st_size))
     }
 }

@@ -143,14 +143,14 @@ check "installing again replaces its own files" bash -c \
 echo mine > "$work/mine"
 mv "$prefix/share/doc/nimbus/SOURCES.md" "$work/sources"
 cp "$work/mine" "$prefix/share/doc/nimbus/SOURCES.md"
-sed -i '\|^f share/doc/nimbus/SOURCES.md$|d' "$prefix/share/nimbus/.installed-files"
+sed -i '\| share/doc/nimbus/SOURCES.md$|d' "$prefix/share/nimbus/.installed-files"
 check "a file not installed by it is not overwritten" bash -c "! scripts/install.sh --prefix '$prefix' >/dev/null 2>&1 && cmp -s '$work/mine' '$prefix/share/doc/nimbus/SOURCES.md'"
 rm "$prefix/share/doc/nimbus/SOURCES.md"
 mv "$work/sources" "$prefix/share/doc/nimbus/SOURCES.md"
 echo "f share/doc/nimbus/SOURCES.md" >> "$prefix/share/nimbus/.installed-files"
 
 # Uninstall: everything installed goes; the user's likes (in the same folder) stay.
-sed -n 's/^f //p' "$prefix/share/nimbus/.installed-files" | sort > "$work/ours"
+awk '$1 == "f" { print $NF }' "$prefix/share/nimbus/.installed-files" | sort > "$work/ours"
 user_files=$(cd "$prefix" && find . -type f ! -name .installed-files | sed 's|^\./||' | sort | comm -23 - "$work/ours")
 check "the user's likes are in the installed data folder" test "$user_files" = share/nimbus/nimbus.sqlite
 scripts/install.sh --prefix "$prefix" --uninstall > "$work/uninstall.out" 2>&1
@@ -168,6 +168,42 @@ left=$(find "$prefix" -mindepth 1)
 check "nothing else is left" test -z "$left"
 [ -z "$left" ] || echo "$left"
 check "uninstalling with nothing installed says so" bash -c "! scripts/install.sh --prefix '$prefix' --uninstall 2>/dev/null"
+
+# What is at the prefix is hostile too (scripts/install.sh): an empty prefix, the data folder's mode,
+# a wrapper put at bin/nimbus since, a link inside the prefix, an install stopped half-way.
+mkdir -p "$work/cwd"
+check "--prefix '' is refused, and nothing installed where it runs" bash -c \
+  "cd '$work/cwd' && ! '$root/scripts/install.sh' --prefix '' >/dev/null 2>&1 && ! '$root/scripts/install.sh' --prefix= >/dev/null 2>&1 && test -z \"\$(ls -A)\""
+p2="$work/p2"
+XDG_DATA_HOME="$p2/share" scripts/install.sh --prefix "$p2" > "$work/install-p2.out" 2>&1 || { cat "$work/install-p2.out"; exit 1; }
+check "the data folder, the user's data folder too, is made 0700 (README)" test "$(stat -c %a "$p2/share/nimbus")" = 700
+check "the manifest holds each file's sha256" bash -c \
+  "awk '\$1 == \"f\"' '$p2/share/nimbus/.installed-files' | grep -qE '^f [0-9a-f]{64} bin/nimbus\$'"
+mv "$p2/bin/nimbus" "$p2/bin/nimbus.real"
+printf '#!/bin/sh\nexec "$(dirname "$0")/nimbus.real" "$@"\n' > "$p2/bin/nimbus"
+mkdir -p "$work/elsewhere"
+mv "$p2/share/doc" "$work/elsewhere/doc"
+ln -s "$work/elsewhere/doc" "$p2/share/doc"
+scripts/install.sh --prefix "$p2" --uninstall > "$work/uninstall-p2.out" 2>&1
+check "uninstall keeps a wrapper put at bin/nimbus since" grep -q nimbus.real "$p2/bin/nimbus"
+check "uninstall removes nothing through a link in the prefix" test -f "$work/elsewhere/doc/nimbus/SOURCES.md"
+check "and says what it kept" bash -c "grep -q 'kept $p2/bin/nimbus' '$work/uninstall-p2.out' && grep -q 'through the link' '$work/uninstall-p2.out'"
+check "install writes nothing through a link in the prefix" bash -c \
+  "! XDG_DATA_HOME='$p2/share' scripts/install.sh --prefix '$p2' --force > '$work/install-p2b.out' 2>&1 && grep -q 'is a link' '$work/install-p2b.out'"
+rm -rf "$p2"
+p3="$work/p3"
+setsid scripts/install.sh --prefix "$p3" > "$work/install-p3.out" 2>&1 &
+installer=$!
+for _ in $(seq 2000); do [ -e "$p3/bin/nimbus" ] && break; sleep 0.005; done
+kill -9 -- "-$installer" 2>/dev/null || true
+wait "$installer" 2>/dev/null || true
+written=$(find "$p3" -type f ! -name '.*' 2>/dev/null | wc -l)
+echo "      (the install was stopped after $written of its files)"
+check "an install stopped half-way is finished by the next, without --force" bash -c \
+  "scripts/install.sh --prefix '$p3' > '$work/install-p3b.out' 2>&1 || { cat '$work/install-p3b.out'; false; }"
+check "and uninstalled whole" bash -c \
+  "scripts/install.sh --prefix '$p3' --uninstall >/dev/null 2>&1 && test -z \"\$(find '$p3' -type f 2>/dev/null)\""
+rm -rf "$p3"
 
 # The Debian package.
 if command -v dpkg-deb >/dev/null; then

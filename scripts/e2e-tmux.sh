@@ -2,7 +2,7 @@
 # End-to-end test of the real binary in tmux: Korean search, moving, resizing, quitting,
 # the exit status, that the terminal is restored afterwards (after q, Ctrl-C and every signal whose
 # default action ends a process, a truncated catalogue's SIGBUS included), the mouse and OSC 52, COLUMNS/LINES losing to
-# the terminal's real size, the user's data surviving kill -9, the wishlist exported and imported into a second data folder, a forecast fetched over HTTP, and a session recorded as a tape and played back. scripts/test.sh runs it on the release binary.
+# the terminal's real size, the user's data surviving kill -9, the wishlist exported and imported into a second data folder, a forecast fetched over HTTP, a session recorded as a tape and played back, and every scrolled list equal to a fresh draw. scripts/test.sh runs it on the release binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$root/.build/release/nimbus}")
@@ -16,9 +16,11 @@ export LC_ALL=C.UTF-8
 export XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" NIMBUS_WEATHER_URL=http://127.0.0.1:9 NIMBUS_AIR_URL=http://127.0.0.1:9
 t() { tmux -u -L "$sock" "$@"; }
 http_pid=
+scroll_server_pid=
 cleanup() {
   t kill-server 2>/dev/null || true
   if [ -n "$http_pid" ]; then kill "$http_pid" 2>/dev/null || true; fi
+  if [ -n "$scroll_server_pid" ]; then kill "$scroll_server_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -329,6 +331,156 @@ death_case() { # SIGNAL
 death_case TERM
 death_case HUP
 death_case INT
+
+# ---- Scrolled lists equal a fresh draw ------------------------------------------------------------
+# Frames move the lines the terminal already shows (scroll regions, insert and delete line) before
+# drawing what changed; tmux is a terminal emulator of its own. After scrolling each list down past
+# its last row and back up, the pane (text and colours) must equal what Ctrl-L draws from nothing.
+# Korean and Japanese names are wide; at 40×10 the lists are five rows.
+# The lists' data come from a loopback server that keeps answering the same (scripts/e2e-scroll-server.py):
+# 60 quakes, forecasts, Seattle's warnings in force; 40 liked cities and 60 films on the wishlist.
+scroll_data="$work/scroll-data"
+: > "$work/scroll-server.log"
+python3 -u "$root/scripts/e2e-scroll-server.py" "$root/Tests/Tapes/fixtures" > "$work/scroll-server.log" 2>&1 &
+scroll_server_pid=$!
+scroll_port=
+for _ in $(seq 50); do scroll_port=$(sed -n 1p "$work/scroll-server.log"); [ -n "$scroll_port" ] && break; sleep 0.1; done
+films=$(find "$(dirname "$bin")" -name movies.sqlite | sed -n 1p)
+python3 - "$films" "$work/films.csv" <<'PY'
+import csv, sqlite3, sys
+rows = sqlite3.connect(sys.argv[1]).execute("select title, year from movie where year is not null order by renown_order limit 60").fetchall()
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["Title", "Year"])
+    w.writerows(rows)
+PY
+XDG_DATA_HOME="$scroll_data" "$bin" wishlist import "$work/films.csv" > /dev/null 2>&1
+# The pane as a person sees it: each character with its colours and attributes, a space with those
+# that show on a space (background, reverse, underline), blanks at the ends of rows left out (tmux
+# captures a cleared cell and a written space differently, and a space's foreground does not show).
+cat > "$work/visible.py" <<'PY'
+import re, sys
+state = {}
+out = []
+for line in sys.stdin.read().split("\n"):
+    cells = []
+    for token in re.findall(r"\x1b\[[0-9;]*m|.", line):
+        if token.startswith("\x1b["):
+            codes = [int(c) if c else 0 for c in token[2:-1].split(";")] or [0]
+            i = 0
+            while i < len(codes):
+                c = codes[i]
+                if c == 0: state = {}
+                elif c in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
+                    state["fg" if c == 38 else "bg"] = codes[i + 2]; i += 2
+                elif 30 <= c <= 37 or 90 <= c <= 97: state["fg"] = c
+                elif 40 <= c <= 47 or 100 <= c <= 107: state["bg"] = c
+                elif c == 39: state.pop("fg", None)
+                elif c == 49: state.pop("bg", None)
+                elif c in (22, 23, 24, 25, 27): state.pop({22: 1, 23: 3, 24: 4, 25: 5, 27: 7}[c], None); state.pop(2, None) if c == 22 else None
+                else: state[c] = True
+                i += 1
+            continue
+        shows = {k: v for k, v in state.items() if k in ("bg", 4, 7)} if token == " " else dict(state)
+        cells.append((token, sorted(shows.items(), key=str)))
+    while cells and cells[-1] == (" ", []):
+        cells.pop()
+    out.append(repr(cells))
+print("\n".join(out))
+PY
+# Two pictures 0.5 s apart that agree: the screen has settled.
+settled() {
+  local a b
+  for _ in $(seq 30); do
+    a=$(t capture-pane -p -e -t e2e | python3 "$work/visible.py"); sleep 0.5; b=$(t capture-pane -p -e -t e2e | python3 "$work/visible.py")
+    [ "$a" = "$b" ] && break
+  done
+  printf '%s\n' "$b"
+}
+# The pane as it is, then after Ctrl-L redrew it from nothing: the same, or the difference on $work/screen.
+same_as_fresh() {
+  settled > "$work/scrolled"
+  t send-keys -t e2e C-l
+  sleep 0.3
+  settled > "$work/fresh"
+  diff "$work/scrolled" "$work/fresh" > "$work/screen" && return 0
+  { echo "(rows of the scrolled pane that differ from the fresh draw: characters and what shows of their styles)"; cat "$work/screen"; } > "$work/screen.tmp"
+  mv "$work/screen.tmp" "$work/screen"
+  return 1
+}
+keys() { # KEY COUNT: the key COUNT times, a few at a time, as a held key sends them
+  local i
+  for i in $(seq "$2"); do t send-keys -t e2e "$1"; [ $((i % 5)) -eq 0 ] && sleep 0.05; done
+  return 0
+}
+scroll_run() { # SIZE LANGUAGE READY-TEXT
+  t resize-window -t e2e -x "${1%x*}" -y "${1#*x}"
+  t respawn-pane -k -t e2e \
+    "env -u LANG -u LC_ALL NIMBUS_LANG=$2 NIMBUS_UNITS=metric XDG_DATA_HOME=$scroll_data XDG_CACHE_HOME=$work/scroll-cache-$2-$1 NIMBUS_WEATHER_URL=http://127.0.0.1:$scroll_port NIMBUS_AIR_URL=http://127.0.0.1:$scroll_port NIMBUS_QUAKES_URL=http://127.0.0.1:$scroll_port NIMBUS_NWS_URL=http://127.0.0.1:$scroll_port NIMBUS_ARCHIVE_URL=http://127.0.0.1:$scroll_port TERM=tmux-256color '$bin'; sleep 60"
+  check "scroll $1 $2: started" wait_for "$3"
+  sleep 0.5
+  keys Down 45; keys Up 30; keys PageDown 2; keys Down 3
+  check "scroll $1 $2: Cities, scrolled down and up, equals a fresh draw" same_as_fresh
+  # The help over Cities (it scrolls where the screen is short of its lines: at 80×24, not 100×30).
+  t send-keys -t e2e '?'
+  sleep 0.3
+  keys Down 12; keys Up 4
+  check "scroll $1 $2: the help over Cities equals a fresh draw" same_as_fresh
+  t send-keys -t e2e Escape
+  sleep 0.3
+  if [ ! -e "$work/scroll-liked" ]; then
+    t send-keys -t e2e Home
+    for _ in $(seq 40); do t send-keys -t e2e f Down; done
+    sleep 0.5
+    : > "$work/scroll-liked"
+  fi
+  t send-keys -t e2e 3
+  sleep 0.5
+  keys Down 45; keys Up 30; keys Down 2
+  check "scroll $1 $2: Liked (its map follows the selection) equals a fresh draw" same_as_fresh
+  t send-keys -t e2e 4
+  sleep 0.5
+  keys Down 45; keys Up 30; keys End 1; keys Up 3
+  check "scroll $1 $2: Quakes, 60 events, equals a fresh draw" same_as_fresh
+  t send-keys -t e2e 5
+  sleep 0.5
+  keys Down 45; keys Up 30; keys PageDown 3
+  check "scroll $1 $2: Movies, paged, equals a fresh draw" same_as_fresh
+  # (An Escape and the key after it sent together read as Alt and that key: a pause between.)
+  t send-keys -t e2e /
+  t send-keys -t e2e -l "forrest gump"
+  sleep 0.5
+  t send-keys -t e2e Enter Enter
+  check "scroll $1 $2: Forrest Gump's details open (142 min)" wait_for "142"
+  keys Down 15; keys Up 4
+  check "scroll $1 $2: a film's details (Forrest Gump's cast) equal a fresh draw" same_as_fresh
+  t send-keys -t e2e Escape
+  sleep 0.3
+  t send-keys -t e2e 6
+  sleep 0.5
+  keys Down 45; keys Up 30; keys Down 5
+  check "scroll $1 $2: Wishlist, 60 films, equals a fresh draw" same_as_fresh
+  t send-keys -t e2e 1 /
+  t send-keys -t e2e -l "seattle"
+  sleep 0.5
+  t send-keys -t e2e Enter Enter
+  sleep 1
+  t send-keys -t e2e a
+  sleep 0.5
+  keys Down 20; keys Up 5
+  check "scroll $1 $2: Seattle's warnings equal a fresh draw" same_as_fresh
+  if [ "$2" = en ]; then check "scroll $1 $2: and they were shown" bash -c "tmux -u -L '$sock' capture-pane -p -t e2e | grep -q 'Warnings in force · Seattle'"; fi
+  t send-keys -t e2e Escape
+  sleep 0.3
+  t send-keys -t e2e Escape
+  sleep 0.3
+  t send-keys -t e2e q
+}
+scroll_run 100x30 en Cities
+scroll_run 80x24 ko 도시
+scroll_run 40x10 ja 都市
+kill "$scroll_server_pid" 2>/dev/null || true
+t resize-window -t e2e -x 80 -y 24
 
 # ---- Tapes: a live session recorded as a tape (nimbus tape --record), played back ----------------
 # The pane's shell first reads a line typed into it (not into Nimbus); then a short run in Korean is

@@ -5,7 +5,8 @@ set -euo pipefail
 # libcurl4-openssl-dev: the statically linked Foundation of release builds calls libcurl.
 # dpkg-dev: dpkg-shlibdeps, for the Debian package's dependencies (scripts/package-deb.sh).
 # tzdata: the system's zone database (/usr/share/zoneinfo), which every local time is read from.
-packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3 python3-pip dpkg-dev tzdata)
+# less, vim-tiny: the peers the benchmark scrolls beside the app's lists (nimbus-bench --scroll).
+packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3 python3-pip dpkg-dev tzdata less vim-tiny)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

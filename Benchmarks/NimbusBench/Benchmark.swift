@@ -15,6 +15,11 @@ enum NimbusBenchmark {
         "reykjavik", "los angeles", "부산", "tokyo", "s", "ber", "москва", "istanbul", "cairo", "hanoi",
     ])
 
+    /// Typos, each typed a key at a time: the keys that match nothing get suggestions.
+    static let typos = ["pariss", "mumbia", "seuol", "lodnon", "new yrok", "셔울", "zermatt", "munchenn"]
+    /// A region or a country after the name.
+    static let narrowed = ["springfield, il", "portland me", "paris france", "london ontario", "파리, 프랑스"]
+
     /// The queries `variable` lists, comma-separated, each at most 64 characters; `fallback` when it
     /// is unset or lists none (a bench that typed nothing would print no number, not say why).
     static func typing(from variable: String, default fallback: [String],
@@ -101,6 +106,13 @@ enum NimbusBenchmark {
             print(table.render())
             return
         }
+        // `--scroll [--before PATH]`: what scrolling costs on the wire (bytes per scrolled line, beside
+        // less, vim and fzf; held keys through a 56 kbit/s link), with another build beside this one.
+        if CommandLine.arguments.contains("--scroll") {
+            ScrollBenchmark.run(nimbus: nimbus, before: value("--before"), into: &table)
+            print(table.render())
+            return
+        }
         if CommandLine.arguments.contains("--movies") {
             MovieBenchmark.run(into: &table)
             MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table)
@@ -134,6 +146,7 @@ enum NimbusBenchmark {
         table.header("", "nimbus", "fzf")
         table.row("time to first frame", ms(nimbusPTY.firstFrame), fzfPTY.map { ms($0.firstFrame) } ?? "fzf not installed")
         table.row("keystroke → settled screen, p50", ms(nimbusPTY.keyP50), fzfPTY.map { ms($0.keyP50) } ?? "-")
+        table.row("keystroke → settled screen, p99", ms(nimbusPTY.keyP99), fzfPTY.map { ms($0.keyP99) } ?? "-")
         table.row("keystroke → settled screen, max", ms(nimbusPTY.keyMax), fzfPTY.map { ms($0.keyMax) } ?? "-")
         table.row("peak RSS", mb(nimbusPTY.peakRSS), fzfPTY.map { mb($0.peakRSS) } ?? "-")
         if let f = fzfPTY {
@@ -151,6 +164,7 @@ enum NimbusBenchmark {
             table.row("keystroke → settled screen, max", ms(wide.keyMax))
         }
         if !ptyOnly { MovieBenchmark.pty(nimbus: nimbus, runs: runs, into: &table) }
+        if !ptyOnly { ScrollBenchmark.run(nimbus: nimbus, before: value("--before"), into: &table) }
         if !ptyOnly, let catalog = try? CityCatalog.bundled() { MapBenchmark.run(catalog: catalog, into: &table) }
         if !ptyOnly || args.contains("--today") { TodayBenchmark.run(runs: min(runs, 10), into: &table) }
         table.section("This benchmark process")
@@ -188,6 +202,8 @@ enum NimbusBenchmark {
         let t0 = now()
         catalog.prepareRanking(for: .geoNames)
         let rankingBuild = now() - t0
+        // As the app's warm-up does at start-up, off the main queue.
+        catalog.foldNamesOfLargestCities()
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
             l10n: L10n.bundled(.en), countries: CountryNames(locale: Language.en.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
@@ -220,9 +236,30 @@ enum NimbusBenchmark {
             }
         }
         keep.cancel()
+        // What people also type: typos (a keystroke that matches nothing suggests cities within two
+        // edits) and a region or country after the name.
+        let use = SearchCitiesUseCase(repository: catalog)
+        catalog.prepareSuggestions()
+        catalog.prepareQualifiers()
+        var noMatch: [Double] = [], qualified: [Double] = []
+        for _ in 0..<6 {
+            for word in typos + narrowed {
+                var typed = ""
+                for ch in word {
+                    typed.append(ch)
+                    let t0 = now()
+                    let found = use.execute(query: typed)
+                    let t1 = now()
+                    if found.count == 0 && !found.suggestions.isEmpty { noMatch.append(t1 - t0) }
+                    if found.qualifier != nil { qualified.append(t1 - t0) }
+                }
+            }
+        }
         table.header("", "p50", "p99", "max")
         table.row("search only", ms(pct(searchOnly, 50)), ms(pct(searchOnly, 99)), ms(searchOnly.max() ?? 0))
         table.row("view model: search + 20 rows", ms(pct(perKey, 50)), ms(pct(perKey, 99)), ms(perKey.max() ?? 0))
+        table.row("no match, with suggestions (\(noMatch.count) keys; target ≤ 5 ms)", ms(pct(noMatch, 50)), ms(pct(noMatch, 99)), ms(noMatch.max() ?? 0))
+        table.row("a region or country named (\(qualified.count) keys)", ms(pct(qualified, 50)), ms(pct(qualified, 99)), ms(qualified.max() ?? 0))
         table.row("ranking: own names folded and sorted (once)", ms(rankingBuild))
         let medians = byQuery.map { (query: $0.key, median: pct($0.value, 50)) }.sorted { $0.median > $1.median }
         for (query, median) in medians.prefix(dearest) {
@@ -318,7 +355,7 @@ enum NimbusBenchmark {
 
     // MARK: Pseudo-terminal runs
 
-    struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyMax = 0.0, peakRSS = 0 }
+    struct PTYResult { var firstFrame = 0.0, keyP50 = 0.0, keyP99 = 0.0, keyMax = 0.0, peakRSS = 0 }
 
     static func ptyRun(label: String, argv: [String], typeAfterStart: String, ready: String, runs: Int,
                        cols: Int = 80, rows: Int = 24) -> PTYResult {
@@ -330,7 +367,7 @@ enum NimbusBenchmark {
             keys += r.keyLatencies
             rss = max(rss, r.peakRSS)
         }
-        return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyMax: keys.max() ?? 0, peakRSS: rss)
+        return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyP99: pct(keys, 99), keyMax: keys.max() ?? 0, peakRSS: rss)
     }
 
     static func writeCityNames() -> String {

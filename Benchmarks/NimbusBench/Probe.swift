@@ -56,10 +56,17 @@ enum RenderProbe {
         let container = try! AppDIContainer(configuration: .init(environment: [:], scheduler: scheduler))
         let app = AppCoordinator(container: container)
         app.start()
-        let renderer = Renderer(backend: FakeTerminal(size: Size(cols: 80, rows: 24)))
+        // A terminal that moves lines, as the live one does (the diff includes looking for rows to
+        // move and pricing them), beside one that encodes the cells alone, on the same frames.
+        let renderer = Renderer(backend: FakeTerminal(size: Size(cols: 80, rows: 24), movesLines: true))
+        let cellsOnly = Renderer(backend: EncodingTerminal(FakeTerminal(size: Size(cols: 80, rows: 24))) { _ in })
         renderer.render(app.render(size: Size(cols: 80, rows: 24)))
+        cellsOnly.render(app.render(size: Size(cols: 80, rows: 24)))
         app.handle(.char("/"))
-        var handle: [Double] = [], frame: [Double] = [], diff: [Double] = []
+        var handle: [Double] = [], frame: [Double] = [], diff: [Double] = [], diffCellsOnly: [Double] = [], plan: [Double] = []
+        let costs = FrameEncoder(sequences: .xterm256Color).costs!
+        var last = app.render(size: Size(cols: 80, rows: 24))
+        var planned = 0
         // `--cold`: between keys, other work goes through the CPU caches, as between real keystrokes.
         let cold = CommandLine.arguments.contains("--cold")
         var junk = [UInt8](repeating: 1, count: 16 << 20)
@@ -80,11 +87,39 @@ enum RenderProbe {
                     let t2 = NimbusBenchmark.now()
                     renderer.render(buffer)
                     let t3 = NimbusBenchmark.now()
-                    if round > 0 { handle.append(t1 - t0); frame.append(t2 - t1); diff.append(t3 - t2) }
+                    cellsOnly.render(buffer)
+                    let t4 = NimbusBenchmark.now()
+                    let moves = LineMoves.plan(from: last, to: buffer, costs: costs)
+                    let t5 = NimbusBenchmark.now()
+                    last = buffer
+                    if !moves.moves.isEmpty { planned += 1 }
+                    if round > 0 {
+                        handle.append(t1 - t0); frame.append(t2 - t1); diff.append(t3 - t2); diffCellsOnly.append(t4 - t3); plan.append(t5 - t4)
+                    }
                 }
                 app.handle(.ctrl("u"))
                 renderer.render(app.render(size: Size(cols: 80, rows: 24)))
+                cellsOnly.render(app.render(size: Size(cols: 80, rows: 24)))
+                last = app.render(size: Size(cols: 80, rows: 24))
             }
+        }
+        // Scrolling: Down at the bottom of the list, each frame's rows moved.
+        app.handle(.escape)
+        for _ in 0..<25 {
+            app.handle(.down)
+            renderer.render(app.render(size: Size(cols: 80, rows: 24)))
+            cellsOnly.render(app.render(size: Size(cols: 80, rows: 24)))
+        }
+        var scrollDiff: [Double] = [], scrollDiffCellsOnly: [Double] = []
+        for _ in 0..<300 {
+            app.handle(.down)
+            let buffer = app.render(size: Size(cols: 80, rows: 24))
+            let t0 = NimbusBenchmark.now()
+            renderer.render(buffer)
+            let t1 = NimbusBenchmark.now()
+            cellsOnly.render(buffer)
+            scrollDiff.append(t1 - t0)
+            scrollDiffCellsOnly.append(NimbusBenchmark.now() - t1)
         }
         func us(_ xs: [Double]) -> String {
             String(format: "p50 %4.0f µs  p90 %4.0f µs", NimbusBenchmark.pct(xs, 50) * 1e6, NimbusBenchmark.pct(xs, 90) * 1e6)
@@ -92,13 +127,15 @@ enum RenderProbe {
         print("per typed key (\(handle.count)): handle \(us(handle)) | frame \(us(frame)) | diff \(us(diff))")
         let total = zip(zip(handle, frame), diff).map { $0.0 + $0.1 + $1 }
         print("                  total \(us(total))")
+        print("diff of a typed key, cells encoded without line moves: \(us(diffCellsOnly)) | LineMoves.plan alone \(us(plan)), moves planned for \(planned) keys")
+        print("Down at the bottom of the list (\(scrollDiff.count)): diff with line moves \(us(scrollDiff)) | without \(us(scrollDiffCellsOnly))")
     }
 
     static func run() {
         let container = try! AppDIContainer(configuration: .init(environment: [:], scheduler: DispatchQueue.immediate.eraseToAnyScheduler()))
         let app = AppCoordinator(container: container)
         app.start()
-        let fake = FakeTerminal(size: Size(cols: 80, rows: 24))
+        let fake = FakeTerminal(size: Size(cols: 80, rows: 24), movesLines: true)
         do {
             let c2 = try! AppDIContainer(configuration: .init(environment: [:], scheduler: DispatchQueue.immediate.eraseToAnyScheduler()))
             let a2 = AppCoordinator(container: c2)
@@ -128,5 +165,21 @@ enum RenderProbe {
         app.handle(.char("/"))
         var flip = false
         t("key + render + diff") { app.handle(.char(flip ? "s" : "x")); app.handle(.backspace); flip.toggle(); renderer.render(app.render(size: Size(cols: 80, rows: 24))) }
+        // Scrolling: Down at the bottom of the list, the frame diffed with its rows moved (`LineMoves`).
+        app.handle(.escape)
+        for _ in 0..<30 { app.handle(.down) }
+        renderer.render(app.render(size: Size(cols: 80, rows: 24)))
+        var previous = app.render(size: Size(cols: 80, rows: 24))
+        t("Down at the bottom: key + render + diff with line moves") {
+            app.handle(.down)
+            let next = app.render(size: Size(cols: 80, rows: 24))
+            renderer.render(next)
+            previous = next
+        }
+        let costs = FrameEncoder(sequences: .xterm256Color).costs!
+        app.handle(.down)
+        let next = app.render(size: Size(cols: 80, rows: 24))
+        t("LineMoves.plan alone (a scrolled frame)") { _ = LineMoves.plan(from: previous, to: next, costs: costs) }
+        t("LineMoves.plan alone (the same frame)") { _ = LineMoves.plan(from: next, to: next, costs: costs) }
     }
 }

@@ -47,6 +47,25 @@ extension FixtureServer {
         case batchNullItem
         /// An item for a place nobody asked about, added at the end.
         case batchExtraItem
+        /// Characters a terminal cannot print with a known width in every string field: the line and
+        /// paragraph separators, an unassigned code point, noncharacters, a tag, a lone regional indicator.
+        case invisibleCharacters
+        /// 20,000 empty objects at the end of every array: what a decoder that builds every element
+        /// pays for (the NWS's 4 MB of `{}` took 650 MB).
+        case emptyObjectsInArrays
+        /// A redirect to the same URL, for ever (the same origin, so it is followed).
+        case redirectLoop
+        /// Every number at the edge of the physical ranges: positive ones 69.9, negative ones −99.9
+        /// (each believable alone, not all together: the archive's normals then say "62° below normal").
+        case edgeOfRangeNumbers
+    }
+
+    /// What `invisibleCharacters` puts before and after every string.
+    public static let invisible: (before: String, after: String) = (
+        scalars([0x2028, 0x0378, 0xFFFF]), scalars([0xFDD0, 0xE0001, 0x1F1F0, 0x2029]))
+
+    private static func scalars(_ values: [UInt32]) -> String {
+        String(String.UnicodeScalarView(values.compactMap(Unicode.Scalar.init)))
     }
 
     /// The item the batch modes spoil (the first when there is only one).
@@ -134,6 +153,17 @@ extension FixtureServer {
                 items[spoiled(items.count)] = NSNull()
                 return items
             })
+        case .invisibleCharacters:
+            return Response(body: rewrite(fixture, string: { invisible.before + $0 + invisible.after }))
+        case .emptyObjectsInArrays:
+            return Response(body: rewrite(fixture, array: { $0 + Array(repeating: [String: Any](), count: 20_000) }))
+        case .redirectLoop:
+            return Response(status: 302, headers: [:], behaviour: .redirectToItself)
+        case .edgeOfRangeNumbers:
+            return Response(body: rewrite(fixture, number: { text in
+                guard let value = Double(text), value != 0 else { return text }
+                return value > 0 ? "69.9" : "-99.9"
+            }))
         case .batchExtraItem:
             return Response(body: batch(fixture) { items in
                 guard var extra = items.first as? [String: Any] else { return items }
@@ -153,14 +183,16 @@ extension FixtureServer {
 
     /// `json` with every string passed through `string` and every number's text replaced by `number`.
     public static func rewrite(_ json: Data, string: (String) -> String = { $0 },
-                               number: ((String) -> String)? = nil) -> Data {
+                               number: ((String) -> String)? = nil, array: (([Any]) -> [Any])? = nil) -> Data {
         guard let root = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else { return json }
         var numbers: [String] = []
         let marker = "\u{E001}n"
         func walk(_ value: Any) -> Any {
             switch value {
             case let s as String: return string(s)
-            case let a as [Any]: return a.map(walk)
+            case let a as [Any]:
+                let walked = a.map(walk)
+                return array?(walked) ?? walked
             case let d as [String: Any]: return d.mapValues(walk)
             case let n as NSNumber where number != nil && String(cString: n.objCType) != "c":
                 numbers.append(number!(n.stringValue))

@@ -31,6 +31,12 @@ public final class FixtureServer: Sendable {
         case reset(afterBytes: Int)
         /// Sends `body` as is, with no status line or headers (an HTTP/0.9 reply).
         case raw
+        /// Sends the file at `path` as the body, 64 KiB at a time from the disk, with its
+        /// Content-Length: the server holds none of it (a measurement of the client's memory
+        /// counts only the client's).
+        case file(String)
+        /// A 302 to the very URL asked for (path and query): a redirect loop on one origin.
+        case redirectToItself
     }
 
     public struct Response: Sendable {
@@ -272,6 +278,19 @@ public final class FixtureServer: Sendable {
                 return true
             case .raw:
                 write(fd, response.body)
+            case .redirectToItself:
+                var headed = response
+                headed.headers["Location"] = request.target
+                write(fd, head(headed, length: 0))
+            case .file(let path):
+                guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+                defer { try? handle.close() }
+                let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
+                try? handle.seek(toOffset: 0)
+                guard write(fd, head(response, length: size)) else { return false }
+                while let block = try? handle.read(upToCount: 64 << 10), !block.isEmpty {
+                    guard write(fd, block) else { return false }
+                }
             case .huge(let bytes, let announced):
                 guard write(fd, head(response, length: announced ? bytes : nil)) else { return false }
                 let block = Data(repeating: UInt8(ascii: "x"), count: 64 << 10)

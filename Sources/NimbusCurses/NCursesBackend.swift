@@ -188,6 +188,27 @@ public final class NCursesBackend: TerminalBackend {
         encoder?.draw(changes, size: size)
     }
 
+    public func draw(_ changes: [CellChange], of frame: ScreenBuffer) {
+        guard started, !suspended else { return }
+        encoder?.draw(changes, size: size, frame: frame.size == size ? frame : nil)
+    }
+
+    /// What drawing costs with this terminal's sequences; nil while it is not ours or when its
+    /// terminfo entry has no way to move lines.
+    public var drawingCosts: (any DrawingCosts)? {
+        started && !suspended ? encoder?.costs : nil
+    }
+
+    public func moveLines(_ moves: [LineMove]) {
+        guard started, !suspended else { return }
+        encoder?.moveLines(moves, size: size)
+    }
+
+    public func bytes(moving moves: [LineMove], thenDrawing changes: [CellChange], of frame: ScreenBuffer) -> Int? {
+        guard started, !suspended, frame.size == size else { return nil }
+        return encoder?.bytes(moving: moves, thenDrawing: changes, of: frame, size: size)
+    }
+
     public func setCursor(_ p: Point?) {
         cursor = p
     }
@@ -340,7 +361,36 @@ public final class NCursesBackend: TerminalBackend {
             },
             reset: reset, clear: Self.capability("clear"),
             showCursor: Self.capability("cnorm"), hideCursor: Self.capability("civis"),
-            lastCellScrolls: nimbus_tigetflag("am") != 0 && nimbus_tigetflag("xenl") == 0)
+            lastCellScrolls: nimbus_tigetflag("am") != 0 && nimbus_tigetflag("xenl") == 0,
+            lineMoves: Self.lineMoveSequences(),
+            moveRight: nimbus_tigetstr("cuf") == nil ? nil : { n in Self.parameterized("cuf", Int32(n)) })
+    }
+
+    /// The terminal's ways to move the lines it shows (`LineMoves`): a scroll region (`csr`) with
+    /// `ind`/`ri` or `indn`/`rin`, and `il`/`dl` (or `il1`/`dl1` repeated); each left out when
+    /// terminfo has no such string.
+    static func lineMoveSequences() -> FrameEncoder.LineMoveSequences {
+        func string(_ name: String) -> [UInt8]? {
+            let bytes = capability(name)
+            return bytes.isEmpty ? nil : bytes
+        }
+        // One line with the one-line string where there is one (`dl1` is `\E[M`, `dl` with 1 `\E[1M`).
+        func counted(_ name: String, orRepeated single: String) -> ((Int) -> [UInt8])? {
+            let one = string(single), many = nimbus_tigetstr(name) != nil
+            guard one != nil || many else { return nil }
+            return { n in
+                if let one, n == 1 || !many { return Array(repeating: one, count: n).flatMap { $0 } }
+                return parameterized(name, Int32(n))
+            }
+        }
+        func counted(_ name: String) -> ((Int) -> [UInt8])? {
+            nimbus_tigetstr(name) == nil ? nil : { n in parameterized(name, Int32(n)) }
+        }
+        return FrameEncoder.LineMoveSequences(
+            setScrollRegion: nimbus_tigetstr("csr") == nil ? nil : { top, bottom in parameterized("csr", Int32(top), Int32(bottom)) },
+            scrollForward: string("ind"), scrollReverse: string("ri"),
+            scrollForwardLines: counted("indn"), scrollReverseLines: counted("rin"),
+            insertLines: counted("il", orRepeated: "il1"), deleteLines: counted("dl", orRepeated: "dl1"))
     }
 
     /// The palette entry for `c`; nil for the terminal's default colour.

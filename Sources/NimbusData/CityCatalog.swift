@@ -65,9 +65,9 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     /// array before it reads the token table, whose reads, scattered over megabytes, miss the cache.
     private let tokenSample = Mutex<[UInt64]?>(nil)
     static let tokenSampleStride = 64
-    private let regionTable = Mutex<[Region]?>(nil)
+    private let regionTable = Mutex<[Region?]>([])
     private let qualifierIndex = Mutex<CityQualifiers?>(nil)
-    private let signatureTable = Mutex<[(signature: UInt64, scalars: UInt16)]?>(nil)
+    private let signatureTable = Mutex<(signatures: [UInt64], lengths: [UInt8])?>(nil)
 
     /// Opens the catalogue at `url`.
     public init(contentsOf url: URL) throws {
@@ -217,12 +217,12 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             }
             if !held.isEmpty { places = held }
         }
-        let table = regions
         var regionPlaces: [CityRegionPlace] = [], countries: [String] = []
         for place in places {
             switch place {
-            case .region(let index) where index < table.count:
-                regionPlaces.append(CityRegionPlace(region: table[index].region, countryCode: table[index].country))
+            case .region(let index) where index < layout.regionCount:
+                let entry = region(number: index)
+                regionPlaces.append(CityRegionPlace(region: entry.region, countryCode: entry.country))
             case .region: break
             case .country(let code): countries.append(code)
             }
@@ -297,7 +297,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     /// How many corrected queries a suggestion searches at most.
-    static let suggestionSearches = 24
+    static let suggestionSearches = 8
     /// How many near tokens a word keeps.
     static let nearTokensKept = 8
 
@@ -310,39 +310,54 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     /// The tokens within `NearWords.limit(for:)` edits of `word`, fewest edits and then largest city first,
-    /// at most `nearTokensKept`. `lock` held.
+    /// at most `nearTokensKept`. Every token is looked at, by its length and its letters' signature
+    /// first (a few milliseconds over the table, no allocation); the distance is worked out only for
+    /// those that pass. `lock` held.
     private func nearTokens(_ word: [UInt8]) -> [(token: [UInt8], edits: Int)] {
         let target = NearWords.scalars(word)
         let allowed = NearWords.limit(for: target)
         guard allowed > 0 else { return [] }
         let signature = NearWords.signature(target)
         let table = tokenSignatures
-        var near: [(token: [UInt8], edits: Int, city: Int)] = []
-        for index in 0..<min(table.count, layout.tokenCount) {
-            let entry = table[index]
-            guard abs(Int(entry.scalars) - target.count) <= allowed,
-                  (entry.signature ^ signature).nonzeroBitCount <= 2 * allowed else { continue }
-            let range = tokenRange(index)
-            let token = Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
-            guard let edits = NearWords.distance(target, NearWords.scalars(token), atMost: allowed) else { continue }
-            let postings = postingRange(index..<(index + 1))
-            guard !postings.isEmpty else { continue }
-            near.append((token, edits, Int(u32(layout.postings + postings.lowerBound * 4))))
+        var near: [(index: Int, edits: Int, city: Int)] = []
+        var distance = NearWords.Distance()
+        let lowest = max(0, target.count - allowed), highest = target.count + allowed
+        table.signatures.withUnsafeBufferPointer { signatures in
+            table.lengths.withUnsafeBufferPointer { lengths in
+                for index in 0..<min(signatures.count, layout.tokenCount) {
+                    let length = Int(lengths[index])
+                    guard length >= lowest, length <= highest,
+                          (signatures[index] ^ signature).nonzeroBitCount <= 2 * allowed else { continue }
+                    let range = tokenRange(index)
+                    guard let edits = distance.between(target, UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count),
+                                                       atMost: allowed) else { continue }
+                    let postings = postingRange(index..<(index + 1))
+                    guard !postings.isEmpty else { continue }
+                    near.append((index, edits, Int(u32(layout.postings + postings.lowerBound * 4))))
+                }
+            }
         }
-        return near.sorted { ($0.edits, $0.city) < ($1.edits, $1.city) }.prefix(Self.nearTokensKept).map { ($0.token, $0.edits) }
+        return near.sorted { ($0.edits, $0.city) < ($1.edits, $1.city) }.prefix(Self.nearTokensKept).map { entry in
+            let range = tokenRange(entry.index)
+            return (Array(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)), entry.edits)
+        }
     }
 
-    /// Each token's length in scalars and its `NearWords.signature`, made by the first suggestion.
-    private var tokenSignatures: [(signature: UInt64, scalars: UInt16)] {
+    /// Each token's `NearWords.signature` and its length in scalars, made by the first suggestion.
+    private var tokenSignatures: (signatures: [UInt64], lengths: [UInt8]) {
         signatureTable.withLock { made in
             if let made { return made }
-            let table = (0..<layout.tokenCount).map { index -> (signature: UInt64, scalars: UInt16) in
+            var signatures = [UInt64](), lengths = [UInt8]()
+            signatures.reserveCapacity(layout.tokenCount)
+            lengths.reserveCapacity(layout.tokenCount)
+            for index in 0..<layout.tokenCount {
                 let range = tokenRange(index)
                 let scalars = NearWords.scalars(UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count))
-                return (NearWords.signature(scalars), UInt16(clamping: scalars.count))
+                signatures.append(NearWords.signature(scalars))
+                lengths.append(UInt8(clamping: scalars.count))
             }
-            made = table
-            return table
+            made = (signatures, lengths)
+            return (signatures, lengths)
         }
     }
 
@@ -605,6 +620,30 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
                 }
             }
         }
+        // A whole name is every query word as a word: only the cities listed under each word's own
+        // token can have one (none when some word is no token at all).
+        var exactPostings: [Range<Int>] = []
+        for t in 0..<scratch.query.count {
+            let lower = scratch.tokenStarts[t]
+            let token = scratch.query.range(t)
+            let listed = scratch.query.bytes.withUnsafeBytes { bytes in
+                lower < layout.tokenCount && comparePrefix(lower, UnsafeRawBufferPointer(rebasing: bytes[token]), exact: true) == 0
+            }
+            guard listed else { return [] }
+            exactPostings.append(postingRange(lower..<(lower + 1)))
+        }
+        func underEveryWord(_ city: Int) -> Bool {
+            exactPostings.allSatisfy { postings in
+                var lo = postings.lowerBound, hi = postings.upperBound
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let value = Int(u32(layout.postings + mid * 4))
+                    if value == city { return true }
+                    if value < city { lo = mid + 1 } else { hi = mid }
+                }
+                return false
+            }
+        }
         // The largest places matched otherwise than by the start of an own name: classes 2 to 4 together.
         var whole: [Int] = []
         var read = 0
@@ -614,7 +653,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             while word != 0 {
                 let city = i << 6 | word.trailingZeroBitCount
                 word &= word &- 1
-                if hasWholeName(city) { whole.append(city) }
+                if underEveryWord(city) && hasWholeName(city) { whole.append(city) }
                 read += 1
                 if read == Self.leadCandidates { break scan }
             }
@@ -724,27 +763,31 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         let region: CityRegion
     }
 
-    /// The region table (version 3), decoded on first use: a few thousand entries.
+    /// The region table (version 3), every entry decoded (for the qualifiers, made off the main
+    /// queue): a few thousand entries, a few milliseconds.
     var regions: [Region] {
+        (0..<layout.regionCount).map(region(number:))
+    }
+
+    /// Region `number` of the table, decoded on first use: the first frame's rows read a few of
+    /// the thousands, and only those are decoded.
+    func region(number: Int) -> Region {
         regionTable.withLock { table in
-            if let table { return table }
-            var decoded: [Region] = []
-            decoded.reserveCapacity(layout.regionCount)
-            for index in 0..<layout.regionCount {
-                let entry = layout.regionOffsets + index * 4
-                let start = Int(u32(entry)), end = Int(u32(entry + 4))
-                let range = layout.clamped(start: start, length: end - start, in: layout.regionBlob, size: layout.regionBlobSize)
-                let fields = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
-                    .split(separator: CityNameMatcher.nameSeparator, omittingEmptySubsequences: false)
-                    .map { String(decoding: $0, as: UTF8.self) }
-                // A damaged entry is a region with no names rather than a crash; it matches nothing.
-                let field = { (i: Int) -> String in i < fields.count ? fields[i] : "" }
-                decoded.append(Region(country: field(0), region: CityRegion(
-                    code: field(2), english: field(3), korean: field(4).isEmpty ? nil : field(4),
-                    japanese: field(5).isEmpty ? nil : field(5))))
-            }
-            table = decoded
-            return decoded
+            if table.isEmpty { table = [Region?](repeating: nil, count: layout.regionCount) }
+            if let made = table[number] { return made }
+            let entry = layout.regionOffsets + number * 4
+            let start = Int(u32(entry)), end = Int(u32(entry + 4))
+            let range = layout.clamped(start: start, length: end - start, in: layout.regionBlob, size: layout.regionBlobSize)
+            let fields = UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+                .split(separator: CityNameMatcher.nameSeparator, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+            // A damaged entry is a region with no names rather than a crash; it matches nothing.
+            let field = { (i: Int) -> String in i < fields.count ? fields[i] : "" }
+            let made = Region(country: field(0), region: CityRegion(
+                code: field(2), english: field(3), korean: field(4).isEmpty ? nil : field(4),
+                japanese: field(5).isEmpty ? nil : field(5)))
+            table[number] = made
+            return made
         }
     }
 
@@ -759,8 +802,8 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         guard layout.version >= 3 else { return nil }
         let value = Int(u16(record + 36))
         guard value < layout.regionCount else { return nil }
-        let table = regions
-        return value < table.count && !table[value].region.english.isEmpty ? table[value].region : nil
+        let entry = region(number: value)
+        return entry.region.english.isEmpty ? nil : entry.region
     }
 
     private func namesakes(ofRecord record: Int) -> CityNamesakes {

@@ -47,20 +47,70 @@ final class CityNameMatcher: Sendable {
     func hasName(equalTo query: FoldedTokens, city index: Int, names blob: UnsafeRawBufferPointer) -> Bool {
         guard query.count > 0 else { return false }
         if let names = foldedNames(index, blob: blob) {
+            // Most candidates have no such name: one look in the names' hashes says so.
+            guard names.wholeNames.contains(FoldedNames.hash(query.bytes, ends: query.ends, from: 0)) else { return false }
             return names.names.indices.contains { k in
                 names.name(k, equals: query) && !(k > 0 && Self.isCode(UnsafeRawBufferPointer(rebasing: blob[names.names[k].bytes])))
             }
         }
+        // Read in place, most names without folding them (as `matchedAlternateInPlace` reads them).
         var tokens = FoldedTokens()
+        let asciiQuery = query.bytes.allSatisfy { $0 < UTF8Lead.firstNonASCII }
+        let keptQuery = !asciiQuery && String(decoding: query.bytes, as: UTF8.self).unicodeScalars
+            .allSatisfy { NameFolding.isKept($0.value) }
         for (k, range) in NameRanges(blob: blob, from: 0).enumerated() {
-            // A name shorter than the query's letters cannot fold to them (folding only ever lengthens ASCII).
             let name = UnsafeRawBufferPointer(rebasing: blob[range])
-            if name.allSatisfy({ $0 < UTF8Lead.firstNonASCII }) && name.count < query.bytes.count { continue }
+            // Folding shortens a name by its separators, marks and wide forms (three bytes to one),
+            // never to a quarter: a much longer name cannot fold to the query.
+            if name.count > 4 * (query.bytes.count + query.count) + 8 { continue }
             if k > 0 && Self.isCode(name) { continue }
+            if let equal = Self.asciiNameEquals(name, query) {
+                if equal { return true }
+                continue
+            }
+            if asciiQuery && !Self.mayFoldToASCII(name) { continue }
+            if keptQuery && !name.contains(where: UTF8Lead.mayStartHangulOrKana) { continue }
             NameFolding.fold(utf8: name, into: &tokens)
             if tokens.bytes == query.bytes && tokens.ends == query.ends { return true }
         }
         return false
+    }
+
+    /// Whether an all-ASCII name folds to exactly `query`'s tokens, compared in one pass over its
+    /// bytes (ASCII folds to lowercase letters and digits split at everything else); nil when a
+    /// non-ASCII byte comes first, as the name must then be folded to tell.
+    static func asciiNameEquals(_ name: UnsafeRawBufferPointer, _ query: FoldedTokens) -> Bool? {
+        var token = 0, k = 0, inWord = false
+        var end = query.count > 0 ? query.range(0).upperBound : 0
+        var matches = true
+        for b in name {
+            if b >= UTF8Lead.firstNonASCII { return nil }
+            guard matches else { continue }
+            let folded = asciiFolded(b)
+            if folded == 0 {
+                if inWord {
+                    // A word ended: it must have been the query's whole token.
+                    if k != end { matches = false }
+                    token += 1
+                    if token < query.count { end = query.range(token).upperBound }
+                }
+                inWord = false
+                continue
+            }
+            if !inWord {
+                if token >= query.count { matches = false; continue }
+                k = query.range(token).lowerBound
+                inWord = true
+            }
+            if k >= end || query.bytes[k] != folded { matches = false; continue }
+            k += 1
+        }
+        guard matches else { return false }
+        if inWord {
+            guard k == end else { return false }
+            token += 1
+        }
+        return token == query.count
     }
 
     /// Whether a name is a code rather than a name: two to four ASCII capital letters ("LOS", "NYC").
@@ -279,6 +329,23 @@ struct FoldedNames {
     private(set) var names: [Name] = []
     private var tokenBytes: [UInt8] = []
     private var tokenEnds: [Int] = []
+    /// `hash` of each name's tokens: whether some name is exactly a query, in one look.
+    private(set) var wholeNames: Set<UInt64> = []
+
+    /// FNV-1a over the bytes of a name's tokens (`ends`: their end offsets from `from`), each token
+    /// closed by a byte that folded tokens never hold.
+    static func hash(_ bytes: [UInt8], ends: some Collection<Int>, from start: Int) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var i = start
+        for end in ends {
+            while i < end {
+                h = (h ^ UInt64(bytes[i])) &* 0x100_0000_01b3
+                i += 1
+            }
+            h = (h ^ 0xFF) &* 0x100_0000_01b3
+        }
+        return h
+    }
 
     /// Folds every name of `blob` (names separated by `CityNameMatcher.nameSeparator`, the canonical one first).
     init(blob: UnsafeRawBufferPointer, scratch: inout FoldedTokens) {
@@ -294,6 +361,7 @@ struct FoldedNames {
             }
             names.append(Name(bytes: start..<end, tokens: firstToken..<tokenEnds.count,
                               scalars: CityNameMatcher.scalarCount(name)))
+            wholeNames.insert(Self.hash(scratch.bytes, ends: scratch.ends, from: 0))
             start = end + 1
         } while start < blob.count
     }

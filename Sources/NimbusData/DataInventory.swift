@@ -13,27 +13,34 @@ public enum DataInventory {
         public let size: Int
     }
 
-    /// Every file the app would read from `folders`, in path order.
+    /// Every file the app would read from `folders`, in path order: each from the folder
+    /// `DataFolders.folder(holding:)` chooses, as the app does (a fifo, folder or oversized file in
+    /// an earlier folder is passed over there, and here).
     public static func entries(in folders: DataFolders) -> [Entry] {
-        var found: [String: Entry] = [:]
-        for folder in folders.folders {
-            for relative in files(under: folder.path) where found[relative] == nil {
-                var st = stat()
-                guard stat(folder.path + "/" + relative, &st) == 0 else { continue }
-                found[relative] = Entry(relative: relative, folder: folder, size: Int(st.st_size))
-            }
+        var names = Set<String>()
+        for folder in folders.folders { names.formUnion(files(under: folder.path)) }
+        return names.sorted().compactMap { relative -> Entry? in
+            guard let folder = folders.folder(holding: relative) else { return nil }
+            var st = stat()
+            guard stat(folder.path + "/" + relative, &st) == 0 else { return nil }
+            return Entry(relative: relative, folder: folder, size: Int(st.st_size))
         }
-        return found.values.sorted { $0.relative < $1.relative }
+    }
+
+    /// The files the app needs that no folder holds as a usable data file.
+    public static func missing(in folders: DataFolders) -> [String] {
+        DataFile.required.filter { folders.folder(holding: $0) == nil }
     }
 
     /// What a data file holds, read by the app's own readers: its format and counts, or why it
     /// can't be read. Files that are not one of the binary formats say only their size.
     public static func summary(of url: URL) -> String {
         var magic = [UInt8](repeating: 0, count: 6)
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return "unreadable" }
-        let head = (try? handle.read(upToCount: 6)).map { [UInt8]($0) } ?? []
-        try? handle.close()
-        magic.replaceSubrange(0..<head.count, with: head)
+        guard let (fd, _) = try? DataFile.open(url, maxBytes: DataFile.maxBytes(url.lastPathComponent)) else {
+            return "unreadable (not a regular file within its size cap)"
+        }
+        _ = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 6, 0) }
+        close(fd)
         let version = Int(magic[4]) | Int(magic[5]) << 8
         do {
             switch String(decoding: magic[0..<4], as: UTF8.self) {

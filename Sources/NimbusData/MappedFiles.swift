@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import NimbusResources
 import Synchronization
 
 /// The read-only data files the app maps into memory (the city catalogue, land masks), with their
@@ -20,17 +22,20 @@ public enum MappedFiles {
     }
 
     /// The bytes of `url`: read when smaller than `mapThreshold`, else mapped and registered.
-    /// Anything but a plain file (a fifo, `/dev/zero`, a directory) is refused rather than waited on
-    /// or read without end.
-    public static func load(_ url: URL, mapThreshold: Int = mapThreshold) throws -> (data: Data, registration: Registration?) {
-        var st = stat()
-        guard stat(url.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    /// Anything but a plain file of at most `maxBytes` (a fifo, `/dev/zero`, a directory, a sparse
+    /// file of gigabytes) is refused rather than waited on or read without end: the file is opened
+    /// once and that descriptor checked (`DataFile.open`), then read or mapped.
+    public static func load(_ url: URL, maxBytes: Int = DataFile.maxBytes("cities15000.bin"),
+                            mapThreshold: Int = mapThreshold) throws -> (data: Data, registration: Registration?) {
+        let (fd, size) = try DataFile.open(url, maxBytes: maxBytes)
+        defer { close(fd) }
+        if size < mapThreshold {
+            return (try DataFile.read(fd, size: size, maxBytes: maxBytes, url: url), nil)
         }
-        if Int(st.st_size) < mapThreshold {
-            return (try Data(contentsOf: url), nil)
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), address != MAP_FAILED else {
+            throw DataFile.Unreadable(description: "\(url.path) could not be mapped: \(String(cString: strerror(errno)))")
         }
-        let data = try Data(contentsOf: url, options: .alwaysMapped)
+        let data = Data(bytesNoCopy: address, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
         let registration = data.withUnsafeBytes { bytes in
             StartupPaging.mapped(bytes)
             return register(bytes, path: url.path)

@@ -75,4 +75,61 @@ enum NearWords {
         }
         return previous[m] <= limit ? previous[m] : nil
     }
+
+    /// `distance` for many words against one, with its rows and the other word's scalars kept
+    /// between calls (no allocation per word once they are long enough).
+    struct Distance {
+        private var other: [UInt32] = []
+        private var rows: [Int] = []
+
+        /// The edits from `a` to the UTF-8 word `b`, nil when more than `limit`.
+        mutating func between(_ a: [UInt32], _ b: UnsafeRawBufferPointer, atMost limit: Int) -> Int? {
+            other.removeAll(keepingCapacity: true)
+            var value: UInt32 = 0, pending = 0
+            for byte in b {
+                if pending > 0, byte & 0xC0 == 0x80 {
+                    value = value << 6 | UInt32(byte & 0x3F)
+                    pending -= 1
+                    if pending == 0 { other.append(value) }
+                    continue
+                }
+                pending = 0
+                switch byte {
+                case 0xF0...0xF7: value = UInt32(byte & 0x07); pending = 3
+                case 0xE0...0xEF: value = UInt32(byte & 0x0F); pending = 2
+                case 0xC0...0xDF: value = UInt32(byte & 0x1F); pending = 1
+                default: other.append(UInt32(byte))
+                }
+            }
+            let n = a.count, m = other.count
+            guard abs(n - m) <= limit else { return nil }
+            if n == 0 || m == 0 { return max(n, m) <= limit ? max(n, m) : nil }
+            let width = m + 1
+            if rows.count < 3 * width { rows = [Int](repeating: 0, count: 3 * width) }
+            return rows.withUnsafeMutableBufferPointer { rows in
+                other.withUnsafeBufferPointer { b in
+                    a.withUnsafeBufferPointer { a in
+                        var before = 0, previous = width, current = 2 * width   // rows i - 2, i - 1, i
+                        for j in 0...m { rows[previous + j] = j }
+                        for i in 1...n {
+                            rows[current] = i
+                            var best = i
+                            for j in 1...m {
+                                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                                var value = min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + cost)
+                                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                                    value = min(value, rows[before + j - 2] + 1)
+                                }
+                                rows[current + j] = value
+                                best = min(best, value)
+                            }
+                            if best > limit { return nil }
+                            (before, previous, current) = (previous, current, before)
+                        }
+                        return rows[previous + m] <= limit ? rows[previous + m] : nil
+                    }
+                }
+            }
+        }
+    }
 }

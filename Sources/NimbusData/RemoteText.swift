@@ -32,18 +32,23 @@ enum RemoteText {
         return changed ? String(out) : text
     }
 
-    /// `clip`, after removing control characters and bidirectional overrides (line breaks and tabs
-    /// become spaces), trimmed: for short fields kept on disk and shown as they are (event places, ids).
+    /// `clip`, after removing control characters and bidirectional overrides (line breaks, the line
+    /// and paragraph separators and tabs become spaces) and replacing what is unassigned (and the
+    /// noncharacters) with U+FFFD, trimmed: for short fields kept on disk and shown as they are (event
+    /// places, ids). What else a terminal cannot print with a known width is replaced where text is
+    /// drawn (`ScalarWidth`, through `DisplayWidth`), by the same rule.
     static func clean(_ text: String, maxScalars limit: Int) -> String {
         var kept = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
             let v = scalar.value
-            if v == 0x0A || v == 0x09 || v == 0x0D {
+            if v == 0x0A || v == 0x09 || v == 0x0D || v == 0x2028 || v == 0x2029 {
                 kept.append(" ")
             } else if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
                         || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C {
                 continue
+            } else if isUnassigned(scalar) {
+                kept.append(replacement)
             } else {
                 kept.append(scalar)
             }
@@ -52,6 +57,14 @@ enum RemoteText {
             if count > limit + maxCombiningMarks + 1 { break }
         }
         return clip(String(kept), to: limit).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// What an unassigned code point or a noncharacter becomes.
+    static let replacement: Unicode.Scalar = "\u{FFFD}"
+
+    /// Unassigned in the Unicode this Swift knows, noncharacters included.
+    static func isUnassigned(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0x378 && scalar.properties.generalCategory == .unassigned
     }
 
     static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NimbusText
 
 /// Terminal column widths of text, measured per grapheme.
 ///
@@ -26,6 +27,8 @@ public enum DisplayWidth {
         let base = scalarWidth(first)
         guard let second = iterator.next() else { return base }
         if base == 0 && isControl(first.value) { return 0 }
+        // Drawn as one replacement when any of its scalars is not printable (`ScreenBuffer.put`).
+        if !isPrintable(c) { return 1 }
         // Multi-scalar grapheme: emoji presentation and ZWJ / modifier sequences are wide.
         let emojiBase = first.properties.isEmoji
         var next: Unicode.Scalar? = second
@@ -109,7 +112,20 @@ public enum DisplayWidth {
         return w < cols ? t + String(repeating: " ", count: cols - w) : t
     }
 
-    /// Removes C0/C1 controls, DEL, escape sequences (CSI, OSC, DCS…) and bidi overrides; returns NFC text.
+    /// Whether every scalar of `c` is printable with a known width (a control counts as printable
+    /// here: it takes no cell and is never drawn).
+    static func isPrintable(_ c: Character) -> Bool {
+        let scalars = Array(c.unicodeScalars)
+        // A flag: two regional indicators, two columns everywhere (one alone is disputed), then
+        // whatever joins the grapheme after it.
+        let flag = scalars.count >= 2 && ScalarWidth.isRegionalIndicator(scalars[0].value)
+            && ScalarWidth.isRegionalIndicator(scalars[1].value)
+        return scalars[(flag ? 2 : 0)...].allSatisfy { isControl($0.value) || ScalarWidth.of($0) != nil }
+    }
+
+    /// Removes C0/C1 controls, DEL, escape sequences (CSI, OSC, DCS…) and bidi overrides, and
+    /// replaces every other scalar that is not printable with a known width (line and paragraph
+    /// separators, unassigned code points, noncharacters: `ScalarWidth`) with U+FFFD; returns NFC text.
     public static func sanitize(_ s: String) -> String {
         let (clean, needsNFC) = stripControls(s)
         return needsNFC ? nfc(clean) : clean
@@ -123,8 +139,22 @@ public enum DisplayWidth {
         var changed = false
         var onlyStable = true
         var marks = 0 // combining marks since the last other scalar
+        // A regional indicator kept while waiting for the one that makes it a flag.
+        var loneIndicator = false
         for scalar in s.unicodeScalars {
             let v = scalar.value
+            if loneIndicator {
+                loneIndicator = false
+                if !ScalarWidth.isRegionalIndicator(v) || state != .ground {
+                    out.removeLast()
+                    out.append(ScalarWidth.replacement)
+                    changed = true
+                } else {
+                    out.append(scalar) // the flag's second half
+                    marks = 0
+                    continue
+                }
+            }
             var reprocess = true
             while reprocess {
                 reprocess = false
@@ -136,6 +166,17 @@ public enum DisplayWidth {
                     case 0x90, 0x98, 0x9D, 0x9E, 0x9F: state = .string; changed = true
                     case 0..<0x20, 0x7F, 0x80..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
                         changed = true
+                    case 0x1F1E6...0x1F1FF:
+                        // Printable only as the first half of a flag.
+                        onlyStable = false
+                        marks = 0
+                        out.append(scalar)
+                        loneIndicator = true
+                    case 0x300...0x10FFFF where ScalarWidth.of(scalar) == nil:
+                        // Not printable with a known width: the replacement, one column.
+                        changed = true
+                        marks = 0
+                        out.append(ScalarWidth.replacement)
                     default:
                         if v >= 0x300, !isStableUnderNFC(v) {
                             onlyStable = false
@@ -179,6 +220,11 @@ public enum DisplayWidth {
                     if v == 0x5C { state = .ground } else { state = .esc; reprocess = true }
                 }
             }
+        }
+        if loneIndicator {
+            out.removeLast()
+            out.append(ScalarWidth.replacement)
+            changed = true
         }
         return (changed ? String(out) : s, !onlyStable)
     }
@@ -257,58 +303,19 @@ public enum DisplayWidth {
         v < 0x20 || v == 0x7F || (v >= 0x80 && v < 0xA0)
     }
 
-    /// Width of one scalar: table first, then `wcwidth`, then 1.
+    /// Width of one scalar (`ScalarWidth`); a scalar that is not printable with a known width counts
+    /// as the one column of the replacement drawn in its place, controls as none.
     static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
-        if isControl(v) { return 0 }
-        if v < 0x300 { return 1 }
-        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) || v == 0x200B { return 0 }
-        if isWide(v) { return 2 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if scalar.properties.isEmojiPresentation { return 2 }
-        if utf8LocaleReady {
-            let w = Int(c_wcwidth(Int32(bitPattern: v)))
-            if w >= 0 { return min(w, 2) }
-        }
-        return 1
+        if isControl(scalar.value) { return 0 }
+        return ScalarWidth.of(scalar) ?? 1
     }
 
-    private static let wideRanges: [ClosedRange<UInt32>] = [
-        // The combining marks U+302A–302D and U+3099–309A sit inside East Asian Wide blocks but
-        // take no column of their own.
-        0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x3029, 0x302E...0x303E, 0x3041...0x3098,
-        0x309B...0x33FF, 0x3400...0x4DBF,
-        0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
-        0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
-        0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
-    ]
+    /// The scalar's width, or nil when a terminal cannot print it with a known width (`ScalarWidth`).
+    public static func knownWidth(_ scalar: Unicode.Scalar) -> Int? { ScalarWidth.of(scalar) }
 
-    static func isWide(_ v: UInt32) -> Bool {
-        if v < 0x1100 { return false }
-        for r in wideRanges {
-            if v < r.lowerBound { return false }
-            if v <= r.upperBound { return true }
-        }
-        return false
-    }
+    static func isWide(_ v: UInt32) -> Bool { ScalarWidth.isWide(v) }
 
-    /// `wcwidth` only knows non-ASCII under a UTF-8 `LC_CTYPE`; switch to C.UTF-8 once if needed.
-    private static let utf8LocaleReady: Bool = {
-        if codesetIsUTF8() { return true }
-        if setlocale(LC_CTYPE, "C.UTF-8") != nil || setlocale(LC_CTYPE, "C.utf8") != nil {
-            return codesetIsUTF8()
-        }
-        return false
-    }()
-
-    static func codesetIsUTF8() -> Bool {
-        guard let cs = nl_langinfo(nl_item(CODESET)) else { return false }
-        let name = String(cString: cs).uppercased()
-        return name == "UTF-8" || name == "UTF8"
-    }
+    static func codesetIsUTF8() -> Bool { ScalarWidth.codesetIsUTF8() }
 }
 
 /// NFC in time linear in the text's length. Foundation's normalisation slows down with the length
@@ -342,6 +349,3 @@ enum ChunkedNFC {
     }
 }
 
-/// `wcwidth` is hidden behind `_XOPEN_SOURCE` in the platform module map; bind the C symbol directly.
-@_silgen_name("wcwidth")
-private func c_wcwidth(_ c: Int32) -> Int32

@@ -30,10 +30,35 @@ public final class FakeTerminal: TerminalBackend {
     /// The text of the last OSC 52 write, decoded from its base64 as a terminal would.
     public var clipboard: String? { clipboardWrites.last.flatMap(OSC52.decode) }
 
-    public init(size: Size = Size(cols: 80, rows: 24), supportsColor: Bool = true) {
+    /// Every line move received, in order (only with `movesLines`).
+    public private(set) var lineMoves: [LineMove] = []
+    /// With `movesLines`: the bytes an xterm would get, counted and dropped, for what frames cost there.
+    private var encoder: FrameEncoder?
+
+    /// `movesLines`: scrolls regions as a terminal with xterm-256color's capabilities does, and says
+    /// what that costs there, so that `Renderer` moves lines on it.
+    public init(size: Size = Size(cols: 80, rows: 24), supportsColor: Bool = true, movesLines: Bool = false) {
         self.size = size
         self.supportsColor = supportsColor
         self.grid = ScreenBuffer(size: size)
+        encoder = movesLines ? FrameEncoder(sequences: .xterm256Color) : nil
+    }
+
+    public var drawingCosts: (any DrawingCosts)? { encoder?.costs }
+
+    public func moveLines(_ moves: [LineMove]) {
+        for move in moves { grid.scroll(move) }
+        lineMoves += moves
+        encoder?.moveLines(moves, size: size)
+    }
+
+    public func bytes(moving moves: [LineMove], thenDrawing changes: [CellChange], of frame: ScreenBuffer) -> Int? {
+        encoder?.bytes(moving: moves, thenDrawing: changes, of: frame, size: size)
+    }
+
+    public func draw(_ changes: [CellChange], of frame: ScreenBuffer) {
+        draw(changes)
+        encoder?.draw(changes, size: size, frame: frame)
     }
 
     public func draw(_ changes: [CellChange]) {
@@ -49,11 +74,15 @@ public final class FakeTerminal: TerminalBackend {
         if let p, p.x >= 0, p.y >= 0, p.x < size.cols, p.y < size.rows { cursor = p } else { cursor = nil }
     }
 
-    public func flush() { flushCount += 1 }
+    public func flush() {
+        flushCount += 1
+        _ = encoder?.finish(cursor: cursor, size: size)
+    }
 
     public func clearAll() {
         clearCount += 1
         grid = ScreenBuffer(size: size)
+        encoder?.clear()
     }
 
     public func copyToClipboard(_ text: String) {

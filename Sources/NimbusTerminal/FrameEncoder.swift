@@ -19,9 +19,15 @@ public struct FrameEncoder {
         public var hideCursor: [UInt8]
         /// True when writing the bottom-right cell would scroll the screen (`am` without `xenl`).
         public var lastCellScrolls: Bool
+        /// The ways this terminal moves the lines it shows; none when it has none.
+        public var lineMoves: LineMoveSequences
+        /// Cursor `n` columns right on its row (terminfo `cuf`), used where shorter than `moveTo`;
+        /// nil when the terminal has none.
+        public var moveRight: ((_ n: Int) -> [UInt8])?
 
         public init(moveTo: @escaping (Int, Int) -> [UInt8], style: @escaping (Style) -> [UInt8], reset: [UInt8],
-                    clear: [UInt8], showCursor: [UInt8], hideCursor: [UInt8], lastCellScrolls: Bool) {
+                    clear: [UInt8], showCursor: [UInt8], hideCursor: [UInt8], lastCellScrolls: Bool,
+                    lineMoves: LineMoveSequences = LineMoveSequences(), moveRight: ((Int) -> [UInt8])? = nil) {
             self.moveTo = moveTo
             self.style = style
             self.reset = reset
@@ -29,13 +35,57 @@ public struct FrameEncoder {
             self.showCursor = showCursor
             self.hideCursor = hideCursor
             self.lastCellScrolls = lastCellScrolls
+            self.lineMoves = lineMoves
+            self.moveRight = moveRight
+        }
+    }
+
+    /// A terminal's sequences for moving the lines it shows, from its terminfo entry; each is nil
+    /// when the terminal lacks the capability.
+    public struct LineMoveSequences {
+        /// Scroll region from row `top` to row `bottom` (`csr`); the cursor goes somewhere unknown.
+        public var setScrollRegion: ((_ top: Int, _ bottom: Int) -> [UInt8])?
+        /// The region up one line, the cursor on its bottom row (`ind`).
+        public var scrollForward: [UInt8]?
+        /// The region down one line, the cursor on its top row (`ri`).
+        public var scrollReverse: [UInt8]?
+        /// The region up or down `n` lines, the cursor inside it (`indn`, `rin`).
+        public var scrollForwardLines: ((_ n: Int) -> [UInt8])?
+        public var scrollReverseLines: ((_ n: Int) -> [UInt8])?
+        /// `n` blank lines in at the cursor's row, those below pushed down (`il`, or `il1` repeated).
+        public var insertLines: ((_ n: Int) -> [UInt8])?
+        /// `n` lines out at the cursor's row, those below pulled up (`dl`, or `dl1` repeated).
+        public var deleteLines: ((_ n: Int) -> [UInt8])?
+
+        public init(setScrollRegion: ((Int, Int) -> [UInt8])? = nil, scrollForward: [UInt8]? = nil,
+                    scrollReverse: [UInt8]? = nil, scrollForwardLines: ((Int) -> [UInt8])? = nil,
+                    scrollReverseLines: ((Int) -> [UInt8])? = nil, insertLines: ((Int) -> [UInt8])? = nil,
+                    deleteLines: ((Int) -> [UInt8])? = nil) {
+            self.setScrollRegion = setScrollRegion
+            self.scrollForward = scrollForward
+            self.scrollReverse = scrollReverse
+            self.scrollForwardLines = scrollForwardLines
+            self.scrollReverseLines = scrollReverseLines
+            self.insertLines = insertLines
+            self.deleteLines = deleteLines
+        }
+
+        /// True when no line move can be made.
+        public var isEmpty: Bool {
+            !(setScrollRegion != nil && (scrollForward != nil || scrollForwardLines != nil)
+              && (scrollReverse != nil || scrollReverseLines != nil))
+                && !(insertLines != nil && deleteLines != nil)
         }
     }
 
     private let sequences: Sequences
+    /// What this terminal's sequences cost, for `LineMoves`; nil when it cannot move lines.
+    public let costs: Costs?
     private var styleBytes: [Style: [UInt8]] = [:]
-    /// Cursor moves already asked of `sequences`, by position (the same few dozen every frame).
+    /// Cursor moves already asked of `sequences`, by position (the same few dozen every frame), and
+    /// moves right by distance.
     private var moves: [Int: [UInt8]] = [:]
+    private var rights: [Int: [UInt8]] = [:]
     private var bytes: [UInt8] = []
     /// Where the terminal's cursor is, when known for certain.
     private var position: (x: Int, y: Int)?
@@ -45,6 +95,7 @@ public struct FrameEncoder {
 
     public init(sequences: Sequences) {
         self.sequences = sequences
+        costs = sequences.lineMoves.isEmpty ? nil : Costs(sequences)
         bytes.reserveCapacity(8192)
     }
 
@@ -63,14 +114,23 @@ public struct FrameEncoder {
         cursorShown = nil
     }
 
-    /// Adds the bytes for `changes`, which come in row order as `Renderer` sends them.
-    public mutating func draw(_ changes: [CellChange], size: Size) {
+    /// Adds the bytes for `changes`, which come in row order as `Renderer` sends them. With the
+    /// `frame` they come from, a short gap between two changes on a row is crossed by writing the
+    /// frame's cells there again (plain ASCII in the style the terminal is in) where that takes
+    /// fewer bytes than moving the cursor, as curses does.
+    public mutating func draw(_ changes: [CellChange], size: Size, frame: ScreenBuffer? = nil) {
         for change in changes where change.cell.width > 0 {
             if sequences.lastCellScrolls, change.y == size.rows - 1, change.x + Int(change.cell.width) >= size.cols {
                 continue
             }
             if position.map({ $0.x != change.x || $0.y != change.y }) ?? true {
-                move(to: change.x, change.y)
+                if let frame, let from = position, from.y == change.y, from.x < change.x,
+                   change.x - from.x < moveBytes(to: change.x, change.y),
+                   (from.x..<change.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: style) }) {
+                    for x in from.x..<change.x { bytes.append(UInt8(frame[x, change.y].glyph.scalar!.value)) }
+                } else {
+                    move(to: change.x, change.y)
+                }
             }
             let cell = change.cell
             if style != cell.style {
@@ -97,6 +157,34 @@ public struct FrameEncoder {
                 position = nil // a sequence of scalars: the terminal may not agree on its width
             }
         }
+    }
+
+    /// Adds the bytes that make `moves`, in order, on a screen of `size` (`LineMoves` chose them;
+    /// `costs` says what each takes). The style goes back to plain first, so that the lines scrolled
+    /// in are blank in the default colours also on terminals that fill them with the current
+    /// background (`bce`).
+    public mutating func moveLines(_ moves: [LineMove], size: Size) {
+        for move in moves {
+            guard let made = sequences.bytes(making: move, rows: size.rows) else { continue }
+            if style != .plain {
+                bytes += sequences.reset
+                style = .plain
+            }
+            bytes += made
+            position = nil
+        }
+    }
+
+    /// The bytes a frame of `moves`, then `changes` of `frame`, then its cursor would take from the
+    /// terminal's state now: the exact price `Renderer` weighs line moves by. Nothing is written.
+    public func bytes(moving moves: [LineMove], thenDrawing changes: [CellChange], of frame: ScreenBuffer, size: Size) -> Int {
+        var trial = self
+        let before = trial.bytes.count
+        trial.moveLines(moves, size: size)
+        trial.draw(changes, size: size, frame: frame)
+        var total = 0
+        trial.finish(cursor: frame.cursor, size: size) { total = $0.count }
+        return total - before
     }
 
     /// Ends the frame: the hardware cursor at `cursor` (shown) or hidden, the style back to plain.
@@ -128,16 +216,45 @@ public struct FrameEncoder {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// The cursor to (x, y): right along its row where that is shorter, else addressed.
     private mutating func move(to x: Int, _ y: Int) {
-        let key = y << 16 | x
-        if let known = moves[key] {
-            bytes += known
+        if let from = position, from.y == y, x > from.x, let right = rightBytes(x - from.x), right.count < address(x, y).count {
+            bytes += right
         } else {
-            if moves.count > 4096 { moves.removeAll() }
-            let made = sequences.moveTo(x, y)
-            moves[key] = made
-            bytes += made
+            bytes += address(x, y)
         }
+    }
+
+    /// The bytes `move(to:)` would write from where the cursor is.
+    private mutating func moveBytes(to x: Int, _ y: Int) -> Int {
+        let addressed = address(x, y).count
+        guard let from = position, from.y == y, x > from.x, let right = rightBytes(x - from.x) else { return addressed }
+        return min(addressed, right.count)
+    }
+
+    private mutating func address(_ x: Int, _ y: Int) -> [UInt8] {
+        let key = y << 16 | x
+        if let known = moves[key] { return known }
+        if moves.count > 4096 { moves.removeAll() }
+        let made = sequences.moveTo(x, y)
+        moves[key] = made
+        return made
+    }
+
+    private mutating func rightBytes(_ n: Int) -> [UInt8]? {
+        guard let moveRight = sequences.moveRight else { return nil }
+        if let known = rights[n] { return known }
+        if rights.count > 1024 { rights.removeAll() }
+        let made = moveRight(n)
+        rights[n] = made
+        return made
+    }
+
+    /// A cell the encoder may write again to cross a gap: one printable ASCII character, one
+    /// column, in the style the terminal is in (so no style sequence and no doubt about its width).
+    static func rewritable(_ cell: Cell, in style: Style?) -> Bool {
+        guard cell.width == 1, let scalar = cell.glyph.scalar, (0x20...0x7E).contains(scalar.value) else { return false }
+        return cell.style == style
     }
 
     /// Scalars whose width terminals agree with `DisplayWidth` on: below U+0300, the East Asian
@@ -149,7 +266,106 @@ public struct FrameEncoder {
     }
 }
 
+extension FrameEncoder {
+    /// What drawing with a terminal's sequences costs, in bytes (`LineMoves` weighs line moves
+    /// with it). Remembers what it measured: the same few dozen cursor moves and styles every frame.
+    public final class Costs: DrawingCosts {
+        private let sequences: Sequences
+        private var addresses: [UInt8] = []
+        private var moves: [Int: Int] = [:]
+        private var rights: [Int: Int] = [:]
+        private var styles: [Style: Int] = [:]
+
+        init(_ sequences: Sequences) {
+            self.sequences = sequences
+        }
+
+        public func bytesToMove(toColumn x: Int, row y: Int, fromColumn from: Int?) -> Int {
+            let addressed: Int
+            if x < 256, y < 256 {
+                // A table for the screens there are: this is asked for every run of changed cells.
+                if addresses.isEmpty { addresses = [UInt8](repeating: 0, count: 256 * 256) }
+                let known = addresses[y << 8 | x]
+                if known > 0 {
+                    addressed = Int(known)
+                } else {
+                    addressed = sequences.moveTo(x, y).count
+                    addresses[y << 8 | x] = UInt8(clamping: addressed)
+                }
+            } else if let known = moves[y << 16 | x] {
+                addressed = known
+            } else {
+                if moves.count > 4096 { moves.removeAll() }
+                addressed = sequences.moveTo(x, y).count
+                moves[y << 16 | x] = addressed
+            }
+            guard let from, x > from, let moveRight = sequences.moveRight else { return addressed }
+            if let known = rights[x - from] { return min(addressed, known) }
+            if rights.count > 1024 { rights.removeAll() }
+            let right = moveRight(x - from).count
+            rights[x - from] = right
+            return min(addressed, right)
+        }
+
+        public func bytes(switchingTo style: Style) -> Int {
+            if let known = styles[style] { return known }
+            if styles.count > 1024 { styles.removeAll() }
+            let made = sequences.style(style).count
+            styles[style] = made
+            return made
+        }
+
+        public func bytes(making move: LineMove, rows: Int) -> Int? {
+            sequences.bytes(making: move, rows: rows)?.count
+        }
+    }
+}
+
 extension FrameEncoder.Sequences {
+    /// The fewest bytes that make `move` on a screen of `rows` rows with this terminal's
+    /// capabilities (a scroll region and `ind`/`ri`, or `dl` and `il`); nil when it cannot, or
+    /// when the move would take the bottom row on a terminal that never has its last cell written
+    /// (`lastCellScrolls`: the row does not show what the frame says there).
+    func bytes(making move: LineMove, rows: Int) -> [UInt8]? {
+        guard move.by != 0, move.top >= 0, move.top < move.bottom, move.bottom < rows,
+              abs(move.by) <= move.bottom - move.top, !(lastCellScrolls && move.bottom == rows - 1) else { return nil }
+        let k = abs(move.by)
+        let m = lineMoves
+        var best: [UInt8]?
+        func consider(_ candidate: [UInt8]?) {
+            if let candidate, candidate.count < best?.count ?? .max { best = candidate }
+        }
+        // A scroll region around the rows, one scroll at its edge, the whole screen's region back.
+        if let region = m.setScrollRegion {
+            let whole = move.top == 0 && move.bottom == rows - 1
+            let scroll: [UInt8]?
+            if move.by < 0 {
+                scroll = cheaper(m.scrollForward.map { Array(repeating: $0, count: k).flatMap { $0 } }, m.scrollForwardLines?(k))
+                    .map { moveTo(0, move.bottom) + $0 }
+            } else {
+                scroll = cheaper(m.scrollReverse.map { Array(repeating: $0, count: k).flatMap { $0 } }, m.scrollReverseLines?(k))
+                    .map { moveTo(0, move.top) + $0 }
+            }
+            consider(scroll.map { whole ? $0 : region(move.top, move.bottom) + $0 + region(0, rows - 1) })
+        }
+        // Lines deleted where the rows leave and inserted where they arrive; below the region,
+        // the one undoes the other.
+        if let insert = m.insertLines, let delete = m.deleteLines {
+            let belowStays = move.bottom < rows - 1
+            if move.by < 0 {
+                consider(moveTo(0, move.top) + delete(k) + (belowStays ? moveTo(0, move.bottom + 1 - k) + insert(k) : []))
+            } else {
+                consider((belowStays ? moveTo(0, move.bottom + 1 - k) + delete(k) : []) + moveTo(0, move.top) + insert(k))
+            }
+        }
+        return best
+    }
+
+    private func cheaper(_ a: [UInt8]?, _ b: [UInt8]?) -> [UInt8]? {
+        guard let a, let b else { return a ?? b }
+        return b.count < a.count ? b : a
+    }
+
     /// The sequences of terminfo's `xterm-256color` entry, which every terminal emulator and player
     /// in use understands: what the tapes' recordings (`nimbus tape --cast`) are written with, where
     /// there is no terminal to ask. A test checks them against `tput -T xterm-256color`.
@@ -167,7 +383,17 @@ extension FrameEncoder.Sequences {
         },
         reset: Array("\u{1B}(B\u{1B}[m".utf8), clear: Array("\u{1B}[H\u{1B}[2J".utf8),
         showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
-        lastCellScrolls: false) }
+        lastCellScrolls: false, lineMoves: xterm256ColorLineMoves, moveRight: { n in Array("\u{1B}[\(n)C".utf8) }) }
+
+    /// `csr`, `ind`, `ri`, `indn`, `rin`, `il1`/`il` and `dl1`/`dl` of xterm-256color (`cuf` is `moveRight`).
+    private static var xterm256ColorLineMoves: FrameEncoder.LineMoveSequences {
+        func csi(_ text: String) -> [UInt8] { Array(("\u{1B}[" + text).utf8) }
+        return FrameEncoder.LineMoveSequences(
+            setScrollRegion: { top, bottom in csi("\(top + 1);\(bottom + 1)r") },
+            scrollForward: [0x0A], scrollReverse: [0x1B, 0x4D],
+            scrollForwardLines: { n in csi("\(n)S") }, scrollReverseLines: { n in csi("\(n)T") },
+            insertLines: { n in csi(n == 1 ? "L" : "\(n)L") }, deleteLines: { n in csi(n == 1 ? "M" : "\(n)M") })
+    }
 
     /// `setaf`/`setab` of xterm-256color: `ESC[3Nm` below 8, `ESC[9(N-8)m` below 16, else `ESC[38;5;Nm`.
     private static func setColor(_ n: Int, base: Int, bright: Int, extended: Int) -> String {

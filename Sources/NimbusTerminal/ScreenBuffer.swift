@@ -39,13 +39,16 @@ public struct Cell: Equatable, Sendable {
 /// kana, CJK, braille, NFC-composed Latin), or a grapheme of several scalars (a combining
 /// sequence that has no composed form, an emoji sequence) stored once in a process-wide table.
 public struct Glyph: Hashable, Sendable {
-    /// A scalar value (below 0x110000), `emptyValue`, or `internedFlag` | table index.
-    private let raw: UInt32
+    /// A scalar value (below 0x110000), `emptyValue`, or `internedFlag` | table index. Equal
+    /// glyphs have equal values (`LineMoves` hashes rows by them).
+    let raw: UInt32
 
     private static let emptyValue: UInt32 = 0xFFFF_FFFF
     private static let internedFlag: UInt32 = 0x8000_0000
 
     public static let space = Glyph(scalar: " ")
+    /// What is drawn for a grapheme a terminal cannot print with a known width: U+FFFD.
+    public static let replacement = Glyph(scalar: "\u{FFFD}")
     /// No grapheme: the right half of a wide glyph.
     public static let empty = Glyph(raw: emptyValue)
 
@@ -143,7 +146,9 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// Writes the graphemes of `text` from column `x`, clipped to the buffer and `clip`.
     ///
     /// Returns the columns advanced from `x` (stopping at the clip's right edge); 0 when row `y` is clipped.
-    /// A wide glyph that would straddle an edge becomes a single space; controls and lone combining marks are skipped.
+    /// A wide glyph that would straddle an edge becomes a single space; controls and lone combining marks
+    /// are skipped; a grapheme with a scalar that is not printable with a known width (unassigned, a
+    /// line separator: `ScalarWidth`) is drawn as U+FFFD, one column, so that no cell is left unpainted.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
@@ -154,9 +159,11 @@ public struct ScreenBuffer: Equatable, Sendable {
             // One scalar per grapheme, already NFC (Hangul, kana, CJK, accented Latin…).
             for scalar in text.unicodeScalars {
                 if col >= area.maxX { break }
-                let w = DisplayWidth.scalarWidth(scalar)
+                if DisplayWidth.isControl(scalar.value) { continue }
+                let known = DisplayWidth.knownWidth(scalar)
+                let w = known ?? 1
                 if w == 0 { continue }
-                put(Glyph(scalar: scalar), width: w, col: col, y: y, style: style, area: area)
+                put(known == nil ? Glyph.replacement : Glyph(scalar: scalar), width: w, col: col, y: y, style: style, area: area)
                 col += w
             }
             return min(col, area.maxX) - x
@@ -165,7 +172,7 @@ public struct ScreenBuffer: Equatable, Sendable {
             if col >= area.maxX { break }
             let w = DisplayWidth.of(ch)
             if w == 0 { continue }
-            put(Glyph(ch), width: w, col: col, y: y, style: style, area: area)
+            put(DisplayWidth.isPrintable(ch) ? Glyph(ch) : Glyph.replacement, width: w, col: col, y: y, style: style, area: area)
             col += w
         }
         return min(col, area.maxX) - x
@@ -266,4 +273,25 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     /// Raw cell storage, row-major (for renderers and tests).
     public var allCells: [Cell] { cells }
+
+    /// Scrolls rows `move.top...move.bottom` by `move.by` rows as a terminal scrolls a region: the
+    /// rows scrolled out of it are gone and the rows scrolled in are blank. What the terminal shows
+    /// after `FrameEncoder.moveLines`; out-of-range moves change nothing.
+    public mutating func scroll(_ move: LineMove) {
+        let cols = size.cols
+        guard move.by != 0, cols > 0, move.top >= 0, move.top <= move.bottom, move.bottom < size.rows else { return }
+        let k = min(abs(move.by), move.bottom - move.top + 1)
+        cells.withUnsafeMutableBufferPointer { cells in
+            let base = cells.baseAddress!
+            let kept = (move.bottom - move.top + 1 - k) * cols
+            if move.by < 0 {
+                (base + move.top * cols).update(from: base + (move.top + k) * cols, count: kept)
+                (base + (move.bottom + 1 - k) * cols).update(repeating: .blank, count: k * cols)
+            } else {
+                // `update(from:count:)` copies overlapping ranges in the safe direction.
+                (base + (move.top + k) * cols).update(from: base + move.top * cols, count: kept)
+                (base + move.top * cols).update(repeating: .blank, count: k * cols)
+            }
+        }
+    }
 }

@@ -40,7 +40,8 @@ public enum Color: Equatable, Hashable, Sendable {
 /// Packed in 32 bits (two 9-bit colours, four flags): every cell of every frame is compared with
 /// the last frame's, and that is then one integer comparison.
 public struct Style: Equatable, Hashable, Sendable {
-    private var bits: UInt32
+    /// Equal styles have equal bits (`LineMoves` hashes rows by them); 22 bits are used.
+    private(set) var bits: UInt32
 
     private static let bgShift: UInt32 = 9
     private static let colorMask: UInt32 = 0x1FF

@@ -7,11 +7,20 @@ public final class ScriptedNormalsRepository: ClimateNormalsRepository, @uncheck
     public init() {}
 
     public private(set) var requests: [Coordinate] = []
+    /// Whether each request asked past the kept copy.
+    public private(set) var refreshes: [Bool] = []
+    /// The places whose kept copy was dropped.
+    public private(set) var forgotten: [Coordinate] = []
     public var subject = PassthroughSubject<ClimateNormals, ClimateError>()
 
-    public func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+    public func normals(for coordinate: Coordinate, refresh: Bool) -> AnyPublisher<ClimateNormals, ClimateError> {
         requests.append(coordinate)
+        refreshes.append(refresh)
         subject = PassthroughSubject()
         return subject.eraseToAnyPublisher()
+    }
+
+    public func forget(_ coordinate: Coordinate) {
+        forgotten.append(coordinate)
     }
 }

@@ -46,13 +46,14 @@ final class OneShotTests: XCTestCase {
     }
 
     func testOneLineForStatusBarsInEveryLanguageAndFormat() throws {
-        XCTAssertEqual(try weather("seoul", .oneline("%l: %c %t %w")), "Seoul: ⛅ 23°C 10 km/h →")
-        XCTAssertEqual(try weather("서울", .oneline("%l %c %t"), ["NIMBUS_LANG": "ko"]), "서울 ⛅ 23°C")
-        XCTAssertEqual(try weather("seoul", .oneline("%C, %h; 100%% %x %"), ["NIMBUS_LANG": "ja"]),
-                       "一部曇り, 湿度 64%; 100% %x %")
+        // wttr.in's codes, spaced and signed as wttr.in prints them (%c is the emoji and a space).
+        XCTAssertEqual(try weather("seoul", .oneline("%l: %c %t %h %w")), "Seoul: ⛅  +23°C 64% →10km/h")
+        XCTAssertEqual(try weather("서울", .oneline("%l %c%t"), ["NIMBUS_LANG": "ko"]), "서울 ⛅ +23°C")
+        XCTAssertEqual(try weather("seoul", .oneline("%C, %h; 100%% %x %X %"), ["NIMBUS_LANG": "ja"]),
+                       "一部曇り, 64%; 100% m %X %")
         // A format string's own control characters are not written to a status bar either.
-        XCTAssertEqual(try weather("seoul", .oneline("%t\u{1B}]0;x\u{07}")), "23°C")
-        // One line shows no air, so none is asked for.
+        XCTAssertEqual(try weather("seoul", .oneline("%t\u{1B}]0;x\u{07}")), "+23°C")
+        // A line without %u or %q asks for no air.
         XCTAssertFalse(server.requests.contains { $0.path == "/v1/air-quality" })
     }
 
@@ -136,7 +137,7 @@ final class OneShotTests: XCTestCase {
     func testOneLineTellsWarningsYesterdayAndTheNormal() throws {
         let pastDay = try Data(contentsOf: Self.fixtures.appendingPathComponent("open-meteo-seoul-past-day.json"))
         server.route("/v1/forecast", FixtureServer.Response(body: pastDay))
-        XCTAssertEqual(try weather("seoul", .oneline("%t, %y; %n")), "23°C, 3° warmer than yesterday; normal 31° / 22°")
+        XCTAssertEqual(try weather("seoul", .oneline("%t, %y; %n")), "+23°C, 3° warmer than yesterday; normal 31° / 22°")
         XCTAssertEqual(try weather("seoul", .oneline("%y; %n"), ["NIMBUS_LANG": "ko", "NIMBUS_UNITS": "imperial"]),
                        "어제보다 5° 따뜻함; 평년 87° / 71°")
         XCTAssertEqual(try weather("seoul", .oneline("%y"), ["NIMBUS_LANG": "ja"]), "昨日より3°高い")
@@ -154,7 +155,20 @@ final class OneShotTests: XCTestCase {
         XCTAssertEqual(try weather("tokyo", .oneline("%a"), ["NIMBUS_LANG": "ko"]), "強風注意報 외 1건")
         // The warnings service down: the line still comes, without them.
         server.route("/bosai/warning/data/warning/130000.json", FixtureServer.Response(status: 500, json: "{}"))
-        XCTAssertEqual(try weather("tokyo", .oneline("%t|%a")), "23°C|")
+        XCTAssertEqual(try weather("tokyo", .oneline("%t|%a")), "+23°C|")
+    }
+
+    /// `%a` is a service's event name: what a terminal cannot print with a known width (a line
+    /// separator, unassigned code points, noncharacters) never reaches the status bar's line.
+    func testTheWarningsLineHasOnlyPrintableCharacters() throws {
+        let alert = #"{"type":"FeatureCollection","features":[{"id":"x","properties":{"id":"w1","#
+            + #""event":"Heat Advisory͸￿﷐ ","severity":"Moderate","#
+            + #""effective":"2026-06-21T00:00:00Z","expires":"2026-06-22T12:00:00Z","status":"Actual","messageType":"Alert"}}]}"#
+        server.route("/alerts/active", FixtureServer.Response(body: Data(alert.utf8)))
+        let line = try weather("seattle", .oneline("%a"))
+        XCTAssertTrue(line.hasPrefix("Heat Advisory"), line.debugDescription)
+        let unprintable = line.unicodeScalars.filter { DisplayWidth.knownWidth($0) == nil }
+        XCTAssertEqual(unprintable.map { String(format: "U+%04X", $0.value) }, [], line.debugDescription)
     }
 
     func testJSONHasYesterdayTheNormalAndTheWarningsBesideTheForecast() throws {
@@ -240,11 +254,11 @@ final class OneShotTests: XCTestCase {
             return try onMain { try OneShot.weather(query: "seoul", mode: .oneline(format), options: .defaults, context: context) }
         }
         let fresh = try run(OneShot.defaultFormat, at: Self.now, url: server.baseURL.absoluteString)
-        XCTAssertEqual(fresh, "Seoul: ⛅ 23°C 10 km/h →", "fresh: no mark")
+        XCTAssertEqual(fresh, "Seoul: ⛅  +23°C →10km/h", "fresh: no mark")
         let later = Self.now.addingTimeInterval(3 * 3600)
-        XCTAssertEqual(try run(OneShot.defaultFormat, at: later, url: "http://127.0.0.1:9"), "Seoul: ⛅ 23°C 10 km/h → (cached 3 h ago)")
-        XCTAssertEqual(try run("%t", at: later, url: "http://127.0.0.1:9"), "23°C", "a format without %k leaves it out")
-        XCTAssertEqual(try run("%t%k", at: later, url: "http://127.0.0.1:9", language: "ko"), "23°C (저장본, 3시간 전)")
+        XCTAssertEqual(try run(OneShot.defaultFormat, at: later, url: "http://127.0.0.1:9"), "Seoul: ⛅  +23°C →10km/h (cached 3 h ago)")
+        XCTAssertEqual(try run("%t", at: later, url: "http://127.0.0.1:9"), "+23°C", "a format without %k leaves it out")
+        XCTAssertEqual(try run("%t%k", at: later, url: "http://127.0.0.1:9", language: "ko"), "+23°C (저장본, 3시간 전)")
     }
 
     func testSearchAndMoviesPrintOneLineEach() throws {

@@ -174,6 +174,52 @@ final class TapeExpectationTests: XCTestCase {
         }
     }
 
+    /// CPU time this process has used, in seconds.
+    private static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    func testAPatternPastItsDeadlineStopsItsWorkWithTheLine() throws {
+        onMain(self) { t in
+            let message = t.failure("Size 80x24\nPress /\nType \"\(String(repeating: "a", count: 40))\"\nExpect /(a|aa)+$b/\n")
+            XCTAssertTrue(message.contains("took over 2 s to match one screen"), message)
+        }
+        // Nothing goes on matching once the line has failed: a second of quiet costs no second of CPU.
+        let before = Self.cpuSeconds()
+        Thread.sleep(forTimeInterval: 1.5)
+        let used = Self.cpuSeconds() - before
+        print("pattern past its deadline: \(String(format: "%.3f", used)) s of CPU in the 1.5 s after its tape failed")
+        XCTAssertLessThan(used, 0.3, "\(used) s of CPU in 1.5 s after the tape failed: the match is still running")
+    }
+
+    func testTheTimePatternsTakeIsBoundedForTheWholeTape() throws {
+        try onMain(self) { t in
+            // `(a|aa)+$b` backtracks through every way of cutting the row's run of a's, a number
+            // that grows by half again with each a: the run is made as long as it takes for one
+            // match to cost a quarter of a second, well under the two seconds one match may take.
+            let search = ScreenSearch()
+            let pattern = Tape.Matcher.pattern("(a|aa)+$b", ignoringCase: false)
+            var n = 16
+            while n < 60 {
+                let started = Date()
+                _ = try search.isShown(pattern, in: "/ " + String(repeating: "a", count: n) + "\n")
+                if Date().timeIntervalSince(started) >= 0.25 { break }
+                n += 1
+            }
+            let tape = "Size 80x24\nPress /\nType \"\(String(repeating: "a", count: n))\"\n"
+                + String(repeating: "ExpectNot /(a|aa)+$b/\n", count: 40)
+            let started = Date()
+            let message = t.failure(tape)
+            let elapsed = Date().timeIntervalSince(started)
+            print("40 lines of a pattern of ~0.25 s (a run of \(n) a's): the tape failed after \(String(format: "%.1f", elapsed)) s")
+            XCTAssertTrue(message.contains("in all"), message)
+            // Five seconds of patterns for the whole tape, and the app around them.
+            XCTAssertLessThan(elapsed, 7, "the tape took \(elapsed) s")
+        }
+    }
+
     func testExpectGoneWaitsOnTheVirtualClockAndFailsForATextThatStays() throws {
         try onMain(self) { t in
             // The Today tab says its sections are loading until their answers come (offline: at once).
@@ -337,7 +383,7 @@ final class TapeExpectationTests: XCTestCase {
         try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("run.cast")
             XCTAssertThrowsError(try t.run("Size 40x10\nPress /\nWait 1500ms\nType \"seoul\"\nResize 50x12\nExpect \"Seoul\"\nSnapshot s\n",
-                                           record: true, outputs: .init(cast: cast)), "recording ends in a failure")
+                                           record: true, outputs: .init(cast: cast.path)), "recording ends in a failure")
             let lines = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").map(String.init)
             let header = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             XCTAssertEqual(header["version"] as? Int, 2)
@@ -360,7 +406,7 @@ final class TapeExpectationTests: XCTestCase {
     func testPacedTypingTakesVirtualTimeBetweenKeys() throws {
         try onMain(self) { t in
             let cast = t.folder.appendingPathComponent("typed.cast")
-            try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast))
+            try t.run("Size 40x10\nOffline\nPress /\nType@100ms \"seoul\"\nPress@250ms Down 2\nExpect \"seoul\"\n", outputs: .init(cast: cast.path))
             let times = try String(contentsOf: cast, encoding: .utf8).split(separator: "\n").dropFirst()
                 .map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [Any])[0] as? Double }
             // The first frame, "/", then a frame per letter 100 ms apart; the first Down (to the list)

@@ -1,5 +1,7 @@
 import XCTest
+import Glibc
 import NimbusData
+import TestSupport
 @testable import NimbusApp
 
 /// `nimbus --version`, and a binary away from its build folder finding its data (or saying where it
@@ -108,7 +110,68 @@ final class VersionAndDataTests: XCTestCase {
             XCTAssertTrue(outcome.stderr.contains(place), "\(place) not in: \(outcome.stderr)")
         }
         let version = try run(binary, ["--version"], environment: ["XDG_DATA_DIRS": none])
-        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.status, 1, "no data is a failure")
         XCTAssertTrue(version.stdout.contains("data: none found"), version.stdout)
+    }
+
+    /// Every shipped file of the build folder, linked into `folder`, except those `replace` makes itself.
+    private func dataFolder(_ folder: URL, replace: (URL) throws -> Bool) throws {
+        for bundle in ["Nimbus_NimbusResources.resources", "Nimbus_NimbusLocalization.resources"] {
+            let from = buildFolder.appendingPathComponent(bundle)
+            for relative in try FileManager.default.subpathsOfDirectory(atPath: from.path) {
+                let source = from.appendingPathComponent(relative)
+                var st = stat()
+                guard stat(source.path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+                let target = folder.appendingPathComponent(relative)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                if try replace(target) { continue }
+                try FileManager.default.createSymbolicLink(at: target, withDestinationURL: source)
+            }
+        }
+    }
+
+    /// A fifo, a folder or a file past its size cap where a data file should be is passed over: the
+    /// next folder's file is used, nothing waits on the fifo or reads the huge file, and --version
+    /// names exactly the files used.
+    func testAFifoAFolderOrAHugeFileInTheDataFolderIsPassedOver() throws {
+        let (root, binary) = try binaryAway()
+        let hostile = root.appendingPathComponent("hostile"), good = root.appendingPathComponent("good/nimbus")
+        try dataFolder(hostile) { file in
+            switch file.lastPathComponent {
+            case "movies.sqlite":
+                XCTAssertEqual(mkfifo(file.path, 0o644), 0)
+            case "cities15000.bin":
+                try FileManager.default.createDirectory(at: file, withIntermediateDirectories: true)
+            case "Localizable.strings" where file.path.contains("/en.lproj/"), "meteoalarm-regions.tsv":
+                // Sparse: 600 MB long, no disk used.
+                let fd = open(file.path, O_WRONLY | O_CREAT, 0o644)
+                XCTAssertEqual(ftruncate(fd, 600 << 20), 0)
+                close(fd)
+            default:
+                return false
+            }
+            return true
+        }
+        try dataFolder(good) { _ in false }
+        let environment = ["NIMBUS_DATA_DIR": hostile.path, "XDG_DATA_DIRS": root.appendingPathComponent("good").path,
+                           "PATH": "/usr/bin:/bin", "NIMBUS_LANG": "en", "HOME": root.path]
+        let movies = try ChildProcess.run(binary.path, ["movies", "heat"], environment: environment, timeout: 20)
+        XCTAssertFalse(movies.timedOut, "nimbus movies waited on the fifo")
+        XCTAssertEqual(movies.status, 0, movies.stderr)
+        XCTAssertTrue(movies.stdout.contains("Heat"), movies.stdout)
+        let search = try ChildProcess.run(binary.path, ["search", "seoul", "--limit", "1"], environment: environment, timeout: 20)
+        XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.hasPrefix("Seoul"), search.stdout)
+        XCTAssertLessThan(search.peakRSS, 150 << 20, "the 600 MB strings file was read")
+        let version = try ChildProcess.run(binary.path, ["--version"], environment: environment, timeout: 20)
+        XCTAssertFalse(version.timedOut)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertLessThan(version.peakRSS, 150 << 20)
+        let lines = version.stdout.split(separator: "\n").map(String.init)
+        let goodHeader = try XCTUnwrap(lines.firstIndex(of: "  from \(good.path) (XDG_DATA_DIRS):"), version.stdout)
+        let goodFiles = lines[(goodHeader + 1)...].prefix { $0.hasPrefix("    ") }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        for file in ["movies.sqlite", "cities15000.bin", "en.lproj/Localizable.strings", "meteoalarm-regions.tsv"] {
+            XCTAssertTrue(goodFiles.contains(file), "\(file) not listed from \(good.path):\n\(version.stdout)")
+        }
     }
 }

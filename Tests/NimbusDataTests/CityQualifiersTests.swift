@@ -107,6 +107,39 @@ final class CityQualifiersTests: XCTestCase {
         }
     }
 
+    /// Whole names read in place without folding (`CityNameMatcher.asciiNameEquals`) agree with folding them.
+    func testAnASCIINameEqualsTheQueryExactlyWhenItFoldsToIt() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbB1 -.,'")
+        for _ in 0..<5000 {
+            let name = String((0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            // The query: the name's own folding half of the time, else another random string's.
+            let other = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            var query = FoldedTokens()
+            NameFolding.fold(Bool.random(using: &generator) ? name : other, into: &query)
+            var folded = FoldedTokens()
+            NameFolding.fold(name, into: &folded)
+            let expected = folded.bytes == query.bytes && folded.ends == query.ends
+            let got = Array(name.utf8).withUnsafeBytes { CityNameMatcher.asciiNameEquals($0, query) }
+            XCTAssertEqual(got, expected, "«\(name)» against «\(NameFolding.tokens(other))»")
+        }
+    }
+
+    /// The distance kept between calls (`NearWords.Distance`) is the plain one.
+    func testTheReusedDistanceIsTheDistance() {
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("abcé서")
+        var distance = NearWords.Distance()
+        for _ in 0..<3000 {
+            let a = String((0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+            let b = String((0..<Int.random(in: 0...7, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+            let limit = Int.random(in: 0...3, using: &generator)
+            let scalarsA = a.unicodeScalars.map(\.value), scalarsB = b.unicodeScalars.map(\.value)
+            let got = Array(b.utf8).withUnsafeBytes { distance.between(scalarsA, $0, atMost: limit) }
+            XCTAssertEqual(got, NearWords.distance(scalarsA, scalarsB, atMost: limit), "\(a) \(b) \(limit)")
+        }
+    }
+
     /// One typo in the name of each of the 300 largest cities (a letter dropped, doubled, two swapped),
     /// where the typo matches nothing: the city is suggested, or `suggestionLimit` cities as near
     /// to the typo (by the plain edit distance of their GeoNames names) are suggested before it.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import PropertyBased
 import TestSupport
@@ -81,6 +82,34 @@ import TestSupport
         #expect(entries.map(\.relative) == ["a.bin", "b.bin", "c.bin", "ko.lproj/Localizable.strings"])
         #expect(entries.map(\.folder.origin) == [.installPrefix, .environment, .xdgDataDirs, .installPrefix])
         #expect(entries.map(\.size) == [9, 5, 6, 7])
+    }
+
+    /// Only a regular file no larger than its cap is a data file: a fifo (which would be waited on),
+    /// a folder or a file past the cap is passed over for the next folder's, and --version lists
+    /// the file the app reads.
+    @Test func onlyARegularFileWithinItsCapQualifies() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-data-kinds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second/nimbus")
+        for dir in [first, second].flatMap({ [$0, $0.appendingPathComponent("en.lproj")] }) {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        }
+        #expect(mkfifo(first.appendingPathComponent("movies.sqlite").path, 0o644) == 0)
+        try FileManager.default.createDirectory(at: first.appendingPathComponent("cities15000.bin"), withIntermediateDirectories: true)
+        let huge = open(first.appendingPathComponent("en.lproj/Localizable.strings").path, O_WRONLY | O_CREAT, 0o644)
+        #expect(ftruncate(huge, 3 << 30) == 0)
+        close(huge)
+        for name in ["movies.sqlite", "cities15000.bin", "en.lproj/Localizable.strings"] {
+            try Data("good".utf8).write(to: second.appendingPathComponent(name))
+        }
+        let folders = DataFolders(executable: nil, environment: ["NIMBUS_DATA_DIR": first.path,
+                                                                 "XDG_DATA_DIRS": root.appendingPathComponent("second").path])
+        for name in ["movies.sqlite", "cities15000.bin", "en.lproj/Localizable.strings"] {
+            #expect(folders.folder(holding: name)?.origin == .xdgDataDirs, "\(name)")
+        }
+        let entries = DataInventory.entries(in: folders)
+        #expect(entries.map(\.relative) == ["cities15000.bin", "en.lproj/Localizable.strings", "movies.sqlite"])
+        #expect(entries.allSatisfy { $0.folder.origin == .xdgDataDirs })
     }
 
     @Test func notFoundIsOneLineNamingEveryPlace() {

@@ -32,7 +32,7 @@ import TestSupport
         await propertyCheck(count: PropertyCount.scaled(default: 40), input: Self.mutations) { seeds in
             let body = Mutator(seeds: seeds).mutate(batch)
             guard body.count <= Mutator.weatherCap else { return }
-            Self.within(3) {
+            ThreadTime.within(3) {
                 do {
                     let asked = Coordinate(latitude: 37.5, longitude: 127)
                     // Read item by item, each place with an answer of its own: a value, or why not.
@@ -68,7 +68,7 @@ import TestSupport
             let mutator = Mutator(seeds: seeds)
             let search = mutator.mutate(Self.searchPage), details = mutator.mutate(Self.details)
             let genres = mutator.mutate(Self.genres)
-            Self.within(3) {
+            ThreadTime.within(3) {
                 Self.checkSearch(search)
                 Self.checkDetails(details)
                 _ = try? JSONDecoder().decode(TMDBGenreList.self, from: genres)
@@ -83,7 +83,7 @@ import TestSupport
                 ?? Data("null".utf8)
             Self.checkForecast(body)
             Self.checkAir(body)
-            Self.within(3) {
+            ThreadTime.within(3) {
                 Self.checkSearch(body)
                 Self.checkDetails(body)
             }
@@ -94,7 +94,7 @@ import TestSupport
 
     static func checkForecast(_ body: Data) {
         guard body.count <= Mutator.weatherCap else { return }
-        within(3) {
+        ThreadTime.within(3) {
             let list: [OpenMeteoForecastDTO]
             do {
                 list = try OpenMeteoForecastDTO.decodeList(body)
@@ -132,7 +132,7 @@ import TestSupport
     /// within its range or missing, and today's UV maximum at least the UV now.
     static func checkAir(_ body: Data) {
         guard body.count <= OpenMeteoAirQualityRepository.maxBytes else { return }
-        within(3) {
+        ThreadTime.within(3) {
             let dto: OpenMeteoAirQualityDTO
             do {
                 dto = try OpenMeteoAirQualityDTO.decode(body)
@@ -177,14 +177,6 @@ import TestSupport
         #expect(movie.ratings.voteAverage.map { (0...10).contains($0) } ?? true)
     }
 
-    /// Runs `work`, expecting it to take at most `seconds`: generous, for a debug build sharing two
-    /// cores with the rest of the suite; it is there to catch work that grows out of proportion.
-    static func within(_ seconds: Double, _ work: () -> Void) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        work()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        #expect(elapsed < seconds, "took \(elapsed) s")
-    }
 }
 
 /// Deterministic mutations of JSON from a list of seeds: each seed picks a node of the document and

@@ -40,6 +40,9 @@ final class HostileWarningsTests: XCTestCase {
                 XCTAssertLessThanOrEqual(text.unicodeScalars.count, WarningText.body, label)
                 XCTAssertFalse(text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value)
                     || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, label)
+                // Line and paragraph separators are line breaks or spaces; what is unassigned is U+FFFD.
+                XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x2028 || $0.value == 0x2029
+                    || $0.properties.generalCategory == .unassigned }, "\(label): \(text.debugDescription)")
             }
             for date in [warning.effective, warning.onset, warning.expires].compactMap({ $0 }) {
                 XCTAssertTrue(WeatherWarning.believableTimes.contains(date), label)
@@ -155,6 +158,11 @@ final class HostileWarningsTests: XCTestCase {
         switch mode {
         case .escapesInStrings:
             return body(everyText { "&#27;[2J&#x1B;]0;pwned&#7;\u{202E}\u{9B}31m" + $0 + "&#x2066;" })
+        case .invisibleCharacters:
+            // As characters and as references (XML 1.0 allows them all but U+FFFF).
+            return body(everyText { "\u{2028}&#x378;&#xFDD0;" + $0 + "&#x2029;\u{E0001}\u{1F1F0}" })
+        case .emptyObjectsInArrays:
+            return body(text.replacingOccurrences(of: "</entry>", with: String(repeating: "<x/>", count: 2_000) + "</entry>"))
         case .invalidUTF8:
             var data = Data()
             for (i, chunk) in everyText({ "\u{E000}" + $0 }).components(separatedBy: "\u{E000}").enumerated() {

@@ -45,17 +45,10 @@ import TestSupport
         #expect(error is WarningsError)
     }
 
-    static func within(_ seconds: Double, _ work: () -> Void) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        work()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        #expect(elapsed < seconds, "took \(elapsed) s")
-    }
-
     @Test func mutatedNWSAnswersDecodeOrFailTyped() async {
         await propertyCheck(count: PropertyCount.scaled(default: 80), input: Self.mutations) { seeds in
             let body = Mutator(seeds: seeds).mutate(Self.nws)
-            Self.within(3) {
+            ThreadTime.within(3) {
                 do { Self.check(try NWSWarnings.decode(body)) } catch { Self.typed(error) }
             }
         }
@@ -67,7 +60,7 @@ import TestSupport
             let report = mutator.mutate(Self.jmaReport), area = mutator.mutate(Self.jmaArea)
             let geometry = mutator.mutate(Self.jmaGeometry), relm = mutator.mutate(Self.jmaRelm)
             let point = Coordinate(latitude: 35.6895, longitude: 139.69171)
-            Self.within(3) {
+            ThreadTime.within(3) {
                 do { Self.check(try JMAReport.warnings(report, area: Self.tokyo)) } catch { Self.typed(error) }
                 do {
                     let found = try JMATable.area(class20: "1310400", table: area)
@@ -86,7 +79,7 @@ import TestSupport
             var bytes = ByteMutator(seeds: seeds)
             let feed = bytes.mutate(seeds.count % 2 == 0 ? Self.feed : Self.ukFeed)
             let document = bytes.mutate(Self.document)
-            Self.within(3) {
+            ThreadTime.within(3) {
                 let parsed = try? MeteoAlarmFeed.document(document)
                 do {
                     let entries = try MeteoAlarmFeed.entries(feed)
@@ -100,7 +93,7 @@ import TestSupport
     @Test func mutatedArchivesMakeBelievableNormalsOrFailTyped() async {
         await propertyCheck(count: PropertyCount.scaled(default: 30), input: Self.mutations) { seeds in
             let body = Mutator(seeds: seeds).mutate(Self.archive)
-            Self.within(5) {
+            ThreadTime.within(5) {
                 do {
                     let normals = try ArchiveDTO.normals(body, at: Coordinate(latitude: 37.5, longitude: 127))
                     #expect(normals.days.count == 366)

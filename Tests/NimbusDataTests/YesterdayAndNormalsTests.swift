@@ -228,6 +228,63 @@ final class YesterdayAndNormalsTests: XCTestCase {
         XCTAssertNil(ClimateNormalsCache(directory: cacheDirectory).read(OpenMeteoWeatherRepositoryTests.seoul), "nothing kept")
     }
 
+    /// The archive's answer with every high `high` and every low `low`.
+    private func flatArchive(high: Double, low: Double) throws -> Data {
+        let (body, _) = Self.archiveAnswer()
+        var root = try XCTUnwrap(JSONSerialization.jsonObject(with: body) as? [String: Any])
+        var daily = try XCTUnwrap(root["daily"] as? [String: Any])
+        daily["temperature_2m_max"] = Array(repeating: high, count: 10_958)
+        daily["temperature_2m_min"] = Array(repeating: low, count: 10_958)
+        root["daily"] = daily
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
+    /// 69.9 °C by day and −99.9 °C by night, every day for thirty years: each value is in the physical
+    /// range, the whole is no climate on Earth (Seoul's records are 39.6 and −23.1).
+    func testNormalsNoClimateHasAreNeitherBelievedNorKept() throws {
+        server.route("/v1/archive", .init(body: try flatArchive(high: 69.9, low: -99.9)))
+        XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .badResponse)
+        XCTAssertNil(ClimateNormalsCache(directory: cacheDirectory).read(OpenMeteoWeatherRepositoryTests.seoul), "nothing kept")
+        // Nor a high 40° above the low every day of the year.
+        server.route("/v1/archive", .init(body: try flatArchive(high: 30, low: -10)))
+        XCTAssertEqual(collectAll(archive().normals(for: OpenMeteoWeatherRepositoryTests.seoul)).error, .badResponse)
+    }
+
+    /// A copy kept by an earlier version, before the checks: read back through them, and asked for again.
+    func testAKeptCopyNoClimateHasIsAskedForAgain() throws {
+        let seoul = OpenMeteoWeatherRepositoryTests.seoul
+        let bad = try XCTUnwrap(ClimateNormals(coordinate: seoul, days: (0..<366).map { slot in
+            let (month, day) = ArchiveDTO.monthDay(slot)
+            return DayNormal(month: month, day: day, high: 69.9, low: -99.9)
+        }))
+        ClimateNormalsCache(directory: cacheDirectory).write(bad)
+        let (body, _) = Self.archiveAnswer()
+        server.route("/v1/archive", .init(body: body))
+        let normals = try XCTUnwrap(collectAll(archive().normals(for: seoul)).values.first)
+        XCTAssertNotEqual(normals, bad)
+        XCTAssertEqual(server.requests.count, 1, "asked for again")
+    }
+
+    /// Kept normals are asked for again after 90 days: a copy that was wrong does not stay for good.
+    func testKeptNormalsExpireAfterNinetyDays() throws {
+        let seoul = OpenMeteoWeatherRepositoryTests.seoul
+        let (body, _) = Self.archiveAnswer()
+        server.route("/v1/archive", .init(body: body))
+        _ = try XCTUnwrap(collectAll(archive().normals(for: seoul)).values.first)
+        let file = cacheDirectory.appendingPathComponent("normals").appendingPathComponent(ClimateNormalsCache.key(seoul))
+        func age(days: Double) {
+            let then = Date().addingTimeInterval(-days * 86_400).timeIntervalSince1970
+            var times = [timeval(tv_sec: Int(then), tv_usec: 0), timeval(tv_sec: Int(then), tv_usec: 0)]
+            XCTAssertEqual(utimes(file.path, &times), 0)
+        }
+        age(days: 89)
+        _ = collectAll(archive().normals(for: seoul))
+        XCTAssertEqual(server.requests.count, 1, "89 days: the kept copy")
+        age(days: 91)
+        _ = collectAll(archive().normals(for: seoul))
+        XCTAssertEqual(server.requests.count, 2, "91 days: asked for again")
+    }
+
     func testUnbelievableArchivesAreRefused() throws {
         let (body, _) = Self.archiveAnswer()
         var root = try XCTUnwrap(JSONSerialization.jsonObject(with: body) as? [String: Any])

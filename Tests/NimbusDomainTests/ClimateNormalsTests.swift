@@ -57,7 +57,11 @@ final class ClimateNormalsTests: XCTestCase {
     }
 
     private func normals() -> ClimateNormals {
-        let days = (0..<366).map { slot in DayNormal(month: 0, day: slot, high: Double(slot) / 10 + 5, low: Double(slot) / 10) }
+        // A season, as every climate has: smooth through the year and across its end (`ClimatePlausibility`).
+        let days = (0..<366).map { slot in
+            let high = 15 + 12 * sin(Double(slot) / 366 * 2 * .pi)
+            return DayNormal(month: 0, day: slot, high: high, low: high - 7)
+        }
         return ClimateNormals(coordinate: Coordinate(latitude: 37.5, longitude: 127), days: days)!
     }
 
@@ -114,5 +118,41 @@ final class ClimateNormalsTests: XCTestCase {
         XCTAssertEqual(answer?.normal, normals.days[slot])
         XCTAssertEqual(answer?.high, TemperatureDifference(30, comparedWith: normals.days[slot].high))
         XCTAssertEqual(answer?.low, TemperatureDifference(10, comparedWith: normals.days[slot].low))
+    }
+}
+
+/// What a climate allows a normal to be: within the records of its latitude, smooth through the
+/// year, a daily range any climate has, and near enough today's forecast.
+final class ClimatePlausibilityTests: XCTestCase {
+    private func flat(_ high: Double, _ low: Double) -> ClimateNormals {
+        ClimateNormals(coordinate: Coordinate(latitude: 37.5, longitude: 127),
+                       days: (0..<366).map { DayNormal(month: 0, day: $0, high: high, low: low) })!
+    }
+
+    func testNormalsNoClimateHasAreNotPlausible() {
+        XCTAssertTrue(flat(30, 22).isPlausible(latitude: 37.5))
+        XCTAssertFalse(flat(69.9, -99.9).isPlausible(latitude: 37.5), "69.9 / −99.9: past every record")
+        XCTAssertFalse(flat(57, 40).isPlausible(latitude: 37.5), "above the world's highest")
+        XCTAssertFalse(flat(30, -10).isPlausible(latitude: 37.5), "a daily range of 40°")
+        XCTAssertFalse(flat(-40, -50).isPlausible(latitude: 0), "the equator's normal lows are never −50")
+        XCTAssertTrue(flat(-55, -65).isPlausible(latitude: -78), "Vostok's winter is")
+        XCTAssertFalse(flat(40, 30).isPlausible(latitude: 70), "the Arctic's highest is 38")
+        let jump = ClimateNormals(coordinate: Coordinate(latitude: 37.5, longitude: 127), days: (0..<366).map {
+            DayNormal(month: 0, day: $0, high: $0 < 183 ? 10 : 25, low: $0 < 183 ? 3 : 18)
+        })!
+        XCTAssertFalse(jump.isPlausible(latitude: 37.5), "15° from one day to the next")
+    }
+
+    func testTheRecordRangeWidensAtTheBordersOfItsBands() {
+        XCTAssertEqual(ClimatePlausibility.recordRange(latitude: 66.5), -69.6 ... 56.7)
+        XCTAssertEqual(ClimatePlausibility.recordRange(latitude: 0), -35 ... 56.7)
+        XCTAssertEqual(ClimatePlausibility.recordRange(latitude: -89), -89.2 ... 19.8)
+    }
+
+    func testAForecastFurtherFromTheNormalThanAnyDayHasBeenIsNot() {
+        let normal = DayNormal(month: 7, day: 1, high: 29, low: 21)
+        XCTAssertTrue(normal.isPlausible(againstHigh: 35, low: 25))
+        XCTAssertTrue(normal.isPlausible(againstHigh: 0, low: -5), "29° below: a cold outbreak, but one that has been")
+        XCTAssertFalse(normal.isPlausible(againstHigh: 28, low: -40), "61° below")
     }
 }

@@ -106,6 +106,31 @@ final class CityDetailWarningsTests: XCTestCase {
         XCTAssertEqual(warnings.requests, 1, "the clock alone took them off")
     }
 
+    /// A warning whose weather starts in two days is not "in force": the line says from when, the
+    /// full text is of warnings coming.
+    func testAWarningThatStartsLaterSaysFromWhen() throws {
+        let (state, route) = start()
+        appeared.send()
+        let coming = WeatherWarning(id: "c", source: .meteoAlarm, event: "Heat Warning", severity: .moderate, headline: nil,
+                                    description: "Hot.", instruction: nil, sender: nil, effective: Self.now,
+                                    onset: Self.now.addingTimeInterval(2 * 86_400), expires: Self.now.addingTimeInterval(3 * 86_400),
+                                    language: "en")
+        warnings.subject.send(report([coming]))
+        scheduler.advance()
+        XCTAssertEqual(state.last.map(line), "Heat Warning | moderate | from Tue 09:12 | ")
+        opened.send()
+        guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
+        XCTAssertEqual(text.title, "Warnings coming · Seoul")
+        XCTAssertTrue(text.lines.map(\.text).contains("Coming: Jun 23 09:12 – Jun 24 09:12 (local time)"), "\(text.lines.map(\.text))")
+    }
+
+    /// The TUI names a failure as `nimbus weather --json` does.
+    func testAFailureIsNamedAsTheJSONNamesIt() {
+        let l10n = L10n.bundled(.en)
+        XCTAssertEqual(CityDetailViewModel.warningsReason(.redirected, l10n), "redirected")
+        XCTAssertEqual(CityDetailViewModel.airReason(.redirected, l10n), "redirected")
+    }
+
     func testAOpensTheFullTextOfTheWarningsInForce() throws {
         let (state, route) = start(.ko)
         appeared.send()
@@ -184,6 +209,45 @@ final class CityDetailWarningsTests: XCTestCase {
             "어제보다 3° 따뜻함 | 평년 26° / 19° · 평년보다 2° 높음",
             "昨日より3°高い | 平年 26° / 19° · 平年より2°高い",
         ])
+    }
+
+    /// A normal no climate has (69.9 °C by day, −99.9 °C by night: "62° below normal") is not shown,
+    /// and `r` asks for the normal again rather than keep the same answer for the day.
+    func testANormalThatCannotBeTrueIsNotShownAndRAsksAgain() {
+        let (state, _) = start()
+        appeared.send()
+        scheduler.advance()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        normals.subject.send(ScriptedNormalsRepository.flat(high: 69.9, low: -99.9))
+        scheduler.advance()
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertNil(panel.normal, "not: \(panel.normal ?? "")")
+        XCTAssertEqual(normals.requests.count, 1)
+        refresh.send()
+        scheduler.advance()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        XCTAssertEqual(normals.requests.count, 2, "r asks for the normal again")
+        XCTAssertEqual(normals.refreshes, [false, true], "past the kept copy")
+        XCTAssertEqual(normals.forgotten, [City.seoul.coordinate], "the copy no climate has is dropped")
+        normals.subject.send(ScriptedNormalsRepository.flat(high: 26.4, low: 18.6))
+        scheduler.advance()
+        guard case .loaded(let after)? = state.last?.weather else { return XCTFail() }
+        XCTAssertEqual(after.normal, "normal 26° / 19° · 2° above normal")
+    }
+
+    /// A normal a climate could have, but 38° from today's forecast: not shown, and its kept copy dropped.
+    func testANormalFurtherFromTheForecastThanAnyDayHasBeenIsNotShown() {
+        let (state, _) = start()
+        appeared.send()
+        weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
+        scheduler.advance()
+        normals.subject.send(ScriptedNormalsRepository.flat(high: -10, low: -15))
+        scheduler.advance()
+        guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
+        XCTAssertNil(panel.normal, "not: \(panel.normal ?? "")")
+        XCTAssertEqual(normals.forgotten, [City.seoul.coordinate])
     }
 
     func testAFailingArchiveLeavesTheForecastAndSaysNothingOfTheNormal() {

@@ -58,8 +58,9 @@ public struct NimbusCommand: MainActorCommand {
             if exitCode(for: error) == .success {
                 // `--version`, wherever it is given: the version, the commit and the data found.
                 if message(for: error) == configuration.version {
-                    print(VersionReport.text(folders: .live, environment: ProcessInfo.processInfo.environment))
-                    Foundation.exit(0)
+                    let report = VersionReport.text(folders: .live, environment: ProcessInfo.processInfo.environment)
+                    print(report.text)
+                    Foundation.exit(report.complete ? 0 : 1)
                 }
                 exit(withError: error)
             }

@@ -17,15 +17,7 @@ struct WeatherCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather",
         abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
-        discussion: """
-        --oneline takes a --format like wttr.in's (a --format alone means --oneline): %l the city, %c the sky \
-        as a symbol, %C in words, %t the temperature, %f feels like, %w the wind, %h humidity, \
-        %p precipitation, %m the Moon, %a the official warnings in force (the most severe, and how many \
-        more; empty when none), %y today against yesterday, %n the normal high and low for the date, \
-        %k " (cached 3 h ago)" when the server could not be reached and the kept copy is shown (empty \
-        when fresh), %% a percent sign (default "\(OneShot.defaultFormat)"). Exit status 1 when no \
-        city matches or no weather could be had.
-        """)
+        discussion: OneLineFormat.help)
 
     @OptionGroup var catalogue: CatalogueOptions
     @OptionGroup var units: UnitsOption
@@ -278,10 +270,17 @@ enum OneShot {
             guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: format.message(.badResponse)) }
             let name = state.header.localName ?? state.header.name
             let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context,
-                                             warnings: text.contains("%a"), normals: text.contains("%n"))
-            var line = extras.line(format)
+                                             warnings: OneLineFormat.uses(text, "a"), normals: OneLineFormat.uses(text, "n"),
+                                             air: OneLineFormat.uses(text, "u") || OneLineFormat.uses(text, "q"))
+            var line = extras.line(format, city: city)
             if stale { line.kept = " " + container.l10n.format(.onelineCached, format.age(context.now().timeIntervalSince(fetched.fetchedAt))) }
-            return self.line(text, name: name, panel: panel, moon: state.sun.moonSymbol, extras: line)
+            let now = context.now()
+            let weather = OneLineFormat.Weather(
+                location: name, condition: panel.condition, current: fetched.value.current,
+                chanceOfRain: fetched.value.hours(from: now, count: 1).first?.precipitationProbability,
+                uvIndex: extras.air?.uvIndex, imperial: format.units == .imperial, coordinate: city.coordinate,
+                zone: format.zone(for: city), zoneName: city.timeZone, now: now, extras: line)
+            return OneLineFormat.render(text, weather)
         case .print(let size):
             return try printed(city: city, answered: forecast, container: container,
                                size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
@@ -325,41 +324,6 @@ enum OneShot {
         case .loading?: return false
         case .loaded(let panel)?: return panel.notice == nil
         }
-    }
-
-    /// wttr.in-style `%` codes filled from the screen's own panel.
-    static func line(_ format: String, name: String, panel: WeatherPanel, moon: String,
-                     extras: OneShotExtras.Line = OneShotExtras.Line()) -> String {
-        var out = ""
-        var percent = false
-        for ch in format {
-            if percent {
-                switch ch {
-                case "l": out += name
-                case "c": out += panel.symbol
-                case "C": out += panel.condition
-                case "t": out += panel.temperature
-                case "f": out += panel.feelsLike
-                case "w": out += panel.windValue
-                case "h": out += panel.humidity
-                case "p": out += panel.precipitation
-                case "m": out += moon
-                case "a": out += extras.warnings
-                case "y": out += extras.yesterday
-                case "n": out += extras.normal
-                case "k": out += extras.kept
-                case "%": out += "%"
-                default: out += "%" + String(ch)
-                }
-                percent = false
-            } else if ch == "%" {
-                percent = true
-            } else {
-                out.append(ch)
-            }
-        }
-        if percent { out += "%" }
-        return DisplayWidth.sanitize(out)
     }
 
     /// The detail screen (weather and map) drawn once, as text: when the air (or a failure) is in
@@ -529,7 +493,10 @@ struct WishlistExportCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the wishlist as CSV (Title,Year,Directors,Genres,Added: Letterboxd's import columns) or JSON.",
-        discussion: "To FILE, else to standard output.")
+        discussion: """
+        To FILE (written atomically; a device or fifo in place), else, or with -, to standard output. \
+        A folder or other special file is refused, and a write that fails says why (status 1).
+        """)
 
     @Option(help: ArgumentHelp("csv or json (default: the file's extension, .csv or .json; else csv).", valueName: "format"),
             completion: .list(WishlistTransfer.Format.allCases.map(\.rawValue)))
@@ -551,17 +518,22 @@ struct WishlistExportCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
+        // Where it goes is checked before the wishlist is read: a path that will be refused is refused first.
+        let target: OutputFile.Target
+        do {
+            target = try OutputFile.target(file ?? "-")
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
         let format = chosenFormat
         let text = try OneShot.exportWishlist(format: format, options: .defaults)
-        if let file {
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw CommandFailure(message: "could not write \(CLIOptions.shown(file))")
-            }
+        do {
+            try OutputFile.write(Data(text.utf8), to: target, named: file ?? "-")
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
+        if let file, file != "-" {
             OneShot.Context().note("wrote the wishlist as \(format.rawValue.uppercased()) to \(CLIOptions.shown(file))")
-        } else {
-            print(text, terminator: "")
         }
     }
 }

@@ -11,13 +11,14 @@ public let nimbusVersion = BuildInfo.version
 /// database local times are read from, and every data file found, with what it holds and where it
 /// was found.
 enum VersionReport {
-    static func text(folders: DataFolders, environment: [String: String]) -> String {
+    /// The report, and whether every file the app needs was found (else `--version` exits 1).
+    static func text(folders: DataFolders, environment: [String: String]) -> (text: String, complete: Bool) {
         // Where local times come from: the system's zone database (or the built-in copy, said so).
         var lines = ["nimbus \(BuildInfo.version)", "commit \(BuildInfo.commit)", shown(SystemZoneDatabase(environment: environment).summary)]
         let entries = DataInventory.entries(in: folders)
         if entries.isEmpty {
             lines.append("data: none found. " + folders.notFound(CityCatalog.bundledName + ".bin"))
-            return lines.joined(separator: "\n")
+            return (lines.joined(separator: "\n"), false)
         }
         lines.append("data:")
         var byFolder: [(DataFolders.Folder, [DataInventory.Entry])] = []
@@ -42,13 +43,15 @@ enum VersionReport {
             lines.append("  generated, in \(shown(own.path)):")
             for url in optional { lines.append("    \(shown(url.lastPathComponent))  \(summary(of: url))") }
         }
-        return lines.joined(separator: "\n")
+        let missing = DataInventory.missing(in: folders)
+        for file in missing { lines.append("  missing: " + folders.notFound(file)) }
+        return (lines.joined(separator: "\n"), missing.isEmpty)
     }
 
     /// A data file's contents in a few words; strings files by their number of strings.
     static func summary(of url: URL) -> String {
         guard url.pathExtension == "strings" else { return DataInventory.summary(of: url) }
-        guard let data = FileManager.default.contents(atPath: url.path) else { return "unreadable" }
+        guard let data = try? DataFile.read(url, maxBytes: DataFile.maxBytes(url.lastPathComponent)) else { return "unreadable" }
         do {
             return "\(try StringsFile.parse(String(decoding: data, as: UTF8.self)).count) strings"
         } catch {

@@ -166,7 +166,7 @@ public final class AppDIContainer {
 
     /// Events near the catalogue's cities and my places.
     func makeQuakesUseCase() -> QuakesUseCase {
-        QuakesUseCase(repository: quakeRepository, locator: locator, cities: catalog, regions: FlinnEngdahlRegions.bundled())
+        QuakesUseCase(repository: quakeRepository, locator: locator, cities: catalog, regions: FlinnEngdahlRegions.onFirstUse)
     }
 
     /// `locationProvider` as the settings change it (Home), for the screens that locate the user.

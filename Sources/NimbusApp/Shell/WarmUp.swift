@@ -43,6 +43,8 @@ public struct WarmUp: Sendable {
         // What a query naming a region ("springfield, il") and one that matches nothing ("pariss") read first.
         catalog.prepareQualifiers()
         catalog.prepareSuggestions()
+        // The seismic regions, which the first quake far from any town reads.
+        _ = FlinnEngdahlRegions.bundled()
     }
 }
 

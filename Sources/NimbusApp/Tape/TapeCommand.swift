@@ -13,10 +13,12 @@ struct TapeCommand: MainActorCommand {
         discussion: """
         Snapshots are read from __snapshots__/ beside each tape; NIMBUS_RECORD=1 writes them instead. \
         A failing tape's screen (text with styles, and SVG) and its recording up to the failure are saved \
-        in --failures (else $TMPDIR/nimbus-tape-failures) and the path is printed. \
+        in --failures (else a private folder: $XDG_RUNTIME_DIR/nimbus-tape-failures, or a new one in $TMPDIR) \
+        and the path is printed. --cast and --junit write a file atomically, a device or fifo in place, \
+        and - to standard output (then the tapes' results go to standard error). \
         With --record FILE, Nimbus runs in the terminal (offline, in an empty home, as tapes run) and what \
-        you do is written to FILE as a tape, its last screen as its snapshot; options after -- go to Nimbus. \
-        docs/tapes.md is the reference.
+        you do is written to FILE as a tape, its last screen as its snapshot (an existing tape or snapshot \
+        only with --force); options after -- go to Nimbus. docs/tapes.md is the reference.
         """)
 
     @Argument(help: ArgumentHelp("Tape files. With --record, the tape to write, then -- and Nimbus's options.", valueName: "file"),
@@ -37,12 +39,15 @@ struct TapeCommand: MainActorCommand {
     var junit: String?
 
     @Option(name: .customLong("failures"), help: ArgumentHelp(
-        "Where a failing tape's screen and recording are saved (default: $TMPDIR/nimbus-tape-failures).", valueName: "dir"),
+        "Where a failing tape's screen and recording are saved (default: a private folder, printed).", valueName: "dir"),
             completion: .directory)
     var failures: String?
 
     @Flag(name: .customLong("record"), help: "Run Nimbus in this terminal and write what you do as the tape FILE.")
     var record = false
+
+    @Flag(name: .customLong("force"), help: "With --record: overwrite the tape FILE and its snapshot when they exist.")
+    var force = false
 
     func validate() throws {
         if record {
@@ -55,11 +60,38 @@ struct TapeCommand: MainActorCommand {
         } else {
             guard !files.isEmpty else { throw ValidationError("give a tape FILE to play (or --record FILE)") }
             guard cast == nil || files.count == 1 else { throw ValidationError("--cast records one tape: give one FILE") }
+            guard !force else { throw ValidationError("--force goes with --record") }
+            guard !(cast == "-" && junit == "-") else { throw ValidationError("--cast - and --junit - can't both go to standard output") }
         }
     }
 
     @MainActor func runOnMainActor() throws {
-        if record { try LiveTapeRecorder.record(to: files[0], arguments: Array(files.dropFirst())) } else { try runTapes() }
+        if record { try LiveTapeRecorder.record(to: files[0], arguments: Array(files.dropFirst()), force: force) } else { try runTapes() }
+    }
+
+    /// The outputs as `OutputFile` will write them, checked before any tape runs: a path that will
+    /// be refused is refused now, not after the run.
+    private func checkedOutputs() throws -> (junit: OutputFile.Target?, toStandardOutput: Bool) {
+        var toStandardOutput = false
+        func check(_ path: String?, _ option: String) throws -> OutputFile.Target? {
+            guard let path else { return nil }
+            do {
+                let target = try OutputFile.target(path)
+                if OutputFile.isStandardOutput(target) { toStandardOutput = true }
+                return target
+            } catch let failure as OutputFile.Failure {
+                throw CommandFailure(message: "\(option): \(failure)")
+            }
+        }
+        _ = try check(cast, "--cast")
+        let junit = try check(junit, "--junit")
+        if let svg {
+            var st = stat()
+            if stat(svg, &st) == 0, st.st_mode & S_IFMT != S_IFDIR {
+                throw CommandFailure(message: "--svg: \(CLIOptions.shown(svg)) is a \(OutputFile.kind(st.st_mode)), not a folder")
+            }
+        }
+        return (junit, toStandardOutput)
     }
 
     @MainActor private func runTapes() throws {
@@ -67,15 +99,20 @@ struct TapeCommand: MainActorCommand {
         let environment = ProcessInfo.processInfo.environment
         var report = JUnitReport()
         var used: [URL: Set<String>] = [:]
-        let failureRoot = failures.map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("nimbus-tape-failures")
+        let (junitTarget, toStandardOutput) = try checkedOutputs()
+        // When an output goes to standard output, the results go to standard error.
+        func print(_ line: String) {
+            if toStandardOutput { FileHandle.standardError.write(Data((line + "\n").utf8)) } else { Swift.print(line) }
+        }
+        let failureRoot = failures.map { URL(fileURLWithPath: $0) } ?? TapeFailuresFolder.make(environment: environment)
+        defer { if failures == nil, let failureRoot { TapeFailuresFolder.removeIfEmpty(failureRoot) } }
         for path in files {
             let url = URL(fileURLWithPath: path)
             let runner = TapeRunner(
                 snapshotDirectory: url.deletingLastPathComponent().appendingPathComponent("__snapshots__"),
                 record: environment[TextSnapshots.recordVariable] == "1",
                 baseEnvironment: TapeEnvironment.base(from: environment),
-                outputs: TapeRunner.Outputs(cast: cast.map { URL(fileURLWithPath: $0) }, svgDirectory: svg.map { URL(fileURLWithPath: $0) },
+                outputs: TapeRunner.Outputs(cast: cast, svgDirectory: svg.map { URL(fileURLWithPath: $0) },
                                             failureDirectory: failureRoot))
             let started = Date()
             defer { used[url.deletingLastPathComponent().standardizedFileURL, default: []].formUnion(runner.snapshotsUsed) }
@@ -88,6 +125,10 @@ struct TapeCommand: MainActorCommand {
                 failed += 1
                 print("FAIL  \(path): \(error.reason)")
                 report.add(path, seconds: Date().timeIntervalSince(started), failure: error.reason)
+            } catch let error as OutputFile.Failure {
+                failed += 1
+                print("FAIL  \(path): --cast: \(error)")
+                report.add(path, seconds: Date().timeIntervalSince(started), failure: "--cast: \(error)")
             } catch {
                 failed += 1
                 print("FAIL  \(path)\n\(error)")
@@ -108,11 +149,11 @@ struct TapeCommand: MainActorCommand {
             report.add(folder.appendingPathComponent("__snapshots__").path, seconds: 0, failure: line)
         }
         print("\(files.count - failed) passed, \(failed + unusedFolders) failed")
-        if let junit {
+        if let junit, let junitTarget {
             do {
-                try Data(report.xml.utf8).write(to: URL(fileURLWithPath: junit), options: .atomic)
+                try OutputFile.write(Data(report.xml.utf8), to: junitTarget, named: junit)
             } catch {
-                throw CommandFailure(message: "could not write the JUnit report \(junit): \(error.localizedDescription)")
+                throw CommandFailure(message: "--junit: \(error)")
             }
         }
         if failed + unusedFolders > 0 { throw ExitCode.failure }
@@ -217,6 +258,8 @@ public enum TapeEnvironment {
 @MainActor
 final class LiveTapeRecorder: LiveObserver {
     private let file: URL
+    /// Whether a tape and snapshot that are there (made meanwhile) may be replaced.
+    private let force: Bool
     private let origin: Date
     private var recording: TapeRecording
     private var loop: AppLoop?
@@ -225,8 +268,9 @@ final class LiveTapeRecorder: LiveObserver {
     private let home: URL
     private let preferences: () -> AppPreferences
 
-    private init(file: URL, origin: Date, recording: TapeRecording, home: URL, preferences: @escaping () -> AppPreferences) {
+    private init(file: URL, force: Bool, origin: Date, recording: TapeRecording, home: URL, preferences: @escaping () -> AppPreferences) {
         self.file = file
+        self.force = force
         self.origin = origin
         self.recording = recording
         self.home = home
@@ -266,12 +310,22 @@ final class LiveTapeRecorder: LiveObserver {
         let folder = TapeFolder(url: file.deletingLastPathComponent(),
                                 snapshots: file.deletingLastPathComponent().appendingPathComponent("__snapshots__"))
         var notes: [String] = []
-        if SafeFile.write(Data(text.utf8), to: file, mode: 0o644) {
-            notes.append("nimbus: recorded \(recording.keyCount) keys to \(file.path)")
+        var saved = false
+        if force {
+            saved = SafeFile.write(Data(text.utf8), to: file, mode: 0o644)
+            if !saved { notes.append("nimbus: could not write \(file.path)") }
         } else {
-            notes.append("nimbus: could not write \(file.path)")
+            do {
+                try OutputFile.create(Data(text.utf8), at: file.path)
+                saved = true
+            } catch {
+                notes.append("nimbus: \(error)")
+            }
         }
-        if let frame = lastFrame {
+        if saved { notes.append("nimbus: recorded \(recording.keyCount) keys to \(file.path)") }
+        if !force && SafeFile.kind(atPath: Self.snapshotURL(for: file).path) != .missing {
+            notes.append("nimbus: the snapshot was not written: \(Self.snapshotURL(for: file).path) exists (--force overwrites it)")
+        } else if let frame = lastFrame {
             do {
                 _ = try TextSnapshots(directory: folder.snapshots, record: true, storage: folder.snapshotStorage)
                     .check(ScreenSnapshot(frame, cursor: frame.cursor), named: name)
@@ -283,6 +337,11 @@ final class LiveTapeRecorder: LiveObserver {
         FileHandle.standardError.write(Data((notes.joined(separator: "\n") + "\n").utf8))
     }
 
+    /// Where the recording's last screen goes: `__snapshots__/NAME.txt` beside the tape.
+    static func snapshotURL(for file: URL) -> URL {
+        file.deletingLastPathComponent().appendingPathComponent("__snapshots__").appendingPathComponent(snapshotName(for: file) + ".txt")
+    }
+
     /// The file's name without `.tape`, as a snapshot name (letters, digits, - and _).
     static func snapshotName(for file: URL) -> String {
         let base = file.deletingPathExtension().lastPathComponent
@@ -290,14 +349,22 @@ final class LiveTapeRecorder: LiveObserver {
         return name.isEmpty ? "recorded" : name
     }
 
-    /// Runs the app in this terminal and records it to `path`; returns only by throwing.
-    static func record(to path: String, arguments: [String]) throws {
+    /// Runs the app in this terminal and records it to `path` (replacing a tape and snapshot that are
+    /// there only when `force`); returns only by throwing.
+    static func record(to path: String, arguments: [String], force: Bool) throws {
         let file = URL(fileURLWithPath: path)
         guard !file.lastPathComponent.isEmpty, SafeFile.kind(atPath: file.deletingLastPathComponent().path) == .directory else {
             throw CommandFailure(message: "--record: the folder of \(path) does not exist")
         }
         let kind = SafeFile.kind(atPath: file.path)
         guard kind == .missing || kind == .regular else { throw CommandFailure(message: "--record: \(path) is a \(kind.name)") }
+        if !force {
+            if kind == .regular { throw CommandFailure(message: "--record: \(path) exists (--force overwrites it and its snapshot)") }
+            let snapshot = snapshotURL(for: file)
+            if SafeFile.kind(atPath: snapshot.path) != .missing {
+                throw CommandFailure(message: "--record: the snapshot \(snapshot.path) exists (--force overwrites it)")
+            }
+        }
         if let spaced = arguments.first(where: { $0.contains(where: \.isWhitespace) }) {
             throw CommandFailure(message: "--record: a tape's Args line can't hold \"\(spaced)\" (it has a space)")
         }
@@ -343,7 +410,7 @@ final class LiveTapeRecorder: LiveObserver {
         let preferences = container.preferences
         let backend = NCursesBackend(mouse: preferences.mouse)
         let recorder = LiveTapeRecorder(
-            file: file, origin: origin,
+            file: file, force: force, origin: origin,
             recording: TapeRecording(preamble: TapeRecording.preamble(start: origin, size: backend.size, environment: kept,
                                                                       arguments: arguments)),
             home: home, preferences: { preferences })

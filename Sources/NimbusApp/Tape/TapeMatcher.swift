@@ -1,12 +1,12 @@
 import Foundation
 import NimbusTerminal
-import Synchronization
 
 extension Tape {
     /// What an `Expect` line looks for: a text, or a regular expression (`/Seoul|서울/`, `/m[0-9]\.[0-9]/i`).
     public enum Matcher: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
         case text(String)
-        /// Swift `Regex` syntax; `^` and `$` match at each line of the screen, `.` never a newline.
+        /// ICU regular expression syntax (`NSRegularExpression`); `^` and `$` match at each line of the
+        /// screen, `.` never a newline.
         case pattern(String, ignoringCase: Bool)
 
         public init(stringLiteral value: String) { self = .text(value) }
@@ -20,10 +20,10 @@ extension Tape {
             guard pattern.count <= Self.maxPatternLength else { return "a /regular expression/ of at most 1000 characters" }
             guard !pattern.isEmpty else { return "an empty /regular expression/ matches every screen" }
             do {
-                _ = try Regex(pattern)
+                _ = try NSRegularExpression(pattern: pattern)
                 return nil
             } catch {
-                return "/\(pattern)/ is not a regular expression: \(error)"
+                return "/\(pattern)/ is not a regular expression"
             }
         }
 
@@ -36,19 +36,38 @@ extension Tape {
     }
 }
 
-/// Finds a tape's texts and patterns on a screen. A pattern is compiled once, and matched on a
-/// worker with a deadline: a pattern that backtracks without end (`/(a+)+b/`) fails its line after
-/// two seconds instead of hanging the run.
+/// Finds a tape's texts and patterns on a screen. A pattern is compiled once, and matched on the
+/// runner's own thread by ICU, which asks between steps whether to go on: a match is stopped where
+/// it stands when it passes its deadline (two seconds; `/(a+)+b/` backtracks without end), and all
+/// the matching one tape does is held to `budget` (an `Expect` matches again at every frame for up
+/// to five virtual seconds, so a pattern just under the deadline would otherwise cost minutes). No
+/// match goes on running after its line has failed.
 @MainActor
 final class ScreenSearch {
-    private var compiled: [Tape.Matcher: Regex<AnyRegexOutput>] = [:]
-    /// How long one match may take (wall time).
-    static let deadline: DispatchTimeInterval = .seconds(2)
+    private var compiled: [Tape.Matcher: NSRegularExpression] = [:]
+    /// How long one match may take (wall time, seconds).
+    nonisolated static let deadline: TimeInterval = 2
+    /// How long all the matches of one tape may take together (wall time, seconds).
+    nonisolated static let budget: TimeInterval = 5
+
+    private let deadline: TimeInterval
+    private let budget: TimeInterval
+    /// Seconds spent matching patterns so far.
+    private(set) var spent: TimeInterval = 0
+
+    init(deadline: TimeInterval = ScreenSearch.deadline, budget: TimeInterval = ScreenSearch.budget) {
+        self.deadline = deadline
+        self.budget = budget
+    }
 
     struct TooSlow: Error, CustomStringConvertible {
         let matcher: Tape.Matcher
+        /// The tape's budget ran out, rather than this match's own deadline.
+        let budgetSpent: Bool
         var description: String {
-            "\(matcher) took over 2 s to match one screen (a pattern that backtracks without end?)"
+            budgetSpent
+                ? "\(matcher): the tape's patterns took over \(Int(ScreenSearch.budget)) s in all (a pattern that backtracks?)"
+                : "\(matcher) took over \(Int(ScreenSearch.deadline)) s to match one screen (a pattern that backtracks without end?)"
         }
     }
 
@@ -56,9 +75,7 @@ final class ScreenSearch {
     func isShown(_ matcher: Tape.Matcher, in text: String) throws -> Bool {
         switch matcher {
         case .text(let needle): return text.contains(needle)
-        case .pattern:
-            nonisolated(unsafe) let regex = try regex(matcher) // immutable once compiled
-            return try Self.withDeadline(matcher) { (try? regex.firstMatch(in: text)) != nil }
+        case .pattern: return try !matches(matcher, in: text, first: true).isEmpty
         }
     }
 
@@ -67,41 +84,58 @@ final class ScreenSearch {
         switch matcher {
         case .text(let needle): return row.ranges(of: needle)
         case .pattern:
-            nonisolated(unsafe) let regex = try regex(matcher) // immutable once compiled
             let text = row.text
+            let found = try matches(matcher, in: text, first: false)
+            guard !found.isEmpty else { return [] }
+            // UTF-16 offsets (ICU's) to character offsets (the row's).
+            var characterAt: [Int: Int] = [:]
+            var utf16 = 0
+            for (i, character) in text.enumerated() {
+                characterAt[utf16] = i
+                utf16 += character.utf16.count
+            }
+            characterAt[utf16] = text.count
             let count = row.characters.count
-            return try Self.withDeadline(matcher) {
-                text.matches(of: regex).compactMap { match -> Range<Int>? in
-                    let lower = text.distance(from: text.startIndex, to: match.range.lowerBound)
-                    let upper = text.distance(from: text.startIndex, to: match.range.upperBound)
-                    return lower < upper && upper <= count ? lower..<upper : nil
-                }
+            return found.compactMap { range -> Range<Int>? in
+                guard let lower = characterAt[range.location], let upper = characterAt[range.location + range.length],
+                      lower < upper, upper <= count else { return nil }
+                return lower..<upper
             }
         }
     }
 
-    private func regex(_ matcher: Tape.Matcher) throws -> Regex<AnyRegexOutput> {
-        if let known = compiled[matcher] { return known }
-        guard case .pattern(let pattern, let ignoringCase) = matcher else { preconditionFailure("not a pattern") }
-        var regex = try Regex(pattern).anchorsMatchLineEndings()
-        if ignoringCase { regex = regex.ignoresCase() }
-        compiled[matcher] = regex
-        return regex
+    /// The UTF-16 ranges of the matches of `matcher` in `text` (the first only, when `first`),
+    /// stopped at the match's deadline or the tape's budget, whichever comes first.
+    private func matches(_ matcher: Tape.Matcher, in text: String, first: Bool) throws -> [NSRange] {
+        let regex = try regex(matcher)
+        let remaining = budget - spent
+        guard remaining > 0 else { throw TooSlow(matcher: matcher, budgetSpent: true) }
+        let limit = min(deadline, remaining)
+        let started = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        var found: [NSRange] = []
+        var stopped = false
+        // With `.reportProgress` ICU calls back every few thousand steps, inside a match too, and
+        // stops where it is when told to.
+        regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(location: 0, length: text.utf16.count)) { match, _, stop in
+            if let match {
+                found.append(match.range)
+                if first { stop.pointee = true }
+            } else if elapsed() > limit {
+                stopped = true
+                stop.pointee = true
+            }
+        }
+        spent += elapsed()
+        if stopped { throw TooSlow(matcher: matcher, budgetSpent: limit < deadline) }
+        return found
     }
 
-    /// Runs `work` on a worker thread; throws `TooSlow` when it has not finished by the deadline (the
-    /// worker is then left to finish on its own: Swift's regex matching can't be interrupted).
-    private static func withDeadline<T: Sendable>(_ matcher: Tape.Matcher, _ work: @escaping @Sendable () -> T) throws -> T {
-        let result = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global(qos: .userInitiated).async {
-            let value = work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + deadline) == .success, let value = result.withLock({ $0 }) else {
-            throw TooSlow(matcher: matcher)
-        }
-        return value
+    private func regex(_ matcher: Tape.Matcher) throws -> NSRegularExpression {
+        if let known = compiled[matcher] { return known }
+        guard case .pattern(let pattern, let ignoringCase) = matcher else { preconditionFailure("not a pattern") }
+        let regex = try NSRegularExpression(pattern: pattern, options: ignoringCase ? [.anchorsMatchLines, .caseInsensitive] : [.anchorsMatchLines])
+        compiled[matcher] = regex
+        return regex
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NimbusData
 import NimbusTerminal
 import CombineSchedulers
@@ -17,10 +18,16 @@ public final class TapeRunner {
         public var sourcedBy: [String] = []
         /// The folder the screen and the recording at the failure were saved in.
         public var saved: URL?
+        /// Why they could not be saved there (nil when saved, or when there was nothing to save).
+        public var notSaved: String?
+        /// Outputs the run could not write (`--cast`), each one line saying why.
+        public var notWritten: [String] = []
 
         public var description: String {
             let via = sourcedBy.isEmpty ? "" : " (sourced by \(sourcedBy.reversed().joined(separator: ", ")))"
-            let savedLine = saved.map { "\n  saved: \($0.path) (screen.txt with styles, screen.svg, tape.cast)" } ?? ""
+            var savedLine = saved.map { "\n  saved: \($0.path) (screen.txt with styles, screen.svg, tape.cast)" } ?? ""
+            if let notSaved { savedLine += "\n  not saved: \(notSaved)" }
+            for problem in notWritten { savedLine += "\n  \(problem)" }
             guard let screen else { return Tape.oneLine(tape: tape + via, line: line, reason) + savedLine }
             let width = screen.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { DisplayWidth.of(String($0)) }.max() ?? 0
@@ -33,15 +40,16 @@ public final class TapeRunner {
 
     /// What a run writes besides passing or failing.
     public struct Outputs: Sendable {
-        /// The whole tape as an asciicast v2 recording on its virtual clock (written when it fails too).
-        public var cast: URL?
+        /// The whole tape as an asciicast v2 recording on its virtual clock (written when it fails
+        /// too), to a path as `OutputFile` writes one (`-` is standard output).
+        public var cast: String?
         /// Every `Snapshot NAME` also as `NAME.svg` here.
         public var svgDirectory: URL?
         /// When a tape fails: its screen (text with styles, and SVG) and its recording up to the
         /// failure go to a folder named after the tape in here.
         public var failureDirectory: URL?
 
-        public init(cast: URL? = nil, svgDirectory: URL? = nil, failureDirectory: URL? = nil) {
+        public init(cast: String? = nil, svgDirectory: URL? = nil, failureDirectory: URL? = nil) {
             self.cast = cast
             self.svgDirectory = svgDirectory
             self.failureDirectory = failureDirectory
@@ -89,11 +97,15 @@ public final class TapeRunner {
             try play(tape, in: session, sourcedBy: [])
         } catch var failure as Failure {
             session.mark("failed: \(failure.tape):\(failure.line)")
-            failure.saved = saveFailure(of: tape, session: session, failure: failure)
-            writeCast(session)
+            switch saveFailure(of: tape, session: session, failure: failure) {
+            case .saved(let folder): failure.saved = folder
+            case .notSaved(let reason): failure.notSaved = reason
+            case .nothing: break
+            }
+            do { try writeCast(session) } catch { failure.notWritten.append("--cast: \(error)") }
             throw failure
         }
-        writeCast(session)
+        try writeCast(session)
         if let first = session.recorded.first {
             throw Failure(tape: first.tape, line: first.line.number, text: first.line.text,
                           reason: session.recorded.map { "\($0.mismatch)" }.joined(separator: "\n  "), screen: session.screenText)
@@ -135,27 +147,45 @@ public final class TapeRunner {
         }
     }
 
-    private func writeCast(_ session: Session) {
-        guard let url = outputs.cast else { return }
-        try? Data(session.cast.text.utf8).write(to: url, options: .atomic)
+    /// Writes the recording to `--cast`; throws `OutputFile.Failure` when it could not.
+    private func writeCast(_ session: Session) throws {
+        guard let path = outputs.cast else { return }
+        try OutputFile.write(Data(session.cast.text.utf8), to: path)
     }
 
-    /// Writes the screen at the failure (text with styles, and SVG) and the recording up to it;
-    /// returns the folder, or nil when there is nowhere to write or the app never started.
-    private func saveFailure(of tape: Tape, session: Session, failure: Failure) -> URL? {
-        guard let root = outputs.failureDirectory, let screen = session.screenSnapshot else { return nil }
+    private enum Saved {
+        case saved(URL)
+        case notSaved(String)
+        /// No failures folder, or the app never started: there is no screen to save.
+        case nothing
+    }
+
+    /// Writes the screen at the failure (text with styles, and SVG) and the recording up to it in a
+    /// folder named after the tape, a real folder (0700) inside the failures folder, with files that
+    /// replace whatever name was there and never write through a link.
+    private func saveFailure(of tape: Tape, session: Session, failure: Failure) -> Saved {
+        guard let root = outputs.failureDirectory, let screen = session.screenSnapshot else { return .nothing }
         let name = String(tape.name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") ? $0 : "_" })
-        let folder = root.appendingPathComponent(name.isEmpty ? "tape" : name)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try Data(screen.fileText.utf8).write(to: folder.appendingPathComponent("screen.txt"), options: .atomic)
-            try Data(session.svg.utf8).write(to: folder.appendingPathComponent("screen.svg"), options: .atomic)
-            try Data(session.cast.text.utf8).write(to: folder.appendingPathComponent("tape.cast"), options: .atomic)
-            try Data("\(failure)\n".utf8).write(to: folder.appendingPathComponent("failure.txt"), options: .atomic)
-            return folder
-        } catch {
-            return nil
+        let folder = root.appendingPathComponent(name.isEmpty || name == "." || name == ".." ? "tape" : name)
+        var rootKind = SafeFile.kind(atPath: root.path)
+        if rootKind == .missing {
+            SafeFile.makeDirectory(root)
+            rootKind = SafeFile.kind(atPath: root.path)
         }
+        // The failures folder the user named may be a link they made; the tape's own folder never is.
+        var st = stat()
+        guard stat(root.path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else {
+            return .notSaved("\(root.path) is a \(rootKind == .missing ? "path that can't be made" : rootKind.name), not a folder")
+        }
+        guard SafeFile.makeDirectory(folder) else {
+            return .notSaved("\(folder.path) is a \(SafeFile.kind(atPath: folder.path).name), not a folder of its own")
+        }
+        let files = [("screen.txt", screen.fileText), ("screen.svg", session.svg), ("tape.cast", session.cast.text),
+                     ("failure.txt", "\(failure)\n")]
+        for (file, text) in files where !SafeFile.write(Data(text.utf8), to: folder.appendingPathComponent(file), mode: 0o600) {
+            return .notSaved("could not write \(folder.appendingPathComponent(file).path)")
+        }
+        return .saved(folder)
     }
 }
 
@@ -509,7 +539,11 @@ private final class Session {
         mark("Snapshot \(name)")
         if let svgDirectory {
             try FileManager.default.createDirectory(at: svgDirectory, withIntermediateDirectories: true)
-            try Data(svg.utf8).write(to: svgDirectory.appendingPathComponent("\(name).svg"), options: .atomic)
+            do {
+                try OutputFile.write(Data(svg.utf8), to: svgDirectory.appendingPathComponent("\(name).svg").path)
+            } catch let failure as OutputFile.Failure {
+                throw Reason("Snapshot \(name): --svg: \(failure)")
+            }
         }
         let snapshots = TextSnapshots(directory: folder.snapshots, record: record, storage: folder.snapshotStorage)
         let mismatch: TextSnapshots.Mismatch?

@@ -89,7 +89,7 @@ public final class LandMask: @unchecked Sendable { // unchecked: its levels poin
         guard FileManager.default.fileExists(atPath: path) else { throw MapDataError.missing(path) }
         let data: Data
         do {
-            let loaded = try MappedFiles.load(url)
+            let loaded = try MappedFiles.load(url, maxBytes: DataFile.maxBytes("landmask.bin"))
             data = loaded.data
             mapping = loaded.registration
         } catch {
@@ -201,7 +201,7 @@ public final class CountryBorders: Sendable {
 
     public init(contentsOf url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { throw MapDataError.missing(url.path) }
-        guard let data = try? Data(contentsOf: url) else { throw MapDataError.unreadable(url.path) }
+        guard let data = try? DataFile.read(url, maxBytes: DataFile.maxBytes("borders.bin")) else { throw MapDataError.unreadable(url.path) }
         guard data.count >= 12, Array(data.prefix(4)) == Array("NMBB".utf8) else {
             throw MapDataError.corrupt("\(url.lastPathComponent): bad magic")
         }

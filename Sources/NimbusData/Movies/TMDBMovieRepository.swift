@@ -249,7 +249,7 @@ public final class TMDBMovieRepository: MovieRepository, @unchecked Sendable { /
         case .transport(.tooLarge): return .tooLarge
         case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
         case .transport(.badReply): return .badReply
-        case .transport(.redirectRefused): return .redirected
+        case .transport(.redirectRefused), .transport(.redirectLoop): return .redirected
         case .transport: return .offline
         case .invalidURL, .missingData, .decoding: return .badResponse
         }

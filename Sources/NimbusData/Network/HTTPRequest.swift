@@ -63,6 +63,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         /// The server redirected to another origin (scheme, host or port) or to a non-HTTP URL;
         /// such redirects are not followed, so credentials never leave the configured origin.
         case redirectRefused
+        /// The server redirected within its origin round in a loop (libcurl gives up after 30).
+        case redirectLoop
         case cancelled
         /// Another URL-loading error, by its code.
         case other(code: Int)

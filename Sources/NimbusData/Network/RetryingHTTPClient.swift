@@ -115,11 +115,11 @@ public final class RetryingHTTPClient: HTTPClient {
 
     /// Connections that failed in a way that may pass. Not: no network at all (nothing to wait for),
     /// a timeout (the request already waited its whole deadline), a body too large, a refused
-    /// redirect, a reply that can't be read, a cancel.
+    /// redirect or a redirect loop, a reply that can't be read, a cancel.
     static func isTransient(_ transport: HTTPError.Transport) -> Bool {
         switch transport {
         case .cannotConnect, .connectionLost, .other: return true
-        case .timedOut, .notConnected, .tooLarge, .badReply, .redirectRefused, .cancelled: return false
+        case .timedOut, .notConnected, .tooLarge, .badReply, .redirectRefused, .redirectLoop, .cancelled: return false
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import NimbusDomain
 
 /// A keyless service's failure, named alike whichever service it is: the warnings sources and the
@@ -10,6 +11,7 @@ protocol ServiceFailure {
     static var tooLarge: Self { get }
     static var badConfiguration: Self { get }
     static var redirected: Self { get }
+    static var connectionLost: Self { get }
     static func server(status: Int) -> Self
 }
 
@@ -20,8 +22,11 @@ extension ServiceFailure {
         case .invalidURL: return .badConfiguration
         case .transport(.timedOut): return .timedOut
         case .transport(.tooLarge): return .tooLarge
-        case .transport(.redirectRefused): return .redirected
+        // A redirect elsewhere, or round in a loop: the server answered, and not with the answer.
+        case .transport(.redirectRefused), .transport(.redirectLoop): return .redirected
         case .transport(.badReply): return .badResponse
+        // The server sent less than it announced, or the connection broke off in the answer.
+        case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
         case .transport: return .offline
         case .server(status: 429): return .rateLimited
         case .server(let status): return .server(status: status)

@@ -295,6 +295,7 @@ public final class URLSessionHTTPClient: HTTPClient, Sendable {
                  NSURLErrorCannotParseResponse:
                 return .transport(.badReply)
             case NSURLErrorTimedOut: return .transport(.timedOut)
+            case NSURLErrorHTTPTooManyRedirects: return .transport(.redirectLoop)
             case NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
                 return .transport(.cannotConnect)
             case NSURLErrorNotConnectedToInternet: return .transport(.notConnected)

@@ -88,6 +88,14 @@ public struct FlinnEngdahlRegions: SeismicRegions {
     /// missing or damaged (events are then named by their nearest town alone).
     public static func bundled() -> FlinnEngdahlRegions? { bundledTable }
 
+    /// The bundled table, read when the first event is placed rather than when the Quakes tab is
+    /// made (parsing it is milliseconds the first frame must not wait for).
+    public static let onFirstUse: SeismicRegions = BundledOnFirstUse()
+
+    private struct BundledOnFirstUse: SeismicRegions {
+        func region(at coordinate: Coordinate) -> SeismicRegion? { bundledTable?.region(at: coordinate) }
+    }
+
     private static let bundledTable: FlinnEngdahlRegions? = {
         guard let url = NimbusResources.url(forResource: "feregions", withExtension: "tsv"),
               let data = try? Data(contentsOf: url), data.count < 1 << 20 else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 import NimbusDomain
 import OpenCombineShim
@@ -6,9 +7,11 @@ import OpenCombineShim
 /// Climate normals from Open-Meteo's historical weather API (ERA5 reanalysis, keyless):
 /// `GET /v1/archive?latitude=…&longitude=…&start_date=1991-01-01&end_date=2020-12-31
 /// &daily=temperature_2m_max,temperature_2m_min&timezone=auto`, whose `daily` has `time`
-/// ("YYYY-MM-DD") and the two series. One request a place, ever: the answer (10,958 days, about
-/// 280 kB) becomes the mean high and low of every calendar day, each over a 15-day window of the 30
-/// years (450 values), and those 366 pairs are kept on disk with no expiry (normals do not change).
+/// ("YYYY-MM-DD") and the two series. One request a place in 90 days: the answer (10,958 days,
+/// about 280 kB) becomes the mean high and low of every calendar day, each over a 15-day window of
+/// the 30 years (450 values); normals no climate at the place's latitude has (`ClimatePlausibility`)
+/// are refused, and those 366 pairs are kept on disk for 90 days (normals do not change; a copy that
+/// was wrong does not stay), read back through the same checks.
 public final class OpenMeteoArchiveRepository: ClimateNormalsRepository, Sendable {
     public static let defaultBaseURL = "https://archive-api.open-meteo.com"
     /// The answer is about 280 kB.
@@ -42,14 +45,14 @@ public final class OpenMeteoArchiveRepository: ClimateNormalsRepository, Sendabl
         ], timeout: timeout, maxBytes: Self.maxBytes)
     }
 
-    public func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+    public func normals(for coordinate: Coordinate, refresh: Bool) -> AnyPublisher<ClimateNormals, ClimateError> {
         let cache = self.cache
         let client = self.client
         guard coordinate.isValid, let request = request(for: coordinate) else {
             return Fail(error: .badConfiguration).eraseToAnyPublisher()
         }
         return Deferred { () -> AnyPublisher<ClimateNormals, ClimateError> in
-            if let kept = cache?.read(coordinate) {
+            if !refresh, let kept = cache?.read(coordinate) {
                 return Just(kept).setFailureType(to: ClimateError.self).eraseToAnyPublisher()
             }
             return client.publisher(for: request)
@@ -63,6 +66,10 @@ public final class OpenMeteoArchiveRepository: ClimateNormalsRepository, Sendabl
                 .eraseToAnyPublisher()
         }
         .eraseToAnyPublisher()
+    }
+
+    public func forget(_ coordinate: Coordinate) {
+        cache?.remove(coordinate)
     }
 
     static func map(_ error: HTTPError) -> ClimateError { .from(error) }
@@ -120,7 +127,8 @@ enum ArchiveDTO {
             let (month, day) = monthDay(slot)
             days.append(DayNormal(month: month, day: day, high: high / Double(n), low: low / Double(n)))
         }
-        guard let normals = ClimateNormals(coordinate: coordinate, days: days) else { throw ClimateError.badResponse }
+        guard let normals = ClimateNormals(coordinate: coordinate, days: days),
+              normals.isPlausible(latitude: coordinate.latitude) else { throw ClimateError.badResponse }
         return normals
     }
 
@@ -144,14 +152,19 @@ enum ArchiveDTO {
     }
 }
 
-/// Each place's normals, kept for good under `$XDG_CACHE_HOME/nimbus/normals` (one small file a
-/// place, 0600, atomic), read back through the same checks.
+/// Each place's normals, kept for `maximumAge` under `$XDG_CACHE_HOME/nimbus/normals` (one small
+/// file a place, 0600, atomic; its age is its modification time), read back through the same checks.
 public final class ClimateNormalsCache: Sendable {
     public let directory: URL
     private let lock = Mutex(())
+    private let now: @Sendable () -> Date
 
-    public init(directory: URL) {
+    /// How long a kept copy is used: then it is asked for again.
+    public static let maximumAge: TimeInterval = 90 * 86_400
+
+    public init(directory: URL, now: @escaping @Sendable () -> Date = Date.init) {
         self.directory = directory.appendingPathComponent("normals")
+        self.now = now
     }
 
     /// Places closer than about a kilometre share a file: the reanalysis grid is 25 km wide.
@@ -165,15 +178,29 @@ public final class ClimateNormalsCache: Sendable {
     }
 
     public func read(_ coordinate: Coordinate) -> ClimateNormals? {
-        let data = lock.withLock { _ in SafeFile.read(directory.appendingPathComponent(Self.key(coordinate)), maxBytes: 64 << 10) }
+        let url = directory.appendingPathComponent(Self.key(coordinate))
+        let data = lock.withLock { _ -> Data? in
+            var st = stat()
+            guard lstat(url.path, &st) == 0 else { return nil }
+            let saved = Date(timeIntervalSince1970: TimeInterval(st.st_mtim.tv_sec))
+            guard now().timeIntervalSince(saved) < Self.maximumAge else { return nil }
+            return SafeFile.read(url, maxBytes: 64 << 10)
+        }
         guard let data, let stored = try? JSONDecoder().decode(Stored.self, from: data),
               stored.highs.count == 366, stored.lows.count == 366 else { return nil }
         let days = (0..<366).map { slot -> DayNormal in
             let (month, day) = ArchiveDTO.monthDay(slot)
             return DayNormal(month: month, day: day, high: stored.highs[slot], low: stored.lows[slot])
         }
-        guard days.allSatisfy({ PhysicalRange.temperature.contains($0.high) && PhysicalRange.temperature.contains($0.low) }) else { return nil }
-        return ClimateNormals(coordinate: coordinate, days: days)
+        guard days.allSatisfy({ PhysicalRange.temperature.contains($0.high) && PhysicalRange.temperature.contains($0.low) }),
+              let normals = ClimateNormals(coordinate: coordinate, days: days),
+              normals.isPlausible(latitude: coordinate.latitude) else { return nil }
+        return normals
+    }
+
+    /// Drops the place's kept copy.
+    public func remove(_ coordinate: Coordinate) {
+        lock.withLock { _ in _ = unlink(directory.appendingPathComponent(Self.key(coordinate)).path) }
     }
 
     public func write(_ normals: ClimateNormals) {

@@ -206,7 +206,7 @@ public final class OpenMeteoWeatherRepository: WeatherRepository, Sendable {
         case .transport(.tooLarge): return .tooLarge
         case .transport(.connectionLost), .transport(.other(code: NSURLErrorBadServerResponse)): return .connectionLost
         case .transport(.badReply): return .badReply
-        case .transport(.redirectRefused): return .redirected
+        case .transport(.redirectRefused), .transport(.redirectLoop): return .redirected
         case .transport: return .offline
         case .server(status: 429): return .rateLimited
         case .server(let status): return .server(status: status)

@@ -129,13 +129,25 @@ public enum ClimateError: Error, Equatable, Sendable {
     case tooLarge
     /// `NIMBUS_ARCHIVE_URL` is not a URL.
     case badConfiguration
+    /// The server redirected elsewhere, or round in a loop.
     case redirected
+    /// The connection broke off in the answer.
+    case connectionLost
 }
 
 /// Climate normals of places; the live one asks Open-Meteo's historical (archive) API once per place
-/// and keeps the answer for good (normals do not change).
+/// and keeps the answer for 90 days (normals do not change; a copy that was wrong does not stay).
 public protocol ClimateNormalsRepository: Sendable {
-    func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError>
+    /// The place's normals: the kept copy when there is one and `refresh` is false, else asked for.
+    func normals(for coordinate: Coordinate, refresh: Bool) -> AnyPublisher<ClimateNormals, ClimateError>
+    /// Drops the place's kept copy: it could not be true (`ClimatePlausibility`).
+    func forget(_ coordinate: Coordinate)
+}
+
+extension ClimateNormalsRepository {
+    public func normals(for coordinate: Coordinate) -> AnyPublisher<ClimateNormals, ClimateError> {
+        normals(for: coordinate, refresh: false)
+    }
 }
 
 /// The normal high and low of a city for a date, and today's forecast against it.
@@ -144,10 +156,17 @@ public struct GetClimateNormalsUseCase: Sendable {
 
     public init(repository: ClimateNormalsRepository) { self.repository = repository }
 
-    /// The normal of the city's calendar date `day`.
-    public func execute(for city: City, on day: LocalDate) -> AnyPublisher<DayNormal, ClimateError> {
-        repository.normals(for: city.coordinate)
+    /// The normal of the city's calendar date `day`; `refresh` asks past the kept copy.
+    /// Normals no climate at the city's latitude has are not believed, and their kept copy is dropped.
+    public func execute(for city: City, on day: LocalDate, refresh: Bool = false) -> AnyPublisher<DayNormal, ClimateError> {
+        let repository = self.repository
+        let coordinate = city.coordinate
+        return repository.normals(for: coordinate, refresh: refresh)
             .tryMap { normals -> DayNormal in
+                guard normals.isPlausible(latitude: coordinate.latitude) else {
+                    repository.forget(coordinate)
+                    throw ClimateError.badResponse
+                }
                 guard let normal = normals.normal(on: day) else { throw ClimateError.badResponse }
                 return normal
             }
@@ -158,8 +177,21 @@ public struct GetClimateNormalsUseCase: Sendable {
     /// Today's forecast high and low against the normal for today's date at the city.
     public func compare(_ forecast: Forecast, for city: City) -> AnyPublisher<NormalComparison, ClimateError> {
         guard let today = forecast.today else { return Fail(error: .badResponse).eraseToAnyPublisher() }
+        let repository = self.repository
         return execute(for: city, on: today.day)
+            .tryMap { normal -> DayNormal in
+                // A normal today's forecast is further from than any day has been is not believed.
+                guard normal.isPlausible(againstHigh: today.high, low: today.low) else {
+                    repository.forget(city.coordinate)
+                    throw ClimateError.badResponse
+                }
+                return normal
+            }
+            .mapError { ($0 as? ClimateError) ?? .badResponse }
             .map { NormalComparison(normal: $0, todayHigh: today.high, todayLow: today.low) }
             .eraseToAnyPublisher()
     }
+
+    /// Drops the city's kept normals (they could not be true beside its forecast).
+    public func forget(_ city: City) { repository.forget(city.coordinate) }
 }

@@ -144,8 +144,13 @@ public enum WarningsError: Error, Equatable, Sendable {
     case notModifiedWithoutCache
     /// A configured base URL (`NIMBUS_NWS_URL`, `NIMBUS_METEOALARM_URL`, `NIMBUS_JMA_URL`) is not a URL.
     case badConfiguration
-    /// The server redirected elsewhere.
+    /// The server redirected elsewhere, or round in a loop.
     case redirected
+    /// The connection broke off in the answer (the server sent less than it announced).
+    case connectionLost
+    /// MeteoAlarm's warning regions (`meteoalarm-regions.tsv`) could not be read: the place's
+    /// country has a source, but which of its warnings are the place's is not known.
+    case regionsUnavailable
     /// The service's own area table put the place in none of its warning areas.
     case regionUnknown
 }

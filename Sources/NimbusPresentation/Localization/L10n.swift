@@ -79,8 +79,7 @@ public enum StringsFile {
     }
 
     public static func load(language: Language) throws -> [String: String] {
-        guard let url = LocalizationFiles.stringsURL(language: language.rawValue),
-              let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = LocalizationFiles.strings(language: language.rawValue) else {
             throw ParseError.missingFile("\(language.rawValue).lproj/Localizable.strings")
         }
         return try parse(utf8: [UInt8](data))

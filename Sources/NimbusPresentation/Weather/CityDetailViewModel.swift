@@ -280,6 +280,8 @@ public final class CityDetailViewModel {
         var normal = Source<DayNormal, ClimateError>()
         /// The city's date the normal was asked for.
         var normalAsked: LocalDate?
+        /// `r` was pressed: the normal is asked for again, past the kept copy, with the next forecast.
+        var normalRefresh = false
         var liked = false
         var likeFailed = false
         /// Counts the settings' changes of units or clock: the same data is formatted again.
@@ -313,8 +315,10 @@ public final class CityDetailViewModel {
 
     public enum Effect: Equatable {
         case fetchForecast, fetchAir, fetchWarnings
-        /// The normal of the city's calendar date.
-        case fetchNormal(LocalDate)
+        /// The normal of the city's calendar date (`refresh`: past the kept copy).
+        case fetchNormal(LocalDate, refresh: Bool = false)
+        /// Drop the kept normals: they could not be true beside the forecast.
+        case forgetNormal
         /// Follow the likes store from now on.
         case observeLikes
         case toggleLike(Int)
@@ -359,6 +363,7 @@ public final class CityDetailViewModel {
             guard !state.left else { return [] }
             state.likeFailed = false
             state.refreshAsked = true
+            state.normalRefresh = true
             return load(&state)
         case .tick(let now):
             state.now = now
@@ -390,10 +395,13 @@ public final class CityDetailViewModel {
             state.forecast.apply(event)
             // The normal of today's date, once the forecast says which day today is at the city
             // (off the forecast's path: asked after it, answered on its own).
-            guard let today = state.forecast.fetched?.value.today?.day, state.normalAsked != today else { return [] }
+            guard let today = state.forecast.fetched?.value.today?.day,
+                  state.normalAsked != today || state.normalRefresh else { return [] }
+            let refresh = state.normalRefresh && state.normalAsked == today
             state.normalAsked = today
+            state.normalRefresh = false
             state.normal.apply(.started)
-            return [.fetchNormal(today)]
+            return [.fetchNormal(today, refresh: refresh)]
         case .air(let event, let now):
             state.now = now
             guard !state.left else { return [] }
@@ -407,6 +415,14 @@ public final class CityDetailViewModel {
         case .normal(let event, let now):
             state.now = now
             guard !state.left else { return [] }
+            // A normal today's forecast is further from than any day has been is not believed
+            // (`ClimatePlausibility`), and its kept copy goes.
+            if case .fetched(let normal) = event, let today = state.forecast.fetched?.value.today,
+               !normal.value.isPlausible(againstHigh: today.high, low: today.low) {
+                state.normal = Source()
+                state.normal.apply(.failed(.badResponse))
+                return [.forgetNormal]
+            }
             state.normal.apply(event)
             return []
         }
@@ -446,13 +462,19 @@ public final class CityDetailViewModel {
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.warnings($0, now()) }.eraseToAnyPublisher(),
                         id: Job.warnings)
-        case .fetchNormal(let day):
+        case .fetchNormal(let day, let refresh):
             guard let normals else { return .none }
-            let answers = normals.execute(for: city, on: day)
+            let answers = normals.execute(for: city, on: day, refresh: refresh)
                 .map { Fetched(value: $0, fetchedAt: now(), isCached: false) }
                 .eraseToAnyPublisher()
             return .run(Source.events(offTheFirstFrame(answers)).map { Action.normal($0, now()) }.eraseToAnyPublisher(),
                         id: Job.normal)
+        case .forgetNormal:
+            guard let normals else { return .none }
+            return .answer {
+                normals.forget(city)
+                return nil
+            }
         case .observeLikes:
             guard let likes else { return .none }
             // The mark follows the store, whichever screen changed it.
@@ -734,17 +756,21 @@ public final class CityDetailViewModel {
     /// Why there is no air, in a few words (the line has the forecast's width, not a paragraph).
     static func airReason(_ error: WeatherError, _ l10n: L10n) -> String {
         switch error {
-        case .offline, .connectionLost: l10n[.airErrorOffline]
+        case .offline: l10n[.airErrorOffline]
+        case .connectionLost: l10n[.weatherShortConnectionLost]
         case .timedOut: l10n[.airErrorTimeout]
         case .rateLimited: l10n[.airErrorRateLimited]
         case .server(let status): l10n.format(.airErrorServer, String(status))
         case .badConfiguration: l10n[.airErrorConfiguration]
-        case .badResponse, .tooLarge, .badReply, .redirected: l10n[.airErrorBadAnswer]
+        // Named as `nimbus weather --json` names it.
+        case .redirected: l10n[.weatherShortRedirected]
+        case .badResponse, .tooLarge, .badReply: l10n[.airErrorBadAnswer]
         }
     }
 
     /// The warnings line: the most severe warning in force at `now` (a warning that expired is gone at
-    /// the next minute's state, without asking the service), else why none is shown.
+    /// the next minute's state, without asking the service), else the most severe one coming, else
+    /// why none is shown.
     private func warningsLine(_ source: Source<CityWarnings, WarningsError>, now: Date, clock: ClockFormat) -> WarningsLine {
         let l10n = format.l10n
         func note(_ text: String?) -> WarningsLine { WarningsLine(event: nil, severity: .unknown, times: "", more: nil, note: text) }
@@ -754,11 +780,15 @@ public final class CityDetailViewModel {
         guard case .covered = fetched.value.coverage else {
             return note(l10n.format(.warningsNoSource, countries.name(city.countryCode)))
         }
-        let active = fetched.value.active(at: now)
+        let all = fetched.value.active(at: now)
+        let active = all.filter { !WarningsText.isComing($0, at: now) } + all.filter { WarningsText.isComing($0, at: now) }
         guard let first = active.first else {
             return note(l10n[.warningsNone] + (source.error.map { " · " + Self.warningsReason($0, l10n) } ?? ""))
         }
-        return WarningsLine(event: first.event, severity: first.severity, times: WarningsText.times(first, clock: clock, l10n: l10n),
+        // A warning whose weather starts later says from when ("from Thu 06:00"), not its span.
+        let times = WarningsText.isComing(first, at: now) ? WarningsText.fromWhen(first, clock: clock, l10n: l10n)
+            : WarningsText.times(first, clock: clock, l10n: l10n)
+        return WarningsLine(event: first.event, severity: first.severity, times: times,
                             more: active.count > 1 ? l10n.format(.warningsMore, l10n.number(active.count - 1)) : nil, note: nil)
     }
 
@@ -766,12 +796,16 @@ public final class CityDetailViewModel {
     static func warningsReason(_ error: WarningsError, _ l10n: L10n) -> String {
         switch error {
         case .offline: l10n[.airErrorOffline]
+        case .connectionLost: l10n[.weatherShortConnectionLost]
         case .timedOut: l10n[.airErrorTimeout]
         case .rateLimited: l10n[.airErrorRateLimited]
         case .server(let status): l10n.format(.airErrorServer, String(status))
-        case .badResponse, .tooLarge, .notModifiedWithoutCache, .redirected: l10n[.airErrorBadAnswer]
+        // Named as `nimbus weather --json` names it.
+        case .redirected: l10n[.weatherShortRedirected]
+        case .badResponse, .tooLarge, .notModifiedWithoutCache: l10n[.airErrorBadAnswer]
         case .badConfiguration: l10n[.warningsErrorConfiguration]
         case .regionUnknown: l10n[.warningsErrorRegion]
+        case .regionsUnavailable: l10n[.warningsErrorRegionsFile]
         }
     }
 

@@ -31,17 +31,23 @@ public struct WarningsText: Equatable, Sendable {
     public let closeHelp: String
     public let scrollHelp: String
 
-    /// The text of `warnings` (in force at `now`) for `city`, times in the city's clock.
+    /// The text of `warnings` (not expired at `now`) for `city`, times in the city's clock: those in
+    /// force first, then those whose weather starts later ("Coming: …"); the title says "in force"
+    /// only when one is.
     public static func make(_ warnings: [WeatherWarning], city: City, format: WeatherFormatter, now: Date) -> WarningsText {
         let l10n = format.l10n
         let clock = format.clock(in: format.zone(for: city))
+        let inForce = warnings.filter { !isComing($0, at: now) }
+        let ordered = inForce + warnings.filter { isComing($0, at: now) }
         var lines: [Line] = []
-        for (i, warning) in warnings.enumerated() {
+        for (i, warning) in ordered.enumerated() {
             if i > 0 { lines.append(Line(text: "", kind: .blank)) }
             lines.append(Line(text: warning.event, kind: .event(warning.severity)))
             lines.append(Line(text: l10n.format(.warningsSeverity, severityName(warning.severity, l10n)), kind: .fact))
-            let times = Self.times(warning, clock: clock, l10n: l10n)
-            if !times.isEmpty { lines.append(Line(text: l10n.format(.warningsInForce, times), kind: .fact)) }
+            let times = Self.times(warning, clock: clock, l10n: l10n, now: now)
+            if !times.isEmpty {
+                lines.append(Line(text: l10n.format(isComing(warning, at: now) ? .warningsComing : .warningsInForce, times), kind: .fact))
+            }
             if let sender = warning.sender, !sender.isEmpty { lines.append(Line(text: l10n.format(.warningsSender, sender), kind: .fact)) }
             if let language = warning.language, !language.isEmpty {
                 let name = l10n.locale.localizedString(forIdentifier: language) ?? language
@@ -57,7 +63,8 @@ public struct WarningsText: Equatable, Sendable {
                 lines += paragraphs(instruction)
             }
         }
-        return WarningsText(title: l10n.format(.warningsTitle, CityNameChoice.name(city, language: l10n.language)), lines: lines,
+        let title: L10nKey = inForce.isEmpty && !warnings.isEmpty ? .warningsTitleComing : .warningsTitle
+        return WarningsText(title: l10n.format(title, CityNameChoice.name(city, language: l10n.language)), lines: lines,
                             footer: l10n[.warningsClose], closeHelp: l10n[.helpKeyWarningsClose],
                             scrollHelp: l10n[.helpKeyWarningsScroll])
     }
@@ -70,11 +77,24 @@ public struct WarningsText: Equatable, Sendable {
         }
     }
 
-    /// When a warning is in force, in the city's clock: "Jan 15 10:00 – Jan 16 04:00"; empty when the
-    /// service gave no time.
-    public static func times(_ warning: WeatherWarning, clock: ClockFormat, l10n: L10n) -> String {
+    /// Whether the warning's weather starts after `now` (its onset, else its effective time): it is
+    /// issued, not in force.
+    public static func isComing(_ warning: WeatherWarning, at now: Date) -> Bool {
+        (warning.onset ?? warning.effective).map { $0 > now } ?? false
+    }
+
+    /// When the warning's weather starts, for one line: "from Thu 06:00" in the city's clock.
+    public static func fromWhen(_ warning: WeatherWarning, clock: ClockFormat, l10n: L10n) -> String {
+        guard let start = warning.onset ?? warning.effective else { return "" }
+        return l10n.format(.warningsFromWhen, clock.dateTime(start, dateTemplate: "EEE"))
+    }
+
+    /// When a warning is in force, in the city's clock: "Jan 15 10:00 – Jan 16 04:00" (from its onset
+    /// when that is still to come); empty when the service gave no time.
+    public static func times(_ warning: WeatherWarning, clock: ClockFormat, l10n: L10n, now: Date? = nil) -> String {
         func at(_ date: Date) -> String { clock.dateTime(date, dateTemplate: "MMMd") }
-        switch (warning.effective ?? warning.onset, warning.expires) {
+        let start = now.map { isComing(warning, at: $0) } == true ? warning.onset ?? warning.effective : warning.effective ?? warning.onset
+        switch (start, warning.expires) {
         case let (from?, to?): return l10n.format(.warningsTimes, at(from), at(to))
         case let (from?, nil): return l10n.format(.warningsFromUntilLifted, at(from))
         case let (nil, to?): return l10n.format(.warningsUntil, at(to))

@@ -176,143 +176,351 @@ enum JMAGeometry {
         let sw: [Double]
     }
 
-    /// The parts (indices into `relm.json`) whose box holds `point`.
+    /// Parts of the geometry fetched for one city, at most: a point lies in one or two of JMA's
+    /// boxes; a `relm.json` of a thousand boxes around it made 165 requests one after another.
+    static let maxParts = 4
+
+    /// The parts (indices into `relm.json`) whose box holds `point`, the smallest boxes first, at
+    /// most `maxParts`.
     static func parts(containing point: Coordinate, relm: Data) throws -> [Int] {
         guard let boxes = try? JSONDecoder().decode([Lossy<Box>].self, from: relm), !boxes.isEmpty, boxes.count <= 1_000 else {
             throw WarningsError.badResponse
         }
-        return boxes.enumerated().compactMap { i, box in
+        let holding = boxes.enumerated().compactMap { i, box -> (Int, Double)? in
             guard let box = box.value, box.ne.count >= 2, box.sw.count >= 2,
+                  box.sw[0].isFinite, box.sw[1].isFinite, box.ne[0].isFinite, box.ne[1].isFinite,
                   (box.sw[0]...max(box.sw[0], box.ne[0])).contains(point.latitude),
                   (box.sw[1]...max(box.sw[1], box.ne[1])).contains(point.longitude) else { return nil }
-            return i
+            return (i, (box.ne[0] - box.sw[0]) * (box.ne[1] - box.sw[1]))
         }
+        return holding.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.prefix(maxParts).map(\.0)
     }
 
-    struct Collection: Decodable {
-        struct Feature: Decodable {
-            struct Properties: Decodable { let code: String? }
-            struct Geometry: Decodable {
-                let type: String
-                let coordinates: Coordinates
-            }
-            let properties: Properties?
-            let geometry: Geometry?
-        }
-        let features: [Lossy<Feature>]
-    }
-
-    /// A polygon's or multipolygon's rings, GeoJSON's [longitude, latitude] positions.
-    enum Coordinates: Decodable {
-        case polygon([[[Double]]])
-        case multiPolygon([[[[Double]]]])
-
-        init(from decoder: Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let p = try? container.decode([[[Double]]].self) {
-                self = .polygon(p)
-            } else {
-                self = .multiPolygon(try container.decode([[[[Double]]]].self))
-            }
-        }
-
-        /// Polygons, each its outer ring then its holes.
-        var polygons: [[[[Double]]]] {
-            switch self {
-            case .polygon(let p): return [p]
-            case .multiPolygon(let m): return m
-            }
-        }
-    }
-
-    /// The class20 code of the feature whose polygon holds `point` (holes excluded); nil when none does.
+    /// The class20 code of the first feature whose polygon holds `point` (holes excluded); nil when
+    /// none does; throws when the body is not a feature collection. Read in place (`JSONScanner`):
+    /// each feature's polygons are tested vertex by vertex as they are read, never kept, so memory
+    /// stays flat whatever the part holds (decoded whole, 48 MB of empty features took 1.2 GB).
+    /// A feature whose code or geometry is not of the expected shape is passed over.
     static func area(containing point: Coordinate, features body: Data) throws -> String? {
-        guard let collection = try? JSONDecoder().decode(Collection.self, from: body) else { throw WarningsError.badResponse }
-        for feature in collection.features {
-            guard let feature = feature.value, let code = JMAArea.code(feature.properties?.code, digits: 7...7),
-                  let geometry = feature.geometry else { continue }
-            for polygon in geometry.coordinates.polygons {
-                let rings = polygon.map { ring in
-                    ring.compactMap { $0.count >= 2 ? Coordinate(latitude: $0[1], longitude: $0[0]) : nil }
+        do {
+            return try JSONScanner.scan(body) { s in
+                guard s.kind() == .object else { throw WarningsError.badResponse }
+                var found: String?
+                var sawFeatures = false
+                try s.object { s, key in
+                    guard key == "features", s.kind() == .array else { try s.skipValue(); return }
+                    sawFeatures = true
+                    try s.array { s in
+                        guard found == nil, s.kind() == .object else { try s.skipValue(); return }
+                        var code: String?
+                        var geometry: Int?
+                        try s.object { s, key in
+                            if key == "properties", s.kind() == .object {
+                                try s.object { s, key in
+                                    if key == "code" {
+                                        if case .value(let v) = try s.stringField() { code = v }
+                                    } else {
+                                        try s.skipValue()
+                                    }
+                                }
+                            } else if key == "geometry" {
+                                geometry = s.position
+                                try s.skipValue()
+                            } else {
+                                try s.skipValue()
+                            }
+                        }
+                        guard let code = JMAArea.code(code, digits: 7...7), let geometry else { return }
+                        var g = s.rewound(to: geometry)
+                        if try Self.geometry(&g, contains: point) { found = code }
+                    }
                 }
-                guard let outer = rings.first, Polygon.contains(outer, point),
-                      !rings.dropFirst().contains(where: { Polygon.contains($0, point) }) else { continue }
-                return code
+                try s.end()
+                guard sawFeatures else { throw WarningsError.badResponse }
+                return found
+            }
+        } catch is JSONScanner.SyntaxError {
+            throw WarningsError.badResponse
+        }
+    }
+
+    /// Whether the geometry object at the scanner (a `Polygon` or `MultiPolygon`, told apart by how
+    /// deep its coordinates nest) holds `point`; false for any other shape.
+    static func geometry(_ s: inout JSONScanner, contains point: Coordinate) throws -> Bool {
+        guard s.kind() == .object else { return false }
+        var inside = false
+        var typed = false
+        var coordinates: Int?
+        try s.object { s, key in
+            if key == "type" {
+                if case .value = try s.stringField() { typed = true }
+            } else if key == "coordinates" {
+                coordinates = s.position
+                try s.skipValue()
+            } else {
+                try s.skipValue()
             }
         }
-        return nil
+        guard typed, let coordinates else { return false }
+        // [[[x, y]…]…] is a polygon, [[[[x, y]…]…]…] a multipolygon.
+        var c = s.rewound(to: coordinates)
+        switch try nesting(&c) {
+        case 3:
+            c = s.rewound(to: coordinates)
+            inside = try polygon(&c, contains: point) ?? false
+        case 4:
+            c = s.rewound(to: coordinates)
+            var any = false
+            var shaped = true
+            try c.array { c in
+                guard shaped, !any else { try c.skipValue(); return }
+                switch try polygon(&c, contains: point) {
+                case true?: any = true
+                case false?: break
+                case nil: shaped = false
+                }
+            }
+            inside = shaped && any
+        default:
+            inside = false
+        }
+        return inside
+    }
+
+    private struct Stop: Error {}
+
+    /// How many arrays open one inside the first element of another at the scanner before a
+    /// number: 3 for a polygon's coordinates, 4 for a multipolygon's; 0 for anything else.
+    private static func nesting(_ s: inout JSONScanner) throws -> Int {
+        var depth = 0
+        while s.kind() == .array {
+            depth += 1
+            guard depth <= 4 else { return 0 }
+            // Step inside: the array's first element is what decides.
+            var inner = s
+            var first: JSONScanner?
+            do {
+                try inner.array { e in
+                    first = e
+                    throw Stop()
+                }
+            } catch is Stop {}
+            guard var next = first else { return 0 } // an empty array
+            if next.kind() == .number { return depth }
+            s = next
+        }
+        return 0
+    }
+
+    /// Whether the polygon (its rings: the outer one, then holes) at the scanner holds `point`; nil
+    /// when it is not an array of rings of positions of numbers.
+    private static func polygon(_ s: inout JSONScanner, contains point: Coordinate) throws -> Bool? {
+        guard s.kind() == .array else { try s.skipValue(); return nil }
+        var ring = 0
+        var insideOuter = false
+        var inHole = false
+        var shaped = true
+        try s.array { s in
+            guard shaped else { try s.skipValue(); return }
+            guard let inside = try Self.ring(&s, contains: point) else { shaped = false; return }
+            if ring == 0 { insideOuter = inside } else if inside { inHole = true }
+            ring += 1
+        }
+        guard shaped, ring > 0 else { return shaped ? false : nil }
+        return insideOuter && !inHole
+    }
+
+    /// Whether the ring at the scanner holds `point` (even-odd rule, as `Polygon.contains`: the ring
+    /// need not be closed; fewer than three positions hold nothing), reading one vertex at a time;
+    /// nil when it is not an array of positions of numbers. A position of fewer than two numbers
+    /// is passed over.
+    private static func ring(_ s: inout JSONScanner, contains point: Coordinate) throws -> Bool? {
+        guard s.kind() == .array else { try s.skipValue(); return nil }
+        var first: Coordinate?
+        var previous: Coordinate?
+        var count = 0
+        var inside = false
+        var shaped = true
+        func edge(_ a: Coordinate, _ b: Coordinate) {
+            if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
+                let x = (b.longitude - a.longitude) * (point.latitude - a.latitude) / (b.latitude - a.latitude) + a.longitude
+                if point.longitude < x { inside.toggle() }
+            }
+        }
+        try s.array { s in
+            guard shaped else { try s.skipValue(); return }
+            let vertex: Coordinate
+            switch try s.geoPosition() {
+            case .point(let longitude, let latitude): vertex = Coordinate(latitude: latitude, longitude: longitude)
+            case .short: return
+            case .other: shaped = false; return
+            }
+            if let previous { edge(previous, vertex) } else { first = vertex }
+            previous = vertex
+            count += 1
+        }
+        guard shaped else { return nil }
+        guard count >= 3, let first, let previous else { return false }
+        edge(previous, first)
+        return inside
     }
 }
 
 /// JMA's area table (`area.json`).
 enum JMATable {
-    struct Entry: Decodable {
-        let name: String?
-        let parent: String?
+    /// An area's entry: its name and parent, each nil when missing or not a string.
+    struct Entry {
+        var name: String?
+        var parent: String?
     }
 
-    struct Table: Decodable {
-        let offices: [String: Lossy<Entry>]?
-        let class10s: [String: Lossy<Entry>]?
-        let class15s: [String: Lossy<Entry>]?
-        let class20s: [String: Lossy<Entry>]?
-    }
-
-    /// `class20`'s area with its office: class20 → class15 → class10 → office.
+    /// `class20`'s area with its office: class20 → class15 → class10 → office. Read in place: the
+    /// body is checked once as JSON, then each level's entry is looked for by name (the first
+    /// member of that name, as JSON readers that keep the first do), nothing else made.
     static func area(class20: String, table body: Data) throws -> JMAArea {
-        guard let table = try? JSONDecoder().decode(Table.self, from: body) else { throw WarningsError.badResponse }
-        guard let area = table.class20s?[class20]?.value,
-              let class15 = area.parent, let class10 = table.class15s?[class15]?.value?.parent,
-              let office = JMAArea.code(table.class10s?[class10]?.value?.parent, digits: 6...6),
-              table.offices?[office]?.value != nil else { throw WarningsError.regionUnknown }
-        return JMAArea(class20: class20, office: office, name: WarningText.single(area.name, limit: 100))
+        do {
+            return try JSONScanner.scan(body) { s in
+                guard s.kind() == .object else { throw WarningsError.badResponse }
+                try s.skipValue()
+                try s.end()
+                func entry(_ section: StaticString, _ code: String) throws -> Entry? {
+                    var t = s.rewound(to: 0)
+                    return try Self.entry(&t, section: section, code: code)
+                }
+                guard let area = try entry("class20s", class20), let class15 = area.parent,
+                      let class10 = try entry("class15s", class15)?.parent,
+                      let office = JMAArea.code(try entry("class10s", class10)?.parent, digits: 6...6),
+                      try entry("offices", office) != nil else { throw WarningsError.regionUnknown }
+                return JMAArea(class20: class20, office: office, name: WarningText.single(area.name, limit: 100))
+            }
+        } catch is JSONScanner.SyntaxError {
+            throw WarningsError.badResponse
+        }
+    }
+
+    /// `table[section][code]` in the table at the scanner; nil when either is missing or the entry
+    /// is not an object. A section that is there but not an object is not a table.
+    private static func entry(_ s: inout JSONScanner, section: StaticString, code: String) throws -> Entry? {
+        var found: Entry?
+        var seenSection = false
+        try s.object { s, key in
+            guard !seenSection, key == section else { try s.skipValue(); return }
+            seenSection = true
+            guard s.kind() == .object else {
+                if case .null = try s.stringField() { return }
+                throw WarningsError.badResponse
+            }
+            try s.object { s, key in
+                guard found == nil, key.isNamed(code), s.kind() == .object else { try s.skipValue(); return }
+                var entry = Entry()
+                try s.object { s, key in
+                    if key == "name", case .value(let v) = try s.stringField() { entry.name = v }
+                    else if key == "parent", case .value(let v) = try s.stringField() { entry.parent = v }
+                    else if !(key == "name" || key == "parent") { try s.skipValue() }
+                }
+                found = entry
+            }
+        }
+        return found
     }
 }
 
 /// An office's warning report.
 enum JMAReport {
-    struct Report: Decodable {
-        struct AreaType: Decodable { let areas: [Lossy<Area>]? }
-        struct Area: Decodable {
-            let code: String?
-            let warnings: [Lossy<Warning>]?
-        }
-        struct Warning: Decodable {
-            let code: String?
-            let status: String?
-        }
-        let reportDatetime: String?
-        let publishingOffice: String?
-        let headlineText: String?
-        let areaTypes: [Lossy<AreaType>]?
-    }
-
     /// Statuses that mean nothing is in force: lifted, and "no warnings or advisories".
     static let notInForce: Set<String> = ["解除", "発表警報・注意報はなし"]
+    /// Warnings read for the area at most (an office has a few dozen kinds).
+    static let maxAreaWarnings = 100
 
     /// The warnings in force in `area`; throws when the body is not a report, or the report does not
-    /// name the area.
+    /// name the area. Read in place: only the report's texts and the area's own warnings are made.
     static func warnings(_ body: Data, area: JMAArea) throws -> [WeatherWarning] {
-        guard let report = try? JSONDecoder().decode(Report.self, from: body),
-              let issued = WarningText.instant(report.reportDatetime) else { throw WarningsError.badResponse }
-        let areas = (report.areaTypes ?? []).compactMap(\.value).flatMap { ($0.areas ?? []).compactMap(\.value) }
-        guard let found = areas.first(where: { $0.code == area.class20 }) else { throw WarningsError.regionUnknown }
+        let report: (issued: String?, office: String?, headline: String?, found: Bool, warnings: [(code: String?, status: String?)])
+        do {
+            report = try JSONScanner.scan(body) { s in
+                guard s.kind() == .object else { throw WarningsError.badResponse }
+                var issued: String?, office: String?, headline: String?
+                var found = false
+                var warnings: [(code: String?, status: String?)] = []
+                func text(_ s: inout JSONScanner) throws -> String? {
+                    switch try s.stringField() {
+                    case .value(let v): return v
+                    case .null: return nil
+                    case .wrongType: throw WarningsError.badResponse
+                    }
+                }
+                try s.object { s, key in
+                    if key == "reportDatetime" { issued = try text(&s) }
+                    else if key == "publishingOffice" { office = try text(&s) }
+                    else if key == "headlineText" { headline = try text(&s) }
+                    else if key == "areaTypes", s.kind() == .array {
+                        try s.array { s in
+                            guard !found, s.kind() == .object else { try s.skipValue(); return }
+                            try s.object { s, key in
+                                guard !found, key == "areas", s.kind() == .array else { try s.skipValue(); return }
+                                try s.array { s in
+                                    guard !found, s.kind() == .object else { try s.skipValue(); return }
+                                    let start = s.position
+                                    var isArea = false
+                                    try s.object { s, key in
+                                        if key == "code", case .value(let v) = try s.stringField() { isArea = v == area.class20 }
+                                        else if !(key == "code") { try s.skipValue() }
+                                    }
+                                    guard isArea else { return }
+                                    found = true
+                                    var a = s.rewound(to: start)
+                                    warnings = try Self.areaWarnings(&a)
+                                }
+                            }
+                        }
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                try s.end()
+                return (issued, office, headline, found, warnings)
+            }
+        } catch is JSONScanner.SyntaxError {
+            throw WarningsError.badResponse
+        }
+        guard let issued = WarningText.instant(report.issued) else { throw WarningsError.badResponse }
+        guard report.found else { throw WarningsError.regionUnknown }
         var candidates = 0
         var warnings: [WeatherWarning] = []
-        for case let warning? in (found.warnings ?? []).map(\.value) {
+        for warning in report.warnings {
             guard let code = warning.code, code.utf8.count <= 4, !notInForce.contains(warning.status ?? "") else { continue }
             candidates += 1
             let kind = JMAWarningKind(code: code)
             if let w = WarningChecks.warning(
                 id: "\(area.class20)-\(code)", source: .jma, event: kind.name, severity: kind.severity,
                 // The report's one text is the office's overview of all its warnings.
-                headline: nil, description: report.headlineText,
-                instruction: nil, sender: report.publishingOffice, effective: issued, onset: nil, expires: nil,
+                headline: nil, description: report.headline,
+                instruction: nil, sender: report.office, effective: issued, onset: nil, expires: nil,
                 needsExpiry: false, language: "ja") {
                 warnings.append(w)
             }
         }
         return try WarningChecks.kept(warnings, of: candidates)
+    }
+
+    /// The `warnings` of the area object at the scanner: each one's code and status (nil where not
+    /// a string), at most `maxAreaWarnings`.
+    private static func areaWarnings(_ s: inout JSONScanner) throws -> [(code: String?, status: String?)] {
+        var out: [(code: String?, status: String?)] = []
+        try s.object { s, key in
+            guard key == "warnings", s.kind() == .array else { try s.skipValue(); return }
+            try s.array { s in
+                guard out.count < maxAreaWarnings, s.kind() == .object else { try s.skipValue(); return }
+                var code: String?, status: String?
+                try s.object { s, key in
+                    if key == "code", case .value(let v) = try s.stringField() { code = v }
+                    else if key == "status", case .value(let v) = try s.stringField() { status = v }
+                    else if !(key == "code" || key == "status") { try s.skipValue() }
+                }
+                out.append((code, status))
+            }
+        }
+        return out
     }
 }
 

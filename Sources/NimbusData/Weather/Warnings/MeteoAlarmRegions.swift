@@ -76,7 +76,7 @@ public struct MeteoAlarmRegions: Sendable {
 
     private static let bundledTable: MeteoAlarmRegions? = {
         guard let url = NimbusResources.url(forResource: "meteoalarm-regions", withExtension: "tsv"),
-              let data = try? Data(contentsOf: url), data.count < 8 << 20 else { return nil }
+              let data = try? DataFile.read(url, maxBytes: DataFile.maxBytes("meteoalarm-regions.tsv")) else { return nil }
         return MeteoAlarmRegions(text: String(decoding: data, as: UTF8.self))
     }()
 

@@ -54,8 +54,17 @@ struct MeteoAlarmWarnings: WarningsSource {
         HTTPRequest.base(environment["NIMBUS_METEOALARM_URL"], else: defaultBaseURL)
     }
 
+    /// The countries whose services publish through MeteoAlarm (the `C` lines of the bundled table):
+    /// when the table cannot be read, a city of one of them is still covered, and its warnings fail
+    /// saying so (`regionsUnavailable`) rather than that the country has no source.
+    static let countries: Set<String> = [
+        "AT", "BA", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GB", "GR", "HR", "HU", "IE", "IL", "IS", "IT",
+        "LT", "LU", "LV", "MD", "ME", "MK", "MT", "NL", "NO", "PL", "PT", "RO", "RS", "SE", "SI", "SK",
+    ]
+
     func covers(_ city: City) -> Bool {
-        guard let regions = regions.value, let country = regions.countries[city.countryCode] else { return false }
+        guard let regions = regions.value else { return Self.countries.contains(city.countryCode) }
+        guard let country = regions.countries[city.countryCode] else { return false }
         switch country.matching {
         case .polygon: return true
         case .geocode: return !regions.regions(of: city.id).isEmpty
@@ -63,7 +72,8 @@ struct MeteoAlarmWarnings: WarningsSource {
     }
 
     func fetch(for city: City, kept: WarningsCache.Entry?) -> AnyPublisher<WarningsAnswer, WarningsError> {
-        guard let regions = regions.value, let country = regions.countries[city.countryCode],
+        guard let regions = regions.value else { return Fail(error: .regionsUnavailable).eraseToAnyPublisher() }
+        guard let country = regions.countries[city.countryCode],
               let request = HTTPRequest(base: baseURL, path: "/feeds/meteoalarm-legacy-atom-\(country.feed)",
                                         headers: ["Accept": "application/atom+xml"], timeout: timeout,
                                         maxBytes: Self.maxFeedBytes) else {

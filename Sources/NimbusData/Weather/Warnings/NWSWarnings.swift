@@ -63,60 +63,129 @@ struct NWSWarnings: WarningsSource {
         return conditional(client, request, kept: kept, decode: Self.decode)
     }
 
-    /// The alerts of an answer, checked; throws when it is not an alert collection.
+    /// The alerts of an answer, checked; throws when it is not an alert collection. A pure function
+    /// of the body's bytes, read in place (`JSONScanner`): memory is what the kept warnings take,
+    /// whatever the body holds, within `maxBytes`.
     static func decode(_ body: Data) throws -> [WeatherWarning] {
-        let collection: NWSAlertCollectionDTO
         do {
-            collection = try JSONDecoder().decode(NWSAlertCollectionDTO.self, from: body)
-        } catch {
+            return try JSONScanner.scan(body) { s in
+                guard s.kind() == .object else { throw WarningsError.badResponse }
+                var type: JSONScanner.Field<String> = .null
+                var sawFeatures = false
+                var candidates = 0
+                var warnings: [WeatherWarning] = []
+                try s.object { s, key in
+                    if key == "type" {
+                        type = try s.stringField()
+                    } else if key == "features" {
+                        guard s.kind() == .array else { throw WarningsError.badResponse }
+                        sawFeatures = true
+                        try s.array { s in
+                            // A feature that is not a well-typed alert counts, and is dropped on its own.
+                            guard let (id, p) = try NWSAlert.feature(&s) else { candidates += 1; return }
+                            // Tests, exercises and drafts are not warnings; a cancellation withdraws one.
+                            guard p.status.map({ $0 == "Actual" }) ?? true,
+                                  !["Cancel", "Ack", "Error"].contains(p.messageType ?? "") else { return }
+                            candidates += 1
+                            if let warning = p.toDomain(featureID: id) { warnings.append(warning) }
+                        }
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                try s.end()
+                switch type {
+                case .wrongType: throw WarningsError.badResponse
+                case .value(let t) where t != "FeatureCollection": throw WarningsError.badResponse
+                default: break
+                }
+                guard sawFeatures else { throw WarningsError.badResponse }
+                return try WarningChecks.kept(warnings, of: candidates)
+            }
+        } catch is JSONScanner.SyntaxError {
             throw WarningsError.badResponse
         }
-        guard collection.type == nil || collection.type == "FeatureCollection" else { throw WarningsError.badResponse }
-        var candidates = 0
-        var warnings: [WeatherWarning] = []
-        for feature in collection.features {
-            guard let p = feature.value?.properties else { candidates += 1; continue }
-            // Tests, exercises and drafts are not warnings; a cancellation withdraws one.
-            guard p.status.map({ $0 == "Actual" }) ?? true,
-                  !["Cancel", "Ack", "Error"].contains(p.messageType ?? "") else { continue }
-            candidates += 1
-            if let warning = p.toDomain(featureID: feature.value?.id) { warnings.append(warning) }
+    }
+}
+
+/// One feature of `AlertCollectionGeoJson`: only what a warning needs, read from the scanner.
+struct NWSAlert {
+    var id: String?
+    var event: String?
+    var severity: String?
+    var headline: String?
+    var description: String?
+    var instruction: String?
+    var senderName: String?
+    var sent: String?
+    var effective: String?
+    var onset: String?
+    var expires: String?
+    var ends: String?
+    var status: String?
+    var messageType: String?
+    var language: String?
+
+    /// The feature at the scanner: its id and properties; nil (and stepped over) when it is not an
+    /// object whose `id` and properties are strings where given, and whose properties are an object.
+    static func feature(_ s: inout JSONScanner) throws -> (String?, NWSAlert)? {
+        guard s.kind() == .object else { try s.skipValue(); return nil }
+        var id: String?
+        var alert: NWSAlert?
+        var wellTyped = true
+        try s.object { s, key in
+            if key == "id" {
+                switch try s.stringField() {
+                case .value(let v): id = v
+                case .null: break
+                case .wrongType: wellTyped = false
+                }
+            } else if key == "properties" {
+                switch s.kind() {
+                case .object: alert = try properties(&s)
+                    if alert == nil { wellTyped = false }
+                default:
+                    if case .wrongType = try s.stringField() { wellTyped = false } // null: no properties
+                }
+            } else {
+                try s.skipValue()
+            }
         }
-        return try WarningChecks.kept(warnings, of: candidates)
-    }
-}
-
-/// `AlertCollectionGeoJson`: only what a warning needs. A feature that does not decode is dropped
-/// on its own (`Lossy`), the others kept.
-struct NWSAlertCollectionDTO: Decodable {
-    struct Feature: Decodable {
-        let id: String?
-        let properties: Properties?
+        guard wellTyped, let alert else { return nil }
+        return (id, alert)
     }
 
-    struct Properties: Decodable {
-        let id: String?
-        let event: String?
-        let severity: String?
-        let headline: String?
-        let description: String?
-        let instruction: String?
-        let senderName: String?
-        let sent: String?
-        let effective: String?
-        let onset: String?
-        let expires: String?
-        let ends: String?
-        let status: String?
-        let messageType: String?
-        let language: String?
+    /// The properties object at the scanner; nil when a field it reads is not a string or null.
+    private static func properties(_ s: inout JSONScanner) throws -> NWSAlert? {
+        var p = NWSAlert()
+        var wellTyped = true
+        try s.object { s, key in
+            let slot: WritableKeyPath<NWSAlert, String?>
+            if key == "id" { slot = \.id }
+            else if key == "event" { slot = \.event }
+            else if key == "severity" { slot = \.severity }
+            else if key == "headline" { slot = \.headline }
+            else if key == "description" { slot = \.description }
+            else if key == "instruction" { slot = \.instruction }
+            else if key == "senderName" { slot = \.senderName }
+            else if key == "sent" { slot = \.sent }
+            else if key == "effective" { slot = \.effective }
+            else if key == "onset" { slot = \.onset }
+            else if key == "expires" { slot = \.expires }
+            else if key == "ends" { slot = \.ends }
+            else if key == "status" { slot = \.status }
+            else if key == "messageType" { slot = \.messageType }
+            else if key == "language" { slot = \.language }
+            else { try s.skipValue(); return }
+            switch try s.stringField() {
+            case .value(let v): p[keyPath: slot] = v
+            case .null: p[keyPath: slot] = nil
+            case .wrongType: wellTyped = false
+            }
+        }
+        return wellTyped ? p : nil
     }
 
-    let type: String?
-    let features: [Lossy<Feature>]
-}
-
-extension NWSAlertCollectionDTO.Properties {
     func toDomain(featureID: String?) -> WeatherWarning? {
         let effective = WarningText.instant(self.effective) ?? WarningText.instant(sent)
         return WarningChecks.warning(

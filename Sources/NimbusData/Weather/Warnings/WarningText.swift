@@ -20,9 +20,10 @@ enum WarningText {
         return cleaned.isEmpty ? nil : cleaned
     }
 
-    /// A service's paragraphs as they were written, line breaks kept (CR LF and CR made LF, at most
-    /// two in a row), tabs made spaces, every other control character and bidirectional override
-    /// removed, cut to `body` scalars; nil when nothing is left.
+    /// A service's paragraphs as they were written, line breaks kept (CR LF, CR and U+2028 made LF,
+    /// U+2029 a blank line; at most two in a row), tabs made spaces, every other control character
+    /// and bidirectional override removed, what is unassigned replaced with U+FFFD, cut to `body`
+    /// scalars; nil when nothing is left.
     static func multiline(_ text: String?, limit: Int = body) -> String? {
         guard let text else { return nil }
         var lines: [String] = []
@@ -39,14 +40,18 @@ enum WarningText {
             defer { previousCR = v == 0x0D }
             if v == 0x0A {
                 if !previousCR { endLine() }
-            } else if v == 0x0D {
+            } else if v == 0x0D || v == 0x2028 {
+                endLine()
+            } else if v == 0x2029 {
+                endLine()
                 endLine()
             } else if v == 0x09 {
                 line.append(" ")
             } else if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-                        || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
-                        || v == 0x2028 || v == 0x2029 {
+                        || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C {
                 continue
+            } else if RemoteText.isUnassigned(scalar) {
+                line.append(RemoteText.replacement)
             } else {
                 line.append(scalar)
             }
