@@ -68,6 +68,10 @@ final class ShellCompletionTests: XCTestCase {
             (["nimbus", "map", "lisbon", "--style", ""], ["braille", "blocks"], true),
             (["nimbus", "map", "lisbon", "--zoom", ""], ["world", "country", "city"] + (0...12).map(String.init), true),
             (["nimbus", "wishlist", "export", "--format", ""], ["csv", "json"], true),
+            (["nimbus", "--lang", ""], ["en", "ko", "ja"], true),
+            (["nimbus", "weather", "--lang", ""], ["en", "ko", "ja"], true),
+            (["nimbus", "search", "--tier", ""], ["standard", "large"], true),
+            (["nimbus", "weather", "--lang", "ko", "seou"], ["seoul"], false),
             (["nimbus", "weather", "seou"], ["seoul"], false),
             (["nimbus", "weather", "sao"], ["sao paulo"], false),
             (["nimbus", "map", "Lisb"], ["Lisbon"], false),
@@ -178,6 +182,7 @@ final class ShellCompletionTests: XCTestCase {
         ("nimbus weather seou", ["nimbus weather seoul"]),
         ("nimbus search 서", ["서울"]),
         ("nimbus wishlist export --format ", ["csv", "json"]),
+        ("nimbus weather --lang ", ["en", "ko", "ja"]),
     ]
 
     private func drive(_ terminal: Terminal, prompt: String, tapes: URL) throws {

@@ -17,7 +17,7 @@ enum CityCompletion {
     }
 
     /// Options of the city commands that take a value (their values are not words of the query).
-    static let optionsWithValues: Set<String> = ["--tier", "--catalog", "--units", "--location", "--format", "--size",
+    static let optionsWithValues: Set<String> = ["--tier", "--catalog", "--units", "--lang", "--location", "--format", "--size",
                                                  "--zoom", "--style", "--limit"]
 
     /// The candidates for the word at `index` of `words` (the whole command line as the shell split

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NimbusData
 import NimbusDomain
+import NimbusPresentation
 import CombineSchedulers
 import OpenCombineShim
 
@@ -35,6 +36,24 @@ public struct UnitsOption: ParsableArguments {
     public init() {}
 }
 
+/// `--lang`: the app and every command that prints words (`weather`, `map`, `search`, `movies`).
+public struct LanguageOption: ParsableArguments {
+    @Option(help: ArgumentHelp("en, ko or ja: the language of what is shown. Over NIMBUS_LANG and the locale.", valueName: "lang"),
+            completion: .list(Language.allCases.map(\.rawValue)))
+    public var lang: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if let lang, Language(rawValue: lang.lowercased()) == nil {
+            throw ValidationError("--lang must be en, ko or ja (got '\(CLIOptions.shown(lang))')")
+        }
+    }
+
+    /// The language asked for, nil when none was.
+    var language: Language? { lang.flatMap { Language(rawValue: $0.lowercased()) } }
+}
+
 /// The options of the app (`nimbus` alone), which tapes' `Args` lines take too.
 public struct CLIOptions: ParsableArguments {
     public typealias Tier = CatalogueOptions.Tier
@@ -52,6 +71,8 @@ public struct CLIOptions: ParsableArguments {
     public var logFile: String?
 
     @OptionGroup public var unitsOption: UnitsOption
+
+    @OptionGroup public var languageOption: LanguageOption
 
     @Option(help: ArgumentHelp("dark, light or auto (asks the terminal). Over NIMBUS_THEME and config.toml.", valueName: "theme"))
     public var theme: UserSettings.Theme?
@@ -139,15 +160,18 @@ public struct CLIOptions: ParsableArguments {
         var logFile: String?
         /// `--units`, `--theme`, `--map-style`, `--no-mouse`.
         var settings = UserSettings()
+        /// `--lang`, over `NIMBUS_LANG` and the locale.
+        var language: Language?
 
         /// What an empty command line means.
         static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
 
         /// A command's options: the catalogue it searches, the units it prints in, the position it
         /// starts from (each as given, or the default).
-        static func command(catalogue: CatalogueOptions? = nil, units: UnitsOption? = nil, location: GeoPoint? = nil) -> Values {
+        static func command(catalogue: CatalogueOptions? = nil, units: UnitsOption? = nil, language: LanguageOption? = nil,
+                            location: GeoPoint? = nil) -> Values {
             Values(tier: catalogue?.tier ?? .standard, catalog: catalogue?.catalog, location: location, logFile: nil,
-                   settings: UserSettings(units: units?.units))
+                   settings: UserSettings(units: units?.units), language: language?.language)
         }
 
         func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
@@ -155,6 +179,8 @@ public struct CLIOptions: ParsableArguments {
             let choice: CatalogChoice
             if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
             else { choice = tier == .large ? .large : .bundled }
+            var environment = environment
+            if let language { environment["NIMBUS_LANG"] = language.rawValue }
             var configuration = AppDIContainer.Configuration(
                 environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
             configuration.settingsFlags = settings
@@ -164,7 +190,8 @@ public struct CLIOptions: ParsableArguments {
 
     var values: Values {
         Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile,
-               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle, mouse: noMouse ? false : nil))
+               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle, mouse: noMouse ? false : nil),
+               language: languageOption.language)
     }
 
     /// What is wrong with a position given on the command line or in the environment.

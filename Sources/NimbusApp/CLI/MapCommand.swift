@@ -16,6 +16,7 @@ struct MapCommand: MainActorCommand {
 
     @OptionGroup var catalogue: CatalogueOptions
     @OptionGroup var units: UnitsOption
+    @OptionGroup var language: LanguageOption
 
     @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\").", completion: CityCompletion.kind)
     var query: [String]
@@ -38,7 +39,7 @@ struct MapCommand: MainActorCommand {
         guard let zoom = MapText.zoom(zoom) else { throw ValidationError("--zoom must be world, country, city or 0-12 (got '\(CLIOptions.shown(zoom))')") }
         guard let size = MapText.size(size) else { throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')") }
         guard let style = MapStyle(rawValue: style.lowercased()) else { throw ValidationError("--style must be braille or blocks (got '\(CLIOptions.shown(style))')") }
-        let configuration = CLIOptions.Values.command(catalogue: catalogue, units: units)
+        let configuration = CLIOptions.Values.command(catalogue: catalogue, units: units, language: language)
             .configuration(environment: environment, scheduler: .immediate, colors: false)
         let container: AppDIContainer
         do {

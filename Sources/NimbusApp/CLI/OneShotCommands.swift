@@ -21,6 +21,7 @@ struct WeatherCommand: MainActorCommand {
 
     @OptionGroup var catalogue: CatalogueOptions
     @OptionGroup var units: UnitsOption
+    @OptionGroup var language: LanguageOption
 
     @Option(help: ArgumentHelp(
         "The position whose nearest city is shown when none is named, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the home setting, else the largest city of the system time zone.",
@@ -61,7 +62,7 @@ struct WeatherCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        let options = CLIOptions.Values.command(catalogue: catalogue, units: units,
+        let options = CLIOptions.Values.command(catalogue: catalogue, units: units, language: language,
                                                 location: try CLIOptions.point(location, option: "--location"))
         print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options))
     }
@@ -81,6 +82,7 @@ struct SearchCommand: MainActorCommand {
     static let limits = 1...10_000
 
     @OptionGroup var catalogue: CatalogueOptions
+    @OptionGroup var language: LanguageOption
     @Argument(help: "Any of a city's names, in any script; a region or country after a comma narrows it (\"paris, france\").",
               completion: CityCompletion.kind)
     var query: [String]
@@ -93,7 +95,7 @@ struct SearchCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: .command(catalogue: catalogue)))
+        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: .command(catalogue: catalogue, language: language)))
     }
 }
 
@@ -116,14 +118,15 @@ struct MoviesCommand: MainActorCommand {
     static func discussion(catalogueYears years: ClosedRange<Int>?) -> String {
         let span = years.map { "films from \($0.lowerBound) to \($0.upperBound), " } ?? ""
         return "From the bundled catalogue (\(span)English titles), or TMDB with TMDB_API_KEY (titles in the UI's "
-            + "language: NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
+            + "language: --lang, NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
     }
 
+    @OptionGroup var language: LanguageOption
     @Argument(help: "Title, cast or director.") var query: [String]
     @Flag(help: "JSON instead of lines.") var json = false
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: .defaults))
+        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: .command(language: language)))
     }
 }
 
