@@ -1,7 +1,7 @@
 /// What the command line documents besides its commands and options: every environment variable
 /// the program reads, the files it keeps, its exit statuses and examples. `nimbus --help` names the
-/// variables and the man page (`ManualPage`) says what each does; a test checks that every variable
-/// the sources read is here, and that the README's table names the same ones.
+/// variables and the man page (`ManualPage`) says what each does; `ManualPageTests` checks that
+/// every variable the sources read is here.
 enum CommandLineDocs {
     /// One entry of a two-column list: what (variables, a file, a status) and what it means.
     struct Entry: Equatable, Sendable {
@@ -53,6 +53,7 @@ enum CommandLineDocs {
         Entry(["TERM"], "The terminal's type, for ncurses; linux (the console) makes the map style auto draw blocks."),
         Entry(["COLUMNS", "LINES"], "Ignored when they disagree with the terminal's own size, so a resized window is drawn at its real size."),
         Entry(["NIMBUS_RECORD"], "1: nimbus tape writes the snapshots it compares (and fails, saying so: run again without it)."),
+        Entry(["XDG_RUNTIME_DIR"], "Where nimbus tape keeps a failing tape's screen and recording by default (nimbus-tape-failures, made 0700), else a new folder in TMPDIR."),
         Entry(["TMPDIR"], "Where nimbus tape saves a failing tape's screen and recording (in nimbus-tape-failures), unless --failures says."),
     ]
 

@@ -3,17 +3,19 @@ import ArgumentParser
 /// What the command line says besides ArgumentParser's own words: the top-level help's
 /// description, and the nearest command to a mistyped one.
 enum CommandLineHelp {
-    /// `nimbus --help`'s description: what `nimbus` alone does, where the keys are told, and the
-    /// environment variables it reads (the man page says what each does).
-    static var rootDiscussion: String {
-        """
+    /// What `nimbus` is and does, for `nimbus --help` and the man page's DESCRIPTION.
+    static let rootDescription = """
         Without a command, Nimbus opens in the terminal: tabs for Cities, Today, Liked, Quakes, Movies and \
         Wishlist. Press ? on any screen for its keys (man nimbus lists them all under KEYS); , or F2 opens \
         the settings, saved in $XDG_CONFIG_HOME/nimbus/config.toml. The commands print once, for scripts \
         and status bars.
-
-        Environment (see ENVIRONMENT in man nimbus): \(CommandLineDocs.environmentNames.joined(separator: ", ")).
         """
+
+    /// `nimbus --help`'s description: what `nimbus` alone does, and the environment variables it
+    /// reads (the man page says what each does).
+    static var rootDiscussion: String {
+        rootDescription + "\n\nEnvironment (see ENVIRONMENT in man nimbus): "
+            + CommandLineDocs.environmentNames.joined(separator: ", ") + "."
     }
 
     /// The commands `nimbus` knows, as typed.
