@@ -291,20 +291,25 @@ enum OneShot {
     }
 
     /// The detail's view model, given the forecast already had: the screens' own formatting of it.
+    /// With `withExtras` (the printed screen), it asks for the air, the official warnings and the
+    /// normal for the date, as the app's screen does, so the rows they take are the app's rows.
     private static func detailViewModel(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
-                                        container: AppDIContainer, withAir: Bool) -> CityDetailViewModel {
+                                        container: AppDIContainer, withExtras: Bool) -> CityDetailViewModel {
         // The last answer only: the state the view model first loads is then the one to show.
         let repository = AnsweredWeather(values: answered.values.suffix(1), failure: answered.failure)
+        let now = container.configuration.now
         return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: repository),
-                                   air: withAir ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
+                                   air: withExtras ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
+                                   warnings: withExtras ? GetWarningsUseCase(repository: container.makeWarningsRepository(), now: now) : nil,
+                                   normals: withExtras ? GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()) : nil,
                                    likes: nil, format: container.weatherFormatter, countries: container.countryNames,
-                                   scheduler: container.configuration.scheduler, now: container.configuration.now)
+                                   scheduler: container.configuration.scheduler, now: now)
     }
 
     /// The detail's state for the forecast had (one line has no room for the air: it is not asked for).
     private static func detailState(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
                                     container: AppDIContainer) throws -> CityDetailState {
-        let output = detailViewModel(city: city, answered: answered, container: container, withAir: false)
+        let output = detailViewModel(city: city, answered: answered, container: container, withExtras: false)
             .transform(input: .init(appeared: Just(()).eraseToAnyPublisher(), refreshRequested: Empty().eraseToAnyPublisher(),
                                     likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
         let state = answer(output.state.first(where: isSettled).eraseToAnyPublisher())
@@ -329,12 +334,14 @@ enum OneShot {
         }
     }
 
-    /// The detail screen (weather and map) drawn once, as text: when the air (or a failure) is in
-    /// and the frame has stopped changing (the map is drawn on the main queue here).
+    /// The detail screen (weather, air, warnings and map) drawn once, as text, at `size`: when the
+    /// air and the warnings (or their failures) are in and the frame has stopped changing (the map
+    /// is drawn on the main queue here). It is the app's screen, so the row the app gives the
+    /// warnings has them (or their note), never a hint about the terminal.
     private static func printed(city: City, answered: Answer<Fetched<Forecast>, WeatherError>, container: AppDIContainer,
                                 size: Size) throws -> String {
         // The screen is the whole output: no tab bar or status bar around it.
-        let screen = CityDetailScreen(viewModel: detailViewModel(city: city, answered: answered, container: container, withAir: true),
+        let screen = CityDetailScreen(viewModel: detailViewModel(city: city, answered: answered, container: container, withExtras: true),
                                       l10n: container.l10n, panel: container.makeCityMapPanel(city: city), rowsAround: 0,
                                       onRoute: { _ in })
         var last = ""
@@ -343,7 +350,7 @@ enum OneShot {
             let text = draw(screen, canvas: Canvas(size: size))
             same = text == last ? same + 1 : 0
             last = text
-            return (screen.state.map { isSettled($0) && airSettled($0) } ?? false) && same >= 3
+            return (screen.state.map { isSettled($0) && airSettled($0) && $0.warnings != nil } ?? false) && same >= 3
         }
         return last.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
