@@ -1,5 +1,7 @@
 import Foundation
+import NimbusData
 import NimbusDomain
+import TestSupport
 import XCTest
 @testable import NimbusApp
 
@@ -94,6 +96,70 @@ final class OneLineFormatTests: XCTestCase {
         XCTAssertEqual(OneLineFormat.moonDay(at: Date(timeIntervalSince1970: 1_780_217_100)), "15")
         XCTAssertEqual(OneLineFormat.moonPhase(at: Date(timeIntervalSince1970: 1_781_492_040)), "🌑")
         XCTAssertEqual(OneLineFormat.moonDay(at: Date(timeIntervalSince1970: 1_781_492_040)), "0")
+    }
+
+    /// %D %z %d against skyfield (JPL's ephemeris): civil dawn, solar noon and civil dusk of every
+    /// 3000th catalogue city and every 15th beyond 60° (NIMBUS_SUN_REFERENCE=all: every 150th and
+    /// every one beyond 60°), on the solstices, the equinoxes and two days between, each within
+    /// 2 minutes. A dawn or dusk one reader finds and the other does not is a day the Sun's lowest
+    /// point is within a hair of 6° below the horizon (Kotka at midsummer); those are counted and
+    /// printed, not failed. Noon always agrees.
+    func testDawnNoonAndDuskAgreeWithSkyfield() throws {
+        try XCTSkipUnless(PythonReference.has(module: "skyfield"), "skyfield is not installed in .build/reference-python (scripts/setup.sh)")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/UTC"), "no system zone database")
+        let catalog = try CityCatalog.bundled()
+        let zones = SystemZoneDatabase(tzdir: "/usr/share/zoneinfo")
+        let all = ProcessInfo.processInfo.environment["NIMBUS_SUN_REFERENCE"] == "all"
+        var cities: [City] = []
+        var far = 0
+        for i in 0..<catalog.cityCount {
+            let city = catalog.city(CityRef(Int32(i)))
+            if abs(city.latitude) >= 60 {
+                if all || far % 15 == 0 { cities.append(city) }
+                far += 1
+            } else if i % (all ? 150 : 3000) == 0 {
+                cities.append(city)
+            }
+        }
+        let dates = ["2026-03-20", "2026-05-05", "2026-06-21", "2026-09-23", "2026-11-07", "2026-12-21"]
+        let places: [[String: Any]] = cities.map { ["id": $0.id, "latitude": $0.latitude, "longitude": $0.longitude, "zone": $0.timeZone] }
+        let output = try PythonReference.run(["scripts/twilight_reference.py", "--tzdir", "/usr/share/zoneinfo"],
+                                             input: try JSONSerialization.data(withJSONObject: ["dates": dates, "places": places]))
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: output) as? [String: [[Any]]])
+        var checks = 0
+        var differences: [String] = []
+        var grazing: [String] = []
+        for city in cities {
+            let zone = zones.zone(for: city)
+            let rows = try XCTUnwrap(answer[String(city.id)])
+            for (text, row) in zip(dates, rows) {
+                let parts = text.split(separator: "-").map { Int($0)! }
+                let day = LocalDate(year: parts[0], month: parts[1], day: parts[2])!
+                let twilight = SolarCalculator.civilTwilight(on: day, at: city.coordinate, zone: zone)
+                let ours: [Date?] = [twilight.dawn, SolarCalculator.solarNoon(on: day, at: city.coordinate, zone: zone), twilight.dusk]
+                for (name, (mine, theirs)) in zip(["dawn", "noon", "dusk"], zip(ours, row)) {
+                    checks += 1
+                    let other = theirs as? Double
+                    switch (mine, other) {
+                    case (nil, nil): continue
+                    case (let a?, let b?) where abs(a.timeIntervalSince1970 - b) <= 120: continue
+                    case (nil, _?), (_?, nil):
+                        grazing.append("\(city.name) \(text) \(name): ours \(mine.map { OneLineFormat.clock($0, zone: zone, withOffset: false) } ?? "none"), "
+                                       + "skyfield's \(other.map { OneLineFormat.clock(Date(timeIntervalSince1970: $0), zone: zone, withOffset: false) } ?? "none")")
+                    default:
+                        differences.append("\(city.name) (\(city.timeZone), \(String(format: "%.2f", city.latitude))) \(text) \(name): "
+                                           + "ours \(mine.map { OneLineFormat.clock($0, zone: zone, withOffset: false) } ?? "none"), "
+                                           + "skyfield's \(other.map { OneLineFormat.clock(Date(timeIntervalSince1970: $0), zone: zone, withOffset: false) } ?? "none")")
+                    }
+                }
+            }
+        }
+        let passed = checks - differences.count - grazing.count
+        print("twilight reference: \(cities.count) cities × \(dates.count) dates × 3 events, \(passed)/\(checks) agree within 2 min "
+              + String(format: "(%.3f%%)", 100 * Double(passed) / Double(max(1, checks)))
+              + ", \(grazing.count) found by one reader only (the Sun's lowest point at 6° below)")
+        for difference in (differences + grazing).prefix(40) { print("  " + difference) }
+        XCTAssertEqual(differences, [])
     }
 
     /// The sun's times are HH:MM:SS on the city's clock, in the order of the day.
