@@ -191,9 +191,10 @@ struct OneLineFormat {
         percent.isFinite ? String(Int(percent.rounded())) + "%" : ""
     }
 
-    /// `%p`: "0.0mm", or "0.00 in" (wttr.in's spacing for each).
+    /// `%p`: "0.0mm", or "0.00 in" (wttr.in's spacing for each); never "-0.0mm".
     static func precipitation(_ mm: Double, imperial: Bool) -> String {
         guard mm.isFinite else { return "" }
+        let mm = max(0, mm)
         return imperial ? String(format: "%.2f in", mm / 25.4) : String(format: "%.1fmm", mm)
     }
 
