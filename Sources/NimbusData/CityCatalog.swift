@@ -633,16 +633,7 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
             exactPostings.append(postingRange(lower..<(lower + 1)))
         }
         func underEveryWord(_ city: Int) -> Bool {
-            exactPostings.allSatisfy { postings in
-                var lo = postings.lowerBound, hi = postings.upperBound
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    let value = Int(u32(layout.postings + mid * 4))
-                    if value == city { return true }
-                    if value < city { lo = mid + 1 } else { hi = mid }
-                }
-                return false
-            }
+            exactPostings.allSatisfy { postingsList($0, contains: city) }
         }
         // The largest places matched otherwise than by the start of an own name: classes 2 to 4 together.
         var whole: [Int] = []
@@ -930,16 +921,20 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
         token.withUnsafeBytes { prefix in
             let lower = lowerBound(prefix, exact: true, in: tokenWindow(prefix))
             guard lower < layout.tokenCount, comparePrefix(lower, prefix, exact: true) == 0 else { return false }
-            let postings = postingRange(lower..<(lower + 1))
-            var lo = postings.lowerBound, hi = postings.upperBound
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                let value = Int(u32(layout.postings + mid * 4))
-                if value == index { return true }
-                if value < index { lo = mid + 1 } else { hi = mid }
-            }
-            return false
+            return postingsList(postingRange(lower..<(lower + 1)), contains: index)
         }
+    }
+
+    /// Whether the postings in `postings` (city indices, ascending) hold `city`: a binary search.
+    private func postingsList(_ postings: Range<Int>, contains city: Int) -> Bool {
+        var lo = postings.lowerBound, hi = postings.upperBound
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let value = Int(u32(layout.postings + mid * 4))
+            if value == city { return true }
+            if value < city { lo = mid + 1 } else { hi = mid }
+        }
+        return false
     }
 
     // MARK: - Search internals

@@ -15,6 +15,13 @@ enum NearWords {
     static func scalars<Bytes: Collection>(_ bytes: Bytes) -> [UInt32] where Bytes.Element == UInt8 {
         var out: [UInt32] = []
         out.reserveCapacity(bytes.count)
+        appendScalars(bytes, to: &out)
+        return out
+    }
+
+    /// Appends the scalars of UTF-8 bytes to `out`, as `scalars` reads them.
+    @inline(__always)
+    static func appendScalars<Bytes: Sequence>(_ bytes: Bytes, to out: inout [UInt32]) where Bytes.Element == UInt8 {
         var value: UInt32 = 0, pending = 0
         for byte in bytes {
             if pending > 0, byte & 0xC0 == 0x80 {
@@ -31,7 +38,6 @@ enum NearWords {
             default: out.append(UInt32(byte))
             }
         }
-        return out
     }
 
     /// One bit per letter or digit (a–z, 0–9) and 28 bits shared by the rest: one edit changes at
@@ -85,22 +91,7 @@ enum NearWords {
         /// The edits from `a` to the UTF-8 word `b`, nil when more than `limit`.
         mutating func between(_ a: [UInt32], _ b: UnsafeRawBufferPointer, atMost limit: Int) -> Int? {
             other.removeAll(keepingCapacity: true)
-            var value: UInt32 = 0, pending = 0
-            for byte in b {
-                if pending > 0, byte & 0xC0 == 0x80 {
-                    value = value << 6 | UInt32(byte & 0x3F)
-                    pending -= 1
-                    if pending == 0 { other.append(value) }
-                    continue
-                }
-                pending = 0
-                switch byte {
-                case 0xF0...0xF7: value = UInt32(byte & 0x07); pending = 3
-                case 0xE0...0xEF: value = UInt32(byte & 0x0F); pending = 2
-                case 0xC0...0xDF: value = UInt32(byte & 0x1F); pending = 1
-                default: other.append(UInt32(byte))
-                }
-            }
+            NearWords.appendScalars(b, to: &other)
             let n = a.count, m = other.count
             guard abs(n - m) <= limit else { return nil }
             if n == 0 || m == 0 { return max(n, m) <= limit ? max(n, m) : nil }

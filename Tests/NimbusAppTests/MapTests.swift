@@ -210,7 +210,7 @@ final class CityMapPanelTests: XCTestCase {
         _ = draw(panel, cols: 30, rows: 8)
         scheduler.advance()
         let shown = lines(draw(panel, cols: 30, rows: 8))
-        XCTAssertTrue(shown[7].hasSuffix("확대 4/12 · 점자"), shown[7])
+        XCTAssertTrue(shown[7].hasSuffix("확대 4/12 · 도트"), shown[7])
         XCTAssertTrue(shown[7].contains("km"), shown[7])
         for cols in [0, 1, 2, 3, 5, 9] {
             for rows in [0, 1, 2, 3, 4] {

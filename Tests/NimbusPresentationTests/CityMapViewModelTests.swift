@@ -209,8 +209,8 @@ final class CityMapViewModelTests: XCTestCase {
         size.send(MapSize(cols: 30, rows: 8))
         settle()
         XCTAssertEqual(history(), [
-            "loading | - | 확대 4/12 · 점자 | - | 지도를 그리는 중…",
-            "shown | - | 확대 4/12 · 점자 | - | 지도 데이터가 없습니다: landmask.bin",
+            "loading | - | 확대 4/12 · 도트 | - | 지도를 그리는 중…",
+            "shown | - | 확대 4/12 · 도트 | - | 지도 데이터가 없습니다: landmask.bin",
         ])
     }
 

@@ -275,7 +275,7 @@ enum OneShot {
             let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context,
                                              warnings: OneLineFormat.uses(text, "a"), normals: OneLineFormat.uses(text, "n"),
                                              air: OneLineFormat.uses(text, "u") || OneLineFormat.uses(text, "q"))
-            var line = extras.line(format, city: city)
+            var line = extras.line(format, city: city, now: context.now())
             if stale { line.kept = " " + container.l10n.format(.onelineCached, format.age(context.now().timeIntervalSince(fetched.fetchedAt))) }
             let now = context.now()
             let weather = OneLineFormat.Weather(

@@ -53,9 +53,9 @@ struct OneShotExtras {
     // MARK: One line
 
     /// Nimbus's own codes of the one line, formatted (`kept` is the caller's to fill).
-    func line(_ format: WeatherFormatter, city: City) -> OneLineFormat.Extras {
+    func line(_ format: WeatherFormatter, city: City, now: Date) -> OneLineFormat.Extras {
         var line = OneLineFormat.Extras()
-        line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? []))
+        line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? [], city: city, now: now))
         if let difference = forecast.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
         if let normal { line.normal = format.normal(normal.normal) }
         let scale = AirQualityScale(city: city)

@@ -744,7 +744,7 @@ public final class TodayViewModel {
             let active = s.warnings[city.id]?.active(at: now) ?? []
             if let worst = active.first {
                 row.warning = TodayPlaceWarning(level: TodayPlaceWarning.level(worst.severity),
-                                                text: weatherFormat.warningsLine(active))
+                                                text: weatherFormat.warningsLine(active, city: city, now: now))
             }
             return row
         }

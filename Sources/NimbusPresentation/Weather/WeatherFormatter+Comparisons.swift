@@ -33,11 +33,14 @@ extension WeatherFormatter {
         }
     }
 
-    /// The most severe warning in force and how many more ("Winter Storm Warning +1 more"); empty
-    /// when none is. The event is the service's own text, in its language.
-    public func warningsLine(_ active: [WeatherWarning]) -> String {
+    /// The most severe warning and how many more ("Winter Storm Warning +1 more"); empty when there
+    /// is none. The event is the service's own text, in its language. One whose weather is still to
+    /// come says from when, in the city's clock ("Winter Storm Warning from Thu 16:00 +1 more"),
+    /// rather than reading as in force.
+    public func warningsLine(_ active: [WeatherWarning], city: City, now: Date) -> String {
         guard let first = active.first else { return "" }
+        let when = WarningsText.isComing(first, at: now) ? " " + WarningsText.fromWhen(first, clock: clock(in: zone(for: city)), l10n: l10n) : ""
         let more = active.count > 1 ? " " + l10n.format(.warningsMore, l10n.number(active.count - 1)) : ""
-        return first.event + more
+        return first.event + when + more
     }
 }

@@ -103,7 +103,11 @@ public final class HelpOverlay: OverlayScreen {
             let whole = lines(screen: state.allScreen, global: state.allGlobal, prompt: l10n.format(.helpFilterPrompt, ""),
                               noMatch: nil, footer: longest)
             let cols = max((whole.map { DisplayWidth.of($0) }.max() ?? 0), footers.map { DisplayWidth.of($0) }.max() ?? 0) + 4
-            boxSize = (frame, Size(cols: min(cols, p.width), rows: min(whole.count + 2, p.height)))
+            // A help taller than the screen scrolls, and then takes the screen's whole width (as
+            // htop's does): the terminal can move whole rows only, so a box as wide as the screen
+            // scrolls a line for the price of a line, where a narrower one is drawn again.
+            let scrolls = whole.count + 2 > p.height
+            boxSize = (frame, Size(cols: scrolls ? p.width : min(cols, p.width), rows: min(whole.count + 2, p.height)))
         }
         maxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
                                  scroll: state.scroll, minimum: boxSize?.box ?? Size(cols: 0, rows: 0))

@@ -69,8 +69,12 @@ public final class WarningsOverlay: OverlayScreen {
         guard let state else { return }
         let width = max(1, min(Self.readingWidth, p.width - 4))
         let shown = Self.lines(state.text, width: width)
+        // Lines keep a reading width; a text taller than the screen scrolls, and its box then takes
+        // the screen's whole width, so that a line scrolled moves rows the terminal already shows
+        // (it can move whole rows only) instead of drawing the box again.
+        let scrolls = shown.count + 2 > p.height
         maxScroll = Overlay.draw(p, title: state.text.title, lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
-                                 scroll: state.scroll, minimum: Size(cols: min(p.width, width + 4), rows: 0))
+                                 scroll: state.scroll, minimum: Size(cols: scrolls ? p.width : min(p.width, width + 4), rows: 0))
         page = max(1, min(shown.count, p.height - 2) - 1)
     }
 }
