@@ -68,6 +68,12 @@ for f in share/nimbus/cities15000.bin share/nimbus/movies.sqlite share/nimbus/en
   check "installs $f" test -s "$prefix/$f"
 done
 check "the man page reads" bash -c "gzip -dc '$prefix/share/man/man1/nimbus.1.gz' | grep -q '^.Dt NIMBUS 1'"
+if command -v man >/dev/null; then
+  # man -l in a UTF-8 locale keeps the Hangul and accents, and shows the sections people look for.
+  check "man -l keeps every character and section" bash -c "LANG=C.UTF-8 MANWIDTH=100 man -l '$prefix/share/man/man1/nimbus.1.gz' 2>/dev/null > '$work/man.txt' &&
+    grep -q '서울' '$work/man.txt' && grep -q 'são paulo' '$work/man.txt' && grep -q '≥ 15,000' '$work/man.txt' &&
+    for s in NAME SYNOPSIS DESCRIPTION COMMANDS OPTIONS KEYS ENVIRONMENT FILES 'EXIT STATUS' EXAMPLES; do grep -qx \"\$s\" '$work/man.txt' || exit 1; done"
+fi
 check "bash reads the completion script" bash -c "bash -n '$prefix/share/bash-completion/completions/nimbus' && ! head -1 '$prefix/share/bash-completion/completions/nimbus' | grep -q '^#!'"
 cp "$prefix/share/nimbus/.installed-files" "$work/manifest"
 

@@ -42,7 +42,8 @@ public enum TabBar {
     }
 }
 
-/// Key hints on the left, status text right-aligned; both truncated so they never overlap.
+/// Key hints on the left, status text right-aligned; both truncated so they never overlap. A message
+/// comes first, the hints after it; the hints come before the source.
 public enum StatusBar {
     /// `partsDrop`: the right text is a list of " · " parts ("GeoNames · 34,006 cities") that loses its
     /// last parts before it is cut short; a message (false) is cut at its end.
@@ -53,8 +54,9 @@ public enum StatusBar {
         let pieces = hints.map { (key: DisplayWidth.sanitize($0.key), label: DisplayWidth.sanitize($0.label)) }
         let hintWidths = pieces.map { 1 + DisplayWidth.of($0.key) + 1 + DisplayWidth.of($0.label) + 1 }
         let hintsTotal = hintWidths.reduce(0, +)
-        // The right text gets whatever the hints leave, but never less than half the bar.
-        let room = max(p.width - hintsTotal - 1, p.width / 2)
+        // A message is said once and gets the whole bar if it needs it (the hints give way: they are
+        // there after the next key); the source gets whatever the hints leave, but never less than half.
+        let room = partsDrop ? max(p.width - hintsTotal - 1, p.width / 2) : p.width
         let rightText = partsDrop ? shortened(DisplayWidth.sanitize(right), to: room) : DisplayWidth.sanitize(right)
         let rightFull = DisplayWidth.of(rightText)
         let rightCols = min(rightFull, room)

@@ -97,6 +97,28 @@ final class OutputPathTests: XCTestCase {
 
     // MARK: Character devices, fifos and `-`: in place
 
+    /// `wishlist export FILE` writes what the extension says (.json, .csv; CSV for any other), unless
+    /// --format says otherwise, and says on standard error which it wrote; to standard output it says nothing.
+    func testWishlistExportPicksItsFormatByTheFilesExtension() throws {
+        for (arguments, file, json) in [(["out.json"], "out.json", true), (["out.CSV"], "out.CSV", false),
+                                         (["--format", "csv", "out.json"], "out.json", false),
+                                         (["--format", "json", "list.txt"], "list.txt", true), (["list.txt"], "list.txt", false)] {
+            let outcome = try run(["wishlist", "export"] + arguments)
+            XCTAssertEqual(outcome.status, 0, "\(arguments): \(outcome.stderr)")
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            if json {
+                XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]), "\(arguments): \(text)")
+            } else {
+                XCTAssertTrue(text.hasPrefix("Title,Year,Directors,Genres,Added"), "\(arguments): \(text)")
+            }
+            XCTAssertEqual(outcome.stderr, "nimbus: wrote the wishlist as \(json ? "JSON" : "CSV") to \(file)\n", "\(arguments)")
+        }
+        let out = try run(["wishlist", "export", "--format", "json"])
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertEqual(out.stderr, "", "standard output: the data alone, and nothing said")
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8), options: [.fragmentsAllowed]))
+    }
+
     func testAWriteToDevFullFailsWithAMessageAndStatusOne() throws {
         let full = devFull
         let junit = try run(["tape", "t.tape", "--junit", full])

@@ -317,6 +317,22 @@ final class BarsAndOverlayTests: XCTestCase {
         XCTAssertEqual(StatusBar.shortened("connection failed", to: 5), "connection failed", "one part is cut, not dropped")
     }
 
+    /// A message comes before the hints (they are back after the next key) and in place of the
+    /// source: at 40 columns "rate limited, retrying in 12 s" was cut to "rate limited, retryi…".
+    func testStatusBarGivesAMessageTheRoomItNeeds() {
+        let hints = [("Esc", "back"), ("/", "search"), ("1-6", "tabs"), ("?", "help")]
+        for width in [30, 40, 60, 80] {
+            let canvas = Canvas(size: Size(cols: width, rows: 1))
+            StatusBar.draw(canvas.painter(), hints: hints, right: "rate limited, retrying in 12 s", style: .plain, keyStyle: .plain)
+            XCTAssertTrue(canvas.buffer.lines()[0].hasSuffix("rate limited, retrying in 12 s"), "\(width): \(canvas.buffer.lines()[0])")
+        }
+        // The source still leaves the hints their room, down to half the bar.
+        let canvas = Canvas(size: Size(cols: 40, rows: 1))
+        StatusBar.draw(canvas.painter(), hints: hints, right: "Open-Meteo · GeoNames · 34,006 cities", style: .plain,
+                       keyStyle: .plain, partsDrop: true)
+        XCTAssertTrue(canvas.buffer.lines()[0].hasPrefix(" Esc back  / search"), canvas.buffer.lines()[0])
+    }
+
     func testStatusBarNeverOverlaps() {
         for width in 1...60 {
             let canvas = Canvas(size: Size(cols: width, rows: 1))

@@ -1,51 +1,33 @@
 import ArgumentParser
 
-/// What the command line says besides ArgumentParser's own words: the top-level help with the
-/// options of the default command (`nimbus` alone runs the app), and the nearest command to a
-/// mistyped one.
+/// What the command line says besides ArgumentParser's own words: the top-level help's
+/// description, and the nearest command to a mistyped one.
 enum CommandLineHelp {
-    /// `nimbus --help`, `nimbus -h` or `nimbus help`, with nothing after it.
-    static func asksForTheRootHelp(_ arguments: [String]) -> Bool {
-        arguments.count == 1 && ["--help", "-h", "help"].contains(arguments[0])
-    }
+    /// What `nimbus` is and does, for `nimbus --help` and the man page's DESCRIPTION.
+    static let rootDescription = """
+        Without a command, Nimbus opens in the terminal: tabs for Cities, Today, Liked, Quakes, Movies and \
+        Wishlist. Press ? on any screen for its keys (man nimbus lists them all under KEYS); , or F2 opens \
+        the settings, saved in $XDG_CONFIG_HOME/nimbus/config.toml. The commands print once, for scripts \
+        and status bars.
+        """
 
-    /// The root's help, with the app's own options (`run`'s: `--location`, `--units`, `--no-mouse`…)
-    /// listed before the root's, since `nimbus` alone is `nimbus run`.
-    static func rootHelp(columns: Int? = nil) -> String {
-        let root = NimbusCommand.helpMessage(columns: columns)
-        let runOptions = options(of: Run.helpMessage(columns: columns))
-        guard !runOptions.isEmpty else { return root }
-        var lines = root.components(separatedBy: "\n")
-        let section = ["OPTIONS OF THE APP (nimbus run, the default command):"] + runOptions + [""]
-        if let at = lines.firstIndex(of: "OPTIONS:") { lines.insert(contentsOf: section, at: at) } else { lines += [""] + section }
-        return lines.joined(separator: "\n")
-    }
-
-    /// The entries of a help's OPTIONS section, without `--help` and `--version` (the root lists them).
-    static func options(of help: String) -> [String] {
-        let lines = help.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(of: "OPTIONS:") else { return [] }
-        var entries: [[String]] = []
-        for line in lines[(start + 1)...] {
-            if line.isEmpty || !line.hasPrefix(" ") { break }
-            // An entry starts with its flags ("  --units <units>"); the lines under it are indented further.
-            if line.hasPrefix("  -") { entries.append([line]) } else if !entries.isEmpty { entries[entries.count - 1].append(line) }
-        }
-        return entries.filter { entry in
-            let flags = entry[0].trimmingCharacters(in: .whitespaces)
-            return !flags.hasPrefix("-h, --help") && !flags.hasPrefix("--version")
-        }.flatMap { $0 }
+    /// `nimbus --help`'s description: what `nimbus` alone does, and the environment variables it
+    /// reads (the man page says what each does).
+    static var rootDiscussion: String {
+        rootDescription + "\n\nEnvironment (see ENVIRONMENT in man nimbus): "
+            + CommandLineDocs.environmentNames.joined(separator: ", ") + "."
     }
 
     /// The commands `nimbus` knows, as typed.
     static var commandNames: [String] {
-        NimbusCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+        NimbusCommand.configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName } + ["help"]
     }
 
     /// For a first word that is no command (`nimbus wether seoul`): a usage line naming the nearest
     /// command, or listing them all when none is near. Nil when the first word is an option or a command.
     static func unknownCommand(_ arguments: [String]) -> String? {
-        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first) else { return nil }
+        let every = NimbusCommand.configuration.subcommands.map { $0._commandName } + ["help"]
+        guard let first = arguments.first, !first.hasPrefix("-"), !every.contains(first) else { return nil }
         let shown = CLIOptions.shown(first)
         if let near = nearest(to: first.lowercased(), among: commandNames) {
             return "unknown command '\(shown)'; did you mean '\(near)'?"

@@ -14,18 +14,24 @@ struct MapCommand: MainActorCommand {
         abstract: "Print the map of the first city matching a query.",
         discussion: "Units follow --units, else NIMBUS_UNITS, else config.toml, else the locale (LC_ALL, LC_MEASUREMENT, LANG).")
 
-    @OptionGroup var options: CLIOptions
+    @OptionGroup var catalogue: CatalogueOptions
+    @OptionGroup var units: UnitsOption
+    @OptionGroup var language: LanguageOption
 
-    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\").")
+    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\").", completion: CityCompletion.kind)
     var query: [String]
 
-    @Option(help: ArgumentHelp("world, country, city or a number 0-12.", valueName: "zoom"))
+    /// What `--zoom` takes, by name, and its levels.
+    static let zoomWords = ["world", "country", "city"] + MapZoom.range.map(String.init)
+
+    @Option(help: ArgumentHelp("world, country, city or a number 0-12.", valueName: "zoom"), completion: .list(zoomWords))
     var zoom: String = "country"
 
     @Option(help: ArgumentHelp("Map size in terminal cells.", valueName: "COLSxROWS"))
     var size: String = "80x24"
 
-    @Option(help: ArgumentHelp("braille (2×4 dots a cell) or blocks (2×2, for fonts without braille).", valueName: "style"))
+    @Option(help: ArgumentHelp("braille (2×4 dots a cell) or blocks (2×2, for fonts without braille).", valueName: "style"),
+            completion: .list([MapStyle.braille.rawValue, MapStyle.blocks.rawValue]))
     var style: String = "braille"
 
     @MainActor func runOnMainActor() throws {
@@ -33,7 +39,8 @@ struct MapCommand: MainActorCommand {
         guard let zoom = MapText.zoom(zoom) else { throw ValidationError("--zoom must be world, country, city or 0-12 (got '\(CLIOptions.shown(zoom))')") }
         guard let size = MapText.size(size) else { throw ValidationError("--size must look like 100x30 (1-500 × 1-200; got '\(CLIOptions.shown(size))')") }
         guard let style = MapStyle(rawValue: style.lowercased()) else { throw ValidationError("--style must be braille or blocks (got '\(CLIOptions.shown(style))')") }
-        let configuration = options.configuration(environment: environment, scheduler: .immediate, colors: false)
+        let configuration = CLIOptions.Values.command(catalogue: catalogue, units: units, language: language)
+            .configuration(environment: environment, scheduler: .immediate, colors: false)
         let container: AppDIContainer
         do {
             container = try AppDIContainer(configuration: configuration)

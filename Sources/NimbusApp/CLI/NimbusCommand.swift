@@ -7,181 +7,33 @@ import CombineSchedulers
 import Logging
 import OpenCombineShim
 
-/// Options shared by the app and by tapes (`Args` lines).
-public struct CLIOptions: ParsableArguments {
-    public enum Tier: String, ExpressibleByArgument, CaseIterable, Sendable {
-        case standard, large
-    }
-
-    @Option(help: ArgumentHelp(
-        "City catalogue: 'standard' (bundled, ~34k cities with population ≥ 15,000) or 'large' (~170k, population ≥ 1,000; generate it first with scripts/build-resources.py --tier 1000).",
-        valueName: "tier"))
-    public var tier: Tier = .standard
-
-    @Option(help: ArgumentHelp("Load the city catalogue from this file instead.", valueName: "path"))
-    public var catalog: String?
-
-    @Option(help: ArgumentHelp(
-        "Your position for the Today tab, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the system time zone.",
-        valueName: "lat,lon"))
-    public var location: String?
-
-    @Option(help: ArgumentHelp(
-        "Log every network request to this file (one it makes is 0600; rotated at 1 MB, 3 files kept), at NIMBUS_LOG's level or info. Without it, NIMBUS_LOG=debug|info logs to $XDG_STATE_HOME/nimbus/nimbus.log (else ~/.local/state/nimbus/nimbus.log).",
-        valueName: "path"))
-    public var logFile: String?
-
-    @Option(help: ArgumentHelp("metric, imperial or auto (the locale's). Over NIMBUS_UNITS and config.toml.", valueName: "units"))
-    public var units: UserSettings.Units?
-
-    @Option(help: ArgumentHelp("dark, light or auto (asks the terminal). Over NIMBUS_THEME and config.toml.", valueName: "theme"))
-    public var theme: UserSettings.Theme?
-
-    @Option(help: ArgumentHelp("braille, blocks or auto (blocks on the Linux console). Over NIMBUS_MAP_STYLE and config.toml.",
-                               valueName: "style"))
-    public var mapStyle: UserSettings.MapStyle?
-
-    @Flag(name: .customLong("no-mouse"), help: ArgumentHelp(
-        "Do not ask the terminal for mouse reports (clicks, the wheel, drags), so it selects text on a plain drag. Also NIMBUS_MOUSE=0. With the mouse on, Shift+drag still selects text in most terminals."))
-    public var noMouse = false
-
-    public init() {}
-
-    /// Options whose value may begin with a minus sign (a southern latitude): `--location -33.86,151.21`
-    /// is `--location=-33.86,151.21`, not an unknown option `-3`; a negative `--limit` or `--zoom` is
-    /// then told its range rather than that its value is missing.
-    static let signedOptions: Set<String> = ["--location", "--limit", "--zoom"]
-
-    /// `arguments` with each value of a `signedOptions` option that begins with `-` joined to its
-    /// option by `=`, so the parser takes it as the value it is.
-    public static func joiningSignedValues(_ arguments: [String]) -> [String] {
-        var out: [String] = []
-        var i = arguments.startIndex
-        while i < arguments.endIndex {
-            let argument = arguments[i]
-            let next = arguments.index(after: i)
-            if argument == "--" {
-                out += arguments[i...]
-                break
-            }
-            if signedOptions.contains(argument), next < arguments.endIndex, arguments[next].hasPrefix("-"),
-               arguments[next].dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
-                out.append(argument + "=" + arguments[next])
-                i = arguments.index(after: next)
-                continue
-            }
-            out.append(argument)
-            i = next
-        }
-        return out
-    }
-
-    /// Parses options as the command line gives them (see `joiningSignedValues`).
-    public static func parseCommandLine(_ arguments: [String]) throws -> CLIOptions {
-        try parse(joiningSignedValues(arguments))
-    }
-
-    public func validate() throws {
-        if let location {
-            do {
-                _ = try GeoPoint.parse(location)
-            } catch {
-                throw ValidationError(Self.message(for: error, option: "--location"))
-            }
-        }
-    }
-
-    /// The parsed options as plain values.
-    struct Values: Sendable {
-        var tier: Tier
-        var catalog: String?
-        /// The position given with `--location` (already checked by `validate`).
-        var location: GeoPoint?
-        /// `--log-file` (only the real app logs; tapes never do).
-        var logFile: String?
-        /// `--units`, `--theme`, `--map-style`, `--no-mouse`.
-        var settings = UserSettings()
-
-        /// What an empty command line means.
-        static let defaults = Values(tier: .standard, catalog: nil, location: nil, logFile: nil)
-
-        func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
-                           colors: Bool) -> AppDIContainer.Configuration {
-            let choice: CatalogChoice
-            if let catalog { choice = .file(URL(fileURLWithPath: catalog)) }
-            else { choice = tier == .large ? .large : .bundled }
-            var configuration = AppDIContainer.Configuration(
-                environment: environment, catalog: choice, location: location, scheduler: scheduler, colors: colors)
-            configuration.settingsFlags = settings
-            return configuration
-        }
-    }
-
-    var values: Values {
-        Values(tier: tier, catalog: catalog, location: location.flatMap { try? GeoPoint.parse($0) }, logFile: logFile,
-               settings: UserSettings(units: units, theme: theme, mapStyle: mapStyle, mouse: noMouse ? false : nil))
-    }
-
-    /// What is wrong with a position given on the command line or in the environment.
-    static func message(for error: GeoPoint.ParseError, option: String) -> String {
-        switch error {
-        case .notTwoNumbers(let text):
-            return "\(option) takes latitude,longitude in decimal degrees, like 37.57,126.98 or -33.86,151.21 (got '\(Self.shown(text))')"
-        case .latitudeOutOfRange(let v):
-            return "\(option): latitude \(v) is outside -90...90 (give latitude,longitude, like -33.86,151.21)"
-        case .longitudeOutOfRange(let v):
-            return "\(option): longitude \(v) is outside -180...180 (give latitude,longitude, like -33.86,151.21)"
-        }
-    }
-
-    /// What the options mean for the app, in `environment`, with its scheduler.
-    public func configuration(environment: [String: String], scheduler: AnySchedulerOf<DispatchQueue>,
-                              colors: Bool) -> AppDIContainer.Configuration {
-        values.configuration(environment: environment, scheduler: scheduler, colors: colors)
-    }
-
-    /// A value from the command line, printable on one line: control characters dropped, at most 40 characters.
-    static func shown(_ text: String) -> String {
-        let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
-        return clean.count > 40 ? String(clean.prefix(39)) + "…" : clean
-    }
-}
-
-extension UserSettings.Units: ExpressibleByArgument {}
-extension UserSettings.Theme: ExpressibleByArgument {}
-extension UserSettings.MapStyle: ExpressibleByArgument {}
-
 /// An error of a command that was given correctly but could not do its work: exit status 1.
 struct CommandFailure: Error {
     let message: String
 }
 
-/// `nimbus`: the command line.
-public struct NimbusCommand: ParsableCommand {
+/// `nimbus`: the app, with its options; the one-shot commands beside it.
+public struct NimbusCommand: MainActorCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nimbus",
         abstract: "Search 34,000 cities by any of their names and see their weather, and 17,000 films, in your terminal.",
-        discussion: """
-        Keys: / search, ↑↓ j k move, PgUp PgDn Home End, Enter open, f like a city, y copy, r refresh the weather, Esc back, \
-        1-6 tabs (Cities, Today, Liked, Quakes, Movies, Wishlist), d remove, ? help, q quit, Ctrl-C quit at once.
-        Environment: NIMBUS_LANG, LC_ALL, LC_MESSAGES, LANG choose the language (en, ko, ja); NO_COLOR turns colour off; \
-        NIMBUS_UNITS=metric|imperial|auto, NIMBUS_THEME=dark|light|auto, \
-        NIMBUS_MAP_STYLE=braille|blocks|auto; settings are saved in $XDG_CONFIG_HOME/nimbus/config.toml (press , or F2); NIMBUS_WEATHER_URL (default https://api.open-meteo.com); \
-        NIMBUS_AIR_URL (default https://air-quality-api.open-meteo.com); NIMBUS_LOCATION=LAT,LON; \
-        NIMBUS_MOUSE=0 (or --no-mouse) turns mouse reporting off (with it on, Shift+drag still selects text in most terminals); \
-        NIMBUS_LOG=debug|info logs every request to $XDG_STATE_HOME/nimbus/nimbus.log (or --log-file PATH); \
-        XDG_DATA_HOME (likes, wishlist) and XDG_CACHE_HOME (forecasts, air quality, TMDB responses);
-        TMDB_API_KEY takes films from TMDB instead of the bundled catalogue (NIMBUS_TMDB_URL overrides its address).
-        Data (cities, films, maps, strings) is read from beside the binary, else <prefix>/share/nimbus of the prefix it is \
-        installed under, else NIMBUS_DATA_DIR, else nimbus/ in each XDG_DATA_DIRS folder; --version lists what was found where.
+        usage: """
+        nimbus [<options>]
+          nimbus <command> [<options>] [<arguments>]
         """,
+        discussion: CommandLineHelp.rootDiscussion,
         version: nimbusVersion,
         subcommands: [Run.self, TapeCommand.self, MapCommand.self, WeatherCommand.self, SearchCommand.self, MoviesCommand.self,
-                      WishlistCommand.self],
-        defaultSubcommand: Run.self
+                      WishlistCommand.self]
     )
 
+    @OptionGroup var options: CLIOptions
+
     public init() {}
+
+    @MainActor func runOnMainActor() throws {
+        try Run.start(options: options.values)
+    }
 
     /// Parses the command line and runs it. Every error is one line on stderr: a command line that
     /// can't be used (an unknown option, a bad `--location` or `--zoom`) exits with status 2, as shell
@@ -198,10 +50,6 @@ public struct NimbusCommand: ParsableCommand {
             } catch {
                 fail(error)
             }
-        }
-        if CommandLineHelp.asksForTheRootHelp(arguments) {
-            print(CommandLineHelp.rootHelp())
-            Foundation.exit(0)
         }
         var command: ParsableCommand
         do {
@@ -272,9 +120,10 @@ protocol MainActorCommand: ParsableCommand {
     @MainActor func runOnMainActor() throws
 }
 
-/// Runs the app in the terminal.
+/// `nimbus run`: what `nimbus` alone does (kept for the scripts that say it; not listed).
 struct Run: MainActorCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run Nimbus (the default).")
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run Nimbus (as nimbus alone does).",
+                                                    shouldDisplay: false)
 
     @OptionGroup var options: CLIOptions
 

@@ -17,19 +17,19 @@ struct WeatherCommand: MainActorCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather",
         abstract: "Print one city's weather: the detail screen once, one line, or JSON.",
-        discussion: """
-        --oneline takes a --format like wttr.in's (a --format alone means --oneline): %l the city, %c the sky \
-        as a symbol, %C in words, %t the temperature, %f feels like, %w the wind, %h humidity, \
-        %p precipitation, %m the Moon, %a the official warnings in force (the most severe, and how many \
-        more; empty when none), %y today against yesterday, %n the normal high and low for the date, \
-        %k " (cached 3 h ago)" when the server could not be reached and the kept copy is shown (empty \
-        when fresh), %% a percent sign (default "\(OneShot.defaultFormat)"). Exit status 1 when no \
-        city matches or no weather could be had.
-        """)
+        discussion: OneLineFormat.help)
 
-    @OptionGroup var options: CLIOptions
+    @OptionGroup var catalogue: CatalogueOptions
+    @OptionGroup var units: UnitsOption
+    @OptionGroup var language: LanguageOption
 
-    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\"); without one, the city nearest to --location, NIMBUS_LOCATION or the home setting (else the largest in the system time zone), named on standard error.")
+    @Option(help: ArgumentHelp(
+        "The position whose nearest city is shown when none is named, in decimal degrees (e.g. 37.57,126.98 or -33.86,151.21). Else NIMBUS_LOCATION, else the home setting, else the largest city of the system time zone.",
+        valueName: "lat,lon"))
+    var location: String?
+
+    @Argument(help: "City to look up, in any script (\"seoul\", \"서울\", \"são paulo\", \"springfield, il\"); without one, the city nearest to --location, NIMBUS_LOCATION or the home setting (else the largest in the system time zone), named on standard error.",
+              completion: CityCompletion.kind)
     var query: [String] = []
 
     @Flag(help: "One line, for tmux and status bars.") var oneline = false
@@ -43,6 +43,7 @@ struct WeatherCommand: MainActorCommand {
     var size: String?
 
     func validate() throws {
+        _ = try CLIOptions.point(location, option: "--location")
         if [oneline, json, printScreen].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --oneline, --json and --print")
         }
@@ -61,7 +62,9 @@ struct WeatherCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options.values))
+        let options = CLIOptions.Values.command(catalogue: catalogue, units: units, language: language,
+                                                location: try CLIOptions.point(location, option: "--location"))
+        print(try OneShot.weather(query: query.joined(separator: " "), mode: mode, options: options))
     }
 }
 
@@ -78,8 +81,11 @@ struct SearchCommand: MainActorCommand {
 
     static let limits = 1...10_000
 
-    @OptionGroup var options: CLIOptions
-    @Argument(help: "Any of a city's names, in any script.") var query: [String]
+    @OptionGroup var catalogue: CatalogueOptions
+    @OptionGroup var language: LanguageOption
+    @Argument(help: "Any of a city's names, in any script; a region or country after a comma narrows it (\"paris, france\").",
+              completion: CityCompletion.kind)
+    var query: [String]
     @Option(help: "At most this many lines (1-10000).") var limit: Int = 20
 
     func validate() throws {
@@ -89,7 +95,7 @@ struct SearchCommand: MainActorCommand {
     }
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: options.values))
+        print(try OneShot.cities(query: query.joined(separator: " "), limit: limit, options: .command(catalogue: catalogue, language: language)))
     }
 }
 
@@ -112,15 +118,15 @@ struct MoviesCommand: MainActorCommand {
     static func discussion(catalogueYears years: ClosedRange<Int>?) -> String {
         let span = years.map { "films from \($0.lowerBound) to \($0.upperBound), " } ?? ""
         return "From the bundled catalogue (\(span)English titles), or TMDB with TMDB_API_KEY (titles in the UI's "
-            + "language: NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
+            + "language: --lang, NIMBUS_LANG or the locale). Exit status 1 when nothing matched."
     }
 
-    @OptionGroup var options: CLIOptions
+    @OptionGroup var language: LanguageOption
     @Argument(help: "Title, cast or director.") var query: [String]
     @Flag(help: "JSON instead of lines.") var json = false
 
     @MainActor func runOnMainActor() throws {
-        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: options.values))
+        print(try OneShot.movies(query: query.joined(separator: " "), json: json, options: .command(language: language)))
     }
 }
 
@@ -267,10 +273,17 @@ enum OneShot {
             guard case .loaded(let panel) = state.weather else { throw CommandFailure(message: format.message(.badResponse)) }
             let name = state.header.localName ?? state.header.name
             let extras = OneShotExtras.fetch(for: city, forecast: fetched.value, container: container, context: context,
-                                             warnings: text.contains("%a"), normals: text.contains("%n"))
+                                             warnings: OneLineFormat.uses(text, "a"), normals: OneLineFormat.uses(text, "n"),
+                                             air: OneLineFormat.uses(text, "u") || OneLineFormat.uses(text, "q"))
             var line = extras.line(format, city: city, now: context.now())
             if stale { line.kept = " " + container.l10n.format(.onelineCached, format.age(context.now().timeIntervalSince(fetched.fetchedAt))) }
-            return self.line(text, name: name, panel: panel, moon: state.sun.moonSymbol, extras: line)
+            let now = context.now()
+            let weather = OneLineFormat.Weather(
+                location: name, condition: panel.condition, current: fetched.value.current,
+                chanceOfRain: fetched.value.hours(from: now, count: 1).first?.precipitationProbability,
+                uvIndex: extras.air?.uvIndex, imperial: format.units == .imperial, coordinate: city.coordinate,
+                zone: format.zone(for: city), zoneName: city.timeZone, now: now, extras: line)
+            return OneLineFormat.render(text, weather)
         case .print(let size):
             return try printed(city: city, answered: forecast, container: container,
                                size: size ?? terminalSize() ?? Size(cols: 80, rows: 24))
@@ -278,20 +291,25 @@ enum OneShot {
     }
 
     /// The detail's view model, given the forecast already had: the screens' own formatting of it.
+    /// With `withExtras` (the printed screen), it asks for the air, the official warnings and the
+    /// normal for the date, as the app's screen does, so the rows they take are the app's rows.
     private static func detailViewModel(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
-                                        container: AppDIContainer, withAir: Bool) -> CityDetailViewModel {
+                                        container: AppDIContainer, withExtras: Bool) -> CityDetailViewModel {
         // The last answer only: the state the view model first loads is then the one to show.
         let repository = AnsweredWeather(values: answered.values.suffix(1), failure: answered.failure)
+        let now = container.configuration.now
         return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: repository),
-                                   air: withAir ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
+                                   air: withExtras ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
+                                   warnings: withExtras ? GetWarningsUseCase(repository: container.makeWarningsRepository(), now: now) : nil,
+                                   normals: withExtras ? GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()) : nil,
                                    likes: nil, format: container.weatherFormatter, countries: container.countryNames,
-                                   scheduler: container.configuration.scheduler, now: container.configuration.now)
+                                   scheduler: container.configuration.scheduler, now: now)
     }
 
     /// The detail's state for the forecast had (one line has no room for the air: it is not asked for).
     private static func detailState(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
                                     container: AppDIContainer) throws -> CityDetailState {
-        let output = detailViewModel(city: city, answered: answered, container: container, withAir: false)
+        let output = detailViewModel(city: city, answered: answered, container: container, withExtras: false)
             .transform(input: .init(appeared: Just(()).eraseToAnyPublisher(), refreshRequested: Empty().eraseToAnyPublisher(),
                                     likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
         let state = answer(output.state.first(where: isSettled).eraseToAnyPublisher())
@@ -316,47 +334,14 @@ enum OneShot {
         }
     }
 
-    /// wttr.in-style `%` codes filled from the screen's own panel.
-    static func line(_ format: String, name: String, panel: WeatherPanel, moon: String,
-                     extras: OneShotExtras.Line = OneShotExtras.Line()) -> String {
-        var out = ""
-        var percent = false
-        for ch in format {
-            if percent {
-                switch ch {
-                case "l": out += name
-                case "c": out += panel.symbol
-                case "C": out += panel.condition
-                case "t": out += panel.temperature
-                case "f": out += panel.feelsLike
-                case "w": out += panel.windValue
-                case "h": out += panel.humidity
-                case "p": out += panel.precipitation
-                case "m": out += moon
-                case "a": out += extras.warnings
-                case "y": out += extras.yesterday
-                case "n": out += extras.normal
-                case "k": out += extras.kept
-                case "%": out += "%"
-                default: out += "%" + String(ch)
-                }
-                percent = false
-            } else if ch == "%" {
-                percent = true
-            } else {
-                out.append(ch)
-            }
-        }
-        if percent { out += "%" }
-        return DisplayWidth.sanitize(out)
-    }
-
-    /// The detail screen (weather and map) drawn once, as text: when the air (or a failure) is in
-    /// and the frame has stopped changing (the map is drawn on the main queue here).
+    /// The detail screen (weather, air, warnings and map) drawn once, as text, at `size`: when the
+    /// air and the warnings (or their failures) are in and the frame has stopped changing (the map
+    /// is drawn on the main queue here). It is the app's screen, so the row the app gives the
+    /// warnings has them (or their note), never a hint about the terminal.
     private static func printed(city: City, answered: Answer<Fetched<Forecast>, WeatherError>, container: AppDIContainer,
                                 size: Size) throws -> String {
         // The screen is the whole output: no tab bar or status bar around it.
-        let screen = CityDetailScreen(viewModel: detailViewModel(city: city, answered: answered, container: container, withAir: true),
+        let screen = CityDetailScreen(viewModel: detailViewModel(city: city, answered: answered, container: container, withExtras: true),
                                       l10n: container.l10n, panel: container.makeCityMapPanel(city: city), rowsAround: 0,
                                       onRoute: { _ in })
         var last = ""
@@ -365,7 +350,7 @@ enum OneShot {
             let text = draw(screen, canvas: Canvas(size: size))
             same = text == last ? same + 1 : 0
             last = text
-            return (screen.state.map { isSettled($0) && airSettled($0) } ?? false) && same >= 3
+            return (screen.state.map { isSettled($0) && airSettled($0) && $0.warnings != nil } ?? false) && same >= 3
         }
         return last.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
@@ -523,14 +508,23 @@ struct WishlistExportCommand: MainActorCommand {
         A folder or other special file is refused, and a write that fails says why (status 1).
         """)
 
-    @OptionGroup var options: CLIOptions
-    @Option(help: "csv or json.") var format: String = "csv"
-    @Argument(help: "The file to write (standard output when left out).") var file: String?
+    @Option(help: ArgumentHelp("csv or json (default: the file's extension, .csv or .json; else csv).", valueName: "format"),
+            completion: .list(WishlistTransfer.Format.allCases.map(\.rawValue)))
+    var format: String?
+    @Argument(help: "The file to write (standard output when left out).", completion: .file(extensions: ["csv", "json"]))
+    var file: String?
 
     func validate() throws {
-        guard WishlistTransfer.Format(rawValue: format) != nil else {
-            throw ValidationError("--format must be csv or json (got '\(CLIOptions.shown(format))')")
+        guard format.map({ WishlistTransfer.Format(rawValue: $0.lowercased()) != nil }) ?? true else {
+            throw ValidationError("--format must be csv or json (got '\(CLIOptions.shown(format ?? ""))')")
         }
+    }
+
+    /// What is written: `--format`, else the file's extension (`.json`, `.csv`), else CSV.
+    var chosenFormat: WishlistTransfer.Format {
+        if let format, let chosen = WishlistTransfer.Format(rawValue: format.lowercased()) { return chosen }
+        let ext = file.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? ""
+        return WishlistTransfer.Format(rawValue: ext) ?? .csv
     }
 
     @MainActor func runOnMainActor() throws {
@@ -541,11 +535,15 @@ struct WishlistExportCommand: MainActorCommand {
         } catch {
             throw CommandFailure(message: "\(error)")
         }
-        let text = try OneShot.exportWishlist(format: WishlistTransfer.Format(rawValue: format) ?? .csv, options: options.values)
+        let format = chosenFormat
+        let text = try OneShot.exportWishlist(format: format, options: .defaults)
         do {
             try OutputFile.write(Data(text.utf8), to: target, named: file ?? "-")
         } catch {
             throw CommandFailure(message: "\(error)")
+        }
+        if let file, file != "-" {
+            OneShot.Context().note("wrote the wishlist as \(format.rawValue.uppercased()) to \(CLIOptions.shown(file))")
         }
     }
 }
@@ -559,11 +557,12 @@ struct WishlistImportCommand: MainActorCommand {
         (or was saved already), 1 when none was. Files over 5 MB or 20,000 rows are refused.
         """)
 
-    @OptionGroup var options: CLIOptions
-    @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).") var file: String
+    @Argument(help: "A file written by `nimbus wishlist export` or Letterboxd (Title and Year columns).",
+              completion: .file(extensions: ["csv", "json"]))
+    var file: String
 
     @MainActor func runOnMainActor() throws {
-        let report = try OneShot.importWishlist(file: file, options: options.values)
+        let report = try OneShot.importWishlist(file: file, options: .defaults)
         print(report.text)
         if report.added + report.already == 0 { throw ExitCode(1) }
     }

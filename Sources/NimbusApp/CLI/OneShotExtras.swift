@@ -22,19 +22,26 @@ struct OneShotExtras {
     /// The warnings came from the kept copy only (the service could not be reached).
     var warningsStale = false
 
+    /// The air now (for the one line's `%u` and `%q`), when asked for.
+    var air: AirQuality?
+
     /// Asks for what is wanted, in parallel, waiting at most `patience` for all of them.
     static func fetch(for city: City, forecast: Forecast, container: AppDIContainer, context: OneShot.Context,
-                      warnings wantWarnings: Bool = true, normals wantNormals: Bool = true) -> OneShotExtras {
+                      warnings wantWarnings: Bool = true, normals wantNormals: Bool = true,
+                      air wantAir: Bool = false) -> OneShotExtras {
         var extras = OneShotExtras(forecast: forecast)
+        let air = wantAir ? OneShot.Answer(GetAirQualityUseCase(repository: container.airQualityRepository).execute(for: city)) : nil
         let normal = wantNormals
             ? OneShot.Answer(GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()).compare(forecast, for: city))
             : nil
         let warnings = wantWarnings
             ? OneShot.Answer(GetWarningsUseCase(repository: container.makeWarningsRepository(), now: context.now).execute(for: city))
             : nil
-        OneShot.wait(Self.patience) { (normal?.finished ?? true) && (warnings?.finished ?? true) }
+        OneShot.wait(Self.patience) { (normal?.finished ?? true) && (warnings?.finished ?? true) && (air?.finished ?? true) }
         normal?.cancel()
         warnings?.cancel()
+        air?.cancel()
+        extras.air = air?.values.last?.value
         extras.normal = normal?.values.last
         extras.normalError = normal?.failure
         extras.warnings = warnings?.values.last
@@ -45,19 +52,16 @@ struct OneShotExtras {
 
     // MARK: One line
 
-    struct Line {
-        var warnings = ""
-        var yesterday = ""
-        var normal = ""
-        /// " (cached 3 h ago)" when the forecast is the kept copy.
-        var kept = ""
-    }
-
-    func line(_ format: WeatherFormatter, city: City, now: Date) -> Line {
-        var line = Line()
+    /// Nimbus's own codes of the one line, formatted (`kept` is the caller's to fill).
+    func line(_ format: WeatherFormatter, city: City, now: Date) -> OneLineFormat.Extras {
+        var line = OneLineFormat.Extras()
         line.warnings = DisplayWidth.sanitize(format.warningsLine(warnings?.active ?? [], city: city, now: now))
         if let difference = forecast.todayAgainstYesterday { line.yesterday = format.againstYesterday(difference) }
         if let normal { line.normal = format.normal(normal.normal) }
+        let scale = AirQualityScale(city: city)
+        if let index = air?.index(scale), index.isFinite {
+            line.airQuality = (scale == .us ? "AQI " : "EAQI ") + String(Int(index.rounded()))
+        }
         return line
     }
 

@@ -8,7 +8,8 @@ import NimbusUI
 /// nothing from the hints.
 struct StatusLine {
     var hints: [(key: String, label: String)]
-    /// Said until the next key: shown whole where it can be, taking up to half the bar.
+    /// Said until the next key: shown whole where the bar is wide enough, in place of the source and
+    /// before the hints.
     var message: String?
     /// "GeoNames · 34,006 cities": loses its last parts before it is cut.
     var source: String

@@ -21,21 +21,26 @@ struct TapeCommand: MainActorCommand {
         only with --force); options after -- go to Nimbus. docs/tapes.md is the reference.
         """)
 
-    @Argument(help: ArgumentHelp("Tape files. With --record, the tape to write, then -- and Nimbus's options.", valueName: "file"))
+    @Argument(help: ArgumentHelp("Tape files. With --record, the tape to write, then -- and Nimbus's options.", valueName: "file"),
+              completion: .file(extensions: ["tape"]))
     var files: [String]
 
     @Option(name: .customLong("cast"), help: ArgumentHelp(
-        "Write the run as an asciicast v2 recording on the tape's virtual clock (one tape).", valueName: "out.cast"))
+        "Write the run as an asciicast v2 recording on the tape's virtual clock (one tape).", valueName: "out.cast"),
+            completion: .file(extensions: ["cast"]))
     var cast: String?
 
-    @Option(name: .customLong("svg"), help: ArgumentHelp("Write every Snapshot also as NAME.svg in this folder.", valueName: "dir"))
+    @Option(name: .customLong("svg"), help: ArgumentHelp("Write every Snapshot also as NAME.svg in this folder.", valueName: "dir"),
+            completion: .directory)
     var svg: String?
 
-    @Option(name: .customLong("junit"), help: ArgumentHelp("Write a JUnit XML report, one test case per tape.", valueName: "report.xml"))
+    @Option(name: .customLong("junit"), help: ArgumentHelp("Write a JUnit XML report, one test case per tape.", valueName: "report.xml"),
+            completion: .file(extensions: ["xml"]))
     var junit: String?
 
     @Option(name: .customLong("failures"), help: ArgumentHelp(
-        "Where a failing tape's screen and recording are saved (default: a private folder, printed).", valueName: "dir"))
+        "Where a failing tape's screen and recording are saved (default: a private folder, printed).", valueName: "dir"),
+            completion: .directory)
     var failures: String?
 
     @Flag(name: .customLong("record"), help: "Run Nimbus in this terminal and write what you do as the tape FILE.")

@@ -35,7 +35,7 @@ public enum MoonCalculator {
     static let unixEpochJD = 2_440_587.5
     /// Terrestrial minus universal time around 2026 (ΔT, seconds).
     static let deltaT = 69.0
-    static let synodicMonth = 29.530588861
+    public static let synodicMonth = 29.530588861
 
     public static func state(at date: Date) -> MoonState {
         let jd = date.timeIntervalSince1970 / 86_400 + unixEpochJD

@@ -86,19 +86,58 @@ public enum SolarCalculator {
     /// Minutes after the UTC midnight at Julian day `jd0` of the sunrise (or sunset) of that solar
     /// day, nil when the sun does not cross the horizon; and the cosine of the hour angle that says
     /// which way (below −1: it stays up; above 1: it stays down).
-    static func event(rising: Bool, jd0: Double, at coordinate: Coordinate) -> (minutes: Double?, cosHA: Double) {
+    static func event(rising: Bool, jd0: Double, at coordinate: Coordinate,
+                      zenith: Double = 90.833) -> (minutes: Double?, cosHA: Double) {
         // First guess at solar noon, then refine at the event's own time.
         var minutes = 720 - 4 * coordinate.longitude
         var cosHA = 0.0
         for _ in 0..<3 {
             let s = solar(jd: jd0 + minutes / 1440)
             let lat = coordinate.latitude * .pi / 180
-            cosHA = (cos(90.833 * .pi / 180) - sin(lat) * sin(s.declination)) / (cos(lat) * cos(s.declination))
+            cosHA = (cos(zenith * .pi / 180) - sin(lat) * sin(s.declination)) / (cos(lat) * cos(s.declination))
             guard abs(cosHA) <= 1 else { return (nil, cosHA) }
             let ha = acos(cosHA) * 180 / .pi
             minutes = 720 - 4 * (coordinate.longitude + (rising ? ha : -ha)) - s.equationOfTime
         }
         return (minutes, cosHA)
+    }
+
+    /// Civil dawn and dusk (the sun's centre 6° below the horizon) at `coordinate` on the local date
+    /// `day` in `zone`: the dawn that falls between the date's midnights and the dusk that ends that
+    /// twilight; nil where the sun never gets that low or never that high (white nights, polar night).
+    public static func civilTwilight(on day: LocalDate, at coordinate: Coordinate, zone: Zone) -> (dawn: Date?, dusk: Date?) {
+        let start = zone.startOfDay(day), end = zone.startOfDay(day.adding(days: 1))
+        guard coordinate.isValid, end > start else { return (nil, nil) }
+        var dawns: [Date] = [], dusks: [Date] = []
+        var n = Zone.utc.localDate(at: start).adding(days: -1)
+        let last = Zone.utc.localDate(at: end).adding(days: 1)
+        while n <= last {
+            let midnight = Date(timeIntervalSince1970: TimeInterval(n.daysSince1970) * 86400)
+            let jd0 = TimeInterval(n.daysSince1970) + 2440587.5
+            if let minutes = event(rising: true, jd0: jd0, at: coordinate, zenith: 96).minutes {
+                dawns.append(midnight.addingTimeInterval(minutes * 60))
+            }
+            if let minutes = event(rising: false, jd0: jd0, at: coordinate, zenith: 96).minutes {
+                dusks.append(midnight.addingTimeInterval(minutes * 60))
+            }
+            n = n.adding(days: 1)
+        }
+        let dawn = dawns.first { $0 >= start && $0 < end }
+        let dusk = dawn.map { d in dusks.first { $0 > d && $0 < d.addingTimeInterval(86400) } } ?? dusks.first { $0 >= start && $0 < end }
+        return (dawn, dusk)
+    }
+
+    /// Solar noon (the sun highest, crossing the meridian) at `coordinate` on the local date `day` in `zone`.
+    public static func solarNoon(on day: LocalDate, at coordinate: Coordinate, zone: Zone) -> Date {
+        let start = zone.startOfDay(day), end = zone.startOfDay(day.adding(days: 1))
+        let middle = start.addingTimeInterval(end.timeIntervalSince(start) / 2)
+        // The UTC date of the solar day whose noon is nearest the local day's middle.
+        let n = Zone.utc.localDate(at: middle.addingTimeInterval(coordinate.longitude / 15 * 3600))
+        let midnight = Date(timeIntervalSince1970: TimeInterval(n.daysSince1970) * 86400)
+        let jd0 = TimeInterval(n.daysSince1970) + 2440587.5
+        var minutes = 720 - 4 * coordinate.longitude
+        for _ in 0..<3 { minutes = 720 - 4 * coordinate.longitude - solar(jd: jd0 + minutes / 1440).equationOfTime }
+        return midnight.addingTimeInterval(minutes * 60)
     }
 
     /// Declination (radians) and equation of time (minutes) at Julian day `jd`.
