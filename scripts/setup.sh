@@ -6,7 +6,10 @@ set -euo pipefail
 # dpkg-dev: dpkg-shlibdeps, for the Debian package's dependencies (scripts/package-deb.sh).
 # tzdata: the system's zone database (/usr/share/zoneinfo), which every local time is read from.
 # less, vim-tiny: the peers the benchmark scrolls beside the app's lists (nimbus-bench --scroll).
-packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3 python3-pip dpkg-dev tzdata less vim-tiny)
+# zsh, fish: the completion test types into each shell; man-db, mandoc, lintian: the man page is read,
+# linted, and the Debian package checked (ManualPageTests, scripts/e2e-install.sh).
+packages=(libncurses-dev libsqlite3-dev libcurl4-openssl-dev tmux fzf python3 python3-pip dpkg-dev tzdata less vim-tiny
+          zsh fish man-db mandoc lintian)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
