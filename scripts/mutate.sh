@@ -160,7 +160,7 @@ for n in "${selected[@]}"; do
         # "✘ Test name() recorded an issue".
         failed=$( { grep -aoE "Test Case '[^']+' failed" "$log" | sed -E "s/Test Case '([^']+)' failed/\1/" ;
                     grep -aoE "Test [^ ]+\([^)]*\) (failed|recorded an issue)" "$log" | sed -E 's/^Test ([^ ]+\([^)]*\)).*/\1/' ; } \
-                  | sort -u | tr '\n' ' ' )
+                  | sort -u | tr '\n' ' ' || true)
         crash=false
         if grep -aqE "Fatal error|unexpected signal|Exited with signal|signal code|Illegal instruction|Segmentation fault" "$log" \
            || [ "$status" -ge 128 ]; then
