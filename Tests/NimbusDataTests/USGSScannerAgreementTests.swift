@@ -77,8 +77,10 @@ import TestSupport
                 switch (decoded, raw) {
                 case (let decoded?, let raw?):
                     let p = decoded.properties
-                    #expect(raw.tz.map { Int($0) } == p.tz && raw.felt.map { Int($0) } == p.felt
-                            && raw.tsunami.map { Int($0) } == p.tsunami && raw.sig.map { Int($0) } == p.sig,
+                    // `Int(exactly:)`: a value that is not an integer reads as nil here, not as a trap.
+                    func int(_ d: Double?) -> Int? { d.flatMap { Int(exactly: $0) } }
+                    #expect(int(raw.tz) == p.tz && int(raw.felt) == p.felt && int(raw.tsunami) == p.tsunami && int(raw.sig) == p.sig
+                            && [raw.tz, raw.felt, raw.tsunami, raw.sig].allSatisfy { $0 == nil || int($0) != nil },
                             "integers \(integers): read \([raw.tz, raw.felt, raw.tsunami, raw.sig]), JSONDecoder \([p.tz, p.felt, p.tsunami, p.sig])")
                     #expect(raw.mag == p.mag, "mag \(texts[k][4]): read \(raw.mag as Any), JSONDecoder \(p.mag as Any)")
                 case (_?, nil):
