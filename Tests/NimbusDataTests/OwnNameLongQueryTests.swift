@@ -28,12 +28,12 @@ import TestSupport
 
     static let fixtures: [Fixture] = {
         guard let catalog = try? CityCatalog.bundled() else { return [] }
+        let cities = (0..<catalog.cityCount).map { catalog.city(CityRef(Int32($0))) }
+        let foldedNames = cities.map { NameFolding.tokens($0.name) }
         return CityNameLanguage.allCases.map { language in
-            let names = (0..<catalog.cityCount).map { i -> [String] in
-                let city = catalog.city(CityRef(Int32(i)))
-                return [city.name] + (city.localNames.shown(in: language).map { [$0] } ?? [])
-            }
-            let folded = names.map { $0.map(NameFolding.tokens).filter { !$0.isEmpty } }
+            let shown = cities.map { $0.localNames.shown(in: language) }
+            let names = cities.indices.map { i in [cities[i].name] + (shown[i].map { [$0] } ?? []) }
+            let folded = cities.indices.map { i in ([foldedNames[i]] + (shown[i].map { [NameFolding.tokens($0)] } ?? [])).filter { !$0.isEmpty } }
             let words = folded.map { Array(Set($0.flatMap { $0 })).map { Array($0.utf8) } }
             let joined = folded.map { $0.map { Array($0.joined(separator: " ").utf8) } }
             // Where neighbours in byte order part after eight or more common bytes.
