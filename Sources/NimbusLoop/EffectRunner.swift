@@ -167,6 +167,11 @@ public enum EffectRunner {
                         self.inFlight.removeValue(forKey: key)
                     },
                     receiveValue: { [weak self] action in
+                        // A guard, not a rule anything depends on: replaced or cancelled work is
+                        // unsubscribed first, on this queue, and OpenCombine delivers nothing to a
+                        // cancelled subscriber (also what `receive(on:)` had already scheduled), so
+                        // no answer of older work reaches here (`scripts/mutants.tsv` shows the
+                        // tests pass without it). Kept against a publisher that would deliver anyway.
                         guard let self, self.inFlight[key]?.generation == mine else { return }
                         self.send(action)
                     })

@@ -16,10 +16,12 @@ public final class EmulatedTerminal: TerminalBackend {
     private var cursor: Point?
 
     /// `exactCosts`: tells `Renderer` what a frame would take, so it never moves lines at a loss;
-    /// false leaves it with `LineMoves`' estimate alone.
-    public init(size: Size, sequences: FrameEncoder.Sequences = .xterm256Color, movesLines: Bool = true, exactCosts: Bool = true) {
+    /// false leaves it with `LineMoves`' estimate alone. `wideAmbiguous`: the emulator's (a terminal
+    /// that draws East Asian ambiguous glyphs two columns wide).
+    public init(size: Size, sequences: FrameEncoder.Sequences = .xterm256Color, movesLines: Bool = true, exactCosts: Bool = true,
+                wideAmbiguous: [ClosedRange<UInt32>] = []) {
         self.size = size
-        emulator = TerminalEmulator(size: size)
+        emulator = TerminalEmulator(size: size, wideAmbiguous: wideAmbiguous)
         encoder = FrameEncoder(sequences: sequences)
         self.movesLines = movesLines
         self.exactCosts = exactCosts

@@ -87,8 +87,14 @@ public final class TerminalEmulator {
     /// An escape sequence cut off by the end of a write, finished by the next.
     private var pending: [UInt8] = []
 
-    public init(size: Size) {
+    /// Scalars this terminal draws two columns wide although tmux draws them one: East Asian
+    /// "ambiguous" ones, for a terminal set to show those wide (VTE's, iTerm2's and Windows
+    /// Terminal's setting for CJK users). Empty: tmux's widths alone.
+    public let wideAmbiguous: [ClosedRange<UInt32>]
+
+    public init(size: Size, wideAmbiguous: [ClosedRange<UInt32>] = []) {
         self.size = size
+        self.wideAmbiguous = wideAmbiguous
         bottom = size.rows - 1
         cells = Array(repeating: Array(repeating: .blank, count: size.cols), count: size.rows)
     }
@@ -151,12 +157,27 @@ public final class TerminalEmulator {
         0x1FA70...0x1FAFF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
 
-    /// The cells the terminal makes of `grapheme`: one width per cell.
+    /// Columns this terminal advances for `scalar`: tmux's, or two for one of `wideAmbiguous` tmux draws narrow.
+    public func width(of scalar: Unicode.Scalar) -> Int {
+        let w = Self.width(of: scalar)
+        return w == 1 && wideAmbiguous.contains(where: { $0.contains(scalar.value) }) ? 2 : w
+    }
+
+    /// The cells tmux makes of `grapheme`: one width per cell.
     public static func layout(of grapheme: String) -> [Int] {
+        layout(of: grapheme, width: width(of:))
+    }
+
+    /// The cells this terminal makes of `grapheme`.
+    public func layout(of grapheme: String) -> [Int] {
+        Self.layout(of: grapheme, width: width(of:))
+    }
+
+    static func layout(of grapheme: String, width: (Unicode.Scalar) -> Int) -> [Int] {
         var widths: [Int] = []
         var join = false
         for scalar in grapheme.unicodeScalars {
-            let w = width(of: scalar)
+            let w = width(scalar)
             if scalar.value == 0x200D { join = true; continue }
             if w == 0 || (join && !widths.isEmpty) { join = false; continue }
             widths.append(w)
@@ -331,7 +352,7 @@ public final class TerminalEmulator {
     }
 
     private func print(_ scalar: Unicode.Scalar) {
-        let w = Self.width(of: scalar)
+        let w = width(of: scalar)
         if Self.unknown(scalar.value) { return } // an emoji its tables do not know: dropped
         if w == 0 || joinNext {
             // Joined to the character before it (and after a joiner, the next one too).
@@ -386,7 +407,7 @@ public final class TerminalEmulator {
                 let want = frame[col, row]
                 let w = Int(want.width)
                 guard w > 0 else { col += 1; continue }
-                let layout = Self.layout(of: want.text)
+                let layout = self.layout(of: want.text)
                 guard layout == [w] else {
                     col += max(w, layout.reduce(0, +)) // disputed: the terminal's business
                     continue

@@ -69,6 +69,82 @@ import TestSupport
         }
     }
 
+    /// Several keys in one call (a settings screen saving what changed): TOMLKit reads every app key
+    /// of the saved file as set, removed or left, everything else as it was, and the file is the
+    /// document with each changed key's line edited (the edits made from the end, so each lands
+    /// where the document had it).
+    @Test func severalKeysChangedInOneCallReadAsTOMLKitReadsThem() async throws {
+        await propertyCheck(count: PropertyCount.scaled(default: 300), input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var random = SplitMix(seed: UInt64(seed))
+            let document = GeneratedConfig(&random)
+            // Mostly keys the document has, so that several lines are edited at once.
+            let present = UserSettings.Key.allCases.filter { document.spans[$0] != nil }.shuffled(using: &random)
+            let absent = UserSettings.Key.allCases.filter { document.spans[$0] == nil }.shuffled(using: &random)
+            let keys = Array((present.prefix(Int.random(in: 2...6, using: &random)) + absent.prefix(Int.random(in: 0...2, using: &random)))
+                .shuffled(using: &random))
+            let changes = keys.map { key in (key, GeneratedConfig.value(for: key, &random)) }
+            let context = "seed \(seed), \(changes.map { "\($0.0.rawValue) → \($0.1.map { "\($0)" } ?? "removed")" })\n\(document.text)"
+            guard TOMLTable.isValid(document.text), let editor = TOMLLineEditor(document.text) else {
+                Issue.record("the generator made a document the editor or TOMLKit rejects: \(context)")
+                return
+            }
+            let saved = editor.setting(changes.map { ($0.0.rawValue, $0.1) })
+            guard let table = try? TOMLTable(string: saved), let before = try? TOMLTable(string: document.text) else {
+                Issue.record("TOMLKit cannot read the saved file: \(context)\n→\n\(saved)")
+                return
+            }
+            for key in UserSettings.Key.allCases {
+                let read = table[key.rawValue]
+                if let change = changes.first(where: { $0.0 == key }) {
+                    switch change.1 {
+                    case .string(let s)?: #expect(read?.string == s, "\(key.rawValue): \(context)\n→\n\(saved)")
+                    case .integer(let n)?: #expect(read?.int == n, "\(key.rawValue): \(context)\n→\n\(saved)")
+                    case .boolean(let b)?: #expect(read?.bool == b, "\(key.rawValue): \(context)\n→\n\(saved)")
+                    case nil: #expect(read == nil, "\(key.rawValue) removed: \(context)\n→\n\(saved)")
+                    }
+                } else {
+                    let old = before[key.rawValue]
+                    #expect(read?.string == old?.string && read?.int == old?.int && read?.bool == old?.bool && (read == nil) == (old == nil),
+                            "\(key.rawValue) untouched: \(context)\n→\n\(saved)")
+                }
+            }
+            #expect(GeneratedConfig.others(saved) == GeneratedConfig.others(document.text), "everything else reads the same: \(context)")
+            var expected = document.settings
+            for (key, value) in changes { GeneratedConfig.apply(key, value, to: &expected) }
+            #expect(ConfigFile.parse(saved).settings == expected, "\(context)\n→\n\(saved)")
+
+            // Byte for byte, where every changed key had a line: each line edited in place.
+            guard keys.allSatisfy({ document.spans[$0] != nil }) else { return }
+            var after = Array(document.text.utf8)
+            for (key, value) in changes.sorted(by: { document.spans[$0.0]!.lineStart > document.spans[$1.0]!.lineStart }) {
+                let span = document.spans[key]!
+                if let value {
+                    after.replaceSubrange(span.valueStart..<span.valueEnd, with: Array(GeneratedConfig.literal(value, old: span.valueText).utf8))
+                } else {
+                    after.replaceSubrange(span.lineStart..<span.lineEnd, with: [])
+                }
+            }
+            #expect(Array(saved.utf8) == after, "only the keys' lines change: \(context)\n→\n\(saved)")
+        }
+    }
+
+    /// Three values that grow, one after the other: each written where its key was, whatever the
+    /// order of the changes (an edit made before one further on would move it).
+    @Test func threeKeysInOneCallEachLandOnTheirOwnLine() throws {
+        let document = "units = 'auto'\nclock = 12\n# mine\ntheme = \"dark\"\nmouse = false\n"
+        let editor = try #require(TOMLLineEditor(document))
+        for order in [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1]] {
+            let changes: [(key: String, value: TOMLLineEditor.Value?)] = [
+                ("units", .string("imperial")), ("clock", .integer(24)), ("theme", .string("light")), ("mouse", nil),
+            ]
+            let saved = editor.setting(order.map { changes[$0] })
+            #expect(saved == "units = 'imperial'\nclock = 24\n# mine\ntheme = \"light\"\n", "order \(order)")
+            let table = try? TOMLTable(string: saved)
+            #expect(table?["units"]?.string == "imperial" && table?["clock"]?.int == 24 && table?["theme"]?.string == "light"
+                    && table?["mouse"] == nil, "order \(order): \(saved)")
+        }
+    }
+
     @Test func twoInstancesSavingDifferentKeysAtOnceKeepBoth() async throws {
         await propertyCheck(count: PropertyCount.scaled(default: 10), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var random = SplitMix(seed: UInt64(seed))

@@ -1,4 +1,5 @@
 import XCTest
+import NimbusText
 @testable import NimbusTerminal
 
 /// Every Unicode scalar, as outside text (a warning, a film, a quake's place, a city's name) reaches
@@ -80,6 +81,46 @@ final class TerminalWidthReferenceTests: XCTestCase {
         XCTAssertEqual(DisplayWidth.of("🇰🇷"), 2)
         XCTAssertEqual(DisplayWidth.sanitize("🇰🇷"), "🇰🇷", "a flag is kept")
         XCTAssertEqual(DisplayWidth.sanitize("a\u{1F1F0}b"), "a\u{FFFD}b", "a lone regional indicator is not")
+    }
+
+    /// Wide in the reference, not in the table: blocks later than it (Yijing hexagrams, which
+    /// `wcwidth` 0.7.0 draws wide before Unicode 16 made them so, Khitan, Tangut supplement, Kana
+    /// Extended-B), and the squared ideographs U+1F200–1F265 the table never had. With a UTF-8 locale, what the app runs under, the C library measures them; the
+    /// table alone (no such locale) draws them one column.
+    static let newerThanTheWideTable: [ClosedRange<UInt32>] = [0x4DC0...0x4DFF, 0x18B00...0x18CFF, 0x18D00...0x18D08, 0x1AFF0...0x1AFFE,
+                                                               0x1F200...0x1F265]
+
+    /// The table of wide scalars, what the app measures by where the C library cannot help (no
+    /// UTF-8 locale) and what the encoder trusts without a cursor move after a glyph: every scalar
+    /// it calls wide the reference draws two columns (or cannot print), and every East Asian wide
+    /// scalar the reference draws two columns, but for the emoji (wide by their own property) and
+    /// the scalars terminals disagree on, is in it.
+    func testTheWideTableIsTheReferencesWideScalars() {
+        var checked = 0
+        var differ: [String] = []
+        for v in UInt32(0x1100)...0x3FFFD {
+            guard let scalar = Unicode.Scalar(v) else { continue }
+            let reference = Self.reference[Int(v)]
+            let wide = ScalarWidth.isWide(v)
+            // Measured before the table is read: marks, format characters, what cannot be printed, the disputed.
+            switch scalar.properties.generalCategory {
+            case .unassigned, .surrogate, .control, .lineSeparator, .paragraphSeparator, .spacingMark, .nonspacingMark,
+                 .enclosingMark, .format, .privateUse:
+                continue
+            default:
+                if reference < 0 || ScalarWidth.isDisputed(v) { continue }
+            }
+            if wide && reference != 2 {
+                differ.append(String(format: "U+%04X is in the table, the reference draws it %d", v, reference))
+            }
+            let emoji = scalar.properties.isEmojiPresentation || scalar.properties.isEmoji
+            if !wide && reference == 2 && !emoji && !Self.newerThanTheWideTable.contains(where: { $0.contains(v) }) {
+                differ.append(String(format: "U+%04X is drawn two columns, not in the table", v))
+            }
+            checked += 1
+        }
+        print("wide table: \(checked - differ.count) of \(checked) scalars agree")
+        XCTAssertEqual(Array(differ.prefix(40)), [], "\(differ.count) differ")
     }
 
     func testTheReferenceCoversEveryCodePoint() {
