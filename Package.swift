@@ -124,7 +124,7 @@ let package = Package(
             .product(name: "OpenCombineShim", package: "OpenCombine"),
         ]),
         .testTarget(name: "NimbusTerminalTests", dependencies: [
-            .product(name: "PropertyBased", package: "swift-property-based"), "NimbusTerminal", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"), "NimbusTerminal", "NimbusText", "TestSupport",
         ]),
         // Screens drawn on their own, with their view models on in-process doubles.
         .testTarget(name: "NimbusUITests", dependencies: [
