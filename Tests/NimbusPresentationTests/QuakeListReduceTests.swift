@@ -29,6 +29,20 @@ final class QuakeListReduceTests: XCTestCase {
         return (s, effects)
     }
 
+    /// "Near my places" is a round distance in the units shown, and the filter is that distance:
+    /// 500 km, or 300 mi (482.8 km), never "within 311 mi" for 500 km.
+    func testNearMyPlacesIsARoundDistanceInTheUnitsShown() {
+        // One degree of latitude is 111.2 km: events 4.4° (489 km) and 4.2° (467 km) from the place.
+        var state = loaded([quake("far", lat: 4.4), quake("close", lat: 4.2)], checkedAt: t0)
+        state.places = [Coordinate(latitude: 0, longitude: 0)]
+        state.near = true
+        XCTAssertEqual(VM.shownQuakes(state).map(\.id), ["far", "close"], "metric: within 500 km")
+        state = apply(state, .unitsChanged(.imperial)).0
+        XCTAssertEqual(VM.shownQuakes(state).map(\.id), ["close"], "imperial: within 300 mi (482.8 km)")
+        XCTAssertEqual(QuakeFormatter.nearRadiusKilometres(.imperial) / 1.609344, 300, accuracy: 1e-9)
+        XCTAssertEqual(QuakeFormatter.nearRadiusKilometres(.metric), 500)
+    }
+
     func testAppearingFetchesUnlessTheFeedWasCheckedWithinTheMinute() {
         let fresh = loaded([], checkedAt: t0.addingTimeInterval(-30))
         let stale = loaded([], checkedAt: t0.addingTimeInterval(-90))
@@ -126,7 +140,7 @@ final class QuakeListReduceTests: XCTestCase {
         let keys: [VM.Action] = [.selected(0), .opened(0), .refresh(t0), .stop, .magnitudeCycled(t0), .periodCycled(t0),
                                  .nearToggled, .sortToggled, .likeToggled]
         for key in keys { XCTAssertNil(apply(liked, key).0.notice, "\(key)") }
-        for other: VM.Action in [.tick(t0), .places([]), .unitsChanged, .finished(day, nil)] {
+        for other: VM.Action in [.tick(t0), .places([]), .unitsChanged(.metric), .finished(day, nil)] {
             XCTAssertEqual(apply(liked, other).0.notice, .liked("Gyeongju"), "\(other) is not a key")
         }
     }

@@ -31,6 +31,13 @@ public struct QuakeFormatter: Sendable {
         }
     }
 
+    /// How far from a place an event counts as near it (the Quakes tab's filter, the Today tab's
+    /// section): a round number in the units shown, 500 km or 300 mi, so that the words say what the
+    /// filter does ("within 300 mi", not "within 311 mi" for 500 km).
+    public static func nearRadiusKilometres(_ units: UnitSystem) -> Double {
+        units == .metric ? 500 : 300 * 1.609344
+    }
+
     /// "23 km", "14 mi", with the language's digit grouping.
     public func distance(kilometres: Double) -> String {
         guard kilometres.isFinite else { return "–" }

@@ -97,8 +97,6 @@ public final class QuakeListViewModel {
         public let route: AnyPublisher<QuakeListRoute, Never>
     }
 
-    /// Events within this distance of a place count as near it.
-    public static let nearRadiusKilometres = 500.0
     /// How often the feed is asked again while the tab is shown (the feeds change once a minute).
     public static let refreshInterval = QuakeFeed.updateInterval
 
@@ -125,6 +123,8 @@ public final class QuakeListViewModel {
         var now: Date
         /// Counts the settings' changes of units: the same list is formatted again.
         var formatting = 0
+        /// The units shown: "near my places" is a round distance in them.
+        var units: UnitSystem = .metric
         /// What the last `f` did, until the next key.
         var notice: Notice?
     }
@@ -136,7 +136,7 @@ public final class QuakeListViewModel {
         case refresh(Date), stop
         case magnitudeCycled(Date), periodCycled(Date), nearToggled, sortToggled
         case selected(Int), opened(Int)
-        case places([Coordinate]), unitsChanged
+        case places([Coordinate]), unitsChanged(UnitSystem)
         case likeToggled, liked(String, Bool), likeFailed
         /// The feed's answers: a kept copy or a fresh one, then the end (`nil`) or why it failed.
         case answered(QuakeFeed, QuakeFeedUpdate), finished(QuakeFeed, QuakeError?)
@@ -180,10 +180,13 @@ public final class QuakeListViewModel {
             input.tick.map(Action.tick).eraseToAnyPublisher(),
             places.map(Action.places).eraseToAnyPublisher(),
             // A change of units in the settings formats the same list again (depths, distances).
-            format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
+            format.weather.display.changes.dropFirst().map { [format] in Action.unitsChanged(format.weather.units) }
+                .eraseToAnyPublisher(),
         ]
+        var initial = State(feed: feed, now: now())
+        initial.units = format.weather.units
         let loop = EffectRunner.run(
-            initial: State(feed: feed, now: now()),
+            initial: initial,
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -268,7 +271,8 @@ public final class QuakeListViewModel {
         case .places(let places):
             state.places = places
             return []
-        case .unitsChanged:
+        case .unitsChanged(let units):
+            state.units = units
             state.formatting += 1
             return []
         case .answered(let feed, let update):
@@ -322,7 +326,7 @@ public final class QuakeListViewModel {
         var list = state.update?.snapshot.quakes ?? []
         guard state.near || (state.byDistance && !state.places.isEmpty) else { return list }
         func nearest(_ quake: Quake) -> Double { state.places.map { $0.distance(to: quake.coordinate) }.min() ?? .infinity }
-        if state.near { list = list.filter { nearest($0) <= nearRadiusKilometres } }
+        if state.near { list = list.filter { nearest($0) <= QuakeFormatter.nearRadiusKilometres(state.units) } }
         if state.byDistance, !state.places.isEmpty {
             list = list.map { ($0, nearest($0)) }.sorted { $0.1 < $1.1 }.map(\.0)
         }
@@ -433,7 +437,7 @@ public final class QuakeListViewModel {
         let state = presented.state, rows = presented.rows
         let l10n = format.l10n
         var filter = format.filterParts(state.feed)
-        let radius = format.distance(kilometres: Self.nearRadiusKilometres)
+        let radius = format.distance(kilometres: QuakeFormatter.nearRadiusKilometres(state.units))
         if state.near { filter.append(l10n.format(.quakesNearFilter, radius)) }
         if state.byDistance { filter.append(l10n[.quakesByDistance]) }
 

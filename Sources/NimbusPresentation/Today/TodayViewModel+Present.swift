@@ -123,7 +123,7 @@ extension TodayViewModel {
             switch quakesStatus {
             case .loaded:
                 quakesStatus = .empty(places.isEmpty ? l10n[.todayQuakesNoPlaces]
-                                      : l10n.format(.todayQuakesEmpty, format.distance(kilometres: Self.radiusKilometres)))
+                                      : l10n.format(.todayQuakesEmpty, format.distance(kilometres: QuakeFormatter.nearRadiusKilometres(s.units))))
             default: break
             }
         } else if s.located == nil, s.placesSource.error == nil, s.quakesSource.error == nil {

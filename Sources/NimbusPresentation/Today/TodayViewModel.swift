@@ -46,8 +46,6 @@ public final class TodayViewModel {
         public let route: AnyPublisher<TodayRoute, Never>
     }
 
-    /// Events within this distance of a place are near it.
-    public static let radiusKilometres = 500.0
     /// The feed the quakes section reads: magnitude 2.5 and up, the past day.
     public static let feed = QuakeFeed(magnitude: .twoAndAHalf, period: .day)
     /// How many wishlist films and viewed films are shown.
@@ -154,6 +152,8 @@ public final class TodayViewModel {
         var now: Date
         /// Counts the settings' changes of units: the same sections are formatted again.
         var formatting = 0
+        /// The units shown: the quakes near the places are those within a round distance in them.
+        var units: UnitSystem = .metric
 
         init(now: Date) {
             self.now = now
@@ -178,7 +178,7 @@ public final class TodayViewModel {
         case opened(TodayItem)
         /// The stores' contents, at once and after every change.
         case likes([City]), wishlist([WishlistEntry]), viewed([MovieSummary])
-        case unitsChanged
+        case unitsChanged(UnitSystem)
         /// Home was changed in the settings: where the user is may have changed.
         case homeChanged
         /// The places, before their weather: where the user is (or why not) and the liked cities.
@@ -215,11 +215,12 @@ public final class TodayViewModel {
             sources.wishlist.map(Action.wishlist).eraseToAnyPublisher(),
             sources.viewed.map(Action.viewed).eraseToAnyPublisher(),
             // A change of units in the settings formats the same sections again.
-            format.weather.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
+            format.weather.display.changes.dropFirst().map { [format] in Action.unitsChanged(format.weather.units) }
+                .eraseToAnyPublisher(),
             sources.homeChanged.map { Action.homeChanged }.eraseToAnyPublisher(),
         ]
         let loop = EffectRunner.run(
-            initial: State(now: now()),
+            initial: { var state = State(now: now()); state.units = format.weather.units; return state }(),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -274,8 +275,10 @@ public final class TodayViewModel {
         case .viewed(let viewed):
             state.viewed = viewed
             return []
-        case .unitsChanged:
+        case .unitsChanged(let units):
+            state.units = units
             state.formatting += 1
+            findNear(&state)
             return []
         case .homeChanged:
             // The places again, once shown (before, the first appearance finds them from the new Home).
@@ -376,7 +379,7 @@ public final class TodayViewModel {
         }
     }
 
-    /// The events of the past day within `radiusKilometres` of a place, nearest first.
+    /// The events of the past day within the near radius of a place (in the units shown), nearest first.
     static func findNear(_ state: inout State) {
         let places = state.places
         guard let feed = state.feed, !places.isEmpty else { state.near = []; return }
@@ -385,7 +388,7 @@ public final class TodayViewModel {
         for quake in feed.snapshot.quakes where quake.time >= dayAgo {
             let distances = places.map { (city: $0, kilometres: $0.coordinate.distance(to: quake.coordinate)) }
             guard let closest = distances.min(by: { $0.kilometres < $1.kilometres }),
-                  closest.kilometres <= radiusKilometres else { continue }
+                  closest.kilometres <= QuakeFormatter.nearRadiusKilometres(state.units) else { continue }
             found.append(Near(quake: quake, kilometres: closest.kilometres, place: closest.city))
         }
         state.near = found.sorted { $0.kilometres < $1.kilometres }
