@@ -97,7 +97,7 @@ final class CityListViewModelTests: XCTestCase {
         XCTAssertEqual(state.values.map(\.summary), ["4 cities"])
         XCTAssertEqual(state.last?.rows.prefix(10).map(\.name), ["São Paulo", "Seoul", "Busan", "Seogwipo"])
         XCTAssertEqual(state.last?.rows[0], CityRow(cityID: 3448439, name: "São Paulo", matchedName: nil,
-                                                    country: "Brazil", population: "12,400,232",
+                                                    country: "Brazil", countryCode: "BR", population: "12,400,232",
                                                     coordinate: City.saoPaulo.coordinate, timeZone: "America/Sao_Paulo"))
         XCTAssertEqual(state.last?.rows[0].coordinates, "23.55°S 46.64°W")
         XCTAssertNil(state.last?.emptyMessage)
@@ -121,7 +121,7 @@ final class CityListViewModelTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.values.count, 1)
         XCTAssertEqual(state.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "South Korea", population: "10,349,312",
+            CityRow(cityID: 1835848, name: "Seoul", matchedName: "서울", country: "South Korea", countryCode: "KR", population: "10,349,312",
                     coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
     }
@@ -131,7 +131,7 @@ final class CityListViewModelTests: XCTestCase {
         events.send(.queryChanged("서울"))
         scheduler.advance()
         XCTAssertEqual(korean.last?.rows.prefix(5), [
-            CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", population: "10,349,312",
+            CityRow(cityID: 1835848, name: "서울", matchedName: nil, country: "대한민국", countryCode: "KR", population: "10,349,312",
                     coordinate: City.seoul.coordinate, timeZone: "Asia/Seoul"),
         ])
         XCTAssertEqual(korean.last?.summary, "도시 1개 / 전체 4개")

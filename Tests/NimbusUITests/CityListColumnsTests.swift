@@ -143,7 +143,10 @@ final class CityListColumnsTests: XCTestCase {
                         let full = DisplayWidth.sanitize(CityPlace.text(summary, language: l10n.language, countries: countries))
                         let short = CityPlace.short(summary, language: l10n.language).map(DisplayWidth.sanitize)
                         let shown = cells.joined().trimmingCharacters(in: .whitespaces)
-                        value = short.map { shown.hasSuffix("…") ? !full.hasPrefix(shown.dropLast()) && $0.hasPrefix(shown.dropLast()) : shown == $0 } == true ? short! : full
+                        // A country's name wider than the column gives the country's code.
+                        value = short.map { shown.hasSuffix("…") ? !full.hasPrefix(shown.dropLast()) && $0.hasPrefix(shown.dropLast()) : shown == $0 } == true ? short!
+                            : column.contentWidth <= CityListColumns.codeOnlyWidth && DisplayWidth.of(full) > column.contentWidth
+                                && shown == city.countryCode ? city.countryCode : full
                     case .temperature: value = ""
                     case .population: value = l10n.number(city.population)
                     case .localTime, .coordinates, .timeZone: continue
@@ -185,6 +188,7 @@ final class CityListColumnsTests: XCTestCase {
     }
 
     /// Columns come in order as the terminal widens (local time, then coordinates, then the zone),
+    /// the temperature comes with the country (it outlives the country's name, which gives its code),
     /// and 80 columns show what they showed before.
     nonisolated func testColumnsComeInOrderAsTheTerminalWidens() {
         var seen: [[CityListColumns.Kind]] = []
@@ -192,7 +196,7 @@ final class CityListColumnsTests: XCTestCase {
             let kinds = CityListColumns(width: width, timeWidth: { 8 }).columns.map(\.kind)
             if seen.last != kinds { seen.append(kinds) }
         }
-        XCTAssertEqual(seen, [[], [.country], [.country, .population], [.country, .temperature, .population],
+        XCTAssertEqual(seen, [[], [.country, .temperature], [.country, .temperature, .population],
                               [.country, .temperature, .population, .localTime],
                               [.country, .temperature, .population, .localTime, .coordinates],
                               [.country, .temperature, .population, .localTime, .coordinates, .timeZone]])

@@ -80,6 +80,7 @@ extension CityListViewModel {
                 matchedName: hit.matchedName == name ? nil : hit.matchedName,
                 country: CityPlace.text(hit.city, language: l10n.language, countries: countries),
                 countryShort: CityPlace.short(hit.city, language: l10n.language),
+                countryCode: hit.city.countryCode,
                 population: l10n.number(hit.city.population),
                 coordinate: hit.city.coordinate,
                 timeZone: hit.city.timeZone

@@ -15,6 +15,8 @@ public struct CityRow: Equatable, Sendable {
     /// `country` where it does not fit, when it gives the city's region (another city of its
     /// country has its name): the region and the country's code ("Illinois, US").
     public var countryShort: String? = nil
+    /// The country's ISO code ("CD"), for a column too narrow for its name ("Congo - Kinshasa").
+    public var countryCode: String = ""
     public let population: String
     public let coordinate: Coordinate
     /// The IANA time zone ("Asia/Seoul"), as the catalogue has it.

@@ -37,6 +37,8 @@ struct CityListColumns: Equatable {
 
     /// The selection mark and the liked star before the name.
     static let gutter = 2
+    /// A country column this narrow gives the country's code where its name does not fit.
+    static let codeOnlyWidth = 12
     /// The name keeps at least this many columns when the extra columns are added.
     static let nameMinimum = 32
     /// "90.00°S 180.00°W".
@@ -58,8 +60,10 @@ struct CityListColumns: Equatable {
         let width = max(0, width)
         var base: [(Kind, Int, Alignment, Int, Int)] = []
         // The columns every width shows when it has room, as before wide terminals were thought of.
+        // The temperature (what people came for) comes with the country, which gives its code
+        // where its name does not fit.
         if width >= 36 { base.append((.country, min(26, width / 4), .left, 0, 1)) }
-        if width >= 60 { base.append((.temperature, 6, .right, 1, 0)) }
+        if width >= 36 { base.append((.temperature, 6, .right, 1, 0)) }
         if width >= 50 { base.append((.population, 12, .right, 1, 0)) }
         // One column spare at the right edge.
         var left = width - Self.gutter - 1 - base.reduce(0) { $0 + $1.1 }

@@ -279,10 +279,15 @@ public final class CityListScreen: Screen {
             let style: Style
             switch column.kind {
             case .country:
-                // A region and country that do not fit give the country's code, keeping the region that tells namesakes apart.
+                // A region and country that do not fit give the country's code, keeping the region that
+                // tells namesakes apart; in a narrow column ("Congo - …") a country's name that does
+                // not fit gives its code, where a wider one still reads cut ("Cocos (Keeling) Is…").
                 let full = DisplayWidth.sanitize(row.country)
                 if let short = row.countryShort, shortRegions {
                     (text, style) = (DisplayWidth.sanitize(short), theme.text)
+                } else if column.contentWidth <= CityListColumns.codeOnlyWidth, DisplayWidth.of(full) > column.contentWidth,
+                          !row.countryCode.isEmpty {
+                    (text, style) = (DisplayWidth.sanitize(row.countryCode), theme.text)
                 } else {
                     (text, style) = (full, theme.text)
                 }
