@@ -118,15 +118,26 @@ final class CityDetailHoursLayoutTests: XCTestCase {
                 return !expected.isEmpty && column + expected.count <= cells.count
                     && Array(cells[column..<(column + expected.count)]) == expected
             }
-            var covered = Set(0..<min(cells.count, DisplayWidth.of(DisplayWidth.truncate(now, to: width, ellipsis: false))))
-            var end = covered.count
-            for (i, mark) in marks.enumerated() {
-                guard let mark, i > end || (i == end && end == 0 && covered.isEmpty) else { continue }
+            // "now" is there only where it ends before the first hour's label.
+            let nowLabel = DisplayWidth.truncate(now, to: width, ellipsis: false)
+            let nowShown = !nowLabel.isEmpty && matches(nowLabel, at: 0)
+            var covered = nowShown ? Set(0..<min(cells.count, DisplayWidth.of(nowLabel))) : []
+            var end = nowShown ? covered.count : 0
+            var firstLabel: Int?
+            for (i, mark) in marks.enumerated() where i > 0 {
+                guard let mark else { continue }
                 let label = DisplayWidth.sanitize(mark)
-                guard i > end, matches(label, at: i) else { continue }
+                guard i > end || (firstLabel == nil && !nowShown), matches(label, at: i) else { continue }
                 let w = DisplayWidth.of(label)
                 covered.formUnion(i..<(i + w))
                 end = i + w
+                firstLabel = firstLabel ?? i
+            }
+            // The first hour that fits is never dropped for "now".
+            if let first = marks.indices.first(where: { $0 > 0 && marks[$0] != nil
+                && $0 + DisplayWidth.of(DisplayWidth.sanitize(marks[$0]!)) <= width && $0 < width }),
+               !DisplayWidth.sanitize(marks[first]!).isEmpty {
+                XCTAssertTrue(matches(DisplayWidth.sanitize(marks[first]!), at: first), "the first hour's label at \(first) of \"\(axis)\": \(marks)")
             }
             for (column, cell) in cells.enumerated() where cell != " " && cell != nil {
                 XCTAssertTrue(covered.contains(column), "column \(column) of \"\(axis)\" belongs to no hour's label: \(marks)")

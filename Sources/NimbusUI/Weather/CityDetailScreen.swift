@@ -301,14 +301,25 @@ public final class CityDetailScreen: Screen {
     /// column, none overlaps the one before, none runs past `width`.
     nonisolated static func timeAxis(_ marks: [String?], now: String, width: Int) -> String {
         guard width > 0, !marks.isEmpty else { return "" }
-        var axis = DisplayWidth.truncate(now, to: width, ellipsis: false)
-        var used = DisplayWidth.of(axis)
-        for (i, mark) in marks.enumerated().prefix(width) {
+        // The hours' labels first, each at its own hour's column and apart from the one before (the
+        // first column is now's); then "now" over the first columns, where it ends before the first
+        // label: an hour's label is never dropped for it ("지금" is four columns wide, and at 08:00
+        // the label of 12 is at the fifth).
+        var placed: [(column: Int, text: String)] = []
+        var end = 0
+        for (i, mark) in marks.enumerated().prefix(width) where i > 0 {
             guard let mark else { continue }
             let hour = DisplayWidth.sanitize(mark)
-            guard i > used, i + DisplayWidth.of(hour) <= width else { continue }
-            axis += String(repeating: " ", count: i - used) + hour
-            used = i + DisplayWidth.of(hour)
+            guard placed.isEmpty || i > end, i + DisplayWidth.of(hour) <= width else { continue }
+            placed.append((i, hour))
+            end = i + DisplayWidth.of(hour)
+        }
+        let label = DisplayWidth.truncate(now, to: width, ellipsis: false)
+        var axis = placed.first.map { $0.column > DisplayWidth.of(label) } ?? true ? label : ""
+        var used = DisplayWidth.of(axis)
+        for (column, hour) in placed {
+            axis += String(repeating: " ", count: column - used) + hour
+            used = column + DisplayWidth.of(hour)
         }
         return axis
     }
