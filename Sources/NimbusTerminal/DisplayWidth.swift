@@ -29,6 +29,11 @@ public enum DisplayWidth {
         if base == 0 && isControl(first.value) { return 0 }
         // Drawn as one replacement when any of its scalars is not printable (`ScreenBuffer.put`).
         if !isPrintable(c) { return 1 }
+        // A prepended concatenation mark (U+0600 ARABIC NUMBER SIGN…) joins what follows it into one
+        // grapheme, but a terminal gives it a column of its own: its column and the rest's.
+        if ScalarWidth.isPrependedConcatenationMark(first.value) {
+            return base + of(String(String.UnicodeScalarView(scalars.dropFirst())))
+        }
         // Multi-scalar grapheme: emoji presentation and ZWJ / modifier sequences are wide.
         let emojiBase = first.properties.isEmoji
         var next: Unicode.Scalar? = second

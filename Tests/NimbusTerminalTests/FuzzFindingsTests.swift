@@ -1,0 +1,35 @@
+import XCTest
+@testable import NimbusTerminal
+import NimbusText
+
+/// Inputs the fuzzer (scripts/fuzz.sh) found breaking an invariant, kept as they were found.
+final class FuzzFindingsTests: XCTestCase {
+    /// `width`: a string ending in U+0600 (ARABIC NUMBER SIGN, a prepended concatenation mark) was
+    /// padded one column short: the first space joined the mark's grapheme and was not counted,
+    /// though a terminal draws the mark and the space in a column each.
+    func testPaddingAfterAPrependedConcatenationMarkFillsTheColumns() {
+        let found = "a\u{1B}[31mmr\0\0[31\u{05}vil\u{0600}"
+        XCTAssertEqual(DisplayWidth.of(found), 14)
+        XCTAssertEqual(DisplayWidth.of(DisplayWidth.pad(found, to: 21)), 21)
+        XCTAssertEqual(DisplayWidth.pad(found, to: 21), found + String(repeating: " ", count: 7))
+    }
+
+    /// Every prepended concatenation mark before a narrow letter, a wide one, a space and another
+    /// mark: the grapheme is as wide as its scalars are in a terminal, and padding fills the columns.
+    func testPrependedConcatenationMarksTakeAColumnOfTheirOwn() {
+        let marks: [UInt32] = [0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2,
+                               0x110BD, 0x110CD]
+        for v in marks {
+            let mark = String(Unicode.Scalar(v)!)
+            XCTAssertTrue(ScalarWidth.isPrependedConcatenationMark(v))
+            for (follower, width) in [("x", 2), ("서", 3), (" ", 2), (mark, 2), ("x\u{301}", 2)] {
+                let text = mark + follower
+                XCTAssertEqual(DisplayWidth.of(text), width, "U+\(String(v, radix: 16)) \(follower.debugDescription)")
+                for cols in 1...6 {
+                    XCTAssertEqual(DisplayWidth.of(DisplayWidth.pad(text, to: cols)), cols, "\(text.debugDescription) to \(cols)")
+                    XCTAssertLessThanOrEqual(DisplayWidth.of(DisplayWidth.truncate(text, to: cols)), cols)
+                }
+            }
+        }
+    }
+}
