@@ -133,7 +133,11 @@ public enum DisplayWidth {
     /// separators, unassigned code points, noncharacters: `ScalarWidth`) with U+FFFD; returns NFC text.
     public static func sanitize(_ s: String) -> String {
         let (clean, needsNFC) = stripControls(s)
-        return needsNFC ? nfc(clean) : clean
+        guard needsNFC else { return clean }
+        let normal = nfc(clean)
+        // NFC splits some marks in two (U+0F81 TIBETAN VOWEL SIGN REVERSED II is U+0F71 U+0F80), so
+        // a run of marks at the cap can grow past it: capped again (which leaves NFC text NFC).
+        return normal == clean ? normal : stripControls(normal).0
     }
 
     /// `sanitize` without the NFC pass; also reports whether NFC could change the result.

@@ -32,4 +32,20 @@ final class FuzzFindingsTests: XCTestCase {
             }
         }
     }
+
+    /// `width`: sanitising was not idempotent. NFC splits U+0F81 (TIBETAN VOWEL SIGN REVERSED II)
+    /// into U+0F71 U+0F80, so eight kept marks became sixteen, past the cap, and a second pass cut
+    /// them again: text sanitised at the boundary changed when it was sanitised where it is drawn.
+    func testSanitizingIsIdempotentWhenNFCSplitsMarks() {
+        let flood = "e" + String(repeating: "\u{0F81}", count: 8)
+        let once = DisplayWidth.sanitize(flood)
+        XCTAssertEqual(DisplayWidth.sanitize(once), once)
+        XCTAssertEqual(once.unicodeScalars.count, 1 + DisplayWidth.maxCombiningMarks)
+
+        // The input as found (its first byte chose a column count; the rest is the text).
+        let found = Data(base64Encoded: "kajigI2p4v//6x++Z+C+gWXgvmXgvoHgvoGB//+B/xRl4L6B/////1r/g8y+zGXgvoH//4H/FGXgvoHgvmXgvoHgvoGB4L6B/////1r/g8y+zGXgvoH//4H/FFr/g8y+zGXgvoGDzL7/gGXgvbHgvbHgvoDgvoDvv71l4L2xKwAA+//////rH75n4L6B4L2x4L6A4L6A77+977+977+977+977+977+94L2x4L6A77+977+9ampqampqampqampqampqampqampq77+977+977+977+9bGxsbGxsbGXgvmXgvoHgvoGB//+B/xRl4L6B/////1r/g8y+zGXgvoH//4H/FGXgvoHgvmVsbGxsbGxszL7Mvsy+zL7MvuC+geC+gYHgvmxsbIH/////Wv+DzL7MZeC+gf//gf8UZeC+bMy+zIH/")!
+        let text = String(decoding: found.dropFirst(), as: UTF8.self)
+        let clean = DisplayWidth.sanitize(text)
+        XCTAssertEqual(DisplayWidth.sanitize(clean), clean)
+    }
 }
