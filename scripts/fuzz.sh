@@ -4,8 +4,8 @@
 #   scripts/fuzz.sh [--seconds N] [--runs N] [--keep] [TARGET...]
 #
 # Builds the targets with -sanitize=fuzzer,address (in .build-fuzz, never in .build), then runs each
-# named target (all of them when none is named) for N seconds (default 60), or N executions with --runs,
-# from its seeds in Fuzz/corpus/TARGET. New inputs that reach new code are kept in
+# named target (all of them when none is named) for N seconds (default 60), or until N executions with
+# --runs (whichever comes first), from its seeds in Fuzz/corpus/TARGET. New inputs that reach new code are kept in
 # .build-fuzz/corpus/TARGET for the next run; --keep merges those that add coverage into Fuzz/corpus.
 # A crash or a broken invariant is kept in Fuzz/crashes/ and printed with a one-line reproduction;
 # the script then exits 1. Each target ends with a line of its executions and coverage.
@@ -50,7 +50,7 @@ for t in "${targets[@]}"; do
     mkdir -p "$work"
     log="$scratch/fuzz-$t.log"
     limit=(-max_total_time="$seconds")
-    [ -n "$runs" ] && limit=(-runs="$runs")
+    [ -n "$runs" ] && limit+=(-runs="$runs")
     echo "== $t" >&2
     set +e
     NIMBUS_FUZZ_TARGET="$t" "$binary" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
