@@ -48,9 +48,12 @@ func fuzzConfig(_ data: Data) {
     let valueBytes = Array(input.bytes.prefix(valueLength))
     input.bytes.removeFirst(min(valueLength, input.bytes.count))
     let text = input.text
+    // The app's reading: a problem, never a crash.
+    _ = ConfigFile.parse(text)
     guard let editor = TOMLLineEditor(text) else { return }
     require(editor.setting([]) == text, "no change altered the document")
-    guard let before = try? TOMLTable(string: text) else { return }
+    // TOMLKit itself only for what ConfigFile hands it.
+    guard ConfigFile.firstControl(in: text) == nil, let before = try? TOMLTable(string: text) else { return }
 
     let keys = ["units", "theme", "language", "city", "refresh_minutes", "mouse"] + before.keys.filter { isBareKey($0) }
     let key = keys[Int(which) % keys.count]

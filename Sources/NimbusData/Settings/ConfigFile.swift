@@ -96,12 +96,25 @@ public struct ConfigFile: Sendable {
         return parse(text, isCity: isCity)
     }
 
+    /// Where the first control character TOML never allows is (C0 but tab, line feed and carriage
+    /// return, and DEL), if there is one.
+    static func firstControl(in text: String) -> String.UTF8View.Index? {
+        text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
+    }
+
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
     public static func parse(_ text: String, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
         // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
         if let nul = text.utf8.firstIndex(of: 0) {
             let line = text.utf8[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             return Loaded(problems: [Problem(line: line, message: "is not TOML (a NUL byte)", reason: .notTOML(.nulByte))],
+                          writable: false)
+        }
+        // Nor a control character other than a tab or a line break, and TOMLKit's parser stops the
+        // program (an assertion) on one where a key starts (`[\u{5}x]`).
+        if let control = firstControl(in: text) {
+            let line = text.utf8[..<control].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a control character)", reason: .notTOML(.other))],
                           writable: false)
         }
         let table: TOMLTable
