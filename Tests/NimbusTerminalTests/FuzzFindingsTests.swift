@@ -48,4 +48,23 @@ final class FuzzFindingsTests: XCTestCase {
         let clean = DisplayWidth.sanitize(text)
         XCTAssertEqual(DisplayWidth.sanitize(clean), clean)
     }
+
+    /// `keys`: a paste sent again read differently. The replacements for its invalid UTF-8 were
+    /// removed after sanitising, which joined the runs of combining marks they parted into one past
+    /// the cap; the same paste sent again was cut to the cap.
+    func testAPasteSentAgainReadsTheSame() {
+        let found = Data(base64Encoded: "HQcbWzIwMH4qT4TNxMyEzczNzcyEzcTMhM2E3sTMhM2EzcTMhM2s77/NhL3vuXrvv73mrIRbcnrvv70777+977+9M37EzITNfg==")!
+        let marks = String(repeating: "\u{301}", count: 8)
+        let crafted = Key.paste("x" + marks).bytes.dropLast(6) + [0xFF] + Array(marks.utf8) + Key.paste("").bytes.suffix(6)
+        for bytes in [Array(found.dropFirst()), Array(crafted)] {
+            var parser = KeyParser()
+            let keys = parser.feed(bytes) + parser.flushPending() + parser.endUnterminatedPaste()
+            for case .paste(let text) in keys {
+                var again = KeyParser()
+                XCTAssertEqual(again.feed(Key.paste(text).bytes), [.paste(text)])
+            }
+        }
+        var parser = KeyParser()
+        XCTAssertEqual(parser.feed(Array(crafted)), [.paste("x" + marks)])
+    }
 }
