@@ -29,4 +29,15 @@ final class ConfigFuzzFindingsTests: XCTestCase {
         }
         XCTAssertEqual(ConfigFile.parse("units = \"metric\"\t# a tab\r\ntheme = \"dark\"\r\n").problems, [])
     }
+
+    /// A `[` with no table name after it on its line stopped the program the same way (found:
+    /// `"[\nO\u{FFFD}meOpt \" }…"`). A user's half-written header; now a problem on its line.
+    func testATableHeaderWithNoNameIsAProblemNotACrash() {
+        for text in ["[\nO\u{FFFD}meOpt \" }\u{FFFD}2\n", "units = \"metric\"\n[\n", "units = 1\n  [[  \r\nx = 1\n", "[\t"] {
+            let loaded = ConfigFile.parse(text)
+            XCTAssertEqual(loaded.problems.first?.reason, .notTOML(.other), text.debugDescription)
+            XCTAssertFalse(loaded.writable)
+        }
+        XCTAssertEqual(ConfigFile.parse("units = \"metric\"\n[table]\nx = 2\n").problems, [])
+    }
 }

@@ -102,6 +102,19 @@ public struct ConfigFile: Sendable {
         text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
     }
 
+    /// The line (from 1) of the first `[` or `[[` with nothing after it on its line but blanks.
+    static func firstEmptyHeader(in text: String) -> Int? {
+        // By scalars: "\r\n" is one Character, which a split at "\n" never finds.
+        for (i, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            if rest.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return i + 1 }
+        }
+        return nil
+    }
+
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
     public static func parse(_ text: String, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
         // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
@@ -115,6 +128,11 @@ public struct ConfigFile: Sendable {
         if let control = firstControl(in: text) {
             let line = text.utf8[..<control].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             return Loaded(problems: [Problem(line: line, message: "is not TOML (a control character)", reason: .notTOML(.other))],
+                          writable: false)
+        }
+        // Nor a table header with no name on its line (`[` alone), on which it asserts the same way.
+        if let line = firstEmptyHeader(in: text) {
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a table with no name)", reason: .notTOML(.other))],
                           writable: false)
         }
         let table: TOMLTable
