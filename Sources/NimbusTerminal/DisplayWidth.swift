@@ -134,10 +134,15 @@ public enum DisplayWidth {
     public static func sanitize(_ s: String) -> String {
         let (clean, needsNFC) = stripControls(s)
         guard needsNFC else { return clean }
-        let normal = nfc(clean)
         // NFC splits some marks in two (U+0F81 TIBETAN VOWEL SIGN REVERSED II is U+0F71 U+0F80), so
-        // a run of marks at the cap can grow past it: capped again (which leaves NFC text NFC).
-        return normal == clean ? normal : stripControls(normal).0
+        // a run of marks at the cap can grow past it: capped and normalised again until neither
+        // changes it (each round only removes marks, so this ends).
+        var text = nfc(clean)
+        while true {
+            let capped = stripControls(text).0
+            if capped == text { return text }
+            text = nfc(capped)
+        }
     }
 
     /// `sanitize` without the NFC pass; also reports whether NFC could change the result.

@@ -47,6 +47,12 @@ final class FuzzFindingsTests: XCTestCase {
         let text = String(decoding: found.dropFirst(), as: UTF8.self)
         let clean = DisplayWidth.sanitize(text)
         XCTAssertEqual(DisplayWidth.sanitize(clean), clean)
+
+        // Found later: Tibetan marks among others, where one round of capping was not enough.
+        let later = Data(base64Encoded: "nHMAuA3//x8AAAAAILgNCiDwn/8AAAAAn3sA8GzYAAAAn3sA8GzYgLgNCiDwn/8AANiA7ywU8J+RjfCfj71ybyDwn4ew8J+HtyAg4p2klb3gvbHgvoDMvsy+zL7Mvu+/ve+/vSDwn/8AANiA75W94L2p4L6AzL7Mvsy94L2x4L6AzL7Mvsy+zL7vv73vv73vv73vv0I=")!
+        let laterText = String(decoding: later.dropFirst(), as: UTF8.self)
+        let laterClean = DisplayWidth.sanitize(laterText)
+        XCTAssertEqual(DisplayWidth.sanitize(laterClean), laterClean)
     }
 
     /// `keys`: a paste sent again read differently. The replacements for its invalid UTF-8 were
