@@ -33,11 +33,13 @@ final class ConfigFuzzFindingsTests: XCTestCase {
     /// A `[` with no table name after it on its line stopped the program the same way (found:
     /// `"[\nO\u{FFFD}meOpt \" }…"`). A user's half-written header; now a problem on its line.
     func testATableHeaderWithNoNameIsAProblemNotACrash() {
-        for text in ["[\nO\u{FFFD}meOpt \" }\u{FFFD}2\n", "units = \"metric\"\n[\n", "units = 1\n  [[  \r\nx = 1\n", "[\t"] {
+        for text in ["[\nO\u{FFFD}meOpt \" }\u{FFFD}2\n", "units = \"metric\"\n[\n", "units = 1\n  [[  \r\nx = 1\n", "[\t", "[\u{507}m}", "[ é]\n"] {
             let loaded = ConfigFile.parse(text)
             XCTAssertEqual(loaded.problems.first?.reason, .notTOML(.other), text.debugDescription)
             XCTAssertFalse(loaded.writable)
         }
-        XCTAssertEqual(ConfigFile.parse("units = \"metric\"\n[table]\nx = 2\n").problems, [])
+        for ok in ["units = \"metric\"\n[table]\nx = 2\n", "[ \"é\" ]\nx = 1\n", "[[a-b]]\n", "['q']\n", "[_x]\n", "[9]\n"] {
+            XCTAssertEqual(ConfigFile.parse(ok).problems, [], ok.debugDescription)
+        }
     }
 }

@@ -102,7 +102,8 @@ public struct ConfigFile: Sendable {
         text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
     }
 
-    /// The line (from 1) of the first `[` or `[[` with nothing after it on its line but blanks.
+    /// The line (from 1) of the first `[` or `[[` that no table name follows (a line end, or a
+    /// character no name starts with).
     static func firstEmptyHeader(in text: String) -> Int? {
         // By scalars: "\r\n" is one Character, which a split at "\n" never finds.
         for (i, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -110,7 +111,13 @@ public struct ConfigFile: Sendable {
             guard rest.first == "[" else { continue }
             rest = rest.dropFirst()
             if rest.first == "[" { rest = rest.dropFirst() }
-            if rest.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { return i + 1 }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            // A name starts with a bare key's character or a quote; anything else (a line end, "é")
+            // is where the parser asserts.
+            guard let first = rest.first, first.isASCII,
+                  first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"'".unicodeScalars.contains(first) else {
+                return i + 1
+            }
         }
         return nil
     }
