@@ -142,3 +142,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Fuzz/, run by scripts/fuzz.sh): one libFuzzer binary over the parsers of outside
+// bytes, declared only when NIMBUS_FUZZ is set, so that the normal build and tests never compile it.
+if Context.environment["NIMBUS_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "NimbusFuzz", dependencies: [
+        "NimbusApp", "NimbusData", "NimbusDomain", "NimbusTerminal", "NimbusText",
+        .product(name: "TOMLKit", package: "TOMLKit"),
+    ], path: "Fuzz/NimbusFuzz", swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

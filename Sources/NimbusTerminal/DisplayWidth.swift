@@ -29,6 +29,11 @@ public enum DisplayWidth {
         if base == 0 && isControl(first.value) { return 0 }
         // Drawn as one replacement when any of its scalars is not printable (`ScreenBuffer.put`).
         if !isPrintable(c) { return 1 }
+        // A prepended concatenation mark (U+0600 ARABIC NUMBER SIGN…) joins what follows it into one
+        // grapheme, but a terminal gives it a column of its own: its column and the rest's.
+        if ScalarWidth.isPrependedConcatenationMark(first.value) {
+            return base + of(String(String.UnicodeScalarView(scalars.dropFirst())))
+        }
         // Multi-scalar grapheme: emoji presentation and ZWJ / modifier sequences are wide.
         let emojiBase = first.properties.isEmoji
         var next: Unicode.Scalar? = second
@@ -128,7 +133,16 @@ public enum DisplayWidth {
     /// separators, unassigned code points, noncharacters: `ScalarWidth`) with U+FFFD; returns NFC text.
     public static func sanitize(_ s: String) -> String {
         let (clean, needsNFC) = stripControls(s)
-        return needsNFC ? nfc(clean) : clean
+        guard needsNFC else { return clean }
+        // NFC splits some marks in two (U+0F81 TIBETAN VOWEL SIGN REVERSED II is U+0F71 U+0F80), so
+        // a run of marks at the cap can grow past it: capped and normalised again until neither
+        // changes it (each round only removes marks, so this ends).
+        var text = nfc(clean)
+        while true {
+            let capped = stripControls(text).0
+            if capped == text { return text }
+            text = nfc(capped)
+        }
     }
 
     /// `sanitize` without the NFC pass; also reports whether NFC could change the result.

@@ -313,7 +313,9 @@ public struct KeyParser {
         // Line breaks and tabs become spaces; everything else is left to sanitize().
         for i in bytes.indices where bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { bytes[i] = 0x20 }
         let raw = String(decoding: bytes, as: UTF8.self)
-        let clean = DisplayWidth.sanitize(raw).replacingFFFD()
+        // Sanitised again once the replacements are gone: two runs of combining marks they parted
+        // become one, which the cap cuts (so the paste, sent again, reads the same).
+        let clean = DisplayWidth.sanitize(DisplayWidth.sanitize(raw).replacingFFFD())
         if !clean.isEmpty { keys.append(.paste(clean)) }
     }
 

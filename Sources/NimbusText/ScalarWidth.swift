@@ -70,7 +70,7 @@ public enum ScalarWidth {
 
     /// The Unicode property Prepended_Concatenation_Mark (PropList.txt): format characters that
     /// are drawn.
-    static func isPrependedConcatenationMark(_ v: UInt32) -> Bool {
+    public static func isPrependedConcatenationMark(_ v: UInt32) -> Bool {
         (0x0600...0x0605).contains(v) || v == 0x06DD || v == 0x070F || (0x0890...0x0891).contains(v) || v == 0x08E2
             || v == 0x110BD || v == 0x110CD
     }

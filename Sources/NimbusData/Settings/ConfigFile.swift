@@ -96,12 +96,50 @@ public struct ConfigFile: Sendable {
         return parse(text, isCity: isCity)
     }
 
+    /// Where the first control character TOML never allows is (C0 but tab, line feed and carriage
+    /// return, and DEL), if there is one.
+    static func firstControl(in text: String) -> String.UTF8View.Index? {
+        text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
+    }
+
+    /// The line (from 1) of the first `[` or `[[` that no table name follows (a line end, or a
+    /// character no name starts with).
+    static func firstEmptyHeader(in text: String) -> Int? {
+        // By scalars: "\r\n" is one Character, which a split at "\n" never finds.
+        for (i, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var rest = line.drop { $0 == " " || $0 == "\t" }
+            guard rest.first == "[" else { continue }
+            rest = rest.dropFirst()
+            if rest.first == "[" { rest = rest.dropFirst() }
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+            // A name starts with a bare key's character or a quote; anything else (a line end, "é")
+            // is where the parser asserts.
+            guard let first = rest.first, first.isASCII,
+                  first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"'".unicodeScalars.contains(first) else {
+                return i + 1
+            }
+        }
+        return nil
+    }
+
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
     public static func parse(_ text: String, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
         // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
         if let nul = text.utf8.firstIndex(of: 0) {
             let line = text.utf8[..<nul].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             return Loaded(problems: [Problem(line: line, message: "is not TOML (a NUL byte)", reason: .notTOML(.nulByte))],
+                          writable: false)
+        }
+        // Nor a control character other than a tab or a line break, and TOMLKit's parser stops the
+        // program (an assertion) on one where a key starts (`[\u{5}x]`).
+        if let control = firstControl(in: text) {
+            let line = text.utf8[..<control].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a control character)", reason: .notTOML(.other))],
+                          writable: false)
+        }
+        // Nor a table header with no name on its line (`[` alone), on which it asserts the same way.
+        if let line = firstEmptyHeader(in: text) {
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (a table with no name)", reason: .notTOML(.other))],
                           writable: false)
         }
         let table: TOMLTable
