@@ -1,6 +1,7 @@
 import XCTest
 import NimbusDomain
 @testable import NimbusData
+import TestSupport
 
 /// config.toml inputs the fuzzer (scripts/fuzz.sh config) found, kept as they were found.
 final class ConfigFuzzFindingsTests: XCTestCase {
@@ -40,6 +41,44 @@ final class ConfigFuzzFindingsTests: XCTestCase {
         }
         for ok in ["units = \"metric\"\n[table]\nx = 2\n", "[ \"é\" ]\nx = 1\n", "[[a-b]]\n", "['q']\n", "[_x]\n", "[9]\n"] {
             XCTAssertEqual(ConfigFile.parse(ok).problems, [], ok.debugDescription)
+        }
+    }
+
+    /// An array whose next value starts with a "}" or a line separator stopped the program: toml++
+    /// asserts that no value starts with what ends one (`parse_value`). Found: `arr = [1,` then a
+    /// line ` }`, a typo a user makes. Every such place, in arrays nested in arrays and inline
+    /// tables, after comments and line breaks, is now a problem on its line; what is TOML still reads.
+    func testAnArrayWithNoValueAfterItsBracketOrCommaIsAProblemNotACrash() {
+        let found = "123# top\nunits = \"metric\" # kept\n\"quoted key\" = 'x'\narr = [1,\n }\nml = \"\"\"\nline\n\"\"\"\n[section]\nx = 1\n"
+        XCTAssertEqual(ConfigFile.parse(found).problems.first?.reason, .notTOML(.other))
+        let cases: [(String, Int)] = [
+            ("a = [1, }", 1), ("a = [}", 1), ("a = [ }", 1), ("x = 1\na = [1,\n}", 3), ("a = [\n# c\n}", 3),
+            ("a = {b = [}}", 1), ("a = [[}]]", 1), ("a = [{}, }", 1), ("a = [\u{2028}1]", 1), ("a = [\u{2029}1]", 1),
+            ("a = [\u{85}1]", 1), ("a = {b = [1,\u{2028}]}", 1), ("units = \"metric\"\narr = [1,\n }\n", 3),
+        ]
+        for (text, line) in cases {
+            let loaded = ConfigFile.parse(text)
+            XCTAssertEqual(loaded.problems.map(\.line), [line], text.debugDescription)
+            XCTAssertEqual(loaded.problems.first?.reason, .notTOML(.other), text.debugDescription)
+            XCTAssertFalse(loaded.writable)
+        }
+        // TOML with the same characters in strings, comments and tables reads as before.
+        let fine = "units = \"metric\" # [1, }\ntheme = \"} [\\\" ,}\"\nname = '[}'\nml = \"\"\"\n[1, }\n\"\"\"\n"
+            + "[t]\narr = [ [1, 2], [], { a = \"}\" }, # c }\n  3, ]\nsep = \"\u{2028}\"\n"
+        XCTAssertNil(ConfigFile.firstValueTerminatorInArray(in: fine), fine)
+        XCTAssertEqual(ConfigFile.parse(fine).problems.filter { if case .notTOML = $0.reason { return true }; return false }, [])
+    }
+
+    /// Random documents of the tokens arrays and inline tables are made of, with strings, comments
+    /// and line separators between: reading one never stops the program (this test would not finish).
+    func testRandomArraysAndTablesNeverStopTheParser() {
+        let tokens = ["[", "]", "{", "}", ",", " = ", "a", "1", "\"s}\"", "'[,'", " ", "\n", "#c }\n", "\u{2028}", "\u{85}",
+                      "\u{2029}", "\t", "\"\"\"\n}\"\"\"", "x.y", "[t]\n"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<PropertyCount.scaled(default: 3000) {
+            let count = Int.random(in: 1...24, using: &rng)
+            let text = "k = " + (0..<count).map { _ in tokens.randomElement(using: &rng)! }.joined()
+            _ = ConfigFile.parse(text)
         }
     }
 }

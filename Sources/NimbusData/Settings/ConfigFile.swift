@@ -102,6 +102,82 @@ public struct ConfigFile: Sendable {
         text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
     }
 
+    /// The line (from 1) where, in an array, a value should start and a "}" or a line separator
+    /// (U+0085, U+2028, U+2029) is found instead, after the spaces, line breaks and comments TOML
+    /// allows there: toml++ (TOMLKit's parser) asserts that no value starts with what ends one. Strings
+    /// and comments are skipped; a document that is not TOML otherwise is left to the parser.
+    static func firstValueTerminatorInArray(in text: String) -> Int? {
+        enum Context { case array(expectingValue: Bool), inlineTable }
+        let scalars = Array(text.unicodeScalars)
+        var stack: [Context] = []
+        var line = 1, i = 0
+        /// Whether the next thing is a value: after "=" (top level or in an inline table).
+        var afterEquals = false
+        func skipString(_ quote: Unicode.Scalar) {
+            let triple = i + 2 < scalars.count && scalars[i + 1] == quote && scalars[i + 2] == quote
+            i += triple ? 3 : 1
+            while i < scalars.count {
+                let c = scalars[i]
+                if c == "\n" { line += 1; if !triple { return } }
+                if quote == "\"", c == "\\" { i += 2; continue }
+                if c == quote {
+                    if !triple { i += 1; return }
+                    if i + 2 < scalars.count, scalars[i + 1] == quote, scalars[i + 2] == quote { i += 3; return }
+                }
+                i += 1
+            }
+        }
+        while i < scalars.count {
+            let c = scalars[i]
+            let inArray: Bool = { if case .array? = stack.last { return true }; return false }()
+            let expecting: Bool = { if case .array(let e)? = stack.last { return e }; return false }()
+            switch c {
+            case "\n":
+                line += 1; i += 1
+                if stack.isEmpty { afterEquals = false }
+                continue
+            case " ", "\t", "\r":
+                i += 1; continue
+            case "#":
+                while i < scalars.count, scalars[i] != "\n" { i += 1 }
+                continue
+            case "\u{85}", "\u{2028}", "\u{2029}":
+                if expecting { return line }
+                i += 1; continue
+            default: break
+            }
+            if inArray, expecting, c == "}" { return line }
+            switch c {
+            case "\"", "'":
+                skipString(c)
+                if inArray { stack[stack.count - 1] = .array(expectingValue: false) }
+                afterEquals = false
+                continue
+            case "[" where afterEquals || inArray:
+                if inArray { stack[stack.count - 1] = .array(expectingValue: false) }
+                stack.append(.array(expectingValue: true))
+                afterEquals = false
+            case "]" where inArray:
+                stack.removeLast()
+            case "," where inArray:
+                stack[stack.count - 1] = .array(expectingValue: true)
+            case "{" where afterEquals || inArray:
+                if inArray { stack[stack.count - 1] = .array(expectingValue: false) }
+                stack.append(.inlineTable)
+                afterEquals = false
+            case "}":
+                if case .inlineTable? = stack.last { stack.removeLast() }
+            case "=":
+                afterEquals = true
+            default:
+                if inArray { stack[stack.count - 1] = .array(expectingValue: false) }
+                afterEquals = false
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The line (from 1) of the first `[` or `[[` that no table name follows (a line end, or a
     /// character no name starts with).
     static func firstEmptyHeader(in text: String) -> Int? {
@@ -140,6 +216,13 @@ public struct ConfigFile: Sendable {
         // Nor a table header with no name on its line (`[` alone), on which it asserts the same way.
         if let line = firstEmptyHeader(in: text) {
             return Loaded(problems: [Problem(line: line, message: "is not TOML (a table with no name)", reason: .notTOML(.other))],
+                          writable: false)
+        }
+        // Nor an array whose next value starts with a "}" or a line separator (`[1, }`, `[\u{2028}`):
+        // the parser asserts there too.
+        if let line = firstValueTerminatorInArray(in: text) {
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (an array with no value after “[” or “,”)",
+                                             reason: .notTOML(.other))],
                           writable: false)
         }
         let table: TOMLTable
