@@ -64,7 +64,7 @@ for t in "${targets[@]}"; do
     if [ $rc -ne 0 ]; then
         status=1
         artifact=$(sed -nE 's/.*Test unit written to (.*)$/\1/p' "$log" | tail -1)
-        grep -E 'invariant broken|ERROR: AddressSanitizer|Fatal error|deadly signal|timeout' "$log" | head -3 >&2 || true
+        grep -m3 -E 'invariant broken|ERROR: AddressSanitizer|Fatal error|deadly signal|timeout' "$log" >&2 || true
         echo "$t: FAILED (log $log); reproduce with:" >&2
         echo "  NIMBUS_FUZZ_TARGET=$t SWIFT_BACKTRACE=enable=no $binary ${artifact:-<input>}" >&2
         summary+=("$t: FAILED after ${execs:-?} executions")

@@ -65,7 +65,9 @@ final class ConfigFuzzFindingsTests: XCTestCase {
         // TOML with the same characters in strings, comments and tables reads as before.
         let fine = "units = \"metric\" # [1, }\ntheme = \"} [\\\" ,}\"\nname = '[}'\nml = \"\"\"\n[1, }\n\"\"\"\n"
             + "[t]\narr = [ [1, 2], [], { a = \"}\" }, # c }\n  3, ]\nsep = \"\u{2028}\"\n"
-        XCTAssertNil(ConfigFile.firstValueTerminatorInArray(in: fine), fine)
+            // An array's "[" at the start of a line is not a table header.
+            + "nested = [\n  [ # opens\n  '''\n[t]\n''', 1 ],\n]\n"
+        XCTAssertNil(ConfigFile.firstParserTrap(in: fine), fine)
         XCTAssertEqual(ConfigFile.parse(fine).problems.filter { if case .notTOML = $0.reason { return true }; return false }, [])
     }
 

@@ -102,11 +102,16 @@ public struct ConfigFile: Sendable {
         text.utf8.firstIndex { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
     }
 
-    /// The line (from 1) where, in an array, a value should start and a "}" or a line separator
-    /// (U+0085, U+2028, U+2029) is found instead, after the spaces, line breaks and comments TOML
-    /// allows there: toml++ (TOMLKit's parser) asserts that no value starts with what ends one. Strings
-    /// and comments are skipped; a document that is not TOML otherwise is left to the parser.
-    static func firstValueTerminatorInArray(in text: String) -> Int? {
+    /// Where toml++ (TOMLKit's parser) would stop the program on an assertion rather than report an
+    /// error: a table header whose name does not start where it should (`[` alone, `[ é]`), or, in an
+    /// array, a "}" or a line separator (U+0085, U+2028, U+2029) where a value should start, after the
+    /// spaces, line breaks and comments TOML allows there (`arr = [1,` then `}`). Strings and comments
+    /// are skipped and headers are told from arrays by where they stand (an array only after "=" or
+    /// in an array), so a multi-line array's `[` is not a header. Anything else that is not TOML is
+    /// left to the parser, which reports it.
+    enum ParserTrap: Equatable { case headerWithoutName, arrayWithoutValue }
+
+    static func firstParserTrap(in text: String) -> (line: Int, trap: ParserTrap)? {
         enum Context { case array(expectingValue: Bool), inlineTable }
         let scalars = Array(text.unicodeScalars)
         var stack: [Context] = []
@@ -142,11 +147,11 @@ public struct ConfigFile: Sendable {
                 while i < scalars.count, scalars[i] != "\n" { i += 1 }
                 continue
             case "\u{85}", "\u{2028}", "\u{2029}":
-                if expecting { return line }
+                if expecting { return (line, .arrayWithoutValue) }
                 i += 1; continue
             default: break
             }
-            if inArray, expecting, c == "}" { return line }
+            if inArray, expecting, c == "}" { return (line, .arrayWithoutValue) }
             switch c {
             case "\"", "'":
                 skipString(c)
@@ -157,6 +162,16 @@ public struct ConfigFile: Sendable {
                 if inArray { stack[stack.count - 1] = .array(expectingValue: false) }
                 stack.append(.array(expectingValue: true))
                 afterEquals = false
+            case "[" where stack.isEmpty:
+                // A table header ("[" or "[["): its name starts with a bare key's character or a quote.
+                var k = i + 1
+                if k < scalars.count, scalars[k] == "[" { k += 1 }
+                while k < scalars.count, scalars[k] == " " || scalars[k] == "\t" { k += 1 }
+                guard k < scalars.count, scalars[k].isASCII,
+                      scalars[k].properties.isAlphabetic || ("0"..."9").contains(scalars[k])
+                        || "_-\"'".unicodeScalars.contains(scalars[k]) else { return (line, .headerWithoutName) }
+                i = k
+                continue
             case "]" where inArray:
                 stack.removeLast()
             case "," where inArray:
@@ -178,26 +193,6 @@ public struct ConfigFile: Sendable {
         return nil
     }
 
-    /// The line (from 1) of the first `[` or `[[` that no table name follows (a line end, or a
-    /// character no name starts with).
-    static func firstEmptyHeader(in text: String) -> Int? {
-        // By scalars: "\r\n" is one Character, which a split at "\n" never finds.
-        for (i, line) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var rest = line.drop { $0 == " " || $0 == "\t" }
-            guard rest.first == "[" else { continue }
-            rest = rest.dropFirst()
-            if rest.first == "[" { rest = rest.dropFirst() }
-            rest = rest.drop { $0 == " " || $0 == "\t" }
-            // A name starts with a bare key's character or a quote; anything else (a line end, "é")
-            // is where the parser asserts.
-            guard let first = rest.first, first.isASCII,
-                  first.properties.isAlphabetic || ("0"..."9").contains(first) || "_-\"'".unicodeScalars.contains(first) else {
-                return i + 1
-            }
-        }
-        return nil
-    }
-
     /// The settings in `text`: each bad value is a problem (with its line) and left unset.
     public static func parse(_ text: String, isCity: (Int) -> Bool = { _ in true }) -> Loaded {
         // TOMLKit reads a C string: the text would end at a NUL, which TOML never allows.
@@ -213,16 +208,11 @@ public struct ConfigFile: Sendable {
             return Loaded(problems: [Problem(line: line, message: "is not TOML (a control character)", reason: .notTOML(.other))],
                           writable: false)
         }
-        // Nor a table header with no name on its line (`[` alone), on which it asserts the same way.
-        if let line = firstEmptyHeader(in: text) {
-            return Loaded(problems: [Problem(line: line, message: "is not TOML (a table with no name)", reason: .notTOML(.other))],
-                          writable: false)
-        }
-        // Nor an array whose next value starts with a "}" or a line separator (`[1, }`, `[\u{2028}`):
-        // the parser asserts there too.
-        if let line = firstValueTerminatorInArray(in: text) {
-            return Loaded(problems: [Problem(line: line, message: "is not TOML (an array with no value after “[” or “,”)",
-                                             reason: .notTOML(.other))],
+        // Nor a table header with no name (`[` alone), nor an array whose next value starts with a
+        // "}" or a line separator (`[1, }`), on which it asserts the same way.
+        if let (line, trap) = firstParserTrap(in: text) {
+            let what = trap == .headerWithoutName ? "a table with no name" : "an array with no value after “[” or “,”"
+            return Loaded(problems: [Problem(line: line, message: "is not TOML (\(what))", reason: .notTOML(.other))],
                           writable: false)
         }
         let table: TOMLTable
