@@ -249,7 +249,10 @@ t send-keys -t e2e q
 
 # One-shot output for status bars, from the same server, with no terminal at all.
 oneline=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --oneline < /dev/null)
-check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅ 23°C 10 km/h →"
+check "nimbus weather seoul --oneline prints one line" test "$oneline" = "Seoul: ⛅  +23°C →10km/h"
+# wttr.in's own one-line format prints what wttr.in prints for the same weather.
+wttr=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" NIMBUS_UNITS=metric "$bin" weather seoul --format "%l: %c %t %h %w" < /dev/null)
+check "nimbus weather seoul --format as wttr.in's" test "$wttr" = "Seoul: ⛅  +23°C 64% →10km/h"
 printed=$(env -u LANG -u LC_ALL NIMBUS_WEATHER_URL="http://127.0.0.1:$port" NIMBUS_AIR_URL="http://127.0.0.1:$port" "$bin" weather seoul | sed -n 1p)
 check "nimbus weather seoul into a pipe prints the screen" test "$printed" = " Seoul · South Korea"
 
