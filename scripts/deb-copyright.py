@@ -23,6 +23,7 @@ PHRASES = [
     (r"\bMIT licence\b", "Expat"),
     (r"\bBSD-3-Clause\b", "BSD-3-clause"),
     (r"GNU Lesser General Public License 3\.0 or later|\bLGPL-3\.0-or-later\b", "LGPL-3+"),
+    (r"\bLGPL-3\.0(?!-or-later)\b", "LGPL-3"),
     (r"GNU Lesser General Public License 2\.1 or later|\bLGPL-2\.1-or-later\b", "LGPL-2.1+"),
     (r"Unicode License v3", "Unicode-3.0"),
 ]
@@ -42,6 +43,9 @@ TEXTS = {
     "LGPL-3+": """GSHHG is released under the GNU Lesser General Public License, version 3 or
  (at your option) any later version. On Debian systems, the full text of the GNU Lesser
  General Public License version 3 can be found in /usr/share/common-licenses/LGPL-3.""",
+    "LGPL-3": """obspy's Flinn-Engdahl region tables (feregions.tsv) are released under the GNU Lesser
+ General Public License, version 3. On Debian systems, the full text of the GNU Lesser General
+ Public License version 3 can be found in /usr/share/common-licenses/LGPL-3.""",
     "LGPL-2.1+": """Debian's iso-codes (the region codes and their Japanese names in the city
  catalogue) is released under the GNU Lesser General Public License, version 2.1 or (at your
  option) any later version. On Debian systems, the full text of the GNU Lesser General Public
