@@ -364,6 +364,10 @@ enum NimbusBenchmark {
                                          cols: cols, rows: rows) else { continue }
             firsts.append(r.firstFrame)
             keys += r.keyLatencies
+            if ProcessInfo.processInfo.environment["NIMBUS_BENCH_VERBOSE"] != nil {
+                print(label, String(format: "first %.1f ms; keys", r.firstFrame * 1e3),
+                      r.keyLatencies.map { String(format: "%.2f", $0 * 1e3) }.joined(separator: " "))
+            }
             rss = max(rss, r.peakRSS)
         }
         return PTYResult(firstFrame: pct(firsts, 50), keyP50: pct(keys, 50), keyP99: pct(keys, 99), keyMax: keys.max() ?? 0, peakRSS: rss)

@@ -67,15 +67,22 @@ extension AppDIContainer {
         let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
         let backend = RehearsalBackend()
         let renderer = Renderer(backend: backend)
+        let theme = preferences.theme
         // `/` is the list's binding; the keys after it are the field's.
         _ = Binding.find(.char("/"), in: screen.bindings)?.run(.char("/"))
-        for key in [Key.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
-                    .backspace, .char("東"), .backspace] {
-            _ = screen.handle(key)
+        let keys: [Key] = [.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
+                           .backspace, .char("東"), .backspace]
+        // One rehearsed key per turn of the main queue: a real key that arrives meanwhile waits for
+        // one rehearsed key at most, not for all of them.
+        func rehearse(from index: Int) {
+            guard index < keys.count else { return }
+            _ = screen.handle(keys[index])
             let canvas = Canvas(size: backend.size)
-            screen.draw(canvas.painter(), theme: preferences.theme)
+            screen.draw(canvas.painter(), theme: theme)
             renderer.render(canvas.buffer)
+            DispatchQueue.main.async { MainActor.assumeIsolated { rehearse(from: index + 1) } }
         }
+        rehearse(from: 0)
     }
 }
 
