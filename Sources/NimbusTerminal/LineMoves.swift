@@ -100,7 +100,9 @@ public enum LineMoves {
     /// The stretches of kept rows that move (`by` ≠ 0), in new-row order.
     static func movingStretches(old: UnsafeBufferPointer<Cell>, new: UnsafeBufferPointer<Cell>, oldHashes: [UInt64],
                                 newHashes: [UInt64], rows: Int, cols: Int) -> [Stretch] {
-        var pairs = matchedPairs(oldHashes, newHashes, blank: blankRowHash(cols: cols))
+        let blank = blankRowHash(cols: cols)
+        guard someRowMoved(oldHashes, newHashes, blank: blank) else { return [] }
+        var pairs = matchedPairs(oldHashes, newHashes, blank: blank)
         guard pairs.contains(where: { $0.new != $0.old }) else { return [] }
         pairs.removeAll { !rowsEqual(old, $0.old, new, $0.new, cols: cols) } // a hash collision
         var oldOfNew = [Int](repeating: -1, count: rows)
@@ -123,6 +125,22 @@ public enum LineMoves {
         }
         return stretches.filter { $0.by != 0 && $0.rows > 1 }
     }
+
+    /// Whether some row of the new frame that is not blank has the hash of a row shown elsewhere:
+    /// without one, every match is a row that stays where it is, and nothing is worth moving. A
+    /// keystroke's frame usually has none, and this is a few hundred comparisons instead of sorting
+    /// both frames' rows (for screens up to `quickCheckRows` high; above that the sort decides).
+    static func someRowMoved(_ oldHashes: [UInt64], _ newHashes: [UInt64], blank: UInt64) -> Bool {
+        let rows = min(oldHashes.count, newHashes.count)
+        guard rows <= quickCheckRows else { return true }
+        for y in 0..<rows where newHashes[y] != blank {
+            let h = newHashes[y]
+            for x in 0..<rows where x != y && oldHashes[x] == h { return true }
+        }
+        return false
+    }
+
+    static let quickCheckRows = 128
 
     /// A hash of each row's cells: glyph, width and style. (Rows it calls equal are compared cell by
     /// cell before they are moved.)

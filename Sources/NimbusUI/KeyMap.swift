@@ -115,7 +115,8 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
 
     /// The binding `key` runs in `state`, if any: listed and enabled.
     public func binding(for key: Key, in state: State?) -> KeyBinding<Event, State>? {
-        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), binding.enabled.holds(in: state) else { return nil }
+        guard let binding = all.first(where: { $0.keys.contains(key) && $0.when.holds(in: state) }),
+              binding.enabled.holds(in: state) else { return nil }
         return binding
     }
 
@@ -135,7 +136,8 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
 
     /// Why `key` does nothing in `state`: the reason of its listed binding that is not enabled.
     public func disabledReason(for key: Key, in state: State?) -> String? {
-        guard let binding = listed(in: state).first(where: { $0.keys.contains(key) }), !binding.enabled.holds(in: state) else { return nil }
+        guard let binding = all.first(where: { $0.keys.contains(key) && $0.when.holds(in: state) }),
+              !binding.enabled.holds(in: state) else { return nil }
         return binding.disabledReason
     }
 
@@ -149,12 +151,16 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     /// is not enabled passes its key on.
     @MainActor
     public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
-        listed(in: state).map { binding in
+        // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
+        // frame, and a copy of each binding on the way costs a keystroke tens of microseconds.
+        var bindings: [Binding] = []
+        bindings.reserveCapacity(all.count)
+        for binding in all where binding.when.holds(in: state) {
             let command = binding.command
             let enabled = binding.enabled.holds(in: state)
-            return Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state), hintKey: binding.hintKey) {
-                enabled && perform(command, $0)
-            }
+            bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state),
+                                    hintKey: binding.hintKey) { enabled && perform(command, $0) })
         }
+        return bindings
     }
 }

@@ -229,6 +229,30 @@ import TestSupport
         #expect(terminal.emulator.differences(from: after) == [])
     }
 
+    /// The quick check in front of the matcher (`someRowMoved`) never hides a move: over random row
+    /// hashes drawn from a few values (so rows repeat, stay, move and go blank), whenever it says no
+    /// row moved, the matcher pairs every row with itself.
+    @Test func theQuickCheckNeverHidesAMove() async {
+        let blank = LineMoves.blankRowHash(cols: 10)
+        await propertyCheck(count: PropertyCount.scaled(default: 500),
+                            input: Gen.int(in: 1...40), Gen.int(in: 0...Int.max)) { rows, seed in
+            var random = SplitMix(seed: UInt64(truncatingIfNeeded: seed))
+            let values: [UInt64] = [blank, 1, 2, 3, 4, 5, 6]
+            let old = (0..<rows).map { _ in values[Int(random.next() % 7)] }
+            // Half of the time the new frame is the old one with a few rows changed in place.
+            let new = random.next() % 2 == 0
+                ? old.map { random.next() % 4 == 0 ? values[Int(random.next() % 7)] : $0 }
+                : (0..<rows).map { _ in values[Int(random.next() % 7)] }
+            if !LineMoves.someRowMoved(old, new, blank: blank) {
+                #expect(LineMoves.matchedPairs(old, new, blank: blank).allSatisfy { $0.new == $0.old },
+                        "old \(old) new \(new)")
+            }
+        }
+        // And it says so for a list scrolled by a row.
+        #expect(LineMoves.someRowMoved([blank, 1, 2, 3], [blank, 2, 3, 4], blank: blank))
+        #expect(!LineMoves.someRowMoved([blank, 1, 2, 3], [blank, 1, 5, 3], blank: blank))
+    }
+
     @Test func theLongestRunInOrderIsKept() {
         let pairs = [(new: 0, old: 5), (new: 1, old: 1), (new: 2, old: 2), (new: 3, old: 9), (new: 4, old: 3), (new: 5, old: 4)]
         #expect(LineMoves.keptInOrder(pairs).map(\.old) == [1, 2, 3, 4])

@@ -8,7 +8,9 @@ import NimbusDomain
 /// the larger place first (미국 일리노이주, アメリカ合衆国 イリノイ州). The detail header gives the region always.
 public enum CityPlace {
     public static func text(_ city: CitySummary, language: Language, countries: CountryNames, always: Bool = false) -> String {
-        text(countryCode: city.countryCode, region: city.region, namesakes: city.namesakes, coordinate: city.coordinate,
+        // Most cities have no namesake: the country alone, without working out the shown name (a list's every row asks).
+        if !always, city.namesakes.isEmpty { return countries.name(city.countryCode) }
+        return text(countryCode: city.countryCode, region: city.region, namesakes: city.namesakes, coordinate: city.coordinate,
              language: language, countries: countries, always: always, cityName: CityNameChoice.name(city, language: language))
     }
 
