@@ -100,6 +100,11 @@ enum ScrollBenchmark {
             let (seconds, bytes) = fixtures.nimbusHeld(binary)
             table.row("\(label): Cities list, Down", String(format: "%.2f s", seconds), "\(bytes)")
         }
+        // Liked: the map beside the list follows the selection once the keys stop (one map at the end).
+        for (label, binary) in builds {
+            let (seconds, bytes) = fixtures.nimbusHeld(binary, steps: fixtures.likedAtBottom)
+            table.row("\(label): Liked list (40 cities, its map), Down", String(format: "%.2f s", seconds), "\(bytes)")
+        }
         let lessHeld = held(["/usr/bin/less", fixtures.linesFile.path], ready: String(lines[0].prefix(20)), steps: [], key: "j")
         table.row("less, `j`", String(format: "%.2f s", lessHeld.seconds), "\(lessHeld.bytes)")
         if let vim = vimPath() {
@@ -335,12 +340,15 @@ enum ScrollBenchmark {
         /// Down from the first row to the last one shown.
         static let toBottom = rows - 5
 
+        /// 40 cities liked, the Liked tab shown, the selection on the last row shown.
+        var likedAtBottom: [Step] {
+            Array(repeating: [Step.keys("f"), .keys(down)], count: 40).flatMap { $0 } + [.keys("3"), .keys(down, times: Self.toBottom)]
+        }
+
         var lists: [ListCase] {
             [
                 ListCase(name: "Cities", steps: [.keys(down, times: Self.toBottom)]),
-                ListCase(name: "Liked (40 cities; the map beside it follows the selection)",
-                         steps: Array(repeating: [Step.keys("f"), .keys(down)], count: 40).flatMap { $0 }
-                            + [.keys("3"), .keys(down, times: Self.toBottom)]),
+                ListCase(name: "Liked (40 cities; the map beside it follows the selection)", steps: likedAtBottom),
                 ListCase(name: "(Liked: Down from the top, the selection moving, no scroll)",
                          steps: Array(repeating: [Step.keys("f"), .keys(down)], count: 40).flatMap { $0 } + [.keys("3")]),
                 ListCase(name: "Quakes (60 events)", steps: [.keys("4"), .waitFor("60 events"), .keys(down, times: Self.toBottom)]),
@@ -375,7 +383,8 @@ enum ScrollBenchmark {
         }
 
         /// Held Down keys at the bottom of the Cities list, through the slow link (median of three).
-        func nimbusHeld(_ binary: String) -> (seconds: Double, bytes: Int) {
+        /// Down held at the bottom of a list reached by `steps` (default: the Cities list).
+        func nimbusHeld(_ binary: String, steps: [Step]? = nil) -> (seconds: Double, bytes: Int) {
             var runs: [(Double, Int)] = []
             for _ in 0..<3 {
                 let home = directory.appendingPathComponent("held-\(UUID().uuidString)")
@@ -384,7 +393,7 @@ enum ScrollBenchmark {
                 defer { pty.stop() }
                 guard pty.waitFor("GeoNames") else { continue }
                 _ = pty.settle(quiet: 0.3)
-                pty.run([.keys(down, times: Self.toBottom)])
+                pty.run(steps ?? [.keys(down, times: Self.toBottom)])
                 runs.append(pty.held(down, count: scrolls, interval: 1.0 / 30, rate: slowLink))
             }
             return ScrollBenchmark.median(runs)

@@ -84,8 +84,8 @@ final class LikedCitiesReduceTests: XCTestCase {
         var failed = loaded(room: room)
         failed.removeFailed = true
         let cases: [(String, VM.Action, Int?, [VM.Effect])] = [
-            ("select a row", .selected(1), City.busan.id, [.drawMap(VM.MapWant(city: .busan, size: room))]),
-            ("select the row already shown", .selected(0), City.seoul.id, []),
+            ("select a row", .selected(1), City.busan.id, [.drawMap(VM.MapWant(city: .busan, size: room)), .awaitMapRest]),
+            ("select the row already shown", .selected(0), City.seoul.id, [.awaitMapRest]),
             ("select past the end", .selected(3), nil, []),
             ("open a row", .opened(2), City.saoPaulo.id,
              [.open(.saoPaulo), .drawMap(VM.MapWant(city: .saoPaulo, size: room))]),
@@ -99,7 +99,28 @@ final class LikedCitiesReduceTests: XCTestCase {
             XCTAssertEqual(after.selected, selected, name)
             XCTAssertFalse(after.removeFailed, "\(name): a new action clears the removal message")
         }
-        XCTAssertEqual(apply(loaded(), .selected(1)).1, [], "without room there is no map to ask for")
+        XCTAssertEqual(apply(loaded(), .selected(1)).1, [.awaitMapRest], "without room there is no map to ask for")
+    }
+
+    /// A key held down: the first move's map at once, the next moves' none until the selection rests,
+    /// then the map of where it rests (one map, not one per key).
+    func testMovesThatComeQuicklyGetTheirMapWhenTheSelectionRests() {
+        var state = loaded(room: room)
+        var effects: [VM.Effect]
+        (state, effects) = apply(state, .selected(1))
+        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .busan, size: room)), .awaitMapRest], "after a rest: at once")
+        (state, effects) = apply(state, .selected(2))
+        XCTAssertEqual(effects, [.awaitMapRest], "a quick second move waits")
+        (state, effects) = apply(state, .selected(0))
+        XCTAssertEqual(effects, [.awaitMapRest], "and a third")
+        XCTAssertEqual(state.selected, City.seoul.id, "the selection itself moves with every key")
+        (state, effects) = apply(state, .mapRested)
+        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .seoul, size: room))], "the map of where it rests")
+        XCTAssertTrue(state.mapRests)
+        (state, effects) = apply(state, .mapRested)
+        XCTAssertEqual(effects, [], "resting again asks for nothing new")
+        (_, effects) = apply(state, .selected(2))
+        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .saoPaulo, size: room)), .awaitMapRest], "after the rest: at once again")
     }
 
     func testAnswersKeepEachCitysRangeOrWhyNotAndAWholeFailureIsKeptApart() {

@@ -1,6 +1,6 @@
 import Foundation
 import NimbusDomain
-import OpenCombineShim
+@preconcurrency import OpenCombineShim
 import CombineSchedulers
 import NimbusLoop
 
@@ -119,6 +119,10 @@ public final class LikedCitiesViewModel {
         /// The map last asked for, and the one drawn.
         var mapWanted: MapWant?
         var thumbnail: Thumbnail?
+        /// No selection has moved for `mapRest`: the next move's map is drawn at once. Moves that come
+        /// sooner (a key held down) leave the map as it is until the keys stop, so that scrolling
+        /// costs a terminal the list's lines, not a new map each key (over a slow link, 2 KB a key).
+        var mapRests = true
         /// The settings' units (the ranges and the scale are formatted in them).
         var display: DisplayUnits.Value?
     }
@@ -130,6 +134,8 @@ public final class LikedCitiesViewModel {
         case ranges(PlaceAnswers<DayRange>), rangesFailed(WeatherError)
         case removeFailed
         case mapRoom(MapSize?), mapDrawn(Thumbnail)
+        /// The selection has not moved for `mapRest`.
+        case mapRested
         case display(DisplayUnits.Value)
     }
 
@@ -141,7 +147,14 @@ public final class LikedCitiesViewModel {
         case remove(cityID: Int)
         case open(City)
         case drawMap(MapWant)
+        /// Start (again) the wait after which the map follows the selection.
+        case awaitMapRest
     }
+
+    /// How long the selection stays put before the map follows it, after a move that came while
+    /// the last one's map was still new: longer than a held key's repeat (30 a second), shorter
+    /// than a reader's pause.
+    public static let mapRest: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(150)
 
     private let liked: GetLikedCitiesUseCase
     private let like: LikeCityUseCase
@@ -221,6 +234,12 @@ public final class LikedCitiesViewModel {
             state.removeFailed = false
             guard state.cities.indices.contains(index) else { return [] }
             state.selected = state.cities[index].id
+            // The first move after a rest gets its map at once; the moves after it, when they stop.
+            guard state.mapRests else { return [.awaitMapRest] }
+            state.mapRests = false
+            return mapEffects(&state) + [.awaitMapRest]
+        case .mapRested:
+            state.mapRests = true
             return mapEffects(&state)
         case .opened(let index):
             state.removeFailed = false
@@ -289,7 +308,7 @@ public final class LikedCitiesViewModel {
 
     // MARK: Effects
 
-    private enum Job: Hashable { case store, ranges, map }
+    private enum Job: Hashable { case store, ranges, map, mapRest }
 
     private func perform(_ effect: Effect) -> Work<Action, LikedCitiesRoute> {
         switch effect {
@@ -310,6 +329,8 @@ public final class LikedCitiesViewModel {
             }
         case .open(let city):
             return .route(.showDetail(city))
+        case .awaitMapRest:
+            return .after(Self.mapRest, id: Job.mapRest) { .mapRested }
         case .drawMap(let want):
             // From the cache, or drawn on the spot (a few milliseconds): the keystroke's frame shows the new row's map.
             let map = self.map
