@@ -38,7 +38,7 @@ final class MovieDetailViewModelTests: XCTestCase {
         case .loaded: phase = "loaded"
         case .error(let text): phase = "error(\(text))"
         }
-        return "\(s.title) \(phase) \(s.fields.count) fields" + (s.inWishlist ? " ♥" : "") + (s.message.map { " said(\($0))" } ?? "")
+        return "\(s.title) \(phase) \(s.fields.count + (s.cast == nil ? 0 : 1)) fields" + (s.inWishlist ? " ♥" : "") + (s.message.map { " said(\($0))" } ?? "")
     }
 
     func testLoadsEveryFieldAndTogglesTheWishlist() {
@@ -64,8 +64,10 @@ final class MovieDetailViewModelTests: XCTestCase {
         let fields = state.values[1].fields
         XCTAssertEqual(fields.first, .init(label: "Year", value: "1995"))
         XCTAssertTrue(fields.contains(.init(label: "Runtime", value: "170 min")))
-        XCTAssertTrue(fields.contains(.init(label: "Cast", value: "best known first: Al Pacino, Robert De Niro")),
-                      "the catalogue's cast is not in billing order, and says so")
+        XCTAssertEqual(state.values[1].cast, MovieDetailState.Cast(label: "Cast", names: ["Al Pacino", "Robert De Niro"],
+                                                                   bestKnownFirst: true, expanded: false, unknown: "unknown"),
+                       "the catalogue's cast is not in billing order, and says so; it comes after the facts, shortened")
+        XCTAssertFalse(fields.contains { $0.label == "Cast" }, "the cast is not among the facts")
         XCTAssertTrue(fields.contains(.init(label: "Tomatometer", value: "88%")))
         XCTAssertTrue(fields.contains(.init(label: "Metacritic", value: "76/100")))
     }
@@ -87,5 +89,20 @@ final class MovieDetailViewModelTests: XCTestCase {
             "Film 5 loaded 13 fields",
         ])
         XCTAssertEqual(state.last?.fields.first, .init(label: "연도", value: "알 수 없음"))
+        XCTAssertEqual(state.last?.cast?.names, [])
+        XCTAssertEqual(state.last?.hasCast, false, "no cast: nothing for c to show")
+    }
+
+    func testCTogglesTheWholeCast() {
+        repository.movieDetails[heat.id] = heat
+        let state = TestObserver(makeOutput(heat.summary).state)
+        events.send(.appeared)
+        scheduler.advance()
+        events.send(.castToggled)
+        scheduler.advance()
+        XCTAssertEqual(state.last?.cast?.expanded, true)
+        events.send(.castToggled)
+        scheduler.advance()
+        XCTAssertEqual(state.last?.cast?.expanded, false)
     }
 }

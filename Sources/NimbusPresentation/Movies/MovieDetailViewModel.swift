@@ -9,6 +9,10 @@ public struct MovieDetailState: Equatable, Sendable {
     public struct Field: Equatable, Sendable {
         public let label: String
         public let value: String
+        public init(label: String, value: String) {
+            self.label = label
+            self.value = value
+        }
     }
 
     public enum Phase: Equatable, Sendable {
@@ -17,10 +21,24 @@ public struct MovieDetailState: Equatable, Sendable {
         case error(String)
     }
 
+    /// The cast, after the facts: the names (best known first from the catalogue, in billing order
+    /// from TMDB), shortened to a few lines until `c` shows them all.
+    public struct Cast: Equatable, Sendable {
+        public let label: String
+        public let names: [String]
+        /// The catalogue's order is fame, not billing, and the line says so ("best known first: …").
+        public let bestKnownFirst: Bool
+        /// Every name, or as many as a few lines hold.
+        public let expanded: Bool
+        /// What the row says when the source knows no cast.
+        public var unknown = ""
+    }
+
     public let title: String
     public let phase: Phase
-    /// Labelled values, in display order (every field the source knows).
+    /// Labelled values, in display order (every field the source knows but the cast): the facts.
     public let fields: [Field]
+    public var cast: Cast? = nil
     public let inWishlist: Bool
     /// The first line shown (the screen keeps it within what the details fill).
     public var scroll: Int = 0
@@ -31,6 +49,8 @@ public struct MovieDetailState: Equatable, Sendable {
         if case .error = phase { return true }
         return false
     }
+    /// There is a cast to show whole or shorten (`c`).
+    public var hasCast: Bool { cast.map { !$0.names.isEmpty } ?? false }
 }
 
 /// One film's details and its wishlist toggle.
@@ -40,6 +60,8 @@ public final class MovieDetailViewModel {
         case appeared
         /// `w`, and `r`.
         case wishlistToggled, retried
+        /// `c`: the whole cast, or a few lines of it again.
+        case castToggled
         /// The line the details were scrolled to.
         case scrolled(Int)
     }
@@ -63,6 +85,8 @@ public final class MovieDetailViewModel {
         var inWishlist = false
         var scroll = 0
         var message: Message?
+        /// The whole cast is shown (`c`); a few lines of it otherwise.
+        var castExpanded = false
 
         enum Phase: Equatable { case idle, loading, loaded, failed(MovieError) }
     }
@@ -72,7 +96,7 @@ public final class MovieDetailViewModel {
     }
 
     public enum Action: Equatable {
-        case appeared, retried, wishlistToggled, scrolled(Int)
+        case appeared, retried, wishlistToggled, scrolled(Int), castToggled
         case stored(Bool)
         case loaded(Movie), failed(MovieError)
         case saved(Message)
@@ -105,6 +129,7 @@ public final class MovieDetailViewModel {
         case .wishlistToggled: .wishlistToggled
         case .retried: .retried
         case .scrolled(let line): .scrolled(line)
+        case .castToggled: .castToggled
         }
     }
 
@@ -137,6 +162,10 @@ public final class MovieDetailViewModel {
         case .scrolled(let line):
             state.message = nil
             state.scroll = max(0, line)
+            return []
+        case .castToggled:
+            state.message = nil
+            state.castExpanded.toggle()
             return []
         case .stored(let saved):
             state.inWishlist = saved
@@ -188,8 +217,12 @@ public final class MovieDetailViewModel {
         case .failed(let error)?: message = l10n.describeWishlistFailure(error)
         case nil: message = nil
         }
+        let cast = state.movie.map { m in
+            MovieDetailState.Cast(label: l10n[.movieDetailCast], names: m.cast, bestKnownFirst: m.id.source == .catalogue,
+                                  expanded: state.castExpanded, unknown: l10n[.movieDetailUnknown])
+        }
         return MovieDetailState(title: state.movie?.title ?? state.summary.title, phase: phase,
-                                fields: state.movie.map(fields) ?? [], inWishlist: state.inWishlist,
+                                fields: state.movie.map(fields) ?? [], cast: cast, inWishlist: state.inWishlist,
                                 scroll: state.scroll, message: message)
     }
 
@@ -205,9 +238,6 @@ public final class MovieDetailViewModel {
         add(.movieDetailGenres, m.genres.isEmpty ? nil : l10n.genres(m.genres))
         add(.movieDetailDirectors, list(m.directors))
         add(.movieDetailWriters, list(m.writers))
-        // The catalogue has no billing order: its cast is stored best known first, and says so. TMDB's
-        // cast comes in billing order.
-        add(.movieDetailCast, list(m.cast).map { m.id.source == .catalogue ? l10n.format(.movieDetailCastKnown, $0) : $0 })
         add(.movieDetailLanguages, list(m.languages))
         add(.movieDetailCountries, m.countries.isEmpty ? nil : l10n.countries(m.countries))
         add(.movieDetailRated, m.rated)
@@ -223,6 +253,7 @@ public final class MovieDetailViewModel {
             })
             add(.movieDetailOverview, m.overview)
         }
+        // The cast comes last (`cast`): a hundred names would push every fact below the screen.
         return out
     }
 }

@@ -3,7 +3,8 @@ import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
 
-/// One film: every field, wrapped by display width, scrollable; `w` toggles the wishlist.
+/// One film: its facts, then its cast (a few lines of it until `c`), wrapped by display width,
+/// scrollable; `w` toggles the wishlist.
 @MainActor
 public final class MovieDetailScreen: Screen {
     private let l10n: L10n
@@ -31,6 +32,7 @@ public final class MovieDetailScreen: Screen {
         return KeyMap([
             B(.char("r"), help: l10n[.helpKeyRetry], hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.failed)),
             B(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist], .send(.wishlistToggled)),
+            B(.char("c"), help: l10n[.helpKeyCast], .send(.castToggled), when: .when(\.hasCast)),
             B([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyScroll], .scroll),
             B([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: l10n[.helpKeyPage], .scroll),
         ])
@@ -73,6 +75,30 @@ public final class MovieDetailScreen: Screen {
         return year.map { "\(state.title) (\($0))" } ?? state.title
     }
 
+    /// Lines of a cast shortened: a few, so that it never pushes the facts far down.
+    nonisolated static let castLines = 4
+
+    /// The cast as a line wraps it at `width`: every name when it is shown whole or fits in
+    /// `castLines`; otherwise the most names that fit there with "… and 112 more (c: all)".
+    nonisolated static func castText(_ cast: MovieDetailState.Cast, width: Int, l10n: L10n) -> String {
+        func text(_ count: Int) -> String {
+            var names = cast.names.prefix(count).map(DisplayWidth.sanitize).joined(separator: ", ")
+            if count < cast.names.count { names += l10n.format(.movieDetailCastMore, l10n.number(cast.names.count - count)) }
+            return cast.bestKnownFirst ? l10n.format(.movieDetailCastKnown, names) : names
+        }
+        guard !cast.names.isEmpty else { return cast.unknown }
+        let whole = text(cast.names.count)
+        func fits(_ t: String) -> Bool { TextWrap.lines(t, width: width).count <= Self.castLines }
+        if cast.expanded || fits(whole) { return whole }
+        // The most names that fit: a binary search, a few wraps a frame.
+        var low = 1, high = cast.names.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if fits(text(mid)) { low = mid } else { high = mid - 1 }
+        }
+        return text(low)
+    }
+
     public func draw(_ p: Painter, theme: Theme) {
         p.hideCursor()
         guard p.width > 0, p.height > 0, let state else { return }
@@ -88,9 +114,11 @@ public final class MovieDetailScreen: Screen {
             for l in TextWrap.lines(text, width: p.width) { lines.append((l, theme.warning, 0)) }
             lines.append((l10n[.moviesRetry], theme.dim, 0))
         case .loaded:
-            let labelWidth = min(max(8, p.width / 3), (state.fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2)
+            let labels = state.fields.map(\.label) + (state.cast.map { [$0.label] } ?? [])
+            let labelWidth = min(max(8, p.width / 3), (labels.map { DisplayWidth.of($0) }.max() ?? 0) + 2)
             let valueWidth = p.width - labelWidth
-            for field in state.fields {
+            let cast = state.cast.map { MovieDetailState.Field(label: $0.label, value: Self.castText($0, width: valueWidth >= 12 ? valueWidth : max(1, p.width - 2), l10n: l10n)) }
+            for field in state.fields + (cast.map { [$0] } ?? []) {
                 if valueWidth >= 12 {
                     for (i, l) in TextWrap.lines(DisplayWidth.sanitize(field.value), width: valueWidth).enumerated() {
                         let label = i == 0 ? DisplayWidth.pad(field.label, to: labelWidth) : String(repeating: " ", count: labelWidth)
