@@ -18,29 +18,18 @@ skyfield where the Sun only just reaches 6 degrees below, such as Helsinki at mi
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-import warnings
 import zoneinfo
 from datetime import date, datetime, timedelta, timezone
 
-warnings.simplefilter("ignore")  # skyfield-data's Earth orientation file "expired": not used for this
-
-from skyfield import almanac  # noqa: E402
-from skyfield.api import Loader, wgs84  # noqa: E402
-import skyfield_data  # noqa: E402
+import skyfield_reference
+from skyfield import almanac
+from skyfield.api import wgs84
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tzdir", required=True)
-    args = parser.parse_args()
-    request = json.load(sys.stdin)
-    zoneinfo.reset_tzpath([args.tzdir])
-    load = Loader(skyfield_data.get_skyfield_data_path())
-    ts = load.timescale(builtin=True)
-    eph = load("de421.bsp")
+    request, ts, eph = skyfield_reference.start()
     days = [date.fromisoformat(d) for d in request["dates"]]
     answer = {}
     for place in request["places"]:
