@@ -9,7 +9,7 @@ import Foundation
 /// returned as nil, to be dropped and counted while the others are kept. (One leniency: bytes that
 /// are not UTF-8 inside a string become U+FFFD rather than failing the feed; text is sanitised anyway.)
 struct USGSFeedScanner {
-    struct SyntaxError: Error {}
+    typealias SyntaxError = JSONScanner.SyntaxError
 
     /// What the top level held.
     struct Collection {
@@ -426,134 +426,11 @@ struct USGSFeedScanner {
     }
 
     private mutating func string() throws -> String {
-        var k = i + 1
-        // The common case: no escapes.
-        while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\") {
-            if bytes[k] < 0x20 { throw SyntaxError() }
-            k += 1
-        }
-        guard k < bytes.count else { throw SyntaxError() }
-        if bytes[k] == UInt8(ascii: "\"") {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<k]), as: UTF8.self)
-            i = k + 1
-            return text
-        }
-        var out = Array(bytes[(i + 1)..<k])
-        while true {
-            guard k < bytes.count else { throw SyntaxError() }
-            let b = bytes[k]
-            if b == UInt8(ascii: "\"") { i = k + 1; return String(decoding: out, as: UTF8.self) }
-            if b < 0x20 { throw SyntaxError() }
-            guard b == UInt8(ascii: "\\") else { out.append(b); k += 1; continue }
-            guard k + 1 < bytes.count else { throw SyntaxError() }
-            let e = bytes[k + 1]
-            k += 2
-            switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var unit = try hex4(&k)
-                if (0xD800...0xDBFF).contains(unit) {
-                    // A high surrogate must be followed by an escaped low one.
-                    guard k + 1 < bytes.count, bytes[k] == UInt8(ascii: "\\"), bytes[k + 1] == UInt8(ascii: "u") else {
-                        throw SyntaxError()
-                    }
-                    k += 2
-                    let low = try hex4(&k)
-                    guard (0xDC00...0xDFFF).contains(low) else { throw SyntaxError() }
-                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(unit) {
-                    throw SyntaxError()
-                }
-                guard let scalar = Unicode.Scalar(unit) else { throw SyntaxError() }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            default: throw SyntaxError()
-            }
-        }
+        try JSONLexeme.string(bytes, at: &i)
     }
 
-    private func hex4(_ k: inout Int) throws -> UInt32 {
-        guard k + 4 <= bytes.count else { throw SyntaxError() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let b = bytes[k]
-            let digit: UInt32
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(b - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(b - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(b - UInt8(ascii: "A") + 10)
-            default: throw SyntaxError()
-            }
-            value = value << 4 | digit
-            k += 1
-        }
-        return value
-    }
-
-    private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
-
-    /// A JSON number; exact for up to 15 significant digits and exponents to ±22 (every number a
-    /// feed has), otherwise through `Double(String)`.
     private mutating func number() throws -> Double {
-        let start = i
-        var k = i
-        let negative = k < bytes.count && bytes[k] == UInt8(ascii: "-")
-        if negative { k += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        func isDigit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "9") }
-        guard isDigit(k) else { throw SyntaxError() }
-        if bytes[k] == UInt8(ascii: "0") {
-            k += 1
-            guard !isDigit(k) else { throw SyntaxError() } // no leading zeros
-        } else {
-            while isDigit(k) {
-                if digits < 19 { mantissa = mantissa * 10 + UInt64(bytes[k] - UInt8(ascii: "0")) }
-                digits += mantissa == 0 ? 0 : 1
-                k += 1
-            }
-        }
-        var fraction = 0
-        if k < bytes.count, bytes[k] == UInt8(ascii: ".") {
-            k += 1
-            guard isDigit(k) else { throw SyntaxError() }
-            while isDigit(k) {
-                if digits < 19 {
-                    mantissa = mantissa * 10 + UInt64(bytes[k] - UInt8(ascii: "0"))
-                    fraction += 1
-                }
-                digits += mantissa == 0 ? 0 : 1
-                k += 1
-            }
-        }
-        var exponent = 0
-        if k < bytes.count, bytes[k] == UInt8(ascii: "e") || bytes[k] == UInt8(ascii: "E") {
-            k += 1
-            var expNegative = false
-            if k < bytes.count, bytes[k] == UInt8(ascii: "+") || bytes[k] == UInt8(ascii: "-") {
-                expNegative = bytes[k] == UInt8(ascii: "-")
-                k += 1
-            }
-            guard isDigit(k) else { throw SyntaxError() }
-            while isDigit(k) {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[k] - UInt8(ascii: "0")) }
-                k += 1
-            }
-            if expNegative { exponent = -exponent }
-        }
-        i = k
-        let power = exponent - fraction
-        if digits <= 15, abs(power) <= 22 {
-            let m = Double(mantissa)
-            let value = power >= 0 ? m * Self.powersOfTen[power] : m / Self.powersOfTen[-power]
-            return negative ? -value : value
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<k]), as: UTF8.self)
-        guard let value = Double(text) else { throw SyntaxError() }
-        return value
+        try JSONLexeme.number(bytes, at: &i)
     }
+
 }

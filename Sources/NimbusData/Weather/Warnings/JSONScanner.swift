@@ -319,7 +319,7 @@ struct JSONScanner {
                     k += 2
                 case UInt8(ascii: "u"):
                     k += 2
-                    _ = try hex4(&k)
+                    _ = try JSONLexeme.hex4(bytes, &k)
                 default:
                     throw SyntaxError()
                 }
@@ -334,7 +334,24 @@ struct JSONScanner {
     /// The string that is the next value.
     mutating func string() throws -> String {
         skipSpace()
-        guard peek() == UInt8(ascii: "\"") else { throw SyntaxError() }
+        return try JSONLexeme.string(bytes, at: &position)
+    }
+
+    /// The number that is the next value (`JSONLexeme.number`).
+    mutating func number() throws -> Double {
+        skipSpace()
+        return try JSONLexeme.number(bytes, at: &position)
+    }
+
+}
+
+/// JSON's strings and numbers read in place, for `JSONScanner` and `USGSFeedScanner`.
+enum JSONLexeme {
+    typealias SyntaxError = JSONScanner.SyntaxError
+
+    /// The string whose opening quote is at `position`, decoded; `position` ends after its closing quote.
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws -> String {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw SyntaxError() }
         var k = position + 1
         // The common case: no escapes.
         while k < bytes.count, bytes[k] != UInt8(ascii: "\""), bytes[k] != UInt8(ascii: "\\") {
@@ -365,14 +382,14 @@ struct JSONScanner {
             case UInt8(ascii: "r"): out.append(0x0D)
             case UInt8(ascii: "t"): out.append(0x09)
             case UInt8(ascii: "u"):
-                var unit = try hex4(&k)
+                var unit = try hex4(bytes, &k)
                 if (0xD800...0xDBFF).contains(unit) {
                     // A high surrogate must be followed by an escaped low one.
                     guard k + 1 < bytes.count, bytes[k] == UInt8(ascii: "\\"), bytes[k + 1] == UInt8(ascii: "u") else {
                         throw SyntaxError()
                     }
                     k += 2
-                    let low = try hex4(&k)
+                    let low = try hex4(bytes, &k)
                     guard (0xDC00...0xDFFF).contains(low) else { throw SyntaxError() }
                     unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(unit) {
@@ -385,7 +402,7 @@ struct JSONScanner {
         }
     }
 
-    private func hex4(_ k: inout Int) throws -> UInt32 {
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, _ k: inout Int) throws -> UInt32 {
         guard k + 4 <= bytes.count else { throw SyntaxError() }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -405,10 +422,10 @@ struct JSONScanner {
 
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
-    /// The number that is the next value: exact for up to 15 significant digits and exponents to
-    /// ±22, otherwise through `Double(String)`.
-    mutating func number() throws -> Double {
-        skipSpace()
+    /// The number that starts at `position` (`position` ends after it): exact for up to 15
+    /// significant digits and exponents to ±22 (every number the feeds have), otherwise through
+    /// `Double(String)`.
+    static func number(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws -> Double {
         let start = position
         var k = position
         let negative = k < bytes.count && bytes[k] == UInt8(ascii: "-")
