@@ -51,4 +51,49 @@ final class LikedThumbnailTests: XCTestCase {
         XCTAssertEqual(maps.renders.map(\.key.size.rows), [20, 20, 8], "each map drawn once")
         XCTAssertEqual(maps.renders.map(\.key.cityID), [City.seoul.id, City.busan.id, City.busan.id])
     }
+
+    /// A key held down (moves closer than `mapRest`): the first move's map at once, then none until
+    /// the keys stop, then the map of where the selection rests; a single move after a rest, at once.
+    func testMovesThatComeQuicklyDrawOneMapWhenTheyStop() {
+        let scheduler = DispatchQueue.test
+        let likes = InMemoryLikes()
+        let all: [City] = [.seoul, .busan, .seogwipo, .saoPaulo]
+        likes.ids = all.map(\.id)
+        let maps = FakeMapRepository()
+        maps.projected = true
+        let l10n = L10n.bundled(.en)
+        let viewModel = LikedCitiesViewModel(
+            liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
+            like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
+            scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
+        let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
+        let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        events.send(.appeared)
+        scheduler.advance()
+        events.send(.mapRoomChanged(MapSize(cols: 28, rows: 20)))
+        let first = state.last?.rows.first?.cityID
+        XCTAssertEqual(maps.renders.map(\.key.cityID), [first].compactMap { $0 })
+        let rows = state.last?.rows.map(\.cityID) ?? []
+        XCTAssertEqual(rows.count, 4)
+        // Three moves 33 ms apart (a key's repeat): the first draws its map, the others wait.
+        events.send(.rowSelected(1))
+        scheduler.advance(by: .milliseconds(33))
+        events.send(.rowSelected(2))
+        scheduler.advance(by: .milliseconds(33))
+        events.send(.rowSelected(3))
+        XCTAssertEqual(state.last?.selection, 3, "the selection follows every key")
+        XCTAssertEqual(maps.renders.map(\.key.cityID), [rows[0], rows[1]])
+        XCTAssertEqual(state.last?.map?.label, CityNameChoice.name(all.first { $0.id == rows[1] }!, language: .en),
+                       "meanwhile the last map drawn stays")
+        scheduler.advance(by: .milliseconds(149))
+        XCTAssertEqual(maps.renders.count, 2, "not yet: 149 ms since the last move")
+        scheduler.advance(by: .milliseconds(1))
+        XCTAssertEqual(maps.renders.map(\.key.cityID), [rows[0], rows[1], rows[3]], "the keys stopped: where the selection rests")
+        // After the rest, a single move gets its map at once.
+        scheduler.advance(by: .seconds(1))
+        events.send(.rowSelected(0))
+        XCTAssertEqual(state.last?.map?.label, CityNameChoice.name(all.first { $0.id == rows[0] }!, language: .en),
+                       "at once (from the cache: drawn at the start)")
+    }
 }
