@@ -10,22 +10,26 @@ import TestSupport
 /// view model draws the selected city's map for it, labelled, with the other liked cities in view
 /// and a scale.
 final class LikedThumbnailTests: XCTestCase {
-    func testTheSelectedCitysMapIsDrawnOnceForEachRoomAndSelectionAndNoneWithoutRoom() {
-        let scheduler = DispatchQueue.test
+    /// A Liked view model over `cities` (liked, in that order) with maps drawn by `maps`, on `scheduler`.
+    private func make(_ cities: [City], maps: FakeMapRepository, scheduler: TestSchedulerOf<DispatchQueue>)
+        -> (events: PassthroughSubject<LikedCitiesViewModel.Event, Never>, state: TestObserver<LikedCitiesState>) {
         let likes = InMemoryLikes()
-        likes.ids = [City.seoul.id, City.busan.id]
-        let all: [City] = [.seoul, .busan]
-        let maps = FakeMapRepository()
+        likes.ids = cities.map(\.id)
         maps.projected = true
         let l10n = L10n.bundled(.en)
         let viewModel = LikedCitiesViewModel(
-            liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
+            liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in cities.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
             scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
         let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
-        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
-        let state = TestObserver(output.state)
+        return (events, TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state))
+    }
+
+    func testTheSelectedCitysMapIsDrawnOnceForEachRoomAndSelectionAndNoneWithoutRoom() {
+        let scheduler = DispatchQueue.test
+        let maps = FakeMapRepository()
+        let (events, state) = make([.seoul, .busan], maps: maps, scheduler: scheduler)
         func map() -> String? {
             state.last?.map.map { map in
                 let size = map.snapshot.key.size
@@ -56,19 +60,9 @@ final class LikedThumbnailTests: XCTestCase {
     /// the keys stop, then the map of where the selection rests; a single move after a rest, at once.
     func testMovesThatComeQuicklyDrawOneMapWhenTheyStop() {
         let scheduler = DispatchQueue.test
-        let likes = InMemoryLikes()
         let all: [City] = [.seoul, .busan, .seogwipo, .saoPaulo]
-        likes.ids = all.map(\.id)
         let maps = FakeMapRepository()
-        maps.projected = true
-        let l10n = L10n.bundled(.en)
-        let viewModel = LikedCitiesViewModel(
-            liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
-            like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
-            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
-            scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
-        let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
-        let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        let (events, state) = make(all, maps: maps, scheduler: scheduler)
         events.send(.appeared)
         scheduler.advance()
         events.send(.mapRoomChanged(MapSize(cols: 28, rows: 20)))
