@@ -46,3 +46,10 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
         details.makeCityDetailScreen(city: city, onRoute: onRoute)
     }
 }
+
+extension LikedSceneDIContainer {
+    /// The Liked tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeLikedCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> LikedCoordinator {
+        LikedCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+}

@@ -89,3 +89,15 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
     }
 }
+
+extension MoviesSceneDIContainer {
+    /// The Movies tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeMoviesCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> MoviesCoordinator {
+        MoviesCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+
+    /// The Wishlist tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeWishlistCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> WishlistCoordinator {
+        WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+}
