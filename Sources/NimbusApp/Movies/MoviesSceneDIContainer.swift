@@ -76,9 +76,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen {
-        let viewModel = ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.count(.wishlistConfirm, count, l10n.number(count)),
-                                         keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
-        return ConfirmOverlay(viewModel: viewModel, l10n: l10n, onAnswer: onAnswer)
+        ConfirmOverlay(viewModel: .deleteAllWishlist(count: count, l10n: l10n), l10n: l10n, onAnswer: onAnswer)
     }
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen {
