@@ -131,6 +131,7 @@ let package = Package(
             "NimbusUI", "NimbusPresentation", "NimbusData", "NimbusDomain", "NimbusTerminal", "TestSupport",
             .product(name: "CombineSchedulers", package: "combine-schedulers"),
             .product(name: "OpenCombineShim", package: "OpenCombine"),
+            .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "NimbusAppTests", dependencies: [
             .product(name: "PropertyBased", package: "swift-property-based"),

@@ -49,13 +49,9 @@ enum MovieBenchmark {
                 details: MovieDetailsUseCase(movies: catalogue, history: history),
                 wishlist: WishlistUseCase(repository: WishlistStore(database: database)), l10n: .bundled(.en),
                 idleMessage: "", scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
-            let submitted = PassthroughSubject<String, Never>()
+            let events = PassthroughSubject<MovieListViewModel.Event, Never>()
             var latest: MovieListState?
-            let output = viewModel.transform(input: .init(
-                queryChanged: Empty().eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
-                selectionMoved: Empty().eraseToAnyPublisher(), rowOpened: Empty().eraseToAnyPublisher(),
-                recentOpened: Empty().eraseToAnyPublisher(), wishlistToggled: Empty().eraseToAnyPublisher(),
-                retried: Empty().eraseToAnyPublisher()))
+            let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
             let keep = output.state.sink { latest = $0 }
             for word in typing {
                 var typed = ""
@@ -66,7 +62,7 @@ enum MovieBenchmark {
                     _ = try direct.page(query: typed, page: 1)
                     let t1 = NimbusBenchmark.now()
                     let c1 = cpuNow()
-                    submitted.send(typed)
+                    events.send(.querySubmitted(typed))
                     if let rows = latest?.rows { for row in rows.prefix(20) { _ = row.title.count } }
                     let t2 = NimbusBenchmark.now()
                     if round > 0 {
@@ -76,7 +72,7 @@ enum MovieBenchmark {
                         slowest[typed] = max(slowest[typed] ?? 0, t1 - t0)
                     }
                 }
-                submitted.send("")
+                events.send(.querySubmitted(""))
             }
             keep.cancel()
         }

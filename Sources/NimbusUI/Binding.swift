@@ -85,20 +85,6 @@ public struct Binding {
     }
 }
 
-public extension Binding {
-    /// The keys that move a list's selection, written once for every list: `move(to:)` gets the new
-    /// selection for each key (the screen's `ListState` does the arithmetic). `top: false` leaves `g`
-    /// (the first row) to the screen, for a screen whose `g` does something else (the Movies genre).
-    static func listMoves(_ l10n: L10n, top: Bool = true, move: @escaping (Key) -> Bool) -> [Binding] {
-        [
-            Binding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], run: move),
-            Binding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], run: move),
-            top ? Binding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], run: move)
-                : Binding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], run: move),
-        ]
-    }
-}
-
 /// What the bindings of one scope get wrong: a key bound twice, or a binding with no key.
 public enum BindingConflicts {
     /// Keys bound more than once across `scopes` (a screen's own and the app's global ones, say),

@@ -5,6 +5,9 @@ import NimbusTerminal
 public enum KeyCommand<Event: Equatable>: Equatable {
     /// Send the view model this event.
     case send(Event)
+    /// Send the event of the key pressed: one binding (one line of the help) whose keys send
+    /// different events (`+` zooms in, `-` out; `[` and `]` move back and on).
+    case sendEach([Key: Event])
     /// Move the list's selection as the key says (↑ ↓ j k, PgUp PgDn, Home End g G): the screen's
     /// `ListState` knows the page the last frame drew, and the view model gets the row it lands on.
     case moveSelection
@@ -17,6 +20,12 @@ public enum KeyCommand<Event: Equatable>: Equatable {
     /// Listed for the help and the status bar only: the key is handled elsewhere (the app's Ctrl-C,
     /// the field's keys named in the list's help) and passes on.
     case describe
+
+    /// What the command asks for when `key` was pressed: `.sendEach` is the `.send` of the key's event.
+    public func pressed(_ key: Key) -> KeyCommand {
+        if case .sendEach(let events) = self, let event = events[key] { return .send(event) }
+        return self
+    }
 }
 
 /// When a binding is in force: always, or while a property of the screen's state is true (or false).
@@ -122,7 +131,7 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
 
     /// What `key` asks for in `state`; nil when it is not bound (or not in force).
     public func command(for key: Key, in state: State?) -> KeyCommand<Event>? {
-        binding(for: key, in: state)?.command
+        binding(for: key, in: state)?.command.pressed(key)
     }
 
     /// The event `key` sends in `state`; nil when it sends none.
@@ -147,8 +156,8 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     }
 
     /// The bindings listed in `state`, as the app dispatches them: `perform` carries out a command
-    /// (the screen's one place for it) and returns false when it had nothing to do; a binding that
-    /// is not enabled passes its key on.
+    /// (the screen's one place for it; `.sendEach` comes to it as the `.send` of the key pressed) and
+    /// returns false when it had nothing to do; a binding that is not enabled passes its key on.
     @MainActor
     public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
         // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
@@ -159,7 +168,7 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
             let command = binding.command
             let enabled = binding.enabled.holds(in: state)
             bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state),
-                                    hintKey: binding.hintKey) { enabled && perform(command, $0) })
+                                    hintKey: binding.hintKey) { enabled && perform(command.pressed($0), $0) })
         }
         return bindings
     }

@@ -18,9 +18,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var weather: ScriptedWeatherRepository!
     private var air: ScriptedAirRepository!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let leave = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<CityDetailViewModel.Event, Never>()
     /// 2026-06-21 09:12 KST.
     static let now = Date(timeIntervalSince1970: 1_782_000_720)
     static let paris = City(id: 2988507, name: "Paris", countryCode: "FR", latitude: 48.85341, longitude: 2.3488,
@@ -43,9 +41,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
     }
 
     private func states(_ viewModel: CityDetailViewModel) -> TestObserver<CityDetailState> {
-        TestObserver(viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher())).state)
+        TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
     }
 
     /// "weather | air" for each state.
@@ -71,7 +67,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testBothAreAskedForAtOnceAndTheForecastDrawsWithoutWaitingForTheAir() {
         let state = states(makeViewModel())
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(weather.requests, [City.seoul.coordinate])
         XCTAssertEqual(air.requests, [City.seoul.coordinate])
@@ -95,7 +91,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
             likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
             scheduler: scheduler.eraseToAnyScheduler(), work: work.eraseToAnyScheduler(), now: { Self.now })
         let state = states(viewModel)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(weather.requests.count, 1, "the forecast is asked for at once")
         XCTAssertEqual(air.subscriptions, 0, "the air waits for the work queue")
@@ -109,7 +105,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testTheAirFirstLeavesTheForecastLoading() {
         let state = states(makeViewModel())
-        appeared.send()
+        events.send(.appeared)
         air.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         air.subject.send(completion: .finished)
         scheduler.advance()
@@ -118,7 +114,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testTheAirFailingNeverHidesTheForecast() {
         let state = states(makeViewModel(.ko))
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(fresh)
         weather.subject.send(completion: .finished)
         air.subject.send(completion: .failure(.server(status: 502)))
@@ -128,7 +124,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testTheForecastFailingLeavesTheAir() {
         let state = states(makeViewModel())
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(completion: .failure(.offline))
         air.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
@@ -137,7 +133,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testAKeptAnswerSaysHowOldItIsUntilAFreshOneComes() {
         let state = states(makeViewModel(.ja))
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(fresh)
         air.subject.send(Fetched(value: .sample(us: 160), fetchedAt: Self.now.addingTimeInterval(-3 * 3600), isCached: true))
         scheduler.advance()
@@ -145,13 +141,13 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         air.subject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / オフライン · キャッシュ: 3時間前")
-        refresh.send()
+        events.send(.refreshRequested)
         air.subject.send(Fetched(value: .sample(us: 12), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / ")
         XCTAssertEqual(air.requests.count, 2)
         // A refresh that fails keeps the fresh answer, and says so.
-        refresh.send()
+        events.send(.refreshRequested)
         air.subject.send(completion: .failure(.server(status: 500)))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー (HTTP 500) · キャッシュ: たった今")
@@ -159,7 +155,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testEuropeReadsTheEuropeanIndexAndSaysSo() {
         let state = states(makeViewModel(city: Self.paris))
-        appeared.send()
+        events.send(.appeared)
         air.subject.send(Fetched(value: .sample(us: 57, european: 38, uvMax: 2.4), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loading | European AQI 38 / fair / UV max 2, low / ")
@@ -167,7 +163,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testAMissingIndexOrUVIsADashNotAGuess() {
         let state = states(makeViewModel())
-        appeared.send()
+        events.send(.appeared)
         air.subject.send(Fetched(value: .sample(us: nil, uvMax: nil), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         XCTAssertEqual(state.last.map(summary), "loading | US AQI – / - / - / ")
@@ -175,9 +171,9 @@ final class CityDetailAirAndHoursTests: XCTestCase {
 
     func testLeavingCancelsTheAirRequestToo() {
         let state = states(makeViewModel())
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
-        leave.send()
+        events.send(.leaveRequested)
         XCTAssertEqual(air.cancellations, 1)
         XCTAssertEqual(weather.cancellations, 1)
         _ = state
@@ -236,7 +232,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
     private func hours(_ f: Forecast, _ language: Language = .en, units: UnitSystem = .metric,
                        clock: UserSettings.Clock = .h24) throws -> WeatherPanel {
         let state = states(makeViewModel(language, units: units, clock: clock))
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(Fetched(value: f, fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         guard case .loaded(let panel)? = state.last?.weather else { throw XCTSkip("not loaded") }

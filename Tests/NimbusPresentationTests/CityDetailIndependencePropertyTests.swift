@@ -32,8 +32,7 @@ import TestSupport
         let air = ScriptedAirRepository()
         let warnings = ScriptedWarningsRepository()
         let normals = ScriptedNormalsRepository()
-        let appeared = PassthroughSubject<Void, Never>()
-        let refresh = PassthroughSubject<Void, Never>()
+        let events = PassthroughSubject<CityDetailViewModel.Event, Never>()
         let scheduler = DispatchQueue.test
         var last: CityDetailState?
         var cancellable: AnyCancellable?
@@ -47,11 +46,9 @@ import TestSupport
                 normals: withExtras ? GetClimateNormalsUseCase(repository: normals) : nil, likes: nil,
                 format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
                 scheduler: scheduler.eraseToAnyScheduler(), now: { CityDetailIndependencePropertyTests.now })
-            cancellable = viewModel.transform(input: .init(
-                appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-                likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
+            cancellable = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
                 .state.sink { [weak self] in self?.last = $0 }
-            appeared.send()
+            events.send(.appeared)
             scheduler.advance()
         }
 
@@ -88,7 +85,7 @@ import TestSupport
                 case .warningsAnswered, .warningsFailed, .normalFailed:
                     break // (the extras' own property, below)
                 case .refresh:
-                    for h in [both, weatherOnly, airOnly] { h.refresh.send() }
+                    for h in [both, weatherOnly, airOnly] { h.events.send(.refreshRequested) }
                 }
                 for h in [both, weatherOnly, airOnly] { h.settle() }
                 #expect(both.last?.weather == weatherOnly.last?.weather, "\(step)")
@@ -130,7 +127,7 @@ import TestSupport
                 case .airCached, .airFresh, .airFinished, .airFailed:
                     break
                 case .refresh:
-                    for h in [extras, plain] { h.refresh.send() }
+                    for h in [extras, plain] { h.events.send(.refreshRequested) }
                 }
                 for h in [extras, plain] { h.settle() }
                 #expect(extras.last?.weather == plain.last?.weather, "\(step)")

@@ -42,10 +42,7 @@ final class CityDetailViewModelTests: XCTestCase {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var repository: ScriptedWeatherRepository!
     private var likes: InMemoryLikes!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let like = PassthroughSubject<Void, Never>()
-    private let leave = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<CityDetailViewModel.Event, Never>()
     /// 2026-06-21 09:12 KST.
     static let now = Date(timeIntervalSince1970: 1_782_000_720)
 
@@ -63,9 +60,7 @@ final class CityDetailViewModelTests: XCTestCase {
             city: .seoul, forecast: GetForecastUseCase(repository: weather ?? repository!), likes: LikeCityUseCase(repository: likes),
             format: WeatherFormatter(l10n: l10n, units: units, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
             scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
-        return viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     /// The weather part and notice of each state, in a form that reads well in failures.
@@ -100,7 +95,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testLoadingThenLoaded() throws {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         repository.subject.send(fresh)
         repository.subject.send(completion: .finished)
@@ -133,7 +128,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testCachedThenFresh() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(cached)
         scheduler.advance()
         repository.subject.send(fresh)
@@ -148,7 +143,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testOfflineWithACacheShowsItsAge() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(cached)
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
@@ -161,7 +156,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testABrokenConnectionWithoutACacheSaysSoRatherThanOffline() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(completion: .failure(.connectionLost))
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), [
@@ -172,7 +167,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testOfflineWithoutACacheSaysSoAndKeepsTheLocalParts() throws {
         let state = TestObserver(makeOutput(.ko).state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(completion: .failure(.offline))
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), [
@@ -187,10 +182,10 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testErrorThenRetryThenLoaded() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(completion: .failure(.server(status: 500)))
         scheduler.advance()
-        refresh.send()
+        events.send(.refreshRequested)
         scheduler.advance()
         repository.subject.send(fresh)
         repository.subject.send(completion: .finished)
@@ -210,7 +205,7 @@ final class CityDetailViewModelTests: XCTestCase {
         var messages: [String] = []
         for error in errors {
             let state = TestObserver(makeOutput(.ja).state)
-            appeared.send()
+            events.send(.appeared)
             repository.subject.send(completion: .failure(error))
             scheduler.advance()
             messages.append(state.last.map(summary) ?? "")
@@ -225,10 +220,10 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testARefreshWhileLoadedKeepsTheDataAndCancelsTheOldRequest() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(fresh)
         scheduler.advance()
-        refresh.send()
+        events.send(.refreshRequested)
         scheduler.advance()
         XCTAssertEqual(repository.cancellations, 1, "the first request, still open, is cancelled by the refresh")
         XCTAssertEqual(state.values.map(summary), [
@@ -242,9 +237,9 @@ final class CityDetailViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
-        leave.send()
+        events.send(.leaveRequested)
         scheduler.advance()
         XCTAssertEqual(repository.cancellations, 1)
         repository.subject.send(fresh)
@@ -255,15 +250,15 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testLikeTogglesAndPersists() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
-        like.send()
+        events.send(.likeToggled)
         scheduler.advance()
-        like.send()
+        events.send(.likeToggled)
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), ["loading", "loading | liked", "loading"])
         XCTAssertEqual(likes.ids, [])
-        like.send()
+        events.send(.likeToggled)
         scheduler.advance()
         XCTAssertEqual(likes.ids, [City.seoul.id])
     }
@@ -271,8 +266,8 @@ final class CityDetailViewModelTests: XCTestCase {
     func testAFailedLikeSaysSoAndKeepsTheOldState() {
         likes.failWrites = true
         let state = TestObserver(makeOutput().state)
-        appeared.send()
-        like.send()
+        events.send(.appeared)
+        events.send(.likeToggled)
         scheduler.advance()
         XCTAssertEqual(state.values.map(summary), [
             "loading",
@@ -283,7 +278,7 @@ final class CityDetailViewModelTests: XCTestCase {
 
     func testImperialUnits() throws {
         let state = TestObserver(makeOutput(units: .imperial).state)
-        appeared.send()
+        events.send(.appeared)
         repository.subject.send(fresh)
         scheduler.advance()
         guard case .loaded(let panel) = try XCTUnwrap(state.last).weather else { return XCTFail() }

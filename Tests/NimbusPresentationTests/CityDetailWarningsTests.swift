@@ -30,9 +30,7 @@ final class CityDetailWarningsTests: XCTestCase {
     private var warnings: ScriptedWarningsRepository!
     private var normals: ScriptedNormalsRepository!
     private var clock: TestClock!
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let opened = PassthroughSubject<Void, Never>()
+    private let events = PassthroughSubject<CityDetailViewModel.Event, Never>()
     private let tick = PassthroughSubject<Date, Never>()
     /// 2026-06-21 09:12 KST.
     static let now = Date(timeIntervalSince1970: 1_782_000_720)
@@ -53,10 +51,7 @@ final class CityDetailWarningsTests: XCTestCase {
             normals: GetClimateNormalsUseCase(repository: normals), likes: nil,
             format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
             scheduler: scheduler.eraseToAnyScheduler(), now: { clock.time })
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher(),
-            warningsOpened: opened.eraseToAnyPublisher(), tick: tick.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: tick.eraseToAnyPublisher()))
         return (TestObserver(output.state), TestObserver(output.route))
     }
 
@@ -86,7 +81,7 @@ final class CityDetailWarningsTests: XCTestCase {
 
     func testAWarningThatExpiresGoesAtTheNextMinuteWithoutAskingAgain() {
         let (state, _) = start()
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(state.last.map(line), "-", "nothing said before the first answer")
         warnings.subject.send(report([warning("1", "Wind Advisory", .moderate, minutes: 1.5),
@@ -110,7 +105,7 @@ final class CityDetailWarningsTests: XCTestCase {
     /// full text is of warnings coming.
     func testAWarningThatStartsLaterSaysFromWhen() throws {
         let (state, route) = start()
-        appeared.send()
+        events.send(.appeared)
         let coming = WeatherWarning(id: "c", source: .meteoAlarm, event: "Heat Warning", severity: .moderate, headline: nil,
                                     description: "Hot.", instruction: nil, sender: nil, effective: Self.now,
                                     onset: Self.now.addingTimeInterval(2 * 86_400), expires: Self.now.addingTimeInterval(3 * 86_400),
@@ -118,7 +113,7 @@ final class CityDetailWarningsTests: XCTestCase {
         warnings.subject.send(report([coming]))
         scheduler.advance()
         XCTAssertEqual(state.last.map(line), "Heat Warning | moderate | from Tue 09:12 | ")
-        opened.send()
+        events.send(.warningsOpened)
         guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
         XCTAssertEqual(text.title, "Warnings coming · Seoul")
         XCTAssertTrue(text.lines.map(\.text).contains("Coming: Jun 23 09:12 – Jun 24 09:12 (local time)"), "\(text.lines.map(\.text))")
@@ -133,10 +128,10 @@ final class CityDetailWarningsTests: XCTestCase {
 
     func testAOpensTheFullTextOfTheWarningsInForce() throws {
         let (state, route) = start(.ko)
-        appeared.send()
+        events.send(.appeared)
         warnings.subject.send(report([warning("1", "Wind Advisory", .moderate, minutes: 30)]))
         scheduler.advance()
-        opened.send()
+        events.send(.warningsOpened)
         guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
         XCTAssertEqual(text.title, "발효 중인 기상특보 · 서울")
         XCTAssertEqual(text.lines.map(\.text), [
@@ -145,7 +140,7 @@ final class CityDetailWarningsTests: XCTestCase {
         ])
         XCTAssertEqual(text.lines.first?.kind, .event(.moderate))
         minute(31)
-        opened.send()
+        events.send(.warningsOpened)
         XCTAssertEqual(route.values.count, 1, "expired: nothing to open")
         _ = state
     }
@@ -155,7 +150,7 @@ final class CityDetailWarningsTests: XCTestCase {
         var notes: [String] = []
         for language in Language.allCases {
             let (state, _) = start(language)
-            appeared.send()
+            events.send(.appeared)
             scheduler.advance()
             notes.append(state.last.map(line) ?? "")
         }
@@ -167,7 +162,7 @@ final class CityDetailWarningsTests: XCTestCase {
 
     func testAFailingWarningsServiceSaysWhyAndLeavesTheForecast() {
         let (state, _) = start()
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         warnings.subject.send(completion: .failure(.offline))
         scheduler.advance()
@@ -175,7 +170,7 @@ final class CityDetailWarningsTests: XCTestCase {
         guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
         XCTAssertEqual(panel.temperature, "23°C")
         // A kept copy with a warning stays shown when the service cannot be reached.
-        refresh.send()
+        events.send(.refreshRequested)
         warnings.subject.send(report([warning("1", "Wind Advisory", .minor, minutes: 30)], cached: true))
         warnings.subject.send(completion: .failure(.timedOut))
         scheduler.advance()
@@ -187,7 +182,7 @@ final class CityDetailWarningsTests: XCTestCase {
         for language in Language.allCases {
             setUp()
             let (state, _) = start(language)
-            appeared.send()
+            events.send(.appeared)
             scheduler.advance()
             let today = Forecast.sample()
             let forecast = Forecast(coordinate: today.coordinate, utcOffsetSeconds: today.utcOffsetSeconds, current: today.current,
@@ -215,7 +210,7 @@ final class CityDetailWarningsTests: XCTestCase {
     /// and `r` asks for the normal again rather than keep the same answer for the day.
     func testANormalThatCannotBeTrueIsNotShownAndRAsksAgain() {
         let (state, _) = start()
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
@@ -224,7 +219,7 @@ final class CityDetailWarningsTests: XCTestCase {
         guard case .loaded(let panel)? = state.last?.weather else { return XCTFail() }
         XCTAssertNil(panel.normal, "not: \(panel.normal ?? "")")
         XCTAssertEqual(normals.requests.count, 1)
-        refresh.send()
+        events.send(.refreshRequested)
         scheduler.advance()
         weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
@@ -240,7 +235,7 @@ final class CityDetailWarningsTests: XCTestCase {
     /// A normal a climate could have, but 38° from today's forecast: not shown, and its kept copy dropped.
     func testANormalFurtherFromTheForecastThanAnyDayHasBeenIsNotShown() {
         let (state, _) = start()
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         normals.subject.send(ScriptedNormalsRepository.flat(high: -10, low: -15))
@@ -252,7 +247,7 @@ final class CityDetailWarningsTests: XCTestCase {
 
     func testAFailingArchiveLeavesTheForecastAndSaysNothingOfTheNormal() {
         let (state, _) = start()
-        appeared.send()
+        events.send(.appeared)
         weather.subject.send(Fetched(value: .sample(), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
         normals.subject.send(completion: .failure(.server(status: 500)))

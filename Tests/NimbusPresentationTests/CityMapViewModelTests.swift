@@ -9,19 +9,14 @@ final class CityMapViewModelTests: XCTestCase {
     private var main: TestSchedulerOf<DispatchQueue>!
     private var background: TestSchedulerOf<DispatchQueue>!
     private var repository: FakeMapRepository!
-    private var size: PassthroughSubject<MapSize, Never>!
-    private var zoom: PassthroughSubject<Int, Never>!
-    private var pan: PassthroughSubject<MapPan, Never>!
-    private var reset: PassthroughSubject<Void, Never>!
-    private var style: PassthroughSubject<Void, Never>!
-    private var dismissed: PassthroughSubject<Void, Never>!
+    private var events: PassthroughSubject<CityMapViewModel.Event, Never>!
     private var observer: TestObserver<CityMapState>!
 
     override func setUp() {
         main = DispatchQueue.test
         background = DispatchQueue.test
         repository = FakeMapRepository()
-        size = .init(); zoom = .init(); pan = .init(); reset = .init(); style = .init(); dismissed = .init()
+        events = .init()
     }
 
     private func start(language: Language = .en, units: UnitSystem = .metric, towns: MapTownFinder? = nil) {
@@ -29,10 +24,7 @@ final class CityMapViewModelTests: XCTestCase {
             city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(language), units: units,
             initialZoom: .country, scheduler: main.eraseToAnyScheduler(), renderScheduler: background.eraseToAnyScheduler(),
             towns: towns)
-        let output = viewModel.transform(input: .init(
-            sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
-            panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
-            styleToggled: style.eraseToAnyPublisher(), dismissed: dismissed.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         observer = TestObserver(output.state)
     }
 
@@ -54,10 +46,10 @@ final class CityMapViewModelTests: XCTestCase {
 
     func testNothingBeforeTheFirstLayoutThenLoadingThenTheMap() {
         start()
-        zoom.send(1)
+        events.send(.zoomed(1))
         main.advance()
         XCTAssertEqual(history(), [])
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         XCTAssertEqual(history(), ["loading | - | zoom 5/12 · braille | - | Drawing the map…"])
         main.advance()
         XCTAssertEqual(repository.renders.count, 0, "rendering waits for the render queue")
@@ -78,21 +70,21 @@ final class CityMapViewModelTests: XCTestCase {
                       GeoPoint(latitude: seoul.coordinate.latitude, longitude: seoul.coordinate.longitude)!]
         let finder = MapTownFinder(count: 2, position: { scans.add(); return points[$0] }, city: { _ in seoul }, language: .en)
         start(towns: finder)
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         main.advance()
         XCTAssertEqual(scans.value, 0, "nothing on the main queue")
         settle()
         XCTAssertEqual(scans.value, 2)
         XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
         XCTAssertEqual(observer.last?.markers.first?.x, 20)
-        zoom.send(1)
+        events.send(.zoomed(1))
         settle()
-        zoom.send(-1)  // back to zoom 4: cached, its towns remembered, no scan
+        events.send(.zoomed(-1))  // back to zoom 4: cached, its towns remembered, no scan
         XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
         XCTAssertEqual(scans.value, 4)
         // Another panel on the same cached map: the map at once, its towns after a scan off the main queue.
         start(towns: finder)
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         XCTAssertEqual(observer.last?.markers, [])
         main.advance()
         XCTAssertEqual(scans.value, 4)
@@ -100,7 +92,7 @@ final class CityMapViewModelTests: XCTestCase {
         XCTAssertEqual(scans.value, 6)
         XCTAssertEqual(observer.last?.markers.map(\.kind), [.town])
         // None at world zoom.
-        zoom.send(-4)
+        events.send(.zoomed(-4))
         settle()
         XCTAssertEqual(observer.last?.zoom, .world)
         XCTAssertEqual(observer.last?.markers, [])
@@ -108,11 +100,11 @@ final class CityMapViewModelTests: XCTestCase {
 
     func testRevisitedViewsComeFromTheCacheAtOnce() {
         start()
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         settle()
-        zoom.send(1)
+        events.send(.zoomed(1))
         settle()
-        zoom.send(-1)  // back to zoom 4: cached, no loading state, no render, no scheduler hop
+        events.send(.zoomed(-1))  // back to zoom 4: cached, no loading state, no render, no scheduler hop
         XCTAssertEqual(history(), [
             "loading | - | \(z4) | - | Drawing the map…",
             "shown | z4 30x8 braille (0,0) | \(z4) | 10 100 km | -",
@@ -125,9 +117,9 @@ final class CityMapViewModelTests: XCTestCase {
 
     func testANewViewCancelsTheRenderInFlight() {
         start()
-        size.send(MapSize(cols: 30, rows: 8))
-        pan.send(.right)
-        pan.send(.down)
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
+        events.send(.panned(.right))
+        events.send(.panned(.down))
         settle()
         // (The three views' loading states look the same: one is sent.)
         XCTAssertEqual(history(), [
@@ -147,15 +139,15 @@ final class CityMapViewModelTests: XCTestCase {
         let finder = MapTownFinder(count: 1, position: { _ in scans.add(); return GeoPoint(latitude: 38, longitude: 128)! },
                                    city: { _ in seoul }, language: .en)
         start(towns: finder)
-        size.send(MapSize(cols: 30, rows: 8))
-        for _ in 0..<100 { pan.send(.right) }
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
+        for _ in 0..<100 { events.send(.panned(.right)) }
         settle()
         XCTAssertEqual(repository.renders.map(\.key.offset), [MapOffset(x: 100, y: 0)], "only the view on screen is drawn")
         XCTAssertEqual(scans.value, 1)
         // Cached views flicked through: the towns of the last alone are looked for.
-        pan.send(.left)
+        events.send(.panned(.left))
         settle()
-        for i in 0..<100 { pan.send(i % 2 == 0 ? .right : .left) }
+        for i in 0..<100 { events.send(.panned(i % 2 == 0 ? .right : .left)) }
         settle()
         XCTAssertEqual(repository.renders.count, 2)
         XCTAssertEqual(scans.value, 2, "the towns of cached views flicked past are not looked for")
@@ -164,11 +156,11 @@ final class CityMapViewModelTests: XCTestCase {
 
     func testDismissingCancelsTheRenderAndEndsTheOutput() {
         start()
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         background.advance()  // the render ran...
-        dismissed.send(())    // ...but the screen left before its result was delivered
+        events.send(.dismissed)  // ...but the screen left before its result was delivered
         main.advance()
-        zoom.send(1)
+        events.send(.zoomed(1))
         settle()
         XCTAssertEqual(history(), ["loading | - | \(z4) | - | Drawing the map…"])
         XCTAssertTrue(observer.finished)
@@ -178,14 +170,14 @@ final class CityMapViewModelTests: XCTestCase {
 
     func testStyleResetAndZoomLimits() {
         start(units: .imperial)
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         settle()
-        style.send(())
+        events.send(.styleToggled)
         settle()
-        pan.send(.left)
+        events.send(.panned(.left))
         settle()
-        reset.send(())  // back to the start: still blocks, cached
-        for _ in 0..<20 { zoom.send(-1) }
+        events.send(.resetRequested)  // back to the start: still blocks, cached
+        for _ in 0..<20 { events.send(.zoomed(-1)) }
         settle()
         XCTAssertEqual(history(), [
             "loading | - | \(z4) | - | Drawing the map…",
@@ -206,7 +198,7 @@ final class CityMapViewModelTests: XCTestCase {
     func testMissingDataIsShownLocalised() {
         repository.failure = .dataMissing("landmask.bin")
         start(language: .ko)
-        size.send(MapSize(cols: 30, rows: 8))
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         settle()
         XCTAssertEqual(history(), [
             "loading | - | 확대 4/12 · 도트 | - | 지도를 그리는 중…",
@@ -220,13 +212,10 @@ final class CityMapViewModelTests: XCTestCase {
             city: .seoul, showMap: ShowCityMapUseCase(repository: repository), l10n: .bundled(.en), units: .metric,
             scheduler: DispatchQueue.main.eraseToAnyScheduler(),
             renderScheduler: DispatchQueue(label: "test.map", attributes: .concurrent).eraseToAnyScheduler())
-        let output = viewModel.transform(input: .init(
-            sizeChanged: size.eraseToAnyPublisher(), zoomed: zoom.eraseToAnyPublisher(),
-            panned: pan.eraseToAnyPublisher(), resetRequested: reset.eraseToAnyPublisher(),
-            styleToggled: style.eraseToAnyPublisher(), dismissed: dismissed.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         observer = TestObserver(output.state)
-        size.send(MapSize(cols: 30, rows: 8))
-        for _ in 0..<8 { zoom.send(1) }
+        events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
+        for _ in 0..<8 { events.send(.zoomed(1)) }
         let shown = expectation(description: "the last view is shown")
         // Polled on the main queue only, where this test runs.
         nonisolated(unsafe) let observer = self.observer!

@@ -34,4 +34,19 @@ final class ConfirmReduceTests: XCTestCase {
         XCTAssertEqual(route.values, [.answered(true)])
         XCTAssertEqual(state.values.count, 1, "the question does not change")
     }
+
+    func testTheWishlistsQuestionCountsTheFilmsInEachLanguage() {
+        for language in Language.allCases {
+            let l10n = L10n.bundled(language)
+            for count in [1, 2, 12, 1234] {
+                let state = TestObserver(ConfirmViewModel.deleteAllWishlist(count: count, l10n: l10n)
+                    .transform(input: .init(events: Empty().eraseToAnyPublisher())).state)
+                let asked = state.values.first
+                XCTAssertEqual(asked?.question, l10n.count(.wishlistConfirm, count, l10n.number(count)), "\(language) \(count)")
+                XCTAssertTrue(asked?.question.contains(l10n.number(count)) == true, "\(language) \(count)")
+                XCTAssertEqual(asked?.yes, l10n[.hintDeleteAll])
+                XCTAssertEqual(asked?.no, l10n[.hintBack])
+            }
+        }
+    }
 }

@@ -21,7 +21,7 @@ final class LikedThumbnailTests: XCTestCase {
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in cities.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
-            scheduler: scheduler.eraseToAnyScheduler(), startupNotice: nil, map: ShowCityMapUseCase(repository: maps))
+            scheduler: scheduler.eraseToAnyScheduler(), map: ShowCityMapUseCase(repository: maps))
         let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
         return (events, TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state))
     }

@@ -94,14 +94,14 @@ final class LikedCitiesViewModelTests: XCTestCase {
     }
 
     /// `weather` replaces the scripted repository, e.g. with one that must not be called.
-    private func makeOutput(notice: String? = nil, weather: WeatherRepository? = nil) -> LikedCitiesViewModel.Output {
+    private func makeOutput(dataStatus: UserDataStatus = .saved, weather: WeatherRepository? = nil) -> LikedCitiesViewModel.Output {
         let all = self.all
         let l10n = L10n.bundled(.en)
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
-            scheduler: scheduler.eraseToAnyScheduler(), startupNotice: notice)
+            scheduler: scheduler.eraseToAnyScheduler(), dataStatus: dataStatus)
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
@@ -138,10 +138,10 @@ final class LikedCitiesViewModelTests: XCTestCase {
     }
 
     func testNoLikesAndARecoveryNotice() {
-        let state = TestObserver(makeOutput(notice: "Moved aside.").state)
+        let state = TestObserver(makeOutput(dataStatus: .recovered(movedTo: "/data/nimbus/user.sqlite.unreadable-1")).state)
         events.send(.appeared)
         scheduler.advance()
-        XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it. | Moved aside."])
+        XCTAssertEqual(state.values.map(summary), ["No liked cities yet: press f on a city to like it. | Your saved data could not be read; it was moved aside to user.sqlite.unreadable-1 and a new file started."])
         XCTAssertTrue(weather.batches.isEmpty)
     }
 

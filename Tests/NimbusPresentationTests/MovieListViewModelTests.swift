@@ -10,15 +10,7 @@ final class MovieListViewModelTests: XCTestCase {
     private var repository: ScriptedMovieRepository!
     private var history: InMemoryMovieHistory!
     private var wishlist: InMemoryWishlist!
-    private var query: PassthroughSubject<String, Never>!
-    private var submitted: PassthroughSubject<String, Never>!
-    private var moved: PassthroughSubject<Int, Never>!
-    private var opened: PassthroughSubject<Int, Never>!
-    private var recentOpened: PassthroughSubject<Int, Never>!
-    private var toggled: PassthroughSubject<Int, Never>!
-    private var retried: PassthroughSubject<Void, Never>!
-    private var filter: PassthroughSubject<MovieFilter, Never>!
-    private var rows: PassthroughSubject<Int, Never>!
+    private var events: PassthroughSubject<MovieListViewModel.Event, Never>!
     private var viewModel: MovieListViewModel!
 
     override func setUp() {
@@ -26,15 +18,7 @@ final class MovieListViewModelTests: XCTestCase {
         repository = ScriptedMovieRepository()
         history = InMemoryMovieHistory()
         wishlist = InMemoryWishlist()
-        query = PassthroughSubject()
-        submitted = PassthroughSubject()
-        moved = PassthroughSubject()
-        opened = PassthroughSubject()
-        recentOpened = PassthroughSubject()
-        toggled = PassthroughSubject()
-        retried = PassthroughSubject()
-        filter = PassthroughSubject()
-        rows = PassthroughSubject()
+        events = PassthroughSubject()
     }
 
     /// `movies` replaces the scripted repository, e.g. with one that must not be called.
@@ -48,12 +32,7 @@ final class MovieListViewModelTests: XCTestCase {
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
             idleMessage: "type to search", catalogueYears: catalogueYears, scheduler: scheduler.eraseToAnyScheduler(),
             searchScheduler: searchScheduler)
-        return viewModel.transform(input: .init(
-            queryChanged: query.eraseToAnyPublisher(), querySubmitted: submitted.eraseToAnyPublisher(),
-            selectionMoved: moved.eraseToAnyPublisher(), rowOpened: opened.eraseToAnyPublisher(),
-            recentOpened: recentOpened.eraseToAnyPublisher(), wishlistToggled: toggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher(), filterChanged: filter.eraseToAnyPublisher(),
-            visibleRows: rows.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
     /// A compact picture of a state, so whole histories read at a glance.
@@ -98,10 +77,10 @@ final class MovieListViewModelTests: XCTestCase {
     func testFirstPageAfterTheDebounceFromTMDB() {
         repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
-        query.send("")
-        query.send("b")
-        query.send("ba")
-        query.send("bat")
+        events.send(.queryChanged(""))
+        events.send(.queryChanged("b"))
+        events.send(.queryChanged("ba"))
+        events.send(.queryChanged("bat"))
         scheduler.advance(by: .milliseconds(200))
         XCTAssertEqual(repository.requests, [], "typing within the debounce searches nothing")
         scheduler.advance(by: .milliseconds(50))
@@ -120,8 +99,8 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testTheCatalogueSearchesEveryKeystrokeAndDropsStaleAnswers() {
         let state = TestObserver(makeOutput().state)
-        query.send("b")
-        query.send("ba")
+        events.send(.queryChanged("b"))
+        events.send(.queryChanged("ba"))
         XCTAssertEqual(repository.requests, [.init(query: "b", page: 1), .init(query: "ba", page: 1)], "no debounce")
         XCTAssertEqual(repository.cancelled, [.init(query: "b", page: 1)])
         repository.respond("b", page: 1, with: .success(.page("b", 1, of: 45)))
@@ -133,13 +112,13 @@ final class MovieListViewModelTests: XCTestCase {
     func testCatalogueSearchesOffTheMainQueueKeepTheRowsUntilTheAnswer() {
         let work = DispatchQueue.test
         let state = TestObserver(makeOutput(searchScheduler: work.eraseToAnyScheduler()).state)
-        query.send("b")
+        events.send(.queryChanged("b"))
         work.advance()
         repository.respond("b", page: 1, with: .success(.page("b", 1, of: 45)))
         scheduler.advance()
-        query.send("ba")
+        events.send(.queryChanged("ba"))
         work.advance()
-        query.send("bat")  // typed before "ba" answered: "ba" is cancelled, its late answer dropped
+        events.send(.queryChanged("bat"))  // typed before "ba" answered: "ba" is cancelled, its late answer dropped
         work.advance()
         repository.respond("ba", page: 1, with: .success(.page("ba", 1, of: 5)))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 2)))
@@ -152,13 +131,13 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testTheCatalogueOpensOnTheMostPopularFilmsAndTMDBOnItsHint() {
         let state = TestObserver(makeOutput().state)
-        query.send("")
+        events.send(.queryChanged(""))
         repository.respond("", page: 1, with: .success(.page("", 1, of: 17_472)))
         scheduler.advance()
         XCTAssertEqual(history(state), ["loading()", "results() 20 rows [Most popular of 17,472 films]"])
         repository = ScriptedMovieRepository(source: .tmdb)
         let tmdb = TestObserver(makeOutput().state)
-        query.send("")
+        events.send(.queryChanged(""))
         scheduler.advance()
         XCTAssertEqual(history(tmdb), ["idle(type to search)"])
         XCTAssertEqual(repository.requests, [])
@@ -166,13 +145,13 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testTwoPagesWhenTheSelectionNearsTheEndWithoutDuplicates() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
         scheduler.advance()
-        moved.send(15)
+        events.send(.selectionMoved(15))
         XCTAssertEqual(repository.requests.count, 1, "16 of 20 rows: not yet near the end")
-        moved.send(17)
-        moved.send(18)
+        events.send(.selectionMoved(17))
+        events.send(.selectionMoved(18))
         XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)],
                        "within 3 rows of the end the next page loads, once")
         // Page 2 repeats one film of page 1: it is shown once.
@@ -191,14 +170,14 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testTheLastPageStopsPaging() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 25)))
         scheduler.advance()
-        moved.send(19)
+        events.send(.selectionMoved(19))
         repository.respond("bat", page: 2, with: .success(.page("bat", 2, of: 25)))
         scheduler.advance()
-        moved.send(24)
-        moved.send(23)
+        events.send(.selectionMoved(24))
+        events.send(.selectionMoved(23))
         XCTAssertEqual(repository.requests, [.init(query: "bat", page: 1), .init(query: "bat", page: 2)])
         XCTAssertEqual(history(state).last, "results(bat) 25 rows [Results: 25]")
         XCTAssertEqual(history(state).count, 4, "loading, page 1, spinner, page 2")
@@ -206,10 +185,10 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAnErrorIsShownAndRetried() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .failure(.offline))
         scheduler.advance()
-        retried.send(())
+        events.send(.retried)
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
         scheduler.advance()
         XCTAssertEqual(history(state), [
@@ -223,15 +202,15 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testANextPageErrorKeepsTheRowsAndRetries() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
         scheduler.advance()
-        moved.send(19)
+        events.send(.selectionMoved(19))
         repository.respond("bat", page: 2, with: .failure(.rateLimited))
         scheduler.advance()
-        moved.send(19)
+        events.send(.selectionMoved(19))
         XCTAssertEqual(repository.requests.count, 2, "no automatic retry after a failed page")
-        retried.send(())
+        events.send(.retried)
         repository.respond("bat", page: 2, with: .success(.page("bat", 2, of: 45)))
         scheduler.advance()
         XCTAssertEqual(history(state), [
@@ -246,10 +225,10 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testACachedPageIsReplacedByTheFreshOne() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)), finish: false)
         scheduler.advance()
-        moved.send(2)
+        events.send(.selectionMoved(2))
         XCTAssertEqual(repository.requests.count, 1, "no next page while the first is still loading")
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 4, first: 100)))
         scheduler.advance()
@@ -264,9 +243,9 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testANewQueryCancelsTheOld() {
         let state = TestObserver(makeOutput().state)
-        query.send("bat")
+        events.send(.queryChanged("bat"))
         scheduler.advance(by: .milliseconds(250))
-        query.send("heat")
+        events.send(.queryChanged("heat"))
         scheduler.advance(by: .milliseconds(250))
         XCTAssertEqual(repository.cancelled, [.init(query: "bat", page: 1)])
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 5)))
@@ -283,7 +262,7 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAnEmptyResultSaysSoAndIsNotSaved() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("zzzz")
+        events.send(.querySubmitted("zzzz"))
         repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
         scheduler.advance()
         XCTAssertEqual(history(state), ["loading(zzzz)", "empty(No film matches “zzzz”)"])
@@ -303,14 +282,14 @@ final class MovieListViewModelTests: XCTestCase {
         ]
         for (language, text, message) in expected {
             let state = TestObserver(makeOutput(language, catalogueYears: 1940...2014).state)
-            submitted.send(text)
+            events.send(.querySubmitted(text))
             repository.respond(text, page: 1, with: .success(.page(text, 1, of: 0)))
             scheduler.advance()
             XCTAssertEqual(state.last?.phase, .empty(message), "\(language)")
         }
         repository = ScriptedMovieRepository(source: .tmdb)
         let tmdb = TestObserver(makeOutput(catalogueYears: 1940...2014).state)
-        submitted.send("zzzz")
+        events.send(.querySubmitted("zzzz"))
         scheduler.advance(by: .seconds(1))
         repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
         scheduler.advance()
@@ -323,8 +302,8 @@ final class MovieListViewModelTests: XCTestCase {
         let state = TestObserver(makeOutput().state)
         try? history.saveQuery("heat")
         try? history.saveQuery("batman")
-        query.send("bat")
-        query.send("")
+        events.send(.queryChanged("bat"))
+        events.send(.queryChanged(""))
         scheduler.advance(by: .seconds(1))
         XCTAssertEqual(history(state), ["idle(type to search)"])
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
@@ -333,8 +312,8 @@ final class MovieListViewModelTests: XCTestCase {
     func testAQueryClearedWithinTheTMDBDebounceNeverReachesTheRepository() {
         // (Repeats removed: the field's text is part of the state; see `history`.)
         let state = TestObserver(makeOutput(movies: UnimplementedMovieRepository(source: .tmdb)).state.map(describe).removeDuplicates())
-        query.send("bat")
-        query.send("")
+        events.send(.queryChanged("bat"))
+        events.send(.queryChanged(""))
         scheduler.advance(by: .seconds(1))
         state.assertValues(["idle(type to search)"])
     }
@@ -343,12 +322,12 @@ final class MovieListViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
         scheduler.advance()
-        opened.send(1)
-        opened.send(7)  // out of range: ignored
-        recentOpened.send(0)
+        events.send(.rowOpened(1))
+        events.send(.rowOpened(7))  // out of range: ignored
+        events.send(.recentOpened(0))
         route.assertValues([.showDetail(.film(1)), .showDetail(.film(1))])
         XCTAssertEqual(history(state), [
             "loading(bat)",
@@ -362,14 +341,14 @@ final class MovieListViewModelTests: XCTestCase {
         let state = TestObserver(output.state)
         try? wishlist.add(MovieSummary(id: MovieID(source: .tmdb, value: 272), title: "Film 2", year: 2002,
                                        genres: [], directors: []))
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
         scheduler.advance()
-        toggled.send(0)
+        events.send(.wishlistToggled(0))
         scheduler.advance()
         XCTAssertEqual(state.last?.rows.map(\.inWishlist), [true, false, false])
-        toggled.send(0)
-        toggled.send(2)
+        events.send(.wishlistToggled(0))
+        events.send(.wishlistToggled(2))
         scheduler.advance()
         // The message is part of the state now (it was a separate output): each lasts until the next
         // toggle, which clears it before saying its own.
@@ -383,15 +362,15 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAPageNumberedZeroIsKeptUnderThePageAskedFor() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(MoviesPage(query: "bat", page: 0, totalPages: 0, totalResults: 0,
                                                                      movies: [])))
         scheduler.advance()
-        submitted.send("heat")
+        events.send(.querySubmitted("heat"))
         repository.respond("heat", page: 1, with: .success(MoviesPage(query: "heat", page: -4, totalPages: -1, totalResults: -9,
                                                                       movies: [.film(1)])))
         scheduler.advance()
-        moved.send(0)
+        events.send(.selectionMoved(0))
         XCTAssertEqual(history(state), [
             "loading(bat)",
             "empty(No film matches “bat”)",
@@ -403,19 +382,19 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testASourceAnsweringAnotherPageThanAskedCannotMakeTheListAskForeverOrHang() {
         let state = TestObserver(makeOutput().state)
-        submitted.send("bat")
+        events.send(.querySubmitted("bat"))
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 100)))
         scheduler.advance()
-        moved.send(18)
+        events.send(.selectionMoved(18))
         // Asked for page 2, the source sends page 1 again.
         repository.respond("bat", page: 2, with: .success(.page("bat", 1, of: 100)))
         scheduler.advance()
-        moved.send(19)
+        events.send(.selectionMoved(19))
         XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3], "page 2 came (if wrong): the next asked for is 3")
         // Page 3 claims to be page Int.max.
         repository.respond("bat", page: 3, with: .success(.page("bat", 3, of: 100).renumbered(Int.max)))
         scheduler.advance()
-        moved.send(39)
+        events.send(.selectionMoved(39))
         XCTAssertEqual(repository.requests.map(\.page), [1, 2, 3, 4])
         XCTAssertEqual(history(state), [
             "loading(bat)",
@@ -433,17 +412,17 @@ final class MovieListViewModelTests: XCTestCase {
     func testTypedPrefixesAreNotSavedOnlyTheSubmittedQuery() {
         let state = TestObserver(makeOutput().state)
         for prefix in ["bat", "batm", "batman"] {
-            query.send(prefix)
+            events.send(.queryChanged(prefix))
             scheduler.advance(by: .milliseconds(250))
             repository.respond(prefix, page: 1, with: .success(.page(prefix, 1, of: 3)))
             scheduler.advance()
         }
         XCTAssertEqual(history.recentQueries(limit: 50), [], "every prefix rested 250 ms and found films; none is a suggestion")
-        submitted.send("batman")  // Enter in the field: the query already shown is not searched again
+        events.send(.querySubmitted("batman"))  // Enter in the field: the query already shown is not searched again
         scheduler.advance()
         XCTAssertEqual(history.recentQueries(limit: 50), ["batman"])
         XCTAssertEqual(repository.requests.map(\.query), ["bat", "batm", "batman"])
-        query.send("")
+        events.send(.queryChanged(""))
         scheduler.advance()
         XCTAssertEqual(history(state), [
             "loading(bat)", "results(bat) 3 rows [Results: 3]",
@@ -456,9 +435,9 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testEnterWhileTheTypedQueryLoadsSavesItWhenItFindsFilms() {
         let state = TestObserver(makeOutput().state)
-        query.send("heat")
+        events.send(.queryChanged("heat"))
         scheduler.advance(by: .milliseconds(250))
-        submitted.send("heat")
+        events.send(.querySubmitted("heat"))
         XCTAssertEqual(history.recentQueries(limit: 50), [])
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)), finish: false)
         scheduler.advance()
@@ -473,14 +452,14 @@ final class MovieListViewModelTests: XCTestCase {
         // Held for the whole test: the view model runs while its state is subscribed.
         let state = TestObserver(makeOutput().state)
         defer { withExtendedLifetime(state) {} }
-        submitted.send("heat")
+        events.send(.querySubmitted("heat"))
         repository.respond("heat", page: 1, with: .failure(.offline))
         scheduler.advance()
-        submitted.send("heat")  // Enter again on the error: still nothing found
-        submitted.send("zzzz")
+        events.send(.querySubmitted("heat"))  // Enter again on the error: still nothing found
+        events.send(.querySubmitted("zzzz"))
         repository.respond("zzzz", page: 1, with: .success(.page("zzzz", 1, of: 0)))
         scheduler.advance()
-        submitted.send("zzzz")
+        events.send(.querySubmitted("zzzz"))
         scheduler.advance()
         XCTAssertEqual(history.recentQueries(limit: 50), [])
     }
@@ -489,12 +468,12 @@ final class MovieListViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
-        query.send("heat")
+        events.send(.queryChanged("heat"))
         scheduler.advance(by: .milliseconds(250))
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 2)))
         scheduler.advance()
         XCTAssertEqual(history.recentQueries(limit: 50), [])
-        opened.send(1)
+        events.send(.rowOpened(1))
         XCTAssertEqual(route.values, [.showDetail(.film(1))])
         XCTAssertEqual(history.recentQueries(limit: 50), ["heat"])
         XCTAssertEqual(history(state).last, "results(heat) 2 rows [Results: 2] recent[\"Film 1\"]")
@@ -504,11 +483,11 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAFilterSearchesAgainAtOnceAndShowsAsChipsInEachLanguage() {
         let state = TestObserver(makeOutput(.ko).state)
-        query.send("heat")
+        events.send(.queryChanged("heat"))
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 30)))
         scheduler.advance()
         let drama = MovieFilter(genre: "Drama", years: 1990...1999, sort: .rating)
-        filter.send(drama)
+        events.send(.filterChanged(drama))
         XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: drama))
         repository.respond("heat", page: 1, filter: drama, with: .success(.page("heat", 1, of: 4)))
         scheduler.advance()
@@ -516,21 +495,21 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(state.last?.chips.map(\.text), ["드라마", "1990년대", "정렬: 평점순"])
         XCTAssertEqual(state.last?.rows.count, 4)
         // Typing keeps the filter.
-        query.send("heat w")
+        events.send(.queryChanged("heat w"))
         XCTAssertEqual(repository.requests.last, .init(query: "heat w", page: 1, filter: drama))
         // The same filter again searches nothing.
         let count = repository.requests.count
-        filter.send(drama)
+        events.send(.filterChanged(drama))
         XCTAssertEqual(repository.requests.count, count)
     }
 
     func testTMDBGetsOnlyOneYearAndNeverAGenreOrSort() {
         repository = ScriptedMovieRepository(source: .tmdb)
         let state = TestObserver(makeOutput().state)
-        submitted.send("heat")
-        filter.send(MovieFilter(genre: "Drama", years: 1995...1995, sort: .year))
+        events.send(.querySubmitted("heat"))
+        events.send(.filterChanged(MovieFilter(genre: "Drama", years: 1995...1995, sort: .year)))
         XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: MovieFilter(years: 1995...1995)))
-        filter.send(MovieFilter(genre: "Drama", years: 1990...1999, sort: .rating))
+        events.send(.filterChanged(MovieFilter(genre: "Drama", years: 1990...1999, sort: .rating)))
         XCTAssertEqual(repository.requests.last, .init(query: "heat", page: 1, filter: .none), "a decade is not pretended")
         repository.respond("heat", page: 1, with: .success(.page("heat", 1, of: 3)))
         scheduler.advance()
@@ -539,9 +518,9 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAnEmptyFilteredResultSaysWhichFilterToDrop() {
         let state = TestObserver(makeOutput().state)
-        query.send("pulp")
+        events.send(.queryChanged("pulp"))
         let narrow = MovieFilter(genre: "Western", years: 1994...1994)
-        filter.send(narrow)
+        events.send(.filterChanged(narrow))
         repository.respond("pulp", page: 1, filter: narrow, with: .success(.page("pulp", 1, of: 0)))
         scheduler.advance()
         guard case .empty(let before)? = state.last?.phase else { return XCTFail("\(String(describing: state.last))") }
@@ -556,8 +535,8 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testPagesLoadUntilTheyFillTheListAndBeforeTheSelectionReachesTheEnd() {
         let state = TestObserver(makeOutput().state)
-        query.send("the")
-        rows.send(45)
+        events.send(.queryChanged("the"))
+        events.send(.visibleRows(45))
         repository.respond("the", page: 1, with: .success(.page("the", 1, of: 500)))
         scheduler.advance()
         XCTAssertEqual(repository.requests.last, .init(query: "the", page: 2), "20 rows do not fill 45")
@@ -568,14 +547,14 @@ final class MovieListViewModelTests: XCTestCase {
         XCTAssertEqual(state.last?.rows.count, 60)
         XCTAssertEqual(repository.requests.count, 3, "60 rows fill 45 and leave some to scroll into")
         // Half a screen before the end, the next page is asked for.
-        moved.send(36)
+        events.send(.selectionMoved(36))
         XCTAssertEqual(repository.requests.count, 3)
-        moved.send(38)
+        events.send(.selectionMoved(38))
         XCTAssertEqual(repository.requests.last, .init(query: "the", page: 4))
         // A taller screen asks for more at once.
         repository.respond("the", page: 4, with: .success(.page("the", 4, of: 500)))
         scheduler.advance()
-        rows.send(90)
+        events.send(.visibleRows(90))
         XCTAssertEqual(repository.requests.last, .init(query: "the", page: 5))
     }
 }

@@ -27,9 +27,7 @@ final class TodayViewModelTests: XCTestCase {
     /// The clock the view model and its warnings read.
     private var clock: Date = Date(timeIntervalSince1970: 1_782_000_000)
     private var viewModel: TodayViewModel?
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<TodaySection, Never>()
-    private let opened = PassthroughSubject<TodayItem, Never>()
+    private let events = PassthroughSubject<TodayViewModel.Event, Never>()
     private let ticks = PassthroughSubject<Date, Never>()
 
     override func setUp() {
@@ -69,9 +67,7 @@ final class TodayViewModelTests: XCTestCase {
     private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
         let viewModel = makeViewModel(language: language)
         self.viewModel = viewModel
-        return viewModel.transform(input: .init(appeared: appeared.eraseToAnyPublisher(),
-                                                refreshRequested: refresh.eraseToAnyPublisher(),
-                                                opened: opened.eraseToAnyPublisher(), tick: ticks.eraseToAnyPublisher()))
+        return viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks.eraseToAnyPublisher()))
     }
 
     // MARK: Answers
@@ -136,7 +132,7 @@ final class TodayViewModelTests: XCTestCase {
         let state = TestObserver(makeOutput().state)
         XCTAssertTrue(state.values.isEmpty)
         XCTAssertEqual(quakes.requests, [])
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         // The quakes and films were asked in the same turn; the places as soon as the location was found.
         XCTAssertEqual(quakes.requests, [TodayViewModel.feed])
@@ -156,7 +152,7 @@ final class TodayViewModelTests: XCTestCase {
         for order in orders {
             setUp()
             let state = TestObserver(makeOutput().state)
-            appeared.send()
+            events.send(.appeared)
             scheduler.advance()
             var expected = ["places loading(2) […,…]", "quakes loading", "films loading"]
             var history: [String] = []
@@ -177,7 +173,7 @@ final class TodayViewModelTests: XCTestCase {
 
     func testASlowSectionNeverHoldsBackAFastOne() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(3)
         answer(2)
@@ -187,7 +183,7 @@ final class TodayViewModelTests: XCTestCase {
 
     func testOneFailingSectionLeavesTheOthersLoadedAndRRetriesItAlone() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(3)
         quakes.subject.send(completion: .failure(.offline))
@@ -198,7 +194,7 @@ final class TodayViewModelTests: XCTestCase {
         XCTAssertEqual(message, "Cannot reach the earthquake server. Press r here to try this section again.")
         // `r` in the failed section asks only for it.
         let batches = weather.batches.count
-        refresh.send(.quakes)
+        events.send(.refreshRequested(.quakes))
         scheduler.advance()
         XCTAssertEqual(quakes.requests.count, 2)
         XCTAssertEqual(weather.batches.count, batches)
@@ -206,7 +202,7 @@ final class TodayViewModelTests: XCTestCase {
         answer(2)
         XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes 1 · films 1")
         // `r` in a loaded section reloads everything.
-        refresh.send(.places)
+        events.send(.refreshRequested(.places))
         scheduler.advance()
         XCTAssertEqual(quakes.requests.count, 3)
         XCTAssertEqual(weather.batches.count, batches + 1)
@@ -214,7 +210,7 @@ final class TodayViewModelTests: XCTestCase {
 
     func testAKeptAnswerIsShownAsStaleWhenTheServerCannotBeReached() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         weather.placesSubject.send(Fetched(value: places.value, fetchedAt: now.addingTimeInterval(-3 * 3600), isCached: true))
         weather.placesSubject.send(completion: .failure(.offline))
@@ -227,7 +223,7 @@ final class TodayViewModelTests: XCTestCase {
     /// the section loaded; `r` asks again for the section, and a good answer clears the row.
     func testAPlaceWithoutItsOwnAnswerSaysSoOnItsRowAlone() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         var answers = places.value
         answers[City.busan.coordinate] = .failure(.badResponse)
@@ -238,7 +234,7 @@ final class TodayViewModelTests: XCTestCase {
         XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "n/a"])
         XCTAssertEqual(state.last?.places.rows.map(\.problem), [nil, "bad response"])
         XCTAssertEqual(state.last?.places.rows.last?.range, nil)
-        refresh.send(.places)
+        events.send(.refreshRequested(.places))
         scheduler.advance()
         answer(1)
         XCTAssertEqual(state.last?.places.rows.map(\.now), ["23°", "21°"])
@@ -248,7 +244,7 @@ final class TodayViewModelTests: XCTestCase {
     /// A whole request that failed with nothing kept: every place says why, not a bare "…" forever.
     func testPlacesOfAFailedRequestSayWhyOnTheirRows() {
         let state = TestObserver(makeOutput(language: .ko).state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         weather.placesSubject.send(completion: .failure(.offline))
         scheduler.advance()
@@ -263,7 +259,7 @@ final class TodayViewModelTests: XCTestCase {
     /// section says why and offers r, not "offline · cached just now" over rows that have no weather.
     func testAnAnswerWithNothingUsableIsNotACachedCopy() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         let failed: PlaceAnswers<PlaceWeather> = [City.seoul.coordinate: .failure(.offline), City.busan.coordinate: .failure(.offline)]
         weather.placesSubject.send(Fetched(value: failed, fetchedAt: now, isCached: false))
@@ -275,7 +271,7 @@ final class TodayViewModelTests: XCTestCase {
         // With one place's weather to show, the section is stale and says how old it is.
         setUp()
         let other = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         var some = failed
         some[City.seoul.coordinate] = places.value[City.seoul.coordinate]
@@ -288,10 +284,10 @@ final class TodayViewModelTests: XCTestCase {
 
     func testAnAnswerOfALoadThatWasAskedAgainIsIgnored() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         let first = quakes.subject
-        refresh.send(.films) // films are loading, not failed: everything again
+        events.send(.refreshRequested(.films)) // films are loading, not failed: everything again
         scheduler.advance()
         XCTAssertEqual(quakes.requests.count, 2)
         first.send(QuakeFeedUpdate(snapshot: QuakeFeedSnapshot(quakes: [], dropped: 0, generated: now), origin: .fresh,
@@ -306,7 +302,7 @@ final class TodayViewModelTests: XCTestCase {
     /// the feed already here: the event near Busan is now nearest to Seoul), and nothing else.
     func testALikeUpdatesThePlacesWithoutReloadingTheOthers() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         answer(2)
@@ -323,7 +319,7 @@ final class TodayViewModelTests: XCTestCase {
 
     func testAWishlistChangeUpdatesTheFilmsAlone() {
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         answer(2)
@@ -344,10 +340,8 @@ final class TodayViewModelTests: XCTestCase {
         for _ in 0..<200 {
             setUp()
             let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher(), work: DispatchQueue.global().eraseToAnyScheduler())
-            let state = TestObserver(viewModel.transform(input: .init(
-                appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-                opened: opened.eraseToAnyPublisher())).state)
-            appeared.send()
+            let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+            events.send(.appeared)
             let deadline = Date().addingTimeInterval(2)
             while state.last?.places.rows.isEmpty != false, Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.001)
@@ -361,7 +355,7 @@ final class TodayViewModelTests: XCTestCase {
     func testNoPlacesSaysHowToHaveSome() {
         likes.ids = []
         let state = TestObserver(makeOutput(language: .ko).state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         // Seoul is still "here": the empty message is for a user with no location and no likes, below.
@@ -373,16 +367,16 @@ final class TodayViewModelTests: XCTestCase {
         let output = makeOutput()
         let state = TestObserver(output.state)
         let routes = TestObserver(output.route)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         answer(2)
         answer(3)
         XCTAssertEqual(state.values.isEmpty, false)
-        opened.send(.place(1))
-        opened.send(.wishlist(0))
-        opened.send(.quake(0))
-        opened.send(.quake(5)) // not there: nothing
+        events.send(.opened(.place(1)))
+        events.send(.opened(.wishlist(0)))
+        events.send(.opened(.quake(0)))
+        events.send(.opened(.quake(5))) // not there: nothing
         XCTAssertEqual(routes.values.count, 3)
         XCTAssertEqual(routes.values.first, .city(.busan))
         XCTAssertEqual(routes.values.dropFirst().first, .film(film))
@@ -409,7 +403,7 @@ final class TodayViewModelTests: XCTestCase {
     func testPlacesWithWarningsInForceAreMarkedWithTheWorst() {
         warnings.covered = [City.seoul.id, City.busan.id]
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         XCTAssertEqual(warnings.asked, [City.seoul.id, City.busan.id])
         answer(1)
@@ -431,7 +425,7 @@ final class TodayViewModelTests: XCTestCase {
         setUp()
         warnings.covered = [City.busan.id]
         let other = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         XCTAssertEqual(warnings.asked, [City.busan.id])
@@ -445,7 +439,7 @@ final class TodayViewModelTests: XCTestCase {
             setUp()
             warnings.covered = covered
             let state = TestObserver(makeOutput().state)
-            appeared.send()
+            events.send(.appeared)
             scheduler.advance()
             if let fail {
                 for id in covered { warnings.subjects[id]?.send(completion: .failure(fail)) }
@@ -456,7 +450,7 @@ final class TodayViewModelTests: XCTestCase {
             answer(3)
             if let fail {
                 // After the weather too.
-                refresh.send(.places)
+                events.send(.refreshRequested(.places))
                 scheduler.advance()
                 for id in covered { warnings.subjects[id]?.send(completion: .failure(fail)) }
                 answer(1)
@@ -477,7 +471,7 @@ final class TodayViewModelTests: XCTestCase {
     func testAWarningKeepsItsMarkUntilItExpires() {
         warnings.covered = [City.busan.id]
         let state = TestObserver(makeOutput().state)
-        appeared.send()
+        events.send(.appeared)
         scheduler.advance()
         answer(1)
         warnings.subjects[City.busan.id]?.send(report([warning("Heavy Rain Warning", .moderate,
@@ -499,29 +493,26 @@ final class TodayViewModelTests: XCTestCase {
     /// The selection is part of the state: moved by keys, kept by identity while other sections
     /// answer, and moved to its section's first stop when its rows go.
     func testTheSelectionIsKeptByIdentityAsSectionsAnswer() {
-        let moves = PassthroughSubject<TodayMove, Never>()
         let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher())
-        let state = TestObserver(viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            moved: moves.eraseToAnyPublisher(), opened: opened.eraseToAnyPublisher())).state)
-        appeared.send()
+        let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        events.send(.appeared)
         scheduler.advance()
         // The places are known before their weather: the first place is selected.
         XCTAssertEqual(state.last?.selection, .item(.place(0)))
-        moves.send(.by(1))
+        events.send(.moved(.by(1)))
         XCTAssertEqual(state.last?.selection, .item(.place(1)))
         // The quakes arriving above nothing, and the weather, leave it where it is.
         answer(2)
         answer(1)
         XCTAssertEqual(state.last?.selection, .item(.place(1)))
-        moves.send(.section(1))
+        events.send(.moved(.section(1)))
         XCTAssertEqual(state.last?.selection, .item(.quake(0)))
         // Busan unliked: the event is now near Seoul and still the first; Busan's row is gone.
-        moves.send(.section(-1))
-        moves.send(.last)
+        events.send(.moved(.section(-1)))
+        events.send(.moved(.last))
         XCTAssertEqual(state.last?.selection, .section(.films))
-        moves.send(.first)
-        moves.send(.by(1))
+        events.send(.moved(.first))
+        events.send(.moved(.by(1)))
         likes.ids = []
         scheduler.advance()
         XCTAssertEqual(state.last?.selection, .item(.place(0)), "the section's first stop once its row went")

@@ -310,8 +310,7 @@ enum OneShot {
     private static func detailState(city: City, answered: Answer<Fetched<Forecast>, WeatherError>,
                                     container: AppDIContainer) throws -> CityDetailState {
         let output = detailViewModel(city: city, answered: answered, container: container, withExtras: false)
-            .transform(input: .init(appeared: Just(()).eraseToAnyPublisher(), refreshRequested: Empty().eraseToAnyPublisher(),
-                                    likeToggled: Empty().eraseToAnyPublisher(), leaveRequested: Empty().eraseToAnyPublisher()))
+            .transform(input: .init(events: Just(.appeared).eraseToAnyPublisher()))
         let state = answer(output.state.first(where: isSettled).eraseToAnyPublisher())
         guard let last = state.values.last else { throw CommandFailure(message: "no weather for \(city.name)") }
         return last

@@ -10,27 +10,20 @@ protocol CitiesCoordinatorDependencies {
 }
 
 /// Runs the Cities tab: the list, and the detail a city opens.
-@MainActor
-final class CitiesCoordinator {
-    private let navigator: TabNavigator
-    private let overlays: OverlayPresenting
+final class CitiesCoordinator: TabCoordinator<CityListRoute> {
     private let dependencies: CitiesCoordinatorDependencies
-    private var tab = 0
 
     init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: CitiesCoordinatorDependencies) {
-        self.navigator = navigator
-        self.overlays = overlays
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
     func start(title: String) {
-        let dependencies = self.dependencies
-        tab = navigator.addTab(title: title) { [weak self] in
-            dependencies.makeCityListScreen { route in self?.handle(route) }
-        }
+        start(title: title, root: dependencies.makeCityListScreen)
     }
 
-    private func handle(_ route: CityListRoute) {
+    override func open(_ route: CityListRoute) {
+        let dependencies = self.dependencies
         switch route {
         case .showDetail(let city):
             navigator.pushCityDetail(onTab: tab, overlays: overlays) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }

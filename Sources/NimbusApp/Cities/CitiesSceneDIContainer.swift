@@ -64,3 +64,10 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
         return Int(fileName.dropFirst("cities".count).dropLast(".bin".count))
     }
 }
+
+extension CitiesSceneDIContainer {
+    /// The Cities tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeCitiesCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> CitiesCoordinator {
+        CitiesCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+}

@@ -10,27 +10,20 @@ protocol LikedCoordinatorDependencies {
 }
 
 /// Runs the Liked tab: liked cities, and the detail one opens.
-@MainActor
-final class LikedCoordinator {
-    private let navigator: TabNavigator
-    private let overlays: OverlayPresenting
+final class LikedCoordinator: TabCoordinator<LikedCitiesRoute> {
     private let dependencies: LikedCoordinatorDependencies
-    private var tab = 0
 
     init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: LikedCoordinatorDependencies) {
-        self.navigator = navigator
-        self.overlays = overlays
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
     func start(title: String) {
-        let dependencies = self.dependencies
-        tab = navigator.addTab(title: title) { [weak self] in
-            dependencies.makeLikedCitiesScreen { route in self?.handle(route) }
-        }
+        start(title: title, root: dependencies.makeLikedCitiesScreen)
     }
 
-    private func handle(_ route: LikedCitiesRoute) {
+    override func open(_ route: LikedCitiesRoute) {
+        let dependencies = self.dependencies
         switch route {
         case .showDetail(let city):
             navigator.pushCityDetail(onTab: tab, overlays: overlays) { dependencies.makeCityDetailScreen(city: city, onRoute: $0) }

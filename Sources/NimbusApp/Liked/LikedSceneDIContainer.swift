@@ -11,19 +11,19 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let lookup: @Sendable (Int) -> City?
     /// City maps for the selected row's thumbnail, made when the tab is first shown.
     private let map: () -> ShowCityMapUseCase
-    private let notice: String?
+    private let dataStatus: UserDataStatus
     private let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let details: CityDetailFactory
 
     init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
-         map: @escaping () -> ShowCityMapUseCase, notice: String?, format: WeatherFormatter,
+         map: @escaping () -> ShowCityMapUseCase, dataStatus: UserDataStatus, format: WeatherFormatter,
          countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
         self.likes = likes
         self.lookup = lookup
         self.map = map
-        self.notice = notice
+        self.dataStatus = dataStatus
         self.format = format
         self.countries = countries
         self.scheduler = scheduler
@@ -34,7 +34,7 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
         LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                              like: LikeCityUseCase(repository: likes),
                              ranges: GetTodayRangesUseCase(repository: details.weather), format: format,
-                             countries: countries, scheduler: scheduler, startupNotice: notice,
+                             countries: countries, scheduler: scheduler, dataStatus: dataStatus,
                              map: map())
     }
 
@@ -44,5 +44,12 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {
         details.makeCityDetailScreen(city: city, onRoute: onRoute)
+    }
+}
+
+extension LikedSceneDIContainer {
+    /// The Liked tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeLikedCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> LikedCoordinator {
+        LikedCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
     }
 }

@@ -15,37 +15,30 @@ protocol MoviesCoordinatorDependencies {
 
 /// Runs the Movies tab: search, then a film's details; a recent search picked in its panel is
 /// handed to the search (two view models, joined here).
-@MainActor
-final class MoviesCoordinator {
-    private let navigator: TabNavigator
+final class MoviesCoordinator: TabCoordinator<MovieListRoute> {
     private let dependencies: MoviesCoordinatorDependencies
-    private var tab = 0
-    /// The tab's root, which a picked recent search goes to.
-    private weak var list: MovieListScreen?
 
-    init(navigator: TabNavigator, dependencies: MoviesCoordinatorDependencies) {
-        self.navigator = navigator
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: MoviesCoordinatorDependencies) {
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
     func start(title: String) {
         let dependencies = self.dependencies
-        tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
-            let queries = dependencies.makeMoviesQueriesPanel { route in self?.handle(route) }
-            let list = dependencies.makeMovieListScreen(queries: queries) { route in self?.handle(route) }
-            self?.list = list
-            return list
+        start(title: title, source: { dependencies.statusSource }) { [weak self] onRoute in
+            let queries = dependencies.makeMoviesQueriesPanel { route in self?.picked(route) }
+            return dependencies.makeMovieListScreen(queries: queries, onRoute: onRoute)
         }
     }
 
-    private func handle(_ route: MoviesQueriesListRoute) {
+    private func picked(_ route: MoviesQueriesListRoute) {
         switch route {
         case .picked(let query):
-            list?.search(query)
+            (root as? MovieListScreen)?.search(query)
         }
     }
 
-    private func handle(_ route: MovieListRoute) {
+    override func open(_ route: MovieListRoute) {
         switch route {
         case .showDetail(let movie):
             navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
@@ -64,37 +57,28 @@ protocol WishlistCoordinatorDependencies {
 }
 
 /// Runs the Wishlist tab: saved films, then a film's details.
-@MainActor
-final class WishlistCoordinator {
-    private let navigator: TabNavigator
-    private let overlays: OverlayPresenting
+final class WishlistCoordinator: TabCoordinator<WishlistRoute> {
     private let dependencies: WishlistCoordinatorDependencies
-    private var tab = 0
-    /// The tab's root, which the "delete all?" answer goes back to.
-    private weak var list: WishlistScreen?
 
     init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: WishlistCoordinatorDependencies) {
-        self.navigator = navigator
-        self.overlays = overlays
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
     func start(title: String) {
         let dependencies = self.dependencies
-        tab = navigator.addTab(title: title, source: { dependencies.statusSource }) { [weak self] in
-            let list = dependencies.makeWishlistScreen { route in self?.handle(route) }
-            self?.list = list
-            return list
-        }
+        start(title: title, source: { dependencies.statusSource }, root: dependencies.makeWishlistScreen)
     }
 
-    private func handle(_ route: WishlistRoute) {
+    override func open(_ route: WishlistRoute) {
         switch route {
         case .showDetail(let movie):
             navigator.push(dependencies.makeMovieDetailScreen(movie: movie), onTab: tab)
         case .confirmDeleteAll(let count):
             // The list asks; the question's overlay answers it (two view models, through this coordinator).
-            overlays.present(dependencies.makeDeleteAllQuestion(count: count) { [weak self] yes in self?.list?.answerDeleteAll(yes) })
+            overlays.present(dependencies.makeDeleteAllQuestion(count: count) { [weak self] yes in
+                (self?.root as? WishlistScreen)?.answerDeleteAll(yes)
+            })
         }
     }
 }

@@ -12,10 +12,8 @@ struct MovieServices {
     let others: [MovieRepository]
     let history: MovieHistoryRepository
     let wishlist: WishlistRepository
-    /// "Wikidata · 17,472 films" or "TMDB · ko-KR".
-    let statusSource: String
-    /// What the Movies tab says before a query.
-    let idleMessage: String
+    /// TMDB or the bundled catalogue (the status bar and the search's hint say which).
+    let source: FilmSource
     /// Whether likes, the wishlist and recent queries are being saved.
     let dataStatus: UserDataStatus
     /// The bundled catalogue's first and last release year when searches go to it (nil under TMDB).
@@ -43,7 +41,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
         self.searchScheduler = searchScheduler
     }
 
-    var statusSource: String { services.statusSource }
+    var statusSource: String { services.source.status(l10n) }
 
     func makeSearchMoviesUseCase() -> SearchMoviesUseCase {
         SearchMoviesUseCase(movies: services.movies, history: services.history)
@@ -65,7 +63,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     func makeMovieListScreen(queries: MoviesQueriesListPanel, onRoute: @escaping (MovieListRoute) -> Void) -> MovieListScreen {
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
-                                           idleMessage: services.idleMessage, catalogueYears: services.catalogueYears,
+                                           idleMessage: services.source.idleMessage(l10n), catalogueYears: services.catalogueYears,
                                            scheduler: scheduler,
                                            searchScheduler: searchScheduler)
         return MovieListScreen(viewModel: viewModel, queries: queries, l10n: l10n, scheduler: scheduler, onRoute: onRoute)
@@ -78,14 +76,24 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen {
-        let viewModel = ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.count(.wishlistConfirm, count, l10n.number(count)),
-                                         keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
-        return ConfirmOverlay(viewModel: viewModel, l10n: l10n, onAnswer: onAnswer)
+        ConfirmOverlay(viewModel: .deleteAllWishlist(count: count, l10n: l10n), l10n: l10n, onAnswer: onAnswer)
     }
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen {
         let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
                                           dataStatus: services.dataStatus)
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
+    }
+}
+
+extension MoviesSceneDIContainer {
+    /// The Movies tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeMoviesCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> MoviesCoordinator {
+        MoviesCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+
+    /// The Wishlist tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeWishlistCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> WishlistCoordinator {
+        WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
     }
 }

@@ -10,29 +10,20 @@ protocol QuakesCoordinatorDependencies {
 }
 
 /// Runs the Quakes tab: the feed, and the event one opens.
-@MainActor
-final class QuakesCoordinator {
-    private let navigator: TabNavigator
+final class QuakesCoordinator: TabCoordinator<QuakeListRoute> {
     private let dependencies: QuakesCoordinatorDependencies
-    private var tab = 0
-    /// The tab's root, whose feed status the status bar shows while the tab is active.
-    private weak var list: QuakeListScreen?
 
-    init(navigator: TabNavigator, dependencies: QuakesCoordinatorDependencies) {
-        self.navigator = navigator
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: QuakesCoordinatorDependencies) {
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
+    /// The status bar shows the feed's status while the tab is active.
     func start(title: String) {
-        let dependencies = self.dependencies
-        tab = navigator.addTab(title: title, source: { [weak self] in self?.list?.status }) { [weak self] in
-            let list = dependencies.makeQuakeListScreen { route in self?.handle(route) }
-            self?.list = list
-            return list
-        }
+        start(title: title, source: { [weak self] in (self?.root as? QuakeListScreen)?.status }, root: dependencies.makeQuakeListScreen)
     }
 
-    private func handle(_ route: QuakeListRoute) {
+    override func open(_ route: QuakeListRoute) {
         switch route {
         case .showDetail(let quake, let place):
             navigator.push(dependencies.makeQuakeDetailScreen(quake: quake, place: place), onTab: tab)

@@ -57,3 +57,10 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         scheduler.timerPublisher(every: .seconds(15)).autoconnect().map { _ in now() }.eraseToAnyPublisher()
     }
 }
+
+extension QuakesSceneDIContainer {
+    /// The Quakes tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeQuakesCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> QuakesCoordinator {
+        QuakesCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+}

@@ -5,29 +5,45 @@ import NimbusUI
 /// The app's own keys: its commands (tabs, help, settings, copy, quit), going back, and the keys
 /// that work everywhere; the help and the status bar are made from the same lists.
 extension AppCoordinator {
+    /// What one of the app's own keys asks for.
+    enum AppCommand: Equatable {
+        /// A tab by its index (the digits), or the next (+1) or previous (-1) one (Tab, Shift-Tab).
+        case selectTab(Int), nextTab(Int)
+        case help, settings, copy, quit
+        /// Back to the screen under this one (Esc, Backspace).
+        case back
+    }
+
+    typealias AppKeys = KeyMap<AppCommand, Void>
+
+    /// The app's commands as data, for `tabs` tabs: the tabs' digits and Tab (with more than one),
+    /// `?`, `,` F2, `y` and `q`.
+    nonisolated static func commandKeys(_ l10n: L10n, tabs: Int) -> AppKeys {
+        typealias B = KeyBinding<AppCommand, Void>
+        var list: [B] = []
+        if tabs > 1 {
+            let digits = (1...tabs).map { Key.char(Character(String($0))) }
+            list.append(B(digits, "1-\(tabs)", help: l10n[.helpKeyTabs], hint: l10n[.hintTabs],
+                          .sendEach(Dictionary(uniqueKeysWithValues: digits.enumerated().map { ($1, .selectTab($0)) }))))
+            list.append(B([.tab, .backTab], "Tab S-Tab", help: l10n[.helpKeyTabnext], .sendEach([.tab: .nextTab(1), .backTab: .nextTab(-1)])))
+        }
+        return KeyMap(list + [
+            B(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp], .send(.help)),
+            B([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings], .send(.settings)),
+            B(.char("y"), help: l10n[.helpKeyCopy], .send(.copy)),
+            B(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit], .send(.quit)),
+        ])
+    }
+
+    /// Esc and Backspace going back, as data.
+    nonisolated static func backKeys(_ l10n: L10n) -> AppKeys {
+        KeyMap([KeyBinding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc",
+                           .send(.back))])
+    }
+
     /// The app's commands, in every screen whose keys are bindings (outside its text field).
     var commands: [Binding] {
-        var list: [Binding] = []
-        if navigator.tabs.count > 1 {
-            let digits = (1...navigator.tabs.count).map { Key.char(Character(String($0))) }
-            list.append(Binding(digits, "1-\(navigator.tabs.count)", help: l10n[.helpKeyTabs], hint: l10n[.hintTabs]) {
-                [unowned self] key in
-                guard case .char(let c) = key, let n = c.wholeNumberValue else { return false }
-                navigator.select(n - 1)
-                return true
-            })
-            list.append(Binding([.tab, .backTab], "Tab S-Tab", help: l10n[.helpKeyTabnext]) { [unowned self] key in
-                navigator.selectNext(key == .tab ? 1 : -1)
-                return true
-            })
-        }
-        list += [
-            Binding(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp]) { [unowned self] in openHelp() },
-            Binding([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings]) { [unowned self] in openSettings() },
-            Binding([.char("y")], "y", help: l10n[.helpKeyCopy]) { [unowned self] _ in copySelection() },
-            Binding(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit]) { [unowned self] in quitRequested = true },
-        ]
-        return list
+        Self.commandKeys(l10n, tabs: navigator.tabs.count).bindings(in: ()) { [unowned self] command, _ in perform(command) }
     }
 
     /// Keys no scope took: Esc and Backspace go back when there is a screen to go back to (and the
@@ -35,9 +51,22 @@ extension AppCoordinator {
     func fallbacks(for own: [Binding]) -> [Binding] {
         guard navigator.tabs.indices.contains(navigator.active), navigator.tabs[navigator.active].stack.count > 1,
               Binding.find(.escape, in: own) == nil else { return [] }
-        return [Binding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc") {
-            [unowned self] in navigator.pop()
-        }]
+        return Self.backKeys(l10n).bindings(in: ()) { [unowned self] command, _ in perform(command) }
+    }
+
+    /// Carries out one of the app's commands; false when it had nothing to do (nothing to copy).
+    private func perform(_ command: KeyCommand<AppCommand>) -> Bool {
+        guard case .send(let command) = command else { return false }
+        switch command {
+        case .selectTab(let index): navigator.select(index)
+        case .nextTab(let step): navigator.selectNext(step)
+        case .help: openHelp()
+        case .settings: openSettings()
+        case .copy: return copySelection()
+        case .quit: quitRequested = true
+        case .back: navigator.pop()
+        }
+        return true
     }
 
     /// What a key that works everywhere does.

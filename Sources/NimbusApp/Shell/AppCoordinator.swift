@@ -83,21 +83,22 @@ public final class AppCoordinator {
     public func rehearseTyping() { container.rehearseTyping() }
 
     public func start() {
-        let cities = CitiesCoordinator(navigator: navigator, overlays: overlays, dependencies: container.makeCitiesSceneDIContainer())
+        // Each tab's coordinator is made by its scene container. Tabs in their fixed order: 1 Cities,
+        // 2 Today, 3 Liked, 4 Quakes, 5 Movies, 6 Wishlist.
+        let cities = container.makeCitiesSceneDIContainer().makeCitiesCoordinator(navigator: navigator, overlays: overlays)
         cities.start(title: l10n[.tabCities])
         let quakeScenes = container.makeQuakesSceneDIContainer()
         let movieScenes = container.makeMoviesSceneDIContainer()
-        let today = TodayCoordinator(navigator: navigator, overlays: overlays,
-                                     dependencies: container.makeTodaySceneDIContainer(quakes: quakeScenes, movies: movieScenes))
+        let today = container.makeTodaySceneDIContainer(quakes: quakeScenes, movies: movieScenes)
+            .makeTodayCoordinator(navigator: navigator, overlays: overlays)
         today.start(title: l10n[.tabToday])
-        let liked = LikedCoordinator(navigator: navigator, overlays: overlays, dependencies: container.makeLikedSceneDIContainer())
+        let liked = container.makeLikedSceneDIContainer().makeLikedCoordinator(navigator: navigator, overlays: overlays)
         liked.start(title: l10n[.tabLiked])
-        let quakes = QuakesCoordinator(navigator: navigator, dependencies: quakeScenes)
+        let quakes = quakeScenes.makeQuakesCoordinator(navigator: navigator, overlays: overlays)
         quakes.start(title: l10n[.tabQuakes])
-        // Tabs in their fixed order: 1 Cities, 2 Today, 3 Liked, 4 Quakes, 5 Movies, 6 Wishlist.
-        let movies = MoviesCoordinator(navigator: navigator, dependencies: movieScenes)
+        let movies = movieScenes.makeMoviesCoordinator(navigator: navigator, overlays: overlays)
         movies.start(title: l10n[.tabMovies])
-        let wishlist = WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: movieScenes)
+        let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays)
         wishlist.start(title: l10n[.tabWishlist])
         children = [cities, today, liked, quakes, movies, wishlist]
         retries.start()

@@ -29,7 +29,7 @@ extension AppDIContainer {
 
     @MainActor func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         LikedSceneDIContainer(likes: likesStore, lookup: cityLookup, map: { [unowned self] in map.makeShowCityMapUseCase() },
-                              notice: UserDataNotice.message(userDatabase.status, l10n: l10n), format: weatherFormatter,
+                              dataStatus: userDatabase.status, format: weatherFormatter,
                               countries: countryNames, scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 

@@ -7,24 +7,20 @@ import NimbusPresentation
 /// bundled catalogue; the history and the wishlist are the user database's either way.
 enum MovieSources {
     static func services(container: AppDIContainer) -> MovieServices {
-        let l10n = container.l10n
         let database = container.userDatabase
         let history = MovieHistoryStore(database: database, now: container.configuration.now)
         let wishlist = WishlistStore(database: database, now: container.configuration.now)
-        let language = tmdbLanguage(l10n.language)
+        let language = tmdbLanguage(container.l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: container.configuration.environment, language: language) {
             container.logger(.tmdb)?.info("films from TMDB at \(LogRedaction.url(tmdb.baseURL))")
             let movies = TMDBMovieRepository(configuration: tmdb, client: container.httpClient(for: .films),
                                              logger: container.logger(.tmdb))
             return MovieServices(movies: movies, others: [container.movieCatalogue], history: history, wishlist: wishlist,
-                                 statusSource: l10n.format(.statusSourceMoviesTmdb, language),
-                                 idleMessage: l10n[.moviesIdleTmdb], dataStatus: database.status)
+                                 source: .tmdb(language: language), dataStatus: database.status)
         }
         let catalogue = container.movieCatalogue
-        let count = l10n.number(catalogue.movieCount)
         return MovieServices(movies: catalogue, others: [], history: history, wishlist: wishlist,
-                             statusSource: l10n.format(.statusSourceMoviesCatalogue, count),
-                             idleMessage: l10n.format(.moviesIdleCatalogue, count), dataStatus: database.status,
+                             source: .catalogue(films: catalogue.movieCount), dataStatus: database.status,
                              catalogueYears: catalogue.yearSpan)
     }
 

@@ -12,27 +12,19 @@ protocol TodayCoordinatorDependencies {
 }
 
 /// Runs the Today tab: the three sections, and the city, event or film one opens from them.
-@MainActor
-final class TodayCoordinator {
-    private let navigator: TabNavigator
-    private let overlays: OverlayPresenting
+final class TodayCoordinator: TabCoordinator<TodayRoute> {
     private let dependencies: TodayCoordinatorDependencies
-    private var tab = 0
 
     init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: TodayCoordinatorDependencies) {
-        self.navigator = navigator
-        self.overlays = overlays
         self.dependencies = dependencies
+        super.init(navigator: navigator, overlays: overlays)
     }
 
     func start(title: String) {
-        let dependencies = self.dependencies
-        tab = navigator.addTab(title: title) { [weak self] in
-            dependencies.makeTodayScreen { route in self?.handle(route) }
-        }
+        start(title: title, root: dependencies.makeTodayScreen)
     }
 
-    private func handle(_ route: TodayRoute) {
+    override func open(_ route: TodayRoute) {
         let dependencies = self.dependencies
         switch route {
         case .city(let city):

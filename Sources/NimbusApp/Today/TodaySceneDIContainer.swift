@@ -59,3 +59,10 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
         movies.makeMovieDetailScreen(movie: movie)
     }
 }
+
+extension TodaySceneDIContainer {
+    /// The Today tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
+    func makeTodayCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> TodayCoordinator {
+        TodayCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    }
+}

@@ -46,6 +46,12 @@ public final class ConfirmViewModel {
         asked = ConfirmState(title: title, question: question, keys: keys, yes: yes, no: no)
     }
 
+    /// "Delete all N saved films?", in the UI language (the wishlist's `D`).
+    public static func deleteAllWishlist(count: Int, l10n: L10n) -> ConfirmViewModel {
+        ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.count(.wishlistConfirm, count, l10n.number(count)),
+                         keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
+    }
+
     public func transform(input: Input) -> Output {
         let actions = Just(Action.asked).append(input.events.map { event in switch event { case .answered(let yes): Action.answered(yes) } }).eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions,

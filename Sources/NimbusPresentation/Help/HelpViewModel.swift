@@ -38,32 +38,26 @@ public enum HelpRoute: Equatable, Sendable { case close }
 /// One rule for typing, as in every search of the app: letters, digits and `/` type into the filter
 /// (`q` is text here), Backspace edits it, Enter keeps it and Esc clears it, then closes; `?` closes.
 public final class HelpViewModel {
-    public struct Input {
+    /// What the user does in the help, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// A printable character typed (or pasted text).
-        public let typed: AnyPublisher<String, Never>
-        public let backspace: AnyPublisher<Void, Never>
+        case typed(String)
+        case backspace
         /// Ctrl-U: the whole filter.
-        public let cleared: AnyPublisher<Void, Never>
+        case cleared
         /// Enter: keep the filter, stop typing.
-        public let kept: AnyPublisher<Void, Never>
+        case kept
         /// Esc: clear the filter, or close when there is none.
-        public let escaped: AnyPublisher<Void, Never>
+        case escaped
         /// `?`.
-        public let closeRequested: AnyPublisher<Void, Never>
+        case closeRequested
         /// The line scrolled to (the overlay keeps it within what its box measured).
-        public let scrolled: AnyPublisher<Int, Never>
+        case scrolled(Int)
+    }
 
-        public init(typed: AnyPublisher<String, Never>, backspace: AnyPublisher<Void, Never>, cleared: AnyPublisher<Void, Never>,
-                    kept: AnyPublisher<Void, Never>, escaped: AnyPublisher<Void, Never>,
-                    closeRequested: AnyPublisher<Void, Never>, scrolled: AnyPublisher<Int, Never>) {
-            self.typed = typed
-            self.backspace = backspace
-            self.cleared = cleared
-            self.kept = kept
-            self.escaped = escaped
-            self.closeRequested = closeRequested
-            self.scrolled = scrolled
-        }
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -91,20 +85,26 @@ public final class HelpViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let actions = merge(
-            input.typed.map(Action.typed).eraseToAnyPublisher(),
-            input.backspace.map { Action.backspace }.eraseToAnyPublisher(),
-            input.cleared.map { Action.cleared }.eraseToAnyPublisher(),
-            input.kept.map { Action.kept }.eraseToAnyPublisher(),
-            input.escaped.map { Action.escaped }.eraseToAnyPublisher(),
-            input.closeRequested.map { Action.close }.eraseToAnyPublisher(),
-            input.scrolled.map(Action.scrolled).eraseToAnyPublisher())
+        let actions = input.events.map(Self.action).eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
             Work<Action, HelpRoute>.route(.close)
         }
         // The help is shown from the start: its first state is the whole list.
         let state = loop.state.prepend(State()).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
+    }
+
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .typed(let text): .typed(text)
+        case .backspace: .backspace
+        case .cleared: .cleared
+        case .kept: .kept
+        case .escaped: .escaped
+        case .closeRequested: .close
+        case .scrolled(let line): .scrolled(line)
+        }
     }
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {

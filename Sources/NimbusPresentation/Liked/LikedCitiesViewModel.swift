@@ -162,14 +162,15 @@ public final class LikedCitiesViewModel {
     private let format: WeatherFormatter
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    /// A notice from start-up (the database file was unreadable and moved aside).
-    private let startupNotice: String?
+    /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
+    /// is told under the list.
+    private let dataStatus: UserDataStatus
     /// City maps, for the selected row's map; nil shows none.
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
                 format: WeatherFormatter, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
-                startupNotice: String?, map: ShowCityMapUseCase? = nil) {
+                dataStatus: UserDataStatus = .saved, map: ShowCityMapUseCase? = nil) {
         self.map = map
         self.liked = liked
         self.like = like
@@ -177,7 +178,7 @@ public final class LikedCitiesViewModel {
         self.format = format
         self.countries = countries
         self.scheduler = scheduler
-        self.startupNotice = startupNotice
+        self.dataStatus = dataStatus
     }
 
     /// The action an event is.
@@ -403,7 +404,7 @@ public final class LikedCitiesViewModel {
             return row
         }
         var notices: [String] = []
-        if let startupNotice { notices.append(startupNotice) }
+        if let startupNotice = UserDataNotice.message(dataStatus, l10n: format.l10n) { notices.append(startupNotice) }
         if state.removeFailed { notices.append(l10n[.likesErrorSave]) }
         if let error = state.rangeError { notices.append(format.message(error)) }
         return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty ? l10n[.likedEmpty] : nil,

@@ -42,6 +42,8 @@ public struct CityMapState: Equatable, Sendable {
     public var markers: [PlacedMapMarker] = []
     /// Whether nearby recent earthquakes are shown; nil when this map cannot show them.
     public var quakesShown: Bool?
+    /// This map can show recent earthquakes (`e` is bound).
+    public var canShowQuakes: Bool { quakesShown != nil }
     /// Catalogue cities in the snapshot's view (found off the main queue), marked after the others.
     public var towns: [MapMarker] = []
 }
@@ -49,40 +51,30 @@ public struct CityMapState: Equatable, Sendable {
 /// A city's map: zoom, pan and style change the view; maps come from the cache at once or are drawn
 /// off the main queue, and a drawing for a view that was left is cancelled.
 public final class CityMapViewModel {
-    public struct Input {
+    /// What happens on the panel, sent through one stream: the user's keys and pointer, and what the
+    /// panel measured while drawing (its size, the settings' map style).
+    public enum Event: Equatable, Sendable {
         /// The panel's map area changed size (also its first layout).
-        public let sizeChanged: AnyPublisher<MapSize, Never>
+        case sizeChanged(MapSize)
         /// +1 zooms in, −1 out.
-        public let zoomed: AnyPublisher<Int, Never>
-        public let panned: AnyPublisher<MapPan, Never>
+        case zoomed(Int)
+        case panned(MapPan)
         /// Back to the city at the starting zoom.
-        public let resetRequested: AnyPublisher<Void, Never>
-        public let styleToggled: AnyPublisher<Void, Never>
+        case resetRequested
+        case styleToggled
         /// The screen showing the map went away.
-        public let dismissed: AnyPublisher<Void, Never>
+        case dismissed
         /// Nearby recent earthquakes on or off (when the map can show them).
-        public let quakesToggled: AnyPublisher<Void, Never>
+        case quakesToggled
         /// Zooms about a point of the view (the wheel).
-        public let zoomedAt: AnyPublisher<MapZoomAt, Never>
+        case zoomedAt(MapZoomAt)
         /// The app's map style as the settings chose it, when it changed there.
-        public let styleChosen: AnyPublisher<MapStyle, Never>
+        case styleChosen(MapStyle)
+    }
 
-        public init(sizeChanged: AnyPublisher<MapSize, Never>, zoomed: AnyPublisher<Int, Never>,
-                    panned: AnyPublisher<MapPan, Never>, resetRequested: AnyPublisher<Void, Never>,
-                    styleToggled: AnyPublisher<Void, Never>, dismissed: AnyPublisher<Void, Never>,
-                    quakesToggled: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    zoomedAt: AnyPublisher<MapZoomAt, Never> = Empty().eraseToAnyPublisher(),
-                    styleChosen: AnyPublisher<MapStyle, Never> = Empty().eraseToAnyPublisher()) {
-            self.zoomedAt = zoomedAt
-            self.sizeChanged = sizeChanged
-            self.zoomed = zoomed
-            self.panned = panned
-            self.resetRequested = resetRequested
-            self.styleToggled = styleToggled
-            self.dismissed = dismissed
-            self.quakesToggled = quakesToggled
-            self.styleChosen = styleChosen
-        }
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -203,14 +195,7 @@ public final class CityMapViewModel {
 
     public func transform(input: Input) -> Output {
         let actions: [AnyPublisher<Action, Never>] = [
-            input.sizeChanged.map(Action.sized).eraseToAnyPublisher(),
-            input.zoomed.map(Action.zoomed).eraseToAnyPublisher(),
-            input.zoomedAt.map(Action.zoomedAt).eraseToAnyPublisher(),
-            input.panned.map(Action.panned).eraseToAnyPublisher(),
-            input.resetRequested.map { Action.reset }.eraseToAnyPublisher(),
-            input.styleToggled.map { Action.styleToggled }.eraseToAnyPublisher(),
-            input.styleChosen.map(Action.styleChosen).eraseToAnyPublisher(),
-            input.quakesToggled.map { Action.quakesToggled }.eraseToAnyPublisher(),
+            input.events.compactMap(Self.action).eraseToAnyPublisher(),
             places.receive(on: scheduler).map(Action.places).eraseToAnyPublisher(),
         ]
         let loop = EffectRunner.run(
@@ -222,9 +207,24 @@ public final class CityMapViewModel {
             // Markers that came before the first map (or did not change) make no new state.
             .removeDuplicates()
             // Leaving ends the output, and with it every drawing in flight.
-            .prefix(untilOutputFrom: input.dismissed)
+            .prefix(untilOutputFrom: input.events.filter { $0 == .dismissed })
             .eraseToAnyPublisher()
         return Output(state: state)
+    }
+
+    /// The action an event is; nil for `.dismissed`, which ends the output instead.
+    static func action(_ event: Event) -> Action? {
+        switch event {
+        case .sizeChanged(let size): .sized(size)
+        case .zoomed(let delta): .zoomed(delta)
+        case .panned(let pan): .panned(pan)
+        case .resetRequested: .reset
+        case .styleToggled: .styleToggled
+        case .dismissed: nil
+        case .quakesToggled: .quakesToggled
+        case .zoomedAt(let at): .zoomedAt(at)
+        case .styleChosen(let style): .styleChosen(style)
+        }
     }
 
     // MARK: Reduce

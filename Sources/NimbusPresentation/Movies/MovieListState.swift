@@ -60,6 +60,21 @@ public struct MovieListState: Equatable, Sendable {
     }
     /// Something loads: the first page or the next.
     public var isLoading: Bool { phase == .loading || loadingMore }
+    /// There are results: Enter opens the selected one, `w` marks it.
+    public var hasResults: Bool { phase == .results }
+    /// There is a list (or an empty one) to filter: the bar shows the filters' keys.
+    public var filterable: Bool {
+        switch phase {
+        case .results, .empty: true
+        case .idle, .loading, .error: false
+        }
+    }
+    /// A filter is in force: `x` clears it.
+    public var hasFilter: Bool { !filter.isEmpty }
+    /// The bar's hints for `x`, `g` and `s`.
+    public var clearsFilters: Bool { filterable && hasFilter }
+    public var filtersByGenre: Bool { filterable && filterSupport.genre }
+    public var sorts: Bool { filterable && filterSupport.sort }
 }
 
 /// One active filter, as shown under the search field.

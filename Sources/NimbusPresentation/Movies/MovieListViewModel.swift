@@ -8,76 +8,50 @@ import NimbusLoop
 /// marks; the recent searches are their own view model's (MoviesQueriesListViewModel), whose pick
 /// the coordinator hands to this one (`suggestionPicked`).
 public final class MovieListViewModel {
-    public struct Input {
+    /// What the user does on the screen, sent through one stream (and the rows the last frame showed).
+    public enum Event: Equatable, Sendable {
         /// Every edit of the search field (debounced here for TMDB; the bundled catalogue searches every one).
-        public let queryChanged: AnyPublisher<String, Never>
+        case queryChanged(String)
         /// Enter in the field: searched at once.
-        public let querySubmitted: AnyPublisher<String, Never>
+        case querySubmitted(String)
         /// The selected row's index, after every move.
-        public let selectionMoved: AnyPublisher<Int, Never>
-        public let rowOpened: AnyPublisher<Int, Never>
-        public let recentOpened: AnyPublisher<Int, Never>
-        public let wishlistToggled: AnyPublisher<Int, Never>
-        public let retried: AnyPublisher<Void, Never>
+        case selectionMoved(Int)
+        case rowOpened(Int)
+        case recentOpened(Int)
+        case wishlistToggled(Int)
+        case retried
         /// A new genre, year range or sort (the whole filter): the search runs again at once.
-        public let filterChanged: AnyPublisher<MovieFilter, Never>
+        case filterChanged(MovieFilter)
         /// How many rows the list shows: pages load until they fill it.
-        public let visibleRows: AnyPublisher<Int, Never>
+        case visibleRows(Int)
         /// Where the keys go now (`/`, Esc, ↓, a click).
-        public let focusChanged: AnyPublisher<MovieListState.Focus, Never>
+        case focusChanged(MovieListState.Focus)
         /// The selected title of the recently viewed strip.
-        public let recentSelected: AnyPublisher<Int, Never>
+        case recentSelected(Int)
         /// A chip's × was clicked: that filter alone is dropped.
-        public let chipRemoved: AnyPublisher<MovieChip.Kind, Never>
+        case chipRemoved(MovieChip.Kind)
         /// `g`, `p`, `s` or a click on a chip: that picker opens.
-        public let pickerOpened: AnyPublisher<MovieChip.Kind, Never>
+        case pickerOpened(MovieChip.Kind)
         /// Esc (or the key that opened it): the picker closes, the filter unchanged.
-        public let pickerClosed: AnyPublisher<Void, Never>
+        case pickerClosed
         /// The picker's selected option.
-        public let pickerMoved: AnyPublisher<Int, Never>
+        case pickerMoved(Int)
         /// A character typed in the years picker ("1990-1995").
-        public let pickerTyped: AnyPublisher<Character, Never>
+        case pickerTyped(Character)
         /// Backspace in the years picker.
-        public let pickerErased: AnyPublisher<Void, Never>
+        case pickerErased
         /// A recent search picked in its panel (through the coordinator): it fills the field and is searched.
-        public let suggestionPicked: AnyPublisher<String, Never>
+        case suggestionPicked(String)
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
         /// Whether there are recent searches to show under the emptied field.
         public let suggestionsAvailable: AnyPublisher<Bool, Never>
 
-        public init(queryChanged: AnyPublisher<String, Never>, querySubmitted: AnyPublisher<String, Never>,
-                    selectionMoved: AnyPublisher<Int, Never>, rowOpened: AnyPublisher<Int, Never>,
-                    recentOpened: AnyPublisher<Int, Never>, wishlistToggled: AnyPublisher<Int, Never>,
-                    retried: AnyPublisher<Void, Never>,
-                    filterChanged: AnyPublisher<MovieFilter, Never> = Empty().eraseToAnyPublisher(),
-                    visibleRows: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    focusChanged: AnyPublisher<MovieListState.Focus, Never> = Empty().eraseToAnyPublisher(),
-                    recentSelected: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    chipRemoved: AnyPublisher<MovieChip.Kind, Never> = Empty().eraseToAnyPublisher(),
-                    pickerOpened: AnyPublisher<MovieChip.Kind, Never> = Empty().eraseToAnyPublisher(),
-                    pickerClosed: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    pickerMoved: AnyPublisher<Int, Never> = Empty().eraseToAnyPublisher(),
-                    pickerTyped: AnyPublisher<Character, Never> = Empty().eraseToAnyPublisher(),
-                    pickerErased: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    suggestionPicked: AnyPublisher<String, Never> = Empty().eraseToAnyPublisher(),
+        public init(events: AnyPublisher<Event, Never>,
                     suggestionsAvailable: AnyPublisher<Bool, Never> = Empty().eraseToAnyPublisher()) {
-            self.queryChanged = queryChanged
-            self.querySubmitted = querySubmitted
-            self.selectionMoved = selectionMoved
-            self.rowOpened = rowOpened
-            self.recentOpened = recentOpened
-            self.wishlistToggled = wishlistToggled
-            self.retried = retried
-            self.filterChanged = filterChanged
-            self.visibleRows = visibleRows
-            self.focusChanged = focusChanged
-            self.recentSelected = recentSelected
-            self.chipRemoved = chipRemoved
-            self.pickerOpened = pickerOpened
-            self.pickerClosed = pickerClosed
-            self.pickerMoved = pickerMoved
-            self.pickerTyped = pickerTyped
-            self.pickerErased = pickerErased
-            self.suggestionPicked = suggestionPicked
+            self.events = events
             self.suggestionsAvailable = suggestionsAvailable
         }
     }
@@ -261,7 +235,8 @@ public final class MovieListViewModel {
         let scheduler = self.scheduler
         let instant = search.source == .catalogue
         // Debounce (TMDB only) that lets an emptied field through at once.
-        let typed = input.queryChanged
+        let typed = input.events
+            .compactMap { event -> String? in if case .queryChanged(let query) = event { query } else { nil } }
             .map(SearchMoviesUseCase.normalise)
             .map { query -> AnyPublisher<String, Never> in
                 query.isEmpty || instant
@@ -270,26 +245,10 @@ public final class MovieListViewModel {
             }
             .switchToLatest()
         let actions: [AnyPublisher<Action, Never>] = [
-            input.queryChanged.map(Action.edited).eraseToAnyPublisher(),
+            // (An edit's own action first, then its search.)
+            input.events.map(Self.action).eraseToAnyPublisher(),
             typed.map(Action.typed).eraseToAnyPublisher(),
-            input.querySubmitted.map(Action.submitted).eraseToAnyPublisher(),
-            input.suggestionPicked.map(Action.suggestionPicked).eraseToAnyPublisher(),
             input.suggestionsAvailable.map(Action.suggestionsAvailable).eraseToAnyPublisher(),
-            input.focusChanged.map(Action.focused).eraseToAnyPublisher(),
-            input.selectionMoved.map(Action.selected).eraseToAnyPublisher(),
-            input.rowOpened.map(Action.opened).eraseToAnyPublisher(),
-            input.recentSelected.map(Action.recentSelected).eraseToAnyPublisher(),
-            input.recentOpened.map(Action.recentOpened).eraseToAnyPublisher(),
-            input.wishlistToggled.map(Action.wishlistToggled).eraseToAnyPublisher(),
-            input.retried.map { Action.retried }.eraseToAnyPublisher(),
-            input.filterChanged.map(Action.filterChanged).eraseToAnyPublisher(),
-            input.chipRemoved.map(Action.chipRemoved).eraseToAnyPublisher(),
-            input.visibleRows.map(Action.visibleRows).eraseToAnyPublisher(),
-            input.pickerOpened.map(Action.pickerOpened).eraseToAnyPublisher(),
-            input.pickerClosed.map { Action.pickerClosed }.eraseToAnyPublisher(),
-            input.pickerMoved.map(Action.pickerMoved).eraseToAnyPublisher(),
-            input.pickerTyped.map(Action.pickerTyped).eraseToAnyPublisher(),
-            input.pickerErased.map { Action.pickerErased }.eraseToAnyPublisher(),
             // The marks and the strip follow their stores, whichever screen changed them.
             wishlist.contents.map { Action.wishlist(Set($0.map(\.id))) }.eraseToAnyPublisher(),
             details.viewed.map { Action.viewed(Array($0.prefix(Self.recentLimit))) }.eraseToAnyPublisher(),
@@ -298,6 +257,30 @@ public final class MovieListViewModel {
         let loop = EffectRunner.run(initial: initial, actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
                                     scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
+    }
+
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .queryChanged(let query): .edited(query)
+        case .querySubmitted(let query): .submitted(query)
+        case .selectionMoved(let row): .selected(row)
+        case .rowOpened(let row): .opened(row)
+        case .recentOpened(let index): .recentOpened(index)
+        case .wishlistToggled(let row): .wishlistToggled(row)
+        case .retried: .retried
+        case .filterChanged(let filter): .filterChanged(filter)
+        case .visibleRows(let rows): .visibleRows(rows)
+        case .focusChanged(let focus): .focused(focus)
+        case .recentSelected(let index): .recentSelected(index)
+        case .chipRemoved(let kind): .chipRemoved(kind)
+        case .pickerOpened(let kind): .pickerOpened(kind)
+        case .pickerClosed: .pickerClosed
+        case .pickerMoved(let option): .pickerMoved(option)
+        case .pickerTyped(let c): .pickerTyped(c)
+        case .pickerErased: .pickerErased
+        case .suggestionPicked(let query): .suggestionPicked(query)
+        }
     }
 
     // MARK: Effects

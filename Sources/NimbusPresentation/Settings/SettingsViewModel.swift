@@ -32,6 +32,8 @@ public struct SettingsState: Equatable, Sendable {
     /// Every footer the box can show while it is open.
     public let footers: [String]
     public let help: String
+    /// The home search is open (its keys are in force, the rows' are not).
+    public var searching: Bool { search != nil }
 
     /// The most results the home search lists.
     public static let maxResults = 5
@@ -42,36 +44,28 @@ public enum SettingsRoute: Equatable, Sendable { case close }
 /// The settings (`,` or F2): one row per key of `config.toml`, changed with ←/→ or Enter, applied at
 /// once and saved through the settings store, which every screen follows.
 public final class SettingsViewModel {
-    public struct Input {
+    /// What the user does in the settings, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The row the selection moved to.
-        public let rowSelected: AnyPublisher<Int, Never>
+        case rowSelected(Int)
         /// The selected row's value stepped forward (+1) or back (-1); on the home row, the search opens.
-        public let valueStepped: AnyPublisher<Int, Never>
+        case valueStepped(Int)
         /// Backspace or Delete: the selected row's value unset (the home).
-        public let valueCleared: AnyPublisher<Void, Never>
+        case valueCleared
         /// The home search's text, as typed.
-        public let searchChanged: AnyPublisher<String, Never>
+        case searchChanged(String)
         /// The result the pick moved to.
-        public let resultSelected: AnyPublisher<Int, Never>
+        case resultSelected(Int)
         /// Enter in the search: the picked city becomes the home.
-        public let resultPicked: AnyPublisher<Void, Never>
+        case resultPicked
         /// Esc in the search.
-        public let searchCancelled: AnyPublisher<Void, Never>
-        public let closeRequested: AnyPublisher<Void, Never>
+        case searchCancelled
+        case closeRequested
+    }
 
-        public init(rowSelected: AnyPublisher<Int, Never>, valueStepped: AnyPublisher<Int, Never>,
-                    valueCleared: AnyPublisher<Void, Never>, searchChanged: AnyPublisher<String, Never>,
-                    resultSelected: AnyPublisher<Int, Never>, resultPicked: AnyPublisher<Void, Never>,
-                    searchCancelled: AnyPublisher<Void, Never>, closeRequested: AnyPublisher<Void, Never>) {
-            self.rowSelected = rowSelected
-            self.valueStepped = valueStepped
-            self.valueCleared = valueCleared
-            self.searchChanged = searchChanged
-            self.resultSelected = resultSelected
-            self.resultPicked = resultPicked
-            self.searchCancelled = searchCancelled
-            self.closeRequested = closeRequested
-        }
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
+        public init(events: AnyPublisher<Event, Never>) { self.events = events }
     }
 
     public struct Output {
@@ -167,20 +161,26 @@ public final class SettingsViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let actions = merge(
-            input.rowSelected.map(Action.selected).eraseToAnyPublisher(),
-            input.valueStepped.map(Action.stepped).eraseToAnyPublisher(),
-            input.valueCleared.map { Action.cleared }.eraseToAnyPublisher(),
-            input.searchChanged.map(Action.searchChanged).eraseToAnyPublisher(),
-            input.resultSelected.map(Action.resultSelected).eraseToAnyPublisher(),
-            input.resultPicked.map { Action.picked }.eraseToAnyPublisher(),
-            input.searchCancelled.map { Action.searchCancelled }.eraseToAnyPublisher(),
-            input.closeRequested.map { Action.close }.eraseToAnyPublisher())
+        let actions = input.events.map(Self.action)
         // The store is followed from the start: the box shows the settings as soon as it opens.
         let loop = EffectRunner.run(initial: State(), actions: actions.prepend(.opened).eraseToAnyPublisher(),
                                     scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state.filter(\.loaded).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
+    }
+
+    /// The action an event is.
+    static func action(_ event: Event) -> Action {
+        switch event {
+        case .rowSelected(let row): .selected(row)
+        case .valueStepped(let step): .stepped(step)
+        case .valueCleared: .cleared
+        case .searchChanged(let text): .searchChanged(text)
+        case .resultSelected(let pick): .resultSelected(pick)
+        case .resultPicked: .picked
+        case .searchCancelled: .searchCancelled
+        case .closeRequested: .close
+        }
     }
 
     // MARK: Reduce

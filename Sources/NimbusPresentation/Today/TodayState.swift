@@ -149,6 +149,19 @@ public struct TodayState: Equatable, Sendable {
         }
     }
 
+    /// The item the selection is on, if it is on one (Enter opens it).
+    public var selectedItem: TodayItem? {
+        if case .item(let item)? = selection { item } else { nil }
+    }
+    /// The selection is on an item (not on a section's message).
+    public var onItem: Bool { selectedItem != nil }
+    /// The selection is on the recently viewed strip (← → move along it).
+    public var onViewed: Bool {
+        if case .viewed? = selectedItem { true } else { false }
+    }
+    /// There are recently viewed films (← → are listed).
+    public var hasViewed: Bool { !viewed.isEmpty }
+
     /// A section is waiting for its answer (its spinner turns).
     public var isLoading: Bool {
         TodaySection.allCases.contains { status($0) == .loading }

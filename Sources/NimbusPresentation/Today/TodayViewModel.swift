@@ -13,30 +13,27 @@ import NimbusLoop
 /// older request is never applied, and a slow or failing section never holds back another. The
 /// films follow their stores.
 public final class TodayViewModel {
-    public struct Input {
+    /// What the user does on the tab, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The tab is shown: the first time everything loads; after that, failed sections retry.
-        public let appeared: AnyPublisher<Void, Never>
+        case appeared
         /// `r` with the selection in a section: a failed section retries alone, else all reload.
-        public let refreshRequested: AnyPublisher<TodaySection, Never>
+        case refreshRequested(TodaySection)
         /// A key moved the selection.
-        public let moved: AnyPublisher<TodayMove, Never>
+        case moved(TodayMove)
         /// A click selected this.
-        public let selected: AnyPublisher<TodayTarget, Never>
-        public let opened: AnyPublisher<TodayItem, Never>
+        case selected(TodayTarget)
+        case opened(TodayItem)
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
         /// The clock, every minute or so: ages ("updated 3 min ago") move on, and warnings that
         /// expired lose their mark.
         public let tick: AnyPublisher<Date, Never>
 
-        public init(appeared: AnyPublisher<Void, Never>, refreshRequested: AnyPublisher<TodaySection, Never>,
-                    moved: AnyPublisher<TodayMove, Never> = Empty().eraseToAnyPublisher(),
-                    selected: AnyPublisher<TodayTarget, Never> = Empty().eraseToAnyPublisher(),
-                    opened: AnyPublisher<TodayItem, Never>,
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
-            self.appeared = appeared
-            self.refreshRequested = refreshRequested
-            self.moved = moved
-            self.selected = selected
-            self.opened = opened
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+            self.events = events
             self.tick = tick
         }
     }
@@ -205,12 +202,8 @@ public final class TodayViewModel {
     public func transform(input: Input) -> Output {
         let now = self.now
         let actions: [AnyPublisher<Action, Never>] = [
-            input.appeared.map { Action.appeared(now()) }.eraseToAnyPublisher(),
-            input.refreshRequested.map { Action.refresh($0, now()) }.eraseToAnyPublisher(),
+            input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
-            input.moved.map(Action.moved).eraseToAnyPublisher(),
-            input.selected.map(Action.selected).eraseToAnyPublisher(),
-            input.opened.map(Action.opened).eraseToAnyPublisher(),
             sources.liked.contents.map(Action.likes).eraseToAnyPublisher(),
             sources.wishlist.map(Action.wishlist).eraseToAnyPublisher(),
             sources.viewed.map(Action.viewed).eraseToAnyPublisher(),
@@ -224,6 +217,17 @@ public final class TodayViewModel {
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
+    }
+
+    /// The action an event is, at the time it happened.
+    static func action(_ event: Event, now: @autoclosure () -> Date) -> Action {
+        switch event {
+        case .appeared: .appeared(now())
+        case .refreshRequested(let section): .refresh(section, now())
+        case .moved(let move): .moved(move)
+        case .selected(let target): .selected(target)
+        case .opened(let item): .opened(item)
+        }
     }
 
     // MARK: Reduce

@@ -150,6 +150,8 @@ public struct CityDetailState: Equatable, Sendable {
     public let liked: Bool
     /// The official warnings; nil when the detail has no warnings source (one-line output).
     public var warnings: WarningsLine? = nil
+    /// A warning is in force: `a` shows its full text.
+    public var warningsActive: Bool { warnings?.isActive == true }
 }
 
 public enum CityDetailRoute: Equatable, Sendable {

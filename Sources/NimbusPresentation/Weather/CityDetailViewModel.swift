@@ -7,29 +7,27 @@ import NimbusLoop
 /// A city's detail: header and sun times at once, then the forecast (cached first, then fresh),
 /// the air, the official warnings and the normal for the date, each on its own.
 public final class CityDetailViewModel {
-    public struct Input {
+    /// What the user does on the screen, sent through one stream.
+    public enum Event: Equatable, Sendable {
         /// The screen is shown: start loading.
-        public let appeared: AnyPublisher<Void, Never>
+        case appeared
         /// `r`.
-        public let refreshRequested: AnyPublisher<Void, Never>
+        case refreshRequested
         /// `f`.
-        public let likeToggled: AnyPublisher<Void, Never>
+        case likeToggled
         /// `Esc`: go back, cancelling any request in flight.
-        public let leaveRequested: AnyPublisher<Void, Never>
+        case leaveRequested
         /// `a`: the full text of the warnings in force.
-        public let warningsOpened: AnyPublisher<Void, Never>
+        case warningsOpened
+    }
+
+    public struct Input {
+        public let events: AnyPublisher<Event, Never>
         /// The clock, each minute: the local time moves on, a warning that expired goes.
         public let tick: AnyPublisher<Date, Never>
 
-        public init(appeared: AnyPublisher<Void, Never>, refreshRequested: AnyPublisher<Void, Never>,
-                    likeToggled: AnyPublisher<Void, Never>, leaveRequested: AnyPublisher<Void, Never>,
-                    warningsOpened: AnyPublisher<Void, Never> = Empty().eraseToAnyPublisher(),
-                    tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
-            self.appeared = appeared
-            self.refreshRequested = refreshRequested
-            self.likeToggled = likeToggled
-            self.leaveRequested = leaveRequested
-            self.warningsOpened = warningsOpened
+        public init(events: AnyPublisher<Event, Never>, tick: AnyPublisher<Date, Never> = Empty().eraseToAnyPublisher()) {
+            self.events = events
             self.tick = tick
         }
     }
@@ -177,11 +175,7 @@ public final class CityDetailViewModel {
     public func transform(input: Input) -> Output {
         let now = self.now
         let actions: [AnyPublisher<Action, Never>] = [
-            input.appeared.map { Action.appeared(now()) }.eraseToAnyPublisher(),
-            input.refreshRequested.map { Action.refresh(now()) }.eraseToAnyPublisher(),
-            input.likeToggled.map { Action.likeToggled }.eraseToAnyPublisher(),
-            input.leaveRequested.map { Action.leave }.eraseToAnyPublisher(),
-            input.warningsOpened.map { Action.warningsOpened }.eraseToAnyPublisher(),
+            input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
             // A change of units or clock in the settings formats the same state again.
             format.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
@@ -191,6 +185,17 @@ public final class CityDetailViewModel {
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
+    }
+
+    /// The action an event is, at the time it happened.
+    static func action(_ event: Event, now: @autoclosure () -> Date) -> Action {
+        switch event {
+        case .appeared: .appeared(now())
+        case .refreshRequested: .refresh(now())
+        case .likeToggled: .likeToggled
+        case .leaveRequested: .leave
+        case .warningsOpened: .warningsOpened
+        }
     }
 
     /// The city's zone (looked up once: every state reads it several times).

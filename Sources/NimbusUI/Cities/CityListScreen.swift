@@ -87,7 +87,7 @@ public final class CityListScreen: Screen {
         case .openSelection: events.send(.rowOpened(state?.selection ?? 0))
         case .likeSelection: events.send(.likeToggled(state?.selection ?? 0))
         case .editField: return edit(key)
-        case .removeSelection, .describe, .scroll: return false
+        case .removeSelection, .describe, .scroll, .sendEach: return false
         }
         return true
     }

@@ -85,7 +85,7 @@ public final class LikedCitiesScreen: Screen {
             events.send(.rowSelected(selection))
         case .openSelection: events.send(.rowOpened(state?.selection ?? 0))
         case .removeSelection: events.send(.removeRequested(state?.selection ?? 0))
-        case .likeSelection, .editField, .describe, .scroll: return false
+        case .likeSelection, .editField, .describe, .scroll, .sendEach: return false
         }
         return true
     }

@@ -11,15 +11,10 @@ import OpenCombineShim
 @MainActor
 public final class CityMapPanel: ScreenPanel {
     private let l10n: L10n
-    private let sizeChanged = PassthroughSubject<MapSize, Never>()
-    private let zoomed = PassthroughSubject<Int, Never>()
-    private let panned = PassthroughSubject<MapPan, Never>()
-    private let resetRequested = PassthroughSubject<Void, Never>()
-    private let styleToggled = PassthroughSubject<Void, Never>()
-    private let styleChosen = PassthroughSubject<MapStyle, Never>()
-    private let dismissed = PassthroughSubject<Void, Never>()
-    private let quakesToggled = PassthroughSubject<Void, Never>()
-    private let zoomedAt = PassthroughSubject<MapZoomAt, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<CityMapViewModel.Event, Never>()
+    /// The map's keys, as data.
+    let keyMap: KeyMap<CityMapViewModel.Event, CityMapState>
     private var binding: StateBinding<CityMapState>!
     private let mouse: Bool
     /// The app's map style now (the settings change it): the panel tells its view model when it changed.
@@ -44,16 +39,8 @@ public final class CityMapPanel: ScreenPanel {
         self.l10n = l10n
         self.preferredStyle = preferredStyle
         self.mouse = mouse
-        let output = viewModel.transform(input: .init(
-            sizeChanged: sizeChanged.eraseToAnyPublisher(),
-            zoomed: zoomed.eraseToAnyPublisher(),
-            panned: panned.eraseToAnyPublisher(),
-            resetRequested: resetRequested.eraseToAnyPublisher(),
-            styleToggled: styleToggled.eraseToAnyPublisher(),
-            dismissed: dismissed.eraseToAnyPublisher(),
-            quakesToggled: quakesToggled.eraseToAnyPublisher(),
-            zoomedAt: zoomedAt.eraseToAnyPublisher(),
-            styleChosen: styleChosen.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n, mouse: mouse)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         binding = StateBinding(output.state)
     }
 
@@ -70,11 +57,11 @@ public final class CityMapPanel: ScreenPanel {
         let size = Self.mapSize(width: p.width, height: p.height)
         if size != lastSize {
             lastSize = size
-            sizeChanged.send(size)
+            events.send(.sizeChanged(size))
         }
         if let wanted = preferredStyle?(), wanted != lastPreferredStyle {
             lastPreferredStyle = wanted
-            styleChosen.send(wanted)
+            events.send(.styleChosen(wanted))
         }
         guard let state else { return }
         let mapArea = p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows))
@@ -99,30 +86,36 @@ public final class CityMapPanel: ScreenPanel {
         }
     }
 
+    /// The map's keys: `+ -` zoom, arrows or `h j k l` pan, `0` resets, `c` changes the style, `e`
+    /// (on maps that can show them) the earthquakes; with `mouse`, the wheel and drags in the help.
+    nonisolated static func keyMap(_ l10n: L10n, mouse: Bool) -> KeyMap<CityMapViewModel.Event, CityMapState> {
+        typealias B = KeyBinding<CityMapViewModel.Event, CityMapState>
+        let zoom: [Key: CityMapViewModel.Event] = [.char("+"): .zoomed(1), .char("="): .zoomed(1), .char("-"): .zoomed(-1),
+                                                   .char("_"): .zoomed(-1)]
+        let pan: [Key: CityMapViewModel.Event] = [
+            .left: .panned(.left), .char("h"): .panned(.left), .down: .panned(.down), .char("j"): .panned(.down),
+            .up: .panned(.up), .char("k"): .panned(.up), .right: .panned(.right), .char("l"): .panned(.right),
+        ]
+        return KeyMap([
+            B([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom], hint: l10n[.mapHintZoom],
+              hintKey: "+-", .sendEach(zoom)),
+            B([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
+              help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl", .sendEach(pan)),
+            B(.char("0"), help: l10n[.helpKeyMapReset], .send(.resetRequested)),
+            B(.char("c"), help: l10n[.helpKeyMapStyle], .send(.styleToggled)),
+        ] + (mouse ? [B([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel], .describe)] : []) + [
+            // (`e` is in the help only: the bar keeps room for `? help`.)
+            B(.char("e"), help: l10n[.helpKeyMapQuakes], .send(.quakesToggled), when: .when(\.canShowQuakes)),
+        ])
+    }
+
     /// The map's keys, for its host to list with its own while the map is on screen.
     public var bindings: [Binding] {
-        let zoom = Binding([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom],
-                           hint: l10n[.mapHintZoom], hintKey: "+-") { [zoomed] key in
-            zoomed.send(key == .char("+") || key == .char("=") ? 1 : -1)
+        keyMap.bindings(in: state) { [events] command, _ in
+            guard case .send(let event) = command else { return false }
+            events.send(event)
             return true
         }
-        let pan = Binding([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
-                          help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl") { [panned] key in
-            switch key {
-            case .left, .char("h"): panned.send(.left)
-            case .right, .char("l"): panned.send(.right)
-            case .up, .char("k"): panned.send(.up)
-            default: panned.send(.down)
-            }
-            return true
-        }
-        return [zoom, pan,
-                Binding([.char("0")], "0", help: l10n[.helpKeyMapReset]) { [resetRequested] in resetRequested.send() },
-                Binding([.char("c")], "c", help: l10n[.helpKeyMapStyle]) { [styleToggled] in styleToggled.send() }]
-            + (mouse ? [Binding([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel]) { _ in false }] : [])
-            // (`e` is in the help only: the bar keeps room for `? help`.)
-            + (state?.quakesShown != nil
-                ? [Binding([.char("e")], "e", help: l10n[.helpKeyMapQuakes]) { [quakesToggled] in quakesToggled.send() }] : [])
     }
 
     /// The wheel over the map zooms at the pointer; a drag moves the map with the pointer, a quarter
@@ -135,7 +128,7 @@ public final class CityMapPanel: ScreenPanel {
             // The pointer in quarters of the view from the centre, rounded.
             let qx = Int((Double(pointer.screen.x - area.x) + 0.5 - Double(area.width) / 2) * 4 / Double(area.width)).clamped(-2, 2)
             let qy = Int((Double(pointer.screen.y - area.y) + 0.5 - Double(area.height) / 2) * 4 / Double(area.height)).clamped(-2, 2)
-            zoomedAt.send(MapZoomAt(delta: notches < 0 ? 1 : -1, x: qx, y: qy))
+            events.send(.zoomedAt(MapZoomAt(delta: notches < 0 ? 1 : -1, x: qx, y: qy)))
             return true
         case .click:
             dragged = (0, 0)
@@ -145,16 +138,16 @@ public final class CityMapPanel: ScreenPanel {
             dragged.x += dx
             dragged.y += dy
             let stepX = max(1, area.width / 4), stepY = max(1, area.height / 4)
-            while dragged.x >= stepX { panned.send(.left); dragged.x -= stepX }
-            while dragged.x <= -stepX { panned.send(.right); dragged.x += stepX }
-            while dragged.y >= stepY { panned.send(.up); dragged.y -= stepY }
-            while dragged.y <= -stepY { panned.send(.down); dragged.y += stepY }
+            while dragged.x >= stepX { events.send(.panned(.left)); dragged.x -= stepX }
+            while dragged.x <= -stepX { events.send(.panned(.right)); dragged.x += stepX }
+            while dragged.y >= stepY { events.send(.panned(.up)); dragged.y -= stepY }
+            while dragged.y <= -stepY { events.send(.panned(.down)); dragged.y += stepY }
             return true
         }
     }
 
     public func cancel() {
-        dismissed.send(())
+        events.send(.dismissed)
     }
 }
 

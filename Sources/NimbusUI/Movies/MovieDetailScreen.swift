@@ -52,7 +52,7 @@ public final class MovieDetailScreen: Screen {
             // Within what the last frame measured.
             guard let line = textScroll.after(key) else { return false }
             events.send(.scrolled(line))
-        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe: return false
+        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
         }
         return true
     }

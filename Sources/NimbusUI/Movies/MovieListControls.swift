@@ -15,24 +15,8 @@ final class MovieListControls {
     /// The recent searches' panel (its own view model; its keys and clicks go to it).
     private let queries: MoviesQueriesListPanel
 
-    private let queryChanged = PassthroughSubject<String, Never>()
-    private let querySubmitted = PassthroughSubject<String, Never>()
-    private let selectionMoved = PassthroughSubject<Int, Never>()
-    private let rowOpened = PassthroughSubject<Int, Never>()
-    private let recentSelected = PassthroughSubject<Int, Never>()
-    private let recentOpened = PassthroughSubject<Int, Never>()
-    private let wishlistToggled = PassthroughSubject<Int, Never>()
-    private let retried = PassthroughSubject<Void, Never>()
-    private let filterChanged = PassthroughSubject<MovieFilter, Never>()
-    private let chipRemoved = PassthroughSubject<MovieChip.Kind, Never>()
-    private let visibleRows = PassthroughSubject<Int, Never>()
-    private let focusChanged = PassthroughSubject<MovieListState.Focus, Never>()
-    private let pickerOpened = PassthroughSubject<MovieChip.Kind, Never>()
-    private let pickerClosed = PassthroughSubject<Void, Never>()
-    private let pickerMoved = PassthroughSubject<Int, Never>()
-    private let pickerTyped = PassthroughSubject<Character, Never>()
-    private let pickerErased = PassthroughSubject<Void, Never>()
-    private let suggestionPicked = PassthroughSubject<String, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<MovieListViewModel.Event, Never>()
 
     /// The search field's text and caret as edited; every edit is sent to the view model, whose state
     /// says what the field holds (a picked suggestion fills it) and whether it has the focus.
@@ -58,43 +42,24 @@ final class MovieListControls {
             .prepend(Deferred { [weak queries] in Just(!(queries?.isEmpty ?? true)) })
             .removeDuplicates()
             .eraseToAnyPublisher()
-        return .init(
-            queryChanged: queryChanged.eraseToAnyPublisher(),
-            querySubmitted: querySubmitted.eraseToAnyPublisher(),
-            selectionMoved: selectionMoved.eraseToAnyPublisher(),
-            rowOpened: rowOpened.eraseToAnyPublisher(),
-            recentOpened: recentOpened.eraseToAnyPublisher(),
-            wishlistToggled: wishlistToggled.eraseToAnyPublisher(),
-            retried: retried.eraseToAnyPublisher(),
-            filterChanged: filterChanged.eraseToAnyPublisher(),
-            visibleRows: visibleRows.eraseToAnyPublisher(),
-            focusChanged: focusChanged.eraseToAnyPublisher(),
-            recentSelected: recentSelected.eraseToAnyPublisher(),
-            chipRemoved: chipRemoved.eraseToAnyPublisher(),
-            pickerOpened: pickerOpened.eraseToAnyPublisher(),
-            pickerClosed: pickerClosed.eraseToAnyPublisher(),
-            pickerMoved: pickerMoved.eraseToAnyPublisher(),
-            pickerTyped: pickerTyped.eraseToAnyPublisher(),
-            pickerErased: pickerErased.eraseToAnyPublisher(),
-            suggestionPicked: suggestionPicked.eraseToAnyPublisher(),
-            suggestionsAvailable: suggestionsAvailable)
+        return .init(events: events.eraseToAnyPublisher(), suggestionsAvailable: suggestionsAvailable)
     }
 
     /// The first query (an empty one: the hint), sent once the view model listens.
     func start() {
-        queryChanged.send("")
+        events.send(.queryChanged(""))
     }
 
     /// A query picked in the recent searches (through the coordinator).
     func search(_ query: String) {
-        suggestionPicked.send(query)
+        events.send(.suggestionPicked(query))
     }
 
     /// Tells the view model how many rows the list shows, once the frame is out: pages load to fill it.
     func frameShown() {
         guard listRows != toldRows, listRows > 0 else { return }
         toldRows = listRows
-        visibleRows.send(listRows)
+        events.send(.visibleRows(listRows))
     }
 
     /// Keeps the field and the lists in step with a new state: the field's text, the picker's rows,
@@ -127,156 +92,117 @@ final class MovieListControls {
 
     // MARK: Keys
 
-    /// The keys of the part that has the focus, or of the open picker.
-    func bindings(_ state: MovieListState) -> [Binding] {
-        if let picker = state.picker { return pickerBindings(picker) }
+    /// The keys of the part that has the focus, or of the open picker, as data for `state`.
+    nonisolated static func keyMap(_ l10n: L10n, for state: MovieListState) -> KeyMap<MovieListViewModel.Event, MovieListState> {
+        if let picker = state.picker { return pickerKeys(l10n, picker) }
         switch state.focus {
-        case .list: return listBindings(state)
-        case .field: return fieldBindings(state)
-        case .suggestions: return suggestionBindings
-        case .recent: return recentBindings(state)
+        case .list: return listKeys(l10n, state)
+        case .field: return fieldKeys(l10n)
+        case .suggestions: return suggestionKeys(l10n)
+        case .recent: return recentKeys(l10n, state)
         }
     }
+
+    typealias Keys = KeyMap<MovieListViewModel.Event, MovieListState>
+    typealias B = KeyBinding<MovieListViewModel.Event, MovieListState>
 
     /// In the results: `/`, the list's moves (`g` is the genre here), Enter, `w`, `r` and the filters;
     /// and, for the help, the keys of the strip, the field and the suggestions.
-    private func listBindings(_ state: MovieListState) -> [Binding] {
-        let results = state.phase == .results
-        let filterable: Bool
-        switch state.phase {
-        case .results, .empty: filterable = true
-        default: filterable = false
-        }
-        var all = [Binding(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch]) { [focusChanged] in
-            focusChanged.send(.field)
-        }]
-        all += Binding.listMoves(l10n, top: false) { [unowned self] key in
-            if key == .up, list.selection == 0, !state.recent.isEmpty {
-                focusChanged.send(.recent)
-                return true
-            }
-            guard let selection = list.move(key, pageSize: max(1, listRows)) else { return false }
-            selectionMoved.send(selection)
-            return true
-        }
-        all += [
-            Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: results ? l10n[.hintOpen] : nil) { [rowOpened] _ in
-                guard results else { return false }
-                rowOpened.send(state.selection)
-                return true
-            },
-            Binding([.char("w")], "w", help: l10n[.helpKeyWishlist], hint: results ? l10n[.hintWishlist] : nil) { [wishlistToggled] _ in
-                guard results else { return false }
-                wishlistToggled.send(state.selection)
-                return true
-            },
-            Binding(.char("r"), help: l10n[.helpKeyRetry], hint: state.canRetry ? l10n[.hintRetry] : nil) { [retried] in
-                retried.send()
-            },
+    private nonisolated static func listKeys(_ l10n: L10n, _ state: MovieListState) -> Keys {
+        KeyMap([B(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch], .send(.focusChanged(.field)))]
+            + B.listMoves(l10n, top: false) + [
+            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .send(.rowOpened(state.selection)),
+              enabled: .when(\.hasResults), hintWhen: .when(\.hasResults)),
+            B(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist], .send(.wishlistToggled(state.selection)),
+              enabled: .when(\.hasResults), hintWhen: .when(\.hasResults)),
+            B(.char("r"), help: l10n[.helpKeyRetry], hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.canRetry)),
             // The filters the source applies, once there is a list (or an empty one) to filter.
-            Binding([.char("x")], "x", help: l10n[.helpKeyClearFilters],
-                    hint: filterable && !state.filter.isEmpty ? l10n[.hintClearFilters] : nil) { [filterChanged] _ in
-                guard !state.filter.isEmpty else { return false }
-                filterChanged.send(.none)
-                return true
-            },
-            Binding(.char("g"), help: l10n[.helpKeyGenre], hint: filterable && state.filterSupport.genre ? l10n[.hintGenre] : nil) {
-                [pickerOpened] in pickerOpened.send(.genre)
-            },
-            Binding(.char("p"), help: l10n[.helpKeyYears], hint: filterable ? l10n[.hintYears] : nil) { [pickerOpened] in
-                pickerOpened.send(.years)
-            },
-            Binding(.char("s"), help: l10n[.helpKeySort], hint: filterable && state.filterSupport.sort ? l10n[.hintSort] : nil) {
-                [pickerOpened] in pickerOpened.send(.sort)
-            },
+            B(.char("x"), help: l10n[.helpKeyClearFilters], hint: l10n[.hintClearFilters], .send(.filterChanged(.none)),
+              enabled: .when(\.hasFilter), hintWhen: .when(\.clearsFilters)),
+            B(.char("g"), help: l10n[.helpKeyGenre], hint: l10n[.hintGenre], .send(.pickerOpened(.genre)), hintWhen: .when(\.filtersByGenre)),
+            B(.char("p"), help: l10n[.helpKeyYears], hint: l10n[.hintYears], .send(.pickerOpened(.years)), hintWhen: .when(\.filterable)),
+            B(.char("s"), help: l10n[.helpKeySort], hint: l10n[.hintSort], .send(.pickerOpened(.sort)), hintWhen: .when(\.sorts)),
             // The keys of the strip, the field and the suggestions, for the help (there, they are the bindings).
-            Binding([], "↑ ← →", help: l10n[.helpKeyRecent]) { _ in false },
-            Binding([], "Enter ↓", help: l10n[.helpKeyFieldDone]) { _ in false },
-            Binding([], "↓", help: l10n[.helpKeySuggestions]) { _ in false },
-            Binding([], "Esc", help: l10n[.helpKeyFieldEsc]) { _ in false },
-        ]
-        return all
+            B([], "↑ ← →", help: l10n[.helpKeyRecent], .describe),
+            B([], "Enter ↓", help: l10n[.helpKeyFieldDone], .describe),
+            B([], "↓", help: l10n[.helpKeySuggestions], .describe),
+            B([], "Esc", help: l10n[.helpKeyFieldEsc], .describe),
+        ])
     }
 
     /// In the field: what leaves it, for the status bar; every other key is text (`handle(_:_:)`).
-    private func fieldBindings(_ state: MovieListState) -> [Binding] {
-        [
-            Binding([.enter], "Enter", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults]) { [unowned self] key in edit(key) },
-            Binding([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear]) { [unowned self] key in edit(key) },
-            Binding([.down], "↓", help: l10n[.helpKeySuggestions], hint: state.showsSuggestions ? l10n[.hintSuggestions] : nil) {
-                [unowned self] key in edit(key)
-            },
+    private nonisolated static func fieldKeys(_ l10n: L10n) -> Keys {
+        KeyMap([
+            B(.enter, help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], .editField),
+            B(.escape, help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear], .editField),
+            B(.down, help: l10n[.helpKeySuggestions], hint: l10n[.hintSuggestions], .editField, hintWhen: .when(\.showsSuggestions)),
             // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
-            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
-        ]
+            B(.ctrl("c"), help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe),
+        ])
     }
 
     /// In the recent searches: the panel's moves and Enter; above its first row is the field.
-    private var suggestionBindings: [Binding] {
-        var all = [Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: l10n[.hintOpen]) { [queries] key in
-            queries.handle(key)
-        }]
-        all.append(Binding([.escape], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack]) { [focusChanged] _ in
-            focusChanged.send(.list)
-            return true
-        })
-        all.append(Binding(.char("/"), help: l10n[.helpKeySearch]) { [focusChanged] in focusChanged.send(.field) })
-        all += Binding.listMoves(l10n) { [queries, focusChanged] key in
-            if key == .up, queries.selection == 0 {
-                focusChanged.send(.field)
-                return true
-            }
-            return queries.handle(key)
-        }
-        return all
+    private nonisolated static func suggestionKeys(_ l10n: L10n) -> Keys {
+        KeyMap([
+            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection),
+            B(.escape, help: l10n[.helpKeyBack], hint: l10n[.hintBack], .send(.focusChanged(.list))),
+            B(.char("/"), help: l10n[.helpKeySearch], .send(.focusChanged(.field))),
+        ] + B.listMoves(l10n))
     }
 
     /// In the recently viewed strip: ← → choose, Enter opens, ↓ (or Esc) goes back to the results.
-    private func recentBindings(_ state: MovieListState) -> [Binding] {
+    private nonisolated static func recentKeys(_ l10n: L10n, _ state: MovieListState) -> Keys {
         let selection = state.recentSelection
-        return [
-            Binding([.enter], "Enter", help: l10n[.helpKeyOpen], hint: l10n[.hintOpen]) { [recentOpened] _ in
-                recentOpened.send(selection)
-                return true
-            },
-            Binding([.escape, .down, .char("j")], "Esc ↓ j", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc") {
-                [focusChanged] _ in
-                focusChanged.send(.list)
-                return true
-            },
-            Binding([.left, .char("h"), .right, .char("l")], "← → h l", help: l10n[.helpKeyRecent]) { [recentSelected] key in
-                recentSelected.send(key == .left || key == .char("h") ? selection - 1 : selection + 1)
-                return true
-            },
-            Binding(.char("/"), help: l10n[.helpKeySearch]) { [focusChanged] in focusChanged.send(.field) },
-        ]
+        let before = MovieListViewModel.Event.recentSelected(selection - 1), after = MovieListViewModel.Event.recentSelected(selection + 1)
+        return KeyMap([
+            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .send(.recentOpened(selection))),
+            B([.escape, .down, .char("j")], "Esc ↓ j", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc",
+              .send(.focusChanged(.list))),
+            B([.left, .char("h"), .right, .char("l")], "← → h l", help: l10n[.helpKeyRecent],
+              .sendEach([.left: before, .char("h"): before, .right: after, .char("l"): after])),
+            B(.char("/"), help: l10n[.helpKeySearch], .send(.focusChanged(.field))),
+        ])
     }
 
-    /// In an open picker: Enter applies the selected option, Esc (or the key that opened it) closes
-    /// it; the moves and, in the years picker, what is typed go through `handle(_:_:)`.
-    private func pickerBindings(_ picker: MoviePicker) -> [Binding] {
-        var all = [
-            Binding([.enter], "Enter", help: l10n[.hintApply], hint: l10n[.hintApply]) { [filterChanged, pickerClosed] _ in
-                if picker.options.indices.contains(picker.selection) {
-                    filterChanged.send(picker.options[picker.selection].filter)
-                } else {
-                    pickerClosed.send()
-                }
+    /// In an open picker: Enter applies the selected option (or closes it, with none), Esc (or the
+    /// key that opened it) closes it; the moves and, in the years picker, what is typed go through
+    /// `handle(_:_:)`.
+    private nonisolated static func pickerKeys(_ l10n: L10n, _ picker: MoviePicker) -> Keys {
+        let apply: MovieListViewModel.Event = picker.options.indices.contains(picker.selection)
+            ? .filterChanged(picker.options[picker.selection].filter) : .pickerClosed
+        return KeyMap([
+            B([.enter], "Enter", help: l10n[.hintApply], hint: l10n[.hintApply], .send(apply)),
+            B([.escape, .char(picker.kind.key)], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack], .send(.pickerClosed)),
+            B(.ctrl("c"), help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe),
+        ] + (picker.kind == .years ? [B(.backspace, help: l10n[.helpKeyYears], .send(.pickerErased))] : []))
+    }
+
+    /// The bindings in force for `state`, as the app dispatches them.
+    func bindings(_ state: MovieListState) -> [Binding] {
+        Self.keyMap(l10n, for: state).bindings(in: state) { [unowned self] command, key in perform(command, key, state) }
+    }
+
+    /// Carries out a binding's command.
+    private func perform(_ command: KeyCommand<MovieListViewModel.Event>, _ key: Key, _ state: MovieListState) -> Bool {
+        switch command {
+        case .send(let event): events.send(event)
+        case .editField: return edit(key)
+        case .openSelection: return queries.handle(key)
+        case .moveSelection where state.focus == .suggestions:
+            // Above the first recent search is the field.
+            guard key == .up, queries.selection == 0 else { return queries.handle(key) }
+            events.send(.focusChanged(.field))
+        case .moveSelection:
+            // Above the first result is the recently viewed strip, when there is one.
+            if key == .up, list.selection == 0, !state.recent.isEmpty {
+                events.send(.focusChanged(.recent))
                 return true
-            },
-            Binding([.escape, .char(picker.kind.key)], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack]) { [pickerClosed] _ in
-                pickerClosed.send()
-                return true
-            },
-            Binding([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit]) { _ in false },
-        ]
-        if picker.kind == .years {
-            all.append(Binding([.backspace], "Backspace", help: l10n[.helpKeyYears]) { [pickerErased] _ in
-                pickerErased.send()
-                return true
-            })
+            }
+            guard let selection = list.move(key, pageSize: max(1, listRows)) else { return false }
+            events.send(.selectionMoved(selection))
+        case .scroll, .removeSelection, .likeSelection, .describe, .sendEach: return false
         }
-        return all
+        return true
     }
 
     /// A key the bindings left: text for the focused field, or for the open picker (digits and a dash
@@ -284,21 +210,21 @@ final class MovieListControls {
     func handle(_ key: Key, _ state: MovieListState) -> Bool {
         guard let picker = state.picker else { return state.focus == .field && edit(key) }
         if picker.kind == .years, case .char(let c) = key, MovieFilterOptions.isYearCharacter(c) {
-            pickerTyped.send(c)
+            events.send(.pickerTyped(c))
             return true
         }
         if let selection = pickerList.move(key, pageSize: max(1, picker.options.count)) {
-            pickerMoved.send(selection)
+            events.send(.pickerMoved(selection))
         }
         return true
     }
 
     private func edit(_ key: Key) -> Bool {
         switch field.handleSearchKey(key) {
-        case .edited(let query): queryChanged.send(query)
-        case .submitted(let query): querySubmitted.send(query)
-        case .down: focusChanged.send(.suggestions)
-        case .left: focusChanged.send(.list)
+        case .edited(let query): events.send(.queryChanged(query))
+        case .submitted(let query): events.send(.querySubmitted(query))
+        case .down: events.send(.focusChanged(.suggestions))
+        case .left: events.send(.focusChanged(.list))
         case .unchanged: break
         case .ignored: return false
         }
@@ -316,39 +242,39 @@ final class MovieListControls {
         if case .click = pointer.action { click = true } else { click = false }
         if let picker = state.picker {
             switch pickerList.move(pointer) {
-            case .ignored: if click { pickerClosed.send() }
-            case .select(let i) where !click: pickerMoved.send(i)
+            case .ignored: if click { events.send(.pickerClosed) }
+            case .select(let i) where !click: events.send(.pickerMoved(i))
             case .select(let i), .open(let i):
-                if picker.options.indices.contains(i) { filterChanged.send(picker.options[i].filter) }
+                if picker.options.indices.contains(i) { events.send(.filterChanged(picker.options[i].filter)) }
             }
             return true
         }
         let at = pointer.screen
         if click, let hit = chipHits.first(where: { $0.y == at.y && ($0.chip.contains(at.x) || $0.remove.contains(at.x)) }) {
-            if hit.remove.contains(at.x) { chipRemoved.send(hit.kind) } else { pickerOpened.send(hit.kind) }
+            if hit.remove.contains(at.x) { events.send(.chipRemoved(hit.kind)) } else { events.send(.pickerOpened(hit.kind)) }
             return true
         }
         if click, pointer.y == 0 {
-            focusChanged.send(.field)
+            events.send(.focusChanged(.field))
             return true
         }
         if click, let hit = recentHits.first(where: { $0.y == at.y && $0.columns.contains(at.x) }) {
-            recentOpened.send(hit.index)
+            events.send(.recentOpened(hit.index))
             return true
         }
         if state.showsSuggestions {
             // The panel takes the focus; a pick hands it to the results (through `search`).
             guard queries.handle(pointer) else { return false }
-            focusChanged.send(.suggestions)
+            events.send(.focusChanged(.suggestions))
             return true
         }
         guard state.phase == .results else { return false }
         switch list.move(pointer) {
         case .ignored: return false
-        case .select(let index): selectionMoved.send(index)
+        case .select(let index): events.send(.selectionMoved(index))
         case .open(let index):
-            if index != state.selection { selectionMoved.send(index) }
-            rowOpened.send(index)
+            if index != state.selection { events.send(.selectionMoved(index)) }
+            events.send(.rowOpened(index))
         }
         return true
     }

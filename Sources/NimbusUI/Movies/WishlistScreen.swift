@@ -68,7 +68,7 @@ public final class WishlistScreen: Screen {
             events.send(.rowSelected(selection))
         case .openSelection: events.send(.rowOpened(list.selection))
         case .removeSelection: events.send(.rowDeleted(list.selection))
-        case .likeSelection, .editField, .describe, .scroll: return false
+        case .likeSelection, .editField, .describe, .scroll, .sendEach: return false
         }
         return true
     }

@@ -7,13 +7,10 @@ import OpenCombineShim
 @MainActor
 public final class HelpOverlay: OverlayScreen {
     private let l10n: L10n
-    private let typed = PassthroughSubject<String, Never>()
-    private let backspace = PassthroughSubject<Void, Never>()
-    private let cleared = PassthroughSubject<Void, Never>()
-    private let kept = PassthroughSubject<Void, Never>()
-    private let escaped = PassthroughSubject<Void, Never>()
-    private let closeRequested = PassthroughSubject<Void, Never>()
-    private let scrolled = PassthroughSubject<Int, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<HelpViewModel.Event, Never>()
+    /// The overlay's keys, as data.
+    let keyMap: KeyMap<HelpViewModel.Event, HelpState>
     private var binding: StateBinding<HelpState>!
     private let closed: AnyPublisher<Void, Never>
     private var state: HelpState? { binding.value }
@@ -25,10 +22,8 @@ public final class HelpOverlay: OverlayScreen {
 
     public init(viewModel: HelpViewModel, l10n: L10n) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(
-            typed: typed.eraseToAnyPublisher(), backspace: backspace.eraseToAnyPublisher(), cleared: cleared.eraseToAnyPublisher(),
-            kept: kept.eraseToAnyPublisher(), escaped: escaped.eraseToAnyPublisher(),
-            closeRequested: closeRequested.eraseToAnyPublisher(), scrolled: scrolled.eraseToAnyPublisher()))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state)
     }
@@ -37,22 +32,39 @@ public final class HelpOverlay: OverlayScreen {
     public var closeRequests: AnyPublisher<Void, Never> { closed }
     public var capturesText: Bool { true }
 
+    /// `?` closes, Esc clears the filter (then closes), Enter keeps it, Backspace and Ctrl-U edit it,
+    /// the arrows and pages scroll (letters are the filter's).
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<HelpViewModel.Event, HelpState> {
+        typealias B = KeyBinding<HelpViewModel.Event, HelpState>
+        let help = l10n[.helpKeyHelp]
+        return KeyMap([
+            B(.char("?"), help: help, .send(.closeRequested)),
+            B(.escape, help: help, .send(.escaped)),
+            B(.enter, help: help, .send(.kept)),
+            B(.backspace, help: help, .send(.backspace)),
+            B(.ctrl("u"), help: help, .send(.cleared)),
+            B([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: help, .scroll),
+        ])
+    }
+
     public var bindings: [Binding] {
-        [Binding(.char("?"), help: l10n[.helpKeyHelp]) { [closeRequested] in closeRequested.send() },
-         Binding(.escape, help: l10n[.helpKeyHelp]) { [escaped] in escaped.send() },
-         Binding(.enter, help: l10n[.helpKeyHelp]) { [kept] in kept.send() },
-         Binding(.backspace, help: l10n[.helpKeyHelp]) { [backspace] in backspace.send() },
-         Binding(.ctrl("u"), help: l10n[.helpKeyHelp]) { [cleared] in cleared.send() },
-         Binding([.up, .down, .pageUp, .pageDown, .home, .end], "↑ ↓ PgUp PgDn", help: l10n[.helpKeyHelp], run: scroll)]
+        keyMap.bindings(in: state) { [unowned self] command, key in
+            switch command {
+            case .send(let event): events.send(event)
+            case .scroll: return scroll(key)
+            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
+            }
+            return true
+        }
     }
 
     /// Letters, digits, `/` and pastes type into the filter (`/` only starts it).
     public func handle(_ key: Key) -> Bool {
         switch key {
-        case .char("/") where state?.prompt == nil: typed.send("")
+        case .char("/") where state?.prompt == nil: events.send(.typed(""))
         case .char(" ") where state?.prompt == nil: _ = scroll(.pageDown)
-        case .char(let c): typed.send(String(c))
-        case .paste(let text): typed.send(text)
+        case .char(let c): events.send(.typed(String(c)))
+        case .paste(let text): events.send(.typed(text))
         default: break
         }
         return true
@@ -60,14 +72,14 @@ public final class HelpOverlay: OverlayScreen {
 
     /// The wheel scrolls the help.
     public func handle(_ pointer: Pointer) -> Bool {
-        if case .wheel(let n) = pointer.action { scrolled.send(textScroll.afterWheel(n)) }
+        if case .wheel(let n) = pointer.action { events.send(.scrolled(textScroll.afterWheel(n))) }
         return true
     }
 
     /// Letters are the filter's, not the pager's.
     private func scroll(_ key: Key) -> Bool {
         guard let line = textScroll.after(key, letters: false) else { return false }
-        scrolled.send(line)
+        events.send(.scrolled(line))
         return true
     }
 

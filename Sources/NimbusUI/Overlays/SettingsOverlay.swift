@@ -8,14 +8,8 @@ import OpenCombineShim
 @MainActor
 public final class SettingsOverlay: OverlayScreen {
     private let l10n: L10n
-    private let rowSelected = PassthroughSubject<Int, Never>()
-    private let valueStepped = PassthroughSubject<Int, Never>()
-    private let valueCleared = PassthroughSubject<Void, Never>()
-    private let searchChanged = PassthroughSubject<String, Never>()
-    private let resultSelected = PassthroughSubject<Int, Never>()
-    private let resultPicked = PassthroughSubject<Void, Never>()
-    private let searchCancelled = PassthroughSubject<Void, Never>()
-    private let closeRequested = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<SettingsViewModel.Event, Never>()
     private var binding: StateBinding<SettingsState>!
     private let closed: AnyPublisher<Void, Never>
     private var state: SettingsState? { binding.value }
@@ -26,11 +20,7 @@ public final class SettingsOverlay: OverlayScreen {
 
     public init(viewModel: SettingsViewModel, l10n: L10n) {
         self.l10n = l10n
-        let output = viewModel.transform(input: .init(
-            rowSelected: rowSelected.eraseToAnyPublisher(), valueStepped: valueStepped.eraseToAnyPublisher(),
-            valueCleared: valueCleared.eraseToAnyPublisher(), searchChanged: searchChanged.eraseToAnyPublisher(),
-            resultSelected: resultSelected.eraseToAnyPublisher(), resultPicked: resultPicked.eraseToAnyPublisher(),
-            searchCancelled: searchCancelled.eraseToAnyPublisher(), closeRequested: closeRequested.eraseToAnyPublisher()))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state) { [weak self] old, new in
             // A search that opens starts empty.
@@ -42,43 +32,54 @@ public final class SettingsOverlay: OverlayScreen {
     public var closeRequests: AnyPublisher<Void, Never> { closed }
     public var capturesText: Bool { state?.search != nil }
 
-    public var bindings: [Binding] {
-        guard let state else { return [] }
-        if let search = state.search {
-            return [
-                Binding(.escape, help: l10n[.settingsHomeSearch]) { [searchCancelled] in searchCancelled.send() },
-                Binding(.enter, help: l10n[.settingsHomeSearch]) { [resultPicked] in resultPicked.send() },
-                Binding([.up, .down], "↑ ↓", help: l10n[.settingsHomeSearch]) { [resultSelected] key in
-                    resultSelected.send(search.pick + (key == .up ? -1 : 1))
-                    return true
-                },
-            ]
-        }
-        let help = l10n[.settingsHelp]
-        return Binding.listMoves(l10n) { [rowSelected] key in
-            let last = state.rows.count - 1
+    /// The settings' keys for `state`, as data. In the home search: Esc, Enter and ↑ ↓ on its results.
+    /// Else the moves between rows (each key sends the row it lands on), ← → step the value,
+    /// Backspace clears it, and Esc q , F2 ? close. Nothing before the first state.
+    nonisolated static func keyMap(_ l10n: L10n, for state: SettingsState?) -> KeyMap<SettingsViewModel.Event, SettingsState> {
+        typealias B = KeyBinding<SettingsViewModel.Event, SettingsState>
+        guard let state else { return KeyMap([]) }
+        let search = l10n[.settingsHomeSearch], help = l10n[.settingsHelp]
+        let pick = state.search?.pick ?? 0
+        let last = state.rows.count - 1
+        /// The row each move lands on.
+        func row(_ key: Key) -> Int {
             switch key {
-            case .up, .char("k"): rowSelected.send(max(0, state.selected - 1))
-            case .down, .char("j"): rowSelected.send(min(last, state.selected + 1))
-            case .home, .char("g"), .pageUp: rowSelected.send(0)
-            case .end, .char("G"), .pageDown: rowSelected.send(last)
-            default: return false
+            case .up, .char("k"): max(0, state.selected - 1)
+            case .down, .char("j"): min(last, state.selected + 1)
+            case .home, .char("g"), .pageUp: 0
+            default: last
             }
+        }
+        let moves = B.listMoves(l10n, when: .unless(\.searching)).map { move in
+            B(move.keys, move.keyLabel, help: move.help, .sendEach(Dictionary(uniqueKeysWithValues: move.keys.map { ($0, .rowSelected(row($0))) })),
+              when: move.when)
+        }
+        return KeyMap([
+            B(.escape, help: search, .send(.searchCancelled), when: .when(\.searching)),
+            B(.enter, help: search, .send(.resultPicked), when: .when(\.searching)),
+            B([.up, .down], "↑ ↓", help: search, .sendEach([.up: .resultSelected(pick - 1), .down: .resultSelected(pick + 1)]),
+              when: .when(\.searching)),
+        ] + moves + [
+            B([.right, .char("l"), .enter, .char(" ")], "→ l Enter Space", help: help, .send(.valueStepped(1)), when: .unless(\.searching)),
+            B([.left, .char("h")], "← h", help: help, .send(.valueStepped(-1)), when: .unless(\.searching)),
+            B([.backspace, .delete], "Backspace Delete", help: help, .send(.valueCleared), when: .unless(\.searching)),
+            B([.escape, .char("q"), .char(","), .function(2), .char("?")], "Esc q , F2 ?", help: l10n[.helpKeySettings],
+              .send(.closeRequested), when: .unless(\.searching)),
+        ])
+    }
+
+    public var bindings: [Binding] {
+        Self.keyMap(l10n, for: state).bindings(in: state) { [events] command, _ in
+            guard case .send(let event) = command else { return false }
+            events.send(event)
             return true
-        } + [
-            Binding([.right, .char("l"), .enter, .char(" ")], "→ l Enter Space", help: help) { [valueStepped] in valueStepped.send(1) },
-            Binding([.left, .char("h")], "← h", help: help) { [valueStepped] in valueStepped.send(-1) },
-            Binding([.backspace, .delete], "Backspace Delete", help: help) { [valueCleared] in valueCleared.send() },
-            Binding([.escape, .char("q"), .char(","), .function(2), .char("?")], "Esc q , F2 ?", help: l10n[.helpKeySettings]) {
-                [closeRequested] in closeRequested.send()
-            },
-        ]
+        }
     }
 
     /// Keys for the home search's text.
     public func handle(_ key: Key) -> Bool {
         guard state?.search != nil else { return false }
-        if field.handle(key, maxLength: 64) == .changed { searchChanged.send(field.text) }
+        if field.handle(key, maxLength: 64) == .changed { events.send(.searchChanged(field.text)) }
         return true
     }
 

@@ -45,7 +45,7 @@ public final class WarningsOverlay: OverlayScreen {
             case .scroll:
                 guard let line = textScroll.after(key) else { return false }
                 events.send(.scrolled(line))
-            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe: return false
+            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
             }
             return true
         }

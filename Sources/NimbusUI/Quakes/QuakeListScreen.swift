@@ -83,7 +83,7 @@ public final class QuakeListScreen: Screen {
             guard let selection = list.move(key, pageSize: lastPageSize) else { return false }
             events.send(.rowSelected(selection))
         case .openSelection: events.send(.rowOpened(list.selection))
-        case .removeSelection, .likeSelection, .editField, .describe, .scroll: return false
+        case .removeSelection, .likeSelection, .editField, .describe, .scroll, .sendEach: return false
         }
         return true
     }

@@ -27,11 +27,8 @@ public final class TodayScreen: Screen {
     }
 
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refreshRequested = PassthroughSubject<TodaySection, Never>()
-    private let moved = PassthroughSubject<TodayMove, Never>()
-    private let selected = PassthroughSubject<TodayTarget, Never>()
-    private let opened = PassthroughSubject<TodayItem, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<TodayViewModel.Event, Never>()
     private var binding: StateBinding<TodayState>!
     private var routes: AnyCancellable?
     private var state: TodayState? { binding.value }
@@ -57,16 +54,13 @@ public final class TodayScreen: Screen {
                 onRoute: @escaping (TodayRoute) -> Void) {
         self.l10n = l10n
         spinner = SpinnerSteps(scheduler: scheduler)
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refreshRequested.eraseToAnyPublisher(),
-            moved: moved.eraseToAnyPublisher(), selected: selected.eraseToAnyPublisher(),
-            opened: opened.eraseToAnyPublisher(), tick: ticks))
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks))
         binding = StateBinding(output.state)
         routes = output.route.sink { onRoute($0) }
-        appeared.send() // made when the tab is first shown (the navigator tells of later showings)
+        events.send(.appeared) // made when the tab is first shown (the navigator tells of later showings)
     }
 
-    public func didAppear() { appeared.send() }
+    public func didAppear() { events.send(.appeared) }
 
     // MARK: Layout
 
@@ -136,51 +130,53 @@ public final class TodayScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var bindings: [Binding] {
-        let onItem: Bool = { if case .item? = selection { return true } else { return false } }()
-        var moves = Binding.listMoves(l10n) { [unowned self] key in
-            let page = max(1, lastHeight - 2)
-            let move: TodayMove
-            switch key {
-            case .up, .char("k"): move = .by(-1)
-            case .down, .char("j"): move = .by(1)
-            case .pageUp: move = .by(-page)
-            case .pageDown: move = .by(page)
-            case .home, .char("g"): move = .first
-            case .end, .char("G"): move = .last
-            default: return false
-            }
-            moved.send(move)
-            return true
-        }
+    /// The tab's keys for `state`, as data: the moves, `[ ]` between sections, `← →` along the
+    /// viewed films (while the selection is on them), Enter opens the selected item, `r` refreshes
+    /// the selection's section.
+    nonisolated static func keyMap(_ l10n: L10n, for state: TodayState?) -> KeyMap<TodayViewModel.Event, TodayState> {
+        typealias B = KeyBinding<TodayViewModel.Event, TodayState>
+        var moves = B.listMoves(l10n)
         // The bar shows the moves as "↑↓ move".
-        if let first = moves.first {
-            moves[0] = Binding(first.keys, first.keyLabel, help: first.help, hint: l10n[.hintMove], hintKey: "↑↓", run: first.run)
-        }
-        var all = moves
-        all.append(Binding([.char("["), .char("]")], "[ ]", help: l10n[.helpKeyTodaySection]) { [moved] key in
-            moved.send(.section(key == .char("]") ? 1 : -1))
+        moves[0] = moves[0].hinted(l10n[.hintMove], key: "↑↓", when: .always)
+        let along: [Key: TodayViewModel.Event] = [.left: .moved(.along(-1)), .char("h"): .moved(.along(-1)),
+                                                 .right: .moved(.along(1)), .char("l"): .moved(.along(1))]
+        return KeyMap(moves + [
+            B([.char("["), .char("]")], "[ ]", help: l10n[.helpKeyTodaySection],
+              .sendEach([.char("["): .moved(.section(-1)), .char("]"): .moved(.section(1))])),
+            B([.left, .right, .char("h"), .char("l")], "← →", help: l10n[.helpKeyTodayViewed], .sendEach(along),
+              when: .when(\.hasViewed), enabled: .when(\.onViewed)),
+            B(.enter, help: l10n[.helpKeyTodayOpen], hint: l10n[.hintOpen], state?.selectedItem.map { .send(.opened($0)) } ?? .describe,
+              enabled: .when(\.onItem), hintWhen: .when(\.onItem)),
+            B(.char("r"), help: l10n[.helpKeyTodayRefresh], hint: l10n[.hintRefresh],
+              .send(.refreshRequested(state?.selection?.section ?? .places))),
+        ])
+    }
+
+    public var bindings: [Binding] {
+        Self.keyMap(l10n, for: state).bindings(in: state) { [unowned self] command, key in
+            switch command {
+            case .send(let event): events.send(event)
+            case .moveSelection:
+                guard let move = move(key) else { return false }
+                events.send(.moved(move))
+            case .scroll, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
+            }
             return true
-        })
-        if state?.viewed.isEmpty == false {
-            all.append(Binding([.left, .right, .char("h"), .char("l")], "← →", help: l10n[.helpKeyTodayViewed]) { [unowned self] key in
-                guard case .item(.viewed)? = selection else { return false }
-                moved.send(.along(key == .left || key == .char("h") ? -1 : 1))
-                return true
-            })
         }
-        all += [
-            Binding([.enter], Binding.name(.enter), help: l10n[.helpKeyTodayOpen], hint: onItem ? l10n[.hintOpen] : nil) {
-                [unowned self] _ in
-                guard case .item(let item)? = selection else { return false }
-                opened.send(item)
-                return true
-            },
-            Binding(.char("r"), help: l10n[.helpKeyTodayRefresh], hint: l10n[.hintRefresh]) { [unowned self] in
-                refreshRequested.send(selection?.section ?? .places)
-            },
-        ]
-        return all
+    }
+
+    /// Where a key of the list's moves takes the selection, a page being the last frame's height.
+    private func move(_ key: Key) -> TodayMove? {
+        let page = max(1, lastHeight - 2)
+        switch key {
+        case .up, .char("k"): return .by(-1)
+        case .down, .char("j"): return .by(1)
+        case .pageUp: return .by(-page)
+        case .pageDown: return .by(page)
+        case .home, .char("g"): return .first
+        case .end, .char("G"): return .last
+        default: return nil
+        }
     }
 
     /// A click selects the place, quake or film under it (a double click, or a click on what is
@@ -190,7 +186,7 @@ public final class TodayScreen: Screen {
         switch pointer.action {
         case .wheel(let notches):
             guard notches != 0 else { return false }
-            moved.send(.by(notches))
+            events.send(.moved(.by(notches)))
             return true
         case .click(let clicks):
             let lines = lines(state, width: lastWidth)
@@ -206,8 +202,8 @@ public final class TodayScreen: Screen {
             default: return false
             }
             let again = selection == target
-            selected.send(target)
-            if clicks >= 2 || again, case .item(let item) = target { opened.send(item) }
+            events.send(.selected(target))
+            if clicks >= 2 || again, case .item(let item) = target { events.send(.opened(item)) }
             return true
         case .drag:
             return false

@@ -9,11 +9,10 @@ import OpenCombineShim
 @MainActor
 public final class CityDetailScreen: Screen {
     private let l10n: L10n
-    private let appeared = PassthroughSubject<Void, Never>()
-    private let refresh = PassthroughSubject<Void, Never>()
-    private let like = PassthroughSubject<Void, Never>()
-    private let leave = PassthroughSubject<Void, Never>()
-    private let warningsOpened = PassthroughSubject<Void, Never>()
+    /// The one way in to the view model.
+    private let events = PassthroughSubject<CityDetailViewModel.Event, Never>()
+    /// The screen's own keys, as data (the map panel's go among them while it shows).
+    let keyMap: KeyMap<CityDetailViewModel.Event, CityDetailState>
     private var binding: StateBinding<CityDetailState>!
     private var routes: AnyCancellable?
     /// What the screen shows now (one-shot output waits on it).
@@ -53,16 +52,14 @@ public final class CityDetailScreen: Screen {
         self.panel = panel
         self.rowsAround = rowsAround
         self.scheduler = scheduler
-        let output = viewModel.transform(input: .init(
-            appeared: appeared.eraseToAnyPublisher(), refreshRequested: refresh.eraseToAnyPublisher(),
-            likeToggled: like.eraseToAnyPublisher(), leaveRequested: leave.eraseToAnyPublisher(),
-            warningsOpened: warningsOpened.eraseToAnyPublisher(), tick: ticks))
+        keyMap = Self.keyMap(l10n)
+        let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks))
         binding = StateBinding(output.state) { [weak self] old, new in
             guard let self, let scheduler = self.scheduler else { return }
             if new.weather == .loading, old?.weather != .loading { loadingSince = scheduler.now }
         }
         routes = output.route.sink { onRoute($0) }
-        appeared.send()
+        events.send(.appeared)
     }
 
     isolated deinit { if !left { panel?.cancel() } }
@@ -90,23 +87,31 @@ public final class CityDetailScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    /// Esc goes back cancelling what loads; the map's keys while it is on screen; `a` while a warning is in force.
+    /// Esc goes back cancelling what loads, `r` refreshes, `f` likes, `a` shows the warnings while
+    /// one is in force.
+    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<CityDetailViewModel.Event, CityDetailState> {
+        typealias B = KeyBinding<CityDetailViewModel.Event, CityDetailState>
+        return KeyMap([
+            B([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBackCancel], hint: l10n[.hintBack], hintKey: "Esc",
+              .send(.leaveRequested)),
+            B(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRefresh], .send(.refreshRequested)),
+            B(.char("f"), help: l10n[.helpKeyLike], hint: l10n[.hintLike], .send(.likeToggled)),
+            B(.char("a"), help: l10n[.helpKeyWarnings], hint: l10n[.hintWarnings], .send(.warningsOpened), when: .when(\.warningsActive)),
+        ])
+    }
+
+    /// The keys before the map's in the status bar (Esc, r); the rest (f, a) come after the map's.
+    private static let keysBeforePanel = 2
+
+    /// The screen's keys, with the map's among them while it is on screen.
     public var bindings: [Binding] {
-        var all = [
-            Binding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBackCancel], hint: l10n[.hintBack], hintKey: "Esc") {
-                [unowned self] in leaveScreen()
-            },
-            Binding(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRefresh]) { [refresh] in refresh.send() },
-        ]
-        if panelShown, let panel { all += panel.bindings }
-        // (After the map's keys, so the status bar keeps its order: Esc, r, the map's, f.)
-        all.append(Binding(.char("f"), help: l10n[.helpKeyLike], hint: l10n[.hintLike]) { [like] in like.send() })
-        if state?.warnings?.isActive == true {
-            all.append(Binding(.char("a"), help: l10n[.helpKeyWarnings], hint: l10n[.hintWarnings]) { [warningsOpened] in
-                warningsOpened.send()
-            })
+        let own = keyMap.bindings(in: state) { [unowned self] command, _ in
+            guard case .send(let event) = command else { return false }
+            if event == .leaveRequested { leaveScreen() } else { events.send(event) }
+            return true
         }
-        return all
+        let panelKeys = panelShown ? panel?.bindings ?? [] : []
+        return Array(own.prefix(Self.keysBeforePanel)) + panelKeys + own.dropFirst(Self.keysBeforePanel)
     }
 
     /// The wheel and drags over the map go to it.
@@ -128,7 +133,7 @@ public final class CityDetailScreen: Screen {
         guard !left else { return }
         left = true
         panel?.cancel()
-        leave.send()
+        events.send(.leaveRequested)
     }
 
     // MARK: Drawing
