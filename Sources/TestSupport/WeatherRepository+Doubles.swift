@@ -77,7 +77,7 @@ public final class ScriptedWeatherRepository: WeatherRepository, Sendable {
     }
 }
 
-/// A weather repository that must not be called.
+/// A weather repository that must not be called (as `WeatherRepositoryDouble.failing()`, which new tests use).
 public final class FailingWeatherRepository: WeatherRepository {
     public init() {}
 
