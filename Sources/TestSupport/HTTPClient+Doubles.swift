@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import XCTest
 import CombineSchedulers
 import OpenCombineShim
 import NimbusData
@@ -73,7 +72,7 @@ public final class HTTPClientDouble: HTTPClient, Sendable {
     /// A network that must not be used: every request fails the test, and fails as unreachable.
     public static func failing(file: StaticString = #filePath, line: UInt = #line) -> HTTPClientDouble {
         HTTPClientDouble { request in
-            XCTFail("no request expected, but the code sent \(request)", file: file, line: line)
+            recordFailure("no request expected, but the code sent \(request)", file: file, line: line)
             return .failure(.transport(.notConnected))
         }
     }

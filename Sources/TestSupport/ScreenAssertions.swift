@@ -1,4 +1,3 @@
-import XCTest
 import NimbusTerminal
 
 /// Asserts two multi-line strings are equal, reporting the differing lines.
@@ -17,7 +16,7 @@ public func assertEqualStrings(_ actual: String, _ expected: String, _ message: 
         }
     }
     let prefix = message.isEmpty ? "" : message + "\n"
-    XCTFail("\(prefix)Strings differ (- expected, + actual):\n" + report.joined(separator: "\n"), file: file, line: line)
+    recordFailure("\(prefix)Strings differ (- expected, + actual):\n" + report.joined(separator: "\n"), file: file, line: line)
 }
 
 /// Asserts what `terminal` shows; trailing spaces and trailing blank lines are ignored.

@@ -1,5 +1,5 @@
 import Foundation
-import XCTest
+import Testing
 import NimbusTerminal
 
 /// Asserts `text` equals the snapshot `directory/<name>.txt`, failing with a line diff when it does not.
@@ -10,11 +10,24 @@ import NimbusTerminal
 public func assertSnapshot(of text: String, named name: String, in directory: URL,
                            record: Bool = ProcessInfo.processInfo.environment[TextSnapshots.recordVariable] == "1",
                            file: StaticString = #filePath, line: UInt = #line) {
+    if let failure = snapshotFailure(of: text, named: name, in: directory, record: record) {
+        recordFailure(failure, file: file, line: line)
+    }
+}
+
+/// The same, for a Swift Testing helper that passes on its caller's location.
+public func assertSnapshot(of text: String, named name: String, in directory: URL,
+                           record: Bool = ProcessInfo.processInfo.environment[TextSnapshots.recordVariable] == "1",
+                           sourceLocation: SourceLocation) {
+    if let failure = snapshotFailure(of: text, named: name, in: directory, record: record) {
+        recordFailure(failure, sourceLocation: sourceLocation)
+    }
+}
+
+private func snapshotFailure(of text: String, named name: String, in directory: URL, record: Bool) -> String? {
     do {
-        if let mismatch = try TextSnapshots(directory: directory, record: record).check(text, named: name) {
-            XCTFail("\(mismatch)", file: file, line: line)
-        }
+        return try TextSnapshots(directory: directory, record: record).check(text, named: name).map { "\($0)" }
     } catch {
-        XCTFail("could not record snapshot \(name) in \(directory.path): \(error)", file: file, line: line)
+        return "could not record snapshot \(name) in \(directory.path): \(error)"
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import XCTest
 import OpenCombineShim
 
 /// Records every value a publisher emits, so tests can assert the whole history.
@@ -33,7 +32,7 @@ extension TestObserver where Value: Equatable {
             report.append("value \(i + 1):\n  - \(e)\n  + \(a)")
         }
         let prefix = message.isEmpty ? "" : message + "\n"
-        XCTFail("\(prefix)\(values.count) values recorded, \(expected.count) expected (- expected, + recorded):\n"
+        recordFailure("\(prefix)\(values.count) values recorded, \(expected.count) expected (- expected, + recorded):\n"
                 + report.joined(separator: "\n"), file: file, line: line)
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import XCTest
 import NimbusDomain
 @preconcurrency import OpenCombineShim
 
@@ -78,27 +77,27 @@ public final class ScriptedWeatherRepository: WeatherRepository, Sendable {
     }
 }
 
-/// A weather repository that must not be called.
+/// A weather repository that must not be called (as `WeatherRepositoryDouble.failing()`, which new tests use).
 public final class FailingWeatherRepository: WeatherRepository {
     public init() {}
 
     public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        XCTFail("unexpected call to WeatherRepository.forecast(for: \(coordinate))")
+        recordFailure("unexpected call to WeatherRepository.forecast(for: \(coordinate))")
         return Empty().eraseToAnyPublisher()
     }
 
     public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
-        XCTFail("unexpected call to WeatherRepository.currentTemperatures(for: \(coordinates))")
+        recordFailure("unexpected call to WeatherRepository.currentTemperatures(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
 
     public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
-        XCTFail("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
+        recordFailure("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
 
     public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
-        XCTFail("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
+        recordFailure("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
         return Empty().eraseToAnyPublisher()
     }
 }
@@ -118,7 +117,7 @@ public final class EchoWeatherRepository: WeatherRepository, Sendable {
     public init() {}
 
     public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        XCTFail("forecast was not expected")
+        recordFailure("forecast was not expected")
         return Empty().eraseToAnyPublisher()
     }
 

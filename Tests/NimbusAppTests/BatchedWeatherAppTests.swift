@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusData
 import NimbusDomain
@@ -53,8 +54,9 @@ enum BatchForecast {
     }
 }
 
-@MainActor
-final class BatchedWeatherAppTests: XCTestCase {
+@Suite @MainActor final class BatchedWeatherAppTests {
+    private let temporary = TemporaryDirectories()
+
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var client: HTTPClientDouble!
     /// How the server answers.
@@ -66,7 +68,7 @@ final class BatchedWeatherAppTests: XCTestCase {
         scheduler = DispatchQueue.test
         client = HTTPClientDouble(BatchForecast.answer(.inOrder))
         var configuration = AppDIContainer.Configuration(
-            environment: isolated(["NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric"].merging(environment) { _, new in new }),
+            environment: temporary.isolated(["NIMBUS_LANG": "en", "NIMBUS_UNITS": "metric"].merging(environment) { _, new in new }),
             scheduler: scheduler.eraseToAnyScheduler(), httpClient: client)
         configuration.location = location
         // Retries wait almost their longest: 2 s, then 4 s.
@@ -89,27 +91,19 @@ final class BatchedWeatherAppTests: XCTestCase {
 
     // MARK: Cities: every visible row
 
-    nonisolated func testOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
-        try onMain(self) { try $0.mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() }
-    }
-
-    private func mainActorTestOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
+    @Test func testOnATallTerminalEveryVisibleRowGetsItsTemperatureInOneRequest() throws {
         let (app, _) = try makeApp()
         let size = Size(cols: 110, rows: 90)
         let lines = settle(app, size)
         // 90 rows less the tab bar, the search line, the column titles and the status bar.
         let rows = lines.dropFirst(3).prefix(86)
-        XCTAssertEqual(client.urls.count, 1, "one request carries every visible row")
-        XCTAssertEqual(try XCTUnwrap(client.urls.first).queryValues("latitude").count, 86)
+        #expect(client.urls.count == 1, "one request carries every visible row")
+        #expect(try #require(client.urls.first).queryValues("latitude").count == 86)
         let withTemperature = rows.filter { $0.range(of: #"\d+°"#, options: .regularExpression) != nil }
-        XCTAssertEqual(withTemperature.count, 86, rows.joined(separator: "\n"))
+        #expect(withTemperature.count == 86, "\(rows.joined(separator: "\n"))")
     }
 
-    nonisolated func testEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
-        try onMain(self) { try $0.mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() }
-    }
-
-    private func mainActorTestEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
+    @Test func testEachRowShowsItsOwnPlacesTemperatureWhateverTheOrderOfTheAnswer() throws {
         let (app, container) = try makeApp()
         mode = .reversed
         let size = Size(cols: 80, rows: 24)
@@ -120,64 +114,56 @@ final class BatchedWeatherAppTests: XCTestCase {
             let city = search.city(matches[i])
             let expected = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
             let line = lines[3 + i]
-            XCTAssertTrue(line.contains(" \(expected)°"), "\(city.name) should show \(expected)°: \(line)")
+            #expect(line.contains(" \(expected)°"), "\(city.name) should show \(expected)°: \(line)")
         }
     }
 
     // MARK: Cities: rows whose weather could not be had
 
-    nonisolated func testRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
-        try onMain(self) { try $0.mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() }
-    }
-
-    private func mainActorTestRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
+    @Test func testRowsWhoseRequestFailedForGoodSaySoAndAreAskedAgainOnROrWhenShownAgain() throws {
         let (app, _) = try makeApp()
         mode = .failing(.server(status: 500))
         let size = Size(cols: 80, rows: 24)
         var lines = settle(app, size)
-        XCTAssertEqual(client.urls.count, 1)
+        #expect(client.urls.count == 1)
         let rows = Array(lines.dropFirst(3).prefix(20))
-        XCTAssertEqual(rows.filter { $0.contains("n/a") }.count, 20, "every row asked about says it has no temperature:\n" + rows.joined(separator: "\n"))
-        XCTAssertTrue(lines[1].contains("Temperatures n/a: server error 500 · r retries"), lines[1])
+        #expect((rows.filter { $0.contains("n/a") }.count) == 20, "every row asked about says it has no temperature:\n\(rows.joined(separator: "\n"))")
+        #expect(lines[1].contains("Temperatures n/a: server error 500 · r retries"), "\(lines[1])")
 
         // `r` asks again for the rows on screen.
         mode = .inOrder
         app.handle(.char("r"))
         lines = settle(app, size)
-        XCTAssertEqual(client.urls.count, 2)
-        XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.contains("n/a") }.count, 0, lines.joined(separator: "\n"))
-        XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.range(of: #"\d+°"#, options: .regularExpression) != nil }.count, 20)
+        #expect(client.urls.count == 2)
+        #expect((lines.dropFirst(3).prefix(20).filter { $0.contains("n/a") }.count) == 0, "\(lines.joined(separator: "\n"))")
+        #expect((lines.dropFirst(3).prefix(20).filter { $0.range(of: #"\d+°"#, options: .regularExpression) != nil }.count) == 20)
 
         // A row that failed is asked again when it is shown again.
         mode = .failing(.server(status: 500))
         app.handle(.pageDown)
         lines = settle(app, size)
-        XCTAssertEqual(client.urls.count, 3)
-        XCTAssertTrue(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") })
+        #expect(client.urls.count == 3)
+        #expect(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") })
         mode = .inOrder
         app.handle(.pageUp)
         _ = settle(app, size)
         app.handle(.pageDown)
         lines = settle(app, size)
-        XCTAssertEqual(client.urls.count, 4, "the failed page is asked for again when it is shown again")
-        XCTAssertFalse(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") }, lines.joined(separator: "\n"))
+        #expect(client.urls.count == 4, "the failed page is asked for again when it is shown again")
+        #expect(!(lines.dropFirst(3).prefix(20).contains { $0.contains("n/a") }), "\(lines.joined(separator: "\n"))")
     }
 
-    nonisolated func testRetriesExhaustedLeaveTheMarkNotABlank() throws {
-        try onMain(self) { try $0.mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() }
-    }
-
-    private func mainActorTestRetriesExhaustedLeaveTheMarkNotABlank() throws {
+    @Test func testRetriesExhaustedLeaveTheMarkNotABlank() throws {
         let (app, _) = try makeApp(["NIMBUS_LANG": "ko"])
         mode = .failing(.server(status: 503))
         let size = Size(cols: 80, rows: 24)
         var lines = settle(app, size)
-        XCTAssertEqual(client.urls.count, 1)
-        XCTAssertFalse(lines.joined().contains("없음"), "no mark while the request is being retried")
+        #expect(client.urls.count == 1)
+        #expect(!lines.joined().contains("없음"), "no mark while the request is being retried")
         scheduler.advance(by: .seconds(200))
         lines = app.render(size: size).lines()
-        XCTAssertEqual(client.urls.count, 3, "three tries in all")
-        XCTAssertEqual(lines.dropFirst(3).prefix(20).filter { $0.contains("없음") }.count, 20, lines.joined(separator: "\n"))
+        #expect(client.urls.count == 3, "three tries in all")
+        #expect((lines.dropFirst(3).prefix(20).filter { $0.contains("없음") }.count) == 20, "\(lines.joined(separator: "\n"))")
     }
 
     // MARK: Today: matched by coordinates, one bad item fails only its own row
@@ -212,28 +198,20 @@ final class BatchedWeatherAppTests: XCTestCase {
         return app.render(size: size).lines()
     }
 
-    nonisolated func testTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
-        try onMain(self) { try $0.mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() }
-    }
-
-    private func mainActorTestTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
+    @Test func testTodayMatchesEachAnswerToItsPlaceByItsCoordinates() throws {
         let (app, liked) = try makeTodayApp()
         mode = .reversed
         let lines = placeRows(app, Size(cols: 100, rows: 30))
-        let seoul = try XCTUnwrap(lines.first { $0.contains("Seoul") }, lines.joined(separator: "\n"))
-        XCTAssertTrue(seoul.contains(" \(BatchForecast.temperature(latitude: 37.566, longitude: 126.9784))°"), seoul)
+        let seoul = try #require(lines.first { $0.contains("Seoul") }, "\(lines.joined(separator: "\n"))")
+        #expect(seoul.contains(" \(BatchForecast.temperature(latitude: 37.566, longitude: 126.9784))°"), "\(seoul)")
         for city in liked {
-            let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name + "\n" + lines.joined(separator: "\n"))
+            let row = try #require(lines.first { $0.contains(city.name) }, "\(city.name + "\n" + lines.joined(separator: "\n"))")
             let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
-            XCTAssertTrue(row.contains(" \(t)° ") && row.contains(" \(t + 5)° / \(t - 5)° "), "\(city.name): \(row)")
+            #expect(row.contains(" \(t)° ") && row.contains(" \(t + 5)° / \(t - 5)° "), "\(city.name): \(row)")
         }
     }
 
-    nonisolated func testOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
-        try onMain(self) { try $0.mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() }
-    }
-
-    private func mainActorTestOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
+    @Test func testOneBadItemFailsOnlyItsOwnRowAndSaysSo() throws {
         let badItems: [(String, String)] = [
             ("current null", #"{"latitude":31.2,"longitude":121.5,"current":null,"daily":{"time":[1781913600],"temperature_2m_max":[30],"temperature_2m_min":[20]}}"#),
             ("string temperature", #"{"latitude":31.2,"longitude":121.5,"current":{"time":1781967600,"temperature_2m":"31"},"daily":{"time":[1781913600],"temperature_2m_max":[30],"temperature_2m_min":[20]}}"#),
@@ -245,51 +223,39 @@ final class BatchedWeatherAppTests: XCTestCase {
             // Shanghai is the second place asked about (after the nearest city).
             mode = .badItem(1, json)
             let lines = placeRows(app, Size(cols: 100, rows: 30))
-            let shanghai = try XCTUnwrap(lines.first { $0.contains("Shanghai") }, name)
-            XCTAssertTrue(shanghai.contains("n/a"), "\(name): \(shanghai)")
-            XCTAssertTrue(shanghai.contains("bad response"), "\(name): the row says why: \(shanghai)")
+            let shanghai = try #require(lines.first { $0.contains("Shanghai") }, "\(name)")
+            #expect(shanghai.contains("n/a"), "\(name): \(shanghai)")
+            #expect(shanghai.contains("bad response"), "\(name): the row says why: \(shanghai)")
             for city in liked.dropFirst() {
-                let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name)
+                let row = try #require(lines.first { $0.contains(city.name) }, "\(city.name)")
                 let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
-                XCTAssertTrue(row.contains(" \(t)°"), "\(name): \(city.name) keeps its own weather: \(row)")
+                #expect(row.contains(" \(t)°"), "\(name): \(city.name) keeps its own weather: \(row)")
             }
-            XCTAssertFalse(lines.joined().contains("Server answer not understood"), "\(name): the section is not failed as a whole")
+            #expect(!lines.joined().contains("Server answer not understood"), "\(name): the section is not failed as a whole")
         }
     }
 
-    nonisolated func testAnExtraItemIsIgnored() throws {
-        try onMain(self) { try $0.mainActorTestAnExtraItemIsIgnored() }
-    }
-
-    private func mainActorTestAnExtraItemIsIgnored() throws {
+    @Test func testAnExtraItemIsIgnored() throws {
         let (app, liked) = try makeTodayApp()
         mode = .extraItem
         let lines = placeRows(app, Size(cols: 100, rows: 30))
         for city in liked {
-            let row = try XCTUnwrap(lines.first { $0.contains(city.name) }, city.name)
+            let row = try #require(lines.first { $0.contains(city.name) }, "\(city.name)")
             let t = BatchForecast.temperature(latitude: city.coordinate.latitude, longitude: city.coordinate.longitude)
-            XCTAssertTrue(row.contains(" \(t)°"), "\(city.name): \(row)")
+            #expect(row.contains(" \(t)°"), "\(city.name): \(row)")
         }
     }
 
-    nonisolated func testTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
-        try onMain(self) { try $0.mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() }
-    }
-
-    private func mainActorTestTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
+    @Test func testTodayPlacesWithoutWeatherSayWhyInsteadOfAnEllipsis() throws {
         let (app, _) = try makeTodayApp()
         mode = .failing(.server(status: 500))
         let lines = placeRows(app, Size(cols: 100, rows: 30))
-        let shanghai = try XCTUnwrap(lines.first { $0.contains("Shanghai") })
-        XCTAssertFalse(shanghai.contains("…"), shanghai)
-        XCTAssertTrue(shanghai.contains("n/a"), shanghai)
+        let shanghai = try #require(lines.first { $0.contains("Shanghai") })
+        #expect(!shanghai.contains("…"), "\(shanghai)")
+        #expect(shanghai.contains("n/a"), "\(shanghai)")
     }
 
-    nonisolated func testMoreThanFiftyPlacesAllGetTheirWeather() throws {
-        try onMain(self) { try $0.mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() }
-    }
-
-    private func mainActorTestMoreThanFiftyPlacesAllGetTheirWeather() throws {
+    @Test func testMoreThanFiftyPlacesAllGetTheirWeather() throws {
         var cities: [City] = []
         let (app, _) = try makeApp { container in
             let search = SearchCitiesUseCase(repository: container.cityRepository)
@@ -301,10 +267,10 @@ final class BatchedWeatherAppTests: XCTestCase {
         let lines = placeRows(app, Size(cols: 100, rows: 80))
         // A namesake is shown with its region ("Suzhou, Jiangsu").
         let placeLines = lines.filter { line in cities.contains { line.contains(" " + $0.name + " ") || line.contains(" " + $0.name + ",") } }
-        XCTAssertGreaterThanOrEqual(placeLines.count, 60)
-        XCTAssertFalse(placeLines.contains { $0.contains("…") || $0.contains("n/a") }, placeLines.joined(separator: "\n"))
+        #expect(placeLines.count >= 60)
+        #expect(!(placeLines.contains { $0.contains("…") || $0.contains("n/a") }), "\(placeLines.joined(separator: "\n"))")
         let today = client.urls.filter { $0.query?.contains("daily") ?? false }
-        XCTAssertEqual(today.count, 1, "one request for all 60")
-        XCTAssertEqual(try XCTUnwrap(today.first).queryValues("latitude").count, 60)
+        #expect(today.count == 1, "one request for all 60")
+        #expect(try #require(today.first).queryValues("latitude").count == 60)
     }
 }

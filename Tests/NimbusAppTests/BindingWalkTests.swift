@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import AppExploration
 import NimbusPresentation
 import NimbusTerminal
@@ -8,19 +9,16 @@ import TestSupport
 
 /// Walks every tab, a screen pushed on each, the help over each and the questions a screen asks, and
 /// fails where one key is bound twice in one scope or a hint in the bar has no key.
-@MainActor
-final class BindingWalkTests: XCTestCase {
-    nonisolated func testEveryScreenInEveryStateBindsEachKeyOnce() throws {
-        try onMain(self) { try $0.mainActorWalk() }
-    }
+@Suite @MainActor struct BindingWalkTests {
+    private let temporary = TemporaryDirectories()
 
-    private func mainActorWalk() throws {
-        let harness = try AppHarness(environment: isolated(["NIMBUS_LANG": "en"]), size: Size(cols: 120, rows: 40))
+    @Test func testEveryScreenInEveryStateBindsEachKeyOnce() throws {
+        let harness = try AppHarness(environment: temporary.isolated(["NIMBUS_LANG": "en"]), size: Size(cols: 120, rows: 40))
         var seen: [String] = []
         func check(_ where_: String) {
             harness.settle()
             let problems = harness.app.bindingProblems
-            XCTAssertEqual(problems, [], "\(where_):\n\(harness.screen)")
+            #expect(problems == [], "\(where_):\n\(harness.screen)")
             seen.append(where_)
         }
         for tab in 1...6 {
@@ -41,26 +39,22 @@ final class BindingWalkTests: XCTestCase {
         harness.press(.function(12))
         check("map statistics")
         harness.press(.escape)
-        XCTAssertEqual(seen.count, 31)
+        #expect(seen.count == 31)
     }
 
     /// The kind of clash the walk finds: a screen binding `y` beside the app's `y` (copy).
-    func testAKeyClaimedByTheScreenAndTheAppIsReported() {
-        onMain {
-            let app = [Binding(.char("y"), help: "copy") {}]
-            let screen = [Binding(.char("y"), help: "years filter") {}, Binding(.char("g"), help: "genre") {}]
-            let clashes = BindingConflicts.duplicates([app, screen])
-            XCTAssertEqual(clashes.map(\.key), [.char("y")])
-            XCTAssertEqual(clashes.first?.claims, ["copy", "years filter"])
-        }
+    @Test func testAKeyClaimedByTheScreenAndTheAppIsReported() {
+        let app = [Binding(.char("y"), help: "copy") {}]
+        let screen = [Binding(.char("y"), help: "years filter") {}, Binding(.char("g"), help: "genre") {}]
+        let clashes = BindingConflicts.duplicates([app, screen])
+        #expect(clashes.map(\.key) == [.char("y")])
+        #expect(clashes.first?.claims == ["copy", "years filter"])
     }
 
     /// The keys that work everywhere are one list of values, which dispatch and the help read.
-    func testTheKeysThatWorkEverywhereAreAListOfValues() {
-        onMain {
-            XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.key), [.ctrl("c"), .ctrl("l"), .ctrl("z"), .function(12)])
-            XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.command), [.quit, .redraw, .suspend, .mapStatistics])
-            XCTAssertEqual(AppCoordinator.alwaysGlobal.compactMap(\.help), [.helpKeyCtrlc, .helpKeyRedraw, .helpKeyDebug])
-        }
+    @Test func testTheKeysThatWorkEverywhereAreAListOfValues() {
+        #expect(AppCoordinator.alwaysGlobal.map(\.key) == [.ctrl("c"), .ctrl("l"), .ctrl("z"), .function(12)])
+        #expect(AppCoordinator.alwaysGlobal.map(\.command) == [.quit, .redraw, .suspend, .mapStatistics])
+        #expect(AppCoordinator.alwaysGlobal.compactMap(\.help) == [.helpKeyCtrlc, .helpKeyRedraw, .helpKeyDebug])
     }
 }

@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 @testable import AppExploration
 import GRDB
 import NimbusTerminal
@@ -6,18 +7,15 @@ import TestSupport
 @testable import NimbusApp
 
 /// The checks the property tests make, and the seed's bug: a toggle must touch only its own row.
-@MainActor
-final class InvariantTests: XCTestCase {
+@Suite @MainActor struct InvariantTests {
+    private let temporary = TemporaryDirectories()
+
     /// The checker itself: a film saved behind the app's back (so no screen was told) is a screen that
     /// disagrees with the database, and the invariants say so.
-    nonisolated func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
-        try onMain(self) { try $0.mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() }
-    }
-
-    private func mainActorTestTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
-        let harness = try AppHarness(environment: isolated([:]))
+    @Test func testTheInvariantsNoticeAScreenThatDisagreesWithTheDatabase() throws {
+        let harness = try AppHarness(environment: temporary.isolated([:]))
         harness.press(.char("6"))
-        XCTAssertEqual(Invariants.check(harness, english: true), [])
+        #expect(Invariants.check(harness, english: true) == [])
         let path = URL(fileURLWithPath: harness.environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus/nimbus.sqlite")
         let queue = try DatabaseQueue(path: path.path)
         try queue.write { db in
@@ -28,22 +26,18 @@ final class InvariantTests: XCTestCase {
         }
         harness.settle()
         let problems = Invariants.check(harness, english: true)
-        XCTAssertTrue(problems.contains("the Wishlist says 0 films; 1 are saved"), "\(problems)")
-        XCTAssertTrue(problems.contains("no films are saved, and the Wishlist does not say so") == false)
+        #expect(problems.contains("the Wishlist says 0 films; 1 are saved"), "\(problems)")
+        #expect(problems.contains("no films are saved, and the Wishlist does not say so") == false)
     }
 
     /// The model half: screens and database agreeing is not enough when `d` deleted another film
     /// than the one it was pressed on.
-    nonisolated func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
-        try onMain(self) { try $0.mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() }
-    }
-
-    private func mainActorTestTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
-        let harness = try AppHarness(environment: isolated([:]))
+    @Test func testTheEffectCheckNoticesADeleteOfTheWrongRow() throws {
+        let harness = try AppHarness(environment: temporary.isolated([:]))
         harness.press(.char("5"), .char("/"))
         harness.type("nolan")
         harness.press(.enter, .char("w"), .down, .char("w"), .down, .char("w"), .char("6"), .down)
-        let effect = try XCTUnwrap(Exploration.Effect(before: harness, action: .key(.char("d"))))
+        let effect = try #require(Exploration.Effect(before: harness, action: .key(.char("d"))))
         // Delete the first film behind the app's back instead of the selected (second) one.
         let path = URL(fileURLWithPath: harness.environment["XDG_DATA_HOME"]!).appendingPathComponent("nimbus/nimbus.sqlite")
         let first = try harness.savedWishlist()[0]
@@ -51,89 +45,73 @@ final class InvariantTests: XCTestCase {
             try db.execute(sql: "DELETE FROM wishlist WHERE title = ?", arguments: [first])
         }
         let problems = try effect.check(after: harness)
-        XCTAssertEqual(problems.count, 1, "\(problems)")
-        XCTAssertTrue(problems.first?.contains("deleted \(first) instead") == true, "\(problems)")
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.contains("deleted \(first) instead") == true, "\(problems)")
         // The right one, as the app does it.
-        let right = try AppHarness(environment: isolated([:]))
+        let right = try AppHarness(environment: temporary.isolated([:]))
         right.press(.char("5"), .char("/"))
         right.type("nolan")
         right.press(.enter, .char("w"), .down, .char("w"), .char("6"), .down)
-        let rightEffect = try XCTUnwrap(Exploration.Effect(before: right, action: .key(.char("d"))))
+        let rightEffect = try #require(Exploration.Effect(before: right, action: .key(.char("d"))))
         right.press(.char("d"))
-        XCTAssertEqual(try rightEffect.check(after: right), [])
+        #expect(try rightEffect.check(after: right) == [])
     }
 
     /// Found by the property tests (shrunk to `/`, `f`): in the search field `f` is text, not a like,
     /// so the explorer must not expect a like from it.
-    nonisolated func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
-        try onMain(self) { try $0.mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() }
-    }
-
-    private func mainActorTestAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
+    @Test func testAKeyTypedIntoTheSearchFieldIsNotTakenForItsCommand() throws {
         var counts = Exploration.Counts()
         let failure = try Exploration.run(Exploration.Setup(code: 0), actions: [.key(.char("/")), .key(.char("f"))],
                                           counts: &counts)
-        XCTAssertNil(failure.map(String.init(describing:)))
-        XCTAssertEqual(counts.actions, 2)
+        #expect(failure.map(String.init(describing:)) == nil)
+        #expect(counts.actions == 2)
     }
 
     /// Found by the full-disk property test (shrunk to: disk full, resize to 59x43, `f`): at 59
     /// columns the refused like's message had no room beside the search field and was not drawn.
-    nonisolated func testARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
-        try onMain(self) { try $0.mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() }
-    }
-
-    private func mainActorTestARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
+    @Test func testARefusedLikeIsSaidEvenWhenItsMessageHasNoRoomBesideTheField() throws {
         for cols in [59, 40, 30] {
             var counts = Exploration.Counts()
             let failure = try Exploration.run(Exploration.Setup(code: 6),
                                               actions: [.disk(full: true), .resize(Size(cols: cols, rows: 43)), .key(.char("f"))],
                                               counts: &counts)
-            XCTAssertNil(failure.map(String.init(describing:)), "\(cols) columns")
+            #expect(failure.map(String.init(describing:)) == nil, "\(cols) columns")
         }
     }
 
-    nonisolated func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
-        try onMain(self) { try $0.mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() }
-    }
-
-    private func mainActorTestTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
-        let harness = try AppHarness(environment: isolated([:]), size: Size(cols: 50, rows: 12))
-        XCTAssertEqual(Invariants.check(harness, english: true), [])
+    @Test func testTheInvariantsNoticeAFrameLargerThanTheTerminal() throws {
+        let harness = try AppHarness(environment: temporary.isolated([:]), size: Size(cols: 50, rows: 12))
+        #expect(Invariants.check(harness, english: true) == [])
         harness.terminal.size = Size(cols: 30, rows: 5) // the terminal shrank and nobody told the app
-        XCTAssertFalse(Invariants.check(harness, english: true).isEmpty)
+        #expect(!Invariants.check(harness, english: true).isEmpty)
     }
 
     /// ChildOfWeather's bug: toggling one row redrew others, and a full redraw lost the toggle's
     /// feedback. A like and a wishlist mark each change their own row (and the status line), nothing else.
-    nonisolated func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
-        try onMain(self) { try $0.mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() }
-    }
-
-    private func mainActorTestTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
-        let harness = try AppHarness(environment: isolated([:]))
+    @Test func testTogglingALikeOrAWishlistMarkChangesOnlyThatRow() throws {
+        let harness = try AppHarness(environment: temporary.isolated([:]))
         harness.press(.char("/"))
         harness.type("seoul")
         harness.press(.enter, .down, .down)
         let before = harness.frame.lines()
         harness.press(.char("f"))
-        let row = try XCTUnwrap(before.firstIndex { $0.hasPrefix("›") })
-        XCTAssertTrue(harness.frame.lines()[row].hasPrefix("›*"), harness.screen)
-        XCTAssertEqual(harness.changedRows, [row], "only the liked row was redrawn:\n\(harness.screen)")
+        let row = try #require(before.firstIndex { $0.hasPrefix("›") })
+        #expect(harness.frame.lines()[row].hasPrefix("›*"), "\(harness.screen)")
+        #expect(harness.changedRows == [row], "only the liked row was redrawn:\n\(harness.screen)")
         harness.press(.char("f"))
-        XCTAssertEqual(harness.changedRows, [row])
-        XCTAssertEqual(harness.frame.lines(), before, "unliked, the screen is as it was")
+        #expect(harness.changedRows == [row])
+        #expect(harness.frame.lines() == before, "unliked, the screen is as it was")
 
         harness.press(.char("5"), .char("/"))
         harness.type("heat")
         harness.press(.enter, .down)
         let list = harness.frame.lines()
-        let film = try XCTUnwrap(list.firstIndex { $0.hasPrefix("›") })
+        let film = try #require(list.firstIndex { $0.hasPrefix("›") })
         harness.press(.char("w"))
         let changed = harness.changedRows
-        XCTAssertTrue(harness.frame.lines()[film].contains("♥"), harness.screen)
+        #expect(harness.frame.lines()[film].contains("♥"), "\(harness.screen)")
         let status = harness.size.rows - 2 // the message line above the status bar
-        XCTAssertEqual(changed.subtracting([status]), [film], "the film's row and the message, nothing else:\n\(harness.screen)")
-        XCTAssertTrue(harness.screen.contains("Added"), "the toggle's feedback stays on screen:\n\(harness.screen)")
+        #expect(changed.subtracting([status]) == [film], "the film's row and the message, nothing else:\n\(harness.screen)")
+        #expect(harness.screen.contains("Added"), "the toggle's feedback stays on screen:\n\(harness.screen)")
     }
 }

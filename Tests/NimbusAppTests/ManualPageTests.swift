@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import AppExploration
 import NimbusTerminal
 import NimbusUI
@@ -8,15 +9,16 @@ import TestSupport
 /// docs/nimbus.1 is what `ManualPage` makes now from the commands, `CommandLineDocs` and the key
 /// bindings (NIMBUS_RECORD=1 or scripts/generate-manual.sh writes it); read by `man -l` in a UTF-8
 /// locale it keeps every character, and it has the sections a man page is expected to have.
-@MainActor
-final class ManualPageTests: XCTestCase {
+@Suite @MainActor struct ManualPageTests {
+    private let temporary = TemporaryDirectories()
+
     private nonisolated static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/nimbus.1")
 
     /// The keys of every tab (its list, and the screen Enter opens) and the app's, from the same
     /// bindings the help and the status bar are made from, in English.
     private func keys() throws -> [ManualPage.Keys] {
-        let harness = try AppHarness(environment: isolated(["NIMBUS_LANG": "en"]), size: Size(cols: 120, rows: 40))
+        let harness = try AppHarness(environment: temporary.isolated(["NIMBUS_LANG": "en"]), size: Size(cols: 120, rows: 40))
         harness.settle()
         let app = harness.app
         var sections: [ManualPage.Keys] = []
@@ -42,15 +44,11 @@ final class ManualPageTests: XCTestCase {
             }
             seen.append(title)
         }
-        XCTAssertEqual(seen.count, 6)
+        #expect(seen.count == 6)
         return sections
     }
 
-    nonisolated func testTheCommittedPageIsTheOneTheCommandsMake() throws {
-        try onMain(self) { try $0.mainActorCommittedPage() }
-    }
-
-    private func mainActorCommittedPage() throws {
+    @Test func testTheCommittedPageIsTheOneTheCommandsMake() throws {
         let committed = try String(contentsOf: Self.page, encoding: .utf8)
         // The date is kept from the committed page: the page changes when what it says does.
         let date = committed.split(separator: "\n").first { $0.hasPrefix(".Dd ") }.map { String($0.dropFirst(4)) }
@@ -63,42 +61,42 @@ final class ManualPageTests: XCTestCase {
             try Data(fresh.utf8).write(to: Self.page)
             return
         }
-        XCTAssertEqual(made, committed, "docs/nimbus.1 is out of date: run scripts/generate-manual.sh")
-        XCTAssertTrue(made.allSatisfy(\.isASCII), "every other character is an escape")
+        #expect(made == committed, "docs/nimbus.1 is out of date: run scripts/generate-manual.sh")
+        #expect(made.allSatisfy { $0.isASCII }, "every other character is an escape")
     }
 
     /// The page as a reader sees it: `man -l` in C.UTF-8 keeps the Hangul, the accents and ≥; every
     /// section is there; each shared option is described once; mandoc's lint finds nothing.
-    nonisolated func testManReadsItWithEveryCharacterAndSection() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else { throw XCTSkip("man is not installed") }
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man is not installed"))
+    func testManReadsItWithEveryCharacterAndSection() throws {
         let text = try run("/usr/bin/man", ["-l", Self.page.path], environment: ["LANG": "C.UTF-8", "MANWIDTH": "100", "MAN_KEEP_FORMATTING": ""])
         for part in ["서울", "são paulo", "≥ 15,000", "→10km/h", "°C", "⛅"] {
-            XCTAssertTrue(text.contains(part), "man -l lost \(part)")
+            #expect(text.contains(part), "man -l lost \(part)")
         }
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "COMMANDS", "OPTIONS", "KEYS", "ENVIRONMENT", "FILES",
                         "EXIT STATUS", "EXAMPLES"] {
-            XCTAssertTrue(text.contains("\n" + section + "\n"), "no \(section) section")
+            #expect(text.contains("\n" + section + "\n"), "no \(section) section")
         }
         for variable in CommandLineDocs.environmentNames {
-            XCTAssertTrue(text.contains(variable), "ENVIRONMENT lacks \(variable)")
+            #expect(text.contains(variable), "ENVIRONMENT lacks \(variable)")
         }
         // Each option the commands share is described once (its first words appear once).
         for option in ["--tier tier", "--units units", "--lang lang", "--catalog path", "--no-mouse", "-h, --help", "--version"] {
             let count = text.components(separatedBy: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix(option) }.count
-            XCTAssertEqual(count, 1, "\(option) is described \(count) times")
+            #expect(count == 1, "\(option) is described \(count) times")
         }
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/mandoc") {
             let lint = try run("/usr/bin/mandoc", ["-T", "lint", "-W", "style", Self.page.path], environment: [:], status: nil)
             // mandoc's note about the machine's own database of pages (SEE ALSO's tmux(1)) is not about this page.
             let problems = lint.split(separator: "\n").filter { !$0.contains("mandoc.db") }
-            XCTAssertEqual(problems, [], "mandoc -T lint -W style")
+            #expect(problems == [], "mandoc -T lint -W style")
         }
     }
 
     /// Every environment variable the program's sources read is in the man page's ENVIRONMENT
     /// (`CommandLineDocs.environment`): names read as `environment["X"]`, `getenv("X")` or written
     /// as a `"NIMBUS_…"`, `"XDG_…"` or `"LC_…"` literal, in every target the `nimbus` binary links.
-    nonisolated func testEveryVariableTheSourcesReadIsDocumented() throws {
+    @Test func testEveryVariableTheSourcesReadIsDocumented() throws {
         let sources = Self.page.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
         let shipped = ["NimbusApp", "NimbusData", "NimbusDomain", "NimbusPresentation", "NimbusTerminal", "NimbusUI",
                        "NimbusCurses", "NimbusLoop", "NimbusText", "NimbusBuildInfo", "nimbus"]
@@ -116,9 +114,9 @@ final class ManualPageTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(read.count, 20, "the scan found the variables")
+        #expect(read.count > 20, "the scan found the variables")
         let documented = Set(CommandLineDocs.environmentNames)
-        XCTAssertEqual(read.subtracting(documented).sorted(), [], "read but not in the man page's ENVIRONMENT")
+        #expect(read.subtracting(documented).sorted() == [], "read but not in the man page's ENVIRONMENT")
     }
 
     private nonisolated func run(_ program: String, _ arguments: [String], environment: [String: String],
@@ -133,7 +131,7 @@ final class ManualPageTests: XCTestCase {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        if let status { XCTAssertEqual(process.terminationStatus, status, "\(program) \(arguments)") }
+        if let status { #expect(process.terminationStatus == status, "\(program) \(arguments)") }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusDomain
 import NimbusPresentation
@@ -8,8 +9,7 @@ import TestSupport
 @testable import NimbusApp
 
 /// Golden text maps (what `nimbus map` prints), recorded with NIMBUS_RECORD=1.
-@MainActor
-final class MapGoldenTests: XCTestCase {
+@Suite @MainActor struct MapGoldenTests {
     private static let snapshots = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("__snapshots__")
 
@@ -22,89 +22,64 @@ final class MapGoldenTests: XCTestCase {
     }
 
     private func assertGolden(_ query: String, _ name: String, zoom: String, style: MapStyle = .braille,
-                              file: StaticString = #filePath, line: UInt = #line) throws {
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
         let container = try Self.container()
-        let text = try MapText.render(query: query, zoom: try XCTUnwrap(MapText.zoom(zoom)),
+        let text = try MapText.render(query: query, zoom: try #require(MapText.zoom(zoom)),
                                       size: MapSize(cols: 80, rows: 22), style: style, container: container) + "\n"
         assertSnapshot(of: text, named: "map-\(name)-\(zoom)\(style == .blocks ? "-blocks" : "")", in: Self.snapshots,
-                       file: file, line: line)
+                       sourceLocation: sourceLocation)
     }
 
-    nonisolated func testSeoul() throws {
-        try onMain(self) { try $0.mainActorTestSeoul() }
-    }
-
-    private func mainActorTestSeoul() throws {
+    @Test func testSeoul() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("seoul", "seoul", zoom: zoom) }
     }
 
-    nonisolated func testSaoPaulo() throws {
-        try onMain(self) { try $0.mainActorTestSaoPaulo() }
-    }
-
-    private func mainActorTestSaoPaulo() throws {
+    @Test func testSaoPaulo() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("são paulo", "sao-paulo", zoom: zoom) }
     }
 
-    nonisolated func testReykjavik() throws {
-        try onMain(self) { try $0.mainActorTestReykjavik() }
-    }
-
-    private func mainActorTestReykjavik() throws {
+    @Test func testReykjavik() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("reykjavik", "reykjavik", zoom: zoom) }
     }
 
-    nonisolated func testWellington() throws {
-        try onMain(self) { try $0.mainActorTestWellington() }
-    }
-
-    private func mainActorTestWellington() throws {
+    @Test func testWellington() throws {
         for zoom in ["world", "country", "city"] { try assertGolden("wellington", "wellington", zoom: zoom) }
     }
 
-    nonisolated func testBlocks() throws {
-        try onMain(self) { try $0.mainActorTestBlocks() }
-    }
-
-    private func mainActorTestBlocks() throws {
+    @Test func testBlocks() throws {
         try assertGolden("wellington", "wellington", zoom: "country", style: .blocks)
     }
 
-    nonisolated func testCommandLineArguments() throws {
-        try onMain(self) { try $0.mainActorTestCommandLineArguments() }
-    }
-
-    private func mainActorTestCommandLineArguments() throws {
-        XCTAssertEqual(MapText.zoom("World"), .world)
+    @Test func testCommandLineArguments() throws {
+        #expect(MapText.zoom("World") == .world)
         // The names are the detail screen's levels: it opens at country zoom, "zoom 4/12".
-        XCTAssertEqual(MapText.zoom("world"), MapZoom(0))
-        XCTAssertEqual(MapText.zoom("country"), MapZoom(4))
-        XCTAssertEqual(MapText.zoom("city"), MapZoom(8))
-        for n in MapZoom.range { XCTAssertEqual(MapText.zoom(String(n))?.level, n) }
+        #expect(MapText.zoom("world") == MapZoom(0))
+        #expect(MapText.zoom("country") == MapZoom(4))
+        #expect(MapText.zoom("city") == MapZoom(8))
+        for n in MapZoom.range { #expect(MapText.zoom(String(n))?.level == n) }
         // The world zoom shows the whole world across, however narrow the map.
         for cols in [1, 10, 40, 80, 127, 128, 300] {
             let projection = MapProjection(MapRequest(key: MapSnapshotKey(cityID: 1, zoom: .world, size: MapSize(cols: cols, rows: 10),
                                                                           style: .braille), latitude: 37.5, longitude: 127))
-            XCTAssertGreaterThanOrEqual(projection.step * Double(cols * 2), 360 - 1e-9, "\(cols)")
-            XCTAssertNotNil(projection.cell(of: Coordinate(latitude: 37.5, longitude: 127)), "\(cols)")
+            #expect((projection.step * Double(cols * 2)) >= (360 - 1e-9), "\(cols)")
+            #expect(projection.cell(of: Coordinate(latitude: 37.5, longitude: 127)) != nil, "\(cols)")
         }
-        XCTAssertEqual(MapText.zoom("7"), MapZoom(7))
-        XCTAssertNil(MapText.zoom("13"))
-        XCTAssertNil(MapText.zoom("near"))
-        XCTAssertEqual(MapText.size("100x30"), MapSize(cols: 100, rows: 30))
-        XCTAssertNil(MapText.size("0x10"))
-        XCTAssertNil(MapText.size("501x10"))
-        XCTAssertNil(MapText.size("80"))
-        XCTAssertThrowsError(try MapText.render(query: "qqzx", zoom: .world, size: MapSize(cols: 10, rows: 3),
-                                                style: .braille, container: try Self.container())) { error in
-            XCTAssertTrue("\(error)".hasPrefix("no city matches \"qqzx\". The catalogue lists places of 15,000"), "\(error)")
+        #expect(MapText.zoom("7") == MapZoom(7))
+        #expect(MapText.zoom("13") == nil)
+        #expect(MapText.zoom("near") == nil)
+        #expect(MapText.size("100x30") == MapSize(cols: 100, rows: 30))
+        #expect(MapText.size("0x10") == nil)
+        #expect(MapText.size("501x10") == nil)
+        #expect(MapText.size("80") == nil)
+        if let error = #expect(throws: (any Error).self, performing: { try MapText.render(query: "qqzx", zoom: .world, size: MapSize(cols: 10, rows: 3),
+                                                style: .braille, container: try Self.container()) }) {
+            #expect("\(error)".hasPrefix("no city matches \"qqzx\". The catalogue lists places of 15,000"), "\(error)")
         }
     }
 }
 
 /// The map panel drawn into a canvas, as the city detail screen will host it.
-@MainActor
-final class CityMapPanelTests: XCTestCase {
+@Suite @MainActor final class CityMapPanelTests {
     private var scheduler: TestSchedulerOf<DispatchQueue>!
     private var container: AppDIContainer!
 
@@ -115,7 +90,7 @@ final class CityMapPanelTests: XCTestCase {
             environment: ["NIMBUS_LANG": language, "NIMBUS_UNITS": units, "XDG_DATA_HOME": empty.path, "XDG_CONFIG_HOME": empty.path],
             scheduler: scheduler.eraseToAnyScheduler()))
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
-        return try XCTUnwrap(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
+        return try #require(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
     }
 
     private func draw(_ panel: CityMapPanel, cols: Int = 40, rows: Int = 12, theme: Theme = .monochrome) -> ScreenBuffer {
@@ -131,87 +106,71 @@ final class CityMapPanelTests: XCTestCase {
         Binding.find(key, in: panel.bindings)?.run(key) ?? false
     }
 
-    nonisolated func testLoadingThenMapWithLabelScaleAndStatus() throws {
-        try onMain(self) { try $0.mainActorTestLoadingThenMapWithLabelScaleAndStatus() }
-    }
-
-    private func mainActorTestLoadingThenMapWithLabelScaleAndStatus() throws {
+    @Test func testLoadingThenMapWithLabelScaleAndStatus() throws {
         let panel = try makePanel()
         var redraws = 0
         let changes = panel.changes.sink { redraws += 1 }
         defer { changes.cancel() }
         let loading = lines(draw(panel))
-        XCTAssertTrue(loading[5].contains("Drawing the map…"), loading.joined(separator: "\n"))
+        #expect(loading[5].contains("Drawing the map…"), "\(loading.joined(separator: "\n"))")
         scheduler.advance()
-        XCTAssertGreaterThanOrEqual(redraws, 2)
+        #expect(redraws >= 2)
         let shown = lines(draw(panel))
-        XCTAssertEqual(shown.count, 12)
-        XCTAssertTrue(shown[5].contains("● Seoul "), shown.joined(separator: "\n"))
-        XCTAssertEqual(shown[5].firstIndex(of: "●").map { shown[5].distance(from: shown[5].startIndex, to: $0) }, 20)
-        XCTAssertTrue(shown[11].hasPrefix("├"), shown[11])
-        XCTAssertTrue(shown[11].contains(" km"), shown[11])
-        XCTAssertTrue(shown[11].hasSuffix("zoom 4/12 · braille"), shown[11])
-        XCTAssertFalse(shown.joined().contains("Drawing"))
+        #expect(shown.count == 12)
+        #expect(shown[5].contains("● Seoul "), "\(shown.joined(separator: "\n"))")
+        #expect((shown[5].firstIndex(of: "●").map { shown[5].distance(from: shown[5].startIndex, to: $0) }) == 20)
+        #expect(shown[11].hasPrefix("├"), "\(shown[11])")
+        #expect(shown[11].contains(" km"), "\(shown[11])")
+        #expect(shown[11].hasSuffix("zoom 4/12 · braille"), "\(shown[11])")
+        #expect(!shown.joined().contains("Drawing"))
     }
 
-    nonisolated func testKeysZoomPanResetAndStyle() throws {
-        try onMain(self) { try $0.mainActorTestKeysZoomPanResetAndStyle() }
-    }
-
-    private func mainActorTestKeysZoomPanResetAndStyle() throws {
+    @Test func testKeysZoomPanResetAndStyle() throws {
         let panel = try makePanel()
         _ = draw(panel)
         scheduler.advance()
-        XCTAssertTrue(press(panel, .char("+")))
+        #expect(press(panel, .char("+")))
         scheduler.advance()
-        XCTAssertEqual(panel.state?.zoom, MapZoom(5))
-        XCTAssertTrue(press(panel, .char("l")))
+        #expect(panel.state?.zoom == MapZoom(5))
+        #expect(press(panel, .char("l")))
         scheduler.advance()
-        XCTAssertEqual(panel.state?.snapshot?.key.offset, MapOffset(x: 1, y: 0))
-        XCTAssertEqual(panel.state?.snapshot?.marker?.x, 10, "the city moved a quarter to the left")
-        XCTAssertTrue(press(panel, .char("c")))
+        #expect(panel.state?.snapshot?.key.offset == MapOffset(x: 1, y: 0))
+        #expect(panel.state?.snapshot?.marker?.x == 10, "the city moved a quarter to the left")
+        #expect(press(panel, .char("c")))
         scheduler.advance()
-        XCTAssertTrue(lines(draw(panel))[11].hasSuffix("zoom 5/12 · blocks"))
-        XCTAssertTrue(press(panel, .char("0")))
+        #expect(lines(draw(panel))[11].hasSuffix("zoom 5/12 · blocks"))
+        #expect(press(panel, .char("0")))
         scheduler.advance()
-        XCTAssertEqual(panel.state?.zoom, .country)
-        XCTAssertEqual(panel.state?.snapshot?.key.offset, .zero)
-        XCTAssertFalse(press(panel, .char("x")))
-        XCTAssertFalse(press(panel, .enter))
+        #expect(panel.state?.zoom == .country)
+        #expect(panel.state?.snapshot?.key.offset == .zero)
+        #expect(!press(panel, .char("x")))
+        #expect(!press(panel, .enter))
         let stats = container.map.statistics
-        XCTAssertEqual(stats.misses, 5, "zoom 4, zoom 5, panned, panned in blocks, zoom 4 in blocks")
-        XCTAssertEqual(stats.count, 5)
-        XCTAssertTrue(press(panel, .char("c")))  // zoom 4 in braille again: from the cache
-        XCTAssertEqual(container.map.statistics.hits, 1)
+        #expect(stats.misses == 5, "zoom 4, zoom 5, panned, panned in blocks, zoom 4 in blocks")
+        #expect(stats.count == 5)
+        #expect(press(panel, .char("c")))  // zoom 4 in braille again: from the cache
+        #expect(container.map.statistics.hits == 1)
     }
 
-    nonisolated func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
-        try onMain(self) { try $0.mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() }
-    }
-
-    private func mainActorTestReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
+    @Test func testReopeningACityIsServedFromTheCacheWithoutWaiting() throws {
         let first = try makePanel()
         _ = draw(first)
         scheduler.advance()
         first.cancel()
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
-        let again = try XCTUnwrap(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
+        let again = try #require(container.map.makeCityMapPanel(city: seoul) as? CityMapPanel)
         let shown = lines(draw(again))  // no scheduler step: the cached map is there in the first frame
-        XCTAssertTrue(shown[5].contains("● Seoul"), shown.joined(separator: "\n"))
-        XCTAssertEqual(container.map.statistics.hits, 1)
+        #expect(shown[5].contains("● Seoul"), "\(shown.joined(separator: "\n"))")
+        #expect(container.map.statistics.hits == 1)
     }
 
-    nonisolated func testKoreanLabelsAndEveryTinySize() throws {
-        try onMain(self) { try $0.mainActorTestKoreanLabelsAndEveryTinySize() }
-    }
-
-    private func mainActorTestKoreanLabelsAndEveryTinySize() throws {
+    @Test func testKoreanLabelsAndEveryTinySize() throws {
         let panel = try makePanel(language: "ko")
         _ = draw(panel, cols: 30, rows: 8)
         scheduler.advance()
         let shown = lines(draw(panel, cols: 30, rows: 8))
-        XCTAssertTrue(shown[7].hasSuffix("확대 4/12 · 도트"), shown[7])
-        XCTAssertTrue(shown[7].contains("km"), shown[7])
+        #expect(shown[7].hasSuffix("확대 4/12 · 도트"), "\(shown[7])")
+        #expect(shown[7].contains("km"), "\(shown[7])")
         for cols in [0, 1, 2, 3, 5, 9] {
             for rows in [0, 1, 2, 3, 4] {
                 _ = draw(panel, cols: cols, rows: rows, theme: .color)
@@ -221,34 +180,29 @@ final class CityMapPanelTests: XCTestCase {
         }
         _ = draw(panel, cols: 500, rows: 200)
         scheduler.advance()
-        XCTAssertEqual(draw(panel, cols: 500, rows: 200).size, Size(cols: 500, rows: 200))
+        #expect(draw(panel, cols: 500, rows: 200).size == Size(cols: 500, rows: 200))
     }
 
-    nonisolated func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
-        onMain(self) { $0.mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() }
-    }
-
-    private func mainActorTestLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
-        XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 5, width: 20)?.x, 6)
-        XCTAssertEqual(MapSnapshotView.labelPlacement("Seoul", markerX: 16, width: 20)?.x, 9)  // " Seoul " ends at 15
+    @Test func testLabelPlacementNeverCoversTheMarkerOrCrossesTheEdge() {
+        #expect(MapSnapshotView.labelPlacement("Seoul", markerX: 5, width: 20)?.x == 6)
+        #expect(MapSnapshotView.labelPlacement("Seoul", markerX: 16, width: 20)?.x == 9)  // " Seoul " ends at 15
         let korean = MapSnapshotView.labelPlacement("서울특별시", markerX: 6, width: 14)
-        XCTAssertEqual(korean?.x, 7)
-        XCTAssertEqual(korean.map { DisplayWidth.of($0.text) }, 7)  // " 서울… " fits the 7 columns right of the marker
-        XCTAssertNil(MapSnapshotView.labelPlacement("Seoul", markerX: 1, width: 3))
+        #expect(korean?.x == 7)
+        #expect((korean.map { DisplayWidth.of($0.text) }) == 7)  // " 서울… " fits the 7 columns right of the marker
+        #expect(MapSnapshotView.labelPlacement("Seoul", markerX: 1, width: 3) == nil)
         for width in 1...30 {
             for x in 0..<width {
                 guard let p = MapSnapshotView.labelPlacement("São Paulo 상파울루", markerX: x, width: width) else { continue }
                 let end = p.x + DisplayWidth.of(p.text)
-                XCTAssertTrue(end <= x || p.x > x, "covers the marker at \(x) in \(width)")
-                XCTAssertTrue(p.x >= 0 && end <= width, "crosses the edge at \(x) in \(width)")
+                #expect(end <= x || p.x > x, "covers the marker at \(x) in \(width)")
+                #expect(p.x >= 0 && end <= width, "crosses the edge at \(x) in \(width)")
             }
         }
     }
 }
 
 /// Several labelled markers on one map: every marker drawn, labels never over a marker or each other.
-@MainActor
-final class MapMarkerDrawingTests: XCTestCase {
+@Suite @MainActor struct MapMarkerDrawingTests {
     /// A blank sea map of `cols` × `rows` with the city at `city`.
     private func snapshot(cols: Int, rows: Int, city: (x: Int, y: Int)?) -> MapSnapshot {
         let key = MapSnapshotKey(cityID: 1, zoom: .country, size: MapSize(cols: cols, rows: rows), style: .braille)
@@ -256,11 +210,7 @@ final class MapMarkerDrawingTests: XCTestCase {
                            marker: city, kilometresPerColumn: 10)
     }
 
-    nonisolated func testLabelsNeverOverlapAndALabelWithoutRoomIsLeftOutButItsMarkerStays() {
-        onMain(self) { $0.mainActorTestLabelsNeverOverlap() }
-    }
-
-    private func mainActorTestLabelsNeverOverlap() {
+    @Test func testLabelsNeverOverlapAndALabelWithoutRoomIsLeftOutButItsMarkerStays() {
         let map = snapshot(cols: 30, rows: 3, city: (x: 2, y: 0))
         let markers = [
             PlacedMapMarker(x: 12, y: 0, label: "Seoul", kind: .place),  // right of the city's label
@@ -272,9 +222,9 @@ final class MapMarkerDrawingTests: XCTestCase {
         MapSnapshotView.draw(map, in: canvas.painter(), palette: .monochrome, label: "Pohang", markers: markers)
         let lines = canvas.buffer.text().split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop { $0 == " " }.reversed()) }
-        XCTAssertEqual(lines[0], "  ● Pohang  ◆ Seoul")
-        XCTAssertEqual(lines[1], "    Busan ◆     ✱ M5.1")
-        XCTAssertEqual(lines[2], "                       M4.4 ✱")
+        #expect(lines[0] == "  ● Pohang  ◆ Seoul")
+        #expect(lines[1] == "    Busan ◆     ✱ M5.1")
+        #expect(lines[2] == "                       M4.4 ✱")
 
         // Crowded: two markers a column apart; the second's label has no room on either side.
         let crowded = [PlacedMapMarker(x: 1, y: 0, label: "Seoul", kind: .place),
@@ -283,9 +233,9 @@ final class MapMarkerDrawingTests: XCTestCase {
         MapSnapshotView.draw(snapshot(cols: 10, rows: 1, city: nil), in: small.painter(), palette: .monochrome,
                              markers: crowded)
         let line = small.buffer.text()
-        XCTAssertTrue(line.contains("◆◆"), line)
-        XCTAssertFalse(line.contains("Seoul"), "Seoul's label would cover Incheon's marker: left out\n\(line)")
-        XCTAssertFalse(line.contains("Incheon"), line)
+        #expect(line.contains("◆◆"), "\(line)")
+        #expect(!line.contains("Seoul"), "Seoul's label would cover Incheon's marker: left out\n\(line)")
+        #expect(!line.contains("Incheon"), "\(line)")
 
         // Any markers anywhere: labels stay whole, inside the map, off every marker and each other.
         var random = SystemRandomNumberGenerator()
@@ -300,22 +250,16 @@ final class MapMarkerDrawingTests: XCTestCase {
                                  label: "Busan", markers: ms)
             let text = c.buffer.text()
             for m in ms {
-                XCTAssertTrue(["◆", "✱"].contains(c.buffer[x: m.x, y: m.y].text),
-                              "marker at \(m.x),\(m.y) covered\n\(text)")
+                #expect(["◆", "✱"].contains(c.buffer[x: m.x, y: m.y].text), "marker at \(m.x),\(m.y) covered\n\(text)")
             }
-            XCTAssertEqual(c.buffer[x: 10, y: 2].text, "●", text)
+            #expect(c.buffer[x: 10, y: 2].text == "●", "\(text)")
         }
     }
 }
 
 /// F12: the map cache's counters over any screen.
-@MainActor
-final class MapCacheOverlayTests: XCTestCase {
-    nonisolated func testF12ShowsTheCountersAndEscClosesIt() throws {
-        try onMain(self) { try $0.mainActorTestF12ShowsTheCountersAndEscClosesIt() }
-    }
-
-    private func mainActorTestF12ShowsTheCountersAndEscClosesIt() throws {
+@Suite @MainActor struct MapCacheOverlayTests {
+    @Test func testF12ShowsTheCountersAndEscClosesIt() throws {
         let container = try MapGoldenTests.container(language: "ko")
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
         _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
@@ -325,35 +269,31 @@ final class MapCacheOverlayTests: XCTestCase {
         coordinator.handle(.function(12))
         let text = coordinator.render(size: Size(cols: 60, rows: 20)).text()
         for expected in ["지도 캐시", "적중: 1", "실패: 1", "제거: 0", "적중률: 50%", "지도: 1 / 64", "셀: 48 / 200,000"] {
-            XCTAssertTrue(text.contains(expected), "\(expected) missing from\n\(text)")
+            #expect(text.contains(expected), "\(expected) missing from\n\(text)")
         }
         coordinator.handle(.escape)
-        XCTAssertFalse(coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
+        #expect(!coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
         coordinator.handle(.function(12))
         coordinator.handle(.function(12))
-        XCTAssertFalse(coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
+        #expect(!coordinator.render(size: Size(cols: 60, rows: 20)).text().contains("지도 캐시"))
     }
 
-    nonisolated func testThumbnailDrawsIntoAPainter() throws {
-        try onMain(self) { try $0.mainActorTestThumbnailDrawsIntoAPainter() }
-    }
-
-    private func mainActorTestThumbnailDrawsIntoAPainter() throws {
+    @Test func testThumbnailDrawsIntoAPainter() throws {
         let container = try MapGoldenTests.container()
         let wellington = container.cityRepository.city(container.cityRepository.search("wellington").refs[0])
-        let thumbnail = try XCTUnwrap(container.map.thumbnail(for: wellington, size: MapSize(cols: 12, rows: 4)))
+        let thumbnail = try #require(container.map.thumbnail(for: wellington, size: MapSize(cols: 12, rows: 4)))
         let canvas = Canvas(size: Size(cols: 14, rows: 4))
         MapSnapshotView.draw(thumbnail, in: canvas.painter().sub(Rect(x: 1, y: 0, width: 12, height: 4)), palette: .monochrome)
         let text = canvas.buffer.text()
-        XCTAssertTrue(text.contains("●"))
-        XCTAssertTrue(text.contains("⣿"))
-        XCTAssertEqual(canvas.buffer[x: 0, y: 0], .blank)
+        #expect(text.contains("●"))
+        #expect(text.contains("⣿"))
+        #expect(canvas.buffer[x: 0, y: 0] == .blank)
     }
 }
 
 /// The scale bar's text: the distance is shown whenever a bar with its distance fits at all.
-final class MapScaleBarTextTests: XCTestCase {
-    func testTheDistanceIsShownWheneverItFitsAtAllAndTheBarShortensFirst() {
+@Suite @MainActor struct MapScaleBarTextTests {
+    @Test func testTheDistanceIsShownWheneverItFitsAtAllAndTheBarShortensFirst() {
         var checked = 0, shortened = 0
         for language in [Language.en, .ko] {
             let l10n = L10n.bundled(language)
@@ -363,18 +303,18 @@ final class MapScaleBarTextTests: XCTestCase {
                     for maxColumns in [24, 10, 2] {
                         guard let bar = MapScaleBar.make(kilometresPerColumn: perColumn, maxColumns: maxColumns,
                                                          units: units, l10n: l10n) else { continue }
-                        XCTAssertEqual(bar.steps.first, MapScaleBar.Step(columns: bar.columns, label: bar.label))
-                        XCTAssertEqual(bar.steps.map(\.columns), bar.steps.map(\.columns).sorted(by: >))
+                        #expect(bar.steps.first == MapScaleBar.Step(columns: bar.columns, label: bar.label))
+                        #expect(bar.steps.map(\.columns) == bar.steps.map(\.columns).sorted(by: >))
                         for width in 1...200 {
                             let text = MapSnapshotView.scaleText(bar, maxWidth: width)
                             let fitting = bar.steps.filter { $0.columns + 1 + DisplayWidth.of($0.label) <= width }
-                            if let text { XCTAssertLessThanOrEqual(DisplayWidth.of(text), width, text) }
+                            if let text { #expect(DisplayWidth.of(text) <= width, "\(text)") }
                             guard let best = fitting.first else {
-                                XCTAssertFalse(text?.contains(" ") ?? false, "\(text ?? "") in \(width)")
+                                #expect(!(text?.contains(" ") ?? false), "\(text ?? "") in \(width)")
                                 continue
                             }
                             let bars = String(repeating: "─", count: best.columns - 2)
-                            XCTAssertEqual(text, "├" + bars + "┤ " + best.label, "\(perColumn) km in \(width)")
+                            #expect(text == ("├" + bars + "┤ " + best.label), "\(perColumn) km in \(width)")
                             if best != bar.steps[0] { shortened += 1 }
                             checked += 1
                         }
@@ -382,14 +322,13 @@ final class MapScaleBarTextTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(checked, 10_000)
-        XCTAssertGreaterThan(shortened, 100)
+        #expect(checked > 10_000)
+        #expect(shortened > 100)
     }
 }
 
 /// At world zoom the city's label never covers another country's land.
-@MainActor
-final class WorldLabelTests: XCTestCase {
+@Suite @MainActor struct WorldLabelTests {
     /// A map from `picture`: "." sea, "#" land, "|" a border; the city at `city`.
     private func snapshot(_ picture: [String], city: (x: Int, y: Int)) -> MapSnapshot {
         let rows = picture.map { line in
@@ -409,11 +348,7 @@ final class WorldLabelTests: XCTestCase {
         return c
     }
 
-    nonisolated func testTheLabelGoesOnItsRowWhereItCoversLessOfOtherCountries() {
-        onMain(self) { $0.mainActorTestTheLabelGoesOnItsRow() }
-    }
-
-    private func mainActorTestTheLabelGoesOnItsRow() {
+    @Test func testTheLabelGoesOnItsRowWhereItCoversLessOfOtherCountries() {
         // Home on the left of the border, a neighbour on the right: right of the marker is foreign, so
         // the label goes to the left (over home land).
         let map = ["...............",
@@ -422,18 +357,18 @@ final class WorldLabelTests: XCTestCase {
                    "..#####|######.",
                    "..............."]
         let s = snapshot(map, city: (x: 6, y: 2))
-        XCTAssertEqual(Set(MapSnapshotView.foreignLand(in: s, marker: (6, 2))).count, 3 * 7)  // the border's cells too
+        #expect(Set(MapSnapshotView.foreignLand(in: s, marker: (6, 2))).count == (3 * 7))  // the border's cells too
         let c = draw(s, label: "Ab")
-        XCTAssertEqual(c.buffer[x: 6, y: 2].text, "●")
-        XCTAssertEqual(c.buffer[x: 3, y: 2].text, "A")  // " Ab " at 2..<6
+        #expect(c.buffer[x: 6, y: 2].text == "●")
+        #expect(c.buffer[x: 3, y: 2].text == "A")  // " Ab " at 2..<6
         // Foreign land all round: the label still sits on the marker's row, on the side covering less
         // of it.
         let crowded = ["###|###|###",
                        "###|#|#|###",
                        "###|###|###"]
         let t = draw(snapshot(crowded, city: (x: 5, y: 1)), label: "Ab")
-        XCTAssertEqual(t.buffer[x: 5, y: 1].text, "●")
-        XCTAssertEqual(t.buffer.text().components(separatedBy: "\n")[1].contains("Ab"), true, t.buffer.text())
+        #expect(t.buffer[x: 5, y: 1].text == "●")
+        #expect(t.buffer.text().components(separatedBy: "\n")[1].contains("Ab") == true, "\(t.buffer.text())")
         // Every position, every map: a label shown is on the marker's row, on a side covering no more
         // foreign cells than the other side would.
         var placed = 0
@@ -444,19 +379,19 @@ final class WorldLabelTests: XCTestCase {
             let s = snapshot(picture, city: city)
             let foreign = MapSnapshotView.foreignLand(in: s, marker: city)
             let c = draw(s, label: "Xy")
-            XCTAssertEqual(c.buffer[x: city.x, y: city.y].text, "●")
+            #expect(c.buffer[x: city.x, y: city.y].text == "●")
             func covered(_ x: Int) -> Int { (x..<(x + 4)).filter { foreign.contains(city.y * 16 + $0) }.count }
             let sides = [city.x + 1, city.x - 4].filter { $0 >= 0 && $0 + 4 <= 16 }
             for y in 0..<6 {
                 for x in 0..<16 where c.buffer[x: x, y: y].text == "X" {
                     placed += 1
-                    XCTAssertEqual(y, city.y, "\(picture) \(city)")
-                    XCTAssertEqual(covered(x - 1), sides.map(covered).min(), "\(picture) \(city)")
+                    #expect(y == city.y, "\(picture) \(city)")
+                    #expect(covered(x - 1) == sides.map(covered).min(), "\(picture) \(city)")
                 }
             }
-            if sides.isEmpty { XCTAssertFalse(c.buffer.text().contains("X")) }
+            if sides.isEmpty { #expect(!c.buffer.text().contains("X")) }
         }
-        XCTAssertGreaterThan(placed, 50)
+        #expect(placed > 50)
     }
 }
 
@@ -473,41 +408,36 @@ private struct SplitMix {
 }
 
 /// Catalogue cities as labelled dots at country and city zoom.
-@MainActor
-final class MapTownTests: XCTestCase {
-    nonisolated func testTheLargestCitiesInViewOneACellNoneAtWorldZoomNoneOverTheCity() throws {
-        try onMain(self) { try $0.mainActorTestTheLargestCitiesInView() }
-    }
-
-    private func mainActorTestTheLargestCitiesInView() throws {
+@Suite @MainActor struct MapTownTests {
+    @Test func testTheLargestCitiesInViewOneACellNoneAtWorldZoomNoneOverTheCity() throws {
         let container = try MapGoldenTests.container()
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
         let finder = container.mapTowns
         let showMap = container.map.makeShowCityMapUseCase()
         for zoom in [MapZoom.world, MapZoom(2), .country, MapZoom(6), .city, MapZoom(12)] {
-            let snapshot = try XCTUnwrap(try showMap.snapshot(MapRequest(city: seoul, zoom: zoom, size: MapSize(cols: 80, rows: 22),
+            let snapshot = try #require(try showMap.snapshot(MapRequest(city: seoul, zoom: zoom, size: MapSize(cols: 80, rows: 22),
                                                                          style: .braille)))
             let towns = finder.towns(on: snapshot)
-            if zoom < .country { XCTAssertEqual(towns, [], "\(zoom.level)"); continue }
-            if zoom <= .city { XCTAssertFalse(towns.isEmpty, "\(zoom.level)") }
-            XCTAssertLessThanOrEqual(towns.count, MapTownFinder.limit)
-            XCTAssertEqual(towns.map(\.weight), towns.map(\.weight).sorted(by: >), "largest first")
-            XCTAssertFalse(towns.contains { $0.label == "Seoul" })
+            if zoom < .country { #expect(towns == [], "\(zoom.level)"); continue }
+            if zoom <= .city { #expect(!towns.isEmpty, "\(zoom.level)") }
+            #expect(towns.count <= MapTownFinder.limit)
+            #expect(towns.map(\.weight) == towns.map(\.weight).sorted(by: >), "largest first")
+            #expect(!(towns.contains { $0.label == "Seoul" }))
             let cells = towns.compactMap { snapshot.projection?.cell(of: $0.coordinate) }
-            XCTAssertEqual(cells.count, towns.count, "all in view")
-            XCTAssertEqual(Set(cells.map { $0.y * 80 + $0.x }).count, cells.count, "one a cell")
-            let city = try XCTUnwrap(snapshot.marker)
-            XCTAssertFalse(cells.contains { abs($0.x - city.x) <= 1 && abs($0.y - city.y) <= 1 }, "clear of the city")
+            #expect(cells.count == towns.count, "all in view")
+            #expect(Set(cells.map { $0.y * 80 + $0.x }).count == cells.count, "one a cell")
+            let city = try #require(snapshot.marker)
+            #expect(!(cells.contains { abs($0.x - city.x) <= 1 && abs($0.y - city.y) <= 1 }), "clear of the city")
             // Drawn: the city's marker and whole label stay, every town dot shown has its label.
             let canvas = Canvas(size: Size(cols: 80, rows: 22))
             MapSnapshotView.draw(snapshot, in: canvas.painter(), palette: .monochrome, label: "Seoul",
                                  markers: MapMarkerPlacement.place(towns, on: snapshot))
             let text = canvas.buffer.text()
-            XCTAssertTrue(text.contains("● Seoul ") || text.contains(" Seoul ●"), text)
+            #expect(text.contains("● Seoul ") || text.contains(" Seoul ●"), "\(text)")
             for line in text.components(separatedBy: "\n") {
                 for (i, c) in Array(line).enumerated() where c == "•" {
                     let chars = Array(line)
-                    XCTAssertTrue((i + 2 < chars.count && chars[i + 1] == " " && chars[i + 2] != " ")
+                    #expect((i + 2 < chars.count && chars[i + 1] == " " && chars[i + 2] != " ")
                                   || (i >= 2 && chars[i - 1] == " " && chars[i - 2] != " "), "a dot without its label:\n\(text)")
                 }
             }
@@ -515,32 +445,26 @@ final class MapTownTests: XCTestCase {
         // In Korean the dots are named in Hangul.
         let ko = try MapGoldenTests.container(language: "ko")
         let koSeoul = ko.cityRepository.city(ko.cityRepository.search("seoul").refs[0])
-        let snapshot = try XCTUnwrap(try ko.map.makeShowCityMapUseCase().snapshot(
+        let snapshot = try #require(try ko.map.makeShowCityMapUseCase().snapshot(
             MapRequest(city: koSeoul, zoom: .country, size: MapSize(cols: 80, rows: 22), style: .braille)))
-        XCTAssertTrue(ko.mapTowns.towns(on: snapshot).contains { $0.label == "부산" || $0.label == "부산광역시" },
-                      "\(ko.mapTowns.towns(on: snapshot).map(\.label))")
+        #expect(ko.mapTowns.towns(on: snapshot).contains { $0.label == "부산" || $0.label == "부산광역시" }, "\(ko.mapTowns.towns(on: snapshot).map(\.label))")
     }
 
     /// Tokyo's maps in Korean and Japanese: every town is named as the lists name it, in the
     /// language's own script (Tokyo's Korean map mixed "Sendai" and "Toyama" with 니가타).
-    nonisolated func testKoreanAndJapaneseTownLabelsShareTheLanguagesScript() throws {
-        try onMain(self) { try $0.mainActorTestTownLabelsShareTheScript() }
-    }
-
-    private func mainActorTestTownLabelsShareTheScript() throws {
+    @Test func testKoreanAndJapaneseTownLabelsShareTheLanguagesScript() throws {
         for (code, language) in [("ko", Language.ko), ("ja", Language.ja)] {
             let container = try MapGoldenTests.container(language: code)
             let tokyo = container.cityRepository.city(container.cityRepository.search("tokyo").refs[0])
             for zoom in [MapZoom.country, MapZoom(6), .city] {
-                let snapshot = try XCTUnwrap(try container.map.makeShowCityMapUseCase().snapshot(
+                let snapshot = try #require(try container.map.makeShowCityMapUseCase().snapshot(
                     MapRequest(city: tokyo, zoom: zoom, size: MapSize(cols: 100, rows: 30), style: .braille)))
                 let towns = container.mapTowns.towns(on: snapshot)
-                XCTAssertGreaterThan(towns.count, 3, "\(code) zoom \(zoom.level)")
+                #expect(towns.count > 3, "\(code) zoom \(zoom.level)")
                 for town in towns {
-                    XCTAssertFalse(town.label.unicodeScalars.contains { $0.isASCII && $0.properties.isAlphabetic },
-                                   "\(code) zoom \(zoom.level): \(town.label) among \(towns.map(\.label))")
+                    #expect(!(town.label.unicodeScalars.contains { $0.isASCII && $0.properties.isAlphabetic }), "\(code) zoom \(zoom.level): \(town.label) among \(towns.map(\.label))")
                     // The list finds the town by that name and shows it so.
-                    XCTAssertTrue(container.catalog.search(town.label).refs.prefix(20).contains {
+                    #expect(container.catalog.search(town.label).refs.prefix(20).contains {
                         CityNameChoice.name(container.catalog.city($0), language: language) == town.label
                     }, "\(code): \(town.label)")
                 }

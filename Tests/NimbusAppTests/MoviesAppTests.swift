@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusData
 import NimbusTerminal
@@ -6,14 +7,15 @@ import TestSupport
 @testable import NimbusApp
 
 /// The Movies and Wishlist tabs in the whole app: every size, and TMDB through the loopback fixture server.
-@MainActor
-final class MoviesAppTests: XCTestCase {
+@Suite @MainActor struct MoviesAppTests {
+    private let temporary = TemporaryDirectories()
+
     /// The app offline, unless given a network (`LiveHTTPClient`, the one the real app runs on).
     private func makeApp(_ environment: [String: String], httpClient: HTTPClient = OfflineHTTPClient()) throws
         -> (AppCoordinator, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
         let container = try AppDIContainer(configuration: .init(
-            environment: isolated(environment), scheduler: scheduler.eraseToAnyScheduler(), httpClient: httpClient))
+            environment: temporary.isolated(environment), scheduler: scheduler.eraseToAnyScheduler(), httpClient: httpClient))
         let app = AppCoordinator(container: container)
         app.start()
         scheduler.advance()
@@ -24,20 +26,16 @@ final class MoviesAppTests: XCTestCase {
 
     /// Advances virtual time and waits real time (for the network) until `text` shows, up to 10 s.
     private func waitFor(_ text: String, _ app: AppCoordinator, _ scheduler: TestSchedulerOf<DispatchQueue>,
-                         file: StaticString = #filePath, line: UInt = #line) {
+                         sourceLocation: SourceLocation = #_sourceLocation) {
         let deadline = Date().addingTimeInterval(10)
         while !screen(app).contains(text) && Date() < deadline {
             scheduler.advance(by: .milliseconds(50))
             RunLoop.current.run(until: Date().addingTimeInterval(0.01))
         }
-        XCTAssertTrue(screen(app).contains(text), "expected \"\(text)\" on\n\(screen(app))", file: file, line: line)
+        #expect(screen(app).contains(text), "expected \"\(text)\" on\n\(screen(app))", sourceLocation: sourceLocation)
     }
 
-    nonisolated func testEverySizeDrawsTheMovieScreensInKorean() throws {
-        try onMain(self) { try $0.mainActorTestEverySizeDrawsTheMovieScreensInKorean() }
-    }
-
-    private func mainActorTestEverySizeDrawsTheMovieScreensInKorean() throws {
+    @Test func testEverySizeDrawsTheMovieScreensInKorean() throws {
         let (app, scheduler) = try makeApp(["NIMBUS_LANG": "ko"])
         app.handle(.backTab)
         app.handle(.backTab)
@@ -50,7 +48,7 @@ final class MoviesAppTests: XCTestCase {
         for cols in stride(from: 1, through: 120, by: 9) {
             for rows in stride(from: 1, through: 40, by: 4) { sizes.append(Size(cols: cols, rows: rows)) }
         }
-        func sweep() { for size in sizes { XCTAssertEqual(app.render(size: size).size, size) } }
+        func sweep() { for size in sizes { #expect(app.render(size: size).size == size) } }
         sweep()
         app.handle(.enter)   // the detail
         scheduler.advance()
@@ -60,30 +58,22 @@ final class MoviesAppTests: XCTestCase {
         app.handle(.char("D"))
         scheduler.advance()
         sweep()
-        XCTAssertTrue(screen(app).contains("모두 삭제할까요?"), screen(app))
+        #expect(screen(app).contains("모두 삭제할까요?"), "\(screen(app))")
     }
 
-    nonisolated func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
-        try onMain(self) { try $0.mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() }
-    }
-
-    private func mainActorTestAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
-        let env = isolated([:])
+    @Test func testAnUnreadableDatabaseIsMovedAsideWithANoticeOnTheWishlist() throws {
+        let env = temporary.isolated([:])
         let directory = URL(fileURLWithPath: env["XDG_DATA_HOME"]!).appendingPathComponent("nimbus")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(repeating: 0x5A, count: 8192).write(to: directory.appendingPathComponent("nimbus.sqlite"))
         let (app, _) = try makeApp(env)
         app.handle(.backTab)
-        XCTAssertTrue(screen(app).contains("Your saved data could not be read"), screen(app))
+        #expect(screen(app).contains("Your saved data could not be read"), "\(screen(app))")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        XCTAssertTrue(files.contains { $0.hasPrefix("nimbus.sqlite.corrupt-") }, "\(files)")
+        #expect(files.contains { $0.hasPrefix("nimbus.sqlite.corrupt-") }, "\(files)")
     }
 
-    nonisolated func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
-        try onMain(self) { try $0.mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() }
-    }
-
-    private func mainActorTestWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
+    @Test func testWithAKeyFilmsComeFromTMDBSanitisedAndTheStatusBarSaysSo() throws {
         let server = try FixtureServer()
         defer { server.stop() }
         server.route("/3/genre/movie/list", .init(json: #"{"genres":[{"id":28,"name":"액션"},{"id":80,"name":"범죄"}]}"#))
@@ -111,15 +101,15 @@ final class MoviesAppTests: XCTestCase {
         app.handle(.char("/"))
         for c in "batman" { app.handle(.char(c)) }
         waitFor("› 배트맨 비긴즈", app, scheduler)
-        XCTAssertTrue(screen(app).contains("액션, 범죄"), screen(app))
-        XCTAssertFalse(screen(app).contains("pwned"), "an OSC title sequence never reaches the screen")
-        XCTAssertFalse(screen(app).contains("\u{1B}"))
+        #expect(screen(app).contains("액션, 범죄"), "\(screen(app))")
+        #expect(!screen(app).contains("pwned"), "an OSC title sequence never reaches the screen")
+        #expect(!screen(app).contains("\u{1B}"))
         app.handle(.enter)
         app.handle(.enter)
         waitFor("부모의 죽음 이후", app, scheduler)
-        XCTAssertTrue(screen(app).contains("Christopher Nolan"), screen(app))
-        XCTAssertFalse(screen(app).contains("[31m"), screen(app))
-        XCTAssertEqual(server.requests.first { $0.path == "/3/search/movie" }?.query["language"], "ko-KR")
-        XCTAssertFalse(screen(app).contains(key))
+        #expect(screen(app).contains("Christopher Nolan"), "\(screen(app))")
+        #expect(!screen(app).contains("[31m"), "\(screen(app))")
+        #expect((server.requests.first { $0.path == "/3/search/movie" }?.query["language"]) == "ko-KR")
+        #expect(!screen(app).contains(key))
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import Glibc
 
 /// Where the commands that write a file the user names (`tape --cast`, `--junit`, `--svg`, the
@@ -48,7 +49,7 @@ final class OutputPathTests: XCTestCase {
         reader.start()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !stdoutData.done { usleep(1000) }
+        waitUntil("the reader of the command's standard output to end") { stdoutData.done }
         return Outcome(status: process.terminationStatus, stdout: String(decoding: stdoutData.value, as: UTF8.self),
                        stderr: String(decoding: stderr, as: UTF8.self))
     }
@@ -68,7 +69,7 @@ final class OutputPathTests: XCTestCase {
         reader.start()
         try body()
         close(keeper)
-        for _ in 0..<10_000 where !got.done { usleep(1000) }
+        waitUntil("the fifo's reader to end") { got.done }
         return got.done ? String(decoding: got.value, as: UTF8.self) : "(the reader never ended)"
     }
 

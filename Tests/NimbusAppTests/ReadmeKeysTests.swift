@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import XCTest
+import Testing
 import AppExploration
 import NimbusTerminal
 import NimbusUI
@@ -11,10 +11,9 @@ import TestSupport
 /// list, its search field, a screen opened from it, the question or picker a key opens) and fails
 /// where a key works but the README's tables for that tab do not name it, or the tables name a key
 /// that nothing binds there. The README is read as a user reads it: the first column of each table.
-@MainActor
-final class ReadmeKeysTests: XCTestCase {
-    nonisolated func testTheKeyTablesNameEveryBoundKeyAndNoOther() throws {
-        try onMain(self) { try $0.compare() }
+@Suite @MainActor struct ReadmeKeysTests {
+    @Test func testTheKeyTablesNameEveryBoundKeyAndNoOther() throws {
+        try compare()
     }
 
     /// The README's sections of key tables, and the tabs (1-based) whose keys each one describes.
@@ -31,20 +30,20 @@ final class ReadmeKeysTests: XCTestCase {
     private func compare() throws {
         let readme = try String(contentsOf: Self.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let documented = Self.keyTables(readme)
-        XCTAssertEqual(Set(documented.keys), Set(Self.sections.map(\.heading)), "the README's key sections")
+        #expect(Set(documented.keys) == Set(Self.sections.map(\.heading)), "the README's key sections")
 
         let bound = try boundKeys()
         for (tab, keys) in bound.sorted(by: { $0.key < $1.key }) {
             let sections = Self.sections.filter { $0.tabs.contains(tab) }.map(\.heading)
             let named = sections.reduce(into: Set<String>()) { $0.formUnion(documented[$1] ?? []) }
             for key in keys.sorted() where !named.contains(key) {
-                XCTFail("tab \(tab): \(key) is bound but the README's tables (\(sections.joined(separator: ", "))) do not name it")
+                Issue.record("tab \(tab): \(key) is bound but the README's tables (\(sections.joined(separator: ", "))) do not name it")
             }
         }
         for (heading, tabs) in Self.sections {
             let works = tabs.reduce(into: Self.beforeBindings) { $0.formUnion(bound[$1] ?? []) }
             for key in (documented[heading] ?? []).sorted() where !works.contains(key) {
-                XCTFail("\(heading): the README names \(key), which nothing binds on tab \(tabs.map(String.init).joined(separator: ", "))")
+                Issue.record("\(heading): the README names \(key), which nothing binds on tab \(tabs.map(String.init).joined(separator: ", "))")
             }
         }
     }
@@ -82,16 +81,16 @@ final class ReadmeKeysTests: XCTestCase {
         harness.press(.char("1"), .char("/"))
         harness.type("seattle")
         harness.press(.enter, .enter)
-        XCTAssertTrue(harness.wait(for: "Winter Storm Warning"), "Seattle's warning:\n\(harness.screen)")
+        #expect(harness.wait(for: "Winter Storm Warning"), "Seattle's warning:\n\(harness.screen)")
         collect(1)
         harness.press(.escape, .escape)
         harness.press(.char("5"))
-        XCTAssertTrue(harness.wait(for: "Most popular"), "the Movies list:\n\(harness.screen)")
+        #expect(harness.wait(for: "Most popular"), "the Movies list:\n\(harness.screen)")
         harness.press(.enter, .escape)
         clock.now = ISO8601DateFormatter().date(from: "2026-06-20T23:30:00Z")!
         harness.press(.char("4"))
         collect(4)
-        XCTAssertTrue(harness.wait(for: "Gyeongju"), "the Quakes list shows the served feed:\n\(harness.screen)")
+        #expect(harness.wait(for: "Gyeongju"), "the Quakes list shows the served feed:\n\(harness.screen)")
         // From each tab's first screen: the keys that open a picker or a question, move between
         // sections or into a strip, or open the selected row.
         let paths: [[Key]] = [[], [.char("g")], [.char("p")], [.char("D")], [.char("]")], [.char("]"), .char("]")],
@@ -163,7 +162,7 @@ final class ReadmeKeysTests: XCTestCase {
     }
 
     /// The parsing, on a table of its own.
-    func testTheFirstColumnsKeysAreRead() {
+    @Test func testTheFirstColumnsKeysAreRead() {
         let readme = """
         ## Keys
 
@@ -187,7 +186,7 @@ final class ReadmeKeysTests: XCTestCase {
 
         | `NIMBUS_LANG` | language |
         """
-        XCTAssertEqual(Self.keyTables(readme), [
+        #expect(Self.keyTables(readme) == [
             "## Keys": ["1", "2", "3", "Tab", "Shift-Tab", "PgUp", "PgDn", "g", "G", "Esc"],
             "### Today tab": ["[", "]"],
         ])

@@ -1,15 +1,16 @@
-import XCTest
+import Foundation
+import Testing
 import NimbusTerminal
 import TestSupport
 @testable import NimbusApp
 
 /// The README's screenshots are pictures tapes draw (`scripts/screenshots.sh`): each committed
 /// `docs/screenshots/NAME.svg` must be what `Snapshot NAME` of a `Tests/Tapes/readme-*.tape` draws now.
-final class ReadmeScreenshotTests: XCTestCase {
+@Suite @MainActor struct ReadmeScreenshotTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    nonisolated func testEveryCommittedScreenshotIsWhatItsTapeDraws() throws {
-        try onMain(self) { try $0.mainActorTestEveryCommittedScreenshotIsWhatItsTapeDraws() }
+    @Test func testEveryCommittedScreenshotIsWhatItsTapeDraws() throws {
+        try mainActorTestEveryCommittedScreenshotIsWhatItsTapeDraws()
     }
 
     @MainActor
@@ -24,20 +25,19 @@ final class ReadmeScreenshotTests: XCTestCase {
             try? fm.removeItem(at: home)
         }
         let files = try fm.contentsOfDirectory(atPath: tapes.path).filter { $0.hasPrefix("readme-") && $0.hasSuffix(".tape") }.sorted()
-        XCTAssertEqual(files, ["readme-cities.tape", "readme-movies.tape", "readme-today.tape", "readme-weather.tape"])
+        #expect(files == ["readme-cities.tape", "readme-movies.tape", "readme-today.tape", "readme-weather.tape"])
         for file in files {
             let runner = TapeRunner(snapshotDirectory: tapes.appendingPathComponent("__snapshots__"), record: false,
                                     baseEnvironment: ["HOME": home.path], outputs: .init(svgDirectory: drawn))
             try runner.run(Tape(name: file, source: String(contentsOf: tapes.appendingPathComponent(file), encoding: .utf8)))
         }
         let names = try fm.contentsOfDirectory(atPath: drawn.path).sorted()
-        XCTAssertEqual(names.count, 8, "Cities, a city's weather with its map, Today and Movies, in English and Korean")
-        XCTAssertEqual(try fm.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".svg") }.sorted(), names,
-                       "docs/screenshots holds exactly the pictures the readme tapes draw; run scripts/screenshots.sh")
+        #expect(names.count == 8, "Cities, a city's weather with its map, Today and Movies, in English and Korean")
+        #expect(try (fm.contentsOfDirectory(atPath: committed.path).filter { $0.hasSuffix(".svg") }.sorted()) == names, "docs/screenshots holds exactly the pictures the readme tapes draw; run scripts/screenshots.sh")
         for name in names {
             let now = try Data(contentsOf: drawn.appendingPathComponent(name))
             let was = try? Data(contentsOf: committed.appendingPathComponent(name))
-            XCTAssertTrue(now == was, "docs/screenshots/\(name) is not what its tape draws now; run scripts/screenshots.sh")
+            #expect(now == was, "docs/screenshots/\(name) is not what its tape draws now; run scripts/screenshots.sh")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import NimbusApp
 
 /// The completion scripts `nimbus --generate-completion-script` prints (the ones scripts/install.sh
@@ -159,11 +160,7 @@ final class ShellCompletionTests: XCTestCase {
 
         /// Waits up to `seconds` for `holds` on the screen.
         func wait(seconds: Int = 10, _ holds: (String) -> Bool) -> Bool {
-            for _ in 0..<(seconds * 10) {
-                if holds(screen) { return true }
-                Thread.sleep(forTimeInterval: 0.1)
-            }
-            return false
+            poll(timeout: TimeInterval(seconds), every: 0.1) { holds(screen) }
         }
 
         /// Clears the line, types `text` and presses Tab.
@@ -200,7 +197,10 @@ final class ShellCompletionTests: XCTestCase {
                 XCTAssertFalse(terminal.screen.contains("weather"), "no commands after --units:\n\(terminal.screen)")
             }
             try terminal.tmux(["send-keys", "-t", terminal.name, "C-c"])
-            Thread.sleep(forTimeInterval: 0.2)
+            // The interrupt flushes what is typed after it: Ctrl-L goes once the fresh prompt is there.
+            XCTAssertTrue(terminal.wait { $0.split(separator: "\n").last { !$0.allSatisfy(\.isWhitespace) }?
+                                            .trimmingCharacters(in: .whitespaces) == prompt },
+                          "Ctrl-C gave a fresh prompt:\n\(terminal.screen)")
             try terminal.tmux(["send-keys", "-t", terminal.name, "C-l"])
         }
         try terminal.complete("nimbus tape " + tapes.path + "/")

@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import NimbusData
 import NimbusDomain
 import NimbusTerminal
@@ -10,8 +11,7 @@ import TestSupport
 /// every label sits on its marker's row, on the side covering less of other countries' land, so it
 /// covers none whenever one side is clean; judged by looking every land dot under it up in the
 /// catalogue.
-@MainActor
-final class WorldLabelCoverageTests: XCTestCase {
+@Suite @MainActor struct WorldLabelCoverageTests {
     private static let size = MapSize(cols: 100, rows: 30)
 
     /// Whether a label `width` columns wide at (`x`, `y`) covers another country's land: a cell a
@@ -50,19 +50,15 @@ final class WorldLabelCoverageTests: XCTestCase {
     /// Measured on the bundled data (GSHHG land, labels on the marker's row): none of the 200 labels
     /// is left out (each fits on one side); 126 cover another country's land, all of them cities with
     /// foreign land within a label's width on both sides at 3.6° a column (London, Beijing, Delhi, ...).
-    nonisolated func testEveryLabelIsOnItsRowOnTheSideCoveringLessForeignLand() throws {
-        try onMain(self) { try $0.mainActorTestNoLabelCoversForeignLand() }
-    }
-
-    private func mainActorTestNoLabelCoversForeignLand() throws {
+    @Test func testEveryLabelIsOnItsRowOnTheSideCoveringLessForeignLand() throws {
         let container = try MapGoldenTests.container()
         let catalog = container.catalog, locator = container.locator, repository = container.map.repository
         var dropped: [String] = [], worseSide: [String] = [], offRow: [String] = [], foreign: [String] = []
         for index in 0..<200 {
             let city = catalog.city(CityRef(Int32(index)))
             let request = MapRequest(city: city, zoom: .world, size: Self.size, style: .braille)
-            let snapshot = try XCTUnwrap(try repository.renderSnapshot(request, cancel: CancellationFlag()))
-            let marker = try XCTUnwrap(snapshot.marker), projection = try XCTUnwrap(snapshot.projection)
+            let snapshot = try #require(try repository.renderSnapshot(request, cancel: CancellationFlag()))
+            let marker = try #require(snapshot.marker), projection = try #require(snapshot.projection)
             var layout = MapSnapshotView.LabelLayout(width: Self.size.cols)
             layout.reserve(x: marker.x, width: 1, row: marker.y)
             let name = "\(city.name) (\(city.countryCode))"
@@ -75,7 +71,7 @@ final class WorldLabelCoverageTests: XCTestCase {
             guard let placed = MapSnapshotView.worldLabelPlacement(city.name, in: snapshot, marker: marker,
                                                                    height: Self.size.rows, layout: &layout) else {
                 dropped.append(name)
-                XCTAssertTrue(sides.isEmpty, "\(name) left out though it fits")
+                #expect(sides.isEmpty, "\(name) left out though it fits")
                 continue
             }
             if placed.y != marker.y { offRow.append(name) }
@@ -85,11 +81,11 @@ final class WorldLabelCoverageTests: XCTestCase {
             if dirty && sides.contains(where: { !$0.dirty }) { worseSide.append(name) }
         }
         print("world labels of the 200 largest cities at 100×30: \(dropped.count) left out, \(foreign.count) over foreign land")
-        XCTAssertEqual(offRow, [], "labels off their marker's row")
-        XCTAssertEqual(worseSide, [], "labels over another country's land where the other side was clean")
-        XCTAssertLessThanOrEqual(dropped.count, 8, "\(dropped)")
+        #expect(offRow == [], "labels off their marker's row")
+        #expect(worseSide == [], "labels over another country's land where the other side was clean")
+        #expect(dropped.count <= 8, "\(dropped)")
         for city in ["London (GB)", "Tokyo (JP)", "Beijing (CN)", "Jakarta (ID)", "Manila (PH)", "Osaka (JP)"] {
-            XCTAssertFalse(dropped.contains(city), city)
+            #expect(!dropped.contains(city), "\(city)")
         }
     }
 }

@@ -156,15 +156,15 @@ final class HTTPClientTests: XCTestCase {
         let cancellable = client.publisher(for: request("/slow")).sink(
             receiveCompletion: { if case .failure(let e) = $0 { box.set(.failure(e)) } },
             receiveValue: { box.set(.success($0)) })
-        let arrived = expectation(description: "request reached the server")
-        let server: FixtureServer = self.server
-        DispatchQueue.global().async {
-            while server.requests.isEmpty { usleep(5000) }
-            arrived.fulfill()
-        }
-        wait(for: [arrived], timeout: 5)
+        waitUntil("the request to reach the server") { !server.requests.isEmpty }
         cancellable.cancel()
-        Thread.sleep(forTimeInterval: 0.8)
+        // Past the point where an answer would be delivered: the server has answered (after its half
+        // second) and closed, libcurl has ended the transfer, and a later request through the same
+        // client (whose callbacks run one after another) has had its answer.
+        waitUntil("the server to answer and close") { server.openConnections == 0 }
+        waitUntil("the transfer to end") { client.unfinishedTasks == 0 }
+        server.route("/after", .init(json: "{}"))
+        XCTAssertNotNil(try? send(request("/after"))?.get())
         XCTAssertNil(box.value, "a cancelled request delivers nothing")
     }
 
@@ -212,7 +212,7 @@ final class HTTPClientTests: XCTestCase {
         _ = client.send(HTTPRequest(base: "http://127.0.0.1:\(port)", path: "/hang", timeout: 8)!) { _ in
             hanging.fulfill()
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        waitUntil("the hanging request to reach the server") { dropped?.requests.isEmpty == false }
         dropped = nil
         wait(for: [hanging], timeout: 5)
     }

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 import NimbusDomain
 @testable import NimbusData
 
@@ -227,8 +228,7 @@ final class MovieCatalogueTests: XCTestCase {
         XCTAssertFalse(cold.hasRankTable)
         let provisional = try cold.rankedIDs("m")
         XCTAssertGreaterThan(provisional.count, MovieCatalogue.partialRankLimit)
-        let deadline = Date().addingTimeInterval(30)
-        while !cold.hasRankTable && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        waitUntil("the ranking table's build, on its own thread", timeout: 30) { cold.hasRankTable }
         XCTAssertTrue(cold.hasRankTable, "the build started by the provisional answer finished")
         let final = try cold.rankedIDs("m")
         XCTAssertEqual(Set(final), Set(provisional))

@@ -113,8 +113,7 @@ import TestSupport
         let cold = try MovieCatalogue.bundled()
         let filter = MovieFilter(years: 1990...2014)
         let provisional = try cold.filteredIDs("a", filter)
-        let deadline = Date().addingTimeInterval(30)
-        while !cold.hasRankTable && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        waitUntil("the ranking table's build, on its own thread", timeout: 30) { cold.hasRankTable }
         #expect(cold.hasRankTable)
         let warm = try MovieCatalogue.bundled()
         warm.warmUp()

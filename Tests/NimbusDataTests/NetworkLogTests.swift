@@ -42,15 +42,6 @@ final class NetworkLogTests: XCTestCase {
         String(decoding: try Data(contentsOf: logURL), as: UTF8.self)
     }
 
-    private func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool,
-                           file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { XCTFail("timed out waiting for \(what)", file: file, line: line); return }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
     /// Searches TMDB with `key` through `client` until a page comes back (or fails).
     private func search(_ client: HTTPClient, key: String, retrying: RetryingHTTPClient) {
         let repository = TMDBMovieRepository(

@@ -10,12 +10,16 @@ import TestSupport
 final class RetryingHTTPClientTests: XCTestCase {
     private var server: FixtureServer!
     private var scheduler: TestSchedulerOf<DispatchQueue>!
+    /// The scheduler as the client has it, counting the retries put on the clock.
+    private var counting: CountingScheduler!
+    private var live: URLSessionHTTPClient!
     private var client: RetryingHTTPClient!
     private let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     override func setUpWithError() throws {
         server = try FixtureServer()
-        scheduler = DispatchQueue.test
+        counting = CountingScheduler()
+        scheduler = counting.base
         makeClient(jitter: 0.5)
     }
 
@@ -28,8 +32,8 @@ final class RetryingHTTPClientTests: XCTestCase {
 
     private func makeClient(jitter: Double) {
         let now = self.now
-        client = RetryingHTTPClient(URLSessionHTTPClient(connectTimeout: 2), scheduler: scheduler.eraseToAnyScheduler(),
-                                    now: { now }, jitter: { jitter })
+        live = URLSessionHTTPClient(connectTimeout: 2)
+        client = RetryingHTTPClient(live, scheduler: counting.eraseToAnyScheduler(), now: { now }, jitter: { jitter })
     }
 
     private func request(_ path: String) -> HTTPRequest {
@@ -50,16 +54,6 @@ final class RetryingHTTPClientTests: XCTestCase {
               body: Data(#"{"error":true}"#.utf8))
     }
 
-    /// Polls (real time) until `condition` holds.
-    private func waitUntil(_ what: String, timeout: TimeInterval = 10, _ condition: () -> Bool,
-                           file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { XCTFail("timed out waiting for \(what)", file: file, line: line); return }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
     private final class Box: Sendable {
         let exchanges = Mutex<[HTTPExchange]>([])
         var last: HTTPExchange? { exchanges.withLock { $0.last } }
@@ -72,13 +66,21 @@ final class RetryingHTTPClientTests: XCTestCase {
         return (box, task)
     }
 
-    /// The wait now pending, once it is.
+    /// The wait now pending, once it is, and its retry is on the clock: the wait is announced just
+    /// before the retry is scheduled, on the network's thread, and the test's first step of the clock
+    /// must not come between the two.
     private func pendingWait(file: StaticString = #filePath, line: UInt = #line) -> HTTPRetryWait? {
-        waitUntil("a retry to wait", { !client.status.waits.isEmpty }, file: file, line: line)
-        // The wait is announced just before its retry is put on the clock, on the network's thread:
-        // give that a moment, so the test's first step of the clock never comes between the two.
-        Thread.sleep(forTimeInterval: 0.05)
+        waitForRetry("a retry to wait", file: file, line: line) { !$0.isEmpty }
         return client.status.waits.first
+    }
+
+    /// Waits until the waits announced satisfy `condition` and each has its retry on the clock.
+    private func waitForRetry(_ what: String, file: StaticString = #filePath, line: UInt = #line,
+                              _ condition: @escaping ([HTTPRetryWait]) -> Bool) {
+        waitUntil(what + ", its retry on the clock", file: file, line: line) {
+            let waits = client.status.waits
+            return condition(waits) && counting.pending >= waits.count
+        }
     }
 
     func testA429WithRetryAfterSecondsIsRetriedWhenItSaysAndThenLoads() throws {
@@ -136,7 +138,7 @@ final class RetryingHTTPClientTests: XCTestCase {
         // No Retry-After: full jitter up to 1 s · 2^tries (the jitter is pinned at its top here).
         XCTAssertEqual(pendingWait()?.secondsLeft(at: scheduler.now), 2)
         scheduler.advance(by: .seconds(2))
-        waitUntil("the second try's wait", { client.status.waits.first?.nextTry == 3 })
+        waitForRetry("the second try's wait") { $0.first?.nextTry == 3 }
         XCTAssertEqual(client.status.waits.first?.secondsLeft(at: scheduler.now), 4)
         scheduler.advance(by: .seconds(4))
         waitUntil("the answer", { box.count == 1 })
@@ -167,8 +169,10 @@ final class RetryingHTTPClientTests: XCTestCase {
         subscription.cancel()
         XCTAssertTrue(client.status.waits.isEmpty, "the status bar's wait goes with the request")
         scheduler.advance(by: .seconds(120))
-        Thread.sleep(forTimeInterval: 0.2)
-        XCTAssertEqual(server.requests.count, 1, "no retry after the subscriber went away")
+        // A retry would have been sent from inside `advance`: once every transfer has ended, it would be
+        // at the server.
+        waitUntil("every transfer to end") { live.unfinishedTasks == 0 }
+        XCTAssertEqual(server.requestsSoFar().count, 1, "no retry after the subscriber went away")
         XCTAssertEqual(received.withLock { $0 }, 0)
     }
 
@@ -188,7 +192,7 @@ final class RetryingHTTPClientTests: XCTestCase {
         XCTAssertEqual(first.reason, .connectionFailed)
         XCTAssertEqual(first.secondsLeft(at: scheduler.now), 1) // 0.5 × 2 s
         scheduler.advance(by: .seconds(1))
-        waitUntil("the second wait", { client.status.waits.first?.nextTry == 3 })
+        waitForRetry("the second wait") { $0.first?.nextTry == 3 }
         scheduler.advance(by: .seconds(2))
         waitUntil("the answer", { box.count == 1 })
         XCTAssertEqual(box.last?.result.failure, .transport(.cannotConnect))

@@ -24,7 +24,7 @@ import CombineSchedulers
     static func viewModel(_ city: City, _ language: Language, clock: UserSettings.Clock, now: Date) -> CityDetailViewModel {
         let display = DisplayUnits(system: .metric)
         display.value = .init(system: .metric, clock: clock)
-        return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: FailingWeatherRepository()),
+        return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: WeatherRepositoryDouble.failing()),
                                    likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
                                    countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
     }

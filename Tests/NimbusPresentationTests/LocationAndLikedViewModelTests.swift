@@ -146,7 +146,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
     }
 
     func testWithNoLikesNoWeatherIsAskedFor() {
-        let state = TestObserver(makeOutput(weather: FailingWeatherRepository()).state.map(summary))
+        let state = TestObserver(makeOutput(weather: WeatherRepositoryDouble.failing()).state.map(summary))
         events.send(.appeared)
         scheduler.advance()
         state.assertValues(["No liked cities yet: press f on a city to like it."])

@@ -1,5 +1,6 @@
 import NimbusData
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusDomain
 import NimbusPresentation
@@ -18,8 +19,7 @@ private struct Seeded: RandomNumberGenerator {
     }
 }
 
-@MainActor
-final class CityListColumnsTests: XCTestCase {
+@Suite @MainActor struct CityListColumnsTests {
     private static let now = Date(timeIntervalSince1970: 1_782_000_720)
 
     /// Scalars that make trouble in a column: controls and escapes, combining marks (stacked),
@@ -81,11 +81,7 @@ final class CityListColumnsTests: XCTestCase {
     /// row's columns start where the header's do and take exactly their width, nothing is cut inside
     /// a character, columns never touch, a column shows its value whole or a prefix of it ended by
     /// "…", and the name keeps its minimum once the extra columns come.
-    nonisolated func testEveryRowFitsAndTheColumnsLineUp() {
-        onMain(self) { $0.mainActorTestEveryRowFitsAndTheColumnsLineUp() }
-    }
-
-    private func mainActorTestEveryRowFitsAndTheColumnsLineUp() {
+    @Test func testEveryRowFitsAndTheColumnsLineUp() {
         let runs = PropertyCount.scaled(default: 150)
         let base = UInt64.random(in: 1...UInt64.max)
         for run in 0..<runs {
@@ -103,37 +99,36 @@ final class CityListColumnsTests: XCTestCase {
             let context = "seed \(seed), width \(width), \(language), \(clock)"
             let countries = CountryNames(locale: language.locale), l10n = L10n.bundled(language)
 
-            XCTAssertLessThanOrEqual(layout.used, width, context)
-            XCTAssertLessThanOrEqual(layout.name, ListColumns.nameCap, context)
+            #expect(layout.used <= width, "\(context)")
+            #expect(layout.name <= ListColumns.nameCap, "\(context)")
             if layout.columns.contains(where: { [.localTime, .coordinates, .timeZone].contains($0.kind) }) {
-                XCTAssertGreaterThanOrEqual(layout.name, CityListColumns.nameMinimum, context)
+                #expect(layout.name >= CityListColumns.nameMinimum, "\(context)")
             }
-            XCTAssertEqual(layout.columns.map(\.x), zip([CityListColumns.gutter + layout.name] + layout.columns.map(\.end), layout.columns).map(\.0),
-                           "columns follow one another: \(context)")
+            #expect(layout.columns.map(\.x) == zip([CityListColumns.gutter + layout.name] + layout.columns.map(\.end), layout.columns).map(\.0), "columns follow one another: \(context)")
 
             let nameRange = CityListColumns.gutter..<(CityListColumns.gutter + layout.name)
             // The header (row 1) and the rows under it.
             for y in 1..<min(buffer.size.rows, 2 + cities.count) {
                 // Every row is exactly the width: the glyphs' widths add up to it.
                 let total = (0..<width).reduce(0) { $0 + Int(buffer[$1, y].width) }
-                XCTAssertEqual(total, width, "row \(y): \(context)")
+                #expect(total == width, "row \(y): \(context)")
                 // No glyph straddles the start of a column or the end of the last.
                 for boundary in [nameRange.lowerBound, nameRange.upperBound] + layout.columns.map(\.end) where boundary < width {
-                    XCTAssertFalse(buffer[boundary, y].isContinuation, "a glyph cut at column \(boundary), row \(y): \(context)")
+                    #expect(!buffer[boundary, y].isContinuation, "a glyph cut at column \(boundary), row \(y): \(context)")
                 }
                 guard y >= 2 else { continue }
                 let city = cities[y - 2]
                 // The name: a prefix of the city's name, and a blank column after it.
                 if layout.name > 0 {
                     let shown = glyphs(buffer, nameRange, y: y)
-                    XCTAssertEqual(shown.last, " ", "the name's last column is blank, row \(y): \(context)")
+                    #expect(shown.last == " ", "the name's last column is blank, row \(y): \(context)")
                     assertPrefix(shown, of: DisplayWidth.sanitize(city.name), context + ", row \(y) name")
                 }
                 for column in layout.columns {
                     let cells = glyphs(buffer, column.x..<column.end, y: y)
                     let gapBefore = (column.x..<(column.x + column.gapBefore)).allSatisfy { buffer[$0, y].text == " " }
                     let gapAfter = ((column.end - column.gapAfter)..<column.end).allSatisfy { buffer[$0, y].text == " " }
-                    XCTAssertTrue(gapBefore && gapAfter, "\(column.kind) touches a neighbour, row \(y): \(context)")
+                    #expect(gapBefore && gapAfter, "\(column.kind) touches a neighbour, row \(y): \(context)")
                     let value: String
                     switch column.kind {
                     case .country:
@@ -155,7 +150,7 @@ final class CityListColumnsTests: XCTestCase {
                     if cells.contains(where: { $0 != " " }) {
                         let content = (column.x + column.gapBefore)..<(column.end - column.gapAfter)
                         let edge = column.alignment == .left ? content.lowerBound : content.upperBound - 1
-                        XCTAssertNotEqual(buffer[edge, y].text, " ", "\(column.kind) not aligned, row \(y): \(context)")
+                        #expect(buffer[edge, y].text != " ", "\(column.kind) not aligned, row \(y): \(context)")
                     }
                     assertPrefix(cells, of: value, context + ", row \(y) \(column.kind)")
                 }
@@ -166,7 +161,7 @@ final class CityListColumnsTests: XCTestCase {
     /// The glyphs `shown` (one a cell, trailing blanks dropped) are `full`'s graphemes or a prefix of
     /// them ended by "…" (zero-width graphemes, which take no cell, left out; glyphs are compared one
     /// by one, since two regional indicators drawn side by side would read as one flag).
-    private func assertPrefix(_ shown: [String], of full: String, _ context: String, line: UInt = #line) {
+    private func assertPrefix(_ shown: [String], of full: String, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
         var drawn = shown
         while drawn.last == " " { drawn.removeLast() }
         while drawn.first == " " { drawn.removeFirst() }
@@ -175,12 +170,11 @@ final class CityListColumnsTests: XCTestCase {
         while whole.first == " " { whole.removeFirst() }
         if drawn == whole { return }
         guard drawn.last == "…" else {
-            XCTFail("\"\(shown.joined())\" is neither \"\(full)\" \(Self.hex(full)) nor a cut of it: \(context)", line: line)
+            Issue.record("\"\(shown.joined())\" is neither \"\(full)\" \(Self.hex(full)) nor a cut of it: \(context)", sourceLocation: sourceLocation)
             return
         }
         let prefix = Array(drawn.dropLast())
-        XCTAssertEqual(Array(whole.prefix(prefix.count)), prefix, "\"\(shown.joined())\" is not a cut of \"\(full)\" \(Self.hex(full)): \(context)",
-                       line: line)
+        #expect(Array(whole.prefix(prefix.count)) == prefix, "\"\(shown.joined())\" is not a cut of \"\(full)\" \(Self.hex(full)): \(context)", sourceLocation: sourceLocation)
     }
 
     private static func hex(_ s: String) -> String {
@@ -190,31 +184,27 @@ final class CityListColumnsTests: XCTestCase {
     /// Columns come in order as the terminal widens (local time, then coordinates, then the zone),
     /// the temperature comes with the country (it outlives the country's name, which gives its code),
     /// and 80 columns show what they showed before.
-    nonisolated func testColumnsComeInOrderAsTheTerminalWidens() {
+    @Test func testColumnsComeInOrderAsTheTerminalWidens() {
         var seen: [[CityListColumns.Kind]] = []
         for width in 20...300 {
             let kinds = CityListColumns(width: width, timeWidth: { 8 }).columns.map(\.kind)
             if seen.last != kinds { seen.append(kinds) }
         }
-        XCTAssertEqual(seen, [[], [.country, .temperature], [.country, .temperature, .population],
+        #expect(seen == [[], [.country, .temperature], [.country, .temperature, .population],
                               [.country, .temperature, .population, .localTime],
                               [.country, .temperature, .population, .localTime, .coordinates],
                               [.country, .temperature, .population, .localTime, .coordinates, .timeZone]])
-        XCTAssertEqual(CityListColumns(width: 80, timeWidth: { 8 }).columns.map(\.kind), [.country, .temperature, .population])
+        #expect(CityListColumns(width: 80, timeWidth: { 8 }).columns.map(\.kind) == [.country, .temperature, .population])
         // An 80-column list never asks how wide a time is (that makes a date formatter).
         for title in [8, 9, 10] {
-            _ = CityListColumns(width: 80, timeWidth: { XCTFail("asked at 80 columns"); return 8 }, narrowestTime: title)
+            _ = CityListColumns(width: 80, timeWidth: { Issue.record("asked at 80 columns"); return 8 }, narrowestTime: title)
         }
-        XCTAssertEqual(CityListColumns(width: 180, timeWidth: { 8 }).name, ListColumns.nameCap)
+        #expect(CityListColumns(width: 180, timeWidth: { 8 }).name == ListColumns.nameCap)
     }
 
     /// The local times of a wide list: the zone's clock at the minute, in the language and the clock
     /// setting, zero-padded on the 24-hour clock in every language as the detail writes it.
-    nonisolated func testLocalTimesFollowTheLanguageAndTheClock() {
-        onMain(self) { $0.mainActorTestLocalTimes() }
-    }
-
-    private func mainActorTestLocalTimes() {
+    @Test func testLocalTimesFollowTheLanguageAndTheClock() {
         let seoul = City(id: 1, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: [])
         // 1_782_000_720 is 2026-06-21 00:12 UTC: 09:12 in Seoul.
@@ -225,8 +215,8 @@ final class CityListColumnsTests: XCTestCase {
             let canvas = Canvas(size: Size(cols: 180, rows: 5))
             screen.draw(canvas.painter(), theme: .color)
             let row = canvas.buffer.lines()[2]
-            XCTAssertTrue(row.contains(" " + expected + " "), "\(language) \(clock): \(row)")
-            XCTAssertTrue(row.contains("37.57°N 126.98°E  Asia/Seoul"), row)
+            #expect(row.contains(" " + expected + " "), "\(language) \(clock): \(row)")
+            #expect(row.contains("37.57°N 126.98°E  Asia/Seoul"), "\(row)")
         }
     }
 }
