@@ -22,18 +22,22 @@ public struct Binding {
     /// Why the keys do nothing now (lazygit's disabled reason): set only while the binding is listed
     /// but not in force; pressing one of its keys then says this on the status line.
     public let disabledReason: String?
+    /// Listed for the help and the bar only: the key is handled elsewhere (a field's Ctrl-C) and
+    /// claims nothing in the conflict walk.
+    public let describesOnly: Bool
     /// Runs the binding. Returns false when it turned out to have nothing to do (the key then goes on
     /// to the next scope, as if unbound).
     public let run: (Key) -> Bool
 
     public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
-                disabledReason: String? = nil, run: @escaping (Key) -> Bool) {
+                disabledReason: String? = nil, describesOnly: Bool = false, run: @escaping (Key) -> Bool) {
         self.keys = keys
         self.keyLabel = keyLabel
         self.help = help
         self.hint = hint
         self.hintKey = hintKey
         self.disabledReason = disabledReason
+        self.describesOnly = describesOnly
         self.run = run
     }
 

@@ -170,7 +170,8 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
             let command = binding.command
             let enabled = binding.enabled.holds(in: state)
             bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state),
-                                    hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason) {
+                                    hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason,
+                                    describesOnly: command == .describe) {
                 enabled && perform(command.pressed($0), $0)
             })
         }

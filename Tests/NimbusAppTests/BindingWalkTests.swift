@@ -60,7 +60,7 @@ final class BindingWalkTests: XCTestCase {
         onMain {
             XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.key), [.ctrl("c"), .ctrl("l"), .ctrl("z"), .function(12)])
             XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.command), [.quit, .redraw, .suspend, .mapStatistics])
-            XCTAssertEqual(AppCoordinator.alwaysGlobal.compactMap(\.help), [.helpKeyCtrlc, .helpKeyRedraw, .helpKeyDebug])
+            XCTAssertEqual(AppCoordinator.alwaysGlobal.map(\.help), [.helpKeyCtrlc, .helpKeyRedraw, .helpKeySuspend, .helpKeyDebug])
         }
     }
 }
