@@ -19,17 +19,25 @@ public struct Binding {
     public let hint: String?
     /// The status bar's key text when it differs from `keyLabel` ("PgDn" for a long list of keys).
     public let hintKey: String?
+    /// Why the keys do nothing now (lazygit's disabled reason): set only while the binding is listed
+    /// but not in force; pressing one of its keys then says this on the status line.
+    public let disabledReason: String?
+    /// Listed for the help and the bar only: the key is handled elsewhere (a field's Ctrl-C) and
+    /// claims nothing in the conflict walk.
+    public let describesOnly: Bool
     /// Runs the binding. Returns false when it turned out to have nothing to do (the key then goes on
     /// to the next scope, as if unbound).
     public let run: (Key) -> Bool
 
     public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
-                run: @escaping (Key) -> Bool) {
+                disabledReason: String? = nil, describesOnly: Bool = false, run: @escaping (Key) -> Bool) {
         self.keys = keys
         self.keyLabel = keyLabel
         self.help = help
         self.hint = hint
         self.hintKey = hintKey
+        self.disabledReason = disabledReason
+        self.describesOnly = describesOnly
         self.run = run
     }
 
@@ -50,6 +58,24 @@ public struct Binding {
     /// The binding that takes `key`, if any.
     public static func find(_ key: Key, in bindings: [Binding]) -> Binding? {
         bindings.first { $0.keys.contains(key) }
+    }
+
+    /// What pressing a key came to in one scope.
+    public enum Press: Equatable {
+        /// A binding took the key.
+        case ran
+        /// Its binding is listed but not in force, and says why.
+        case refused(String)
+        /// No binding took it: the next scope may.
+        case passed
+    }
+
+    /// Presses `key` in `bindings`: the binding that takes it runs, or says why it does not; a
+    /// binding with nothing to do, or disabled with no reason, passes the key on.
+    public static func press(_ key: Key, in bindings: [Binding]) -> Press {
+        guard let binding = find(key, in: bindings) else { return .passed }
+        if let reason = binding.disabledReason { return .refused(reason) }
+        return binding.run(key) ? .ran : .passed
     }
 
     /// The help's line for this binding.

@@ -49,8 +49,9 @@ public struct Condition<State>: Equatable {
 /// the command they send, and when they are in force, with the reason when they are not.
 ///
 /// Three conditions, each a key path: `when` (listed at all: in the help, the bar and dispatch; the
-/// key is otherwise unbound), `enabled` (listed, but the key passes on to the next scope while it
-/// does not hold, and `disabledReason` says why), and `hintWhen` (the bar shows the hint only then).
+/// key is otherwise unbound), `enabled` (listed, but while it does not hold the key does nothing and
+/// the status line says `disabledReason`, or with no reason passes on to the next scope), and
+/// `hintWhen` (the bar shows the hint only then).
 public struct KeyBinding<Event: Equatable, State>: Equatable {
     public let keys: [Key]
     /// The keys as the help writes them ("↑ ↓  j k").
@@ -157,7 +158,8 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
 
     /// The bindings listed in `state`, as the app dispatches them: `perform` carries out a command
     /// (the screen's one place for it; `.sendEach` comes to it as the `.send` of the key pressed) and
-    /// returns false when it had nothing to do; a binding that is not enabled passes its key on.
+    /// returns false when it had nothing to do; a binding that is not enabled carries its
+    /// `disabledReason` (the app says it when the key is pressed), or passes its key on when it has none.
     @MainActor
     public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
         // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
@@ -168,7 +170,10 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
             let command = binding.command
             let enabled = binding.enabled.holds(in: state)
             bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state),
-                                    hintKey: binding.hintKey) { enabled && perform(command.pressed($0), $0) })
+                                    hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason,
+                                    describesOnly: command == .describe) {
+                enabled && perform(command.pressed($0), $0)
+            })
         }
         return bindings
     }

@@ -55,6 +55,6 @@ import TestSupport
     @Test func testTheKeysThatWorkEverywhereAreAListOfValues() {
         #expect(AppCoordinator.alwaysGlobal.map(\.key) == [.ctrl("c"), .ctrl("l"), .ctrl("z"), .function(12)])
         #expect(AppCoordinator.alwaysGlobal.map(\.command) == [.quit, .redraw, .suspend, .mapStatistics])
-        #expect(AppCoordinator.alwaysGlobal.compactMap(\.help) == [.helpKeyCtrlc, .helpKeyRedraw, .helpKeyDebug])
+        #expect(AppCoordinator.alwaysGlobal.map(\.help) == [.helpKeyCtrlc, .helpKeyRedraw, .helpKeySuspend, .helpKeyDebug])
     }
 }

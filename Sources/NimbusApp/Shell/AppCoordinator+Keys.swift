@@ -77,9 +77,8 @@ extension AppCoordinator {
     /// A key that works everywhere, a text field and an overlay included (handled before any scope).
     struct GlobalKey: Equatable {
         let key: Key
-        /// What the help says it does; nil: not listed there (Ctrl-Z: listing it would move every
-        /// help page's rows, which the tapes' snapshots hold).
-        let help: L10nKey?
+        /// What the help says it does.
+        let help: L10nKey
         let command: GlobalCommand
     }
 
@@ -88,7 +87,7 @@ extension AppCoordinator {
         GlobalKey(key: .ctrl("c"), help: .helpKeyCtrlc, command: .quit),
         GlobalKey(key: .ctrl("l"), help: .helpKeyRedraw, command: .redraw),
         // The terminal is in raw mode, so Ctrl-Z arrives as a key rather than as SIGTSTP.
-        GlobalKey(key: .ctrl("z"), help: nil, command: .suspend),
+        GlobalKey(key: .ctrl("z"), help: .helpKeySuspend, command: .suspend),
         GlobalKey(key: .function(12), help: .helpKeyDebug, command: .mapStatistics),
     ]
 
@@ -102,9 +101,10 @@ extension AppCoordinator {
         }
     }
 
-    /// The help's lines for the keys that work everywhere.
-    private var alwaysGlobalHints: [KeyHint] {
-        Self.alwaysGlobal.compactMap { global in global.help.map { KeyHint(Binding.name(global.key), l10n[$0]) } }
+    /// The keys that work everywhere as bindings, for the help and the conflict walk (dispatch runs
+    /// them before any scope, in `handle(_:)`).
+    private var alwaysGlobalBindings: [Binding] {
+        Self.alwaysGlobal.map { global in Binding([global.key], Binding.name(global.key), help: l10n[global.help]) { _ in false } }
     }
 
     /// `?`: the shown screen's keys and the app's, from their bindings.
@@ -116,13 +116,15 @@ extension AppCoordinator {
         ] : []
         let own = navigator.top?.bindings ?? []
         let screen = (fallbacks(for: own) + own).map(\.keyHint)
-        let global = commands.map(\.keyHint) + alwaysGlobalHints + mouse
+        let global = (commands + alwaysGlobalBindings).map(\.keyHint) + mouse
         let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
         overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
     }
 
     /// What is wrong with the keys in force now: a key bound twice in one scope (the top overlay's,
-    /// or the app's commands with the shown screen's), or a hint shown with no key. Empty when all is well.
+    /// or the app's commands with the shown screen's), a key of the top scope that one of the keys
+    /// working everywhere takes first, or a hint shown with no key. Empty when all is well. A binding
+    /// listed only for the help and the bar (a field's Ctrl-C) claims no key.
     public var bindingProblems: [String] {
         var scopes: [[Binding]] = []
         if let top = overlays.top {
@@ -130,7 +132,8 @@ extension AppCoordinator {
         } else if let screen = navigator.top {
             scopes = screen.capturesText ? [screen.bindings] : [commands, screen.bindings]
         }
-        let twice = BindingConflicts.duplicates(scopes).map { key, claims in
+        let claiming = [alwaysGlobalBindings] + scopes.map { $0.filter { !$0.describesOnly } }
+        let twice = BindingConflicts.duplicates(claiming).map { key, claims in
             "\(Binding.name(key)) is bound \(claims.count) times: " + claims.joined(separator: " / ")
         }
         return twice + BindingConflicts.unbound(scopes.flatMap { $0 }).map { "the hint “\($0)” has no key" }

@@ -149,15 +149,26 @@ public final class AppCoordinator {
         guard let screen = navigator.top else { return }
         if screen.capturesText {
             // Its bindings for the focused field (Enter, Esc, …), then the key as text, as overlays do.
-            if let binding = Binding.find(key, in: screen.bindings), binding.run(key) { return }
+            if press(key, in: screen.bindings) { return }
             if screen.handle(key) { return }
             handleTabKeys(key)
             return
         }
         // The app's commands, then the screen's, then going back: the help lists the same.
         let own = screen.bindings
-        for scope in [commands, own, fallbacks(for: own)] {
-            if let binding = Binding.find(key, in: scope), binding.run(key) { return }
+        for scope in [commands, own, fallbacks(for: own)] where press(key, in: scope) { return }
+    }
+
+    /// Presses `key` in one scope; true when the scope took it. A binding listed but not in force
+    /// says why on the status line until the next key (lazygit's disabled reason).
+    private func press(_ key: Key, in scope: [Binding]) -> Bool {
+        switch Binding.press(key, in: scope) {
+        case .ran: return true
+        case .refused(let reason):
+            statusMessage = reason
+            needsDisplay.set()
+            return true
+        case .passed: return false
         }
     }
 

@@ -43,6 +43,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case helpKeyCtrlc = "help.key.ctrlc"
     case helpKeyDisabledNoRow = "help.key.disabled.norow"
     case helpKeyRedraw = "help.key.redraw"
+    case helpKeySuspend = "help.key.suspend"
     case helpKeyMove = "help.key.move"
     case helpKeyPage = "help.key.page"
     case helpKeyEnds = "help.key.ends"

@@ -43,7 +43,7 @@ public final class LikedCitiesScreen: Screen {
         events.send(.appeared)
     }
 
-    /// The tab's keys: Enter and `d` are listed while the list is empty, and pass their key on.
+    /// The tab's keys: Enter and `d` are listed while the list is empty, and then say nothing is liked yet.
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<LikedCitiesViewModel.Event, LikedCitiesState> {
         typealias B = KeyBinding<LikedCitiesViewModel.Event, LikedCitiesState>
         var moves = B.listMoves(l10n)

@@ -32,7 +32,7 @@ public final class WishlistScreen: Screen {
         events.send(.appeared)
     }
 
-    /// The tab's keys: open, delete and delete all are listed while nothing is saved, and then do nothing.
+    /// The tab's keys: open, delete and delete all are listed while nothing is saved, and then say there is no row.
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<WishlistViewModel.Event, WishlistState> {
         typealias B = KeyBinding<WishlistViewModel.Event, WishlistState>
         let rows = Condition<WishlistState>.when(\.hasRows), none = l10n[.helpKeyDisabledNoRow]
