@@ -154,7 +154,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         refresh.send()
         air.subject.send(completion: .failure(.server(status: 500)))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー (HTTP 500) · キャッシュ: たった今")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー（HTTP 500） · キャッシュ: たった今")
     }
 
     func testEuropeReadsTheEuropeanIndexAndSaysSo() {
