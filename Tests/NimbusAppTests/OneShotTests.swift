@@ -263,7 +263,7 @@ final class OneShotTests: XCTestCase {
         let later = Self.now.addingTimeInterval(3 * 3600)
         XCTAssertEqual(try run(OneShot.defaultFormat, at: later, url: "http://127.0.0.1:9"), "Seoul: ⛅  +23°C →10km/h (cached 3 h ago)")
         XCTAssertEqual(try run("%t", at: later, url: "http://127.0.0.1:9"), "+23°C", "a format without %k leaves it out")
-        XCTAssertEqual(try run("%t%k", at: later, url: "http://127.0.0.1:9", language: "ko"), "+23°C (저장본, 3시간 전)")
+        XCTAssertEqual(try run("%t%k", at: later, url: "http://127.0.0.1:9", language: "ko"), "+23°C (3시간 전 저장본)")
     }
 
     func testSearchAndMoviesPrintOneLineEach() throws {

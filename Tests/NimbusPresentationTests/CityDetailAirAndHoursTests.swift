@@ -137,10 +137,10 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         weather.subject.send(fresh)
         air.subject.send(Fetched(value: .sample(us: 160), fetchedAt: Self.now.addingTimeInterval(-3 * 3600), isCached: true))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / キャッシュ: 3時間前")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / 3時間前の保存分")
         air.subject.send(completion: .failure(.offline))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / オフライン · キャッシュ: 3時間前")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 160 / 不健康 / UV 最大8、非常に強い / オフライン · 3時間前の保存分")
         events.send(.refreshRequested)
         air.subject.send(Fetched(value: .sample(us: 12), fetchedAt: Self.now, isCached: false))
         scheduler.advance()
@@ -150,7 +150,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         events.send(.refreshRequested)
         air.subject.send(completion: .failure(.server(status: 500)))
         scheduler.advance()
-        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー (HTTP 500) · キャッシュ: たった今")
+        XCTAssertEqual(state.last.map(summary), "loaded 23°C | 米国AQI 12 / 良好 / UV 最大8、非常に強い / サーバーエラー（HTTP 500） · たった今の保存分")
     }
 
     func testEuropeReadsTheEuropeanIndexAndSaysSo() {

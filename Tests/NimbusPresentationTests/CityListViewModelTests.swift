@@ -160,7 +160,7 @@ final class CityListViewModelTests: XCTestCase {
              + "python3 scripts/build-resources.py --tier 1000 and start nimbus --tier large."),
             (.ko, .standard(least: 15000, large: 1000),
              "목록에는 인구 15,000명 이상인 곳만 있습니다. 인구 1,000명 이상인 곳까지 찾으려면 "
-             + "python3 scripts/build-resources.py --tier 1000 으로 큰 목록을 만든 뒤 nimbus --tier large 로 시작하세요."),
+             + "python3 scripts/build-resources.py --tier 1000 명령으로 큰 목록을 만든 뒤 nimbus --tier large 명령으로 시작하세요."),
             (.ja, .standard(least: 15000, large: 1000),
              "一覧にあるのは人口15,000人以上の地名です。人口1,000人以上まで探すには "
              + "python3 scripts/build-resources.py --tier 1000 で大きな一覧を作り、nimbus --tier large で起動してください。"),

@@ -242,7 +242,7 @@ final class CityMapViewModelTests: XCTestCase {
         XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 0.01, maxColumns: 24, units: .metric, l10n: en),
                        MapScaleBar(columns: 20, label: "0.2 km"))
         XCTAssertEqual(MapScaleBar.make(kilometresPerColumn: 2_000, maxColumns: 24, units: .metric, l10n: .bundled(.ko)),
-                       MapScaleBar(columns: 10, label: "20,000km"))
+                       MapScaleBar(columns: 10, label: "20,000 km"))
         XCTAssertNil(MapScaleBar.make(kilometresPerColumn: 10, maxColumns: 1, units: .metric, l10n: en))
         XCTAssertNil(MapScaleBar.make(kilometresPerColumn: .infinity, maxColumns: 20, units: .metric, l10n: en))
     }

@@ -52,7 +52,7 @@ final class LocationSummaryTests: XCTestCase {
             "No location known: the time zone Antarctica/Troll has no catalogue city. Set your Home in the settings "
                 + "(press ,), or use --location LAT,LON or NIMBUS_LOCATION."))
         XCTAssertEqual(summary(.unknown, language: .ko).status, .failed(
-            "위치를 알 수 없습니다. 설정(,)에서 집을 정하거나, --location 위도,경도로 시작하거나 NIMBUS_LOCATION을 설정하세요 (예: 37.57,126.98)."))
+            "위치를 알 수 없습니다. 설정(,)에서 집을 정하거나, --location 위도,경도 옵션으로 시작하거나, NIMBUS_LOCATION 환경 변수를 설정하세요(예: 37.57,126.98)."))
     }
 
     /// Issue 24: a home set to a city (its position, as the settings store it) names the city rather

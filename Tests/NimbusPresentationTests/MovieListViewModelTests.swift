@@ -277,8 +277,8 @@ final class MovieListViewModelTests: XCTestCase {
                 + "English titles\nWith TMDB_API_KEY set, TMDB searches titles in English"),
             (.ko, "기생충", "“기생충”에 맞는 영화가 없습니다\n\n오프라인 목록에는 1940년부터 2014년까지의 영화가 영어 제목으로 "
                 + "있습니다\nTMDB_API_KEY를 설정하면 TMDB에서 한국어 제목으로 검색합니다"),
-            (.ja, "オールド・ボーイ", "「オールド・ボーイ」に一致する映画はありません\n\nオフラインの目録には 1940〜2014 年の映画が英語の"
-                + "題名で入っています\nTMDB_API_KEY を設定すると TMDB で日本語の題名を検索します"),
+            (.ja, "オールド・ボーイ", "「オールド・ボーイ」に一致する映画はありません\n\nオフラインの目録には1940〜2014年の映画が英語の題名"
+                + "で入っています\nTMDB_API_KEY を設定すると TMDB で日本語の題名を検索します"),
         ]
         for (language, text, message) in expected {
             let state = TestObserver(makeOutput(language, catalogueYears: 1940...2014).state)

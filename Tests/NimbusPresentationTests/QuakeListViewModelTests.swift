@@ -176,7 +176,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
         scheduler.advance()
         events.send(.nearToggled)
-        XCTAssertEqual(state.values.last?.message, "아직 내 장소가 없습니다: 도시에서 f 를 누르거나 --location 을 주세요. n 으로 모두 보기.")
+        XCTAssertEqual(state.values.last?.message, "아직 내 장소가 없습니다. f 키로 도시를 좋아요 목록에 추가하거나 --location 옵션을 지정하세요. n 키를 누르면 모두 봅니다.")
         places.send([TwoCities.pohang.coordinate])
         XCTAssertEqual(state.values.last?.rows.map(\.place), ["포항(대한민국) 남서쪽 24 km"])
         XCTAssertEqual(state.values.last?.filter, "규모 4.5 이상 · 지난 7일 · 내 장소에서 500 km 이내")

@@ -252,7 +252,7 @@ final class TodayViewModelTests: XCTestCase {
         // Issue 24: offline, a row also says nothing was saved for it (a kept copy would be shown),
         // as the city's own screen does.
         XCTAssertEqual(state.last?.places.rows.map(\.problem), ["오프라인, 저장된 날씨 없음", "오프라인, 저장된 날씨 없음"])
-        XCTAssertEqual(state.last?.places.status, .failed("날씨 서버에 연결할 수 없습니다. 여기서 r을 누르면 이 부분만 다시 시도합니다."))
+        XCTAssertEqual(state.last?.places.status, .failed("날씨 서버에 연결할 수 없습니다. 여기서 r 키를 누르면 이 부분만 다시 시도합니다."))
     }
 
     /// Issue 24: an answer whose every place failed keeps nothing: when the request then fails the
