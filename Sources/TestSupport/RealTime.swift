@@ -9,12 +9,12 @@ import Synchronization
 // (a `TestScheduler`), never waited for. Every wait here has a deadline that fails the test: none
 // passes because nothing happened in time.
 
-/// Waits until `condition` holds, looking every 5 ms; fails the test, naming `what`, when `timeout`
-/// passes first. Returns whether the condition held.
+/// Waits until `condition` holds, looking every 5 ms (`every`); fails the test, naming `what`, when
+/// `timeout` passes first. Returns whether the condition held.
 @discardableResult
-public func waitUntil(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
-                      _ condition: () throws -> Bool) rethrows -> Bool {
-    guard try poll(timeout: timeout, condition) else {
+public func waitUntil(_ what: String, timeout: TimeInterval = 10, every interval: TimeInterval = 0.005,
+                      file: StaticString = #filePath, line: UInt = #line, _ condition: () throws -> Bool) rethrows -> Bool {
+    guard try poll(timeout: timeout, every: interval, condition) else {
         recordFailure("waited \(timeout) s for \(what), in vain", file: file, line: line)
         return false
     }

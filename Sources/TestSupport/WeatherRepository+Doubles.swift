@@ -77,31 +77,6 @@ public final class ScriptedWeatherRepository: WeatherRepository, Sendable {
     }
 }
 
-/// A weather repository that must not be called (as `WeatherRepositoryDouble.failing()`, which new tests use).
-public final class FailingWeatherRepository: WeatherRepository {
-    public init() {}
-
-    public func forecast(for coordinate: Coordinate) -> AnyPublisher<Fetched<Forecast>, WeatherError> {
-        recordFailure("unexpected call to WeatherRepository.forecast(for: \(coordinate))")
-        return Empty().eraseToAnyPublisher()
-    }
-
-    public func currentTemperatures(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<CurrentTemperature>, WeatherError> {
-        recordFailure("unexpected call to WeatherRepository.currentTemperatures(for: \(coordinates))")
-        return Empty().eraseToAnyPublisher()
-    }
-
-    public func todayRanges(for coordinates: [Coordinate]) -> AnyPublisher<PlaceAnswers<DayRange>, WeatherError> {
-        recordFailure("unexpected call to WeatherRepository.todayRanges(for: \(coordinates))")
-        return Empty().eraseToAnyPublisher()
-    }
-
-    public func placesToday(for coordinates: [Coordinate]) -> AnyPublisher<Fetched<PlaceAnswers<PlaceWeather>>, WeatherError> {
-        recordFailure("unexpected call to WeatherRepository.placesToday(for: \(coordinates))")
-        return Empty().eraseToAnyPublisher()
-    }
-}
-
 /// Answers batches with the place's latitude as its temperature and records every batch.
 public final class EchoWeatherRepository: WeatherRepository, Sendable {
     /// What the tests set and read, and what the calls record.

@@ -85,7 +85,7 @@ final class CityDetailViewModelTests: XCTestCase {
     }
 
     func testNoForecastIsAskedForUntilTheScreenAppears() {
-        let output = makeOutput(weather: FailingWeatherRepository())
+        let output = makeOutput(weather: WeatherRepositoryDouble.failing())
         let state = TestObserver(output.state.map(summary))
         let route = TestObserver(output.route)
         scheduler.advance(by: .seconds(5))

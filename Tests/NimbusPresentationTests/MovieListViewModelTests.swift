@@ -66,7 +66,7 @@ final class MovieListViewModelTests: XCTestCase {
     }
 
     func testOpeningTheTabAsksTheRepositoryNothing() {
-        let output = makeOutput(movies: UnimplementedMovieRepository())
+        let output = makeOutput(movies: MovieRepositoryDouble.failing())
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
         scheduler.advance(by: .seconds(1))
@@ -311,7 +311,7 @@ final class MovieListViewModelTests: XCTestCase {
 
     func testAQueryClearedWithinTheTMDBDebounceNeverReachesTheRepository() {
         // (Repeats removed: the field's text is part of the state; see `history`.)
-        let state = TestObserver(makeOutput(movies: UnimplementedMovieRepository(source: .tmdb)).state.map(describe).removeDuplicates())
+        let state = TestObserver(makeOutput(movies: MovieRepositoryDouble.failing(source: .tmdb)).state.map(describe).removeDuplicates())
         events.send(.queryChanged("bat"))
         events.send(.queryChanged(""))
         scheduler.advance(by: .seconds(1))

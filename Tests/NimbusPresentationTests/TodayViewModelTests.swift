@@ -342,10 +342,11 @@ final class TodayViewModelTests: XCTestCase {
             let viewModel = makeViewModel(wishlist: wishlist.eraseToAnyPublisher(), work: DispatchQueue.global().eraseToAnyScheduler())
             let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
             events.send(.appeared)
-            let deadline = Date().addingTimeInterval(2)
-            while state.last?.places.rows.isEmpty != false, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.001)
+            // The nearest city is found on a real concurrent queue (the race needs one): wait for it,
+            // moving the test clock for what follows on the view model's scheduler.
+            waitUntil("the places, with the nearest city found on a global queue", timeout: 2, every: 0.001) {
                 scheduler.advance()
+                return state.last?.places.rows.isEmpty == false
             }
             XCTAssertEqual(state.last?.places.rows.map(\.name), ["Seoul", "Busan"])
             withExtendedLifetime(viewModel) {}

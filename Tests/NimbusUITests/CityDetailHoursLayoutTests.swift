@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusData
 import NimbusDomain
@@ -10,8 +11,7 @@ import TestSupport
 /// The hours ahead at random sizes, in every language: the sky row has one symbol under each bar of
 /// the temperature chart, the precipitation bars are as many, the axis labels start on their hours and
 /// never run into each other, and 48 hours show exactly from the wide width on.
-@MainActor
-final class CityDetailHoursLayoutTests: XCTestCase {
+@Suite @MainActor struct CityDetailHoursLayoutTests {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                                     population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"])
     private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -45,11 +45,7 @@ final class CityDetailHoursLayoutTests: XCTestCase {
         }
     }
 
-    nonisolated func testTheRowsUnderTheChartLineUpAtAnySize() throws {
-        try onMain(self) { try $0.mainActorTestTheRowsUnderTheChartLineUpAtAnySize() }
-    }
-
-    private func mainActorTestTheRowsUnderTheChartLineUpAtAnySize() throws {
+    @Test func testTheRowsUnderTheChartLineUpAtAnySize() throws {
         var random = SystemRandomNumberGenerator()
         let cases = PropertyCount.scaled(default: 60)
         var sizes = [Size(cols: 80, rows: 24), Size(cols: 139, rows: 30), Size(cols: 140, rows: 30), Size(cols: 40, rows: 10)]
@@ -69,29 +65,28 @@ final class CityDetailHoursLayoutTests: XCTestCase {
             let temperature = columns(lines[top]).filter { Self.bars.contains($0.character) }.map(\.column)
             guard let first = temperature.first else { continue }
             // The bars are one run, one column an hour, 24 of them or 48 from the wide width on.
-            XCTAssertEqual(temperature, Array(first..<(first + temperature.count)), what)
-            XCTAssertLessThanOrEqual(temperature.count, size.cols >= CityDetailScreen.wideWidth ? 48 : 24, what)
-            if size.cols >= CityDetailScreen.wideWidth { XCTAssertEqual(temperature.count, 48, what) }
-            if (100..<CityDetailScreen.wideWidth).contains(size.cols) { XCTAssertEqual(temperature.count, 24, what) }
+            #expect(temperature == Array(first..<(first + temperature.count)), "\(what)")
+            #expect(temperature.count <= (size.cols >= CityDetailScreen.wideWidth ? 48 : 24), "\(what)")
+            if size.cols >= CityDetailScreen.wideWidth { #expect(temperature.count == 48, "\(what)") }
+            if (100..<CityDetailScreen.wideWidth).contains(size.cols) { #expect(temperature.count == 24, "\(what)") }
             guard top + 1 < lines.count else { continue }
             let sky = columns(lines[top + 1]).filter { $0.character != " " && $0.column >= first - 1 }
-            XCTAssertEqual(sky.map(\.column), temperature, "a sky symbol under each bar: \(what)\n\(lines[top])\n\(lines[top + 1])")
+            #expect(sky.map(\.column) == temperature, "a sky symbol under each bar: \(what)\n\(lines[top])\n\(lines[top + 1])")
             guard top + 2 < lines.count else { continue }
             let rain = columns(lines[top + 2]).filter { Self.bars.contains($0.character) }.map(\.column)
-            XCTAssertEqual(rain, temperature, "precipitation bars under the temperature bars: \(what)")
+            #expect(rain == temperature, "precipitation bars under the temperature bars: \(what)")
             guard top + 3 < lines.count else { continue }
             // The axis: labels within the chart's columns, a space between them.
             let axis = columns(lines[top + 3]).filter { $0.column >= first }
             let words = String(axis.map(\.character)).split(separator: " ")
-            XCTAssertLessThanOrEqual((axis.last { $0.character != " " }?.column ?? first) - first, temperature.count - 1,
-                                     "the axis stays under the chart: \(what)")
-            XCTAssertGreaterThanOrEqual(words.count, 1, what)
+            #expect(((axis.last { $0.character != " " }?.column ?? first) - first) <= (temperature.count - 1), "the axis stays under the chart: \(what)")
+            #expect(words.count >= 1, "\(what)")
         }
     }
 
     /// Random marks and widths: the axis never passes its width, every label after "now" starts at its
     /// own hour's column, and labels are apart.
-    nonisolated func testTheAxisPlacesLabelsOnTheirHoursAndNeverOverlaps() {
+    @Test func testTheAxisPlacesLabelsOnTheirHoursAndNeverOverlaps() {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<PropertyCount.scaled(default: 500) {
             let count = Int.random(in: 0...60, using: &random)
@@ -100,8 +95,8 @@ final class CityDetailHoursLayoutTests: XCTestCase {
             let width = Int.random(in: 0...70, using: &random)
             let now = ["now", "지금", "今"].randomElement(using: &random)!
             let axis = CityDetailScreen.timeAxis(marks, now: now, width: width)
-            XCTAssertLessThanOrEqual(DisplayWidth.of(axis), max(0, width), "\(marks) \(width)")
-            XCTAssertFalse(axis.contains("\u{1B}"))
+            #expect(DisplayWidth.of(axis) <= max(0, width), "\(marks) \(width)")
+            #expect(!axis.contains("\u{1B}"))
             // Each column the axis writes belongs to "now" or to a label placed at its own hour's column,
             // and a label starts after the one before it has ended, with a space between.
             var cells: [Character?] = []
@@ -137,10 +132,10 @@ final class CityDetailHoursLayoutTests: XCTestCase {
             if let first = marks.indices.first(where: { $0 > 0 && marks[$0] != nil
                 && $0 + DisplayWidth.of(DisplayWidth.sanitize(marks[$0]!)) <= width && $0 < width }),
                !DisplayWidth.sanitize(marks[first]!).isEmpty {
-                XCTAssertTrue(matches(DisplayWidth.sanitize(marks[first]!), at: first), "the first hour's label at \(first) of \"\(axis)\": \(marks)")
+                #expect(matches(DisplayWidth.sanitize(marks[first]!), at: first), "the first hour's label at \(first) of \"\(axis)\": \(marks)")
             }
             for (column, cell) in cells.enumerated() where cell != " " && cell != nil {
-                XCTAssertTrue(covered.contains(column), "column \(column) of \"\(axis)\" belongs to no hour's label: \(marks)")
+                #expect(covered.contains(column), "column \(column) of \"\(axis)\" belongs to no hour's label: \(marks)")
             }
         }
     }

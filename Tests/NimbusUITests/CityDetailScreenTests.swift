@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusData
 import NimbusDomain
@@ -44,8 +45,7 @@ func press(_ screen: Screen, _ key: Key) -> Bool {
     Binding.find(key, in: screen.bindings)?.run(key) ?? false
 }
 
-@MainActor
-final class CityDetailScreenTests: XCTestCase {
+@Suite @MainActor struct CityDetailScreenTests {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                                     population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],
                                     localNames: CityLocalNames(japanese: "ソウル", korean: "서울"))
@@ -62,11 +62,7 @@ final class CityDetailScreenTests: XCTestCase {
         return (screen, scheduler)
     }
 
-    nonisolated func testEverySizeDrawsWithAndWithoutAPanel() throws {
-        try onMain(self) { try $0.mainActorTestEverySizeDrawsWithAndWithoutAPanel() }
-    }
-
-    private func mainActorTestEverySizeDrawsWithAndWithoutAPanel() throws {
+    @Test func testEverySizeDrawsWithAndWithoutAPanel() throws {
         for panel in [nil, RecordingPanel()] as [RecordingPanel?] {
             for online in [true, false] {
                 let (screen, _) = try makeScreen(panel: panel, online: online)
@@ -77,104 +73,79 @@ final class CityDetailScreenTests: XCTestCase {
                 for size in sizes {
                     let canvas = Canvas(size: size)
                     screen.draw(canvas.painter(), theme: .color)
-                    XCTAssertEqual(canvas.buffer.size, size)
+                    #expect(canvas.buffer.size == size)
                 }
             }
         }
     }
 
-    nonisolated func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
-        try onMain(self) { try $0.mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() }
-    }
-
-    private func mainActorTestThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
+    @Test func testThePanelGetsTheRightColumnWhenWideAndTheBottomWhenTall() throws {
         let panel = RecordingPanel()
         let (screen, _) = try makeScreen(panel: panel)
         let wide = Canvas(size: Size(cols: 120, rows: 22))
         screen.draw(wide.painter(), theme: .color)
-        XCTAssertEqual(panel.draws.last, Size(cols: 120 - 65, rows: 22))
+        #expect(panel.draws.last == Size(cols: 120 - 65, rows: 22))
         let top = String(wide.buffer.text().split(separator: "\n")[0])
-        let mapAt = try XCTUnwrap(top.range(of: "MAP"))
-        XCTAssertEqual(DisplayWidth.of(String(top[..<mapAt.lowerBound])), 65, top)
+        let mapAt = try #require(top.range(of: "MAP"))
+        #expect(DisplayWidth.of(String(top[..<mapAt.lowerBound])) == 65, "\(top)")
         let tall = Canvas(size: Size(cols: 80, rows: 40))
         screen.draw(tall.painter(), theme: .color)
-        XCTAssertEqual(panel.draws.last, Size(cols: 80, rows: 18))
+        #expect(panel.draws.last == Size(cols: 80, rows: 18))
         let small = Canvas(size: Size(cols: 80, rows: 22))
         panel.draws = []
         screen.draw(small.painter(), theme: .color)
-        XCTAssertEqual(panel.draws, [], "no room for the map at 80×24: the weather keeps the screen")
+        #expect(panel.draws == [], "no room for the map at 80×24: the weather keeps the screen")
     }
 
-    nonisolated func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
-        try onMain(self) { try $0.mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() }
-    }
-
-    private func mainActorTestThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
+    @Test func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
         let (screen, _) = try makeScreen(language: .en, panel: RecordingPanel())
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
-        XCTAssertEqual(screen.bindings.compactMap(\.barHint).map(\.key), ["Esc", "r", "+-", "f"])
+        #expect(screen.bindings.compactMap(\.barHint).map(\.key) == ["Esc", "r", "+-", "f"])
         screen.draw(Canvas(size: Size(cols: 60, rows: 20)).painter(), theme: .color)
-        XCTAssertEqual(screen.bindings.compactMap(\.barHint).map(\.key), ["Esc", "r", "f"], "no room for the map, no map keys")
+        #expect(screen.bindings.compactMap(\.barHint).map(\.key) == ["Esc", "r", "f"], "no room for the map, no map keys")
     }
 
-    nonisolated func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
-        try onMain(self) { try $0.mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() }
-    }
-
-    private func mainActorTestUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
+    @Test func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {
         let panel = RecordingPanel()
         var routes: [CityDetailRoute] = []
         let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
         screen.draw(Canvas(size: Size(cols: 80, rows: 22)).painter(), theme: .color)
-        XCTAssertFalse(press(screen, .char("+")), "no room for the map: its keys do nothing, so they are not taken")
-        XCTAssertFalse(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")), "nor listed")
+        #expect(!press(screen, .char("+")), "no room for the map: its keys do nothing, so they are not taken")
+        #expect(!screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")), "nor listed")
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
-        XCTAssertTrue(press(screen, .char("+")))
-        XCTAssertFalse(press(screen, .char("x")))
-        XCTAssertTrue(press(screen, .char("r")), "r is the screen's own")
-        XCTAssertEqual(panel.keys, [.char("+")])
-        XCTAssertTrue(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")))
-        XCTAssertTrue(press(screen, .escape))
-        XCTAssertEqual(panel.cancels, 1)
-        XCTAssertEqual(routes, [.back])
+        #expect(press(screen, .char("+")))
+        #expect(!press(screen, .char("x")))
+        #expect(press(screen, .char("r")), "r is the screen's own")
+        #expect(panel.keys == [.char("+")])
+        #expect(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")))
+        #expect(press(screen, .escape))
+        #expect(panel.cancels == 1)
+        #expect(routes == [.back])
     }
 
-    nonisolated func testTheDetailShowsTheWeatherInKorean() throws {
-        try onMain(self) { try $0.mainActorTestTheDetailShowsTheWeatherInKorean() }
-    }
-
-    private func mainActorTestTheDetailShowsTheWeatherInKorean() throws {
+    @Test func testTheDetailShowsTheWeatherInKorean() throws {
         let (screen, _) = try makeScreen(panel: nil)
         let canvas = Canvas(size: Size(cols: 80, rows: 22))
         screen.draw(canvas.painter(), theme: .monochrome)
         let text = canvas.buffer.text()
-        XCTAssertTrue(text.contains("Seoul 서울 · 대한민국"), text)
-        XCTAssertTrue(text.contains("구름 조금"), text)
-        XCTAssertTrue(text.contains("23°C  체감 24°C"), text)
+        #expect(text.contains("Seoul 서울 · 대한민국"), "\(text)")
+        #expect(text.contains("구름 조금"), "\(text)")
+        #expect(text.contains("23°C  체감 24°C"), "\(text)")
     }
 
-    nonisolated func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
-        try onMain(self) { try $0.mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() }
-    }
-
-    private func mainActorTestOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
+    @Test func testOfflineWithoutCacheShowsAMessageAndTheSunTimes() throws {
         let (screen, _) = try makeScreen(language: .en, panel: nil, online: false)
         let canvas = Canvas(size: Size(cols: 40, rows: 12))
         screen.draw(canvas.painter(), theme: .monochrome)
         let text = canvas.buffer.text()
-        XCTAssertTrue(text.contains("Sunrise 05:11"), text)
-        XCTAssertTrue(text.contains("Offline: no weather saved for this"), text)
-        XCTAssertTrue(text.contains("city yet. Press r to try again."), text)
+        #expect(text.contains("Sunrise 05:11"), "\(text)")
+        #expect(text.contains("Offline: no weather saved for this"), "\(text)")
+        #expect(text.contains("city yet. Press r to try again."), "\(text)")
     }
 }
 
-@MainActor
-final class StaleForecastTests: XCTestCase {
-    nonisolated func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
-        try onMain(self) { try $0.mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() }
-    }
-
-    private func mainActorTestAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
+@Suite @MainActor struct StaleForecastTests {
+    @Test func testAForecastThatEndedBeforeNowSaysSoInsteadOfEmptyCharts() throws {
         let scheduler = DispatchQueue.test
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tapes/fixtures/open-meteo-seoul.json")
@@ -188,8 +159,8 @@ final class StaleForecastTests: XCTestCase {
         let canvas = Canvas(size: Size(cols: 80, rows: 22))
         screen.draw(canvas.painter(), theme: .monochrome)
         let text = canvas.buffer.text()
-        XCTAssertTrue(text.contains("23°C"), text)
-        XCTAssertTrue(text.contains("The saved forecast does not reach this far; press r to refresh."), text)
-        XCTAssertFalse(text.contains("Next 7 days"), text)
+        #expect(text.contains("23°C"), "\(text)")
+        #expect(text.contains("The saved forecast does not reach this far; press r to refresh."), "\(text)")
+        #expect(!text.contains("Next 7 days"), "\(text)")
     }
 }

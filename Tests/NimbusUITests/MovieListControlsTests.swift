@@ -1,4 +1,5 @@
-import XCTest
+import Foundation
+import Testing
 import CombineSchedulers
 import NimbusDomain
 @testable import NimbusPresentation
@@ -9,8 +10,7 @@ import TestSupport
 
 /// The Movies screen's keys and clicks as a table: for a state on screen and a key (or a click),
 /// the view model's events sent, in order, without drawing and without a view model.
-@MainActor
-final class MovieListControlsTests: XCTestCase {
+@Suite @MainActor final class MovieListControlsTests {
     private var controls: MovieListControls!
     private var queries: MoviesQueriesListPanel!
     private var sent: [MovieListViewModel.Event] = []
@@ -29,8 +29,8 @@ final class MovieListControlsTests: XCTestCase {
         // Whether there are recent searches is told as soon as it is asked.
         var available: [Bool] = []
         subscriptions.append(input.suggestionsAvailable.sink { available.append($0) })
-        XCTAssertEqual(available, [false])
-        XCTAssertEqual(sent, [])
+        #expect(available == [false])
+        #expect(sent == [])
     }
 
     private static func row(_ n: Int) -> MovieRow {
@@ -62,11 +62,7 @@ final class MovieListControlsTests: XCTestCase {
         return state
     }
 
-    nonisolated func testTheResultsKeysSendTheSelectedRowAndOpenThePickers() {
-        onMain(self) { $0.checkTheResultsKeysSendTheSelectedRowAndOpenThePickers() }
-    }
-
-    private func checkTheResultsKeysSendTheSelectedRowAndOpenThePickers() {
+    @Test func testTheResultsKeysSendTheSelectedRowAndOpenThePickers() {
         start()
         let selected = with { $0.selection = 1 }
         let table: [(Key, MovieListState, [MovieListViewModel.Event], Bool)] = [
@@ -90,43 +86,35 @@ final class MovieListControlsTests: XCTestCase {
         ]
         for (key, state, expected, taken) in table {
             let wasTaken = press(key, on: state)
-            XCTAssertEqual(sent, expected, "\(key) on selection \(state.selection)")
-            XCTAssertEqual(wasTaken, taken, "\(key)")
+            #expect(sent == expected, "\(key) on selection \(state.selection)")
+            #expect(wasTaken == taken, "\(key)")
         }
     }
 
-    nonisolated func testTheFieldSendsEveryEditAndLeavesOnEnterAndDown() {
-        onMain(self) { $0.checkTheFieldSendsEveryEditAndLeavesOnEnterAndDown() }
-    }
-
-    private func checkTheFieldSendsEveryEditAndLeavesOnEnterAndDown() {
+    @Test func testTheFieldSendsEveryEditAndLeavesOnEnterAndDown() {
         start()
         let field = with { $0.focus = .field; $0.fieldText = "he" }
-        XCTAssertTrue(press(.char("a"), on: field))
-        XCTAssertEqual(sent, [.queryChanged("hea")])
+        #expect(press(.char("a"), on: field))
+        #expect(sent == [.queryChanged("hea")])
         // The field keeps its own caret between keys while the state holds what was typed.
         let typed = with { $0.focus = .field; $0.fieldText = "hea" }
-        XCTAssertTrue(press(.backspace, on: typed, after: field))
-        XCTAssertEqual(sent, [.queryChanged("he")])
+        #expect(press(.backspace, on: typed, after: field))
+        #expect(sent == [.queryChanged("he")])
         // A text the state brings (a picked suggestion) replaces what was typed.
-        XCTAssertTrue(press(.enter, on: with { $0.focus = .field; $0.fieldText = "heat" }, after: field))
-        XCTAssertEqual(sent, [.querySubmitted("heat")])
+        #expect(press(.enter, on: with { $0.focus = .field; $0.fieldText = "heat" }, after: field))
+        #expect(sent == [.querySubmitted("heat")])
         let empty = with { $0.focus = .field; $0.fieldText = ""; $0.showsSuggestions = true }
-        XCTAssertTrue(press(.down, on: empty))
-        XCTAssertEqual(sent, [.focusChanged(.suggestions)])
+        #expect(press(.down, on: empty))
+        #expect(sent == [.focusChanged(.suggestions)])
         // `q` and digits are text here, not commands.
-        XCTAssertTrue(press(.char("q"), on: empty))
-        XCTAssertEqual(sent, [.queryChanged("q")])
+        #expect(press(.char("q"), on: empty))
+        #expect(sent == [.queryChanged("q")])
         // Out of the field, a character that no binding takes is not text.
-        XCTAssertFalse(press(.char("q"), on: Self.results))
-        XCTAssertEqual(sent, [])
+        #expect(!press(.char("q"), on: Self.results))
+        #expect(sent == [])
     }
 
-    nonisolated func testTheRecentStripChoosesOpensAndGoesBack() {
-        onMain(self) { $0.checkTheRecentStripChoosesOpensAndGoesBack() }
-    }
-
-    private func checkTheRecentStripChoosesOpensAndGoesBack() {
+    @Test func testTheRecentStripChoosesOpensAndGoesBack() {
         start()
         let strip = with { $0.focus = .recent; $0.recent = ["Heat", "Ran", "Up"]; $0.recentSelection = 1 }
         let table: [(Key, [MovieListViewModel.Event])] = [
@@ -137,16 +125,12 @@ final class MovieListControlsTests: XCTestCase {
             (.char("/"), [.focusChanged(.field)]),
         ]
         for (key, expected) in table {
-            XCTAssertTrue(press(key, on: strip), "\(key)")
-            XCTAssertEqual(sent, expected, "\(key)")
+            #expect(press(key, on: strip), "\(key)")
+            #expect(sent == expected, "\(key)")
         }
     }
 
-    nonisolated func testAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
-        onMain(self) { $0.checkAnOpenPickerTakesEveryKeyUntilItIsAnswered() }
-    }
-
-    private func checkAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
+    @Test func testAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
         start()
         let open = with { $0.picker = Self.years }
         let table: [(Key, [MovieListViewModel.Event])] = [
@@ -163,22 +147,18 @@ final class MovieListControlsTests: XCTestCase {
             (.char("w"), []),
         ]
         for (key, expected) in table {
-            XCTAssertTrue(press(key, on: open), "\(key)")
-            XCTAssertEqual(sent, expected, "\(key)")
+            #expect(press(key, on: open), "\(key)")
+            #expect(sent == expected, "\(key)")
         }
         // No option selected: Enter closes it, the filter unchanged.
         let none = with {
             $0.picker = MoviePicker(kind: .sort, title: "Sort", prompt: nil, typed: false, options: [], selection: 0)
         }
-        XCTAssertTrue(press(.enter, on: none))
-        XCTAssertEqual(sent, [.pickerClosed])
+        #expect(press(.enter, on: none))
+        #expect(sent == [.pickerClosed])
     }
 
-    nonisolated func testClicksFollowWhatTheLastFrameDrew() {
-        onMain(self) { $0.checkClicksFollowWhatTheLastFrameDrew() }
-    }
-
-    private func checkClicksFollowWhatTheLastFrameDrew() {
+    @Test func testClicksFollowWhatTheLastFrameDrew() {
         start()
         let state = with { $0.recent = ["Heat"]; $0.chips = [MovieChip(kind: .years, text: "1990s")] }
         controls.follow(nil, state)
@@ -188,49 +168,45 @@ final class MovieListControlsTests: XCTestCase {
             sent = []
             return controls.handle(Pointer(.click(count: count), x: x, y: y - 1, screen: Point(x: x, y: y)), state)
         }
-        XCTAssertTrue(click(3, 1))
-        XCTAssertEqual(sent, [.pickerOpened(.years)])
-        XCTAssertTrue(click(7, 1))
-        XCTAssertEqual(sent, [.chipRemoved(.years)])
-        XCTAssertTrue(click(12, 2))
-        XCTAssertEqual(sent, [.recentOpened(0)])
-        XCTAssertTrue(click(30, 1))
-        XCTAssertEqual(sent, [.focusChanged(.field)], "the search line (the body's first row)")
+        #expect(click(3, 1))
+        #expect(sent == [.pickerOpened(.years)])
+        #expect(click(7, 1))
+        #expect(sent == [.chipRemoved(.years)])
+        #expect(click(12, 2))
+        #expect(sent == [.recentOpened(0)])
+        #expect(click(30, 1))
+        #expect(sent == [.focusChanged(.field)], "the search line (the body's first row)")
         // The results, as the last frame drew them from row 4: a click selects, a second one opens.
         controls.list.drawnArea = Rect(x: 0, y: 4, width: 40, height: 3)
-        XCTAssertTrue(click(5, 5))
-        XCTAssertEqual(sent, [.selectionMoved(1)])
-        XCTAssertTrue(click(5, 6, count: 2))
-        XCTAssertEqual(sent, [.selectionMoved(2), .rowOpened(2)])
-        XCTAssertFalse(click(5, 20), "below the list")
-        XCTAssertEqual(sent, [])
+        #expect(click(5, 5))
+        #expect(sent == [.selectionMoved(1)])
+        #expect(click(5, 6, count: 2))
+        #expect(sent == [.selectionMoved(2), .rowOpened(2)])
+        #expect(!click(5, 20), "below the list")
+        #expect(sent == [])
         // An open picker: a click outside closes it, a click on an option applies it, the wheel moves.
         let open = with { $0.picker = Self.years }
         controls.follow(state, open)
         controls.pickerList.drawnArea = Rect(x: 3, y: 5, width: 10, height: 2)
         sent = []
-        XCTAssertTrue(controls.handle(Pointer(.click(count: 1), x: 30, y: 19, screen: Point(x: 30, y: 20)), open))
-        XCTAssertEqual(sent, [.pickerClosed])
+        #expect(controls.handle(Pointer(.click(count: 1), x: 30, y: 19, screen: Point(x: 30, y: 20)), open))
+        #expect(sent == [.pickerClosed])
         sent = []
-        XCTAssertTrue(controls.handle(Pointer(.click(count: 1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
-        XCTAssertEqual(sent, [.filterChanged(.none)])
+        #expect(controls.handle(Pointer(.click(count: 1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
+        #expect(sent == [.filterChanged(.none)])
         sent = []
-        XCTAssertTrue(controls.handle(Pointer(.wheel(-1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
-        XCTAssertEqual(sent, [.pickerMoved(0)])
+        #expect(controls.handle(Pointer(.wheel(-1), x: 4, y: 4, screen: Point(x: 4, y: 5)), open))
+        #expect(sent == [.pickerMoved(0)])
     }
 
-    nonisolated func testTheRowsShownAreToldOnceAfterTheFrame() {
-        onMain(self) { $0.checkTheRowsShownAreToldOnceAfterTheFrame() }
-    }
-
-    private func checkTheRowsShownAreToldOnceAfterTheFrame() {
+    @Test func testTheRowsShownAreToldOnceAfterTheFrame() {
         start()
         controls.listRows = 12
         controls.frameShown()
         controls.frameShown()
         controls.listRows = 9
         controls.frameShown()
-        XCTAssertEqual(sent, [.visibleRows(12), .visibleRows(9)])
+        #expect(sent == [.visibleRows(12), .visibleRows(9)])
     }
 }
 
