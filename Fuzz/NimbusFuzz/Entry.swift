@@ -18,6 +18,8 @@ let targets: [String: @Sendable (Data) -> Void] = [
     "jma": fuzzJMA,
     "open-meteo": fuzzOpenMeteo,
     "tape": fuzzTape,
+    "landmask": fuzzLandMask,
+    "borders": fuzzBorders,
 ]
 
 nonisolated(unsafe) var selected: (@Sendable (Data) -> Void)?

@@ -123,8 +123,12 @@ public struct Tape: Equatable {
     public init(name: String, source: String) throws {
         self.name = name
         var lines: [Line] = []
-        for (i, raw) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = Self.stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
+        // Lines, quotes, escapes and comments are found among scalars, not Characters: a combining
+        // mark joins the quote before it into one Character, U+0600 the quote after it, and "\r\n" is
+        // one Character that is not "\n".
+        for (i, scalars) in source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let raw = String(scalars.last == "\r" ? scalars.dropLast() : scalars)
+            let text = Self.stripComment(raw).trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
             do {
                 lines.append(Line(number: i + 1, text: String(raw), command: try Self.parse(text)))
@@ -137,20 +141,23 @@ public struct Tape: Equatable {
 
     /// Removes a `# comment` that is not inside quotes.
     static func stripComment(_ line: String) -> String {
+        let scalars = line.unicodeScalars
         var inQuotes = false
         var escaped = false
-        for (i, c) in zip(line.indices, line) {
+        for i in scalars.indices {
+            let c = scalars[i]
             if escaped { escaped = false; continue }
             if c == "\\" { escaped = true; continue }
             if c == "\"" { inQuotes.toggle() }
-            if c == "#", !inQuotes { return String(line[..<i]) }
+            if c == "#", !inQuotes { return String(scalars[..<i]) }
         }
         return line
     }
 
     static func parse(_ text: String) throws -> Command {
-        let word = text.prefix { !$0.isWhitespace }
-        let rest = text.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+        let wordScalars = text.unicodeScalars.prefix { !$0.properties.isWhitespace }
+        let word = String(wordScalars)
+        let rest = String(text.unicodeScalars[wordScalars.endIndex...]).trimmingCharacters(in: .whitespaces)
         if let at = word.firstIndex(of: "@") {
             let command = word[..<at].lowercased()
             guard command == "type" || command == "press" else { throw Reason("only Type and Press take @TIME") }
@@ -289,17 +296,18 @@ public struct Tape: Equatable {
     /// A `"text"` or `/regex/[i]` at the start of `rest`, and what follows it.
     static func matcherPrefix(_ rest: String) throws -> (Matcher, String) {
         let usage = "expected a \"quoted text\" or a /regular expression/"
-        if rest.first == "/" {
+        let scalars = rest.unicodeScalars
+        if scalars.first == "/" {
             var escaped = false
             var end: String.Index?
-            for i in rest.indices.dropFirst() {
+            for i in scalars.indices.dropFirst() {
                 if escaped { escaped = false; continue }
-                if rest[i] == "\\" { escaped = true; continue }
-                if rest[i] == "/" { end = i; break }
+                if scalars[i] == "\\" { escaped = true; continue }
+                if scalars[i] == "/" { end = i; break }
             }
             guard let end else { throw Reason("a /regular expression/ has no closing /") }
-            let pattern = String(rest[rest.index(after: rest.startIndex)..<end])
-            var after = rest[rest.index(after: end)...]
+            let pattern = String(scalars[scalars.index(after: scalars.startIndex)..<end])
+            var after = String(scalars[scalars.index(after: end)...])[...]
             let ignoringCase = after.first == "i"
             if ignoringCase { after = after.dropFirst() }
             guard after.isEmpty || after.first == " " || after.first == "\t" else { throw Reason(usage) }
@@ -307,15 +315,15 @@ public struct Tape: Equatable {
             if let problem = matcher.problem { throw Reason(problem) }
             return (matcher, after.trimmingCharacters(in: .whitespaces))
         }
-        guard rest.first == "\"" else { throw Reason(usage) }
+        guard scalars.first == "\"" else { throw Reason(usage) }
         // The first argument, quoted; the rest is left as written.
         var escaped = false
-        for i in rest.indices.dropFirst() {
+        for i in scalars.indices.dropFirst() {
             if escaped { escaped = false; continue }
-            if rest[i] == "\\" { escaped = true; continue }
-            if rest[i] == "\"" {
-                let text = try quoted(String(rest[...i]))
-                return (.text(text), rest[rest.index(after: i)...].trimmingCharacters(in: .whitespaces))
+            if scalars[i] == "\\" { escaped = true; continue }
+            if scalars[i] == "\"" {
+                let text = try quoted(String(scalars[...i]))
+                return (.text(text), String(scalars[scalars.index(after: i)...]).trimmingCharacters(in: .whitespaces))
             }
         }
         throw Reason("a quoted string has no closing quote")
@@ -395,7 +403,7 @@ public struct Tape: Equatable {
     /// Splits on spaces outside quotes; quoted parts are unescaped as `quoted` does.
     static func arguments(_ s: String) throws -> [Argument] {
         var out: [Argument] = []
-        var chars = Substring(s)
+        var chars = Substring(s).unicodeScalars
         while true {
             chars = chars.drop { $0 == " " || $0 == "\t" }
             guard !chars.isEmpty else { return out }
@@ -404,17 +412,18 @@ public struct Tape: Equatable {
             var escaped = false
             while let c = chars.first, inQuotes || (c != " " && c != "\t") {
                 chars = chars.dropFirst()
-                raw.append(c)
+                raw.unicodeScalars.append(c)
                 if escaped { escaped = false; continue }
                 if c == "\\" && inQuotes { escaped = true; continue }
                 if c == "\"" { inQuotes.toggle() }
             }
             guard !inQuotes else { throw Reason("a quoted string has no closing quote") }
-            if raw.first == "\"" {
+            let rawScalars = raw.unicodeScalars
+            if rawScalars.first == "\"" {
                 out.append(Argument(text: try quoted(raw), quoted: true, valueQuoted: false))
-            } else if let eq = raw.firstIndex(of: "="), raw[raw.index(after: eq)...].first == "\"" {
-                let value = try quoted(String(raw[raw.index(after: eq)...]))
-                out.append(Argument(text: String(raw[...eq]) + value, quoted: false, valueQuoted: true))
+            } else if let eq = rawScalars.firstIndex(of: "="), rawScalars[rawScalars.index(after: eq)...].first == "\"" {
+                let value = try quoted(String(rawScalars[rawScalars.index(after: eq)...]))
+                out.append(Argument(text: String(rawScalars[...eq]) + value, quoted: false, valueQuoted: true))
             } else {
                 guard !raw.contains("\"") else { throw Reason("unexpected quote in \(raw)") }
                 out.append(Argument(text: raw, quoted: false, valueQuoted: false))
@@ -430,10 +439,12 @@ public struct Tape: Equatable {
         return Size(cols: c, rows: r)
     }
 
+    /// A `"quoted"` string unescaped, scalar by scalar (see `init`).
     static func quoted(_ s: String) throws -> String {
-        guard s.count >= 2, s.first == "\"", s.last == "\"" else { throw Reason("expected a \"quoted\" string") }
-        var out = ""
-        var chars = Array(s.dropFirst().dropLast())[...]
+        let all = s.unicodeScalars
+        guard all.count >= 2, all.first == "\"", all.last == "\"" else { throw Reason("expected a \"quoted\" string") }
+        var out = String.UnicodeScalarView()
+        var chars = all.dropFirst().dropLast()
         while let c = chars.popFirst() {
             guard c == "\\", let e = chars.popFirst() else { out.append(c); continue }
             switch e {
@@ -441,14 +452,16 @@ public struct Tape: Equatable {
             case "t": out.append("\t")
             case "e": out.append("\u{1B}")
             case "x":
-                let hex = String(chars.prefix(2))
-                guard hex.count == 2, let v = UInt8(hex, radix: 16) else { throw Reason("expected two hex digits after \\x") }
+                let hex = chars.prefix(2)
+                guard hex.count == 2, hex.allSatisfy(\.properties.isASCIIHexDigit), let v = UInt8(String(hex), radix: 16) else {
+                    throw Reason("expected two hex digits after \\x")
+                }
                 chars = chars.dropFirst(2)
-                out.unicodeScalars.append(Unicode.Scalar(v))
+                out.append(Unicode.Scalar(v))
             default: out.append(e)
             }
         }
-        return out
+        return String(out)
     }
 
     static func words(_ s: String) throws -> [String] {
