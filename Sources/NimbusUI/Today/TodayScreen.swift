@@ -109,6 +109,12 @@ public final class TodayScreen: Screen {
         return lines
     }
 
+    /// The widest a place's or a quake's name column gets: on a wide terminal (200 columns) the row's
+    /// columns stay together at the left, as in the Cities list, instead of the weather and the
+    /// distances drifting a hundred columns away from their names. Up to 110 columns the names take
+    /// what is left, as before.
+    nonisolated static let widestName = 64
+
     /// From this width a place's row has its range column, where a missing weather's reason is told.
     static let rangeColumnsFrom = 50
 
@@ -298,7 +304,7 @@ public final class TodayScreen: Screen {
             let nowWidth = 6
             let conditionWidth = p.width >= 70 ? min(20, p.width - 50) : 0
             let hereWidth = p.width >= 60 ? DisplayWidth.of(l10n[.todayHere]) + 2 : 0
-            let nameWidth = max(0, p.width - 2 - nowWidth - rangeWidth - conditionWidth - hereWidth - 1)
+            let nameWidth = min(Self.widestName, max(0, p.width - 2 - nowWidth - rangeWidth - conditionWidth - hereWidth - 1))
             p.text(fit(row.name, nameWidth - 1), x: 2, y: 0, style: base)
             if let warning = row.warning {
                 // Official warnings in force: "!" in the severity's colour (the mark reads without
@@ -329,7 +335,7 @@ public final class TodayScreen: Screen {
             let magnitudeWidth = 7
             let timeWidth = p.width >= 50 ? 12 : 0
             let distanceWidth = p.width >= 70 ? min(26, p.width / 4) : 0
-            let placeWidth = max(0, p.width - 2 - magnitudeWidth - timeWidth - distanceWidth)
+            let placeWidth = min(Self.widestName, max(0, p.width - 2 - magnitudeWidth - timeWidth - distanceWidth))
             p.text(fit("M " + row.magnitude, magnitudeWidth - 1), x: 2, y: 0,
                    style: selected ? base : QuakeListScreen.style(row.strength, theme: theme))
             var x = 2 + magnitudeWidth
