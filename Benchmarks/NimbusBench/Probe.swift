@@ -142,7 +142,7 @@ enum RenderProbe {
             a2.start()
             _ = a2.render(size: Size(cols: 80, rows: 24))
             let w0 = NimbusBenchmark.now()
-            if CommandLine.arguments.contains("--warm") { c2.warmUp.run(); c2.rehearseTyping() }
+            if CommandLine.arguments.contains("--warm") { let rehearsal = c2.typingRehearsal(); rehearsal.openField(); c2.warmUp.run(); rehearsal.type() }
             print("warm-up \(Int((NimbusBenchmark.now() - w0) * 1e3)) ms")
             a2.handle(.char("/"))
             for ch in "seoul" {

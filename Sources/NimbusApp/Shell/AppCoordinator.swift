@@ -80,7 +80,7 @@ public final class AppCoordinator {
     public var warmUp: WarmUp { container.warmUp }
 
     /// The part of the warm-up that draws; main thread only, after the first frame.
-    public func rehearseTyping() { container.rehearseTyping() }
+    public func typingRehearsal() -> TypingRehearsal { container.typingRehearsal() }
 
     public func start() {
         // Each tab's coordinator is made by its scene container. Tabs in their fixed order: 1 Cities,

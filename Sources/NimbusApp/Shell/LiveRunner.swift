@@ -88,17 +88,20 @@ final class LiveRunner {
     private func warmUp(_ coordinator: AppCoordinator) {
         let warm = coordinator.warmUp
         // The rehearsal of typing draws a screen, so it runs on the main thread, after the first
-        // frame; it searches, so only once the background has sorted the own names: made by the
-        // rehearsal, they would keep the main thread from the first keys for tens of milliseconds.
+        // frame. Opening its search field needs nothing from the background, so it is done at
+        // once; typing searches, so it waits until the background has sorted the own names: made
+        // by the rehearsal, they would keep the main thread from the first keys for tens of ms.
+        let rehearsal = coordinator.typingRehearsal()
         // A thread of its own at a lower priority (nice 10): on two busy cores the scheduler gives a
         // keystroke's main thread the core first, and the warm-up takes what is left.
         let thread = Thread {
             // On Linux the nice value is the thread's own, and 0 names the calling thread.
             setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            warm.run(rankingPrepared: { DispatchQueue.main.async { coordinator.rehearseTyping() } })
+            warm.run(rankingPrepared: { DispatchQueue.main.async { MainActor.assumeIsolated { rehearsal.type() } } })
         }
         thread.name = "nimbus.warm-up"
         thread.start()
+        rehearsal.openField()
     }
 
     // MARK: Input

@@ -13,7 +13,7 @@ import CombineSchedulers
 /// tab's k-d tree and the film ranking table.
 ///
 /// Made of the container's shared, `Sendable` services only, so `run` can go to any queue; the
-/// part that draws a screen is `AppDIContainer.rehearseTyping`, on the main thread.
+/// part that draws a screen is `TypingRehearsal`, on the main thread.
 public struct WarmUp: Sendable {
     let client: HTTPClient
     let catalog: CityCatalog
@@ -55,38 +55,62 @@ extension AppDIContainer {
                movieCatalogue: movieCatalogue, cityNames: l10n.language.cityNames)
     }
 
-    /// Types a few queries into a Cities screen of its own that is never shown, draws its frames
-    /// and encodes them: the first real keystrokes then find the generic metadata, the lazily
-    /// bound symbols and the caches of that path already made (they were half of a first
-    /// keystroke's time). The screen has no likes and asks for no weather.
-    /// Main thread only (it makes and draws a screen), after the first frame.
-    @MainActor public func rehearseTyping() {
+    /// A Cities screen of its own, never shown, that rehearses the first keystrokes (see `TypingRehearsal`).
+    /// Main thread only, after the first frame.
+    @MainActor public func typingRehearsal() -> TypingRehearsal {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), totalCount: cityRepository.cityCount, l10n: l10n,
             countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
-        let screen = CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in })
-        let backend = RehearsalBackend()
-        let renderer = Renderer(backend: backend)
-        let theme = preferences.theme
-        // `/` is the list's binding; the keys after it are the field's.
+        return TypingRehearsal(screen: CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in }), theme: preferences.theme)
+    }
+}
+
+/// Rehearses the first keystrokes on a Cities screen that is never shown: draws its frames and
+/// encodes them, so that the first real keystrokes find the generic metadata, the code pages and the
+/// caches of that path already made (cold, they were most of a first keystroke's time). The screen
+/// has no likes and asks for no weather. In two parts: `openField` at once after the first frame
+/// (the `/` that opens the search field and the frames of an empty field need nothing from the
+/// background), `type` once the background has sorted the cities' own names (a search before that
+/// would sort them on the main thread, tens of milliseconds the first real keys would wait for).
+@MainActor public final class TypingRehearsal {
+    private let screen: CityListScreen
+    private let theme: Theme
+    private let backend = RehearsalBackend()
+    private lazy var renderer = Renderer(backend: backend)
+
+    init(screen: CityListScreen, theme: Theme) {
+        self.screen = screen
+        self.theme = theme
+    }
+
+    /// `/` (the list's binding) and the frame of the open, empty field.
+    public func openField() {
         _ = Binding.find(.char("/"), in: screen.bindings)?.run(.char("/"))
+        draw()
+    }
+
+    /// A few queries typed into the field, one key per turn of the main queue: a real key that
+    /// arrives meanwhile waits for one rehearsed key at most, not for all of them.
+    public func type() {
         let keys: [Key] = [.char("m"), .char("a"), .char("r"), .backspace, .backspace, .char("ü"), .backspace,
                            .backspace, .char("東"), .backspace]
-        // One rehearsed key per turn of the main queue: a real key that arrives meanwhile waits for
-        // one rehearsed key at most, not for all of them.
         func rehearse(from index: Int) {
             guard index < keys.count else { return }
             _ = screen.handle(keys[index])
-            let canvas = Canvas(size: backend.size)
-            screen.draw(canvas.painter(), theme: theme)
-            renderer.render(canvas.buffer)
+            draw()
             DispatchQueue.main.async { MainActor.assumeIsolated { rehearse(from: index + 1) } }
         }
         rehearse(from: 0)
     }
+
+    private func draw() {
+        let canvas = Canvas(size: backend.size)
+        screen.draw(canvas.painter(), theme: theme)
+        renderer.render(canvas.buffer)
+    }
 }
 
-/// A terminal that encodes frames and throws the bytes away (`AppDIContainer.rehearseTyping`).
+/// A terminal that encodes frames and throws the bytes away (`TypingRehearsal`).
 private final class RehearsalBackend: TerminalBackend {
     let size = Size(cols: 80, rows: 24)
     let supportsColor = true
