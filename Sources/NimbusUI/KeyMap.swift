@@ -43,6 +43,13 @@ public struct Condition<State>: Equatable {
         guard let path else { return true }
         return (state?[keyPath: path] ?? false) != negated
     }
+
+    /// `holds(in:)` for a state already unwrapped, read in place: unwrapping copies the whole state
+    /// (every array and string in it retained and released), so a walk over a list unwraps once.
+    func holds(_ state: State) -> Bool {
+        guard let path else { return true }
+        return state[keyPath: path] != negated
+    }
 }
 
 /// A key binding as data (lazygit's `Binding`): the keys, how the help and the status bar name them,
@@ -163,18 +170,24 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     @MainActor
     public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
         // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
-        // frame, and a copy of each binding on the way costs a keystroke tens of microseconds.
-        var bindings: [Binding] = []
-        bindings.reserveCapacity(all.count)
-        for binding in all where binding.when.holds(in: state) {
-            let command = binding.command
-            let enabled = binding.enabled.holds(in: state)
-            bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help, hint: hint(binding, in: state),
-                                    hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason,
-                                    describesOnly: command == .describe) {
-                enabled && perform(command.pressed($0), $0)
-            })
+        // frame, and a copy of each binding (or of the state) on the way costs a keystroke tens of
+        // microseconds. The state is unwrapped once and each condition read in place.
+        func make(_ holds: (Condition<State>) -> Bool) -> [Binding] {
+            var bindings: [Binding] = []
+            bindings.reserveCapacity(all.count)
+            for binding in all where holds(binding.when) {
+                let command = binding.command
+                let enabled = holds(binding.enabled)
+                bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help,
+                                        hint: holds(binding.hintWhen) ? binding.hint : nil,
+                                        hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason,
+                                        describesOnly: command == .describe) {
+                    enabled && perform(command.pressed($0), $0)
+                })
+            }
+            return bindings
         }
-        return bindings
+        if let state { return make { $0.holds(state) } }
+        return make { $0.holds(in: nil) }
     }
 }
