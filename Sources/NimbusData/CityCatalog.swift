@@ -66,6 +66,11 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     private let tokenSample = Mutex<[UInt64]?>(nil)
     static let tokenSampleStride = 64
     private let regionTable = Mutex<[Region?]>([])
+    /// Summaries already decoded, by catalogue index: a list's visible rows are asked for again on
+    /// every keystroke (the largest cities lead most queries), and decoding one reads its names,
+    /// region and zone. Emptied when it reaches `keptSummaries` (a few hundred kilobytes).
+    private let summaries = Mutex<[Int32: CitySummary]>([:])
+    static let keptSummaries = 4096
     private let qualifierIndex = Mutex<CityQualifiers?>(nil)
     private let signatureTable = Mutex<(signatures: [UInt64], lengths: [UInt8])?>(nil)
 
@@ -729,6 +734,19 @@ public final class CityCatalog: CityRepository, @unchecked Sendable { // uncheck
     }
 
     public func summary(_ ref: CityRef) -> CitySummary {
+        if let made = summaries.withLock({ $0[ref.index] }) { return made }
+        let made = decodeSummary(ref)
+        summaries.withLock { kept in
+            if kept.count >= Self.keptSummaries { kept.removeAll(keepingCapacity: true) }
+            kept[ref.index] = made
+        }
+        return made
+    }
+
+    /// How many summaries are kept now (tests).
+    var keptSummaryCount: Int { summaries.withLock { $0.count } }
+
+    private func decodeSummary(_ ref: CityRef) -> CitySummary {
         let index = Int(ref.index)
         // Cannot fire: refs are made only by this catalogue's own searches and `ref(forID:)`, within its count.
         precondition(index >= 0 && index < cityCount, "CityRef \(index) out of range 0..<\(cityCount)")
