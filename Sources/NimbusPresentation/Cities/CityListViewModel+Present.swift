@@ -39,7 +39,10 @@ extension CityListViewModel {
             .scan(nil as Presented?) { [self] previous, state -> Presented? in
                 guard let matches = state.matches else { return nil }
                 let listing = previous.flatMap { $0.matches == matches ? $0.listing : nil } ?? list(matches)
-                let readings = Readings(celsius: state.celsius, failures: state.failures, shown: state.shown, display: state.display)
+                // The rows shown matter only for the failure named (`format`): without failures a
+                // scroll or a keystroke re-formats no temperature.
+                let readings = Readings(celsius: state.celsius, failures: state.failures,
+                                        shown: state.failures.isEmpty ? [] : state.shown, display: state.display)
                 let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
                 return Presented(matches: matches, listing: listing,
                                  readings: readings, temperatures: temperatures, state: state)
