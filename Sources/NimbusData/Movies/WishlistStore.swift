@@ -55,14 +55,15 @@ public final class WishlistStore: WishlistRepository, UserDatabase.Reloading, Se
         }
     }
 
-    /// Runs `change` and reads the saved films in the same transaction, then publishes them.
-    private func write(_ change: (Database) throws -> Void) throws {
+    /// Runs `change` and reads the saved films in the same transaction, then publishes them. The
+    /// change can be undone (`UserDatabase.undo`), named by what `change` returns.
+    private func write(_ change: (Database) throws -> UserChange?) throws {
         let entries: [WishlistEntry]
         do {
-            entries = try database.writer.write { db in
-                try change(db)
-                return try Self.fetchEntries(db)
-            }
+            entries = try database.write(recording: "wishlist", as: { $0.change }) { db in
+                let made = try change(db)
+                return (change: made, entries: try Self.fetchEntries(db))
+            }.entries
         } catch let error as WishlistError {
             throw error
         } catch {
@@ -91,6 +92,7 @@ public final class WishlistStore: WishlistRepository, UserDatabase.Reloading, Se
                 INSERT INTO wishlist (source, movie_id, title, year, genres, directors, added_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: StoredSummary.arguments(movie) + [time])
+            return .wishlistAdded(title: movie.title)
         }
     }
 
@@ -108,7 +110,7 @@ public final class WishlistStore: WishlistRepository, UserDatabase.Reloading, Se
         func key(_ title: String, _ year: Int?) -> String { CatalogueTitles.key(title) + "\u{0}" + (year.map(String.init) ?? "") }
         let (counts, entries): ((added: Int, already: Int), [WishlistEntry])
         do {
-            (counts, entries) = try database.writer.write { db in
+            (counts, entries) = try database.write(recording: "wishlist", as: { .wishlistImported(count: $0.0.added) }) { db in
                 var counts = (added: 0, already: 0)
                 var ids = Set<String>()
                 var titles = Set<String>()
@@ -145,12 +147,19 @@ public final class WishlistStore: WishlistRepository, UserDatabase.Reloading, Se
 
     public func remove(_ id: MovieID) throws {
         try write { db in
+            let title = try String.fetchOne(db, sql: "SELECT title FROM wishlist WHERE source = ? AND movie_id = ?",
+                                            arguments: [id.source.rawValue, id.value])
             try db.execute(sql: "DELETE FROM wishlist WHERE source = ? AND movie_id = ?",
                            arguments: [id.source.rawValue, id.value])
+            return title.map { .wishlistRemoved(title: $0) }
         }
     }
 
     public func removeAll() throws {
-        try write { db in try db.execute(sql: "DELETE FROM wishlist") }
+        try write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM wishlist") ?? 0
+            try db.execute(sql: "DELETE FROM wishlist")
+            return .wishlistCleared(count: count)
+        }
     }
 }

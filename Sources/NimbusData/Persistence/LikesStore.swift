@@ -47,10 +47,11 @@ public final class LikesStore: LikesRepository, UserDatabase.Reloading, Sendable
         }
     }
 
-    /// One transaction per change; SQLite's journal makes it durable before this returns.
+    /// One transaction per change; SQLite's journal makes it durable before this returns. The change
+    /// can be undone (`UserDatabase.undo`).
     public func setLiked(_ cityID: Int, _ liked: Bool) throws {
         let time = now().timeIntervalSince1970
-        let ids = try database.writer.write { db in
+        let ids = try database.write(recording: "liked_city", as: { _ in liked ? .liked(cityID: cityID) : .unliked(cityID: cityID) }) { db in
             if liked {
                 try db.execute(sql: "INSERT OR IGNORE INTO liked_city (city_id, liked_at) VALUES (?, ?)",
                                arguments: [cityID, time])

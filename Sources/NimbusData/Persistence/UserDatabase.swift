@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NimbusDomain
 import Synchronization
+@preconcurrency import OpenCombineShim
 
 /// The user's own data (likes, wishlist, recent queries) in one SQLite file, `nimbus.sqlite`,
 /// under `$XDG_DATA_HOME/nimbus`.
@@ -48,6 +49,18 @@ public final class UserDatabase: Sendable {
     }
     private struct Weak { weak var store: (any Reloading)? }
     private let watch = Mutex(Watch())
+    /// The changes made through this connection that `z` can undo (`UserDataHistory`).
+    let history = Mutex(UserDataHistory())
+    /// Each undoable change once it is committed.
+    nonisolated(unsafe) let recordedChanges = PassthroughSubject<UserChange, Never>()
+
+    /// The stores that publish what is saved, for a change they did not make themselves.
+    func watchedStores() -> [any Reloading] {
+        watch.withLock { watch in
+            watch.stores.removeAll { $0.store == nil }
+            return watch.stores.compactMap(\.store)
+        }
+    }
 
     /// The connection every store writes through.
     public let writer: DatabaseQueue
@@ -128,10 +141,7 @@ public final class UserDatabase: Sendable {
     @discardableResult
     public func refreshIfChangedElsewhere() -> Bool {
         guard url != nil else { return false }  // in memory: no other connection can see it
-        let stores = watch.withLock { watch in
-            watch.stores.removeAll { $0.store == nil }
-            return watch.stores.compactMap(\.store)
-        }
+        let stores = watchedStores()
         let publish: [() -> Void]
         do {
             publish = try writer.read { db -> [() -> Void] in

@@ -1,0 +1,156 @@
+import Foundation
+import NimbusDomain
+import PropertyBased
+import Testing
+import TestSupport
+@testable import NimbusData
+
+/// Undo and redo of the user's own data (likes and the wishlist), at the database: over random
+/// sequences of changes, undos and redos, each undo puts the stores back as they were before the
+/// change it takes back, each redo as they were after, and a change made by another connection
+/// since (another process) makes the undo say so and do nothing.
+@Suite struct UserDataUndoTests {
+    let directories = TemporaryDirectories()
+
+    /// What the user can see of their data: the liked ids and the wishlist, in their order.
+    struct Seen: Equatable {
+        let liked: [Int]
+        let wishlist: [String]
+    }
+
+    final class Stores {
+        let database: UserDatabase
+        let likes: LikesStore
+        let wishlist: WishlistStore
+        init(_ database: UserDatabase) {
+            self.database = database
+            likes = LikesStore(database: database)
+            wishlist = WishlistStore(database: database)
+        }
+
+        var seen: Seen {
+            Seen(liked: (try? likes.likedCityIDs()) ?? [], wishlist: ((try? wishlist.entries()) ?? []).map(\.movie.title))
+        }
+    }
+
+    static func film(_ n: Int) -> MovieSummary {
+        MovieSummary(id: MovieID(source: .catalogue, value: n), title: "Film \(n)", year: 2000 + n, genres: [], directors: [])
+    }
+
+    enum Step: Equatable {
+        case like(Int), unlike(Int), add(Int), remove(Int), clear, importing([Int]), undo, redo
+    }
+
+    static func step(_ n: Int) -> Step {
+        let city = n % 5, film = n % 6
+        switch n % 10 {
+        case 0, 1: return .like(city)
+        case 2: return .unlike(city)
+        case 3: return .add(film)
+        case 4: return .remove(film)
+        case 5: return n < 50 ? .clear : .importing([film, (film + 1) % 6, (film + 3) % 6])
+        case 6, 7: return .undo
+        default: return .redo
+        }
+    }
+
+    @Test func undoingReturnsToBeforeAndRedoingToAfterOverRandomSequences() async throws {
+        await propertyCheck(count: PropertyCount.scaled(default: 60), input: Gen.int(in: 0...99).array(of: 1...40)) { numbers in
+            let steps = numbers.map(Self.step)
+            let stores = Stores(try! UserDatabase(inMemory: [LikesStore.migration, WishlistStore.migration]))
+            // The model: what each change found and left, as the user sees it.
+            var done: [(before: Seen, after: Seen)] = []
+            var undone: [(before: Seen, after: Seen)] = []
+            for step in steps {
+                let before = stores.seen
+                switch step {
+                case .undo:
+                    let outcome = stores.database.undo()
+                    if let last = done.popLast() {
+                        #expect(outcome.isUndone, "\(steps)")
+                        #expect(stores.seen == last.before, "undo of \(steps)")
+                        undone.append(last)
+                    } else {
+                        #expect(outcome == .nothingToUndo)
+                        #expect(stores.seen == before)
+                    }
+                    continue
+                case .redo:
+                    let outcome = stores.database.redo()
+                    if let last = undone.popLast() {
+                        #expect(outcome.isRedone, "\(steps)")
+                        #expect(stores.seen == last.after, "redo of \(steps)")
+                        done.append(last)
+                    } else {
+                        #expect(outcome == .nothingToRedo)
+                        #expect(stores.seen == before)
+                    }
+                    continue
+                case .like(let id): try? stores.likes.setLiked(id, true)
+                case .unlike(let id): try? stores.likes.setLiked(id, false)
+                case .add(let n): try? stores.wishlist.add(Self.film(n))
+                case .remove(let n): try? stores.wishlist.remove(Self.film(n).id)
+                case .clear: try? stores.wishlist.removeAll()
+                case .importing(let ns): _ = try? stores.wishlist.add(ns.map(Self.film))
+                }
+                let after = stores.seen
+                // A change that changed nothing (liking a liked city) is not one to undo.
+                if after != before {
+                    done.append((before, after))
+                    undone.removeAll()
+                }
+            }
+            // Undoing everything returns to the empty start; redoing everything to the end.
+            let end = stores.seen
+            let first = done.first?.before ?? undone.last?.before ?? end
+            let last = undone.first?.after ?? done.last?.after ?? end
+            while stores.database.undo().isUndone {}
+            #expect(stores.seen == first, "\(steps)")
+            while stores.database.redo().isRedone {}
+            #expect(stores.seen == last, "\(steps)")
+        }
+    }
+
+    @Test func anUndoAfterAnotherProcessChangedTheTableSaysSoAndDoesNothing() throws {
+        let directory = try directories.make("nimbus-undo")
+        let mine = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
+        let theirs = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
+        try mine.likes.setLiked(1, true)
+        try theirs.likes.setLiked(2, true)
+        let seen = mine.seen
+        #expect(mine.database.undo() == .changedElsewhere(.liked(cityID: 1)))
+        #expect(mine.seen == seen)
+        #expect(Set(seen.liked) == [1, 2])
+        // The other table's changes are still there to undo.
+        try mine.wishlist.add(Self.film(1))
+        #expect(mine.database.undo() == .undone(.wishlistAdded(title: "Film 1")))
+        #expect(mine.seen.wishlist.isEmpty)
+    }
+
+    @Test func everyWatchedStorePublishesWhatAnUndoPutBack() throws {
+        let stores = Stores(try UserDatabase(inMemory: [LikesStore.migration, WishlistStore.migration]))
+        var published: [[Int]] = []
+        let subscription = stores.likes.contents.sink { published.append($0) }
+        defer { subscription.cancel() }
+        try stores.likes.setLiked(5, true)
+        #expect(stores.database.undo() == .undone(.liked(cityID: 5)))
+        #expect(published == [[], [5], []])
+        #expect(stores.database.redo() == .redone(.liked(cityID: 5)))
+        #expect(published.last == [5])
+    }
+
+    @Test func theHistoryKeepsItsLevelsAndDropsTheOldest() throws {
+        let stores = Stores(try UserDatabase(inMemory: [LikesStore.migration, WishlistStore.migration]))
+        for id in 0..<(UserDataHistory.levels + 20) { try stores.likes.setLiked(id, true) }
+        var undone = 0
+        while case let outcome = stores.database.undo(), outcome.isUndone { undone += 1 }
+        #expect(stores.database.undo() == .nothingToUndo)
+        #expect(undone == UserDataHistory.levels)
+        #expect(stores.seen.liked == Array((0..<20).reversed()))
+    }
+}
+
+extension UndoOutcome {
+    var isUndone: Bool { if case .undone = self { true } else { false } }
+    var isRedone: Bool { if case .redone = self { true } else { false } }
+}
