@@ -10,6 +10,8 @@ extension AppCoordinator {
         /// A tab by its index (the digits), or the next (+1) or previous (-1) one (Tab, Shift-Tab).
         case selectTab(Int), nextTab(Int)
         case help, settings, copy, quit
+        /// `z` and `Z`: the last change to the user's data taken back, or made again.
+        case undo, redo
         /// Back to the screen under this one (Esc, Backspace).
         case back
     }
@@ -17,7 +19,7 @@ extension AppCoordinator {
     typealias AppKeys = KeyMap<AppCommand, Void>
 
     /// The app's commands as data, for `tabs` tabs: the tabs' digits and Tab (with more than one),
-    /// `?`, `,` F2, `y` and `q`.
+    /// `?`, `,` F2, `y`, `z` `Z` and `q`.
     nonisolated static func commandKeys(_ l10n: L10n, tabs: Int) -> AppKeys {
         typealias B = KeyBinding<AppCommand, Void>
         var list: [B] = []
@@ -31,6 +33,8 @@ extension AppCoordinator {
             B(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp], .send(.help)),
             B([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings], .send(.settings)),
             B(.char("y"), help: l10n[.helpKeyCopy], .send(.copy)),
+            B(.char("z"), help: l10n[.helpKeyUndo], .send(.undo)),
+            B(.char("Z"), help: l10n[.helpKeyRedo], .send(.redo)),
             B(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit], .send(.quit)),
         ])
     }
@@ -63,6 +67,8 @@ extension AppCoordinator {
         case .help: openHelp()
         case .settings: openSettings()
         case .copy: return copySelection()
+        case .undo: undoLastChange()
+        case .redo: redoLastChange()
         case .quit: quitRequested = true
         case .back: navigator.pop()
         }

@@ -31,8 +31,13 @@ public final class AppCoordinator {
     var tabColumns: [(tab: Int, columns: Range<Int>)] = []
     /// Counts clicks and follows drags across mouse reports.
     var gestures = PointerGestures()
-    /// What `y` copied, shown on the status bar until the next key.
+    /// What `y` copied, a change to the user's data or an undo: shown on the status bar until the
+    /// next key (or, for a change, until `changeMessageSeconds` pass).
     var statusMessage: String?
+    /// Each change to the user's data, said on the status line (`watchChanges`).
+    var changeRecords: AnyCancellable?
+    /// Clears a change's message after a few seconds.
+    var messageExpiry: Cancellable?
     /// Where `y` sends text: the terminal's clipboard (OSC 52), set by `AppLoop`.
     public var copyToClipboard: ((String) -> Void)?
 
@@ -103,6 +108,7 @@ public final class AppCoordinator {
         children = [cities, today, liked, quakes, movies, wishlist]
         retries.start()
         watchUserData()
+        watchChanges()
         settingsNotice = container.settings.current.problems.first.map { SettingsProblemText.message($0, l10n: l10n) }
         // Units, clock, theme and mouse changes show on every screen from the next frame on.
         settingsChanges = container.settings.contents.dropFirst().sink { [needsDisplay] _ in needsDisplay.setFullRedraw() }

@@ -544,6 +544,21 @@ public enum L10nKey: String, CaseIterable, Sendable {
 
     // MARK: Help filter, mouse, copy
     case helpKeyCopy = "help.key.copy"
+
+    // MARK: Changes to the user's data, undo and redo
+    case helpKeyUndo = "help.key.undo"
+    case helpKeyRedo = "help.key.redo"
+    case changeLiked = "change.liked"
+    case changeUnliked = "change.unliked"
+    case changeWishlistCleared = "change.wishlist.cleared"
+    case changeWishlistImported = "change.wishlist.imported"
+    case changeUndoHint = "change.undo.hint"
+    case changeUndone = "change.undone"
+    case changeRedone = "change.redone"
+    case changeNothingToUndo = "change.nothing.to.undo"
+    case changeNothingToRedo = "change.nothing.to.redo"
+    case changeElsewhere = "change.elsewhere"
+    case changeFailed = "change.failed"
     case helpFilterPrompt = "help.filter.prompt"
     case helpFilterNone = "help.filter.none"
     case helpFilterClose = "help.filter.close"
