@@ -124,7 +124,7 @@ public final class LikedCitiesViewModel {
         /// costs a terminal the list's lines, not a new map each key (over a slow link, 2 KB a key).
         var mapRests = true
         /// The settings' units (the ranges and the scale are formatted in them).
-        var display: DisplayUnits.Value?
+        var display: DisplayUnits.Value
     }
 
     public enum Action {
@@ -159,7 +159,10 @@ public final class LikedCitiesViewModel {
     private let liked: GetLikedCitiesUseCase
     private let like: LikeCityUseCase
     private let ranges: GetTodayRangesUseCase
+    /// The language and the zones; the units are the state's.
     private let format: WeatherFormatter
+    /// The settings' units as they change (nil: the formatter's, fixed).
+    private let display: DisplayUnits?
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
@@ -169,13 +172,14 @@ public final class LikedCitiesViewModel {
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
-                format: WeatherFormatter, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                format: WeatherFormatter, display: DisplayUnits? = nil, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
                 dataStatus: UserDataStatus = .saved, map: ShowCityMapUseCase? = nil) {
         self.map = map
         self.liked = liked
         self.like = like
         self.ranges = ranges
         self.format = format
+        self.display = display
         self.countries = countries
         self.scheduler = scheduler
         self.dataStatus = dataStatus
@@ -194,14 +198,13 @@ public final class LikedCitiesViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let display = format.display
-        let actions: [AnyPublisher<Action, Never>] = [
-            input.events.map(Self.action).eraseToAnyPublisher(),
+        var actions: [AnyPublisher<Action, Never>] = [input.events.map(Self.action).eraseToAnyPublisher()]
+        if let display {
             // The settings' units, now and after each change: the same ranges are formatted again.
-            display.changes.map { Action.display(display.value) }.eraseToAnyPublisher(),
-        ]
+            actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
         let loop = EffectRunner.run(
-            initial: State(), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            initial: State(display: format.display), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
     }
@@ -346,7 +349,7 @@ public final class LikedCitiesViewModel {
     /// What the rows depend on: a change of selection alone formats no row again.
     private struct Listing: Equatable {
         let cities: [City], ranges: [Coordinate: DayRange], problems: [Coordinate: WeatherError]
-        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value?
+        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value
         init(_ s: State) {
             cities = s.cities
             ranges = s.ranges
@@ -382,6 +385,7 @@ public final class LikedCitiesViewModel {
     }
 
     private func list(_ state: State) -> LikedCitiesState {
+        let format = self.format.with(state.display)
         let l10n = format.l10n
         let rows = state.cities.map { city -> LikedRow in
             let range = state.ranges[city.coordinate]
@@ -418,7 +422,7 @@ public final class LikedCitiesViewModel {
         let language = format.l10n.language
         let others = state.cities.filter { $0.id != thumbnail.want.city.id }.map { MapMarker.place($0, language: language) }
         let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
-                                     units: state.display?.system ?? .metric, l10n: format.l10n)
+                                     units: state.display.system, l10n: format.l10n)
         return LikedMap(snapshot: snapshot, label: CityNameChoice.name(thumbnail.want.city, language: language),
                         markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }

@@ -53,6 +53,8 @@ public final class QuakeDetailViewModel {
         var likeFailed = false
         /// What the last `f` saved: liked (true) or unliked (false).
         var saved: Bool?
+        /// The settings' units and clock: what the facts are written in.
+        var display: DisplayUnits.Value
     }
 
     public enum Action: Equatable {
@@ -61,6 +63,7 @@ public final class QuakeDetailViewModel {
         case likeToggled
         case likeSaved(Bool)
         case likeFailed
+        case display(DisplayUnits.Value)
     }
 
     public enum Effect: Equatable { case toggleLike(Int) }
@@ -68,15 +71,19 @@ public final class QuakeDetailViewModel {
     public let quake: Quake
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
+    /// The language and the zones; the units and clock are the state's.
     private let format: QuakeFormatter
+    /// The settings' units and clock as they change (nil: the formatter's, fixed).
+    private let display: DisplayUnits?
     private let now: @Sendable () -> Date
 
     public init(quake: Quake, place: QuakePlace?, likes: LikeCityUseCase?, format: QuakeFormatter,
-                now: @escaping @Sendable () -> Date) {
+                display: DisplayUnits? = nil, now: @escaping @Sendable () -> Date) {
         self.quake = quake
         self.place = place
         self.likes = likes
         self.format = format
+        self.display = display
         self.now = now
     }
 
@@ -107,13 +114,17 @@ public final class QuakeDetailViewModel {
     public func transform(input: Input) -> Output {
         // The like follows the store, whichever screen changed it.
         let stored = likes.map { $0.contents.map(Action.likes).eraseToAnyPublisher() } ?? Just(.likes([])).eraseToAnyPublisher()
+        // The settings' units and clock, after each change: the same facts are written again.
+        let displayed = display.map { display in display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher() }
+            ?? Empty().eraseToAnyPublisher()
         let loop = EffectRunner.run(
-            initial: State(city: likes == nil ? nil : place?.city.id), actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher()),
+            initial: State(city: likes == nil ? nil : place?.city.id, display: display?.value ?? format.weather.display),
+            actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher(), displayed),
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
             .map { [format, quake, place, now] state in
                 Self.state(quake, place, liked: state.liked, saved: state.saved, failed: state.likeFailed,
-                           format: format, now: now())
+                           format: format.with(state.display), now: now())
             }
             .removeDuplicates()
             .eraseToAnyPublisher()
@@ -137,6 +148,9 @@ public final class QuakeDetailViewModel {
             return []
         case .likeFailed:
             state.likeFailed = true
+            return []
+        case .display(let display):
+            state.display = display
             return []
         }
     }

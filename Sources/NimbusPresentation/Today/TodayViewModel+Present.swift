@@ -12,7 +12,7 @@ extension TodayViewModel {
         /// The state without its selection: a move of the selection formats nothing again.
         let content: State
         let view: TodayState
-        /// Each event's place in words, by id, for the formatting it was made with (the nearest
+        /// Each event's place in words, by id, in the units of `content` (the nearest
         /// city and its local name, looked up once per event).
         let places: [String: (updated: Date, text: String)]
     }
@@ -29,7 +29,7 @@ extension TodayViewModel {
                     view = previous.view
                     places = previous.places
                 } else {
-                    places = previous?.content.formatting == state.formatting ? previous?.places ?? [:] : [:]
+                    places = previous?.content.display == state.display ? previous?.places ?? [:] : [:]
                     if places.count > 20_000 { places = [:] }
                     view = self.view(state, places: &places)
                 }
@@ -42,7 +42,7 @@ extension TodayViewModel {
     }
 
     /// "23 km SW of Pohang": looked up once per event.
-    func describe(_ quake: Quake, places: inout [String: (updated: Date, text: String)]) -> String {
+    func describe(_ quake: Quake, format: QuakeFormatter, places: inout [String: (updated: Date, text: String)]) -> String {
         if let known = places[quake.id], known.updated == quake.updated { return known.text }
         let text = format.place(quake, sources.quakes.place(of: quake))
         places[quake.id] = (quake.updated, text)
@@ -50,6 +50,7 @@ extension TodayViewModel {
     }
 
     func view(_ s: State, places described: inout [String: (updated: Date, text: String)]) -> TodayState {
+        let format = self.format.with(s.display)
         let l10n = format.l10n
         let weatherFormat = format.weather
         let now = s.now
@@ -110,7 +111,7 @@ extension TodayViewModel {
         let quakeRows = s.near.map { near in
             TodayQuakeRow(id: near.quake.id, magnitude: QuakeFormatter.magnitude(near.quake.magnitude),
                           strength: QuakeFormatter.strength(near.quake.magnitude),
-                          place: describe(near.quake, places: &described),
+                          place: describe(near.quake, format: format, places: &described),
                           distance: l10n.format(.todayQuakeFrom, format.distance(kilometres: near.kilometres),
                                                 CityNameChoice.name(near.place, language: l10n.language)),
                           time: weatherFormat.age(now.timeIntervalSince(near.quake.time)))
