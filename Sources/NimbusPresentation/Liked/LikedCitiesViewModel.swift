@@ -124,7 +124,7 @@ public final class LikedCitiesViewModel {
         /// costs a terminal the list's lines, not a new map each key (over a slow link, 2 KB a key).
         var mapRests = true
         /// The settings' units (the ranges and the scale are formatted in them).
-        var display: DisplayUnits.Value
+        var display = DisplayUnits.Value(system: .metric)
     }
 
     public enum Action {

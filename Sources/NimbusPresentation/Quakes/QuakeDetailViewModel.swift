@@ -54,7 +54,7 @@ public final class QuakeDetailViewModel {
         /// What the last `f` saved: liked (true) or unliked (false).
         var saved: Bool?
         /// The settings' units and clock: what the facts are written in.
-        var display: DisplayUnits.Value
+        var display = DisplayUnits.Value(system: .metric)
     }
 
     public enum Action: Equatable {

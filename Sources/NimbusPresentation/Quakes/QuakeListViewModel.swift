@@ -122,7 +122,7 @@ public final class QuakeListViewModel {
         /// The clock as of the last action (ages are counted from it).
         var now: Date
         /// The settings' units and clock: what the list is formatted in.
-        var display: DisplayUnits.Value
+        var display = DisplayUnits.Value(system: .metric)
         /// The units shown: "near my places" is a round distance in them.
         var units: UnitSystem { display.system }
         /// What the last `f` did, until the next key.

@@ -156,7 +156,7 @@ public final class TodayViewModel {
         /// The units shown: the quakes near the places are those within a round distance in them.
         var units: UnitSystem { display.system }
 
-        init(now: Date, display: DisplayUnits.Value) {
+        init(now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
             self.now = now
             self.display = display
         }

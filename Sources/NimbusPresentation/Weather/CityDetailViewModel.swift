@@ -143,7 +143,7 @@ public final class CityDetailViewModel {
         /// `r` was pressed and no other key since: the forecast's notice says how it went.
         var refreshAsked = false
 
-        init(cityID: Int, now: Date, display: DisplayUnits.Value) {
+        init(cityID: Int, now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
             self.cityID = cityID
             self.now = now
             self.display = display
