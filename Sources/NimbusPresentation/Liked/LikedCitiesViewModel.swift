@@ -160,14 +160,14 @@ public final class LikedCitiesViewModel {
     private let like: LikeCityUseCase
     private let ranges: GetTodayRangesUseCase
     /// The language and the zones; the units are the state's.
-    private let format: WeatherFormatter
+    let format: WeatherFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).
     private let display: DisplayUnits?
-    private let countries: CountryNames
+    let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
     /// is told under the list.
-    private let dataStatus: UserDataStatus
+    let dataStatus: UserDataStatus
     /// City maps, for the selected row's map; nil shows none.
     private let map: ShowCityMapUseCase?
 
@@ -342,88 +342,5 @@ public final class LikedCitiesViewModel {
                 .mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size)))
             }
         }
-    }
-
-    // MARK: Presenting
-
-    /// What the rows depend on: a change of selection alone formats no row again.
-    private struct Listing: Equatable {
-        let cities: [City], ranges: [Coordinate: DayRange], problems: [Coordinate: WeatherError]
-        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value
-        init(_ s: State) {
-            cities = s.cities
-            ranges = s.ranges
-            problems = s.rangeProblems
-            rangeError = s.rangeError
-            removeFailed = s.removeFailed
-            display = s.display
-        }
-    }
-
-    private struct Presented {
-        let listing: Listing
-        let view: LikedCitiesState
-        let thumbnail: Thumbnail?
-        let map: LikedMap?
-    }
-
-    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<LikedCitiesState, Never> {
-        states
-            .filter(\.loaded)
-            .scan(nil as Presented?) { [self] previous, state in
-                let listing = Listing(state)
-                var view = previous.flatMap { $0.listing == listing ? $0.view : nil } ?? list(state)
-                view.selection = Self.selection(state)
-                let map = previous.flatMap { $0.listing == listing && $0.thumbnail == state.thumbnail ? $0.map : nil }
-                    ?? mapView(state)
-                view.map = map
-                return Presented(listing: listing, view: view, thumbnail: state.thumbnail, map: map)
-            }
-            .compactMap { $0?.view }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
-    }
-
-    private func list(_ state: State) -> LikedCitiesState {
-        let format = self.format.with(state.display)
-        let l10n = format.l10n
-        let rows = state.cities.map { city -> LikedRow in
-            let range = state.ranges[city.coordinate]
-            let name = CityNameChoice.name(city, language: l10n.language)
-            if range == nil, let error = state.rangeProblems[city.coordinate] ?? state.rangeError {
-                var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
-                                   range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
-                                   coordinates: WeatherFormatter.coordinates(city.coordinate))
-                row.unavailable = true
-                row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
-                row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
-                return row
-            }
-            var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
-                               range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
-                               condition: range.map { format.condition($0.condition) },
-                               coordinates: WeatherFormatter.coordinates(city.coordinate))
-            row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
-            row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
-            return row
-        }
-        var notices: [String] = []
-        if let startupNotice = UserDataNotice.message(dataStatus, l10n: format.l10n) { notices.append(startupNotice) }
-        if state.removeFailed { notices.append(l10n[.likesErrorSave]) }
-        if let error = state.rangeError { notices.append(format.message(error)) }
-        return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty ? l10n[.likedEmpty] : nil,
-                                notice: notices.isEmpty ? nil : notices.joined(separator: " "),
-                                canRetry: Self.canRetry(state))
-    }
-
-    /// The selected city's map as drawn, with its name, the other liked cities in view and a scale.
-    private func mapView(_ state: State) -> LikedMap? {
-        guard let thumbnail = state.thumbnail, let snapshot = thumbnail.snapshot else { return nil }
-        let language = format.l10n.language
-        let others = state.cities.filter { $0.id != thumbnail.want.city.id }.map { MapMarker.place($0, language: language) }
-        let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
-                                     units: state.display.system, l10n: format.l10n)
-        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(thumbnail.want.city, language: language),
-                        markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }
 }

@@ -20,11 +20,15 @@ extension QuakeListViewModel {
         }
     }
 
-    /// The list as last formatted, kept beside the state it was made for.
-    struct Presented {
-        let listing: Listing
+    /// The events shown and their rows.
+    struct Rows {
         let shown: [Quake]
         let rows: [QuakeRow]
+    }
+
+    /// The list as last formatted, kept beside the state it was made for.
+    struct Presented {
+        let rows: Memo<Listing, Rows>
         let state: State
         /// Each event's place in words, by id, in the listing's units: finding the nearest
         /// city and its local name for every row again at every change would cost a long feed dearly.
@@ -36,21 +40,21 @@ extension QuakeListViewModel {
             .filter(\.started)
             .scan(nil as Presented?) { [self] previous, state in
                 let listing = Listing(state)
-                if let previous, previous.listing == listing {
-                    return Presented(listing: listing, shown: previous.shown, rows: previous.rows, state: state, places: previous.places)
-                }
-                let shown = Self.shownQuakes(state)
-                let format = self.format.with(state.display)
-                var places = previous?.listing.display == listing.display ? previous?.places ?? [:] : [:]
+                var places = previous?.rows.key.display == listing.display ? previous?.places ?? [:] : [:]
                 if places.count > 20_000 { places = [:] }
-                var rows = rows(shown, now: state.now, format: format, places: &places)
-                if state.byDistance, !state.places.isEmpty {
-                    for i in rows.indices {
-                        let kilometres = state.places.map { $0.distance(to: shown[i].coordinate) }.min() ?? .infinity
-                        rows[i].distance = format.distance(kilometres: kilometres)
+                let made = Memo(listing, after: previous?.rows) { () -> Rows in
+                    let shown = Self.shownQuakes(state)
+                    let format = self.format.with(state.display)
+                    var rows = rows(shown, now: state.now, format: format, places: &places)
+                    if state.byDistance, !state.places.isEmpty {
+                        for i in rows.indices {
+                            let kilometres = state.places.map { $0.distance(to: shown[i].coordinate) }.min() ?? .infinity
+                            rows[i].distance = format.distance(kilometres: kilometres)
+                        }
                     }
+                    return Rows(shown: shown, rows: rows)
                 }
-                return Presented(listing: listing, shown: shown, rows: rows, state: state, places: places)
+                return Presented(rows: made, state: state, places: places)
             }
             .compactMap { [self] in $0.map(view) }
             .removeDuplicates()
@@ -75,7 +79,7 @@ extension QuakeListViewModel {
     }
 
     private func view(_ presented: Presented) -> QuakeListState {
-        let state = presented.state, rows = presented.rows
+        let state = presented.state, rows = presented.rows.value.rows
         let format = self.format.with(state.display)
         let l10n = format.l10n
         var filter = format.filterParts(state.feed)
@@ -120,7 +124,7 @@ extension QuakeListViewModel {
             }
         }
         if state.loading, state.update != nil { status.append(l10n[.quakesRefreshing]) }
-        let selection = state.selected.flatMap { id in presented.shown.firstIndex { $0.id == id } } ?? 0
+        let selection = state.selected.flatMap { id in presented.rows.value.shown.firstIndex { $0.id == id } } ?? 0
         let notice: String? = switch state.notice {
         case .liked(let city): l10n.format(.quakesLiked, city)
         case .unliked(let city): l10n.format(.quakesUnliked, city)

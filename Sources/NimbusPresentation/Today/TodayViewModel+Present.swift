@@ -9,10 +9,9 @@ extension TodayViewModel {
 
     /// The state as last formatted, beside what it was made from.
     struct Presented {
-        /// The state without its selection: a move of the selection formats nothing again.
-        let content: State
-        let view: TodayState
-        /// Each event's place in words, by id, in the units of `content` (the nearest
+        /// Made from the state without its selection: a move of the selection formats nothing again.
+        let view: Memo<State, TodayState>
+        /// Each event's place in words, by id, in the units of the view's state (the nearest
         /// city and its local name, looked up once per event).
         let places: [String: (updated: Date, text: String)]
     }
@@ -20,23 +19,17 @@ extension TodayViewModel {
     func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<TodayState, Never> {
         states
             .filter(\.started)
-            .scan(nil as Presented?) { [self] previous, state in
+            .scan(nil as (Presented, TodayState)?) { [self] previous, state in
                 var content = state
                 content.selection = nil
-                var view: TodayState
-                var places: [String: (updated: Date, text: String)]
-                if let previous, previous.content == content {
-                    view = previous.view
-                    places = previous.places
-                } else {
-                    places = previous?.content.display == state.display ? previous?.places ?? [:] : [:]
-                    if places.count > 20_000 { places = [:] }
-                    view = self.view(state, places: &places)
-                }
+                var places = previous?.0.view.key.display == state.display ? previous?.0.places ?? [:] : [:]
+                if places.count > 20_000 { places = [:] }
+                let made = Memo(content, after: previous?.0.view) { self.view(state, places: &places) }
+                var view = made.value
                 view.selection = state.selection
-                return Presented(content: content, view: view, places: places)
+                return (Presented(view: made, places: places), view)
             }
-            .compactMap { $0?.view }
+            .compactMap { $0?.1 }
             .removeDuplicates()
             .eraseToAnyPublisher()
     }
