@@ -36,8 +36,8 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         display.value = .init(system: units, clock: clock)
         return CityDetailViewModel(
             city: city, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
-            countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), units: units, zones: SystemZoneDatabase.forTests),
+            display: display, countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
     }
 
     private func states(_ viewModel: CityDetailViewModel) -> TestObserver<CityDetailState> {

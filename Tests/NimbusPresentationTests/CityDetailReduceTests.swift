@@ -104,9 +104,9 @@ final class CityDetailReduceTests: XCTestCase {
         let soon = Self.warning("a", .moderate, expires: t0.addingTimeInterval(90))
         let later = Self.warning("b", .severe, expires: t0.addingTimeInterval(3600))
         let (shown, _) = apply(fresh, .appeared(t0), .warnings(.fetched(covered([soon, later], checkedAt: t0)), t0))
-        XCTAssertEqual(apply(shown, .warningsOpened).1, [.showWarnings([later, soon], at: t0)], "most severe first")
+        XCTAssertEqual(apply(shown, .warningsOpened).1, [.showWarnings([later, soon], at: t0, display: metric)], "most severe first")
         let (expired, _) = apply(shown, .tick(t0.addingTimeInterval(120)))
-        XCTAssertEqual(apply(expired, .warningsOpened).1, [.showWarnings([later], at: t0.addingTimeInterval(120))])
+        XCTAssertEqual(apply(expired, .warningsOpened).1, [.showWarnings([later], at: t0.addingTimeInterval(120), display: metric)])
         let (none, _) = apply(expired, .tick(t0.addingTimeInterval(7200)))
         XCTAssertEqual(apply(none, .warningsOpened).1, [], "nothing in force: nothing to open")
         XCTAssertEqual(apply(fresh, .appeared(t0), .warningsOpened).1, [], "no answer yet")
@@ -117,6 +117,10 @@ final class CityDetailReduceTests: XCTestCase {
         XCTAssertTrue(liked.liked)
         XCTAssertFalse(liked.likeFailed, "the store's word replaces the failure")
         XCTAssertFalse(apply(liked, .likes([7])).0.liked)
-        XCTAssertEqual(apply(fresh, .unitsChanged, .unitsChanged).0.formatting, 2)
+        let imperial = DisplayUnits.Value(system: .imperial, clock: .h12)
+        XCTAssertEqual(apply(fresh, .display(imperial)).0.display, imperial)
+        XCTAssertEqual(apply(fresh, .display(imperial), .display(metric)).0.display, metric)
     }
+
+    private let metric = DisplayUnits.Value(system: .metric)
 }

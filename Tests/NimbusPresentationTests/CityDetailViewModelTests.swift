@@ -54,12 +54,12 @@ final class CityDetailViewModelTests: XCTestCase {
 
     /// `weather` replaces the scripted repository, e.g. with one that must not be called.
     private func makeOutput(_ language: Language = .en, units: UnitSystem = .metric,
-                            weather: WeatherRepository? = nil) -> CityDetailViewModel.Output {
+                            weather: WeatherRepository? = nil, display: DisplayUnits? = nil) -> CityDetailViewModel.Output {
         let l10n = L10n.bundled(language)
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather ?? repository!), likes: LikeCityUseCase(repository: likes),
-            format: WeatherFormatter(l10n: l10n, units: units, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
-            scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
+            format: WeatherFormatter(l10n: l10n, units: units, zones: SystemZoneDatabase.forTests), display: display,
+            countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
@@ -124,6 +124,32 @@ final class CityDetailViewModelTests: XCTestCase {
         XCTAssertEqual(panel.days.map(\.weekday), ["Sun", "Mon", "Tue"])
         XCTAssertEqual(panel.days.map(\.high), ["28°", "29°", "30°"])
         XCTAssertEqual(panel.days[1].condition, "Rain")
+    }
+
+    func testAChangeOfUnitsOrClockInTheSettingsShowsInTheNextState() throws {
+        let display = DisplayUnits(system: .metric)
+        let state = TestObserver(makeOutput(display: display).state)
+        events.send(.appeared)
+        repository.subject.send(fresh)
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        XCTAssertEqual(state.values.map(summary), ["loading", "loaded 23°C"])
+        XCTAssertEqual(state.last?.header.localTime, "Sun, Jun 21 09:12")
+        display.value = .init(system: .imperial, clock: .h12)
+        XCTAssertEqual(state.values.count, 3, "one new state, at once")
+        let last = try XCTUnwrap(state.last)
+        guard case .loaded(let panel) = last.weather else { return XCTFail() }
+        XCTAssertEqual(panel.temperature, "74°F")
+        XCTAssertEqual(panel.wind, "Wind 6 mph →")
+        XCTAssertEqual(panel.pressure, "Pressure 29.78 inHg")
+        XCTAssertEqual(last.header.localTime, "Sun, Jun 21 9:12 AM")
+        XCTAssertEqual(last.sun.text, "Sunrise 5:11 AM · Sunset 7:57 PM · Day 14 h 46 min")
+        display.value = .init(system: .metric, temperature: .f, wind: .ms)
+        guard case .loaded(let mixed) = state.last?.weather else { return XCTFail() }
+        XCTAssertEqual(mixed.temperature, "74°F")
+        XCTAssertEqual(mixed.wind, "Wind 3 m/s →")
+        XCTAssertEqual(mixed.pressure, "Pressure 1009 hPa")
+        XCTAssertEqual(state.last?.header.localTime, "Sun, Jun 21 09:12")
     }
 
     func testCachedThenFresh() {

@@ -54,7 +54,7 @@ final class CityListViewModelTests: XCTestCase {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
             countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            format: WeatherFormatter(l10n: L10n.bundled(.en), display: display, zones: SystemZoneDatabase.forTests))
+            format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), display: display)
         // The clock is the container's, on the app's scheduler; the view model keeps none.
         let ticks = MinuteTicks.publisher(on: scheduler.eraseToAnyScheduler(),
                                           now: { start.addingTimeInterval(TimeInterval(elapsed.seconds)) })

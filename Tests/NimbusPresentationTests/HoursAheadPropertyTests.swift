@@ -21,11 +21,13 @@ import CombineSchedulers
              timeZone: zone.0, alternateNames: [])
     }
 
+    static func format(_ language: Language, clock: UserSettings.Clock) -> WeatherFormatter {
+        WeatherFormatter(l10n: L10n.bundled(language), display: .init(system: .metric, clock: clock), zones: SystemZoneDatabase.forTests)
+    }
+
     static func viewModel(_ city: City, _ language: Language, clock: UserSettings.Clock, now: Date) -> CityDetailViewModel {
-        let display = DisplayUnits(system: .metric)
-        display.value = .init(system: .metric, clock: clock)
-        return CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: WeatherRepositoryDouble.failing()),
-                                   likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), display: display, zones: SystemZoneDatabase.forTests),
+        CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: WeatherRepositoryDouble.failing()),
+                                   likes: nil, format: format(language, clock: clock),
                                    countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
     }
 
@@ -50,8 +52,9 @@ import CombineSchedulers
             let forecast = Forecast(coordinate: Coordinate(latitude: 10, longitude: 20), utcOffsetSeconds: 0,
                                     current: Forecast.sample().current, hourly: hours, daily: [])
             let model = Self.viewModel(city, language, clock: clock, now: now)
-            let day = model.hoursView(forecast.hours(from: now, count: 24), title: "24")
-            let two = model.hoursView(forecast.hours(from: now, count: 48), title: "48")
+            let format = Self.format(language, clock: clock)
+            let day = model.hoursView(forecast.hours(from: now, count: 24), title: "24", format: format)
+            let two = model.hoursView(forecast.hours(from: now, count: 48), title: "48", format: format)
             for view in [day, two] {
                 let n = view.temperatures.count
                 #expect(view.sky.count == n && view.chances.count == n && view.marks.count == n)

@@ -94,14 +94,15 @@ final class LikedCitiesViewModelTests: XCTestCase {
     }
 
     /// `weather` replaces the scripted repository, e.g. with one that must not be called.
-    private func makeOutput(dataStatus: UserDataStatus = .saved, weather: WeatherRepository? = nil) -> LikedCitiesViewModel.Output {
+    private func makeOutput(dataStatus: UserDataStatus = .saved, weather: WeatherRepository? = nil,
+                            display: DisplayUnits? = nil) -> LikedCitiesViewModel.Output {
         let all = self.all
         let l10n = L10n.bundled(.en)
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
-            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
-            scheduler: scheduler.eraseToAnyScheduler(), dataStatus: dataStatus)
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), display: display,
+            countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(), dataStatus: dataStatus)
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 
@@ -135,6 +136,27 @@ final class LikedCitiesViewModelTests: XCTestCase {
             "Seoul 28° / 17°",
         ])
         XCTAssertEqual(state.values.map(\.selection), [0, 0, 1, 0])
+    }
+
+    func testAChangeOfUnitsInTheSettingsShowsInTheNextState() {
+        likes.ids = [City.busan.id, City.seoul.id]
+        let display = DisplayUnits(system: .metric)
+        let state = TestObserver(makeOutput(display: display).state.map(summary))
+        events.send(.appeared)
+        scheduler.advance()
+        weather.rangeSubject.send([DayRange(coordinate: City.busan.coordinate, high: 27.6, low: 20.1, condition: .rain),
+                                   DayRange(coordinate: City.seoul.coordinate, high: 28, low: 17, condition: .clear)].answers)
+        scheduler.advance()
+        display.value = .init(system: .imperial)
+        display.value = .init(system: .imperial, clock: .h12) // the clock: the rows show none, nothing new
+        display.value = .init(system: .metric)
+        XCTAssertEqual(state.values, [
+            "Busan –, Seoul –",
+            "Busan 28° / 20°, Seoul 28° / 17°",
+            "Busan 82° / 68°, Seoul 82° / 63°",
+            "Busan 28° / 20°, Seoul 28° / 17°",
+        ])
+        XCTAssertEqual(weather.batches.count, 1, "the same ranges, formatted again")
     }
 
     func testNoLikesAndARecoveryNotice() {

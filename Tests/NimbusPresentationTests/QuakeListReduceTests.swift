@@ -37,7 +37,7 @@ final class QuakeListReduceTests: XCTestCase {
         state.places = [Coordinate(latitude: 0, longitude: 0)]
         state.near = true
         XCTAssertEqual(VM.shownQuakes(state).map(\.id), ["far", "close"], "metric: within 500 km")
-        state = apply(state, .unitsChanged(.imperial)).0
+        state = apply(state, .display(.init(system: .imperial))).0
         XCTAssertEqual(VM.shownQuakes(state).map(\.id), ["close"], "imperial: within 300 mi (482.8 km)")
         XCTAssertEqual(QuakeFormatter.nearRadiusKilometres(.imperial) / 1.609344, 300, accuracy: 1e-9)
         XCTAssertEqual(QuakeFormatter.nearRadiusKilometres(.metric), 500)
@@ -140,7 +140,7 @@ final class QuakeListReduceTests: XCTestCase {
         let keys: [VM.Action] = [.selected(0), .opened(0), .refresh(t0), .stop, .magnitudeCycled(t0), .periodCycled(t0),
                                  .nearToggled, .sortToggled, .likeToggled]
         for key in keys { XCTAssertNil(apply(liked, key).0.notice, "\(key)") }
-        for other: VM.Action in [.tick(t0), .places([]), .unitsChanged(.metric), .finished(day, nil)] {
+        for other: VM.Action in [.tick(t0), .places([]), .display(.init(system: .metric)), .finished(day, nil)] {
             XCTAssertEqual(apply(liked, other).0.notice, .liked("Gyeongju"), "\(other) is not a key")
         }
     }

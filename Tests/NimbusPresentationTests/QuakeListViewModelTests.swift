@@ -43,7 +43,7 @@ final class QuakeListViewModelTests: XCTestCase {
         repository = ScriptedQuakes()
     }
 
-    private func makeOutput(language: Language = .en) -> QuakeListViewModel.Output {
+    private func makeOutput(language: Language = .en, display: DisplayUnits? = nil) -> QuakeListViewModel.Output {
         let l10n = L10n.bundled(language)
         let cities = TwoCities.catalogue()
         let clock = self.clock
@@ -51,7 +51,7 @@ final class QuakeListViewModelTests: XCTestCase {
             quakes: QuakesUseCase(repository: repository, locator: cities, cities: cities),
             places: places.eraseToAnyPublisher(),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests)),
-            scheduler: scheduler.eraseToAnyScheduler(), now: clock)
+            display: display, scheduler: scheduler.eraseToAnyScheduler(), now: clock)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(
             events: events.eraseToAnyPublisher(),
@@ -104,6 +104,28 @@ final class QuakeListViewModelTests: XCTestCase {
             "M2.5+ · past day | \(rows) | \(held) | updated just now · not modified",
         ])
         XCTAssertEqual(repository.requests.count, 2)
+    }
+
+    func testAChangeOfUnitsInTheSettingsShowsInTheNextState() {
+        let display = DisplayUnits(system: .metric)
+        let state = TestObserver(makeOutput(display: display).state)
+        events.send(.appeared)
+        events.send(.nearToggled)
+        repository.subject.send(QuakeFeedUpdate(snapshot: feed, origin: .fresh, checkedAt: now))
+        repository.subject.send(completion: .finished)
+        scheduler.advance()
+        let before = state.values.count
+        XCTAssertEqual(state.values.last?.rows.isEmpty, true)
+        XCTAssertTrue(state.values.last?.filter.contains("within 500 km") == true, state.values.last?.filter ?? "")
+        events.send(.nearToggled)
+        XCTAssertEqual(state.values.last?.rows.map(\.place).first, "24 km SW of Pohang, South Korea")
+        XCTAssertEqual(state.values.last?.rows.map(\.depth), ["10 km", "10 km"])
+        display.value = .init(system: .imperial)
+        XCTAssertEqual(state.values.count, before + 2, "one new state, at once")
+        XCTAssertEqual(state.values.last?.rows.map(\.place).first, "15 mi SW of Pohang, South Korea")
+        XCTAssertEqual(state.values.last?.rows.map(\.depth), ["6.2 mi", "6.2 mi"])
+        events.send(.nearToggled)
+        XCTAssertTrue(state.values.last?.filter.contains("within 300 mi") == true, state.values.last?.filter ?? "")
     }
 
     func testOfflineKeepsTheCachedEventsAndSaysSoAndRRetries() {

@@ -65,18 +65,18 @@ final class SettingsResolutionTests: XCTestCase {
         }
     }
 
-    func testFormatterReadsTheUnitsWhenItFormats() {
-        let display = DisplayUnits(system: .metric)
-        let format = WeatherFormatter(l10n: L10n.bundled(.en), display: display, zones: SystemZoneDatabase.forTests)
-        XCTAssertEqual(format.temperature(20), "20°C")
-        XCTAssertEqual(format.wind(speed: 36, from: .nan), "36 km/h")
-        display.value = .init(system: .metric, temperature: .f, wind: .ms, clock: .h12)
+    func testTheFormatterWritesInTheUnitsItIsMadeWith() {
+        let metric = WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests)
+        XCTAssertEqual(metric.temperature(20), "20°C")
+        XCTAssertEqual(metric.wind(speed: 36, from: .nan), "36 km/h")
+        var format = metric.with(.init(system: .metric, temperature: .f, wind: .ms, clock: .h12))
+        XCTAssertEqual(metric.temperature(20), "20°C", "a value: the first formatter is unchanged")
         XCTAssertEqual(format.temperature(20), "68°F")
         XCTAssertEqual(format.wind(speed: 36, from: .nan), "10 m/s")
         XCTAssertEqual(format.pressure(1013), "1013 hPa")
         let seven = Date(timeIntervalSince1970: 7 * 3600)
         XCTAssertEqual(format.clock(in: .utc).time(seven), "7:00 AM")
-        display.value = .init(system: .imperial)
+        format = format.with(.init(system: .imperial))
         XCTAssertEqual(format.wind(speed: 16.09344, from: .nan), "10 mph")
         XCTAssertEqual(format.clock(in: .utc).time(seven), "07:00")
     }

@@ -46,7 +46,7 @@ final class TodayViewModelTests: XCTestCase {
     /// The view model over the test's sources; `wishlist` is the films' store as the test wants it
     /// (by default the wishlist once the films are opened), `work` where the nearest city is found.
     private func makeViewModel(language: Language = .en, wishlist films: AnyPublisher<[WishlistEntry], Never>? = nil,
-                               work: AnySchedulerOf<DispatchQueue>? = nil) -> TodayViewModel {
+                               work: AnySchedulerOf<DispatchQueue>? = nil, display: DisplayUnits? = nil) -> TodayViewModel {
         let cities = todayCities
         nonisolated(unsafe) let test = self // the clock is read on the test's one thread
         let lookup: @Sendable (Int) -> City? = { id in cities.cities.first { $0.id == id } }
@@ -61,11 +61,11 @@ final class TodayViewModelTests: XCTestCase {
                            wishlist: films ?? filmsOpen.filter { $0 }.first().flatMap { [wishlist] _ in wishlist! }.eraseToAnyPublisher(),
                            viewed: viewed.eraseToAnyPublisher()),
             format: QuakeFormatter(weather: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests)),
-            scheduler: scheduler.eraseToAnyScheduler(), work: work ?? scheduler.eraseToAnyScheduler(), now: { test.clock })
+            display: display, scheduler: scheduler.eraseToAnyScheduler(), work: work ?? scheduler.eraseToAnyScheduler(), now: { test.clock })
     }
 
-    private func makeOutput(language: Language = .en) -> TodayViewModel.Output {
-        let viewModel = makeViewModel(language: language)
+    private func makeOutput(language: Language = .en, display: DisplayUnits? = nil) -> TodayViewModel.Output {
+        let viewModel = makeViewModel(language: language, display: display)
         self.viewModel = viewModel
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: ticks.eraseToAnyPublisher()))
     }
@@ -138,6 +138,25 @@ final class TodayViewModelTests: XCTestCase {
         XCTAssertEqual(quakes.requests, [TodayViewModel.feed])
         XCTAssertEqual(weather.batches, [[City.seoul.coordinate, City.busan.coordinate]])
         XCTAssertEqual(state.last.map(summary), "places loading(2) […,…] · quakes loading · films loading")
+    }
+
+    func testAChangeOfUnitsInTheSettingsShowsInTheNextState() {
+        let display = DisplayUnits(system: .metric)
+        let state = TestObserver(makeOutput(display: display).state)
+        events.send(.appeared)
+        scheduler.advance()
+        for section in 1...3 { answer(section) }
+        XCTAssertEqual(state.last.map(summary), "places 2 [23°,21°] · quakes 1 · films 1")
+        let quake = state.last?.quakes.rows.first
+        XCTAssertTrue(quake?.distance.hasSuffix("km from Busan") == true, quake?.distance ?? "")
+        XCTAssertTrue(quake?.place.contains(" km ") == true, quake?.place ?? "")
+        let count = state.values.count
+        display.value = .init(system: .imperial)
+        XCTAssertEqual(state.values.count, count + 1, "one new state, at once")
+        XCTAssertEqual(state.last.map(summary), "places 2 [73°,70°] · quakes 1 · films 1")
+        let imperial = state.last?.quakes.rows.first
+        XCTAssertTrue(imperial?.distance.hasSuffix("mi from Busan") == true, imperial?.distance ?? "")
+        XCTAssertTrue(imperial?.place.contains(" mi ") == true, imperial?.place ?? "")
     }
 
     /// The point of the seed: whatever order the answers come in, each section is drawn the moment its

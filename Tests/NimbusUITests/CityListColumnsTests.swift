@@ -64,7 +64,7 @@ private struct Seeded: RandomNumberGenerator {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: InMemoryCityRepository(cities, search: .everything)), totalCount: cities.count, l10n: l10n,
             countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
-            format: WeatherFormatter(l10n: l10n, display: DisplayUnits(.init(system: .metric, clock: clock)), zones: SystemZoneDatabase.forTests))
+            format: WeatherFormatter(l10n: l10n, display: .init(system: .metric, clock: clock), zones: SystemZoneDatabase.forTests))
         // The clock's one tick, or none (no local times).
         let ticks = withClock ? Just(now).eraseToAnyPublisher() : Empty().eraseToAnyPublisher()
         let screen = CityListScreen(viewModel: viewModel, l10n: l10n, ticks: ticks, onRoute: { _ in })

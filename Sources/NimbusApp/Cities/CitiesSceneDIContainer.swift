@@ -32,7 +32,7 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
         CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
                           countries: countries, scheduler: scheduler, tier: Self.tier(of: cities),
                           temperatures: GetCurrentTemperaturesUseCase(repository: details.weather),
-                          format: details.format, likes: details.likes.map { LikeCityUseCase(repository: $0) })
+                          format: details.format, display: details.display, likes: details.likes.map { LikeCityUseCase(repository: $0) })
     }
 
     func makeCityListScreen(onRoute: @escaping (CityListRoute) -> Void) -> Screen {

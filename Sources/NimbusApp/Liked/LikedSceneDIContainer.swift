@@ -13,18 +13,21 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let map: () -> ShowCityMapUseCase
     private let dataStatus: UserDataStatus
     private let format: WeatherFormatter
+    /// The settings' units and clock, which the list follows.
+    private let display: DisplayUnits
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let details: CityDetailFactory
 
     init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
-         map: @escaping () -> ShowCityMapUseCase, dataStatus: UserDataStatus, format: WeatherFormatter,
+         map: @escaping () -> ShowCityMapUseCase, dataStatus: UserDataStatus, format: WeatherFormatter, display: DisplayUnits,
          countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
         self.likes = likes
         self.lookup = lookup
         self.map = map
         self.dataStatus = dataStatus
         self.format = format
+        self.display = display
         self.countries = countries
         self.scheduler = scheduler
         self.details = details
@@ -33,7 +36,7 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     func makeLikedCitiesViewModel() -> LikedCitiesViewModel {
         LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                              like: LikeCityUseCase(repository: likes),
-                             ranges: GetTodayRangesUseCase(repository: details.weather), format: format,
+                             ranges: GetTodayRangesUseCase(repository: details.weather), format: format, display: display,
                              countries: countries, scheduler: scheduler, dataStatus: dataStatus,
                              map: map())
     }

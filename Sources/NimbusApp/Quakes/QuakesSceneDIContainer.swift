@@ -14,6 +14,8 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     private let lookup: @Sendable (Int) -> City?
     private let locate: LocateCurrentCityUseCase
     private let format: QuakeFormatter
+    /// The settings' units and clock, which the screens follow.
+    private let display: DisplayUnits
     /// The map panel of a place with my places marked on it, made when an event is opened (the map
     /// services load on first use).
     private let mapPanel: (City, AnyPublisher<[MapMarker], Never>) -> ScreenPanel
@@ -21,7 +23,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     private let now: @Sendable () -> Date
 
     init(quakes: QuakesUseCase, likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
-         locate: LocateCurrentCityUseCase, format: QuakeFormatter,
+         locate: LocateCurrentCityUseCase, format: QuakeFormatter, display: DisplayUnits,
          mapPanel: @escaping (City, AnyPublisher<[MapMarker], Never>) -> ScreenPanel,
          scheduler: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) {
         self.quakes = quakes
@@ -29,6 +31,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
         self.lookup = lookup
         self.locate = locate
         self.format = format
+        self.display = display
         self.mapPanel = mapPanel
         self.scheduler = scheduler
         self.now = now
@@ -40,13 +43,13 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
 
     func makeQuakeListScreen(onRoute: @escaping (QuakeListRoute) -> Void) -> QuakeListScreen {
         let viewModel = QuakeListViewModel(quakes: quakes, likes: LikeCityUseCase(repository: likes), places: myPlaces.coordinates,
-                                            format: format, scheduler: scheduler, now: now)
+                                            format: format, display: display, scheduler: scheduler, now: now)
         return QuakeListScreen(viewModel: viewModel, l10n: format.l10n, ticks: Self.ticks(scheduler, now: now), onRoute: onRoute)
     }
 
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
         let viewModel = QuakeDetailViewModel(quake: quake, place: place, likes: LikeCityUseCase(repository: likes),
-                                             format: format, now: now)
+                                             format: format, display: display, now: now)
         let places = MapMarker.places(myPlaces.contents, language: format.l10n.language)
         let panel = mapPanel(QuakeDetailViewModel.epicentre(of: quake, near: place), places)
         return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: panel)

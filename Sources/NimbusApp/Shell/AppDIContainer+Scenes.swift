@@ -23,20 +23,20 @@ extension AppDIContainer {
                     wishlist: movieServices.wishlist.contents, viewed: movieServices.history.viewed,
                     homeChanged: homeFollowingLocation.changes)
             },
-            format: quakeFormatter, scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,
+            format: quakeFormatter, display: display, scheduler: configuration.scheduler, work: configuration.workScheduler ?? configuration.scheduler,
             now: configuration.now, details: makeCityDetailFactory(), quakes: quakes, movies: movies)
     }
 
     @MainActor func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         LikedSceneDIContainer(likes: likesStore, lookup: cityLookup, map: { [unowned self] in map.makeShowCityMapUseCase() },
-                              dataStatus: userDatabase.status, format: weatherFormatter,
+                              dataStatus: userDatabase.status, format: weatherFormatter, display: display,
                               countries: countryNames, scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
     @MainActor func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {
         QuakesSceneDIContainer(
             quakes: makeQuakesUseCase(), likes: likesStore, lookup: cityLookup, locate: makeLocateCurrentCityUseCase(),
-            format: quakeFormatter,
+            format: quakeFormatter, display: display,
             mapPanel: { [unowned self] city, places in map.makeCityMapPanel(city: city, places: places) },
             scheduler: configuration.scheduler, now: configuration.now)
     }
@@ -48,7 +48,7 @@ extension AppDIContainer {
 
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, air: airQualityRepository, warnings: makeWarningsRepository(),
-                          normals: makeClimateNormalsRepository(), likes: likesStore, format: weatherFormatter,
+                          normals: makeClimateNormalsRepository(), likes: likesStore, format: weatherFormatter, display: display,
                           countries: countryNames, scheduler: configuration.scheduler, work: configuration.workScheduler,
                           now: configuration.now, makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }
@@ -62,7 +62,9 @@ extension AppDIContainer {
         return SettingsOverlay(viewModel: viewModel, l10n: l10n)
     }
 
-    var weatherFormatter: WeatherFormatter { WeatherFormatter(l10n: l10n, display: display, zones: zones) }
+    /// The UI language, the zone database and the settings' units and clock as they are now: view
+    /// models are given `display` too and follow its changes; one-shot output writes in these.
+    var weatherFormatter: WeatherFormatter { WeatherFormatter(l10n: l10n, display: display.value, zones: zones) }
     var quakeFormatter: QuakeFormatter { QuakeFormatter(weather: weatherFormatter) }
 
     /// The city's map, drawn inside its detail; `e` shows the recent earthquakes around it.

@@ -15,6 +15,8 @@ final class CityDetailFactory {
     let normals: ClimateNormalsRepository?
     let likes: LikesRepository?
     let format: WeatherFormatter
+    /// The settings' units and clock, which the details follow.
+    let display: DisplayUnits
     private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// The app's work queue (nil in tapes and tests: everything at once).
@@ -23,7 +25,7 @@ final class CityDetailFactory {
     private let makePanel: (City) -> ScreenPanel?
 
     init(weather: WeatherRepository, air: AirQualityRepository?, warnings: WarningsRepository? = nil,
-         normals: ClimateNormalsRepository? = nil, likes: LikesRepository?, format: WeatherFormatter, countries: CountryNames,
+         normals: ClimateNormalsRepository? = nil, likes: LikesRepository?, format: WeatherFormatter, display: DisplayUnits, countries: CountryNames,
          scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil, now: @escaping @Sendable () -> Date,
          makePanel: @escaping (City) -> ScreenPanel?) {
         self.weather = weather
@@ -32,6 +34,7 @@ final class CityDetailFactory {
         self.normals = normals
         self.likes = likes
         self.format = format
+        self.display = display
         self.countries = countries
         self.scheduler = scheduler
         self.work = work
@@ -49,7 +52,7 @@ final class CityDetailFactory {
                             warnings: withExtras ? warnings.map { GetWarningsUseCase(repository: $0, now: now) } : nil,
                             normals: withExtras ? normals.map { GetClimateNormalsUseCase(repository: $0) } : nil,
                             likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
-                            countries: countries, scheduler: scheduler, work: work, now: now)
+                            display: display, countries: countries, scheduler: scheduler, work: work, now: now)
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

@@ -11,6 +11,8 @@ import OpenCombineShim
 final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     private let sources: () -> TodayViewModel.Sources
     private let format: QuakeFormatter
+    /// The settings' units and clock, which the tab follows.
+    private let display: DisplayUnits
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let work: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
@@ -19,11 +21,12 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     private let movies: MoviesSceneDIContainer
 
     /// `sources` is asked when the tab is first shown (the films' store opens then, not at start-up).
-    init(sources: @escaping () -> TodayViewModel.Sources, format: QuakeFormatter, scheduler: AnySchedulerOf<DispatchQueue>,
+    init(sources: @escaping () -> TodayViewModel.Sources, format: QuakeFormatter, display: DisplayUnits, scheduler: AnySchedulerOf<DispatchQueue>,
          work: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date, details: CityDetailFactory, quakes: QuakesSceneDIContainer,
          movies: MoviesSceneDIContainer) {
         self.sources = sources
         self.format = format
+        self.display = display
         self.scheduler = scheduler
         self.work = work
         self.now = now
@@ -33,7 +36,7 @@ final class TodaySceneDIContainer: TodayCoordinatorDependencies {
     }
 
     func makeTodayViewModel() -> TodayViewModel {
-        TodayViewModel(sources: sources(), format: format, scheduler: scheduler, work: work, now: now)
+        TodayViewModel(sources: sources(), format: format, display: display, scheduler: scheduler, work: work, now: now)
     }
 
     func makeTodayScreen(onRoute: @escaping (TodayRoute) -> Void) -> Screen {

@@ -115,7 +115,7 @@ extension CityListViewModel {
 
     /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.
     func format(_ readings: Readings) -> CityTemperatures {
-        guard let format, readings.display != nil else { return CityTemperatures() }
+        guard let display = readings.display, let format = format?.with(display) else { return CityTemperatures() }
         var texts = readings.celsius.mapValues { format.shortTemperature($0) }
         let mark = l10n[.weatherUnavailable]
         for id in readings.failures.keys { texts[id] = mark }

@@ -241,14 +241,17 @@ public final class CityListViewModel {
     let tier: CityCatalogueTier
     let temperatures: GetCurrentTemperaturesUseCase?
     let format: WeatherFormatter?
+    /// The settings' units and clock as they change (nil: the formatter's, fixed).
+    let display: DisplayUnits?
     let likes: LikeCityUseCase?
 
-    /// With `format`, the rows' temperatures are formatted and their local times kept to the tick's minute;
+    /// With `format`, the rows' temperatures are formatted and their local times kept to the tick's minute
+    /// (in `display`'s units and clock as the settings change them, else in the formatter's);
     /// `tier` says which catalogue is searched (what a query that matched nothing can be told).
     public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
                 scheduler: AnySchedulerOf<DispatchQueue>, tier: CityCatalogueTier = .other,
                 temperatures: GetCurrentTemperaturesUseCase? = nil,
-                format: WeatherFormatter? = nil, likes: LikeCityUseCase? = nil) {
+                format: WeatherFormatter? = nil, display: DisplayUnits? = nil, likes: LikeCityUseCase? = nil) {
         self.search = search
         self.totalCount = totalCount
         self.l10n = l10n
@@ -257,6 +260,7 @@ public final class CityListViewModel {
         self.tier = tier
         self.temperatures = temperatures
         self.format = format
+        self.display = display
         self.likes = likes
     }
 
@@ -278,12 +282,12 @@ public final class CityListViewModel {
             input.events.map(Self.action).eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
         ]
-        if let display = format?.display {
+        if format != nil, let display {
             // The settings' units and clock, now and after each change: temperatures and times are formatted again.
             actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            initial: State(display: format?.display), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
     }

@@ -97,7 +97,7 @@ public final class ClockFormat {
 extension WeatherFormatter {
     /// Times in `zone` as the settings' clock and the UI language write them.
     public func clock(in zone: Zone) -> ClockFormat {
-        ClockFormat(language: l10n.language, clock: display.value.clock, zone: zone)
+        ClockFormat(language: l10n.language, clock: display.clock, zone: zone)
     }
 
     /// The city's zone, from the zone database.

@@ -3,8 +3,9 @@ import NimbusDomain
 import OpenCombineShim
 import Synchronization
 
-/// The units and clock every formatter reads when it formats, owned by the app (one per app): a
-/// change in the settings screen reaches every screen at its next frame, since no screen keeps a copy.
+/// The settings' units and clock, owned by the app (one per app). Each view model that formats
+/// follows `changes` into its `State` and formats with a `WeatherFormatter` made from the state's
+/// `Value`: a change in the settings screen reaches every screen at its next frame.
 public final class DisplayUnits: Sendable {
     public struct Value: Equatable, Sendable {
         /// Pressures, precipitation and distances.
@@ -41,7 +42,7 @@ public final class DisplayUnits: Sendable {
     }
 
     /// Sent (on the thread that changed the value: the main thread in the app) after each change;
-    /// view models that keep formatted text re-format on it.
+    /// view models take the new value into their state on it.
     nonisolated(unsafe) private let subject = PassthroughSubject<Void, Never>()
 
     /// Once now, then after every change.

@@ -124,7 +124,7 @@ public final class LikedCitiesViewModel {
         /// costs a terminal the list's lines, not a new map each key (over a slow link, 2 KB a key).
         var mapRests = true
         /// The settings' units (the ranges and the scale are formatted in them).
-        var display: DisplayUnits.Value?
+        var display = DisplayUnits.Value(system: .metric)
     }
 
     public enum Action {
@@ -159,23 +159,27 @@ public final class LikedCitiesViewModel {
     private let liked: GetLikedCitiesUseCase
     private let like: LikeCityUseCase
     private let ranges: GetTodayRangesUseCase
-    private let format: WeatherFormatter
-    private let countries: CountryNames
+    /// The language and the zones; the units are the state's.
+    let format: WeatherFormatter
+    /// The settings' units as they change (nil: the formatter's, fixed).
+    private let display: DisplayUnits?
+    let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
     /// is told under the list.
-    private let dataStatus: UserDataStatus
+    let dataStatus: UserDataStatus
     /// City maps, for the selected row's map; nil shows none.
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
-                format: WeatherFormatter, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                format: WeatherFormatter, display: DisplayUnits? = nil, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
                 dataStatus: UserDataStatus = .saved, map: ShowCityMapUseCase? = nil) {
         self.map = map
         self.liked = liked
         self.like = like
         self.ranges = ranges
         self.format = format
+        self.display = display
         self.countries = countries
         self.scheduler = scheduler
         self.dataStatus = dataStatus
@@ -194,14 +198,13 @@ public final class LikedCitiesViewModel {
     }
 
     public func transform(input: Input) -> Output {
-        let display = format.display
-        let actions: [AnyPublisher<Action, Never>] = [
-            input.events.map(Self.action).eraseToAnyPublisher(),
+        var actions: [AnyPublisher<Action, Never>] = [input.events.map(Self.action).eraseToAnyPublisher()]
+        if let display {
             // The settings' units, now and after each change: the same ranges are formatted again.
-            display.changes.map { Action.display(display.value) }.eraseToAnyPublisher(),
-        ]
+            actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
         let loop = EffectRunner.run(
-            initial: State(), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            initial: State(display: format.display), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
     }
@@ -339,87 +342,5 @@ public final class LikedCitiesViewModel {
                 .mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size)))
             }
         }
-    }
-
-    // MARK: Presenting
-
-    /// What the rows depend on: a change of selection alone formats no row again.
-    private struct Listing: Equatable {
-        let cities: [City], ranges: [Coordinate: DayRange], problems: [Coordinate: WeatherError]
-        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value?
-        init(_ s: State) {
-            cities = s.cities
-            ranges = s.ranges
-            problems = s.rangeProblems
-            rangeError = s.rangeError
-            removeFailed = s.removeFailed
-            display = s.display
-        }
-    }
-
-    private struct Presented {
-        let listing: Listing
-        let view: LikedCitiesState
-        let thumbnail: Thumbnail?
-        let map: LikedMap?
-    }
-
-    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<LikedCitiesState, Never> {
-        states
-            .filter(\.loaded)
-            .scan(nil as Presented?) { [self] previous, state in
-                let listing = Listing(state)
-                var view = previous.flatMap { $0.listing == listing ? $0.view : nil } ?? list(state)
-                view.selection = Self.selection(state)
-                let map = previous.flatMap { $0.listing == listing && $0.thumbnail == state.thumbnail ? $0.map : nil }
-                    ?? mapView(state)
-                view.map = map
-                return Presented(listing: listing, view: view, thumbnail: state.thumbnail, map: map)
-            }
-            .compactMap { $0?.view }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
-    }
-
-    private func list(_ state: State) -> LikedCitiesState {
-        let l10n = format.l10n
-        let rows = state.cities.map { city -> LikedRow in
-            let range = state.ranges[city.coordinate]
-            let name = CityNameChoice.name(city, language: l10n.language)
-            if range == nil, let error = state.rangeProblems[city.coordinate] ?? state.rangeError {
-                var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
-                                   range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
-                                   coordinates: WeatherFormatter.coordinates(city.coordinate))
-                row.unavailable = true
-                row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
-                row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
-                return row
-            }
-            var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
-                               range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
-                               condition: range.map { format.condition($0.condition) },
-                               coordinates: WeatherFormatter.coordinates(city.coordinate))
-            row.countryShort = CityPlace.short(CitySummary(city), language: l10n.language)
-            row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
-            return row
-        }
-        var notices: [String] = []
-        if let startupNotice = UserDataNotice.message(dataStatus, l10n: format.l10n) { notices.append(startupNotice) }
-        if state.removeFailed { notices.append(l10n[.likesErrorSave]) }
-        if let error = state.rangeError { notices.append(format.message(error)) }
-        return LikedCitiesState(rows: rows, emptyMessage: rows.isEmpty ? l10n[.likedEmpty] : nil,
-                                notice: notices.isEmpty ? nil : notices.joined(separator: " "),
-                                canRetry: Self.canRetry(state))
-    }
-
-    /// The selected city's map as drawn, with its name, the other liked cities in view and a scale.
-    private func mapView(_ state: State) -> LikedMap? {
-        guard let thumbnail = state.thumbnail, let snapshot = thumbnail.snapshot else { return nil }
-        let language = format.l10n.language
-        let others = state.cities.filter { $0.id != thumbnail.want.city.id }.map { MapMarker.place($0, language: language) }
-        let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
-                                     units: state.display?.system ?? .metric, l10n: format.l10n)
-        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(thumbnail.want.city, language: language),
-                        markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }
 }

@@ -156,10 +156,10 @@ public final class CityMapViewModel {
         case hideQuakes
     }
 
-    private let city: City
+    let city: City
     private let showMap: ShowCityMapUseCase
-    private let l10n: L10n
-    private let units: UnitSystem
+    let l10n: L10n
+    let units: UnitSystem
     private let initialZoom: MapZoom
     private let initialStyle: MapStyle
     private let scheduler: AnySchedulerOf<DispatchQueue>
@@ -398,40 +398,6 @@ public final class CityMapViewModel {
         .subscribe(on: renderScheduler)
         .receive(on: scheduler)
         .hearingCancelAtOnce(flag)
-    }
-
-    // MARK: Presenting
-
-    /// The panel's state; nil before the first layout, and while a new view's cache is asked.
-    private func present(_ state: State) -> CityMapState? {
-        guard let request = state.request, !state.asking else { return nil }
-        let key = request.key
-        let snapshot = state.failure == nil ? state.snapshot : nil
-        let styleName = l10n[key.style == .braille ? .mapStyleBraille : .mapStyleBlocks]
-        var status = l10n.format(.mapStatus, String(key.zoom.level), String(MapZoom.range.upperBound), styleName)
-        let scale = snapshot.flatMap {
-            MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn, maxColumns: min(24, key.size.cols / 3), units: units, l10n: l10n)
-        }
-        let message = state.failure.map(message) ?? (state.loading ? l10n[.mapLoading] : nil)
-        let markers = snapshot.map { MapMarkerPlacement.place(state.places + (state.quakes ?? []) + state.towns, on: $0) } ?? []
-        if state.quakes != nil {
-            let count = markers.filter { $0.kind == .quake }.count
-            status += " · " + l10n.format(.mapQuakesShown, l10n.number(count))
-        }
-        var shown = CityMapState(cityName: CityNameChoice.name(city, language: l10n.language), snapshot: snapshot,
-                                 isLoading: state.loading, message: message, status: status, scaleBar: scale,
-                                 zoom: key.zoom, style: key.style)
-        shown.markers = markers
-        shown.quakesShown = state.canShowQuakes ? state.quakes != nil : nil
-        shown.towns = state.towns
-        return shown
-    }
-
-    private func message(_ error: MapError) -> String {
-        switch error {
-        case .dataMissing(let path): return l10n.format(.mapErrorMissing, path)
-        case .dataDamaged(let reason): return l10n.format(.mapErrorDamaged, reason)
-        }
     }
 }
 

@@ -95,9 +95,9 @@ public final class WishlistViewModel {
     }
 
     private let wishlist: WishlistUseCase
-    private let l10n: L10n
+    let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    private let dateFormatter: DateFormatter
+    let dateFormatter: DateFormatter
     private let dataStatus: UserDataStatus
 
     /// `dataStatus` says whether the wishlist is being saved; anything but `.saved` is told when the tab first shows.
@@ -218,31 +218,6 @@ public final class WishlistViewModel {
             return .route(.showDetail(movie))
         case .ask(let count):
             return .route(.confirmDeleteAll(count))
-        }
-    }
-
-    // MARK: Presenting
-
-    private func present(_ state: State) -> WishlistState {
-        let rows = state.entries.map { e in
-            WishlistRow(id: e.id, title: e.movie.title, year: e.movie.year.map(String.init) ?? "",
-                        director: e.movie.directors.joined(separator: ", "), added: dateFormatter.string(from: e.addedAt),
-                        genres: l10n.genres(e.movie.genres))
-        }
-        let selection = state.selected.flatMap { id in state.entries.firstIndex { $0.id == id } } ?? 0
-        return WishlistState(
-            rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),
-            emptyMessage: rows.isEmpty ? l10n[.wishlistEmpty] : nil,
-            confirmation: state.confirming ? l10n.count(.wishlistConfirm, rows.count, l10n.number(rows.count)) : nil,
-            selection: selection, message: state.message.flatMap(text))
-    }
-
-    private func text(_ message: Message) -> String? {
-        switch message {
-        case .deleted(let title): return l10n.format(.wishlistDeleted, title)
-        case .cleared: return l10n[.wishlistCleared]
-        case .failed(let error): return l10n.describeWishlistFailure(error)
-        case .notice(let status): return UserDataNotice.message(status, l10n: l10n)
         }
     }
 }

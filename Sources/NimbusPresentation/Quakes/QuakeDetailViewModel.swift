@@ -53,6 +53,8 @@ public final class QuakeDetailViewModel {
         var likeFailed = false
         /// What the last `f` saved: liked (true) or unliked (false).
         var saved: Bool?
+        /// The settings' units and clock: what the facts are written in.
+        var display = DisplayUnits.Value(system: .metric)
     }
 
     public enum Action: Equatable {
@@ -61,6 +63,7 @@ public final class QuakeDetailViewModel {
         case likeToggled
         case likeSaved(Bool)
         case likeFailed
+        case display(DisplayUnits.Value)
     }
 
     public enum Effect: Equatable { case toggleLike(Int) }
@@ -68,15 +71,19 @@ public final class QuakeDetailViewModel {
     public let quake: Quake
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
+    /// The language and the zones; the units and clock are the state's.
     private let format: QuakeFormatter
+    /// The settings' units and clock as they change (nil: the formatter's, fixed).
+    private let display: DisplayUnits?
     private let now: @Sendable () -> Date
 
     public init(quake: Quake, place: QuakePlace?, likes: LikeCityUseCase?, format: QuakeFormatter,
-                now: @escaping @Sendable () -> Date) {
+                display: DisplayUnits? = nil, now: @escaping @Sendable () -> Date) {
         self.quake = quake
         self.place = place
         self.likes = likes
         self.format = format
+        self.display = display
         self.now = now
     }
 
@@ -107,13 +114,17 @@ public final class QuakeDetailViewModel {
     public func transform(input: Input) -> Output {
         // The like follows the store, whichever screen changed it.
         let stored = likes.map { $0.contents.map(Action.likes).eraseToAnyPublisher() } ?? Just(.likes([])).eraseToAnyPublisher()
+        // The settings' units and clock, after each change: the same facts are written again.
+        let displayed = display.map { display in display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher() }
+            ?? Empty().eraseToAnyPublisher()
         let loop = EffectRunner.run(
-            initial: State(city: likes == nil ? nil : place?.city.id), actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher()),
+            initial: State(city: likes == nil ? nil : place?.city.id, display: display?.value ?? format.weather.display),
+            actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher(), displayed),
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
             .map { [format, quake, place, now] state in
                 Self.state(quake, place, liked: state.liked, saved: state.saved, failed: state.likeFailed,
-                           format: format, now: now())
+                           format: format.with(state.display), now: now())
             }
             .removeDuplicates()
             .eraseToAnyPublisher()
@@ -138,6 +149,9 @@ public final class QuakeDetailViewModel {
         case .likeFailed:
             state.likeFailed = true
             return []
+        case .display(let display):
+            state.display = display
+            return []
         }
     }
 
@@ -152,61 +166,5 @@ public final class QuakeDetailViewModel {
                 }
             }
         }
-    }
-
-    /// "UTC−3", "UTC+5:30", "UTC".
-    static func utcOffset(_ seconds: Int) -> String {
-        guard seconds != 0 else { return "UTC" }
-        let minutes = abs(seconds) / 60
-        return "UTC" + (seconds < 0 ? "−" : "+") + String(minutes / 60) + (minutes % 60 == 0 ? "" : String(format: ":%02d", minutes % 60))
-    }
-
-    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, saved: Bool?, failed: Bool, format: QuakeFormatter,
-                      now: Date) -> QuakeDetailState {
-        let l10n = format.l10n
-        let utc = format.weather.clock(in: .utc)
-        var facts: [String] = []
-        var warnings: Set<Int> = []
-        // The time at the epicentre: on the nearest town's clocks, or at sea on the nautical zone's
-        // (`QuakesUseCase.zone`), both from the zone database.
-        if let place, let zone = format.weather.zones.zone(named: place.zone) {
-            let local = format.weather.clock(in: zone).dateTime(quake.time, dateTemplate: "MMMd")
-            let when = utc.dateTime(quake.time, dateTemplate: "yMMMd")
-            facts.append(place.isNauticalZone
-                ? l10n.format(.quakeDetailTimeSea, when, local, Self.utcOffset(zone.offset(at: quake.time)))
-                : l10n.format(.quakeDetailTime, when, local))
-        } else {
-            facts.append(l10n.format(.quakeDetailTimeUTC, utc.dateTime(quake.time, dateTemplate: "yMMMd")) + " · "
-                         + format.weather.age(now.timeIntervalSince(quake.time)))
-        }
-        facts.append(l10n.format(.quakeDetailMagnitude, QuakeFormatter.magnitude(quake.magnitude)
-                                 + (quake.magnitudeType.map { " (\($0))" } ?? "")) + " · " + format.depth(quake.depthKilometres))
-        facts.append(l10n.format(.quakeDetailEpicentre, WeatherFormatter.coordinates(quake.coordinate),
-                                 format.place(quake, place)))
-        if let place {
-            facts.append(l10n.format(liked ? .quakeDetailNearestLiked : .quakeDetailNearest,
-                                     CityNameChoice.name(place.city, language: l10n.language)))
-        }
-        if let felt = quake.felt, felt > 0 { facts.append(l10n.format(.quakeDetailFelt, l10n.number(felt))) }
-        if quake.tsunami {
-            warnings.insert(facts.count)
-            facts.append(l10n[.quakeDetailTsunami])
-        }
-        if let alert = quake.alert {
-            if alert != .green { warnings.insert(facts.count) }
-            facts.append(l10n.format(.quakeDetailAlert, format.alert(alert)))
-        }
-        facts.append(l10n[quake.reviewed ? .quakeDetailReviewed : .quakeDetailAutomatic])
-        if let significance = quake.significance { facts.append(l10n.format(.quakeDetailSignificance, l10n.number(significance))) }
-        if let url = quake.url { facts.append(l10n.format(.quakeDetailLink, url)) }
-        let city = place.map { CityNameChoice.name($0.city, language: l10n.language) } ?? ""
-        let notice: String? = failed ? l10n[.likesErrorSave]
-            : saved.map { l10n.format($0 ? .quakesLiked : .quakesUnliked, city) }
-        let title = "M " + QuakeFormatter.magnitude(quake.magnitude) + " · " + format.place(quake, place)
-        return QuakeDetailState(title: title, nearestTown: format.nearestTown(place),
-                                region: quake.place.isEmpty ? "" : l10n.format(.quakeDetailRegion, quake.place),
-                                facts: facts, warnings: warnings,
-                                nearestCity: place.map { CityNameChoice.name($0.city, language: l10n.language) },
-                                nearestLiked: liked, notice: notice, noticeFailed: failed)
     }
 }

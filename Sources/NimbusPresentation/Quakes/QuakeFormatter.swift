@@ -13,6 +13,11 @@ public struct QuakeFormatter: Sendable {
         self.countries = countries ?? CountryNames(locale: weather.l10n.locale)
     }
 
+    /// The same language, zones and country names, writing in `display`.
+    public func with(_ display: DisplayUnits.Value) -> QuakeFormatter {
+        QuakeFormatter(weather: weather.with(display), countries: countries)
+    }
+
     /// "5.1": one decimal, as seismologists give it.
     public static func magnitude(_ m: Double) -> String {
         guard m.isFinite else { return "–" }

@@ -121,10 +121,10 @@ public final class QuakeListViewModel {
         var selected: String?
         /// The clock as of the last action (ages are counted from it).
         var now: Date
-        /// Counts the settings' changes of units: the same list is formatted again.
-        var formatting = 0
+        /// The settings' units and clock: what the list is formatted in.
+        var display = DisplayUnits.Value(system: .metric)
         /// The units shown: "near my places" is a round distance in them.
-        var units: UnitSystem = .metric
+        var units: UnitSystem { display.system }
         /// What the last `f` did, until the next key.
         var notice: Notice?
     }
@@ -136,7 +136,7 @@ public final class QuakeListViewModel {
         case refresh(Date), stop
         case magnitudeCycled(Date), periodCycled(Date), nearToggled, sortToggled
         case selected(Int), opened(Int)
-        case places([Coordinate]), unitsChanged(UnitSystem)
+        case places([Coordinate]), display(DisplayUnits.Value)
         case likeToggled, liked(String, Bool), likeFailed
         /// The feed's answers: a kept copy or a fresh one, then the end (`nil`) or why it failed.
         case answered(QuakeFeed, QuakeFeedUpdate), finished(QuakeFeed, QuakeError?)
@@ -151,10 +151,13 @@ public final class QuakeListViewModel {
         case toggleLike(Quake)
     }
 
-    private let quakes: QuakesUseCase
+    let quakes: QuakesUseCase
     private let likes: LikeCityUseCase?
     private let places: AnyPublisher<[Coordinate], Never>
-    private let format: QuakeFormatter
+    /// The language and the zones; the units are the state's.
+    let format: QuakeFormatter
+    /// The settings' units as they change (nil: the formatter's, fixed).
+    private let display: DisplayUnits?
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let now: @Sendable () -> Date
     private let feed: QuakeFeed
@@ -162,12 +165,13 @@ public final class QuakeListViewModel {
     /// `places` are the user's places (liked cities and the current location), as they change;
     /// `likes`, where `f` saves (nil: `f` is not offered).
     public init(quakes: QuakesUseCase, likes: LikeCityUseCase? = nil, places: AnyPublisher<[Coordinate], Never>, format: QuakeFormatter,
-                scheduler: AnySchedulerOf<DispatchQueue>, feed: QuakeFeed = QuakeFeed(magnitude: .twoAndAHalf, period: .day),
+                display: DisplayUnits? = nil, scheduler: AnySchedulerOf<DispatchQueue>, feed: QuakeFeed = QuakeFeed(magnitude: .twoAndAHalf, period: .day),
                 now: @escaping @Sendable () -> Date) {
         self.quakes = quakes
         self.likes = likes
         self.places = places
         self.format = format
+        self.display = display
         self.scheduler = scheduler
         self.feed = feed
         self.now = now
@@ -175,18 +179,17 @@ public final class QuakeListViewModel {
 
     public func transform(input: Input) -> Output {
         let now = self.now
-        let actions: [AnyPublisher<Action, Never>] = [
+        var actions: [AnyPublisher<Action, Never>] = [
             input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
             places.map(Action.places).eraseToAnyPublisher(),
-            // A change of units in the settings formats the same list again (depths, distances).
-            format.weather.display.changes.dropFirst().map { [format] in Action.unitsChanged(format.weather.units) }
-                .eraseToAnyPublisher(),
         ]
-        var initial = State(feed: feed, now: now())
-        initial.units = format.weather.units
+        if let display {
+            // A change of units in the settings formats the same list again (depths, distances).
+            actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
         let loop = EffectRunner.run(
-            initial: initial,
+            initial: State(feed: feed, now: now(), display: display?.value ?? format.weather.display),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -271,9 +274,8 @@ public final class QuakeListViewModel {
         case .places(let places):
             state.places = places
             return []
-        case .unitsChanged(let units):
-            state.units = units
-            state.formatting += 1
+        case .display(let display):
+            state.display = display
             return []
         case .answered(let feed, let update):
             guard feed == state.feed else { return [] }
@@ -364,130 +366,4 @@ public final class QuakeListViewModel {
 
     /// Whether `f` does anything here.
     public var likesCities: Bool { likes != nil }
-
-    // MARK: Presenting
-
-    /// What the rows depend on: a change of selection alone formats no row again.
-    private struct Listing: Equatable {
-        let update: QuakeFeedUpdate?, near: Bool, byDistance: Bool, places: [Coordinate], formatting: Int, minute: Int
-        init(_ s: State) {
-            update = s.update
-            near = s.near
-            byDistance = s.byDistance
-            places = s.places
-            formatting = s.formatting
-            minute = Int(s.now.timeIntervalSince1970 / 60)
-        }
-    }
-
-    /// The list as last formatted, kept beside the state it was made for.
-    private struct Presented {
-        let listing: Listing
-        let shown: [Quake]
-        let rows: [QuakeRow]
-        let state: State
-        /// Each event's place in words, by id, for the formatting it was made with: finding the nearest
-        /// city and its local name for every row again at every change would cost a long feed dearly.
-        let places: [String: (updated: Date, text: String)]
-    }
-
-    private func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<QuakeListState, Never> {
-        states
-            .filter(\.started)
-            .scan(nil as Presented?) { [self] previous, state in
-                let listing = Listing(state)
-                if let previous, previous.listing == listing {
-                    return Presented(listing: listing, shown: previous.shown, rows: previous.rows, state: state, places: previous.places)
-                }
-                let shown = Self.shownQuakes(state)
-                var places = previous?.listing.formatting == listing.formatting ? previous?.places ?? [:] : [:]
-                if places.count > 20_000 { places = [:] }
-                var rows = rows(shown, now: state.now, places: &places)
-                if state.byDistance, !state.places.isEmpty {
-                    for i in rows.indices {
-                        let kilometres = state.places.map { $0.distance(to: shown[i].coordinate) }.min() ?? .infinity
-                        rows[i].distance = format.distance(kilometres: kilometres)
-                    }
-                }
-                return Presented(listing: listing, shown: shown, rows: rows, state: state, places: places)
-            }
-            .compactMap { [self] in $0.map(view) }
-            .removeDuplicates()
-            .eraseToAnyPublisher()
-    }
-
-    private func rows(_ shown: [Quake], now: Date, places: inout [String: (updated: Date, text: String)]) -> [QuakeRow] {
-        shown.map { quake in
-            let place: String
-            if let known = places[quake.id], known.updated == quake.updated {
-                place = known.text
-            } else {
-                place = format.place(quake, quakes.place(of: quake))
-                places[quake.id] = (quake.updated, place)
-            }
-            return QuakeRow(id: quake.id, magnitude: QuakeFormatter.magnitude(quake.magnitude),
-                     strength: QuakeFormatter.strength(quake.magnitude),
-                     time: format.weather.age(now.timeIntervalSince(quake.time)),
-                     place: place, depth: format.distance(kilometres: quake.depthKilometres),
-                     flagged: quake.tsunami || (quake.alert.map { $0 != .green } ?? false))
-        }
-    }
-
-    private func view(_ presented: Presented) -> QuakeListState {
-        let state = presented.state, rows = presented.rows
-        let l10n = format.l10n
-        var filter = format.filterParts(state.feed)
-        let radius = format.distance(kilometres: QuakeFormatter.nearRadiusKilometres(state.units))
-        if state.near { filter.append(l10n.format(.quakesNearFilter, radius)) }
-        if state.byDistance { filter.append(l10n[.quakesByDistance]) }
-
-        var message: String?
-        if rows.isEmpty {
-            if state.stopped, state.update == nil {
-                message = l10n[.quakesStopped] + " " + l10n[.quakesRetry]
-            } else if let error = state.error, state.update == nil {
-                message = format.message(error) + " " + l10n[.quakesRetry]
-            } else if state.update == nil {
-                message = l10n[.quakesLoading]
-            } else if state.near && state.places.isEmpty {
-                message = l10n[.quakesNoPlaces]
-            } else if state.near {
-                message = l10n.format(.quakesEmptyNear, radius)
-            } else if !state.loading {
-                message = l10n[.quakesEmpty]
-            }
-        }
-        var summary: [String] = []
-        var status: [String] = []
-        if let update = state.update {
-            summary.append(l10n.count(.quakesCount, rows.count, l10n.number(rows.count)))
-            let dropped = update.snapshot.dropped
-            if dropped > 0 { summary.append(l10n.count(.quakesDropped, dropped, l10n.number(dropped))) }
-            let age = format.weather.age(state.now.timeIntervalSince(update.checkedAt))
-            if state.stopped {
-                status.append(l10n.format(.quakesStoppedCached, age))
-            } else if let error = state.error {
-                switch error {
-                case .offline: status.append(l10n.format(.quakesOfflineCached, age))
-                case .timedOut: status.append(l10n.format(.quakesTimedOutCached, age))
-                default: status.append(format.message(error))
-                }
-            } else {
-                status.append(l10n.format(.quakesUpdated, age))
-                if update.origin == .notModified { status.append(l10n[.quakesNotModified]) }
-            }
-        }
-        if state.loading, state.update != nil { status.append(l10n[.quakesRefreshing]) }
-        let selection = state.selected.flatMap { id in presented.shown.firstIndex { $0.id == id } } ?? 0
-        let notice: String? = switch state.notice {
-        case .liked(let city): l10n.format(.quakesLiked, city)
-        case .unliked(let city): l10n.format(.quakesUnliked, city)
-        case .failed: l10n[.likesErrorSave]
-        case nil: nil
-        }
-        return QuakeListState(filterParts: filter, rows: rows, selection: selection, message: message,
-                              summaryParts: summary, notice: notice, noticeFailed: state.notice == .failed,
-                              status: status.joined(separator: " · "),
-                              failed: (state.error != nil || state.stopped) && !state.loading, loading: state.loading)
-    }
 }

@@ -9,10 +9,9 @@ extension TodayViewModel {
 
     /// The state as last formatted, beside what it was made from.
     struct Presented {
-        /// The state without its selection: a move of the selection formats nothing again.
-        let content: State
-        let view: TodayState
-        /// Each event's place in words, by id, for the formatting it was made with (the nearest
+        /// Made from the state without its selection: a move of the selection formats nothing again.
+        let view: Memo<State, TodayState>
+        /// Each event's place in words, by id, in the units of the view's state (the nearest
         /// city and its local name, looked up once per event).
         let places: [String: (updated: Date, text: String)]
     }
@@ -20,29 +19,23 @@ extension TodayViewModel {
     func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<TodayState, Never> {
         states
             .filter(\.started)
-            .scan(nil as Presented?) { [self] previous, state in
+            .scan(nil as (Presented, TodayState)?) { [self] previous, state in
                 var content = state
                 content.selection = nil
-                var view: TodayState
-                var places: [String: (updated: Date, text: String)]
-                if let previous, previous.content == content {
-                    view = previous.view
-                    places = previous.places
-                } else {
-                    places = previous?.content.formatting == state.formatting ? previous?.places ?? [:] : [:]
-                    if places.count > 20_000 { places = [:] }
-                    view = self.view(state, places: &places)
-                }
+                var places = previous?.0.view.key.display == state.display ? previous?.0.places ?? [:] : [:]
+                if places.count > 20_000 { places = [:] }
+                let made = Memo(content, after: previous?.0.view) { self.view(state, places: &places) }
+                var view = made.value
                 view.selection = state.selection
-                return Presented(content: content, view: view, places: places)
+                return (Presented(view: made, places: places), view)
             }
-            .compactMap { $0?.view }
+            .compactMap { $0?.1 }
             .removeDuplicates()
             .eraseToAnyPublisher()
     }
 
     /// "23 km SW of Pohang": looked up once per event.
-    func describe(_ quake: Quake, places: inout [String: (updated: Date, text: String)]) -> String {
+    func describe(_ quake: Quake, format: QuakeFormatter, places: inout [String: (updated: Date, text: String)]) -> String {
         if let known = places[quake.id], known.updated == quake.updated { return known.text }
         let text = format.place(quake, sources.quakes.place(of: quake))
         places[quake.id] = (quake.updated, text)
@@ -50,6 +43,7 @@ extension TodayViewModel {
     }
 
     func view(_ s: State, places described: inout [String: (updated: Date, text: String)]) -> TodayState {
+        let format = self.format.with(s.display)
         let l10n = format.l10n
         let weatherFormat = format.weather
         let now = s.now
@@ -110,7 +104,7 @@ extension TodayViewModel {
         let quakeRows = s.near.map { near in
             TodayQuakeRow(id: near.quake.id, magnitude: QuakeFormatter.magnitude(near.quake.magnitude),
                           strength: QuakeFormatter.strength(near.quake.magnitude),
-                          place: describe(near.quake, places: &described),
+                          place: describe(near.quake, format: format, places: &described),
                           distance: l10n.format(.todayQuakeFrom, format.distance(kilometres: near.kilometres),
                                                 CityNameChoice.name(near.place, language: l10n.language)),
                           time: weatherFormat.age(now.timeIntervalSince(near.quake.time)))

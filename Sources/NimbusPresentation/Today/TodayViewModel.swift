@@ -79,7 +79,10 @@ public final class TodayViewModel {
     }
 
     let sources: Sources
+    /// The language and the zones; the units are the state's.
     let format: QuakeFormatter
+    /// The settings' units as they change (nil: the formatter's, fixed).
+    let display: DisplayUnits?
     let scheduler: AnySchedulerOf<DispatchQueue>
     let work: AnySchedulerOf<DispatchQueue>
     let now: @Sendable () -> Date
@@ -87,10 +90,11 @@ public final class TodayViewModel {
     /// - Parameters:
     ///   - scheduler: the main scheduler: every answer is applied on it, in the order it arrived.
     ///   - work: where the nearest city is found (the spatial index is built on first use).
-    public init(sources: Sources, format: QuakeFormatter, scheduler: AnySchedulerOf<DispatchQueue>,
+    public init(sources: Sources, format: QuakeFormatter, display: DisplayUnits? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 work: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) {
         self.sources = sources
         self.format = format
+        self.display = display
         self.scheduler = scheduler
         self.work = work
         self.now = now
@@ -147,13 +151,14 @@ public final class TodayViewModel {
         var selection: TodayTarget?
         /// The clock as of the last action that told it (ages are counted from it).
         var now: Date
-        /// Counts the settings' changes of units: the same sections are formatted again.
-        var formatting = 0
+        /// The settings' units and clock: what the sections are formatted in.
+        var display: DisplayUnits.Value
         /// The units shown: the quakes near the places are those within a round distance in them.
-        var units: UnitSystem = .metric
+        var units: UnitSystem { display.system }
 
-        init(now: Date) {
+        init(now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
             self.now = now
+            self.display = display
         }
 
         /// The nearest city, then the liked ones, each once.
@@ -175,7 +180,7 @@ public final class TodayViewModel {
         case opened(TodayItem)
         /// The stores' contents, at once and after every change.
         case likes([City]), wishlist([WishlistEntry]), viewed([MovieSummary])
-        case unitsChanged(UnitSystem)
+        case display(DisplayUnits.Value)
         /// Home was changed in the settings: where the user is may have changed.
         case homeChanged
         /// The places, before their weather: where the user is (or why not) and the liked cities.
@@ -201,19 +206,20 @@ public final class TodayViewModel {
 
     public func transform(input: Input) -> Output {
         let now = self.now
-        let actions: [AnyPublisher<Action, Never>] = [
+        var actions: [AnyPublisher<Action, Never>] = [
             input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
             sources.liked.contents.map(Action.likes).eraseToAnyPublisher(),
             sources.wishlist.map(Action.wishlist).eraseToAnyPublisher(),
             sources.viewed.map(Action.viewed).eraseToAnyPublisher(),
-            // A change of units in the settings formats the same sections again.
-            format.weather.display.changes.dropFirst().map { [format] in Action.unitsChanged(format.weather.units) }
-                .eraseToAnyPublisher(),
             sources.homeChanged.map { Action.homeChanged }.eraseToAnyPublisher(),
         ]
+        if let display {
+            // A change of units in the settings formats the same sections again.
+            actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
         let loop = EffectRunner.run(
-            initial: { var state = State(now: now()); state.units = format.weather.units; return state }(),
+            initial: State(now: now(), display: display?.value ?? format.weather.display),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -279,9 +285,8 @@ public final class TodayViewModel {
         case .viewed(let viewed):
             state.viewed = viewed
             return []
-        case .unitsChanged(let units):
-            state.units = units
-            state.formatting += 1
+        case .display(let display):
+            state.display = display
             findNear(&state)
             return []
         case .homeChanged:

@@ -12,16 +12,16 @@ extension CityDetailViewModel {
         let forecast: Fetched<Forecast>?
         let normal: DayNormal?
         let minute: Int
-        let formatting: Int
+        let display: DisplayUnits.Value
     }
 
-    /// What stays the same for every state of one minute and one formatting: the city's clock (its
+    /// What stays the same for every state of one minute and one display: the city's clock (its
     /// date formatters cost more to make than to use), the header and the sun line. The answers that
     /// come one after another while the detail opens (the likes, each source starting, the air, the
     /// warnings) then format no date again.
     struct Minute {
         let minute: Int
-        let formatting: Int
+        let display: DisplayUnits.Value
         let clock: ClockFormat
         let header: CityHeader
         let sun: SunLine
@@ -32,19 +32,22 @@ extension CityDetailViewModel {
             .filter(\.started)
             .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, minute: Minute, state: State)?) { [self] previous, state in
                 let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
-                                         minute: Int(state.now.timeIntervalSince1970 / 60), formatting: state.formatting)
+                                         minute: Int(state.now.timeIntervalSince1970 / 60), display: state.display)
+                let format = self.format.with(state.display)
                 let minute: Minute
-                if let kept = previous?.minute, kept.minute == inputs.minute, kept.formatting == inputs.formatting {
+                if let kept = previous?.minute, kept.minute == inputs.minute, kept.display == inputs.display {
                     minute = kept
                 } else {
-                    // The clock follows the settings' clock: made again only when the formatting changed.
-                    let clock = previous.flatMap { $0.minute.formatting == inputs.formatting ? $0.minute.clock : nil }
+                    // The clock follows the settings' clock: made again only when the display changed.
+                    let clock = previous.flatMap { $0.minute.display == inputs.display ? $0.minute.clock : nil }
                         ?? format.clock(in: zone)
-                    minute = Minute(minute: inputs.minute, formatting: inputs.formatting, clock: clock,
+                    minute = Minute(minute: inputs.minute, display: inputs.display, clock: clock,
                                     header: header(now: state.now, clock: clock), sun: sun(now: state.now, clock: clock))
                 }
                 if let previous, previous.inputs == inputs { return (inputs, previous.panel, minute, state) }
-                return (inputs, state.forecast.fetched.map { panel($0.value, normal: inputs.normal, now: state.now, clock: minute.clock) },
+                return (inputs, state.forecast.fetched.map {
+                            panel($0.value, normal: inputs.normal, now: state.now, clock: minute.clock, format: format)
+                        },
                         minute, state)
             }
             .compactMap { [self] made in made.map { view($0.state, panel: $0.panel, minute: $0.minute) } }
@@ -134,7 +137,8 @@ extension CityDetailViewModel {
         }
     }
 
-    func panel(_ forecast: Forecast, normal: DayNormal?, now: Date, clock: ClockFormat) -> WeatherPanel {
+    /// The weather as `format` writes it (in the state's units).
+    func panel(_ forecast: Forecast, normal: DayNormal?, now: Date, clock: ClockFormat, format: WeatherFormatter) -> WeatherPanel {
         let l10n = format.l10n
         let c = forecast.current
         // The next 48 hours; the 24-hour view is their first half.
@@ -159,8 +163,8 @@ extension CityDetailViewModel {
             humidity: l10n.format(.weatherHumidity, format.humidity(c.humidity)),
             pressure: l10n.format(.weatherPressure, format.pressure(c.pressure)),
             precipitation: l10n.format(.weatherPrecipitation, format.precipitation(c.precipitation)),
-            next24: hoursView(Array(ahead.prefix(24)), title: l10n[.weatherNext24], clock: clock),
-            next48: hoursView(ahead, title: l10n[.weatherNext48], clock: clock),
+            next24: hoursView(Array(ahead.prefix(24)), title: l10n[.weatherNext24], clock: clock, format: format),
+            next48: hoursView(ahead, title: l10n[.weatherNext48], clock: clock, format: format),
             days: Array(days))
         // Yesterday and the normal are today's: a kept forecast whose first day has gone says neither.
         guard let first = forecast.today, first.day == today else { return panel }
@@ -190,7 +194,7 @@ extension CityDetailViewModel {
         return .mixed
     }
 
-    func hoursView(_ hours: [HourlyForecast], title: String, clock: ClockFormat? = nil) -> WeatherPanel.Hours {
+    func hoursView(_ hours: [HourlyForecast], title: String, clock: ClockFormat? = nil, format: WeatherFormatter) -> WeatherPanel.Hours {
         let l10n = format.l10n
         let temps = hours.map { format.degrees($0.temperature) }
         let chances = hours.map(\.precipitationProbability)

@@ -43,7 +43,10 @@ public final class CityDetailViewModel {
     let warnings: GetWarningsUseCase?
     let normals: GetClimateNormalsUseCase?
     let likes: LikeCityUseCase?
+    /// The language and the zones; the units and clock are the state's.
     let format: WeatherFormatter
+    /// The settings' units and clock as they change (nil: the formatter's, fixed).
+    let display: DisplayUnits?
     let countries: CountryNames
     let scheduler: AnySchedulerOf<DispatchQueue>
     /// Where the air, the warnings and the normal are asked for and their kept copies read (nil: at
@@ -58,7 +61,7 @@ public final class CityDetailViewModel {
     ///     app's work queue).
     public init(city: City, forecast: GetForecastUseCase, air: GetAirQualityUseCase? = nil, warnings: GetWarningsUseCase? = nil,
                 normals: GetClimateNormalsUseCase? = nil, likes: LikeCityUseCase?, format: WeatherFormatter,
-                countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
+                display: DisplayUnits? = nil, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
         zone = format.zone(for: city)
@@ -68,6 +71,7 @@ public final class CityDetailViewModel {
         self.normals = normals
         self.likes = likes
         self.format = format
+        self.display = display
         self.countries = countries
         self.scheduler = scheduler
         self.work = work
@@ -128,8 +132,8 @@ public final class CityDetailViewModel {
         var normalRefresh = false
         var liked = false
         var likeFailed = false
-        /// Counts the settings' changes of units or clock: the same data is formatted again.
-        var formatting = 0
+        /// The settings' units and clock: what the data is formatted in.
+        var display: DisplayUnits.Value
         /// The clock as of the last action.
         var now: Date
         /// The screen has been shown (before, there is nothing to show).
@@ -139,16 +143,17 @@ public final class CityDetailViewModel {
         /// `r` was pressed and no other key since: the forecast's notice says how it went.
         var refreshAsked = false
 
-        init(cityID: Int, now: Date) {
+        init(cityID: Int, now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
             self.cityID = cityID
             self.now = now
+            self.display = display
         }
     }
 
     public enum Action {
         case appeared(Date), refresh(Date), tick(Date), leave
         case likeToggled, likes([Int]), likeFailed
-        case unitsChanged
+        case display(DisplayUnits.Value)
         case warningsOpened
         /// The sources' answers, with the time each came.
         case forecast(Source<Forecast, WeatherError>.Event, Date)
@@ -169,19 +174,21 @@ public final class CityDetailViewModel {
         /// Stop every request in flight.
         case stop
         case back
-        case showWarnings([WeatherWarning], at: Date)
+        case showWarnings([WeatherWarning], at: Date, display: DisplayUnits.Value)
     }
 
     public func transform(input: Input) -> Output {
         let now = self.now
-        let actions: [AnyPublisher<Action, Never>] = [
+        var actions: [AnyPublisher<Action, Never>] = [
             input.events.map { Self.action($0, now: now()) }.eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
-            // A change of units or clock in the settings formats the same state again.
-            format.display.changes.dropFirst().map { Action.unitsChanged }.eraseToAnyPublisher(),
         ]
+        if let display {
+            // A change of units or clock in the settings formats the same data again.
+            actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
+        }
         let loop = EffectRunner.run(
-            initial: State(cityID: city.id, now: now()),
+            initial: State(cityID: city.id, now: now(), display: display?.value ?? format.display),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -236,13 +243,13 @@ public final class CityDetailViewModel {
         case .likeFailed:
             state.likeFailed = true
             return []
-        case .unitsChanged:
-            state.formatting += 1
+        case .display(let display):
+            state.display = display
             return []
         case .warningsOpened:
             state.refreshAsked = false
             let active = state.warnings.fetched?.value.active(at: state.now) ?? []
-            return active.isEmpty ? [] : [.showWarnings(active, at: state.now)]
+            return active.isEmpty ? [] : [.showWarnings(active, at: state.now, display: state.display)]
         case .forecast(let event, let now):
             state.now = now
             guard !state.left else { return [] }
@@ -344,8 +351,8 @@ public final class CityDetailViewModel {
             return .all([.cancel(Job.forecast), .cancel(Job.air), .cancel(Job.warnings), .cancel(Job.normal)])
         case .back:
             return .route(.back)
-        case .showWarnings(let active, let at):
-            return .route(.showWarnings(WarningsText.make(active, city: city, format: format, now: at)))
+        case .showWarnings(let active, let at, let display):
+            return .route(.showWarnings(WarningsText.make(active, city: city, format: format.with(display), now: at)))
         }
     }
 

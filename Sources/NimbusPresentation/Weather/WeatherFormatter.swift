@@ -1,36 +1,44 @@
 import Foundation
 import NimbusDomain
 
-/// Turns weather values (metric, as the domain keeps them) into localised text in the chosen units.
+/// Turns weather values (metric, as the domain keeps them) into localised text in the chosen units:
+/// a value, made from the units and clock it writes in. A view model keeps the settings' units in its
+/// `State` and formats with `with(state.display)`, so what it shows follows from its state alone.
 public struct WeatherFormatter: Sendable {
     public let l10n: L10n
-    /// The app's units, read at each call (the settings screen changes them while the app runs).
-    public let display: DisplayUnits
+    /// The units and clock this formatter writes in.
+    public let display: DisplayUnits.Value
     /// The zone database every local time is read from.
     public let zones: any ZoneLookup
 
     /// Pressures, precipitation and distances.
-    public var units: UnitSystem { display.value.system }
+    public var units: UnitSystem { display.system }
 
+    /// Fixed units: the temperature, wind and clock follow `units`.
     public init(l10n: L10n, units: UnitSystem, zones: any ZoneLookup) {
-        self.init(l10n: l10n, display: DisplayUnits(system: units), zones: zones)
+        self.init(l10n: l10n, display: DisplayUnits.Value(system: units), zones: zones)
     }
 
-    public init(l10n: L10n, display: DisplayUnits, zones: any ZoneLookup) {
+    public init(l10n: L10n, display: DisplayUnits.Value, zones: any ZoneLookup) {
         self.l10n = l10n
         self.display = display
         self.zones = zones
     }
 
+    /// The same language and zones, writing in `display`.
+    public func with(_ display: DisplayUnits.Value) -> WeatherFormatter {
+        WeatherFormatter(l10n: l10n, display: display, zones: zones)
+    }
+
     /// A temperature in display units (°C or °F), not rounded.
     public func degrees(_ celsius: Double) -> Double {
-        display.value.temperature == .c ? celsius : celsius * 9 / 5 + 32
+        display.temperature == .c ? celsius : celsius * 9 / 5 + 32
     }
 
     /// "23°C" / "74°F"; "–" when unknown.
     public func temperature(_ celsius: Double) -> String {
         guard let n = Self.rounded(degrees(celsius)) else { return "–" }
-        return "\(n)°" + (display.value.temperature == .c ? "C" : "F")
+        return "\(n)°" + (display.temperature == .c ? "C" : "F")
     }
 
     /// "23°" (short, for lists and min/max labels).
@@ -41,7 +49,7 @@ public struct WeatherFormatter: Sendable {
 
     /// "10 km/h ↗" / "6 mph ↗": the arrow points where the wind blows to.
     public func wind(speed kmh: Double, from degrees: Double) -> String {
-        let unit = display.value.wind
+        let unit = display.wind
         let value = unit == .kmh ? kmh : unit == .mph ? kmh / 1.609344 : kmh / 3.6
         guard let n = Self.rounded(value) else { return "–" }
         let speed = "\(n) " + (unit == .kmh ? "km/h" : unit == .mph ? "mph" : "m/s")
