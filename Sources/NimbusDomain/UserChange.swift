@@ -1,5 +1,6 @@
 import Foundation
 import OpenCombineShim
+import Synchronization
 
 /// A change the user made to their own data, as the status line names it and `z` undoes it.
 public enum UserChange: Equatable, Sendable {
@@ -31,4 +32,88 @@ public protocol ChangeHistory: AnyObject, Sendable {
     var recorded: AnyPublisher<UserChange, Never> { get }
     func undo() -> UndoOutcome
     func redo() -> UndoOutcome
+}
+
+/// The one timeline of undoable changes, whichever store made them (the user database, the
+/// settings file): each entry knows how to put its data back, and checks first that the data is
+/// still as the change left it. Kept while the app runs; `levels` at most, the oldest go first.
+public final class ChangeLog: ChangeHistory, Sendable {
+    /// What putting data back did.
+    public enum Applied: Sendable, Equatable {
+        case applied
+        /// The data is no longer as expected: another process changed it since. Nothing was done.
+        case changedElsewhere
+        case failed(String)
+    }
+
+    public struct Entry: Sendable {
+        public let change: UserChange
+        public let undo: @Sendable () -> Applied
+        public let redo: @Sendable () -> Applied
+
+        public init(change: UserChange, undo: @escaping @Sendable () -> Applied, redo: @escaping @Sendable () -> Applied) {
+            self.change = change
+            self.undo = undo
+            self.redo = redo
+        }
+    }
+
+    /// How many changes are kept.
+    public static let levels = 100
+
+    private struct Stacks {
+        var done: [Entry] = []
+        var undone: [Entry] = []
+    }
+    private let stacks = Mutex(Stacks())
+    /// Sent on the thread that saved the change (the main thread in the app), outside the lock.
+    nonisolated(unsafe) private let subject = PassthroughSubject<UserChange, Never>()
+
+    public init() {}
+
+    /// A change just saved: it can be undone, and what was undone before it can no longer be redone.
+    public func record(_ entry: Entry) {
+        stacks.withLock { stacks in
+            stacks.done.append(entry)
+            if stacks.done.count > Self.levels { stacks.done.removeFirst(stacks.done.count - Self.levels) }
+            stacks.undone.removeAll()
+        }
+        subject.send(entry.change)
+    }
+
+    public var recorded: AnyPublisher<UserChange, Never> { subject.eraseToAnyPublisher() }
+
+    public func undo() -> UndoOutcome {
+        guard let entry = stacks.withLock({ $0.done.last }) else { return .nothingToUndo }
+        switch entry.undo() {
+        case .applied:
+            stacks.withLock { stacks in
+                _ = stacks.done.popLast()
+                stacks.undone.append(entry)
+            }
+            return .undone(entry.change)
+        case .changedElsewhere:
+            stacks.withLock { _ = $0.done.popLast() }
+            return .changedElsewhere(entry.change)
+        case .failed(let reason):
+            return .failed(entry.change, reason: reason)
+        }
+    }
+
+    public func redo() -> UndoOutcome {
+        guard let entry = stacks.withLock({ $0.undone.last }) else { return .nothingToRedo }
+        switch entry.redo() {
+        case .applied:
+            stacks.withLock { stacks in
+                _ = stacks.undone.popLast()
+                stacks.done.append(entry)
+            }
+            return .redone(entry.change)
+        case .changedElsewhere:
+            stacks.withLock { _ = $0.undone.popLast() }
+            return .changedElsewhere(entry.change)
+        case .failed(let reason):
+            return .failed(entry.change, reason: reason)
+        }
+    }
 }

@@ -65,7 +65,7 @@ import TestSupport
                 let before = stores.seen
                 switch step {
                 case .undo:
-                    let outcome = stores.database.undo()
+                    let outcome = stores.database.changeLog.undo()
                     if let last = done.popLast() {
                         #expect(outcome.isUndone, "\(steps)")
                         #expect(stores.seen == last.before, "undo of \(steps)")
@@ -76,7 +76,7 @@ import TestSupport
                     }
                     continue
                 case .redo:
-                    let outcome = stores.database.redo()
+                    let outcome = stores.database.changeLog.redo()
                     if let last = undone.popLast() {
                         #expect(outcome.isRedone, "\(steps)")
                         #expect(stores.seen == last.after, "redo of \(steps)")
@@ -104,9 +104,9 @@ import TestSupport
             let end = stores.seen
             let first = done.first?.before ?? undone.last?.before ?? end
             let last = undone.first?.after ?? done.last?.after ?? end
-            while stores.database.undo().isUndone {}
+            while stores.database.changeLog.undo().isUndone {}
             #expect(stores.seen == first, "\(steps)")
-            while stores.database.redo().isRedone {}
+            while stores.database.changeLog.redo().isRedone {}
             #expect(stores.seen == last, "\(steps)")
         }
     }
@@ -118,12 +118,12 @@ import TestSupport
         try mine.likes.setLiked(1, true)
         try theirs.likes.setLiked(2, true)
         let seen = mine.seen
-        #expect(mine.database.undo() == .changedElsewhere(.liked(cityID: 1)))
+        #expect(mine.database.changeLog.undo() == .changedElsewhere(.liked(cityID: 1)))
         #expect(mine.seen == seen)
         #expect(Set(seen.liked) == [1, 2])
         // The other table's changes are still there to undo.
         try mine.wishlist.add(Self.film(1))
-        #expect(mine.database.undo() == .undone(.wishlistAdded(title: "Film 1")))
+        #expect(mine.database.changeLog.undo() == .undone(.wishlistAdded(title: "Film 1")))
         #expect(mine.seen.wishlist.isEmpty)
     }
 
@@ -133,19 +133,19 @@ import TestSupport
         let subscription = stores.likes.contents.sink { published.append($0) }
         defer { subscription.cancel() }
         try stores.likes.setLiked(5, true)
-        #expect(stores.database.undo() == .undone(.liked(cityID: 5)))
+        #expect(stores.database.changeLog.undo() == .undone(.liked(cityID: 5)))
         #expect(published == [[], [5], []])
-        #expect(stores.database.redo() == .redone(.liked(cityID: 5)))
+        #expect(stores.database.changeLog.redo() == .redone(.liked(cityID: 5)))
         #expect(published.last == [5])
     }
 
     @Test func theHistoryKeepsItsLevelsAndDropsTheOldest() throws {
         let stores = Stores(try UserDatabase(inMemory: [LikesStore.migration, WishlistStore.migration]))
-        for id in 0..<(UserDataHistory.levels + 20) { try stores.likes.setLiked(id, true) }
+        for id in 0..<(ChangeLog.levels + 20) { try stores.likes.setLiked(id, true) }
         var undone = 0
-        while case let outcome = stores.database.undo(), outcome.isUndone { undone += 1 }
-        #expect(stores.database.undo() == .nothingToUndo)
-        #expect(undone == UserDataHistory.levels)
+        while case let outcome = stores.database.changeLog.undo(), outcome.isUndone { undone += 1 }
+        #expect(stores.database.changeLog.undo() == .nothingToUndo)
+        #expect(undone == ChangeLog.levels)
         #expect(stores.seen.liked == Array((0..<20).reversed()))
     }
 }

@@ -18,7 +18,7 @@ extension AppCoordinator {
 
     /// Every change saved through the user database ("Shanghai liked · z undo"), whichever screen made it.
     func watchChanges() {
-        changeRecords = container.userDatabase.recorded.sink { [weak self] change in
+        changeRecords = container.userDatabase.changeLog.recorded.sink { [weak self] change in
             MainActor.assumeIsolated {
                 guard let self else { return }
                 self.say(self.changeText.saved(change), expires: true)
@@ -27,12 +27,12 @@ extension AppCoordinator {
     }
 
     func undoLastChange() {
-        let outcome = container.userDatabase.undo()
+        let outcome = container.userDatabase.changeLog.undo()
         say(changeText.outcome(outcome), expires: !ChangeText.isError(outcome))
     }
 
     func redoLastChange() {
-        let outcome = container.userDatabase.redo()
+        let outcome = container.userDatabase.changeLog.redo()
         say(changeText.outcome(outcome), expires: !ChangeText.isError(outcome))
     }
 

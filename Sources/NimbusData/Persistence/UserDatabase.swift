@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import NimbusDomain
 import Synchronization
-@preconcurrency import OpenCombineShim
 
 /// The user's own data (likes, wishlist, recent queries) in one SQLite file, `nimbus.sqlite`,
 /// under `$XDG_DATA_HOME/nimbus`.
@@ -49,10 +48,9 @@ public final class UserDatabase: Sendable {
     }
     private struct Weak { weak var store: (any Reloading)? }
     private let watch = Mutex(Watch())
-    /// The changes made through this connection that `z` can undo (`UserDataHistory`).
-    let history = Mutex(UserDataHistory())
-    /// Each undoable change once it is committed.
-    nonisolated(unsafe) let recordedChanges = PassthroughSubject<UserChange, Never>()
+    /// The changes made through this connection that `z` can undo (see `write(recording:as:_:)`);
+    /// the app gives the settings' changes to the same log.
+    public let changeLog = ChangeLog()
 
     /// The stores that publish what is saved, for a change they did not make themselves.
     func watchedStores() -> [any Reloading] {
