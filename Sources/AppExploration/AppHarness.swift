@@ -143,8 +143,12 @@ public final class AppHarness {
         return screen.contains(text)
     }
 
+    /// How many times the app was started again (`restart`).
+    public private(set) var restarts = 0
+
     /// Quits and starts the app again on the same data, as a user does.
     public func restart() throws {
+        restarts += 1
         let app: AppCoordinator
         (app, container) = try Self.launch(environment: environment, arguments: arguments, scheduler: scheduler,
                                            httpClient: httpClient, renderQueue: renderQueue, now: now)

@@ -67,6 +67,7 @@ public enum Exploration {
         var done: [UserAction] = []
         // Whether the database refuses every change (a full disk), as the last `disk` action left it.
         var diskFull = false
+        var undo = UndoModel()
         func failure(_ problems: [String]) -> Failure {
             Failure(setup: setup, actions: done, problems: problems, screen: harness.terminal.screenText())
         }
@@ -76,6 +77,10 @@ public enum Exploration {
             var acknowledged: (likes: [Int], films: [String])?
             if action == .restart { acknowledged = (harness.acknowledgedLikes, harness.acknowledgedFilms) }
             let effect = Effect(before: harness, action: action, diskFull: diskFull, english: english)
+            let saved = (likes: try harness.savedLikes(), films: try harness.savedWishlist())
+            let undoKey = UndoModel.key(of: action, in: harness)
+            undo.begin(harness, saved: saved)
+            let restartsBefore = harness.restarts
             if case .disk(let full) = action {
                 if try harness.setDiskFull(full) { diskFull = full }
             } else {
@@ -97,6 +102,8 @@ public enum Exploration {
                 }
             }
             if let effect { problems += try effect.check(after: harness) }
+            problems += try undo.check(action, key: undoKey, before: saved, after: harness, diskFull: diskFull,
+                                       restarted: action == .restart || harness.restarts > restartsBefore)
             if !problems.isEmpty { return failure(problems) }
         }
         return nil
@@ -212,6 +219,89 @@ public enum Exploration {
                 return Set(films).symmetricDifference(self.films).count <= 1 && abs(films.count - self.films.count) <= 1
                     ? [] : ["w on one film changed the wishlist from \(self.films) to \(films)"]
             }
+        }
+    }
+
+    /// The model of undo and redo (lazygit's `z` and `Z`): each change of what is saved (likes and
+    /// films, in their order) is pushed as the app records it (read from the database at that
+    /// moment, so an action that makes several changes pushes each); `z` must put back exactly what
+    /// the last one found, `Z` what the last undone one left; a restart starts a new history. A `z`
+    /// typed or pasted as text outside a field is not modelled: the history is forgotten there.
+    @MainActor
+    final class UndoModel {
+        typealias Saved = (likes: [Int], films: [String])
+        private var done: [(before: Saved, after: Saved)] = []
+        private var undone: [(before: Saved, after: Saved)] = []
+        private var lastKnown: Saved = ([], [])
+        private var subscription: AnyCancellable?
+        private var watched: ObjectIdentifier?
+        /// A `z` went in as text outside a field: the app's history is no longer the model's, until a restart.
+        private var lost = false
+
+        enum Key { case undo, redo }
+
+        /// `z` or `Z` pressed where they are the app's command (not typed into a field, not under an
+        /// overlay or a question).
+        static func key(of action: UserAction, in harness: AppHarness) -> Key? {
+            let place = harness.app.place
+            guard case .key(.char(let c)) = action, c == "z" || c == "Z", !place.overlay, !place.capturesText, !place.asking,
+                  harness.size.cols >= 40, harness.size.rows >= 10 else { return nil }
+            return c == "z" ? .undo : .redo
+        }
+
+        /// Before an action: what is saved now, and the app's change log followed.
+        func begin(_ harness: AppHarness, saved: Saved) {
+            lastKnown = saved
+            let container = ObjectIdentifier(harness.container)
+            guard watched != container else { return }
+            watched = container
+            subscription = harness.container.userDatabase.changeLog.recorded.sink { [unowned self, unowned harness] _ in
+                guard let now = try? (likes: harness.savedLikes(), films: harness.savedWishlist()) else { return }
+                done.append((lastKnown, now))
+                lastKnown = now
+                undone.removeAll()
+            }
+        }
+
+        func check(_ action: UserAction, key: Key?, before: Saved, after harness: AppHarness, diskFull: Bool,
+                   restarted: Bool) throws -> [String] {
+            let now = (likes: try harness.savedLikes(), films: try harness.savedWishlist())
+            func same(_ a: Saved, _ b: Saved) -> Bool { a.likes == b.likes && a.films == b.films }
+            if restarted || action.typesUndo {
+                done.removeAll()
+                undone.removeAll()
+                lost = !restarted
+                return []
+            }
+            if lost, key != nil { return [] }
+            switch key {
+            case .undo:
+                guard let last = done.last, !diskFull else {
+                    return same(now, before) ? [] : ["z with nothing to undo (or a full disk) changed \(before) to \(now)"]
+                }
+                guard same(now, last.before) else { return ["z after \(last) left \(now), not \(last.before)"] }
+                undone.append(done.removeLast())
+            case .redo:
+                guard let last = undone.last, !diskFull else {
+                    return same(now, before) ? [] : ["Z with nothing to redo (or a full disk) changed \(before) to \(now)"]
+                }
+                guard same(now, last.after) else { return ["Z after \(last) left \(now), not \(last.after)"] }
+                done.append(undone.removeLast())
+            case nil:
+                if !same(now, lastKnown) { return ["\(action) changed what is saved from \(lastKnown) to \(now) with no change recorded"] }
+            }
+            return []
+        }
+    }
+}
+
+extension UserAction {
+    /// Text that may undo or redo when it is not typed into a field.
+    var typesUndo: Bool {
+        switch self {
+        case .type(let text): text.contains("z") || text.contains("Z")
+        case .paste(let bytes): bytes.contains(UInt8(ascii: "z")) || bytes.contains(UInt8(ascii: "Z"))
+        default: false
         }
     }
 }

@@ -29,7 +29,7 @@ public enum UserAction: Equatable, CustomStringConvertible, Sendable {
         .pageDown, .home, .end, .delete, .char("+"), .char("-"), .char("0"), .char("c"), .char("h"), .char("l"),
         // F12's overlay stays up until Esc and would hide the screens from the checks for long stretches.
         .char(" "), .ctrl("l"), .ctrl("z"), .ctrl("c"), .char("x"), .char("9"), .char("m"), .char("p"), .char("s"), .function(1),
-        .insert, .char("é"), .char("서"),
+        .insert, .char("é"), .char("서"), .char("z"), .char("Z"), .char("z"),
     ]
 
     /// Text in the scripts the app serves: city and film names, partial words, and nonsense.
