@@ -64,4 +64,33 @@ struct AppPropertyTests {
             }
         }
     }
+
+    /// Undo and redo over what people do to their data: likes on the Cities list, the Liked tab's
+    /// deletes, wishlist marks and deletes (one and all), between tab switches, moves, the odd
+    /// restart (a new history) and a full disk, with `z` and `Z` pressed often. After every action
+    /// `Exploration.UndoModel` checks that `z` put back exactly what the last change found and `Z`
+    /// what the last undone one left, on disk and on every screen (`Invariants`).
+    @Test(.shrinking)
+    func undoAndRedoTakeBackExactlyWhatWasDone() async {
+        let alphabet: [UserAction] = [
+            .key(.char("f")), .key(.char("z")), .key(.char("Z")), .key(.down), .key(.char("1")), .key(.char("3")),
+            .key(.char("d")), .key(.char("z")), .key(.char("5")), .key(.char("w")), .key(.char("6")), .key(.char("D")),
+            .key(.char("y")), .key(.char("Z")), .key(.up), .key(.enter), .key(.escape), .key(.char("n")), .key(.char("2")),
+            .key(.char("4")), .restart, .disk(full: true), .disk(full: false),
+        ]
+        await propertyCheck(count: max(30, Self.count / 2), input: Gen.int(in: 0...719),
+                            Gen.int(in: 0...(alphabet.count - 1)).array(of: 1...60)) { setupCode, codes in
+            let setup = Exploration.Setup(code: setupCode)
+            let actions = codes.map { alphabet[$0] }
+            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
+                .write(to: Self.sequence, atomically: true, encoding: .utf8)
+            var counts = Exploration.Counts()
+            do {
+                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
+                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+            } catch {
+                Issue.record("the app could not be started: \(error)")
+            }
+        }
+    }
 }
