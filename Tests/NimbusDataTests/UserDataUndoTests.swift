@@ -139,14 +139,17 @@ import TestSupport
         #expect(published.last == [5])
     }
 
-    @Test func theHistoryKeepsItsLevelsAndDropsTheOldest() throws {
+    /// Exactly `levels` changes are kept, whatever the count past it (one over, many over).
+    @Test(arguments: [ChangeLog.levels - 1, ChangeLog.levels, ChangeLog.levels + 1, ChangeLog.levels + 2, ChangeLog.levels + 20])
+    func theHistoryKeepsItsLevelsAndDropsTheOldest(changes: Int) throws {
         let stores = Stores(try UserDatabase(inMemory: [LikesStore.migration, WishlistStore.migration]))
-        for id in 0..<(ChangeLog.levels + 20) { try stores.likes.setLiked(id, true) }
+        for id in 0..<changes { try stores.likes.setLiked(id, true) }
         var undone = 0
         while case let outcome = stores.database.changeLog.undo(), outcome.isUndone { undone += 1 }
         #expect(stores.database.changeLog.undo() == .nothingToUndo)
-        #expect(undone == ChangeLog.levels)
-        #expect(stores.seen.liked == Array((0..<20).reversed()))
+        let kept = min(changes, ChangeLog.levels)
+        #expect(undone == kept)
+        #expect(stores.seen.liked == Array((0..<(changes - kept)).reversed()))
     }
 }
 
