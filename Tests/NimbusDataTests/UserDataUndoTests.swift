@@ -111,20 +111,45 @@ import TestSupport
         }
     }
 
-    @Test func anUndoAfterAnotherProcessChangedTheTableSaysSoAndDoesNothing() throws {
+    @Test func anUndoOfARowAnotherProcessChangedSinceSaysSoAndDoesNothing() throws {
+        let directory = try directories.make("nimbus-undo")
+        let mine = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
+        let theirs = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
+        try mine.likes.setLiked(1, true)
+        try mine.likes.setLiked(3, true)
+        // Another process unlikes 3 and likes it again (a new time): the row is no longer the one liked here.
+        try theirs.likes.setLiked(3, false)
+        try theirs.likes.setLiked(3, true)
+        let seen = mine.seen
+        #expect(mine.database.changeLog.undo() == .changedElsewhere(.liked(cityID: 3)))
+        #expect(mine.seen == seen)
+        // That change left the history: the next undo is the one before it, whose row nobody touched.
+        #expect(mine.database.changeLog.undo() == .undone(.liked(cityID: 1)))
+        #expect(mine.seen.liked == [3])
+    }
+
+    @Test func anUndoOfARowNobodyElseTouchedWorksWhateverElseChanged() throws {
         let directory = try directories.make("nimbus-undo")
         let mine = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
         let theirs = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
         try mine.likes.setLiked(1, true)
         try theirs.likes.setLiked(2, true)
-        let seen = mine.seen
-        #expect(mine.database.changeLog.undo() == .changedElsewhere(.liked(cityID: 1)))
-        #expect(mine.seen == seen)
-        #expect(Set(seen.liked) == [1, 2])
-        // The other table's changes are still there to undo.
+        try theirs.wishlist.add(Self.film(4))
+        #expect(mine.database.changeLog.undo() == .undone(.liked(cityID: 1)))
+        #expect(mine.seen == Seen(liked: [2], wishlist: ["Film 4"]))
+    }
+
+    @Test func aRedoOfARowAnotherProcessChangedSinceSaysSoAndDoesNothing() throws {
+        let directory = try directories.make("nimbus-undo")
+        let mine = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
+        let theirs = Stores(try UserDatabase(directory: directory, migrations: [LikesStore.migration, WishlistStore.migration]))
         try mine.wishlist.add(Self.film(1))
         #expect(mine.database.changeLog.undo() == .undone(.wishlistAdded(title: "Film 1")))
-        #expect(mine.seen.wishlist.isEmpty)
+        try theirs.wishlist.add(Self.film(1))
+        let seen = mine.seen
+        #expect(mine.database.changeLog.redo() == .changedElsewhere(.wishlistAdded(title: "Film 1")))
+        #expect(mine.seen == seen)
+        #expect(mine.database.changeLog.redo() == .nothingToRedo)
     }
 
     @Test func everyWatchedStorePublishesWhatAnUndoPutBack() throws {

@@ -33,7 +33,7 @@ extension AppCoordinator {
 
     func redoLastChange() {
         let outcome = container.userDatabase.changeLog.redo()
-        say(changeText.outcome(outcome), expires: !ChangeText.isError(outcome))
+        say(changeText.outcome(outcome, redoing: true), expires: !ChangeText.isError(outcome))
     }
 
     /// Puts `message` on the status line until the next key, and, when it `expires`, for a few
@@ -45,13 +45,16 @@ extension AppCoordinator {
         messageExpiry = nil
         guard expires else { return }
         let scheduler = container.configuration.scheduler
+        let shown = statusMessage
+        // Fires once: the timer is cancelled on its first turn, whether or not a key took the message first.
         messageExpiry = scheduler.schedule(after: scheduler.now.advanced(by: Self.changeMessageDuration),
                                            interval: Self.changeMessageDuration) { [weak self] in
             MainActor.assumeIsolated {
-                guard let self, self.statusMessage == DisplayWidth.sanitize(message) else { return }
-                self.statusMessage = nil
+                guard let self else { return }
                 self.messageExpiry?.cancel()
                 self.messageExpiry = nil
+                guard self.statusMessage == shown else { return }
+                self.statusMessage = nil
                 self.needsDisplay.set()
             }
         }

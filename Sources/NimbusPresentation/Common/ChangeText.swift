@@ -18,14 +18,15 @@ public struct ChangeText {
         l10n.format(.changeUndoHint, what(change))
     }
 
-    public func outcome(_ outcome: UndoOutcome) -> String {
+    /// What an undo (or, `redoing`, a redo) did.
+    public func outcome(_ outcome: UndoOutcome, redoing: Bool = false) -> String {
         switch outcome {
         case .undone(let change): l10n.format(.changeUndone, what(change))
         case .redone(let change): l10n.format(.changeRedone, what(change))
         case .nothingToUndo: l10n[.changeNothingToUndo]
         case .nothingToRedo: l10n[.changeNothingToRedo]
-        case .changedElsewhere(let change): l10n.format(.changeElsewhere, what(change))
-        case .failed(let change, let reason): l10n.format(.changeFailed, what(change), reason)
+        case .changedElsewhere(let change): l10n.format(redoing ? .changeElsewhereRedo : .changeElsewhere, what(change))
+        case .failed(let change, let reason): l10n.format(redoing ? .changeFailedRedo : .changeFailed, what(change), reason)
         }
     }
 
@@ -44,8 +45,8 @@ public struct ChangeText {
         case .unliked(let id): l10n.format(.changeUnliked, city(id))
         case .wishlistAdded(let title): l10n.format(.wishlistAdded, title)
         case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, title)
-        case .wishlistCleared(let count): l10n.format(.changeWishlistCleared, l10n.number(count))
-        case .wishlistImported(let count): l10n.format(.changeWishlistImported, l10n.number(count))
+        case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
+        case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
         }
     }
 
