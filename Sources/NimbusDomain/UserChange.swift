@@ -84,33 +84,28 @@ public final class ChangeLog: ChangeHistory, Sendable {
     public var recorded: AnyPublisher<UserChange, Never> { subject.eraseToAnyPublisher() }
 
     public func undo() -> UndoOutcome {
-        guard let entry = stacks.withLock({ $0.done.last }) else { return .nothingToUndo }
-        switch entry.undo() {
-        case .applied:
-            stacks.withLock { stacks in
-                _ = stacks.done.popLast()
-                stacks.undone.append(entry)
-            }
-            return .undone(entry.change)
-        case .changedElsewhere:
-            stacks.withLock { _ = $0.done.popLast() }
-            return .changedElsewhere(entry.change)
-        case .failed(let reason):
-            return .failed(entry.change, reason: reason)
-        }
+        step(from: \.done, to: \.undone, by: \.undo, made: UndoOutcome.undone) ?? .nothingToUndo
     }
 
     public func redo() -> UndoOutcome {
-        guard let entry = stacks.withLock({ $0.undone.last }) else { return .nothingToRedo }
-        switch entry.redo() {
+        step(from: \.undone, to: \.done, by: \.redo, made: UndoOutcome.redone) ?? .nothingToRedo
+    }
+
+    /// Takes the last entry of one stack, does `action` of it and, when that was done, moves it to
+    /// the other stack; when the data was changed elsewhere the entry leaves the history. Nil when
+    /// the stack is empty.
+    private func step(from: WritableKeyPath<Stacks, [Entry]>, to: WritableKeyPath<Stacks, [Entry]>,
+                      by action: KeyPath<Entry, @Sendable () -> Applied>, made: (UserChange) -> UndoOutcome) -> UndoOutcome? {
+        guard let entry = stacks.withLock({ $0[keyPath: from].last }) else { return nil }
+        switch entry[keyPath: action]() {
         case .applied:
             stacks.withLock { stacks in
-                _ = stacks.undone.popLast()
-                stacks.done.append(entry)
+                _ = stacks[keyPath: from].popLast()
+                stacks[keyPath: to].append(entry)
             }
-            return .redone(entry.change)
+            return made(entry.change)
         case .changedElsewhere:
-            stacks.withLock { _ = $0.undone.popLast() }
+            stacks.withLock { _ = $0[keyPath: from].popLast() }
             return .changedElsewhere(entry.change)
         case .failed(let reason):
             return .failed(entry.change, reason: reason)

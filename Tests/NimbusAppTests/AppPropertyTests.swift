@@ -29,15 +29,7 @@ struct AppPropertyTests {
                             Gen.int(in: 0...(UserAction.codeCount - 1)).array(of: 1...60)) { setupCode, codes in
             let setup = Exploration.Setup(code: setupCode)
             let actions = codes.map(UserAction.init(code:))
-            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
-                .write(to: Self.sequence, atomically: true, encoding: .utf8)
-            var counts = Exploration.Counts()
-            do {
-                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
-                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
-            } catch {
-                Issue.record("the app could not be started: \(error)")
-            }
+            Self.explore(setup, actions)
         }
     }
 
@@ -53,15 +45,7 @@ struct AppPropertyTests {
             let actions = [UserAction.disk(full: true)] + codes.map(UserAction.init(code:)).filter {
                 if case .disk = $0 { false } else { true }
             }
-            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
-                .write(to: Self.sequence, atomically: true, encoding: .utf8)
-            var counts = Exploration.Counts()
-            do {
-                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
-                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
-            } catch {
-                Issue.record("the app could not be started: \(error)")
-            }
+            Self.explore(setup, actions)
         }
     }
 
@@ -82,15 +66,21 @@ struct AppPropertyTests {
                             Gen.int(in: 0...(alphabet.count - 1)).array(of: 1...60)) { setupCode, codes in
             let setup = Exploration.Setup(code: setupCode)
             let actions = codes.map { alphabet[$0] }
-            try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
-                .write(to: Self.sequence, atomically: true, encoding: .utf8)
-            var counts = Exploration.Counts()
-            do {
-                let failure = try Exploration.run(setup, actions: actions, counts: &counts)
-                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
-            } catch {
-                Issue.record("the app could not be started: \(error)")
-            }
+            Self.explore(setup, actions)
+        }
+    }
+
+    /// Runs `actions` from `setup` and reports the first broken invariant; the sequence is written
+    /// to `sequence` first (a trap ends the process without a report).
+    static func explore(_ setup: Exploration.Setup, _ actions: [UserAction]) {
+        try? ("\(setup)\n" + actions.map(\.description).joined(separator: "\n") + "\n")
+            .write(to: sequence, atomically: true, encoding: .utf8)
+        var counts = Exploration.Counts()
+        do {
+            let failure = try Exploration.run(setup, actions: actions, counts: &counts)
+            #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+        } catch {
+            Issue.record("the app could not be started: \(error)")
         }
     }
 }

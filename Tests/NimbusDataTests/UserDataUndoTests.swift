@@ -64,25 +64,15 @@ import TestSupport
             for step in steps {
                 let before = stores.seen
                 switch step {
-                case .undo:
-                    let outcome = stores.database.changeLog.undo()
-                    if let last = done.popLast() {
-                        #expect(outcome.isUndone, "\(steps)")
-                        #expect(stores.seen == last.before, "undo of \(steps)")
-                        undone.append(last)
+                case .undo, .redo:
+                    let undoing = step == .undo
+                    let outcome = undoing ? stores.database.changeLog.undo() : stores.database.changeLog.redo()
+                    if let last = undoing ? done.popLast() : undone.popLast() {
+                        #expect(undoing ? outcome.isUndone : outcome.isRedone, "\(steps)")
+                        #expect(stores.seen == (undoing ? last.before : last.after), "\(step) of \(steps)")
+                        if undoing { undone.append(last) } else { done.append(last) }
                     } else {
-                        #expect(outcome == .nothingToUndo)
-                        #expect(stores.seen == before)
-                    }
-                    continue
-                case .redo:
-                    let outcome = stores.database.changeLog.redo()
-                    if let last = undone.popLast() {
-                        #expect(outcome.isRedone, "\(steps)")
-                        #expect(stores.seen == last.after, "redo of \(steps)")
-                        done.append(last)
-                    } else {
-                        #expect(outcome == .nothingToRedo)
+                        #expect(outcome == (undoing ? .nothingToUndo : .nothingToRedo))
                         #expect(stores.seen == before)
                     }
                     continue

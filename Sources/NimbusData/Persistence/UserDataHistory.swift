@@ -121,7 +121,8 @@ extension UserDatabase {
             guard let publish else { return .changedElsewhere }
             for step in publish { step() }
             return .applied
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+        } catch let error as DatabaseError
+                    where [.SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY].contains(error.extendedResultCode) {
             // A row put back would duplicate one another process saved since (the same film under a
             // new rowid): the transaction is rolled back, nothing is done.
             return .changedElsewhere
