@@ -552,6 +552,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case changeUnliked = "change.unliked"
     case changeWishlistCleared = "change.wishlist.cleared"
     case changeWishlistImported = "change.wishlist.imported"
+    case changeSetting = "change.setting"
     case changeUndoHint = "change.undo.hint"
     case changeUndone = "change.undone"
     case changeRedone = "change.redone"
