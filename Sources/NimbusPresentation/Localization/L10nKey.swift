@@ -505,6 +505,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case settingsSaved = "settings.saved"
     case settingsNotSaved = "settings.not.saved"
     case settingsValueAuto = "settings.value.auto"
+    case settingsValueFrom = "settings.value.from"
+    case settingsOverridden = "settings.overridden"
     case settingsValueMetric = "settings.value.metric"
     case settingsValueImperial = "settings.value.imperial"
     case settingsValueDark = "settings.value.dark"
