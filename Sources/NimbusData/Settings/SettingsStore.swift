@@ -120,9 +120,9 @@ public final class SettingsStore: SettingsRepository, Sendable {
     private func put(_ made: Made, back: Bool) -> ChangeLog.Applied {
         let keys = made.keys
         let (target, expected) = back ? (made.before, made.after) : (made.after, made.before)
-        return disk.withLock { disk -> ChangeLog.Applied in
+        let (applied, contents) = disk.withLock { disk -> (ChangeLog.Applied, SettingsContents?) in
             let file = state.withLock { $0.contents.layers.file }
-            guard Self.same(keys, file, expected.file) else { return .changedElsewhere }
+            guard Self.same(keys, file, expected.file) else { return (.changedElsewhere, nil) }
             var written = file
             written.take(keys, from: target.file)
             let bytes = disk.alone[made.number].flatMap { w in back ? w.before.map { (w.after, $0) } : w.before.map { ($0, w.after) } }
@@ -130,13 +130,13 @@ public final class SettingsStore: SettingsRepository, Sendable {
             case .replaced?:
                 break
             case .notSaved(let problem)?:
-                return .failed(problem.map(\.description) ?? "\(SettingsProblem.fileName) not saved")
+                return (.failed(problem.map(\.description) ?? "\(SettingsProblem.fileName) not saved"), nil)
             case .differs?, nil:
                 let found = self.file.load()
-                guard found.problems.isEmpty, Self.same(keys, found.settings, disk.settings) else { return .changedElsewhere }
+                guard found.problems.isEmpty, Self.same(keys, found.settings, disk.settings) else { return (.changedElsewhere, nil) }
                 // A file that holds them already (their write had not run) is left as it is, byte for byte.
                 if !Self.same(keys, found.settings, written), case .notSaved(let problem) = self.file.save(written, keys: keys) {
-                    return .failed(problem.map(\.description) ?? "\(SettingsProblem.fileName) not saved")
+                    return (.failed(problem.map(\.description) ?? "\(SettingsProblem.fileName) not saved"), nil)
                 }
             }
             disk.settings.take(keys, from: written)
@@ -148,9 +148,10 @@ public final class SettingsStore: SettingsRepository, Sendable {
                 if state.writing == 0 && !state.scheduled { state.contents.save = .saved }
                 return state.contents
             }
-            published.send(contents)
-            return .applied
+            return (.applied, contents)
         }
+        if let contents { published.send(contents) }
+        return applied
     }
 
     /// Whether `a` and `b` hold the same for each of `keys`, as the file writes them.
