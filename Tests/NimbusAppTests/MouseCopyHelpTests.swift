@@ -106,7 +106,7 @@ import TestSupport
         loop.handle([.char(",")] + Array(repeating: Key.down, count: 6))
         #expect(terminal.screenText().contains("Mouse        ‹ off · from --no-mouse ›"), "\(terminal.screenText())")
         loop.handle([.right])
-        #expect(terminal.screenText().contains("Not changed: --no-mouse decides it for this run"), "\(terminal.screenText())")
+        #expect(terminal.screenText().contains("Not changed: this run follows --no-mouse"), "\(terminal.screenText())")
         #expect(terminal.mouseReporting.isEmpty)
         loop.handle([.escape])
         feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes + MouseEvent(.release, x: 41, y: 0).sgrBytes)

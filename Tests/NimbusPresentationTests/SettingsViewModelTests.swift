@@ -59,7 +59,7 @@ final class SettingsViewModelTests: XCTestCase {
     func testTheUnitsInEffectAndWhereTheyComeFromAndAChangeOfThemIsRefused() {
         let text = "# mine\nunits = \"imperial\"   # yes\ntemperature_unit = \"f\"\n"
         let cases: [(Language, String, String, String)] = [
-            (.en, "metric · from NIMBUS_UNITS", "°C · from NIMBUS_UNITS", "Not changed: NIMBUS_UNITS decides it for this run"),
+            (.en, "metric · from NIMBUS_UNITS", "°C · from NIMBUS_UNITS", "Not changed: this run follows NIMBUS_UNITS"),
             (.ko, "미터법 · NIMBUS_UNITS에서", "°C · NIMBUS_UNITS에서", "바꾸지 않음: 이번 실행에서는 NIMBUS_UNITS 값을 따릅니다"),
             (.ja, "メートル法 · NIMBUS_UNITS から", "°C · NIMBUS_UNITS から", "変更していません：この実行では NIMBUS_UNITS の値が優先されます"),
         ]
@@ -99,7 +99,7 @@ final class SettingsViewModelTests: XCTestCase {
         XCTAssertEqual(box.value(.theme), "light · from NIMBUS_THEME")
         box.send(.rowSelected(VM.Row.mouse.rawValue))
         box.send(.valueStepped(1))
-        XCTAssertEqual(box.state.footer, "Not changed: --no-mouse decides it for this run")
+        XCTAssertEqual(box.state.footer, "Not changed: this run follows --no-mouse")
         XCTAssertEqual(bytes(url), Data("mouse = true\n".utf8))
     }
 
