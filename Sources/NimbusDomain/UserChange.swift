@@ -10,6 +10,9 @@ public enum UserChange: Equatable, Sendable {
     case wishlistRemoved(title: String)
     case wishlistCleared(count: Int)
     case wishlistImported(count: Int)
+    /// A setting of `config.toml` changed: its key, and the value the file held before and after, as
+    /// the file writes it (nil: not set).
+    case setting(key: UserSettings.Key, from: String?, to: String?)
 }
 
 /// What `z` (undo) or `Z` (redo) did.

@@ -1,4 +1,5 @@
 import Foundation
+import NimbusData
 import Testing
 import NimbusDomain
 import NimbusPresentation
@@ -13,11 +14,16 @@ import TestSupport
 @Suite @MainActor struct MouseCopyHelpTests {
     private let temporary = TemporaryDirectories()
 
-    private func makeLoop(_ environment: [String: String] = [:], mouse: Bool = true)
+    private func makeLoop(_ environment: [String: String] = [:], mouse: Bool = true, config: String? = nil)
         throws -> (AppLoop, FakeTerminal, TestSchedulerOf<DispatchQueue>) {
         let scheduler = DispatchQueue.test
-        var configuration = AppDIContainer.Configuration(
-            environment: temporary.isolated(environment), scheduler: scheduler.eraseToAnyScheduler())
+        let environment = temporary.isolated(environment)
+        if let config {
+            let url = ConfigFile(environment: environment).url
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: url)
+        }
+        var configuration = AppDIContainer.Configuration(environment: environment, scheduler: scheduler.eraseToAnyScheduler())
         // `--no-mouse` when the mouse is not wanted.
         if !mouse { configuration.settingsFlags.mouse = false }
         let container = try AppDIContainer(configuration: configuration)
@@ -77,10 +83,11 @@ import TestSupport
         #expect(terminal.screenText().contains("› Shanghai"), "\(terminal.screenText())")
     }
 
-    /// Started with `--no-mouse`, Mouse turned on in the settings: the terminal was asked for mouse
-    /// reports, and every click was then dropped (the flag was still believed where clicks were taken).
-    @Test func testMouseTurnedOnInTheSettingsOverNoMouseTakesClicks() throws {
-        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"], mouse: false)
+    /// Started with `mouse = false`, Mouse turned on in the settings: the terminal was asked for mouse
+    /// reports, and every click was then dropped (the start-up setting was still believed where clicks
+    /// were taken).
+    @Test func testMouseTurnedOnInTheSettingsTakesClicks() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"], config: "mouse = false\n")
         #expect(!loop.coordinator.mouseWanted)
         loop.handle([.char(",")] + Array(repeating: Key.down, count: 6) + [.right])
         #expect(terminal.screenText().contains("Mouse        ‹ on ›"), "\(terminal.screenText())")
@@ -91,6 +98,19 @@ import TestSupport
         #expect(terminal.screenText().contains("› Beijing"), "\(terminal.screenText())")
         feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes + MouseEvent(.release, x: 41, y: 0).sgrBytes)
         #expect(loop.coordinator.place.tab == 4, "a click on a tab's title switches to it")
+    }
+
+    /// Under `--no-mouse` the Mouse row says so and is not changed: no reports are asked for, clicks are dropped.
+    @Test func testUnderNoMouseTheMouseRowIsNotChanged() throws {
+        let (loop, terminal, _) = try makeLoop(["NIMBUS_LANG": "en"], mouse: false)
+        loop.handle([.char(",")] + Array(repeating: Key.down, count: 6))
+        #expect(terminal.screenText().contains("Mouse        ‹ off · from --no-mouse ›"), "\(terminal.screenText())")
+        loop.handle([.right])
+        #expect(terminal.screenText().contains("Not changed: this run follows --no-mouse"), "\(terminal.screenText())")
+        #expect(terminal.mouseReporting.isEmpty)
+        loop.handle([.escape])
+        feed(loop, MouseEvent(.press, x: 41, y: 0).sgrBytes + MouseEvent(.release, x: 41, y: 0).sgrBytes)
+        #expect(loop.coordinator.place.tab == 0)
     }
 
     @Test func testNoMouseFlagAndEnvironment() throws {

@@ -33,10 +33,13 @@ final class SettingsReduceTests: XCTestCase {
         let table: [(VM.State, Int, VM.Effect)] = [
             (loaded(), 1, .save(.units(.metric))),
             (loaded(), -1, .save(.units(.imperial))),
-            // NIMBUS_UNITS=metric with nothing chosen: the row is at auto, and steps on from there.
-            (loaded(SettingsLayers(environment: UserSettings(units: .metric))), 1, .save(.units(.metric))),
             (loaded(SettingsLayers(file: UserSettings(units: .imperial))), 1, .save(.units(.auto))),
-            (loaded(SettingsLayers(flags: UserSettings(mouse: false)), selected: .mouse), 1, .save(.mouse(true))),
+            // NIMBUS_UNITS=auto is no choice: the file's imperial is in force, and the row steps on from it.
+            (loaded(SettingsLayers(environment: UserSettings(units: .auto), file: UserSettings(units: .imperial))), -1,
+             .save(.units(.metric))),
+            // This run's choice is over the variable: the row is the session's, and changes.
+            (loaded(SettingsLayers(session: UserSettings(mapStyle: .blocks), environment: UserSettings(mapStyle: .braille)),
+                    selected: .mapStyle), 1, .save(.mapStyle(.auto))),
             (loaded(SettingsLayers(file: UserSettings(mouse: false)), selected: .mouse), 1, .save(.mouse(true))),
             (loaded(selected: .mouse), 1, .save(.mouse(false))),
             (loaded(selected: .clock), 1, .save(.clock(.h12))),
@@ -47,6 +50,39 @@ final class SettingsReduceTests: XCTestCase {
         for (i, (state, delta, effect)) in table.enumerated() {
             XCTAssertEqual(reduce(state, .stepped(delta)).1, [effect], "row \(i)")
         }
+    }
+
+    /// A row the command line or the environment decides is not changed, and says which (until the next key).
+    func testARowTheCommandLineOrTheEnvironmentDecidesIsRefusedAndSaysWhich() {
+        let imperialUnderMetric = SettingsLayers(environment: UserSettings(units: .metric),
+                                                 file: UserSettings(units: .imperial, temperatureUnit: .f))
+        let table: [(SettingsLayers, VM.Row, String)] = [
+            (imperialUnderMetric, .units, "NIMBUS_UNITS"),
+            (imperialUnderMetric, .temperature, "NIMBUS_UNITS"),
+            (imperialUnderMetric, .wind, "NIMBUS_UNITS"),
+            (SettingsLayers(flags: UserSettings(units: .imperial), environment: UserSettings(units: .metric)), .wind, "--units"),
+            (SettingsLayers(flags: UserSettings(mouse: false), file: UserSettings(mouse: true)), .mouse, "--no-mouse"),
+            (SettingsLayers(environment: UserSettings(mouse: true)), .mouse, "NIMBUS_MOUSE"),
+            (SettingsLayers(environment: UserSettings(theme: .light)), .theme, "NIMBUS_THEME"),
+            (SettingsLayers(flags: UserSettings(theme: .dark)), .theme, "--theme"),
+            (SettingsLayers(environment: UserSettings(mapStyle: .auto), file: UserSettings(mapStyle: .blocks)), .mapStyle,
+             "NIMBUS_MAP_STYLE"),
+            (SettingsLayers(flags: UserSettings(mapStyle: .braille)), .mapStyle, "--map-style"),
+        ]
+        for (layers, row, name) in table {
+            for delta in [1, -1] {
+                let (state, effects) = reduce(loaded(layers, selected: row), .stepped(delta))
+                XCTAssertEqual(effects, [], "\(row) under \(name): nothing saved")
+                XCTAssertEqual(state.refused, name, "\(row)")
+                XCTAssertNil(reduce(state, .selected(row.rawValue)).0.refused, "the next key clears it")
+            }
+        }
+        // Rows the overriding layer does not decide still change.
+        XCTAssertEqual(reduce(loaded(imperialUnderMetric, selected: .clock), .stepped(1)).1, [.save(.clock(.h12))])
+        XCTAssertNil(reduce(loaded(imperialUnderMetric, selected: .clock), .stepped(1)).0.refused)
+        // A temperature unit of the session's own is over the variable's units: changed.
+        let own = SettingsLayers(session: UserSettings(temperatureUnit: .f), environment: UserSettings(units: .metric))
+        XCTAssertEqual(reduce(loaded(own, selected: .temperature), .stepped(1)).1, [.save(.temperature(.c))])
     }
 
     func testTheHomeRowSearchesPicksAndClears() {

@@ -39,12 +39,14 @@ public final class AppDIContainer {
 
     // MARK: Settings
 
-    /// `config.toml` under the command line and the environment: what every screen and the app follow.
+    /// `config.toml` under the command line and the environment: what every screen and the app
+    /// follow. Its changes go on the user database's change log, so `z` undoes them in turn with the rest.
     public private(set) lazy var settings: SettingsStore = {
         let catalog = self.catalog
         return SettingsStore(file: ConfigFile(environment: configuration.environment, isCity: { catalog.ref(forID: $0) != nil }),
                              flags: configuration.settingsFlags, environment: configuration.environment,
-                             io: configuration.settingsScheduler ?? configuration.scheduler, deliver: configuration.scheduler)
+                             io: configuration.settingsScheduler ?? configuration.scheduler, deliver: configuration.scheduler,
+                             changeLog: userDatabase.changeLog)
     }()
     /// The settings as the frame uses them, with the terminal's colours.
     public private(set) lazy var preferences = AppPreferences(

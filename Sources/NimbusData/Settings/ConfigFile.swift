@@ -318,13 +318,26 @@ public struct ConfigFile: Sendable {
     /// `settings` says.
     @discardableResult
     public func save(_ settings: UserSettings, keys: [UserSettings.Key]) -> Saved {
+        write(settings, keys: keys).saved
+    }
+
+    /// What a save found in the file and left there: the bytes an undo puts back.
+    public struct Written: Equatable, Sendable {
+        /// nil: there was no file.
+        public let before: Data?
+        public let after: Data
+    }
+
+    /// `save`, and the file's bytes before and after (nil when nothing was written).
+    func write(_ settings: UserSettings, keys: [UserSettings.Key]) -> (saved: Saved, written: Written?) {
         let changes = UserSettings.Key.allCases.filter(keys.contains).map { (key: $0.rawValue, value: Self.value($0, in: settings)) }
         let target: URL
         switch locate() {
         case .success(let found): target = found.url
-        case .failure(let problem): return .notSaved(problem)
+        case .failure(let problem): return (.notSaved(problem), nil)
         }
         let isCity = self.isCity
+        var written: Written?
         do {
             try LockedFileUpdate(url: target, maxBytes: Self.maximumSize).update { data in
                 let loaded = data.map { Self.parse($0, isCity: isCity) } ?? Loaded()
@@ -343,21 +356,56 @@ public struct ConfigFile: Sendable {
                 guard check.writable, keys.allSatisfy({ Self.value($0, in: check.settings) == Self.value($0, in: settings) }) else {
                     throw Problem(line: nil, message: "could not be changed in place; not saved", reason: .notTOML(.other))
                 }
+                written = Written(before: data, after: Data(edited.utf8))
                 return Data(edited.utf8)
             }
-            return .saved
-        } catch let problem as Problem {
-            return .notSaved(problem)
-        } catch LockedFileUpdate.Failure.tooLarge {
-            return .notSaved(Problem(line: nil, message: "is larger than \(Self.maximumSize / 1024) KB; not read", reason: .tooLarge))
-        } catch LockedFileUpdate.Failure.notAFile {
-            return .notSaved(Problem(line: nil, message: "is not a file; not read", reason: .notAFile))
-        } catch LockedFileUpdate.Failure.io(let why) {
-            return .notSaved(Problem(line: nil, message: "cannot be written (\(why))", reason: .notWritable(why)))
-        } catch LockedFileUpdate.Failure.locked, LockedFileUpdate.Failure.keptChanging {
-            return .notSaved(Problem(line: nil, message: "is being saved by another program", reason: .busy))
+            return (.saved, written)
         } catch {
-            return .notSaved(nil)
+            return (.notSaved(Self.problem(error)), nil)
+        }
+    }
+
+    /// What putting bytes back did.
+    public enum Replaced: Equatable, Sendable {
+        case replaced
+        /// The file is not `expected`: nothing was written.
+        case differs
+        case notSaved(Problem?)
+    }
+
+    /// Writes `bytes` over the file if it holds `expected` now (under the lock, as a save does).
+    public func replace(_ expected: Data, with bytes: Data) -> Replaced {
+        struct Differs: Error {}
+        let target: URL
+        switch locate() {
+        case .success(let found): target = found.url
+        case .failure(let problem): return .notSaved(problem)
+        }
+        do {
+            try LockedFileUpdate(url: target, maxBytes: Self.maximumSize).update { data in
+                guard data == expected else { throw Differs() }
+                return bytes
+            }
+            return .replaced
+        } catch is Differs {
+            return .differs
+        } catch {
+            return .notSaved(Self.problem(error))
+        }
+    }
+
+    /// A save's error as the problem it names (nil only for an error nothing here throws).
+    private static func problem(_ error: Error) -> Problem? {
+        switch error {
+        case let problem as Problem: return problem
+        case LockedFileUpdate.Failure.tooLarge:
+            return Problem(line: nil, message: "is larger than \(Self.maximumSize / 1024) KB; not read", reason: .tooLarge)
+        case LockedFileUpdate.Failure.notAFile: return Problem(line: nil, message: "is not a file; not read", reason: .notAFile)
+        case LockedFileUpdate.Failure.io(let why):
+            return Problem(line: nil, message: "cannot be written (\(why))", reason: .notWritable(why))
+        case LockedFileUpdate.Failure.locked, LockedFileUpdate.Failure.keptChanging:
+            return Problem(line: nil, message: "is being saved by another program", reason: .busy)
+        default: return nil
         }
     }
 }

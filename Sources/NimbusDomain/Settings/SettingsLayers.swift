@@ -29,12 +29,7 @@ public struct SettingsLayers: Equatable, Sendable {
     /// a layer's own temperature and wind units apply only at or above the layer that chose the units
     /// (the file's °F stays under the file's units, not under `NIMBUS_UNITS=metric`).
     public var effective: UserSettings {
-        let layers = [session, flags, environment, file]
-        let overridable = [false, true, true, false]
-        let decider = layers.indices.first { i in
-            guard let units = layers[i].units else { return false }
-            return !(overridable[i] && units == .auto)
-        }
+        let layers = self.layers, decider = self.decider
         let underUnits = layers.prefix(through: decider ?? layers.count - 1)
         func first<T>(_ value: (UserSettings) -> T?, in chosen: some Collection<UserSettings> = layers) -> T? {
             for layer in chosen { if let v = value(layer) { return v } }
@@ -44,6 +39,46 @@ public struct SettingsLayers: Equatable, Sendable {
             units: decider.flatMap { layers[$0].units }, temperatureUnit: first(\.temperatureUnit, in: underUnits),
             windUnit: first(\.windUnit, in: underUnits), clock: first(\.clock), theme: first(\.theme),
             mapStyle: first(\.mapStyle), mouse: first(\.mouse), defaultTab: first(\.defaultTab), home: first(\.home))
+    }
+
+    /// A layer, as where a setting in effect comes from.
+    public enum Layer: Int, CaseIterable, Sendable { case session, flags, environment, file }
+
+    /// The layer the effective value of `key` comes from (nil: none sets it, the default applies),
+    /// by the rules of `effective`: a temperature or wind unit no layer sets comes with the units.
+    public func source(of key: UserSettings.Key) -> Layer? {
+        let layers = self.layers, decider = self.decider
+        let underUnits = layers.indices.prefix(through: decider ?? layers.count - 1)
+        func first(_ isSet: (UserSettings) -> Bool, in chosen: some Collection<Int> = layers.indices) -> Int? {
+            chosen.first { isSet(layers[$0]) }
+        }
+        let index: Int?
+        switch key {
+        case .units: index = decider
+        case .temperatureUnit: index = first({ $0.temperatureUnit != nil }, in: underUnits) ?? decider
+        case .windUnit: index = first({ $0.windUnit != nil }, in: underUnits) ?? decider
+        case .clock: index = first { $0.clock != nil }
+        case .theme: index = first { $0.theme != nil }
+        case .mapStyle: index = first { $0.mapStyle != nil }
+        case .mouse: index = first { $0.mouse != nil }
+        case .defaultTab: index = first { $0.defaultTab != nil }
+        case .home: index = first { $0.home != nil }
+        }
+        return index.flatMap { Layer(rawValue: $0) }
+    }
+
+    /// Highest first, in the order of `Layer`.
+    private var layers: [UserSettings] { [session, flags, environment, file] }
+
+    /// The layer whose units apply: the highest that sets them, where `auto` on the command line or
+    /// in the environment is no choice.
+    private var decider: Int? {
+        let layers = self.layers
+        let overridable = [false, true, true, false]
+        return layers.indices.first { i in
+            guard let units = layers[i].units else { return false }
+            return !(overridable[i] && units == .auto)
+        }
     }
 }
 

@@ -47,6 +47,52 @@ public struct ChangeText {
         case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, title)
         case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
         case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
+        case .setting(let key, let from, let to): l10n.format(.changeSetting, label(key), value(key, from), value(key, to))
+        }
+    }
+
+    /// A setting's name as the settings box shows it.
+    private func label(_ key: UserSettings.Key) -> String {
+        switch key {
+        case .units: l10n[.settingsUnits]
+        case .temperatureUnit: l10n[.settingsTemperature]
+        case .windUnit: l10n[.settingsWind]
+        case .clock: l10n[.settingsClock]
+        case .theme: l10n[.settingsTheme]
+        case .mapStyle: l10n[.settingsMapStyle]
+        case .mouse: l10n[.settingsMouse]
+        case .defaultTab: l10n[.settingsDefaultTab]
+        case .home: l10n[.settingsHome]
+        }
+    }
+
+    /// A value as the file writes it ("imperial", "12", "true"), in the words of the settings box;
+    /// not set is `auto` where the locale, the units or the terminal decide, else "not set".
+    private func value(_ key: UserSettings.Key, _ text: String?) -> String {
+        guard let text else {
+            switch key {
+            case .units, .temperatureUnit, .windUnit, .theme, .mapStyle: return l10n[.settingsValueAuto]
+            case .clock, .mouse, .defaultTab, .home: return l10n[.settingsValueNone]
+            }
+        }
+        switch key {
+        case .units, .theme, .mapStyle:
+            switch text {
+            case "auto": return l10n[.settingsValueAuto]
+            case "metric": return l10n[.settingsValueMetric]
+            case "imperial": return l10n[.settingsValueImperial]
+            case "dark": return l10n[.settingsValueDark]
+            case "light": return l10n[.settingsValueLight]
+            case "braille": return l10n[.settingsValueBraille]
+            case "blocks": return l10n[.settingsValueBlocks]
+            default: return text
+            }
+        case .temperatureUnit: return text == "f" ? "°F" : text == "c" ? "°C" : text
+        case .windUnit: return text == "kmh" ? "km/h" : text == "ms" ? "m/s" : text
+        case .clock: return l10n.format(.settingsValueHours, text)
+        case .mouse: return text == "true" ? l10n[.settingsValueOn] : l10n[.settingsValueOff]
+        case .defaultTab: return text
+        case .home: return Int(text).flatMap(cityName) ?? text
         }
     }
 

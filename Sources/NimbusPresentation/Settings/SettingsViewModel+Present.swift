@@ -9,9 +9,13 @@ extension SettingsViewModel {
 
     func present(_ state: State) -> SettingsState {
         let problems = state.settings.problems
+        let layers = state.settings.layers
         let rows = Row.allCases.map { row in
-            SettingsState.Row(label: label(row), value: value(row, Self.chosen(state.settings), state.resolved),
-                              values: values(row, state), flagged: problems.contains { $0.key.map(Self.row) == row })
+            // A value the command line or the environment sets says so: "metric · from NIMBUS_UNITS".
+            let from = { (value: String) in Self.override(row, layers).map { self.l10n.format(.settingsValueFrom, value, $0) } ?? value }
+            return SettingsState.Row(label: label(row), value: from(value(row, state.settings.effective, state.resolved)),
+                                     values: values(row, state).map(from),
+                                     flagged: problems.contains { $0.key.map(Self.row) == row })
         }
         let search = state.search.map { search in
             SettingsState.Search(prompt: l10n[.settingsHomeSearch], text: search.text,
@@ -29,7 +33,9 @@ extension SettingsViewModel {
             footer = l10n.format(.settingsNotSaved, why.map { SettingsProblemText.message($0, l10n: l10n) } ?? path)
         }
         if let notSaved { footer = notSaved }
-        let footers = [l10n.format(.settingsFile, path), l10n.format(.settingsSaved, path), footer]
+        if let refused = state.refused { footer = l10n.format(.settingsOverridden, refused) }
+        let refusals = Row.allCases.compactMap { Self.override($0, layers) }.map { l10n.format(.settingsOverridden, $0) }
+        let footers = [l10n.format(.settingsFile, path), l10n.format(.settingsSaved, path), footer] + refusals
         return SettingsState(title: l10n[.settingsTitle], rows: rows, selected: state.selected, search: search,
                              footer: footer, footers: footers, help: l10n[.settingsHelp])
     }
@@ -111,7 +117,7 @@ extension SettingsViewModel {
         case .mapStyle:
             let styles = [l10n[.settingsValueBraille], l10n[.settingsValueBlocks]]
             return styles.map { auto + " (" + $0 + ")" } + styles
-        case .home: return [value(row, Self.chosen(state.settings), state.resolved), l10n[.settingsValueNone]]
+        case .home: return [value(row, state.settings.effective, state.resolved), l10n[.settingsValueNone]]
         case .temperature: all = UserSettings.Temperature.allCases.map { UserSettings(temperatureUnit: $0) }
         case .wind: all = UserSettings.Wind.allCases.map { UserSettings(windUnit: $0) }
         case .clock: all = UserSettings.Clock.allCases.map { UserSettings(clock: $0) }

@@ -114,6 +114,9 @@ public final class SettingsViewModel {
         var loaded = false
         var selected = 0
         var search: Search?
+        /// The command-line option or environment variable that refused the last step, said in the
+        /// footer until the next key.
+        var refused: String?
     }
 
     public struct Search: Equatable {
@@ -187,6 +190,10 @@ public final class SettingsViewModel {
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
         switch action {
+        case .selected, .stepped, .cleared, .close: state.refused = nil
+        default: break
+        }
+        switch action {
         case .contents(let contents, let resolved):
             state.settings = contents
             state.resolved = resolved
@@ -201,6 +208,12 @@ public final class SettingsViewModel {
             guard state.loaded, let row = Row(rawValue: state.selected) else { return [] }
             if row == .home {
                 state.search = Search()
+                return []
+            }
+            // What the command line or the environment sets wins for this run: the box does not
+            // write the file under it, where the change would not show.
+            if let override = override(row, state.settings.layers) {
+                state.refused = override
                 return []
             }
             return step(row, by: delta, in: state).map { [.save($0)] } ?? []
@@ -239,7 +252,7 @@ public final class SettingsViewModel {
             let i = all.firstIndex(of: current) ?? 0
             return all[((i + delta) % all.count + all.count) % all.count]
         }
-        let effective = chosen(state.settings), resolved = state.resolved
+        let effective = state.settings.effective, resolved = state.resolved
         switch row {
         case .units: return .units(next([.auto, .metric, .imperial], effective.units ?? .auto))
         case .temperature: return .temperature(next(UserSettings.Temperature.allCases, resolved.units.temperature))
@@ -253,10 +266,45 @@ public final class SettingsViewModel {
         }
     }
 
-    /// The units and map style as chosen in the settings (this run's choices over the file's): the
-    /// rows step through them, and `auto` stays `auto` under `NIMBUS_UNITS` or `--units`.
-    static func chosen(_ contents: SettingsContents) -> UserSettings {
-        SettingsLayers(session: contents.layers.session, file: contents.layers.file).effective
+    /// The key of the file a row shows.
+    static func key(_ row: Row) -> UserSettings.Key {
+        switch row {
+        case .units: .units
+        case .temperature: .temperatureUnit
+        case .wind: .windUnit
+        case .clock: .clock
+        case .theme: .theme
+        case .mapStyle: .mapStyle
+        case .mouse: .mouse
+        case .defaultTab: .defaultTab
+        case .home: .home
+        }
+    }
+
+    /// The command-line option or environment variable the row's value in effect comes from, when
+    /// one does ("NIMBUS_UNITS", "--units"); nil when the file, this run's choice or the default does.
+    static func override(_ row: Row, _ layers: SettingsLayers) -> String? {
+        let key = key(row)
+        switch layers.source(of: key) {
+        case .flags?:
+            switch key {
+            case .units, .temperatureUnit, .windUnit: return "--units"
+            case .theme: return "--theme"
+            case .mapStyle: return "--map-style"
+            case .mouse: return "--no-mouse"
+            case .clock, .defaultTab, .home: return nil
+            }
+        case .environment?:
+            switch key {
+            case .units, .temperatureUnit, .windUnit: return UserSettings.unitsVariable
+            case .theme: return UserSettings.themeVariable
+            case .mapStyle: return UserSettings.mapStyleVariable
+            case .mouse: return UserSettings.mouseVariable
+            case .clock, .defaultTab, .home: return nil
+            }
+        case .session?, .file?, nil:
+            return nil
+        }
     }
 
     // MARK: Effects
