@@ -21,6 +21,7 @@ let targets: [String: @Sendable (Data) -> Void] = [
     "tape": fuzzTape,
     "landmask": fuzzLandMask,
     "borders": fuzzBorders,
+    "catalogue": fuzzCatalogue,
 ]
 
 nonisolated(unsafe) var selected: (@Sendable (Data) -> Void)?
