@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-all=(keys width remote-text config wishlist usgs nws meteoalarm xml jma open-meteo tape landmask borders)
+all=(keys width remote-text config wishlist usgs nws meteoalarm xml jma open-meteo tape landmask borders catalogue)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
     [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz.sh: no target $t (targets: ${all[*]})" >&2; exit 2; }

@@ -1,4 +1,5 @@
 import Foundation
+import NimbusData
 
 // One libFuzzer binary for every parser of outside bytes; NIMBUS_FUZZ_TARGET names the one a run
 // feeds (scripts/fuzz.sh sets it). Each target asserts its parser's own invariants, not only that it
@@ -20,6 +21,7 @@ let targets: [String: @Sendable (Data) -> Void] = [
     "tape": fuzzTape,
     "landmask": fuzzLandMask,
     "borders": fuzzBorders,
+    "catalogue": fuzzCatalogue,
 ]
 
 nonisolated(unsafe) var selected: (@Sendable (Data) -> Void)?
@@ -65,6 +67,27 @@ func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () ->
         FileHandle.standardError.write(Data("invariant broken: \(message())\n".utf8))
         abort()
     }
+}
+
+/// What `open` opens from a hostile file, or nil when it refuses the file as damaged (a land mask,
+/// border or city catalogue file's `.corrupt`): any other refusal of bytes that are there and
+/// readable, another error or another case, is a finding.
+func openedOrCorrupt<T>(_ open: () throws -> T) -> T? {
+    do {
+        return try open()
+    } catch MapDataError.corrupt {
+        return nil
+    } catch CityCatalogError.corrupt {
+        return nil
+    } catch {
+        require(false, "refused with \(error), not as corrupt")
+        return nil
+    }
+}
+
+/// A file of this process's own in the temporary folder (several fuzzers may run at once).
+func scratchFile(_ name: String) -> URL {
+    URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("nimbus-fuzz-\(getpid())-\(name)")
 }
 
 /// The input split into a few bytes of parameters and the rest.

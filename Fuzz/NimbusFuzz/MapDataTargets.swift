@@ -12,16 +12,7 @@ func fuzzLandMask(_ data: Data) {
     let lookups = (0..<8).map { _ in (Int(input.byte()) << 8 | Int(input.byte())) }
     let url = scratchFile("landmask.bin")
     guard (try? Data(input.bytes).write(to: url)) != nil else { return }
-    let land: LandMask
-    do {
-        land = try LandMask(contentsOf: url)
-    } catch let error as MapDataError {
-        guard case .corrupt = error else { require(false, "refused as \(error), not corrupt"); return }
-        return
-    } catch {
-        require(false, "refused with \(error), not a MapDataError")
-        return
-    }
+    guard let land = openedOrCorrupt({ try LandMask(contentsOf: url) }) else { return }
     require(!land.levels.isEmpty, "opened with no land level")
     for level in land.levels + land.lakeLevels {
         require(level.width == 360 * level.pixelsPerDegree && level.height == 180 * level.pixelsPerDegree,
@@ -46,16 +37,7 @@ func fuzzLandMask(_ data: Data) {
 func fuzzBorders(_ data: Data) {
     let url = scratchFile("borders.bin")
     guard (try? data.write(to: url)) != nil else { return }
-    let borders: CountryBorders
-    do {
-        borders = try CountryBorders(contentsOf: url)
-    } catch let error as MapDataError {
-        guard case .corrupt = error else { require(false, "refused as \(error), not corrupt"); return }
-        return
-    } catch {
-        require(false, "refused with \(error), not a MapDataError")
-        return
-    }
+    guard let borders = openedOrCorrupt({ try CountryBorders(contentsOf: url) }) else { return }
     require(12 + 8 * borders.segments.count == data.count, "\(borders.segments.count) segments in \(data.count) bytes")
     require(borders.segments.allSatisfy { [$0.0, $0.1, $0.2, $0.3].allSatisfy { abs($0) <= 327.68 } }, "a segment off the scale")
     guard borders.segments.count <= 2_000, let land = fuzzLand else { return }
@@ -101,8 +83,3 @@ private let twoBorders: CountryBorders? = {
 }()
 
 private func le<T: FixedWidthInteger>(_ v: T) -> Data { withUnsafeBytes(of: v.littleEndian) { Data($0) } }
-
-/// A file of this process's own in the temporary folder (several fuzzers may run at once).
-private func scratchFile(_ name: String) -> URL {
-    URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("nimbus-fuzz-\(getpid())-\(name)")
-}

@@ -17,10 +17,12 @@ public struct ChildProcess: Sendable {
     /// The process's peak resident set, in bytes.
     public let peakRSS: Int
 
-    /// Runs `executable` with `arguments` in `environment` (nothing else of the test's), standard
-    /// input from /dev/null; kills it after `timeout` seconds.
+    /// Runs `executable` with `arguments` in `environment` (nothing else of the test's but the
+    /// sanitizers' options, see `sanitizerOptions`), standard input from /dev/null; kills it after
+    /// `timeout` seconds.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                            timeout: TimeInterval = 60) throws -> ChildProcess {
+        let environment = environment.merging(sanitizerOptions(ProcessInfo.processInfo.environment)) { own, _ in own }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -61,6 +63,15 @@ public struct ChildProcess: Sendable {
         }
         let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ChildProcess(status: code, timedOut: timedOut, stdout: stdout.text(), stderr: stderr.text(), peakRSS: peak)
+    }
+
+    /// The options of the sanitizers among `environment` (`ASAN_OPTIONS` and the like). A child
+    /// built in a sanitized test build is sanitized too, and without the run's options it would run
+    /// with the sanitizer's defaults: LeakSanitizer's check at exit then fails it (status 1, and what
+    /// it printed lost, since the check leaves without flushing), and AddressSanitizer's quarantine
+    /// of freed memory counts in its peak.
+    static func sanitizerOptions(_ environment: [String: String]) -> [String: String] {
+        environment.filter { ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"].contains($0.key) }
     }
 
     /// `VmHWM` of process `pid` in bytes; 0 once it has exited.

@@ -206,7 +206,8 @@ import TestSupport
         // Five seconds of patterns for the whole tape, and the app around them: well under the
         // twenty the lines would take one after another, with room for two busy cores (a bound
         // of 7 s failed once at 7.8 s while other suites ran).
-        #expect(elapsed < 12, "the tape took \(elapsed) s")
+        // Not under AddressSanitizer, which slows the app around the patterns (12.9 s).
+        #expect(Sanitizers.address || elapsed < 12, "the tape took \(elapsed) s")
     }
 
     @Test func testExpectGoneWaitsOnTheVirtualClockAndFailsForATextThatStays() throws {

@@ -58,7 +58,11 @@ final class HostileHTTPTests: XCTestCase {
         print("gzip bomb: answered in \(String(format: "%.2f", answered)) s; \(last >> 20) MiB inflated in "
               + "\(String(format: "%.1f", Date().timeIntervalSince(start))) s; peak RSS grew \(growth >> 20) MiB")
         XCTAssertLessThan(answered, 5)
-        XCTAssertLessThan(growth, 128 << 20, "the inflated bytes past the cap are dropped as they come, not queued")
+        // Not under AddressSanitizer: its quarantine keeps 256 MB of the freed inflate buffers
+        // resident (437 MiB of growth with it, 35 MiB with `quarantine_size_mb=0`).
+        if !Sanitizers.address {
+            XCTAssertLessThan(growth, 128 << 20, "the inflated bytes past the cap are dropped as they come, not queued")
+        }
     }
 
     func testGarbageMarkedGzipIsABadReplyNotALostConnection() {

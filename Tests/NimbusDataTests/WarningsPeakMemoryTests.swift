@@ -52,7 +52,12 @@ final class WarningsPeakMemoryTests: XCTestCase {
         print(String(format: "peak %@: %.1f MB (largest body %.1f MB, %d requests): %@, before the request %@",
                      label, Double(measured.peak) / 1_048_576, Double(size) / 1_048_576, measured.requests, measured.result,
                      field("VmHWM before")))
-        XCTAssertLessThanOrEqual(measured.peak, Self.limit, "\(label): \(measured.peak / 1_048_576) MB")
+        // Not under AddressSanitizer (`Sanitizers.address`): its shadow, red zones and quarantine are
+        // in the peak (JMA's 48 MB geometry peaks at 178 MB even without the quarantine); the answers
+        // are still read there, for what it checks.
+        if !Sanitizers.address {
+            XCTAssertLessThanOrEqual(measured.peak, Self.limit, "\(label): \(measured.peak / 1_048_576) MB")
+        }
         return measured
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import NimbusTerminal
 
 /// Text made to be slow: long runs of letter + combining-mark pairs (or one letter under thousands of
@@ -34,7 +35,9 @@ final class CombiningFloodTests: XCTestCase {
         let t100k = seconds { smallOut = DisplayWidth.sanitize(small) }
         let t1M = seconds { largeOut = DisplayWidth.sanitize(large) }
         print("sanitize: 100k pairs \(String(format: "%.3f", t100k)) s, 1M pairs \(String(format: "%.3f", t1M)) s")
-        XCTAssertLessThan(t1M, 2, "1M pairs")
+        // Not under AddressSanitizer, which makes the same work two to three times slower (2.4 s);
+        // the ratio below still holds there.
+        if !Sanitizers.address { XCTAssertLessThan(t1M, 2, "1M pairs") }
         // Ten times the text, at most ~20 times the time (linear, with room for a busy machine).
         XCTAssertLessThan(t1M, max(0.05, t100k) * 20)
         XCTAssertEqual(Array(smallOut.unicodeScalars), Array(small.precomposedStringWithCanonicalMapping.unicodeScalars))
