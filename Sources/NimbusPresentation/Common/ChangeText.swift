@@ -44,8 +44,8 @@ public struct ChangeText {
         case .unliked(let id): l10n.format(.changeUnliked, city(id))
         case .wishlistAdded(let title): l10n.format(.wishlistAdded, title)
         case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, title)
-        case .wishlistCleared(let count): l10n.format(.changeWishlistCleared, l10n.number(count))
-        case .wishlistImported(let count): l10n.format(.changeWishlistImported, l10n.number(count))
+        case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
+        case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
         }
     }
 
