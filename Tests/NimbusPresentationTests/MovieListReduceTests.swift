@@ -269,8 +269,8 @@ final class MovieListReduceTests: XCTestCase {
     func testAMessageLastsUntilTheNextUserActionNotTheNextAnswer() {
         let s = apply(loaded(), .wishlistToggled(0)).0
         XCTAssertEqual(apply(s, .wishlistToggled(0)).1, [.toggleWishlist(.film(0))])
-        let said = apply(s, .wishlistChanged(.added, title: "Film 0")).0
-        XCTAssertEqual(said.message, .wishlist(.added, title: "Film 0"))
+        let said = apply(s, .wishlistFailed(.storage)).0
+        XCTAssertEqual(said.message, .wishlistFailed(.storage))
         let stores: [VM.Action] = [.wishlist([MovieID(source: .catalogue, value: 0)]), .viewed([.film(0)]), .visibleRows(30),
                                    .page(search: 1, page: 2, .page("bat", 2, of: 45)), .suggestionsAvailable(true)]
         for action in stores {

@@ -150,9 +150,6 @@ extension MovieListViewModel {
             // The filter whose removal finds the most.
             state.dropHint = state.probes.filter { $0.found > 0 }.max { $0.found < $1.found }
             return []
-        case .wishlistChanged(let change, let title):
-            state.message = .wishlist(change, title: title)
-            return []
         case .wishlistFailed(let error):
             state.message = .wishlistFailed(error)
             return []
