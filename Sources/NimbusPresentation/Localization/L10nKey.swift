@@ -6,6 +6,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case citiesSummaryAll = "cities.summary.all"
     case citiesSummaryMatches = "cities.summary.matches"
     case citiesEmpty = "cities.empty"
+    case citiesEmptySearchAgain = "cities.empty.search.again"
     case citiesEmptyStandardTier = "cities.empty.standard"
     case citiesEmptyLargeTier = "cities.empty.large"
     case citiesEmptyUnknownPlace = "cities.empty.place"

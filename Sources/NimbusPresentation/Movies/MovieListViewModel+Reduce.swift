@@ -23,7 +23,11 @@ extension MovieListViewModel {
             state.focus = .list
             // Only a submitted query is remembered (when it finds films), not the prefixes typed on the way.
             let query = SearchMoviesUseCase.normalise(text)
-            guard !state.started || query != state.query else { return rememberQuery(&state) }
+            guard !state.started || query != state.query else {
+                // fzf's Enter: the query's only film (all of its results listed) opens.
+                if state.phase == .results, state.movies.count == 1, state.totalResults <= 1 { return reduce(&state, .opened(0)) }
+                return rememberQuery(&state)
+            }
             return run(&state, query, remember: true)
         case .suggestionPicked(let text):
             state.fieldText = text
