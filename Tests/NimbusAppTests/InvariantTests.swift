@@ -94,7 +94,7 @@ import TestSupport
         let statusBar = harness.size.rows - 1
         harness.press(.char("/"))
         harness.type("seoul")
-        harness.press(.enter, .down, .down)
+        harness.press(.down, .down, .down)
         let before = harness.frame.lines()
         harness.press(.char("f"))
         let row = try #require(before.firstIndex { $0.hasPrefix("›") })
