@@ -26,16 +26,16 @@ public struct TextFieldState: Equatable, Sendable {
 
     /// Applies an editing key; at most `maxLength` graphemes are kept.
     /// What a search field's key means for its screen, under the focus rules every search screen
-    /// shares: ↓ and Enter leave the field keeping the query, Esc clears a query and leaves an empty field.
+    /// shares (fzf's): ↓ and Enter leave the field keeping the query, Esc clears the query and leaves.
     public enum SearchKey: Equatable, Sendable {
-        /// The query is now this text (typed, deleted, or cleared by Esc).
+        /// The query is now this text (typed or deleted).
         case edited(String)
         /// Enter: run this query and go to the results.
         case submitted(String)
         /// ↓: go to what is below the field.
         case down
-        /// Esc in an empty field: go back to the list.
-        case left
+        /// Esc: the field is emptied; the query is now empty, and the focus goes back to the list.
+        case cancelled
         /// A key the field took without changing anything (a cursor move at an edge).
         case unchanged
         /// Not a key for the field.
@@ -49,9 +49,8 @@ public struct TextFieldState: Equatable, Sendable {
         case .changed: return .edited(text)
         case .submitted: return .submitted(text)
         case .cancelled:
-            if text.isEmpty { return .left }
             self = TextFieldState()
-            return .edited("")
+            return .cancelled
         case .unchanged: return .unchanged
         case .ignored: return .ignored
         }

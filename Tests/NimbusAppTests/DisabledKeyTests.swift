@@ -69,7 +69,7 @@ struct DisabledKeyTests {
             for _ in 0..<8 { app.handle(.backspace) }
             app.handle(.enter)
             app.handle(.char("f"))
-            #expect(app.statusMessage == nil)
+            #expect(app.statusMessage == "Shanghai liked · z undo", "f is no longer refused: the like is said")
             app.handle(.char("3"))
             #expect(!lines().joined().contains(l10n[.likedEmpty]), "f liked the first city")
         }

@@ -117,13 +117,13 @@ import TestSupport
     }
 
     @Test func testWithoutColourTheSelectionIsReversed() throws {
-        let open = "Size 80x24\nEnv NO_COLOR=1\nPress /\nType \"seoul\"\nPress Enter\nExpect \"› Seoul\"\n"
+        let open = "Size 80x24\nEnv NO_COLOR=1\nPress /\nType \"seoul\"\nPress Down\nExpect \"› Seoul\"\n"
         #expect(throws: Never.self) { try run(open + "ExpectStyle \"› Seoul\" reverse fg=default bg=default\n") }
         #expect(failure(open + "ExpectStyle \"› Seoul\" bg=24\n").contains("is reverse"))
     }
 
     @Test func testSnapshotsKeepStylesAndAWrongStyleFails() throws {
-        let tape = "Size 40x10\nPress /\nType \"seoul\"\nPress Enter\nExpect \"Seoul\"\nSnapshot styled\n"
+        let tape = "Size 40x10\nPress /\nType \"seoul\"\nPress Down\nExpect \"Seoul\"\nSnapshot styled\n"
         if let error = #expect(throws: (any Error).self, performing: { try run(tape, record: true) }) { #expect("\(error)".contains("recorded styled")) }
         let url = folder.appendingPathComponent("__snapshots__/styled.txt")
         let file = try String(contentsOf: url, encoding: .utf8)
@@ -212,7 +212,7 @@ import TestSupport
 
     @Test func testExpectGoneWaitsOnTheVirtualClockAndFailsForATextThatStays() throws {
         // The Today tab says its sections are loading until their answers come (offline: at once).
-        let copied = "Size 80x24\nPress /\nType \"seoul\"\nPress Enter\nExpect \"› Seoul\"\nPress y\nExpect \"Copied\"\n"
+        let copied = "Size 80x24\nPress /\nType \"seoul\"\nPress Down\nExpect \"› Seoul\"\nPress y\nExpect \"Copied\"\n"
         // The status message goes with the next key.
         #expect(throws: Never.self) { try run(copied + "Press Down\nExpectGone \"Copied\"\n") }
         // Failing first: a text that never goes away.
@@ -231,7 +231,7 @@ import TestSupport
         Serve /v1/forecast fixtures/seoul.json delay=3s
         Press /
         Type "seoul"
-        Press Enter
+        Press Down
         Press Enter
         Expect "Loading"
         ExpectGone "Loading"

@@ -89,6 +89,38 @@ final class CityListReduceTests: XCTestCase {
         XCTAssertFalse(apply(searching, .focused(false)).0.searching)
     }
 
+    /// Enter in the field (fzf's): back to the list, and a query that found exactly one city opens it;
+    /// the cities a query that found none may have meant are not a result.
+    func testEnterInTheFieldOpensTheOnlyCityFound() {
+        func searching(_ state: VM.State) -> VM.State { var s = state; s.searching = true; return s }
+        var suggested = listed("pariss", count: 0)
+        suggested.matches = CityMatches(query: "pariss", refs: []).suggesting([refs[2]])
+        let cases: [(String, VM.State, [VM.Effect])] = [
+            ("one city", searching(listed("busan", count: 1)), [.open(refs[0])]),
+            ("two cities", searching(listed("s", count: 2, selection: 1)), []),
+            ("none", searching(listed("zzz", count: 0)), []),
+            ("one city only suggested", searching(suggested), []),
+            ("before the first answer", searching(VM.State()), []),
+        ]
+        for (name, state, expected) in cases {
+            let (after, effects) = apply(state, .submitted)
+            XCTAssertEqual(effects, expected, name)
+            XCTAssertFalse(after.searching, "\(name): Enter leaves the field")
+            XCTAssertEqual(after.selection, expected.isEmpty ? state.selection : 0, name)
+        }
+    }
+
+    /// `/` from a list that found nothing ends the hint that it searches again (for this run); `/`
+    /// from a list with rows does not.
+    func testSlashOnAnEmptyListEndsItsSearchAgainHint() {
+        XCTAssertTrue(apply(listed("zzz", count: 0), .focused(true)).0.searchHintDone)
+        XCTAssertFalse(apply(listed("s", count: 3), .focused(true)).0.searchHintDone)
+        XCTAssertFalse(apply(listed("zzz", count: 0), .focused(false)).0.searchHintDone)
+        var done = listed("s", count: 3)
+        done.searchHintDone = true
+        XCTAssertTrue(apply(done, .typed("zzz")).0.searchHintDone, "once done, for the run")
+    }
+
     func testNewRowsOnScreenWaitToSettleTheSameRowsDoNothingAndRangesAreClampedToTheMatches() {
         let state = listed(count: 5)
         var showing = state

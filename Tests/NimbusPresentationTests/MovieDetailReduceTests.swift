@@ -16,7 +16,7 @@ final class MovieDetailReduceTests: XCTestCase {
         id: MovieID(source: .catalogue, value: 1), title: "Heat", year: 1995, runtime: 170, genres: ["Crime", "Drama"],
         directors: ["Michael Mann"], writers: ["Michael Mann"], cast: ["Al Pacino"], languages: ["English"],
         countries: ["United States"], rated: "R", ratings: MovieRatings(metacritic: 76, criticAverage: 7.8))
-    static var added: VM.Message { .toggled(.added, title: "Heat") }
+    static var refused: VM.Message { .failed(.duplicate(title: "Heat")) }
 
     private func state(_ phase: VM.State.Phase = .idle, movie: Movie? = nil, inWishlist: Bool = false, scroll: Int = 0,
                        message: VM.Message? = nil) -> VM.State {
@@ -62,11 +62,9 @@ final class MovieDetailReduceTests: XCTestCase {
             ("w after a failure", state(.failed(.offline)), .wishlistToggled, state(.failed(.offline)), [.toggle(Self.summary)]),
             ("w does not change the mark: the store does", state(.loaded, movie: Self.heat, inWishlist: true), .wishlistToggled,
              state(.loaded, movie: Self.heat, inWishlist: true), [.toggle(Self.heat.summary)]),
-            ("what w did", state(.loaded), .saved(Self.added), state(.loaded, message: Self.added), []),
-            ("why w failed", state(.loaded), .saved(.failed(.duplicate(title: "Heat"))),
-             state(.loaded, message: .failed(.duplicate(title: "Heat"))), []),
-            ("removed", state(.loaded, message: Self.added), .saved(.toggled(.removed, title: "Heat")),
-             state(.loaded, message: .toggled(.removed, title: "Heat")), []),
+            ("why w failed", state(.loaded), .saved(Self.refused), state(.loaded, message: Self.refused), []),
+            ("a new failure replaces the old", state(.loaded, message: Self.refused), .saved(.failed(.storage)),
+             state(.loaded, message: .failed(.storage)), []),
         ]
         for (name, before, action, after, effects) in cases {
             var s = before
@@ -92,7 +90,7 @@ final class MovieDetailReduceTests: XCTestCase {
     /// The message lasts until the next key (appearing, retrying, `w`, scrolling); what the store,
     /// the loader and the answer send are not keys and leave it.
     func testTheMessageLastsUntilTheNextKey() {
-        let shown = state(.loaded, movie: Self.heat, message: Self.added)
+        let shown = state(.loaded, movie: Self.heat, message: Self.refused)
         for key: VM.Action in [.appeared, .retried, .wishlistToggled, .scrolled(1)] {
             var s = shown
             _ = VM.reduce(&s, key)
@@ -101,7 +99,7 @@ final class MovieDetailReduceTests: XCTestCase {
         for other: VM.Action in [.stored(true), .stored(false), .loaded(Self.heat), .failed(.offline)] {
             var s = shown
             _ = VM.reduce(&s, other)
-            XCTAssertEqual(s.message, Self.added, "\(other) is not a key")
+            XCTAssertEqual(s.message, Self.refused, "\(other) is not a key")
         }
     }
 }
@@ -111,7 +109,7 @@ final class MovieDetailReduceTests: XCTestCase {
 @Suite struct MovieDetailReducePropertyTests {
     static var actions: [MovieDetailViewModel.Action] { [
         .appeared, .retried, .wishlistToggled, .scrolled(-1), .scrolled(4), .stored(true), .stored(false),
-        .loaded(MovieDetailReduceTests.heat), .failed(.offline), .failed(.notFound), .saved(MovieDetailReduceTests.added),
+        .loaded(MovieDetailReduceTests.heat), .failed(.offline), .failed(.notFound), .saved(MovieDetailReduceTests.refused),
     ] }
 
     @Test func loadsAreAskedOnlyWhenNothingIsInFlightOrIn() async {

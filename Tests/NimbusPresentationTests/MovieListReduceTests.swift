@@ -266,11 +266,29 @@ final class MovieListReduceTests: XCTestCase {
         XCTAssertEqual(apply(apply(s, .recentSelected(2)).0, .viewed([.film(1)])).0.recentSelection, 0)
     }
 
+    /// Enter in the field (fzf's): the query's only film opens; with more, or before the answer, the
+    /// field is left for the results.
+    func testEnterOnASingleResultOpensIt() {
+        let one = loaded(total: 1)
+        XCTAssertEqual(one.movies.count, 1)
+        let (opened, effects) = apply(one, .submitted("bat"))
+        XCTAssertEqual(effects.last, .open(one.movies[0]), "\(effects)")
+        XCTAssertEqual(opened.focus, .list)
+        XCTAssertEqual(opened.selection, 0)
+        XCTAssertFalse(apply(loaded(total: 45), .submitted("bat")).1.contains { if case .open = $0 { true } else { false } },
+                       "many results: Enter goes to them")
+        XCTAssertFalse(apply(one, .submitted("batm")).1.contains { if case .open = $0 { true } else { false } },
+                       "another query: it runs first")
+        let loading = apply(VM.State(instant: true, offMain: false, support: .all), .typed("bat")).0
+        XCTAssertFalse(apply(loading, .submitted("bat")).1.contains { if case .open = $0 { true } else { false } },
+                       "no answer yet")
+    }
+
     func testAMessageLastsUntilTheNextUserActionNotTheNextAnswer() {
         let s = apply(loaded(), .wishlistToggled(0)).0
         XCTAssertEqual(apply(s, .wishlistToggled(0)).1, [.toggleWishlist(.film(0))])
-        let said = apply(s, .wishlistChanged(.added, title: "Film 0")).0
-        XCTAssertEqual(said.message, .wishlist(.added, title: "Film 0"))
+        let said = apply(s, .wishlistFailed(.storage)).0
+        XCTAssertEqual(said.message, .wishlistFailed(.storage))
         let stores: [VM.Action] = [.wishlist([MovieID(source: .catalogue, value: 0)]), .viewed([.film(0)]), .visibleRows(30),
                                    .page(search: 1, page: 2, .page("bat", 2, of: 45)), .suggestionsAvailable(true)]
         for action in stores {

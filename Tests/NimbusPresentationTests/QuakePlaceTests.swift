@@ -58,7 +58,7 @@ final class QuakePlaceTests: XCTestCase {
             let format = formatter(language)
             XCTAssertEqual(format.place(pole, far), title, "\(language)")
             XCTAssertEqual(format.nearestTown(far), town, "\(language)")
-            let state = QuakeDetailViewModel.state(pole, far, liked: false, saved: nil, failed: false, format: format, now: pole.time)
+            let state = QuakeDetailViewModel.state(pole, far, liked: false, failed: false, format: format, now: pole.time)
             XCTAssertEqual(state.title, "M 5.1 · " + title)
             XCTAssertEqual(state.nearestTown, town)
         }
@@ -85,11 +85,11 @@ final class QuakePlaceTests: XCTestCase {
         let atSea = quake(-25, -25)
         let place = QuakePlace(city: Self.ushuaia, kilometres: 4_000, bearing: 60, region: nil,
                                zone: QuakesUseCase.zone(at: atSea.coordinate, nearest: Self.ushuaia, kilometres: 4_000))
-        let state = QuakeDetailViewModel.state(atSea, place, liked: false, saved: nil, failed: false, format: formatter(.en), now: atSea.time)
+        let state = QuakeDetailViewModel.state(atSea, place, liked: false, failed: false, format: formatter(.en), now: atSea.time)
         // 2026-06-21 00:00 UTC is 22:00 the day before at UTC−2.
         XCTAssertEqual(state.facts.first, "Jun 21, 2026 00:00 UTC · Jun 20 22:00 at the epicentre (UTC−2, the nautical time of its longitude)")
         let nearPohang = QuakePlace(city: Self.pohang, kilometres: 20, bearing: 225, zone: "Asia/Seoul")
-        let seoul = QuakeDetailViewModel.state(quake(35.9, 129.2), nearPohang, liked: false, saved: nil, failed: false,
+        let seoul = QuakeDetailViewModel.state(quake(35.9, 129.2), nearPohang, liked: false, failed: false,
                                                format: formatter(.en), now: atSea.time)
         XCTAssertEqual(seoul.facts.first, "Jun 21, 2026 00:00 UTC · Jun 21 09:00 at the epicentre")
     }

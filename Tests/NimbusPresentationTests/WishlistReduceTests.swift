@@ -48,8 +48,8 @@ final class WishlistReduceTests: XCTestCase {
             ("the notice is told on the first appearance", noticed, .appeared, noticedAfter, [.observe]),
             ("and goes on the next", noticedAfter, .appeared, again, []),
             ("appearing again asks nothing more", state(), .appeared, state(), []),
-            ("a deletion's message is not a notice", state(message: .deleted(title: "Alien")), .appeared,
-             state(message: .deleted(title: "Alien")), []),
+            ("a failure is not a notice", state(message: .failed(.storage)), .appeared,
+             state(message: .failed(.storage)), []),
         ])
     }
 
@@ -73,7 +73,8 @@ final class WishlistReduceTests: XCTestCase {
             ("emptied while asking: the question goes", state(confirming: true), .contents([]), state([]), []),
             ("changed while asking: the question stays", state(confirming: true), .contents([Self.alien]),
              state([Self.alien], confirming: true), []),
-            ("the contents leave the message", state(message: .cleared), .contents([]), state([], message: .cleared), []),
+            ("the contents leave the message", state(message: .failed(.storage)), .contents([]),
+             state([], message: .failed(.storage)), []),
         ])
     }
 
@@ -111,17 +112,15 @@ final class WishlistReduceTests: XCTestCase {
         ])
     }
 
-    /// What a deletion came to is said until the next key (selecting, opening, deleting, asking);
-    /// the store's contents, a reappearance and the answer leave it.
+    /// A deletion that failed is said until the next key (selecting, opening, deleting, asking); the
+    /// store's contents, a reappearance and the answer leave it. One that is saved is said by the app.
     func testTheMessageLastsUntilTheNextKey() {
         check([
-            ("deleted", state(), .done(.deleted(title: "Alien")), state(message: .deleted(title: "Alien")), []),
-            ("all deleted", state([]), .done(.cleared), state([], message: .cleared), []),
             ("a failure", state(), .done(.failed(.storage)), state(message: .failed(.storage)), []),
-            ("a new message replaces the old", state(message: .cleared), .done(.failed(.storage)),
+            ("a new message replaces the old", state(message: .notice(Self.notSaved)), .done(.failed(.storage)),
              state(message: .failed(.storage)), []),
         ])
-        let told = state(message: .deleted(title: "Alien"))
+        let told = state(message: .failed(.storage))
         for key: VM.Action in [.selected(0), .selected(9), .opened(0), .opened(9), .deleteRow(0), .deleteRow(9), .deleteAllRequested] {
             var s = told
             _ = VM.reduce(&s, key)
@@ -130,7 +129,7 @@ final class WishlistReduceTests: XCTestCase {
         for other: VM.Action in [.contents(Self.three), .contents([]), .appeared, .answered(true)] {
             var s = told
             _ = VM.reduce(&s, other)
-            XCTAssertEqual(s.message, .deleted(title: "Alien"), "\(other) is not a key")
+            XCTAssertEqual(s.message, .failed(.storage), "\(other) is not a key")
         }
     }
 }
@@ -154,8 +153,8 @@ final class WishlistReduceTests: XCTestCase {
         case 5: return .deleteRow(index)
         case 6: return .deleteAllRequested
         case 7: return .answered(n / 16 % 2 == 0)
-        case 8: return .done(.deleted(title: "Film"))
-        default: return .done(.cleared)
+        case 8: return .done(.failed(.storage))
+        default: return .done(.failed(.duplicate(title: "Film")))
         }
     }
 

@@ -112,9 +112,10 @@ final class TextFieldTests: XCTestCase {
         XCTAssertEqual(field.handleSearchKey(.down), .down)
         XCTAssertEqual(field.text, "q1", "↓ keeps the query")
         XCTAssertEqual(field.handleSearchKey(.enter), .submitted("q1"))
-        XCTAssertEqual(field.handleSearchKey(.escape), .edited(""), "Esc clears a query first")
+        XCTAssertEqual(field.handleSearchKey(.escape), .cancelled, "Esc clears the query and leaves, as fzf's does")
+        XCTAssertEqual(field, TextFieldState())
         XCTAssertEqual(field.text, "")
-        XCTAssertEqual(field.handleSearchKey(.escape), .left, "then leaves the empty field")
+        XCTAssertEqual(field.handleSearchKey(.escape), .cancelled, "an empty field is left as well")
         XCTAssertEqual(field.handleSearchKey(.left), .unchanged)
         XCTAssertEqual(field.handleSearchKey(.ctrl("c")), .ignored)
     }

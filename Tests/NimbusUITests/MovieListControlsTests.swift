@@ -112,6 +112,11 @@ import TestSupport
         // Out of the field, a character that no binding takes is not text.
         #expect(!press(.char("q"), on: Self.results))
         #expect(sent == [])
+        // Esc (fzf's): the query is cleared and the field left, in one key.
+        #expect(press(.escape, on: with { $0.focus = .field; $0.fieldText = "heat" }, after: field))
+        #expect(sent == [.queryChanged(""), .focusChanged(.list)])
+        #expect(press(.escape, on: empty))
+        #expect(sent == [.queryChanged(""), .focusChanged(.list)])
     }
 
     @Test func testTheRecentStripChoosesOpensAndGoesBack() {

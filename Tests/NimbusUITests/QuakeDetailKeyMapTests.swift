@@ -9,7 +9,7 @@ final class QuakeDetailKeyMapTests: XCTestCase {
         let keys = QuakeDetailScreen.keyMap(L10n.bundled(.en))
         func state(_ city: String?) -> QuakeDetailState {
             QuakeDetailState(title: "M5.1", nearestTown: nil, region: "", facts: [], warnings: [], nearestCity: city, nearestLiked: false,
-                             notice: nil, noticeFailed: false)
+                             likeError: nil)
         }
         XCTAssertEqual(keys.event(for: "f", in: state("Pohang")), .likeToggled)
         XCTAssertNil(keys.command(for: .char("f"), in: state(nil)))

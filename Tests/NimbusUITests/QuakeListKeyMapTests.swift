@@ -11,7 +11,7 @@ final class QuakeListKeyMapTests: XCTestCase {
     private func state(rows: Int, loading: Bool = false, failed: Bool = false) -> QuakeListState {
         let row = QuakeRow(id: "a", magnitude: "5.1", strength: 3, time: "12 min ago", place: "Pohang", depth: "10 km", flagged: false)
         return QuakeListState(filterParts: [], rows: Array(repeating: row, count: rows), message: nil, summaryParts: [],
-                              notice: nil, noticeFailed: false, status: "", failed: failed, loading: loading)
+                              likeError: nil, status: "", failed: failed, loading: loading)
     }
 
     func testEachKeySendsItsEvent() {

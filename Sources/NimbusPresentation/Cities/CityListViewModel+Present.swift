@@ -57,6 +57,8 @@ extension CityListViewModel {
                 return CityListState(
                     query: presented.matches.query, rows: listing.rows, summary: listing.summary,
                     emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint ? tierHint : nil,
+                    searchAgain: listing.empty != nil && !state.searching && !state.searchHintDone
+                        ? l10n[.citiesEmptySearchAgain] : nil,
                     selection: state.selection, searching: state.searching,
                     temperatures: presented.temperatures,
                     likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),

@@ -99,6 +99,9 @@ public struct CityListState: Equatable, Sendable {
     public var suggesting: String? = nil
     /// Below the message or the suggestions: what the catalogue holds, and how to search a larger one.
     public var emptyHint: String?
+    /// Under the message, once the field is left: `/` searches again (letters here are commands),
+    /// until the user has done so from an empty list once.
+    public var searchAgain: String?
     /// The selected row (0 when there are none).
     public var selection: Int = 0
     /// The search field has the focus: printable keys are text.
@@ -127,9 +130,10 @@ public final class CityListViewModel {
     public enum Event: Equatable, Sendable {
         /// The search field's text after an edit.
         case queryChanged(String)
-        /// `/` or a click on the search line (true); Enter, ↓ or Esc on an empty field, or a click
-        /// on the list (false).
+        /// `/` or a click on the search line (true); ↓ or Esc in the field, or a click on the list (false).
         case searchFocused(Bool)
+        /// Enter in the field: back to the list, or, when the query found exactly one city, its detail.
+        case searchSubmitted
         /// The row the selection moved to (keys, a click, the wheel), and the row opened.
         case rowSelected(Int), rowOpened(Int)
         /// The rows on screen changed (scrolling, a new query, a resize): told after each frame that changed them.
@@ -168,6 +172,8 @@ public final class CityListViewModel {
         var matches: CityMatches?
         var selection = 0
         var searching = false
+        /// `/` was pressed on a list that found nothing: the hint that it searches has done its job.
+        var searchHintDone = false
         /// The rows on screen, as the screen last said.
         var shown: [CityRef] = []
         /// Temperatures fetched, in °C, by city id (scrolling back costs no request).
@@ -208,7 +214,7 @@ public final class CityListViewModel {
     public enum Action {
         case typed(String)
         case searched(CityMatches)
-        case focused(Bool)
+        case focused(Bool), submitted
         case selected(Int), opened(Int), likeToggled(Int)
         case visible(Range<Int>)
         case retry
@@ -269,6 +275,7 @@ public final class CityListViewModel {
         switch event {
         case .queryChanged(let query): .typed(query)
         case .searchFocused(let focused): .focused(focused)
+        case .searchSubmitted: .submitted
         case .rowSelected(let row): .selected(row)
         case .rowOpened(let row): .opened(row)
         case .visibleRowsChanged(let rows): .visible(rows)
@@ -313,8 +320,16 @@ public final class CityListViewModel {
             state.selection = min(state.selection, max(0, matches.listed.count - 1))
             return []
         case .focused(let searching):
+            if searching, let matches = state.matches, matches.listed.count == 0 { state.searchHintDone = true }
             state.searching = searching
             return []
+        case .submitted:
+            // fzf's Enter: a query that found one city opens it (suggestions for a query that found
+            // none are not a result).
+            state.searching = false
+            guard let matches = state.matches, matches.count == 1, matches.listed.count == 1 else { return [] }
+            state.selection = 0
+            return [.open(matches.listed[0])]
         case .selected(let index):
             guard let matches = state.matches?.listed, matches.count > index, index >= 0 else { return [] }
             state.selection = index

@@ -14,7 +14,6 @@ extension MovieDetailViewModel {
         }
         let message: String?
         switch state.message {
-        case .toggled(let change, let title)?: message = l10n.describe(change, title: title)
         case .failed(let error)?: message = l10n.describeWishlistFailure(error)
         case nil: message = nil
         }

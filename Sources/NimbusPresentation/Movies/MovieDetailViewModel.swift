@@ -91,8 +91,9 @@ public final class MovieDetailViewModel {
         enum Phase: Equatable { case idle, loading, loaded, failed(MovieError) }
     }
 
+    /// A wishlist change that failed (one that is saved is said on the status line).
     public enum Message: Equatable {
-        case toggled(WishlistUseCase.Toggle, title: String), failed(WishlistError)
+        case failed(WishlistError)
     }
 
     public enum Action: Equatable {
@@ -196,7 +197,8 @@ public final class MovieDetailViewModel {
             let wishlist = self.wishlist
             return .answer {
                 do {
-                    return .saved(.toggled(try wishlist.toggle(movie), title: movie.title))
+                    _ = try wishlist.toggle(movie)
+                    return nil
                 } catch {
                     return .saved(.failed((error as? WishlistError) ?? .storage))
                 }

@@ -48,14 +48,6 @@ extension L10n {
         }
     }
 
-    /// The message after a wishlist change.
-    func describe(_ toggle: WishlistUseCase.Toggle, title: String) -> String {
-        switch toggle {
-        case .added: return format(.wishlistAdded, title)
-        case .removed: return format(.wishlistRemoved, title)
-        }
-    }
-
     func describe(_ error: WishlistError) -> String {
         switch error {
         case .duplicate(let title): return format(.wishlistDuplicate, title)

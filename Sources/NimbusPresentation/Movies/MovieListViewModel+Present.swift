@@ -140,7 +140,6 @@ extension MovieListViewModel {
 
     func text(_ message: State.Message) -> String {
         switch message {
-        case .wishlist(let change, let title): return l10n.describe(change, title: title)
         case .wishlistFailed(let error): return l10n.describe(error)
         case .catalogueOnly: return l10n[.moviesFilterCatalogueOnly]
         }

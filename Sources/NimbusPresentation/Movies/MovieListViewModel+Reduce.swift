@@ -23,7 +23,11 @@ extension MovieListViewModel {
             state.focus = .list
             // Only a submitted query is remembered (when it finds films), not the prefixes typed on the way.
             let query = SearchMoviesUseCase.normalise(text)
-            guard !state.started || query != state.query else { return rememberQuery(&state) }
+            guard !state.started || query != state.query else {
+                // fzf's Enter: the query's only film (all of its results listed) opens.
+                if state.phase == .results, state.movies.count == 1, state.totalResults <= 1 { return reduce(&state, .opened(0)) }
+                return rememberQuery(&state)
+            }
             return run(&state, query, remember: true)
         case .suggestionPicked(let text):
             state.fieldText = text
@@ -149,9 +153,6 @@ extension MovieListViewModel {
             guard state.probes.count == state.probing else { return [] }
             // The filter whose removal finds the most.
             state.dropHint = state.probes.filter { $0.found > 0 }.max { $0.found < $1.found }
-            return []
-        case .wishlistChanged(let change, let title):
-            state.message = .wishlist(change, title: title)
             return []
         case .wishlistFailed(let error):
             state.message = .wishlistFailed(error)

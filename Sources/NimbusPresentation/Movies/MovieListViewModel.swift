@@ -57,7 +57,7 @@ public final class MovieListViewModel {
     }
 
     public struct Output {
-        /// Every change of what the screen shows, a message ("Added … to the wishlist") included.
+        /// Every change of what the screen shows, a message ("Not saved: …") included.
         public let state: AnyPublisher<MovieListState, Never>
         public let route: AnyPublisher<MovieListRoute, Never>
     }
@@ -77,7 +77,7 @@ public final class MovieListViewModel {
             let found: Int
         }
         enum Message: Equatable {
-            case wishlist(WishlistUseCase.Toggle, title: String)
+            /// A wishlist change that failed (one that is saved is said on the status line).
             case wishlistFailed(WishlistError)
             /// A genre or sort asked of TMDB.
             case catalogueOnly
@@ -169,7 +169,7 @@ public final class MovieListViewModel {
         case page(search: Int, page: Int, MoviesPage), finished(search: Int, page: Int, MovieError?)
         /// How many films a search without one of the filters found.
         case probed(search: Int, MovieChip.Kind, Int)
-        case wishlistChanged(WishlistUseCase.Toggle, title: String), wishlistFailed(WishlistError)
+        case wishlistFailed(WishlistError)
 
         /// What the user did (a key, a click): a message lasts until then.
         var isUser: Bool {
@@ -321,7 +321,8 @@ public final class MovieListViewModel {
             let wishlist = self.wishlist
             return .answer {
                 do {
-                    return .wishlistChanged(try wishlist.toggle(movie), title: movie.title)
+                    _ = try wishlist.toggle(movie)
+                    return nil
                 } catch {
                     return .wishlistFailed((error as? WishlistError) ?? .storage)
                 }

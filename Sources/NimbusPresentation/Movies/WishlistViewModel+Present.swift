@@ -23,8 +23,6 @@ extension WishlistViewModel {
 
     func text(_ message: Message) -> String? {
         switch message {
-        case .deleted(let title): return l10n.format(.wishlistDeleted, title)
-        case .cleared: return l10n[.wishlistCleared]
         case .failed(let error): return l10n.describeWishlistFailure(error)
         case .notice(let status): return UserDataNotice.message(status, l10n: l10n)
         }

@@ -72,9 +72,10 @@ public final class WishlistViewModel {
         var message: Message?
     }
 
-    /// What the status line says after an action, until the next one.
+    /// What the screen says until the next action: a removal that failed, or how the data is kept
+    /// (a removal that is saved is said on the status line).
     public enum Message: Equatable {
-        case deleted(title: String), cleared, failed(WishlistError), notice(UserDataStatus)
+        case failed(WishlistError), notice(UserDataStatus)
     }
 
     public enum Action: Equatable {
@@ -200,7 +201,7 @@ public final class WishlistViewModel {
             return .answer {
                 do {
                     try wishlist.remove(entry.id)
-                    return .done(.deleted(title: entry.movie.title))
+                    return nil
                 } catch {
                     return .done(.failed((error as? WishlistError) ?? .storage))
                 }
@@ -209,7 +210,7 @@ public final class WishlistViewModel {
             return .answer {
                 do {
                     try wishlist.removeAll()
-                    return .done(.cleared)
+                    return nil
                 } catch {
                     return .done(.failed((error as? WishlistError) ?? .storage))
                 }

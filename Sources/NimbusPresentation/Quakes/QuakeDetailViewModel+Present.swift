@@ -12,7 +12,7 @@ extension QuakeDetailViewModel {
         return "UTC" + (seconds < 0 ? "−" : "+") + String(minutes / 60) + (minutes % 60 == 0 ? "" : String(format: ":%02d", minutes % 60))
     }
 
-    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, saved: Bool?, failed: Bool, format: QuakeFormatter,
+    static func state(_ quake: Quake, _ place: QuakePlace?, liked: Bool, failed: Bool, format: QuakeFormatter,
                       now: Date) -> QuakeDetailState {
         let l10n = format.l10n
         let utc = format.weather.clock(in: .utc)
@@ -50,14 +50,11 @@ extension QuakeDetailViewModel {
         facts.append(l10n[quake.reviewed ? .quakeDetailReviewed : .quakeDetailAutomatic])
         if let significance = quake.significance { facts.append(l10n.format(.quakeDetailSignificance, l10n.number(significance))) }
         if let url = quake.url { facts.append(l10n.format(.quakeDetailLink, url)) }
-        let city = place.map { CityNameChoice.name($0.city, language: l10n.language) } ?? ""
-        let notice: String? = failed ? l10n[.likesErrorSave]
-            : saved.map { l10n.format($0 ? .quakesLiked : .quakesUnliked, city) }
         let title = "M " + QuakeFormatter.magnitude(quake.magnitude) + " · " + format.place(quake, place)
         return QuakeDetailState(title: title, nearestTown: format.nearestTown(place),
                                 region: quake.place.isEmpty ? "" : l10n.format(.quakeDetailRegion, quake.place),
                                 facts: facts, warnings: warnings,
                                 nearestCity: place.map { CityNameChoice.name($0.city, language: l10n.language) },
-                                nearestLiked: liked, notice: notice, noticeFailed: failed)
+                                nearestLiked: liked, likeError: failed ? l10n[.likesErrorSave] : nil)
     }
 }

@@ -22,9 +22,8 @@ public struct QuakeDetailState: Equatable, Sendable {
     /// There is a nearest city for `f` to like.
     public var hasNearestCity: Bool { nearestCity != nil }
     public let nearestLiked: Bool
-    /// What the last `f` did ("Gyeongju liked"), or why it failed.
-    public let notice: String?
-    public let noticeFailed: Bool
+    /// Why the last `f` could not be saved (a like that is saved is said on the status line by the app).
+    public let likeError: String?
 }
 
 /// One event: its facts, and `f` on its nearest city.
@@ -51,8 +50,6 @@ public final class QuakeDetailViewModel {
         var liked = false
         /// The last `f` could not be saved.
         var likeFailed = false
-        /// What the last `f` saved: liked (true) or unliked (false).
-        var saved: Bool?
         /// The settings' units and clock: what the facts are written in.
         var display = DisplayUnits.Value(system: .metric)
     }
@@ -61,7 +58,6 @@ public final class QuakeDetailViewModel {
         /// What the likes store holds now.
         case likes([Int])
         case likeToggled
-        case likeSaved(Bool)
         case likeFailed
         case display(DisplayUnits.Value)
     }
@@ -123,7 +119,7 @@ public final class QuakeDetailViewModel {
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
             .map { [format, quake, place, now] state in
-                Self.state(quake, place, liked: state.liked, saved: state.saved, failed: state.likeFailed,
+                Self.state(quake, place, liked: state.liked, failed: state.likeFailed,
                            format: format.with(state.display), now: now())
             }
             .removeDuplicates()
@@ -138,14 +134,9 @@ public final class QuakeDetailViewModel {
             state.likeFailed = false
             return []
         case .likeToggled:
-            state.saved = nil
             state.likeFailed = false
             guard let city = state.city else { return [] }
             return [.toggleLike(city)]
-        case .likeSaved(let liked):
-            // The mark follows the store's own change; the notice says what this key did.
-            state.saved = liked
-            return []
         case .likeFailed:
             state.likeFailed = true
             return []
@@ -161,7 +152,8 @@ public final class QuakeDetailViewModel {
             guard let likes else { return .none }
             return .answer {
                 switch likes.toggle(city) {
-                case .success(let liked): return .likeSaved(liked)
+                // The mark follows the store's own change.
+                case .success: return nil
                 case .failure: return .likeFailed
                 }
             }

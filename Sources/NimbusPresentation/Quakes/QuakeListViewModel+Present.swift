@@ -125,14 +125,8 @@ extension QuakeListViewModel {
         }
         if state.loading, state.update != nil { status.append(l10n[.quakesRefreshing]) }
         let selection = state.selected.flatMap { id in presented.rows.value.shown.firstIndex { $0.id == id } } ?? 0
-        let notice: String? = switch state.notice {
-        case .liked(let city): l10n.format(.quakesLiked, city)
-        case .unliked(let city): l10n.format(.quakesUnliked, city)
-        case .failed: l10n[.likesErrorSave]
-        case nil: nil
-        }
         return QuakeListState(filterParts: filter, rows: rows, selection: selection, message: message,
-                              summaryParts: summary, notice: notice, noticeFailed: state.notice == .failed,
+                              summaryParts: summary, likeError: state.likeFailed ? l10n[.likesErrorSave] : nil,
                               status: status.joined(separator: " · "),
                               failed: (state.error != nil || state.stopped) && !state.loading, loading: state.loading)
     }

@@ -33,10 +33,9 @@ public struct QuakeListState: Equatable, Sendable {
     /// "12 events", "3 unreadable events left out": what the list holds, beside the filter, most
     /// telling first.
     public let summaryParts: [String]
-    /// What the last `f` did ("Gyeongju liked"), until the next key.
-    public let notice: String?
-    /// The notice is a failure.
-    public let noticeFailed: Bool
+    /// Why the last `f` could not be saved, until the next key (a like that is saved is said on the
+    /// status line by the app).
+    public let likeError: String?
     /// "updated 2 min ago · not modified", "offline · cached 3 h ago", "refreshing…": how fresh the
     /// feed is, for the status bar; empty before anything is loaded.
     public let status: String
@@ -125,11 +124,9 @@ public final class QuakeListViewModel {
         var display = DisplayUnits.Value(system: .metric)
         /// The units shown: "near my places" is a round distance in them.
         var units: UnitSystem { display.system }
-        /// What the last `f` did, until the next key.
-        var notice: Notice?
+        /// The last `f` could not be saved (until the next key).
+        var likeFailed = false
     }
-
-    public enum Notice: Equatable { case liked(String), unliked(String), failed }
 
     public enum Action {
         case appeared(Date), disappeared, tick(Date)
@@ -137,7 +134,7 @@ public final class QuakeListViewModel {
         case magnitudeCycled(Date), periodCycled(Date), nearToggled, sortToggled
         case selected(Int), opened(Int)
         case places([Coordinate]), display(DisplayUnits.Value)
-        case likeToggled, liked(String, Bool), likeFailed
+        case likeToggled, likeFailed
         /// The feed's answers: a kept copy or a fresh one, then the end (`nil`) or why it failed.
         case answered(QuakeFeed, QuakeFeedUpdate), finished(QuakeFeed, QuakeError?)
     }
@@ -218,8 +215,8 @@ public final class QuakeListViewModel {
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
         switch action {
         case .likeToggled, .refresh, .stop, .magnitudeCycled, .periodCycled, .nearToggled, .sortToggled, .selected, .opened:
-            // A notice lasts until the user's next key.
-            state.notice = nil
+            // A failed like is told until the user's next key.
+            state.likeFailed = false
         default: break
         }
         switch action {
@@ -294,11 +291,8 @@ public final class QuakeListViewModel {
             let shown = shownQuakes(state)
             guard let quake = shown.first(where: { $0.id == state.selected }) ?? shown.first else { return [] }
             return [.toggleLike(quake)]
-        case .liked(let city, let liked):
-            state.notice = liked ? .liked(city) : .unliked(city)
-            return []
         case .likeFailed:
-            state.notice = .failed
+            state.likeFailed = true
             return []
         }
     }
@@ -350,10 +344,9 @@ public final class QuakeListViewModel {
             return .cancel(Job.fetch)
         case .toggleLike(let quake):
             guard let likes, let place = quakes.place(of: quake) else { return .none }
-            let name = CityNameChoice.name(place.city, language: format.l10n.language)
             return .answer {
                 switch likes.toggle(place.city.id) {
-                case .success(let liked): return .liked(name, liked)
+                case .success: return nil
                 case .failure: return .likeFailed
                 }
             }

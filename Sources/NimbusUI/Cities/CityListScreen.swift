@@ -101,7 +101,11 @@ public final class CityListScreen: Screen {
     private func edit(_ key: Key) -> Bool {
         switch field.handleSearchKey(key) {
         case .edited(let query): events.send(.queryChanged(query))
-        case .submitted, .down, .left: events.send(.searchFocused(false))
+        case .submitted: events.send(.searchSubmitted)
+        case .down: events.send(.searchFocused(false))
+        case .cancelled:
+            events.send(.queryChanged(""))
+            events.send(.searchFocused(false))
         case .unchanged: break
         case .ignored: return false
         }
@@ -147,8 +151,9 @@ public final class CityListScreen: Screen {
             // A blank row above the words and between them only when all of them fit with it.
             let rows = { (text: String) in TextWrap.lines(DisplayWidth.sanitize(text), width: body.width).count }
             let hintRows = state.emptyHint.map { 1 + rows($0) } ?? 0
-            let gap = 1 + rows(message) + hintRows <= body.height ? 1 : 0
-            let used = TextWrap.drawCentred(body, [message], top: gap, style: theme.dim)
+            let said = [message] + (state.searchAgain.map { [$0] } ?? [])
+            let gap = 1 + said.map(rows).reduce(0, +) + hintRows <= body.height ? 1 : 0
+            let used = TextWrap.drawCentred(body, said, top: gap, style: theme.dim)
             if let hint = state.emptyHint {
                 TextWrap.drawCentred(body, [hint], top: gap + used + gap, style: theme.dim)
             }

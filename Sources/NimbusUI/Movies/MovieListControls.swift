@@ -224,7 +224,9 @@ final class MovieListControls {
         case .edited(let query): events.send(.queryChanged(query))
         case .submitted(let query): events.send(.querySubmitted(query))
         case .down: events.send(.focusChanged(.suggestions))
-        case .left: events.send(.focusChanged(.list))
+        case .cancelled:
+            events.send(.queryChanged(""))
+            events.send(.focusChanged(.list))
         case .unchanged: break
         case .ignored: return false
         }

@@ -82,7 +82,7 @@ public final class QuakeDetailScreen: Screen {
         if !state.region.isEmpty {
             for row in TextWrap.lines(DisplayWidth.sanitize(state.region), width: w) { line(row, theme.dim) }
         }
-        if let notice = state.notice { line(notice, state.noticeFailed ? theme.warning : theme.dim) }
+        if let error = state.likeError { line(error, theme.warning) }
         y += 1
         for (i, fact) in state.facts.enumerated() {
             for row in TextWrap.lines(DisplayWidth.sanitize(fact), width: w) {

@@ -58,9 +58,9 @@ public final class QuakeListScreen: Screen {
 
     /// How fresh the feed is ("updated 2 min ago · not modified", "offline · cached 3 h ago"), for the
     /// status bar; nil before anything is loaded.
-    /// What the last `f` did comes first ("Gyeongju liked").
+    /// A like that could not be saved comes first.
     public var status: String? {
-        let parts = [state?.notice, state?.status].compactMap { $0 }.filter { !$0.isEmpty }
+        let parts = [state?.likeError, state?.status].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
