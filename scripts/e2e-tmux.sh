@@ -295,10 +295,24 @@ t respawn-pane -k -t e2e \
   "env -u LANG -u LC_ALL TERM=tmux-256color '$bin' --no-mouse; sleep 30"
 check "started with --no-mouse" wait_for "Cities"
 check "no mouse reporting with --no-mouse" test "$(mouse_flags)" = 00
-# Mouse turned on in the settings over --no-mouse: the terminal reports it and every click is taken
-# (they were all dropped while the flag was still believed).
+# --no-mouse decides the Mouse row for the run: the settings box says so and refuses to change it.
 t send-keys -t e2e ,
 check "the settings open" wait_for "Mouse"
+check "the Mouse row says where its value comes from" wait_for "from --no-mouse"
+t send-keys -t e2e Down Down Down Down Down Down Right
+check "changing it is refused, and says why" wait_for "Not changed: this run follows --no-mouse"
+check "no mouse reporting after the refusal" test "$(mouse_flags)" = 00
+t send-keys -t e2e Escape q
+# Mouse turned on in the settings over `mouse = false` in the file: the terminal reports it and every
+# click is taken (they were all dropped while the old value was still believed).
+mkdir -p "$XDG_CONFIG_HOME/nimbus"
+printf 'mouse = false\n' > "$XDG_CONFIG_HOME/nimbus/config.toml"
+t respawn-pane -k -t e2e \
+  "env -u LANG -u LC_ALL TERM=tmux-256color '$bin'; sleep 30"
+check "started with mouse = false" wait_for "Cities"
+check "no mouse reporting with mouse = false" test "$(mouse_flags)" = 00
+t send-keys -t e2e ,
+check "the settings open again" wait_for "Mouse"
 t send-keys -t e2e Down Down Down Down Down Down Right
 check "the settings' Mouse row says On" wait_for "Mouse"
 check "SGR mouse reporting on after the setting" test "$(mouse_flags)" = 11
