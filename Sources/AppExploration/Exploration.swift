@@ -244,8 +244,9 @@ public enum Exploration {
         /// overlay or a question).
         static func key(of action: UserAction, in harness: AppHarness) -> Key? {
             let place = harness.app.place
-            guard case .key(.char(let c)) = action, c == "z" || c == "Z", !place.overlay, !place.capturesText, !place.asking,
-                  harness.size.cols >= 40, harness.size.rows >= 10 else { return nil }
+            // At any size: a terminal too small to draw the app still takes its keys.
+            guard case .key(.char(let c)) = action, c == "z" || c == "Z", !place.overlay, !place.capturesText, !place.asking
+            else { return nil }
             return c == "z" ? .undo : .redo
         }
 
