@@ -13,6 +13,15 @@ import TestSupport
 /// and in the file the app's save writes. Two instances saving
 /// different keys at the same moment both keep theirs.
 @Suite struct ConfigEditPropertyTests {
+    /// Found by the test below (seed 996374367): a multi-line string ending in four or five quotes
+    /// (`"""a""""` holds `a"`) was read as closed at its first three, so its last quote opened a
+    /// string that ran on and a later `[` in an array looked like a table header with no name.
+    @Test func aMultiLineStringEndsAtItsLastThreeQuotes() {
+        var random = SplitMix(seed: 996374367)
+        let document = GeneratedConfig(&random)
+        #expect(ConfigFile.parse(document.text).settings == document.settings, "\(document.text)")
+    }
+
     @Test func aSaveChangesOnlyTheLineOfTheKeyItChanges() async throws {
         await propertyCheck(count: PropertyCount.scaled(default: 300), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var random = SplitMix(seed: UInt64(seed))

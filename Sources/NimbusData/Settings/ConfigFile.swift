@@ -127,7 +127,13 @@ public struct ConfigFile: Sendable {
                 if quote == "\"", c == "\\" { i += 2; continue }
                 if c == quote {
                     if !triple { i += 1; return }
-                    if i + 2 < scalars.count, scalars[i + 1] == quote, scalars[i + 2] == quote { i += 3; return }
+                    // A run of three to five quotes ends the string: its last three close it, the one or
+                    // two before are content (`"""a""""` holds `a"`). Fewer than three are content.
+                    var run = 0
+                    while i + run < scalars.count, scalars[i + run] == quote { run += 1 }
+                    if run >= 3 { i += min(run, 5); return }
+                    i += run
+                    continue
                 }
                 i += 1
             }
