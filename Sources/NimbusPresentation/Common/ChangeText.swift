@@ -47,22 +47,7 @@ public struct ChangeText {
         case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, title)
         case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
         case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
-        case .setting(let key, let from, let to): l10n.format(.changeSetting, label(key), value(key, from), value(key, to))
-        }
-    }
-
-    /// A setting's name as the settings box shows it.
-    private func label(_ key: UserSettings.Key) -> String {
-        switch key {
-        case .units: l10n[.settingsUnits]
-        case .temperatureUnit: l10n[.settingsTemperature]
-        case .windUnit: l10n[.settingsWind]
-        case .clock: l10n[.settingsClock]
-        case .theme: l10n[.settingsTheme]
-        case .mapStyle: l10n[.settingsMapStyle]
-        case .mouse: l10n[.settingsMouse]
-        case .defaultTab: l10n[.settingsDefaultTab]
-        case .home: l10n[.settingsHome]
+        case .setting(let key, let from, let to): l10n.format(.changeSetting, l10n[key.label], value(key, from), value(key, to))
         }
     }
 

@@ -15,7 +15,7 @@ extension SettingsViewModel {
             let from = { (value: String) in Self.override(row, layers).map { self.l10n.format(.settingsValueFrom, value, $0) } ?? value }
             return SettingsState.Row(label: label(row), value: from(value(row, state.settings.effective, state.resolved)),
                                      values: values(row, state).map(from),
-                                     flagged: problems.contains { $0.key.map(Self.row) == row })
+                                     flagged: problems.contains { $0.key == row.key.rawValue })
         }
         let search = state.search.map { search in
             SettingsState.Search(prompt: l10n[.settingsHomeSearch], text: search.text,
@@ -40,35 +40,7 @@ extension SettingsViewModel {
                              footer: footer, footers: footers, help: l10n[.settingsHelp])
     }
 
-    /// The row a key of the file is shown on.
-    static func row(_ key: String) -> Row? {
-        switch UserSettings.Key(rawValue: key) {
-        case .units?: .units
-        case .temperatureUnit?: .temperature
-        case .windUnit?: .wind
-        case .clock?: .clock
-        case .theme?: .theme
-        case .mapStyle?: .mapStyle
-        case .mouse?: .mouse
-        case .defaultTab?: .defaultTab
-        case .home?: .home
-        case nil: nil
-        }
-    }
-
-    func label(_ row: Row) -> String {
-        switch row {
-        case .units: l10n[.settingsUnits]
-        case .temperature: l10n[.settingsTemperature]
-        case .wind: l10n[.settingsWind]
-        case .clock: l10n[.settingsClock]
-        case .theme: l10n[.settingsTheme]
-        case .mapStyle: l10n[.settingsMapStyle]
-        case .mouse: l10n[.settingsMouse]
-        case .defaultTab: l10n[.settingsDefaultTab]
-        case .home: l10n[.settingsHome]
-        }
-    }
+    func label(_ row: Row) -> String { l10n[row.key.label] }
 
     func value(_ row: Row, _ effective: UserSettings, _ resolved: ResolvedSettings) -> String {
         let units = resolved.units

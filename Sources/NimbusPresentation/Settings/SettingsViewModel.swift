@@ -75,6 +75,21 @@ public final class SettingsViewModel {
 
     public enum Row: Int, CaseIterable, Sendable {
         case units, temperature, wind, clock, theme, mapStyle, mouse, defaultTab, home
+
+        /// The key of the file the row shows.
+        public var key: UserSettings.Key {
+            switch self {
+            case .units: .units
+            case .temperature: .temperatureUnit
+            case .wind: .windUnit
+            case .clock: .clock
+            case .theme: .theme
+            case .mapStyle: .mapStyle
+            case .mouse: .mouse
+            case .defaultTab: .defaultTab
+            case .home: .home
+            }
+        }
     }
 
     /// One change of one setting, as a value (what `reduce` decides and `perform` saves).
