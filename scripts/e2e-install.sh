@@ -101,8 +101,11 @@ check "installed: the Korean Cities tab" wait_for "도시"
 t send-keys -t e2e /
 t send-keys -t e2e -l "서울"
 check "installed: finds 서울" wait_for "› 서울 "
-t send-keys -t e2e Enter f
-check "installed: likes it" wait_for "›*서울"
+# One match: Enter opens its detail, where f likes it.
+t send-keys -t e2e Enter
+check "installed: Enter opens the one match" wait_for "서울 · 대한민국"
+t send-keys -t e2e f
+check "installed: likes it" wait_for "서울 · 대한민국 [좋아요]"
 t send-keys -t e2e BTab BTab /
 t send-keys -t e2e -l "heat"
 check "installed: the film catalogue" wait_for "Heat"
