@@ -69,6 +69,23 @@ final class SystemZoneDatabaseTests: XCTestCase {
 
     /// A FIFO, a directory or a file too large to be a zone is refused at once (a FIFO would block a
     /// plain read for ever); names that leave the database are never opened.
+    /// A file is read whole, exactly, at every size up to the cap, and one past the cap is refused;
+    /// a file whose size the system reports as 0 (`/proc`) is read on until its end.
+    func testAFileIsReadWholeAtEverySizeUpToTheCap() throws {
+        let directory = try temporaryDirectory()
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 1_000, 4_095, 4_096, 65_537, TZif.maxBytes - 1, TZif.maxBytes] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            try write(bytes, "Sizes/\(size)", in: directory)
+            XCTAssertEqual(try SystemZoneDatabase.read(directory.path + "/Sizes/\(size)"), bytes, "\(size) bytes")
+        }
+        try write(Array(repeating: 0x41, count: TZif.maxBytes + 1), "Sizes/over", in: directory)
+        XCTAssertThrowsError(try SystemZoneDatabase.read(directory.path + "/Sizes/over"))
+        let version = try SystemZoneDatabase.read("/proc/version")
+        XCTAssertGreaterThan(version.count, 1)
+        XCTAssertEqual(Data(version), try Data(contentsOf: URL(fileURLWithPath: "/proc/version")))
+    }
+
     func testHostileFilesAndNamesAreRefused() throws {
         let directory = try temporaryDirectory()
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Area/Dir"), withIntermediateDirectories: true)

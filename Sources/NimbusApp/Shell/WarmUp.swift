@@ -9,8 +9,9 @@ import CombineSchedulers
 /// One-off work the first keystrokes would otherwise pay for: the HTTP client (libcurl is loaded
 /// here, not on the main queue when the list first asks for temperatures 300 ms after its rows
 /// settle), the cities' own names sorted for ranking, the folded names of the largest cities
-/// (their rows come first for short queries), the country names of the catalogue, the Today
-/// tab's k-d tree and the film ranking table.
+/// (their rows come first for short queries), the country names and the time zones of the
+/// largest cities (each row shows its local time: a zone's file is read the first time a row in it
+/// is drawn), the Today tab's k-d tree and the film ranking table.
 ///
 /// Made of the container's shared, `Sendable` services only, so `run` can go to any queue; the
 /// part that draws a screen is `TypingRehearsal`, on the main thread.
@@ -18,6 +19,7 @@ public struct WarmUp: Sendable {
     let client: HTTPClient
     let catalog: CityCatalog
     let countryNames: CountryNames
+    let zones: any ZoneLookup
     let locator: CatalogCityLocator
     let movieCatalogue: MovieCatalogue
     /// The language city names are shown, so ranked, in.
@@ -32,10 +34,11 @@ public struct WarmUp: Sendable {
         rankingPrepared()
         catalog.foldNamesOfLargestCities()
         let sample = (0..<min(catalog.cityCount, 3000)).map { CityRef(Int32($0)) }
-        var seen = Set<String>()
+        var seen = Set<String>(), seenZones = Set<String>()
         for ref in sample {
-            let code = catalog.summary(ref).countryCode
-            if seen.insert(code).inserted { _ = countryNames.name(code) }
+            let summary = catalog.summary(ref)
+            if seen.insert(summary.countryCode).inserted { _ = countryNames.name(summary.countryCode) }
+            if seenZones.insert(summary.timeZone).inserted { _ = zones.zone(named: summary.timeZone) }
         }
         // The Today tab's k-d tree (18 ms at 34k cities, 100 ms at 170k), then the film ranking table.
         _ = locator.spatialIndex
@@ -51,7 +54,7 @@ public struct WarmUp: Sendable {
 extension AppDIContainer {
     /// The background warm-up of the shared services.
     public var warmUp: WarmUp {
-        WarmUp(client: httpClient(for: .forecast), catalog: catalog, countryNames: countryNames, locator: locator,
+        WarmUp(client: httpClient(for: .forecast), catalog: catalog, countryNames: countryNames, zones: zones, locator: locator,
                movieCatalogue: movieCatalogue, cityNames: l10n.language.cityNames)
     }
 

@@ -123,17 +123,31 @@ public final class SystemZoneDatabase: ZoneLookup {
         guard fstat(fd, &info) == 0 else { throw ReadError.unreadable }
         guard info.st_mode & S_IFMT == S_IFREG else { throw ReadError.notAFile }
         guard info.st_size <= TZif.maxBytes else { throw ReadError.tooLarge }
-        var bytes = [UInt8](repeating: 0, count: TZif.maxBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw ReadError.unreadable }
-            if n == 0 { break }
-            count += n
+        // Room for the size the file has now and one byte more, so a file that grew since (up to the
+        // cap) is read whole and one past the cap is noticed; never zeroed first (a zone file is
+        // 1–3 KB: zeroing the cap's 256 KB was most of a first look-up's cost).
+        var room = Int(info.st_size) + 1
+        var bytes: [UInt8] = []
+        while true {
+            let capacity = min(room, TZif.maxBytes + 1)
+            var failed = false
+            let chunk = [UInt8](unsafeUninitializedCapacity: capacity - bytes.count) { buffer, initialized in
+                initialized = 0
+                while initialized < buffer.count {
+                    let n = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { failed = true }
+                    if n <= 0 { break }
+                    initialized += n
+                }
+            }
+            guard !failed else { throw ReadError.unreadable }
+            bytes += chunk
+            guard bytes.count == capacity, capacity <= TZif.maxBytes else { break }
+            room = capacity * 2 // it grew since fstat: read on, up to the cap
         }
-        guard count <= TZif.maxBytes else { throw ReadError.tooLarge }
-        return Array(bytes[..<count])
+        guard bytes.count <= TZif.maxBytes else { throw ReadError.tooLarge }
+        return bytes
     }
 
     private static func isDirectory(_ path: String) -> Bool {
