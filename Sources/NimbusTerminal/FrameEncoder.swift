@@ -81,11 +81,11 @@ public struct FrameEncoder {
     private let sequences: Sequences
     /// What this terminal's sequences cost, for `LineMoves`; nil when it cannot move lines.
     public let costs: Costs?
-    private var styleBytes: [Style: [UInt8]] = [:]
+    private var styleBytes = SlotCache<[UInt8]>()
     /// Cursor moves already asked of `sequences`, by position (the same few dozen every frame), and
     /// moves right by distance.
-    private var moves: [Int: [UInt8]] = [:]
-    private var rights: [Int: [UInt8]] = [:]
+    private var moves = SlotCache<[UInt8]>(slotBits: 12)
+    private var rights = SlotCache<[UInt8]>()
     private var bytes: [UInt8] = []
     /// Where the terminal's cursor is, when known for certain.
     private var position: (x: Int, y: Int)?
@@ -134,13 +134,7 @@ public struct FrameEncoder {
             }
             let cell = change.cell
             if style != cell.style {
-                if let known = styleBytes[cell.style] {
-                    bytes += known
-                } else {
-                    let made = sequences.style(cell.style)
-                    styleBytes[cell.style] = made
-                    bytes += made
-                }
+                bytes += styleBytes.value(UInt64(cell.style.bits)) { sequences.style(cell.style) }
                 style = cell.style
             }
             let next = change.x + Int(cell.width)
@@ -233,21 +227,12 @@ public struct FrameEncoder {
     }
 
     private mutating func address(_ x: Int, _ y: Int) -> [UInt8] {
-        let key = y << 16 | x
-        if let known = moves[key] { return known }
-        if moves.count > 4096 { moves.removeAll() }
-        let made = sequences.moveTo(x, y)
-        moves[key] = made
-        return made
+        moves.value(UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)) { sequences.moveTo(x, y) }
     }
 
     private mutating func rightBytes(_ n: Int) -> [UInt8]? {
         guard let moveRight = sequences.moveRight else { return nil }
-        if let known = rights[n] { return known }
-        if rights.count > 1024 { rights.removeAll() }
-        let made = moveRight(n)
-        rights[n] = made
-        return made
+        return rights.value(UInt64(truncatingIfNeeded: n)) { moveRight(n) }
     }
 
     /// A cell the encoder may write again to cross a gap: one printable ASCII character, one
@@ -272,9 +257,11 @@ extension FrameEncoder {
     public final class Costs: DrawingCosts {
         private let sequences: Sequences
         private var addresses: [UInt8] = []
-        private var moves: [Int: Int] = [:]
-        private var rights: [Int: Int] = [:]
-        private var styles: [Style: Int] = [:]
+        private var moves = SlotCache<Int>(slotBits: 12)
+        private var rights = SlotCache<Int>()
+        private var styles = SlotCache<Int>()
+        /// What each line move costs, by region, distance and screen height.
+        private var lineMoves = SlotCache<Int>()
 
         init(_ sequences: Sequences) {
             self.sequences = sequences
@@ -292,31 +279,26 @@ extension FrameEncoder {
                     addressed = sequences.moveTo(x, y).count
                     addresses[y << 8 | x] = UInt8(clamping: addressed)
                 }
-            } else if let known = moves[y << 16 | x] {
-                addressed = known
             } else {
-                if moves.count > 4096 { moves.removeAll() }
-                addressed = sequences.moveTo(x, y).count
-                moves[y << 16 | x] = addressed
+                addressed = moves.value(UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)) { sequences.moveTo(x, y).count }
             }
             guard let from, x > from, let moveRight = sequences.moveRight else { return addressed }
-            if let known = rights[x - from] { return min(addressed, known) }
-            if rights.count > 1024 { rights.removeAll() }
-            let right = moveRight(x - from).count
-            rights[x - from] = right
-            return min(addressed, right)
+            return min(addressed, rights.value(UInt64(truncatingIfNeeded: x - from)) { moveRight(x - from).count })
         }
 
         public func bytes(switchingTo style: Style) -> Int {
-            if let known = styles[style] { return known }
-            if styles.count > 1024 { styles.removeAll() }
-            let made = sequences.style(style).count
-            styles[style] = made
-            return made
+            styles.value(UInt64(style.bits)) { sequences.style(style).count }
         }
 
         public func bytes(making move: LineMove, rows: Int) -> Int? {
-            sequences.bytes(making: move, rows: rows)?.count
+            guard (0..<0x8000).contains(move.top), (0..<0x8000).contains(move.bottom), (0..<0x8000).contains(rows),
+                  (-0x7FFF..<0x8000).contains(move.by) else {
+                return sequences.bytes(making: move, rows: rows)?.count
+            }
+            let key = UInt64(move.top) << 48 | UInt64(move.bottom) << 32 | UInt64(move.by + 0x8000) << 16 | UInt64(rows)
+            // -1: the terminal cannot make it.
+            let known = lineMoves.value(key) { sequences.bytes(making: move, rows: rows)?.count ?? -1 }
+            return known < 0 ? nil : known
         }
     }
 }

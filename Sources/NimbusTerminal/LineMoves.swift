@@ -293,10 +293,15 @@ public enum LineMoves {
         for stretch in ordered {
             let move = stretch.move
             guard let moveBytes = costs.bytes(making: move, rows: size.rows) else { continue }
+            // After the move first (its kept rows cost nothing); then the rows as they are, priced
+            // only until they are certainly dearer: past that, what they cost decides nothing (the
+            // saving counts as at least `certainSaving`, which is all the renderer asks of it).
             let (before, after) = screen.allCells.withUnsafeBufferPointer { screen in
                 frame.withUnsafeBufferPointer { frame in
-                    (regionCost(move, moved: false, screen: screen, frame: frame, cols: size.cols, costs: costs),
-                     regionCost(move, moved: true, screen: screen, frame: frame, cols: size.cols, costs: costs))
+                    let after = regionCost(move, moved: true, screen: screen, frame: frame, cols: size.cols, costs: costs)
+                    let before = regionCost(move, moved: false, screen: screen, frame: frame, cols: size.cols, costs: costs,
+                                            over: moveBytes + after + certainSaving)
+                    return (before, after)
                 }
             }
             guard moveBytes + after < before else { continue }
@@ -307,15 +312,18 @@ public enum LineMoves {
         return plan
     }
 
-    /// Bytes to draw the frame's rows in `move`'s region over the screen as it is, or after `move`.
+    /// Bytes to draw the frame's rows in `move`'s region over the screen as it is, or after `move`;
+    /// counting stops at the first row that takes the total past `limit` (what it returns then is
+    /// only known to be over it).
     static func regionCost(_ move: LineMove, moved: Bool, screen: UnsafeBufferPointer<Cell>, frame: UnsafeBufferPointer<Cell>,
-                           cols: Int, costs: any DrawingCosts) -> Int {
+                           cols: Int, costs: any DrawingCosts, over limit: Int = .max) -> Int {
         var style: Style?
         var total = 0
         for y in move.top...move.bottom {
             let from = moved ? y - move.by : y
             let source = from >= move.top && from <= move.bottom ? from : nil
             total += rowCost(y: y, shownRow: source, screen: screen, frame: frame, cols: cols, style: &style, costs: costs)
+            if total > limit { return total }
         }
         return total
     }

@@ -66,6 +66,7 @@ public final class Renderer {
         var changes: [CellChange] = []
         let cols = frame.size.cols
         let old = shown.allCells, cells = frame.allCells
+        changes.reserveCapacity(cells.count) // one allocation, not a dozen as a keystroke's frame grows it
         cells.withUnsafeBufferPointer { new in
             old.withUnsafeBufferPointer { old in
                 for i in 0..<new.count where new[i] != old[i] && new[i].width > 0 {
