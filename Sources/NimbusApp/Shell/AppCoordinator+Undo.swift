@@ -38,7 +38,7 @@ extension AppCoordinator {
 
     /// Puts `message` on the status line until the next key, and, when it `expires`, for a few
     /// seconds at most (an error stays until the next key, so it is read).
-    private func say(_ message: String, expires: Bool) {
+    func say(_ message: String, expires: Bool) {
         statusMessage = DisplayWidth.sanitize(message)
         needsDisplay.set()
         messageExpiry?.cancel()

@@ -103,7 +103,9 @@ public final class AppCoordinator {
         quakes.start(title: l10n[.tabQuakes])
         let movies = movieScenes.makeMoviesCoordinator(navigator: navigator, overlays: overlays)
         movies.start(title: l10n[.tabMovies])
-        let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays)
+        let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays) { [weak self] message in
+            self?.say(message, expires: false)
+        }
         wishlist.start(title: l10n[.tabWishlist])
         children = [cities, today, liked, quakes, movies, wishlist]
         retries.start()
