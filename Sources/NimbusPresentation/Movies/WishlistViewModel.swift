@@ -207,7 +207,7 @@ public final class WishlistViewModel {
             return [.remove(state.entries[index])]
         case .deleteAllRequested:
             state.message = nil
-            guard !state.entries.isEmpty, !state.confirming else { return [] }
+            guard !state.entries.isEmpty, !state.confirming, !state.importing else { return [] }
             state.confirming = true
             return [.ask(count: state.entries.count)]
         case .answered(let yes):
