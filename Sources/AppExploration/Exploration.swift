@@ -60,6 +60,7 @@ public enum Exploration {
         let (environment, home) = AppHarness.sandbox(sandboxEnvironment(setup))
         defer { try? FileManager.default.removeItem(at: home) }
         try seed(setup, environment: environment)
+        try writeImportFile(in: home)
         let clock = DispatchQueue.test
         let network = ScriptedNetwork(clock: clock)
         let harness = try AppHarness(environment: environment, scheduler: clock, httpClient: network)
@@ -128,6 +129,17 @@ public enum Exploration {
         for id in seededCities.prefix(setup.likes).reversed() { try likes.setLiked(id, true) }
         let wishlist = WishlistStore(database: database)
         for film in try films(setup.films) { try? wishlist.add(film) }
+    }
+
+    /// `~/films.csv`, for the Wishlist tab's import (`i`, then `~/films.csv`): the first eight films
+    /// seeding takes from (some saved already, some not) and one the catalogue does not have.
+    private static func writeImportFile(in home: URL) throws {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let rows = try films(8).map { film in
+            "\"\(film.title.replacingOccurrences(of: "\"", with: "\"\""))\",\(film.year.map(String.init) ?? "")"
+        }
+        try Data((["Title,Year"] + rows + ["No Such Film Anywhere,1999"]).joined(separator: "\n").utf8)
+            .write(to: home.appendingPathComponent("films.csv"))
     }
 
     /// The first `count` films the bundled catalogue finds for "the".

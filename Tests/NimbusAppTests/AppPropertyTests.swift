@@ -50,7 +50,8 @@ struct AppPropertyTests {
     }
 
     /// Undo and redo over what people do to their data: likes on the Cities list, the Liked tab's
-    /// deletes, wishlist marks and deletes (one and all), between tab switches, moves, the odd
+    /// deletes, wishlist marks and deletes (one and all), the Wishlist tab's import of `~/films.csv`
+    /// (and of a file that is not there), between tab switches, moves, the odd
     /// restart (a new history) and a full disk, with `z` and `Z` pressed often. After every action
     /// `Exploration.UndoModel` checks that `z` put back exactly what the last change found and `Z`
     /// what the last undone one left, on disk and on every screen (`Invariants`).
@@ -61,6 +62,7 @@ struct AppPropertyTests {
             .key(.char("d")), .key(.char("z")), .key(.char("5")), .key(.char("w")), .key(.char("6")), .key(.char("D")),
             .key(.char("y")), .key(.char("Z")), .key(.up), .key(.enter), .key(.escape), .key(.char("n")), .key(.char("2")),
             .key(.char("4")), .restart, .disk(full: true), .disk(full: false),
+            .key(.char("i")), .type("~/films.csv"), .key(.enter), .key(.char("6")), .key(.char("i")), .type("~/gone.csv"),
         ]
         await propertyCheck(count: max(30, Self.count / 2), input: Gen.int(in: 0...719),
                             Gen.int(in: 0...(alphabet.count - 1)).array(of: 1...60)) { setupCode, codes in
@@ -68,6 +70,18 @@ struct AppPropertyTests {
             let actions = codes.map { alphabet[$0] }
             Self.explore(setup, actions)
         }
+    }
+
+    /// The import as one change among others, in each language, with and without films saved
+    /// before: `z` takes back exactly its films, `Z` adds them again, and a like made between stays.
+    @Test(arguments: [0, 4, 5, 72, 76, 101, 360])
+    func anImportIsUndoneAndRedoneWhole(_ setupCode: Int) {
+        let actions: [UserAction] = [
+            .key(.char("f")), .key(.char("6")), .key(.char("i")), .type("~/films.csv"), .key(.enter), .key(.char("z")),
+            .key(.char("Z")), .key(.char("1")), .key(.down), .key(.char("f")), .key(.char("z")), .key(.char("z")),
+            .key(.char("Z")), .key(.char("6")), .key(.char("i")), .type("~/gone.csv"), .key(.enter), .key(.char("z")),
+        ]
+        Self.explore(Exploration.Setup(code: setupCode), actions)
     }
 
     /// Runs `actions` from `setup` and reports the first broken invariant; the sequence is written

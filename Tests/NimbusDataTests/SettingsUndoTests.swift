@@ -57,6 +57,32 @@ final class SettingsUndoTests: XCTestCase {
         records.cancel()
     }
 
+    /// A change that made the file (there was none) is undone by removing it, while it holds exactly
+    /// what the change wrote, and redone by making it again; a file edited since is left, with its
+    /// other lines, and only the change's key is taken out of it.
+    func testAFileTheChangeMadeIsRemovedByItsUndoAndMadeAgainByItsRedo() {
+        let url = configFile(nil)
+        let log = ChangeLog()
+        let settings = store(url, log)
+        settings.change(save: true) { $0.clock = .h12 }
+        let made = text(url)
+        XCTAssertEqual(made, "clock = 12\n")
+        XCTAssertEqual(log.undo(), .undone(.setting(key: .clock, from: nil, to: "12")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "the file the change made is gone")
+        XCTAssertNil(settings.current.layers.file.clock)
+        XCTAssertEqual(log.redo(), .redone(.setting(key: .clock, from: nil, to: "12")))
+        XCTAssertEqual(text(url), made, "made again, byte for byte")
+        XCTAssertEqual(settings.current.layers.file.clock, .h12)
+        // Edited since: not removed; the user's line stays.
+        try? Data("clock = 12\n# mine\n".utf8).write(to: url)
+        XCTAssertEqual(log.undo(), .undone(.setting(key: .clock, from: nil, to: "12")))
+        XCTAssertEqual(text(url), "# mine\n")
+        // A file that appeared meanwhile is not overwritten by the redo: only its key is set.
+        try? Data("theme = \"dark\"\n".utf8).write(to: url)
+        XCTAssertEqual(log.redo(), .redone(.setting(key: .clock, from: nil, to: "12")))
+        XCTAssertEqual(text(url), "theme = \"dark\"\nclock = 12\n")
+    }
+
     func testAChangeThatChangesNothingAndAChoiceForThisRunAreNotRecorded() {
         let url = configFile("clock = 12\n")
         let log = ChangeLog()
@@ -133,10 +159,11 @@ struct SettingsUndoPropertyTests {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let url = folder.appendingPathComponent("config.toml")
-            let starts = ["# mine\nunits = \"imperial\"   # yes\n\n[table]\nkey = 1\n", "", "clock=24\r\nmouse = true # m\r\n",
-                          "theme = 'dark'\nhome = \"1835848\"\n# end"]
+            // nil: no file, which the first change makes and its undo removes.
+            let starts: [String?] = ["# mine\nunits = \"imperial\"   # yes\n\n[table]\nkey = 1\n", "", "clock=24\r\nmouse = true # m\r\n",
+                                     "theme = 'dark'\nhome = \"1835848\"\n# end", nil]
             let start = starts[Int.random(in: 0..<starts.count, using: &random)]
-            try? Data(start.utf8).write(to: url)
+            if let start { try? Data(start.utf8).write(to: url) }
             let io = DispatchQueue.test
             let log = ChangeLog()
             // The environment's theme is one no change below makes.
@@ -144,7 +171,7 @@ struct SettingsUndoPropertyTests {
                                          io: io.eraseToAnyScheduler(), deliver: DispatchQueue.immediate.eraseToAnyScheduler(),
                                          changeLog: log)
             var position = 0, newest = 0
-            var bytes: [Int: Data] = [0: Data(start.utf8)]
+            var bytes: [Int: Data?] = [0: start.map { Data($0.utf8) }]
             var steps: [String] = []
             for _ in 0..<Int.random(in: 1...40, using: &random) {
                 switch Int.random(in: 0..<10, using: &random) {
@@ -178,25 +205,25 @@ struct SettingsUndoPropertyTests {
                 default:
                     io.advance()
                     steps.append("write")
-                    let now = (try? Data(contentsOf: url)) ?? Data()
+                    let now = try? Data(contentsOf: url)
                     if writesAtRandom {
                         // Bytes depend on which changes shared a write: only the settings are compared.
                     } else if let known = bytes[position] {
-                        #expect(now == known, "seed \(seed): \(steps)\n\(String(decoding: known, as: UTF8.self))\n---\n\(String(decoding: now, as: UTF8.self))")
+                        #expect(now == known, "seed \(seed): \(steps)\n\(known.map { String(decoding: $0, as: UTF8.self) } ?? "(no file)")\n---\n\(now.map { String(decoding: $0, as: UTF8.self) } ?? "(no file)")")
                     } else {
                         bytes[position] = now
                     }
                     #expect(ConfigFile(url: url).load().settings == settings.current.layers.file, "seed \(seed): \(steps)")
-                    #expect(!String(decoding: now, as: UTF8.self).contains("light"), "seed \(seed): \(steps)")
+                    #expect(!String(decoding: now ?? Data(), as: UTF8.self).contains("light"), "seed \(seed): \(steps)")
                 }
             }
             // Everything undone: the file as it was.
             while case .undone = log.undo() {}
             io.advance()
             if writesAtRandom {
-                #expect(ConfigFile(url: url).load().settings == ConfigFile.parse(start).settings, "seed \(seed): \(steps)")
+                #expect(ConfigFile(url: url).load().settings == ConfigFile.parse(start ?? "").settings, "seed \(seed): \(steps)")
             } else {
-                #expect((try? Data(contentsOf: url)) == Data(start.utf8), "seed \(seed): \(steps)")
+                #expect((try? Data(contentsOf: url)) == start.map { Data($0.utf8) }, "seed \(seed): \(steps)")
             }
         }
     }

@@ -46,7 +46,7 @@ final class WishlistTransferTests: XCTestCase {
             XCTAssertEqual($0 as? WishlistTransfer.Failure, .notText)
         }
         XCTAssertThrowsError(try WishlistTransfer.parse(Data("Name Of Film,When\nHeat,1995\n".utf8))) {
-            XCTAssertEqual($0 as? WishlistTransfer.Failure, .badFormat("the CSV has no Title column"))
+            XCTAssertEqual($0 as? WishlistTransfer.Failure, .badFormat(.csvNoTitle))
         }
         let rows = "Title\n" + String(repeating: "x\n", count: WishlistTransfer.maxRows + 5)
         XCTAssertThrowsError(try WishlistTransfer.parse(Data(rows.utf8))) {

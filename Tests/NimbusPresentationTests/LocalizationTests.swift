@@ -37,6 +37,7 @@ final class LocalizationTests: XCTestCase {
             "movies.idle.catalogue": "the catalogue's size", "movies.popular": "the catalogue's size",
             "weather.map.no.room": "columns and rows the map needs, never 1",
             "current.no.city.in.zone": "not a count", "config.home.unknown": "not a count",
+            "wishlist.import.too.many.rows": "the import's cap (20,000 rows), never 1",
         ]
         let counting = try NSRegularExpression(pattern: "%(@|[0-9]\\$@) [a-z]+s\\b")
         for (key, value) in english where !key.hasSuffix(".one") && notCounts[key] == nil {

@@ -132,17 +132,44 @@ final class WishlistReduceTests: XCTestCase {
             XCTAssertEqual(s.message, .failed(.storage), "\(other) is not a key")
         }
     }
+
+    /// `i` opens the path field, Esc closes it, Enter imports the trimmed path (an empty one does
+    /// nothing); films added are said by the app (one change), what was left out under the list, and
+    /// an import that saved nothing is told for the status line.
+    func testImportingAFile() {
+        var open = state(message: .failed(.storage))
+        open.importing = true
+        open.message = nil
+        let asking = state(confirming: true)
+        let report = WishlistImportReport(added: 2, already: 1, unmatched: ["Nope (1999)"])
+        let none = WishlistImportReport(added: 0, already: 3)
+        check([
+            ("i opens the field, clearing a message", state(message: .failed(.storage)), .importRequested, open, []),
+            ("not while asking", asking, .importRequested, asking, []),
+            ("Esc closes it", open, .importCancelled, state(), []),
+            ("Enter imports the path, trimmed", open, .importSubmitted("  ~/films.csv "), state(), [.importFile("~/films.csv")]),
+            ("an empty path: nothing", open, .importSubmitted("   "), open, []),
+            ("no field: nothing", state(), .importSubmitted("~/films.csv"), state(), []),
+            ("delete all waits for the field", open, .deleteAllRequested, open, []),
+            ("added, some left out", state(), .imported(report), state(message: .imported(report)), []),
+            ("added, all of them", state(), .imported(WishlistImportReport(added: 4)), state(), []),
+            ("nothing new: told", state(), .imported(none), state(), [.tell(.nothingNew(none))]),
+            ("a failure: told", state(), .importFailed(path: "x.csv", .file(.badFormat(.csvNoTitle))), state(),
+             [.tell(.failed(path: "x.csv", .file(.badFormat(.csvNoTitle))))]),
+        ])
+    }
 }
 
 /// Any sequence of the store's contents and keys: the selection is always a film shown (or none),
-/// the question is only asked while there are films, and every effect is about a film shown.
+/// the question is only asked while there are films, never while the import's field is open, and
+/// every effect is about a film shown, or a file the field named.
 @Suite struct WishlistReducePropertyTests {
     static let pool = (1...5).map { WishlistReduceTests.entry($0, "Film \($0)") }
 
     static func action(_ seed: Int) -> WishlistViewModel.Action {
         let n = UInt(bitPattern: seed)
         let index = Int((n / 16) % 6) - 1
-        switch n % 10 {
+        switch n % 15 {
         case 0: return .appeared
         case 1, 2:
             // Some of the films, in an order of their own.
@@ -154,6 +181,11 @@ final class WishlistReduceTests: XCTestCase {
         case 6: return .deleteAllRequested
         case 7: return .answered(n / 16 % 2 == 0)
         case 8: return .done(.failed(.storage))
+        case 10: return .importRequested
+        case 11: return .importCancelled
+        case 12: return .importSubmitted(n / 16 % 3 == 0 ? "  " : "~/films.csv")
+        case 13: return .imported(WishlistImportReport(added: Int(n / 16 % 3), already: Int(n / 64 % 2), unmatched: []))
+        case 14: return .importFailed(path: "~/films.csv", .file(.notText))
         default: return .done(.failed(.duplicate(title: "Film")))
         }
     }
@@ -166,7 +198,7 @@ final class WishlistReduceTests: XCTestCase {
                 let before = state
                 let effects = WishlistViewModel.reduce(&state, action)
                 if let selected = state.selected { #expect(state.entries.contains { $0.id == selected }, "\(before) \(action)") }
-                if state.confirming { #expect(!state.entries.isEmpty, "\(before) \(action)") }
+                if state.confirming { #expect(!state.entries.isEmpty && !state.importing, "\(before) \(action)") }
                 for effect in effects {
                     switch effect {
                     case .observe: #expect(!before.appearedBefore)
@@ -174,6 +206,15 @@ final class WishlistReduceTests: XCTestCase {
                     case .open(let movie): #expect(before.entries.contains { $0.movie == movie } && !before.confirming)
                     case .ask(let count): #expect(count == before.entries.count && count > 0 && state.confirming)
                     case .removeAll: #expect(before.confirming && !state.confirming)
+                    case .importFile(let path):
+                        #expect(before.importing && !state.importing && path == "~/films.csv", "\(before) \(action)")
+                    case .tell(let refusal):
+                        switch (refusal, action) {
+                        case (.failed(let told, let error), .importFailed(let path, let failure)):
+                            #expect(told == path && error == failure)
+                        case (.nothingNew(let told), .imported(let report)): #expect(told == report && report.added == 0)
+                        default: Issue.record("\(refusal) told after \(action)")
+                        }
                     }
                 }
             }

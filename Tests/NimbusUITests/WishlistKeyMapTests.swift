@@ -25,4 +25,19 @@ final class WishlistKeyMapTests: XCTestCase {
         }
         XCTAssertEqual(keys.listed(in: state(rows: 0)).count, keys.listed(in: state(rows: 3)).count, "the help lists them all the same")
     }
+
+    /// `i` opens the import's field whether or not films are saved; in the field, Enter and Esc are
+    /// the field's and the list's keys are not bound (every other key is text).
+    func testImportOpensAFieldWhereTheListKeysAreText() {
+        let keys = WishlistScreen.keyMap(l10n)
+        XCTAssertEqual(keys.event(for: "i", in: state(rows: 0)), .importRequested)
+        XCTAssertEqual(keys.event(for: "i", in: state(rows: 2)), .importRequested)
+        var field = state(rows: 2)
+        field.importing = true
+        XCTAssertEqual(keys.command(for: .enter, in: field), .editField)
+        XCTAssertEqual(keys.command(for: .escape, in: field), .editField)
+        for key in [Key.char("i"), .char("d"), .char("D"), .char("j"), .down, .pageDown] {
+            XCTAssertNil(keys.command(for: key, in: field), "\(key)")
+        }
+    }
 }

@@ -583,24 +583,15 @@ extension OneShot {
     }
 
     static func importWishlist(file: String, options: CLIOptions.Values, context: Context = Context()) throws -> ImportReport {
-        let url = URL(fileURLWithPath: file)
-        let data: Data
-        do {
-            data = try WishlistTransfer.read(path: url.path)
-        } catch WishlistTransfer.Failure.tooLarge {
-            throw CommandFailure(message: "\(CLIOptions.shown(file)) is larger than 5 MB")
-        } catch WishlistTransfer.Failure.unreadable(let why) {
-            throw CommandFailure(message: "could not read \(CLIOptions.shown(file)): \(why)")
-        }
         let items: [WishlistTransfer.Item]
         do {
-            items = try WishlistTransfer.parse(data, format: url.pathExtension.lowercased() == "json" ? .json : nil)
+            items = try WishlistImporter.items(path: URL(fileURLWithPath: file).path)
         } catch let failure as WishlistTransfer.Failure {
             switch failure {
             case .tooLarge: throw CommandFailure(message: "\(CLIOptions.shown(file)) is larger than 5 MB")
             case .tooManyRows(let limit): throw CommandFailure(message: "\(CLIOptions.shown(file)) has more than \(limit) rows")
             case .notText: throw CommandFailure(message: "\(CLIOptions.shown(file)) is not UTF-8 text")
-            case .badFormat(let why): throw CommandFailure(message: "\(CLIOptions.shown(file)): \(why)")
+            case .badFormat(let why): throw CommandFailure(message: "\(CLIOptions.shown(file)): \(why.rawValue)")
             case .unreadable(let why): throw CommandFailure(message: "could not read \(CLIOptions.shown(file)): \(why)")
             }
         }
@@ -610,30 +601,15 @@ extension OneShot {
             throw CommandFailure(message: "cannot save to \(directory) (\(reason)): nothing was imported")
         }
         let store = WishlistStore(database: container.userDatabase, now: context.now)
-        let catalogue = try movies(in: container)
+        let importer = WishlistImporter(store: store, catalogue: try movies(in: container), home: nil)
         var report = ImportReport()
-        // Every title looked up in one index of the catalogue (one query), the films read 500 at a time.
-        let titles: CatalogueTitles
         do {
-            titles = try CatalogueTitles(catalogue)
+            let imported = try importer.add(items)
+            (report.added, report.already, report.unmatched) = (imported.added, imported.already, imported.unmatched)
+        } catch WishlistImportError.notSaved(let reason) {
+            throw CommandFailure(message: "the wishlist could not be saved (\(reason)): nothing was imported")
         } catch {
             throw CommandFailure(message: "the film catalogue could not be read")
-        }
-        var ids: [Int64] = []
-        for item in items {
-            if let id = titles.find(title: item.title, year: item.year) {
-                ids.append(id)
-            } else {
-                report.unmatched.append(item.year.map { "\(item.title) (\($0))" } ?? item.title)
-            }
-        }
-        let found = (try? catalogue.films(ids)) ?? []
-        // Added in reverse, so the file's first film is the newest, as export lists them; in one
-        // transaction, and counted only once it is committed.
-        do {
-            (report.added, report.already) = try store.add(Array(found.reversed()))
-        } catch let error as WishlistStore.NotSaved {
-            throw CommandFailure(message: "the wishlist could not be saved (\(error.reason)): nothing was imported")
         }
         var lines = report.unmatched.map { "not found: \(DisplayWidth.sanitize($0))" }
         lines.append("added \(report.added) film\(report.added == 1 ? "" : "s")"

@@ -59,9 +59,13 @@ protocol WishlistCoordinatorDependencies {
 /// Runs the Wishlist tab: saved films, then a film's details.
 final class WishlistCoordinator: TabCoordinator<WishlistRoute> {
     private let dependencies: WishlistCoordinatorDependencies
+    /// Puts an error on the status line until the next key.
+    private let tell: (String) -> Void
 
-    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: WishlistCoordinatorDependencies) {
+    init(navigator: TabNavigator, overlays: OverlayPresenting, dependencies: WishlistCoordinatorDependencies,
+         tell: @escaping (String) -> Void) {
         self.dependencies = dependencies
+        self.tell = tell
         super.init(navigator: navigator, overlays: overlays)
     }
 
@@ -79,6 +83,8 @@ final class WishlistCoordinator: TabCoordinator<WishlistRoute> {
             overlays.present(dependencies.makeDeleteAllQuestion(count: count) { [weak self] yes in
                 (self?.root as? WishlistScreen)?.answerDeleteAll(yes)
             })
+        case .tell(let message):
+            tell(message)
         }
     }
 }

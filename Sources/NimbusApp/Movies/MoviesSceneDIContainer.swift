@@ -12,6 +12,8 @@ struct MovieServices {
     let others: [MovieRepository]
     let history: MovieHistoryRepository
     let wishlist: WishlistRepository
+    /// Adds a CSV or JSON file's films to the wishlist (the Wishlist tab's `i`).
+    let importer: WishlistImporting
     /// TMDB or the bundled catalogue (the status bar and the search's hint say which).
     let source: FilmSource
     /// Whether likes, the wishlist and recent queries are being saved.
@@ -80,7 +82,8 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen {
-        let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), l10n: l10n, scheduler: scheduler,
+        let viewModel = WishlistViewModel(wishlist: makeWishlistUseCase(), importer: WishlistImportUseCase(importer: services.importer),
+                                          l10n: l10n, scheduler: scheduler,
                                           dataStatus: services.dataStatus)
         return WishlistScreen(viewModel: viewModel, l10n: l10n, onRoute: onRoute)
     }
@@ -93,7 +96,9 @@ extension MoviesSceneDIContainer {
     }
 
     /// The Wishlist tab's coordinator, given what it runs in (kudoleh's `makeMoviesSearchFlowCoordinator`).
-    func makeWishlistCoordinator(navigator: TabNavigator, overlays: OverlayPresenting) -> WishlistCoordinator {
-        WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: self)
+    /// `tell` puts an error on the status line until the next key.
+    func makeWishlistCoordinator(navigator: TabNavigator, overlays: OverlayPresenting,
+                                 tell: @escaping (String) -> Void) -> WishlistCoordinator {
+        WishlistCoordinator(navigator: navigator, overlays: overlays, dependencies: self, tell: tell)
     }
 }

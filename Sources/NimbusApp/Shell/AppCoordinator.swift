@@ -38,6 +38,8 @@ public final class AppCoordinator {
     var changeRecords: AnyCancellable?
     /// Clears a change's message after a few seconds.
     var messageExpiry: Cancellable?
+    /// The change message last said, and its words, made again to fit a narrow bar.
+    var changeWords: (said: String, words: (ChangeText) -> String)?
     /// Where `y` sends text: the terminal's clipboard (OSC 52), set by `AppLoop`.
     public var copyToClipboard: ((String) -> Void)?
 
@@ -103,7 +105,9 @@ public final class AppCoordinator {
         quakes.start(title: l10n[.tabQuakes])
         let movies = movieScenes.makeMoviesCoordinator(navigator: navigator, overlays: overlays)
         movies.start(title: l10n[.tabMovies])
-        let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays)
+        let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays) { [weak self] message in
+            self?.say(message, expires: false)
+        }
         wishlist.start(title: l10n[.tabWishlist])
         children = [cities, today, liked, quakes, movies, wishlist]
         retries.start()
@@ -195,7 +199,7 @@ public final class AppCoordinator {
                                  activeStyle: theme.tabActive, style: theme.tabBar)
         navigator.top?.draw(p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2)), theme: theme)
         let source = navigator.activeSource
-        let status = StatusLine(hints: hints, message: statusMessage ?? retries.message ?? (source == nil ? databaseNotice : nil),
+        let status = StatusLine(hints: hints, message: statusMessage(columns: size.cols) ?? retries.message ?? (source == nil ? databaseNotice : nil),
                                 source: source ?? citiesSource, notice: settingsNotice)
         status.draw(p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 1)), theme: theme)
         overlays.draw(p, theme: theme)

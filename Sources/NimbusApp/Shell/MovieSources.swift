@@ -10,16 +10,19 @@ enum MovieSources {
         let database = container.userDatabase
         let history = MovieHistoryStore(database: database, now: container.configuration.now)
         let wishlist = WishlistStore(database: database, now: container.configuration.now)
+        // Files are matched in the bundled catalogue whichever source searches use.
+        let importer = WishlistImporter(store: wishlist, catalogue: container.movieCatalogue,
+                                        home: container.configuration.environment["HOME"])
         let language = tmdbLanguage(container.l10n.language)
         if let tmdb = TMDBMovieRepository.Configuration.from(environment: container.configuration.environment, language: language) {
             container.logger(.tmdb)?.info("films from TMDB at \(LogRedaction.url(tmdb.baseURL))")
             let movies = TMDBMovieRepository(configuration: tmdb, client: container.httpClient(for: .films),
                                              logger: container.logger(.tmdb))
             return MovieServices(movies: movies, others: [container.movieCatalogue], history: history, wishlist: wishlist,
-                                 source: .tmdb(language: language), dataStatus: database.status)
+                                 importer: importer, source: .tmdb(language: language), dataStatus: database.status)
         }
         let catalogue = container.movieCatalogue
-        return MovieServices(movies: catalogue, others: [], history: history, wishlist: wishlist,
+        return MovieServices(movies: catalogue, others: [], history: history, wishlist: wishlist, importer: importer,
                              source: .catalogue(films: catalogue.movieCount), dataStatus: database.status,
                              catalogueYears: catalogue.yearSpan)
     }

@@ -47,6 +47,9 @@ public struct Tape: Equatable {
         case config(String)
         /// `ExpectConfig "text"`: the tape's `config.toml` contains the text.
         case expectConfig(String)
+        /// `File NAME FIXTURE`: the tape's home folder holds a copy of FIXTURE (relative to the tape's
+        /// folder) named NAME, a plain file name (what the app may be asked to open as `~/NAME`).
+        case file(name: String, fixture: String)
         /// `Click X Y`, `DoubleClick X Y`, `Scroll up|down X Y`, `Drag X1 Y1 X2 Y2`: mouse reports
         /// (0-based column and row) sent as the SGR 1006 bytes a terminal writes, through the key parser.
         case mouse([MouseEvent])
@@ -261,6 +264,12 @@ public struct Tape: Equatable {
             guard !rest.isEmpty, !rest.contains(" ") else { throw Reason("expected Config FILE") }
             return .config(rest)
         case "expectconfig": return .expectConfig(try quoted(rest))
+        case "file":
+            let parts = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            guard parts.count == 2, !parts[0].contains("/"), parts[0] != ".", parts[0] != ".." else {
+                throw Reason("expected File NAME FIXTURE (NAME a plain file name, made in the tape's home folder)")
+            }
+            return .file(name: parts[0], fixture: parts[1])
         case "click", "doubleclick":
             let n = try cells(rest, count: 2, usage: "expected \(word) X Y (0-based column and row)")
             let click = [MouseEvent(.press, x: n[0], y: n[1]), MouseEvent(.release, x: n[0], y: n[1])]

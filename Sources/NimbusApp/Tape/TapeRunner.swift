@@ -379,6 +379,12 @@ private final class Session {
             let body = try folder.read(file, command: "Config")
             let url = ConfigFile(environment: environment).url
             guard SafeFile.write(body, to: url) else { throw Reason("Config \(file): could not write \(url.path)") }
+        case .file(let name, let fixture):
+            let body = try folder.read(fixture, command: "File")
+            let url = home.appendingPathComponent(name)
+            guard SafeFile.makeDirectory(home), SafeFile.write(body, to: url) else {
+                throw Reason("File \(name): could not write \(url.path)")
+            }
         case .expectConfig(let text):
             try started()
             settle()

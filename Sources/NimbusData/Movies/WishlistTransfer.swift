@@ -24,15 +24,8 @@ public enum WishlistTransfer {
         }
     }
 
-    public enum Failure: Error, Equatable, Sendable {
-        case tooLarge(limit: Int)
-        case tooManyRows(limit: Int)
-        case notText
-        /// The CSV has no Title column, or the JSON is not a list of films.
-        case badFormat(String)
-        /// The file could not be opened or read (the system's reason).
-        case unreadable(String)
-    }
+    /// Why a file could not be read as a list of films.
+    public typealias Failure = WishlistFileError
 
     public static let maxBytes = 5 * 1024 * 1024
     public static let maxRows = 20_000
@@ -137,12 +130,12 @@ public enum WishlistTransfer {
 
     static func parseJSON(_ data: Data) throws -> [Item] {
         guard let value = try? JSONSerialization.jsonObject(with: data, options: []) else {
-            throw Failure.badFormat("the JSON could not be read")
+            throw Failure.badFormat(.jsonUnreadable)
         }
         let list: [Any]
         if let array = value as? [Any] { list = array }
         else if let object = value as? [String: Any], let films = object["films"] as? [Any] { list = films }
-        else { throw Failure.badFormat("the JSON is not a list of films") }
+        else { throw Failure.badFormat(.jsonNotAList) }
         guard list.count <= maxRows else { throw Failure.tooManyRows(limit: maxRows) }
         return list.compactMap { element in
             guard let film = element as? [String: Any] else { return nil }
@@ -158,7 +151,7 @@ public enum WishlistTransfer {
         guard let header = rows.first else { return [] }
         let names = header.map { sanitize($0).lowercased() }
         guard let titleColumn = names.firstIndex(of: "title") ?? names.firstIndex(of: "name") else {
-            throw Failure.badFormat("the CSV has no Title column")
+            throw Failure.badFormat(.csvNoTitle)
         }
         let yearColumn = names.firstIndex(of: "year")
         return rows.dropFirst().compactMap { row in
@@ -222,7 +215,7 @@ public enum WishlistTransfer {
                 fieldStarted = true
             case ",":
                 endField()
-                guard row.count <= 100 else { throw Failure.badFormat("a row has more than 100 fields") }
+                guard row.count <= 100 else { throw Failure.badFormat(.csvTooManyFields) }
             case "\r":
                 if let next = scalars.next(), next != "\n" { pending = next }
                 try endRow()

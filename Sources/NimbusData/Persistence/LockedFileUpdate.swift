@@ -40,9 +40,10 @@ public struct LockedFileUpdate: Sendable {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).lock")
     }
 
-    /// Replaces the file with `change(what it holds now)` (nil: there is no file yet). What `change`
-    /// throws is thrown on, unless the file changed meanwhile (it is then read and changed again).
-    public func update(_ change: (Data?) throws -> Data) throws {
+    /// Replaces the file with `change(what it holds now)` (nil: there is no file yet), or removes it
+    /// when `change` answers nil. What `change` throws is thrown on, unless the file changed
+    /// meanwhile (it is then read and changed again).
+    public func update(_ change: (Data?) throws -> Data?) throws {
         let folder = url.deletingLastPathComponent()
         guard SafeFile.makeDirectory(folder) else { throw Failure.io("the folder \(folder.path) can't be made") }
         let lock = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -62,7 +63,18 @@ public struct LockedFileUpdate: Sendable {
             let current = try read()
             let new: Data
             do {
-                new = try change(current?.data)
+                guard let changed = try change(current?.data) else {
+                    // Removed, under the lock: only a file that holds what `change` was shown.
+                    guard current != nil else { return }
+                    guard unlink(url.path) == 0 else {
+                        let error = errno
+                        if error == ENOENT { return }
+                        throw Failure.io(url.path, errno: error)
+                    }
+                    syncFolder(folder)
+                    return
+                }
+                new = changed
             } catch {
                 // A file caught half-written may read as broken: read it again a moment later.
                 usleep(20_000)
@@ -90,14 +102,19 @@ public struct LockedFileUpdate: Sendable {
                 unlink(temporary)
                 throw Failure.io(url.path, errno: error)
             }
-            let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if directory >= 0 {
-                fsync(directory)
-                close(directory)
-            }
+            syncFolder(folder)
             return
         }
         throw Failure.keptChanging
+    }
+
+    /// Makes a rename, link or unlink in `folder` durable.
+    private func syncFolder(_ folder: URL) {
+        let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
     }
 
     private struct Current {

@@ -379,8 +379,9 @@ public struct ConfigFile: Sendable {
         case notSaved(Problem?)
     }
 
-    /// Writes `bytes` over the file if it holds `expected` now (under the lock, as a save does).
-    public func replace(_ expected: Data, with bytes: Data) -> Replaced {
+    /// Writes `bytes` over the file if it holds `expected` now (under the lock, as a save does); nil
+    /// `expected`: only if there is no file; nil `bytes`: the file is removed.
+    public func replace(_ expected: Data?, with bytes: Data?) -> Replaced {
         struct Differs: Error {}
         let target: URL
         switch locate() {

@@ -125,7 +125,8 @@ public final class SettingsStore: SettingsRepository, Sendable {
             guard Self.same(keys, file, expected.file) else { return (.changedElsewhere, nil) }
             var written = file
             written.take(keys, from: target.file)
-            let bytes = disk.alone[made.number].flatMap { w in back ? w.before.map { (w.after, $0) } : w.before.map { ($0, w.after) } }
+            // A file the change made (there was none) is removed by its undo and made again by its redo.
+            let bytes = disk.alone[made.number].map { w -> (Data?, Data?) in back ? (w.after, w.before) : (w.before, w.after) }
             switch bytes.map({ self.file.replace($0.0, with: $0.1) }) {
             case .replaced?:
                 break

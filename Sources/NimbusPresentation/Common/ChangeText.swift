@@ -7,10 +7,21 @@ public struct ChangeText {
     let l10n: L10n
     /// A liked city's name as the lists show it (nil: not in the loaded catalogue).
     let cityName: (Int) -> String?
+    /// Makes a name (a city's, a film's title) fit a number of columns, with an ellipsis; nil: names whole.
+    private var shorten: ((String) -> String)?
 
     public init(l10n: L10n, cityName: @escaping (Int) -> String?) {
         self.l10n = l10n
         self.cityName = cityName
+    }
+
+    /// The same words with every name cut by `shorten` (to a number of columns, with an ellipsis), so
+    /// that a message too long for a narrow status bar loses the middle of its name before the key
+    /// that undoes it ("Added “The Dark Kn…” to the wishlist · z undo").
+    public func shorteningNames(_ shorten: @escaping (String) -> String) -> ChangeText {
+        var copy = self
+        copy.shorten = shorten
+        return copy
     }
 
     /// The change just saved, with the key that undoes it.
@@ -43,8 +54,8 @@ public struct ChangeText {
         switch change {
         case .liked(let id): l10n.format(.changeLiked, city(id))
         case .unliked(let id): l10n.format(.changeUnliked, city(id))
-        case .wishlistAdded(let title): l10n.format(.wishlistAdded, title)
-        case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, title)
+        case .wishlistAdded(let title): l10n.format(.wishlistAdded, name(title))
+        case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, name(title))
         case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
         case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
         case .setting(let key, let from, let to): l10n.format(.changeSetting, l10n[key.label], value(key, from), value(key, to))
@@ -77,9 +88,11 @@ public struct ChangeText {
         case .clock: return l10n.format(.settingsValueHours, text)
         case .mouse: return text == "true" ? l10n[.settingsValueOn] : l10n[.settingsValueOff]
         case .defaultTab: return text
-        case .home: return Int(text).flatMap(cityName) ?? text
+        case .home: return name(Int(text).flatMap(cityName) ?? text)
         }
     }
 
-    private func city(_ id: Int) -> String { cityName(id) ?? "#\(id)" }
+    private func city(_ id: Int) -> String { name(cityName(id) ?? "#\(id)") }
+
+    private func name(_ text: String) -> String { shorten?(text) ?? text }
 }

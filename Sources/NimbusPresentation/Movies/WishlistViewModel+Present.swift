@@ -14,17 +14,53 @@ extension WishlistViewModel {
                         genres: l10n.genres(e.movie.genres))
         }
         let selection = state.selected.flatMap { id in state.entries.firstIndex { $0.id == id } } ?? 0
-        return WishlistState(
+        var shown = WishlistState(
             rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),
             emptyMessage: rows.isEmpty ? l10n[.wishlistEmpty] : nil,
             confirmation: state.confirming ? l10n.count(.wishlistConfirm, rows.count, l10n.number(rows.count)) : nil,
             selection: selection, message: state.message.flatMap(text))
+        shown.importing = state.importing
+        return shown
     }
 
     func text(_ message: Message) -> String? {
         switch message {
         case .failed(let error): return l10n.describeWishlistFailure(error)
         case .notice(let status): return UserDataNotice.message(status, l10n: l10n)
+        case .imported(let report): return leftOut(report)
+        }
+    }
+
+    /// What an import did not add: "2 already saved · 1 not found: Nope (1999)".
+    func leftOut(_ report: WishlistImportReport) -> String {
+        var parts: [String] = []
+        if report.already > 0 { parts.append(l10n.format(.wishlistImportAlready, l10n.number(report.already))) }
+        if !report.unmatched.isEmpty {
+            parts.append(l10n.format(.wishlistImportNotFound, l10n.number(report.unmatched.count),
+                                     report.unmatched.joined(separator: ", ")))
+        }
+        return parts.isEmpty ? l10n[.wishlistImportNoFilms] : parts.joined(separator: " · ")
+    }
+
+    /// Why an import saved nothing, naming the file as it was typed.
+    func refusalText(_ refusal: Refusal) -> String {
+        switch refusal {
+        case .nothingNew(let report):
+            return l10n.format(.wishlistImportNothing, leftOut(report))
+        case .failed(let path, let error):
+            let file = path  // the screen and the status line make it safe to draw
+            switch error {
+            case .file(.unreadable(let why)): return l10n.format(.wishlistImportUnreadable, file, why)
+            case .file(.tooLarge(let limit)): return l10n.format(.wishlistImportTooLarge, file, l10n.number(limit / (1024 * 1024)))
+            case .file(.tooManyRows(let limit)): return l10n.format(.wishlistImportTooManyRows, file, l10n.number(limit))
+            case .file(.notText): return l10n.format(.wishlistImportNotText, file)
+            case .file(.badFormat(.jsonUnreadable)): return l10n.format(.wishlistImportJSONUnreadable, file)
+            case .file(.badFormat(.jsonNotAList)): return l10n.format(.wishlistImportJSONNotList, file)
+            case .file(.badFormat(.csvNoTitle)): return l10n.format(.wishlistImportCSVNoTitle, file)
+            case .file(.badFormat(.csvTooManyFields)): return l10n.format(.wishlistImportCSVTooManyFields, file)
+            case .catalogueUnreadable: return l10n[.wishlistImportCatalogue]
+            case .notSaved(let reason): return l10n.format(.wishlistImportNotSaved, reason)
+            }
         }
     }
 }

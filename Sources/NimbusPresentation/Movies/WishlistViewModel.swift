@@ -27,6 +27,8 @@ public struct WishlistState: Equatable, Sendable {
     public var selection: Int = 0
     /// What the last action did or why it failed ("Deleted “Alien”"), until the next one.
     public var message: String?
+    /// The import's path field is open: keys are its text.
+    public var importing = false
     /// There are films to open and delete.
     public var hasRows: Bool { !rows.isEmpty }
 }
@@ -35,9 +37,11 @@ public enum WishlistRoute: Equatable, Sendable {
     case showDetail(MovieSummary)
     /// Ask "delete all N?" over the list; the answer comes back as `Event.deleteAllAnswered`.
     case confirmDeleteAll(Int)
+    /// Say on the status line, until the next key, why an import saved nothing.
+    case tell(String)
 }
 
-/// The saved films: open, delete one, delete all after a confirmation.
+/// The saved films: open, delete one, delete all after a confirmation, import a CSV or JSON file.
 public final class WishlistViewModel {
     /// What the user does on the tab, sent through one stream.
     public enum Event: Equatable, Sendable {
@@ -47,6 +51,9 @@ public final class WishlistViewModel {
         case deleteAllRequested
         /// The answer to the confirmation: true deletes everything.
         case deleteAllAnswered(Bool)
+        /// `i` opens the import's path field; Esc closes it; Enter imports the file it names.
+        case importRequested, importCancelled
+        case importSubmitted(String)
     }
 
     public struct Input {
@@ -70,12 +77,16 @@ public final class WishlistViewModel {
         var confirming = false
         var selected: MovieID?
         var message: Message?
+        /// The import's path field is open.
+        var importing = false
     }
 
     /// What the screen says until the next action: a removal that failed, or how the data is kept
     /// (a removal that is saved is said on the status line).
+    /// An import that added films says on the status line how many (as every change does); what it
+    /// did not add is said here.
     public enum Message: Equatable {
-        case failed(WishlistError), notice(UserDataStatus)
+        case failed(WishlistError), notice(UserDataStatus), imported(WishlistImportReport)
     }
 
     public enum Action: Equatable {
@@ -84,6 +95,9 @@ public final class WishlistViewModel {
         case selected(Int), opened(Int), deleteRow(Int), deleteAllRequested, answered(Bool)
         /// What a removal came to.
         case done(Message)
+        case importRequested, importCancelled, importSubmitted(String)
+        /// What an import came to.
+        case imported(WishlistImportReport), importFailed(path: String, WishlistImportError)
     }
 
     public enum Effect: Equatable {
@@ -93,18 +107,31 @@ public final class WishlistViewModel {
         case removeAll
         case open(MovieSummary)
         case ask(count: Int)
+        case importFile(String)
+        /// Why an import saved nothing, for the status line.
+        case tell(Refusal)
+    }
+
+    /// Why an import saved nothing.
+    public enum Refusal: Equatable {
+        case failed(path: String, WishlistImportError)
+        /// The file was read, and none of its films was new.
+        case nothingNew(WishlistImportReport)
     }
 
     private let wishlist: WishlistUseCase
+    private let importer: WishlistImportUseCase?
     let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
     let dateFormatter: DateFormatter
     private let dataStatus: UserDataStatus
 
     /// `dataStatus` says whether the wishlist is being saved; anything but `.saved` is told when the tab first shows.
-    public init(wishlist: WishlistUseCase, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
-                timeZone: TimeZone = .current, dataStatus: UserDataStatus = .saved) {
+    /// `importer` nil: `i` opens no field (nothing to import with).
+    public init(wishlist: WishlistUseCase, importer: WishlistImportUseCase? = nil, l10n: L10n,
+                scheduler: AnySchedulerOf<DispatchQueue>, timeZone: TimeZone = .current, dataStatus: UserDataStatus = .saved) {
         self.wishlist = wishlist
+        self.importer = importer
         self.dataStatus = dataStatus
         self.l10n = l10n
         self.scheduler = scheduler
@@ -124,6 +151,9 @@ public final class WishlistViewModel {
         case .rowDeleted(let row): .deleteRow(row)
         case .deleteAllRequested: .deleteAllRequested
         case .deleteAllAnswered(let yes): .answered(yes)
+        case .importRequested: .importRequested
+        case .importCancelled: .importCancelled
+        case .importSubmitted(let path): .importSubmitted(path)
         }
     }
 
@@ -177,7 +207,7 @@ public final class WishlistViewModel {
             return [.remove(state.entries[index])]
         case .deleteAllRequested:
             state.message = nil
-            guard !state.entries.isEmpty, !state.confirming else { return [] }
+            guard !state.entries.isEmpty, !state.confirming, !state.importing else { return [] }
             state.confirming = true
             return [.ask(count: state.entries.count)]
         case .answered(let yes):
@@ -187,6 +217,27 @@ public final class WishlistViewModel {
         case .done(let message):
             state.message = message
             return []
+        case .importRequested:
+            guard !state.confirming else { return [] }
+            state.message = nil
+            state.importing = true
+            return []
+        case .importCancelled:
+            state.importing = false
+            return []
+        case .importSubmitted(let path):
+            let path = path.trimmingCharacters(in: .whitespaces)
+            guard state.importing, !path.isEmpty else { return [] }
+            state.importing = false
+            return [.importFile(path)]
+        case .imported(let report):
+            // Films added are one change, said on the status line with its undo key; what was left
+            // out is said here. Nothing added is said on the status line.
+            guard report.added > 0 else { return [.tell(.nothingNew(report))] }
+            state.message = report.already > 0 || !report.unmatched.isEmpty ? .imported(report) : nil
+            return []
+        case .importFailed(let path, let error):
+            return [.tell(.failed(path: path, error))]
         }
     }
 
@@ -219,6 +270,17 @@ public final class WishlistViewModel {
             return .route(.showDetail(movie))
         case .ask(let count):
             return .route(.confirmDeleteAll(count))
+        case .importFile(let path):
+            guard let importer else { return .none }
+            return .answer {
+                do {
+                    return .imported(try importer.execute(path: path))
+                } catch {
+                    return .importFailed(path: path, (error as? WishlistImportError) ?? .notSaved("\(error)"))
+                }
+            }
+        case .tell(let refusal):
+            return .route(.tell(refusalText(refusal)))
         }
     }
 }

@@ -17,6 +17,8 @@ public final class WishlistScreen: Screen {
     /// The rows and scroll position as the last frame drew them.
     private var list = ListState()
     private var lastPageSize = 10
+    /// The import's path field as edited; kept after Enter, so `i` again edits the path last tried.
+    private var field = TextFieldState()
 
     public var changes: AnyPublisher<Void, Never> { binding.changes }
 
@@ -32,16 +34,25 @@ public final class WishlistScreen: Screen {
         events.send(.appeared)
     }
 
-    /// The tab's keys: open, delete and delete all are listed while nothing is saved, and then say there is no row.
+    /// The tab's keys: open, delete and delete all are listed while nothing is saved, and then say
+    /// there is no row; `i` opens the import's path field, where every other key is text.
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<WishlistViewModel.Event, WishlistState> {
         typealias B = KeyBinding<WishlistViewModel.Event, WishlistState>
         let rows = Condition<WishlistState>.when(\.hasRows), none = l10n[.helpKeyDisabledNoRow]
-        return KeyMap(B.listMoves(l10n) + [
-            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection, enabled: rows, disabledReason: none, hintWhen: rows),
-            B(.char("d"), help: l10n[.helpKeyDelete], hint: l10n[.hintDelete], .removeSelection, enabled: rows, disabledReason: none,
+        let inList = Condition<WishlistState>.unless(\.importing), inField = Condition<WishlistState>.when(\.importing)
+        return KeyMap(B.listMoves(l10n, when: inList) + [
+            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection, when: inList, enabled: rows, disabledReason: none,
               hintWhen: rows),
-            B(.char("D"), help: l10n[.helpKeyDeleteAll], hint: l10n[.hintDeleteAll], .send(.deleteAllRequested), enabled: rows,
+            B(.char("d"), help: l10n[.helpKeyDelete], hint: l10n[.hintDelete], .removeSelection, when: inList, enabled: rows,
               disabledReason: none, hintWhen: rows),
+            B(.char("D"), help: l10n[.helpKeyDeleteAll], hint: l10n[.hintDeleteAll], .send(.deleteAllRequested), when: inList,
+              enabled: rows, disabledReason: none, hintWhen: rows),
+            B(.char("i"), help: l10n[.helpKeyImport], hint: l10n[.hintImport], .send(.importRequested), when: inList),
+            // In the field.
+            B([.enter], "Enter", help: l10n[.helpKeyImportDone], hint: l10n[.hintImport], .editField, when: inField),
+            B([.escape], "Esc", help: l10n[.helpKeyImportCancel], hint: l10n[.hintImportCancel], .editField, when: inField),
+            // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
+            B([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe, when: inField),
         ])
     }
 
@@ -49,7 +60,7 @@ public final class WishlistScreen: Screen {
 
     /// The "delete all?" question is an overlay over the list: a click on a tab's title does not
     /// leave it half-answered.
-    public var capturesText: Bool { false }
+    public var capturesText: Bool { state?.importing == true }
     public var isAsking: Bool { state?.confirmation != nil }
 
     /// The answer to "delete all?", from the question's overlay.
@@ -68,7 +79,26 @@ public final class WishlistScreen: Screen {
             events.send(.rowSelected(selection))
         case .openSelection: events.send(.rowOpened(list.selection))
         case .removeSelection: events.send(.rowDeleted(list.selection))
-        case .likeSelection, .editField, .describe, .scroll, .sendEach: return false
+        case .editField: return edit(key)
+        case .likeSelection, .describe, .scroll, .sendEach: return false
+        }
+        return true
+    }
+
+    /// In the import's field, a key edits the path (Enter and Esc as its bindings say).
+    public func handle(_ key: Key) -> Bool {
+        guard capturesText else { return false }
+        return edit(key)
+    }
+
+    private func edit(_ key: Key) -> Bool {
+        switch field.handle(key, maxLength: 4096) {
+        case .submitted: events.send(.importSubmitted(field.text))
+        case .cancelled:
+            field = TextFieldState()
+            events.send(.importCancelled)
+        case .changed, .unchanged: break
+        case .ignored: return false
         }
         return true
     }
@@ -98,9 +128,13 @@ public final class WishlistScreen: Screen {
         let summary = DisplayWidth.truncate(state.summary, to: p.width)
         p.text(summary, x: 0, y: 0, style: theme.dim)
         let message = state.message.map(DisplayWidth.sanitize)
-        let messageRows = message == nil ? 0 : 1
+        let messageRows = message == nil && !state.importing ? 0 : 1
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - messageRows))
-        if let message {
+        if state.importing {
+            TextField.draw(p.sub(Rect(x: 0, y: p.height - 1, width: p.width, height: 1)), state: field,
+                           prompt: l10n[.wishlistImportPrompt], placeholder: l10n[.wishlistImportPlaceholder], focused: true,
+                           style: theme.accent, placeholderStyle: theme.placeholder)
+        } else if let message {
             p.text(DisplayWidth.truncate(message, to: p.width), x: 0, y: p.height - 1, style: theme.accent)
         }
         if let empty = state.emptyMessage {

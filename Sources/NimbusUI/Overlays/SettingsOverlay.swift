@@ -111,6 +111,15 @@ public final class SettingsOverlay: OverlayScreen {
             boxSize = (frame, Size(cols: min(cols + 4, p.width), rows: min(state.rows.count + 1 + below + 2, p.height)))
         }
         let visible = max(1, (boxSize?.box.rows ?? p.height) - 2)
+        // In a box too short for every line, news in the footer (a change refused, saved or not
+        // saved) is pinned under the rows, which scroll in what is left, so it is seen where it is said.
+        if state.search == nil, state.footer != state.footers.first, lines.count > visible {
+            let pinned = Array(TextWrap.lines(state.footer, width: inner).prefix(max(1, visible / 2)))
+            let room = visible - pinned.count
+            let top = min(max(0, focus - room + 1), max(0, state.rows.count - room))
+            lines = Array(lines[top..<min(top + room, state.rows.count)]) + pinned
+            focus = 0
+        }
         Overlay.draw(p, title: state.title, lines: lines, style: theme.overlay, borderStyle: theme.overlayBorder,
                      scroll: max(0, focus - visible + 1), minimum: boxSize?.box ?? Size(cols: 0, rows: 0))
     }
