@@ -1,15 +1,34 @@
 import NimbusPresentation
 import NimbusTerminal
 
-/// A key binding: the keys, how the help names them and what they do, the short label the status
-/// bar shows (if it shows them at all), and what happens.
+/// What a binding sends, as a value: the `KeyCommand` of the key map it was listed from (or the app's
+/// own command), its type erased so one list holds the bindings of every scope. The scope that
+/// listed it takes it back as its own type (`as(_:)`); bindings compare by it.
+public struct BoundCommand: Equatable {
+    let base: any Equatable
+
+    public init(_ base: some Equatable) { self.base = base }
+
+    /// The command as the type `T` its scope sends; nil for a command of another scope.
+    public func `as`<T>(_ type: T.Type) -> T? { base as? T }
+
+    public static func == (lhs: BoundCommand, rhs: BoundCommand) -> Bool { lhs.base.isEqual(to: rhs.base) }
+}
+
+private extension Equatable {
+    func isEqual(to other: any Equatable) -> Bool { (other as? Self) == self }
+}
+
+/// A key binding as the app dispatches it: the keys, how the help names them and what they do, the
+/// short label the status bar shows (if it shows them at all), and the command they send. Data
+/// only: the scope that listed it (a screen, a panel, an overlay, the app) carries out the command,
+/// in its one `perform(_:key:)`.
 ///
-/// A screen or overlay lists its bindings for its current state; the app dispatches keys from that
-/// list and makes the status bar and the help from it, so what the help says is what the keys do
-/// (lazygit's bindings).
-@MainActor
-public struct Binding {
-    /// The keys that run it.
+/// A scope lists its bindings for its current state; the app dispatches keys from that list and
+/// makes the status bar and the help from it, so what the help says is what the keys do (lazygit's
+/// bindings).
+public struct Binding: Equatable {
+    /// The keys that send it.
     public let keys: [Key]
     /// The keys as the help writes them ("↑ ↓  j k").
     public let keyLabel: String
@@ -19,40 +38,34 @@ public struct Binding {
     public let hint: String?
     /// The status bar's key text when it differs from `keyLabel` ("PgDn" for a long list of keys).
     public let hintKey: String?
-    /// Why the keys do nothing now (lazygit's disabled reason): set only while the binding is listed
-    /// but not in force; pressing one of its keys then says this on the status line.
+    /// What it sends to its scope's `perform`.
+    public let command: BoundCommand
+    /// False while the binding is listed but not in force: its keys then say `disabledReason`, or
+    /// with none pass on to the next scope.
+    public let isEnabled: Bool
+    /// Why the keys do nothing now (lazygit's disabled reason): set only while it is not enabled;
+    /// pressing one of its keys then says this on the status line.
     public let disabledReason: String?
     /// Listed for the help and the bar only: the key is handled elsewhere (a field's Ctrl-C) and
     /// claims nothing in the conflict walk.
     public let describesOnly: Bool
-    /// Runs the binding. Returns false when it turned out to have nothing to do (the key then goes on
-    /// to the next scope, as if unbound).
-    public let run: (Key) -> Bool
 
     public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
-                disabledReason: String? = nil, describesOnly: Bool = false, run: @escaping (Key) -> Bool) {
+                command: BoundCommand, isEnabled: Bool = true, disabledReason: String? = nil, describesOnly: Bool = false) {
         self.keys = keys
         self.keyLabel = keyLabel
         self.help = help
         self.hint = hint
         self.hintKey = hintKey
-        self.disabledReason = disabledReason
+        self.command = command
+        self.isEnabled = isEnabled
+        self.disabledReason = isEnabled ? nil : disabledReason
         self.describesOnly = describesOnly
-        self.run = run
-    }
-
-    /// A binding whose keys always do something.
-    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
-                action: @escaping () -> Void) {
-        self.init(keys, keyLabel, help: help, hint: hint, hintKey: hintKey) { _ in
-            action()
-            return true
-        }
     }
 
     /// One key, written as itself ("r").
-    public init(_ key: Key, help: String, hint: String? = nil, action: @escaping () -> Void) {
-        self.init([key], Self.name(key), help: help, hint: hint, action: action)
+    public init(_ key: Key, help: String, hint: String? = nil, command: BoundCommand) {
+        self.init([key], Self.name(key), help: help, hint: hint, command: command)
     }
 
     /// The binding that takes `key`, if any.
@@ -70,12 +83,13 @@ public struct Binding {
         case passed
     }
 
-    /// Presses `key` in `bindings`: the binding that takes it runs, or says why it does not; a
-    /// binding with nothing to do, or disabled with no reason, passes the key on.
-    public static func press(_ key: Key, in bindings: [Binding]) -> Press {
+    /// Presses `key` in `bindings`: the command of the binding that takes it goes to `perform` (the
+    /// scope's), or the binding says why it does not act; a command with nothing to do (`perform`
+    /// returns false), or a binding disabled with no reason, passes the key on.
+    public static func press(_ key: Key, in bindings: [Binding], perform: (BoundCommand, Key) -> Bool) -> Press {
         guard let binding = find(key, in: bindings) else { return .passed }
-        if let reason = binding.disabledReason { return .refused(reason) }
-        return binding.run(key) ? .ran : .passed
+        guard binding.isEnabled else { return binding.disabledReason.map(Press.refused) ?? .passed }
+        return perform(binding.command, key) ? .ran : .passed
     }
 
     /// The help's line for this binding.
@@ -85,7 +99,7 @@ public struct Binding {
     public var barHint: KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel, $0) } }
 
     /// How a key is written in the help and the status bar.
-    public nonisolated static func name(_ key: Key) -> String {
+    public static func name(_ key: Key) -> String {
         switch key {
         case .char(" "): return "Space"
         case .char(let c): return String(c)

@@ -119,7 +119,7 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
 }
 
 /// A screen's whole list of bindings: dispatch, the status bar's hints, the help and the conflict walk
-/// all read it, through `bindings(in:perform:)`.
+/// all read it, through `bindings(in:)`.
 public struct KeyMap<Event: Equatable, State>: Equatable {
     public let all: [KeyBinding<Event, State>]
 
@@ -163,12 +163,11 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
         binding.hintWhen.holds(in: state) ? binding.hint : nil
     }
 
-    /// The bindings listed in `state`, as the app dispatches them: `perform` carries out a command
-    /// (the screen's one place for it; `.sendEach` comes to it as the `.send` of the key pressed) and
-    /// returns false when it had nothing to do; a binding that is not enabled carries its
-    /// `disabledReason` (the app says it when the key is pressed), or passes its key on when it has none.
-    @MainActor
-    public func bindings(in state: State?, perform: @escaping (KeyCommand<Event>, Key) -> Bool) -> [Binding] {
+    /// The bindings listed in `state`, as the app dispatches them: each carries its `KeyCommand` (the
+    /// scope's `perform` takes it back with `command(_:pressed:)`); a binding that is not enabled
+    /// carries its `disabledReason` (the app says it when the key is pressed), or passes its key on
+    /// when it has none.
+    public func bindings(in state: State?) -> [Binding] {
         // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
         // frame, and a copy of each binding (or of the state) on the way costs a keystroke tens of
         // microseconds. The state is unwrapped once and each condition read in place.
@@ -176,18 +175,21 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
             var bindings: [Binding] = []
             bindings.reserveCapacity(all.count)
             for binding in all where holds(binding.when) {
-                let command = binding.command
-                let enabled = holds(binding.enabled)
                 bindings.append(Binding(binding.keys, binding.keyLabel, help: binding.help,
-                                        hint: holds(binding.hintWhen) ? binding.hint : nil,
-                                        hintKey: binding.hintKey, disabledReason: enabled ? nil : binding.disabledReason,
-                                        describesOnly: command == .describe) {
-                    enabled && perform(command.pressed($0), $0)
-                })
+                                        hint: holds(binding.hintWhen) ? binding.hint : nil, hintKey: binding.hintKey,
+                                        command: BoundCommand(binding.command), isEnabled: holds(binding.enabled),
+                                        disabledReason: binding.disabledReason, describesOnly: binding.command == .describe))
             }
             return bindings
         }
         if let state { return make { $0.holds(state) } }
         return make { $0.holds(in: nil) }
+    }
+
+    /// What a binding of this map asks for when `key` was pressed (`.sendEach` as the `.send` of the
+    /// key's event): the command a scope's `perform` gets, as this map's type. Nil for a command of
+    /// another map (a panel's, listed with its host's).
+    public static func command(_ command: BoundCommand, pressed key: Key) -> KeyCommand<Event>? {
+        command.as(KeyCommand<Event>.self)?.pressed(key)
     }
 }

@@ -4,10 +4,10 @@ import OpenCombineShim
 /// A screen drawn over the tab's screen: the help, the settings, the map cache statistics, a
 /// question. Overlays sit on a stack; the top one gets keys first.
 @MainActor
-public protocol OverlayScreen: AnyObject {
+public protocol OverlayScreen: KeyScope {
     /// Draws over the whole frame (the overlay chooses its box).
     func draw(_ painter: Painter, theme: Theme)
-    /// Its key bindings in its current state.
+    /// Its key bindings in its current state (`KeyScope`).
     var bindings: [Binding] { get }
     /// True while it takes printable keys as text (a filter being typed).
     var capturesText: Bool { get }

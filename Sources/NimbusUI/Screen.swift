@@ -15,11 +15,12 @@ public struct KeyHint: Equatable, Sendable {
 ///
 /// A screen draws its view model's latest state and forwards keys to the view model's inputs.
 @MainActor
-public protocol Screen: AnyObject {
+public protocol Screen: KeyScope {
     /// Draws the screen into the area between the tab bar and the status bar.
     func draw(_ painter: Painter, theme: Theme)
-    /// The screen's key bindings in its current state: the app dispatches keys from them and makes
-    /// the status bar's hints and the help from them, so the help shows exactly what works.
+    /// The screen's key bindings in its current state (`KeyScope`): the app dispatches keys from
+    /// them and makes the status bar's hints and the help from them, so the help shows exactly what
+    /// works.
     var bindings: [Binding] { get }
     /// Edits the focused text field (while `capturesText`): the one key path that is not a binding.
     /// Returns false when the field has no use for the key.
@@ -49,6 +50,7 @@ public protocol Screen: AnyObject {
 
 public extension Screen {
     var bindings: [Binding] { [] }
+    func perform(_ command: BoundCommand, key: Key) -> Bool { false }
     /// No text field: every key is a binding.
     func handle(_ key: Key) -> Bool { false }
     var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }

@@ -44,11 +44,25 @@ import TestSupport
 
     /// The kind of clash the walk finds: a screen binding `y` beside the app's `y` (copy).
     @Test func testAKeyClaimedByTheScreenAndTheAppIsReported() {
-        let app = [Binding(.char("y"), help: "copy") {}]
-        let screen = [Binding(.char("y"), help: "years filter") {}, Binding(.char("g"), help: "genre") {}]
+        let app = [Binding(.char("y"), help: "copy", command: BoundCommand("copy"))]
+        let screen = [Binding(.char("y"), help: "years filter", command: BoundCommand("years")),
+                      Binding(.char("g"), help: "genre", command: BoundCommand("genre"))]
         let clashes = BindingConflicts.duplicates([app, screen])
         #expect(clashes.map(\.key) == [.char("y")])
         #expect(clashes.first?.claims == ["copy", "years filter"])
+    }
+
+    /// The app's own keys are dispatched as values: each binding carries the command it sends.
+    @Test func testTheAppsKeysCarryTheirCommands() throws {
+        let l10n = L10n.bundled(.en)
+        let bindings = AppCoordinator.commandKeys(l10n, tabs: 6).bindings(in: ())
+        typealias Command = KeyCommand<AppCoordinator.AppCommand>
+        #expect(Binding.find(.char("q"), in: bindings)?.command == BoundCommand(Command.send(.quit)))
+        #expect(Binding.find(.char("?"), in: bindings)?.command == BoundCommand(Command.send(.help)))
+        let digits = try #require(Binding.find(.char("3"), in: bindings))
+        #expect(AppCoordinator.AppKeys.command(digits.command, pressed: .char("3")) == .send(.selectTab(2)))
+        #expect(AppCoordinator.AppKeys.command(digits.command, pressed: .char("6")) == .send(.selectTab(5)))
+        #expect(AppCoordinator.backKeys(l10n).bindings(in: ()).map(\.command) == [BoundCommand(Command.send(.back))])
     }
 
     /// The keys that work everywhere are one list of values, which dispatch and the help read.

@@ -101,10 +101,8 @@ import TestSupport
 
     private func lines(_ buffer: ScreenBuffer) -> [String] { trimmedScreen(buffer.text()).components(separatedBy: "\n") }
 
-    /// A key as the host dispatches it: to the panel's binding for it, if any.
-    private func press(_ panel: CityMapPanel, _ key: Key) -> Bool {
-        Binding.find(key, in: panel.bindings)?.run(key) ?? false
-    }
+    /// A key as the host dispatches it: the command of the panel's binding for it, if any, to the panel.
+    private func press(_ panel: CityMapPanel, _ key: Key) -> Bool { panel.press(key) == .ran }
 
     @Test func testLoadingThenMapWithLabelScaleAndStatus() throws {
         let panel = try makePanel()

@@ -26,10 +26,12 @@ final class RecordingPanel: ScreenPanel {
     var keys: [Key] = []
     var cancels = 0
     var bindings: [Binding] {
-        [Binding([.char("+")], "+ -", help: "zoom the map", hint: "zoom", hintKey: "+-") { [unowned self] key in
-            keys.append(key)
-            return true
-        }]
+        [Binding([.char("+")], "+ -", help: "zoom the map", hint: "zoom", hintKey: "+-", command: BoundCommand("zoom"))]
+    }
+    func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard command == BoundCommand("zoom") else { return false }
+        keys.append(key)
+        return true
     }
     var changes: AnyPublisher<Void, Never> { Empty().eraseToAnyPublisher() }
     func draw(_ painter: Painter, theme: Theme) {
@@ -39,11 +41,10 @@ final class RecordingPanel: ScreenPanel {
     func cancel() { cancels += 1 }
 }
 
-/// A key as the app dispatches it to a screen: to the screen's binding for it, if any.
+/// A key as the app dispatches it to a screen: the command of the screen's binding for it, if any,
+/// to the screen (a disabled binding does nothing).
 @MainActor
-func press(_ screen: Screen, _ key: Key) -> Bool {
-    Binding.find(key, in: screen.bindings)?.run(key) ?? false
-}
+func press(_ screen: Screen, _ key: Key) -> Bool { screen.press(key) == .ran }
 
 @Suite @MainActor struct CityDetailScreenTests {
     private static let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,

@@ -52,7 +52,10 @@ import TestSupport
     private func press(_ key: Key, on state: MovieListState, after old: MovieListState? = nil) -> Bool {
         controls.follow(old, state)
         sent = []
-        if let binding = Binding.find(key, in: controls.bindings(state)) { return binding.run(key) }
+        let bindings = controls.bindings(state)
+        if Binding.find(key, in: bindings) != nil {
+            return Binding.press(key, in: bindings) { controls.perform($0, key: $1, state) } == .ran
+        }
         return controls.handle(key, state)
     }
 

@@ -46,21 +46,20 @@ extension AppCoordinator {
     }
 
     /// The app's commands, in every screen whose keys are bindings (outside its text field).
-    var commands: [Binding] {
-        Self.commandKeys(l10n, tabs: navigator.tabs.count).bindings(in: ()) { [unowned self] command, _ in perform(command) }
-    }
+    var commands: [Binding] { Self.commandKeys(l10n, tabs: navigator.tabs.count).bindings(in: ()) }
 
     /// Keys no scope took: Esc and Backspace go back when there is a screen to go back to (and the
     /// screen does not use them itself).
     func fallbacks(for own: [Binding]) -> [Binding] {
         guard navigator.tabs.indices.contains(navigator.active), navigator.tabs[navigator.active].stack.count > 1,
               Binding.find(.escape, in: own) == nil else { return [] }
-        return Self.backKeys(l10n).bindings(in: ()) { [unowned self] command, _ in perform(command) }
+        return Self.backKeys(l10n).bindings(in: ())
     }
 
-    /// Carries out one of the app's commands; false when it had nothing to do (nothing to copy).
-    private func perform(_ command: KeyCommand<AppCommand>) -> Bool {
-        guard case .send(let command) = command else { return false }
+    /// Carries out the command of one of the app's bindings (`commands`, `fallbacks`); false when it
+    /// had nothing to do (nothing to copy).
+    func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard case .send(let command)? = AppKeys.command(command, pressed: key) else { return false }
         switch command {
         case .selectTab(let index): navigator.select(index)
         case .nextTab(let step): navigator.selectNext(step)
@@ -108,9 +107,9 @@ extension AppCoordinator {
     }
 
     /// The keys that work everywhere as bindings, for the help and the conflict walk (dispatch runs
-    /// them before any scope, in `handle(_:)`).
+    /// them before any scope, in `handle(_:)`, from `alwaysGlobal`).
     private var alwaysGlobalBindings: [Binding] {
-        Self.alwaysGlobal.map { global in Binding([global.key], Binding.name(global.key), help: l10n[global.help]) { _ in false } }
+        Self.alwaysGlobal.map { Binding($0.key, help: l10n[$0.help], command: BoundCommand($0.command)) }
     }
 
     /// `?`: the shown screen's keys and the app's, from their bindings.

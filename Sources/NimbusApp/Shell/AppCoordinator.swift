@@ -159,20 +159,24 @@ public final class AppCoordinator {
         guard let screen = navigator.top else { return }
         if screen.capturesText {
             // Its bindings for the focused field (Enter, Esc, …), then the key as text, as overlays do.
-            if press(key, in: screen.bindings) { return }
+            if press(key, in: screen.bindings, of: screen) { return }
             if screen.handle(key) { return }
             handleTabKeys(key)
             return
         }
         // The app's commands, then the screen's, then going back: the help lists the same.
         let own = screen.bindings
-        for scope in [commands, own, fallbacks(for: own)] where press(key, in: scope) { return }
+        if press(key, in: commands, of: nil) || press(key, in: own, of: screen) || press(key, in: fallbacks(for: own), of: nil) { return }
     }
 
-    /// Presses `key` in one scope; true when the scope took it. A binding listed but not in force
-    /// says why on the status line until the next key (lazygit's disabled reason).
-    private func press(_ key: Key, in scope: [Binding]) -> Bool {
-        switch Binding.press(key, in: scope) {
+    /// Presses `key` in one scope's `bindings`, carried out by `scope` (nil: the app's own commands);
+    /// true when the scope took it. A binding listed but not in force says why on the status line
+    /// until the next key (lazygit's disabled reason).
+    private func press(_ key: Key, in bindings: [Binding], of scope: KeyScope?) -> Bool {
+        let press = Binding.press(key, in: bindings) { command, key in
+            scope?.perform(command, key: key) ?? perform(command, key: key)
+        }
+        switch press {
         case .ran: return true
         case .refused(let reason):
             statusMessage = reason

@@ -57,7 +57,7 @@ final class OverlayStack: OverlayPresenting {
     /// overlay took it, or takes every key.
     func handle(_ key: Key) -> Bool {
         guard let top else { return false }
-        if let binding = Binding.find(key, in: top.bindings), binding.run(key) { return true }
+        if top.press(key) == .ran { return true }
         if top.capturesText, top.handle(key) { return true }
         return top.isModal
     }

@@ -88,7 +88,7 @@ extension AppDIContainer {
 
     /// `/` (the list's binding) and the frame of the open, empty field.
     public func openField() {
-        _ = Binding.find(.char("/"), in: screen.bindings)?.run(.char("/"))
+        _ = screen.press(.char("/"))
         draw()
     }
 

@@ -54,10 +54,15 @@ final class ScreenSearch {
     private let budget: TimeInterval
     /// Seconds spent matching patterns so far.
     private(set) var spent: TimeInterval = 0
+    /// Every match in ICU's hands: entered as it is handed over, left when ICU gives it back, on
+    /// whichever thread that is. What shows that a match stopped at its deadline and did not go on
+    /// running after its line failed (`TapeRunner.matchesEnded(within:)`).
+    private let matching: DispatchGroup
 
-    init(deadline: TimeInterval = ScreenSearch.deadline, budget: TimeInterval = ScreenSearch.budget) {
+    init(deadline: TimeInterval = ScreenSearch.deadline, budget: TimeInterval = ScreenSearch.budget, matching: DispatchGroup = DispatchGroup()) {
         self.deadline = deadline
         self.budget = budget
+        self.matching = matching
     }
 
     struct TooSlow: Error, CustomStringConvertible {
@@ -117,6 +122,8 @@ final class ScreenSearch {
         var stopped = false
         // With `.reportProgress` ICU calls back every few thousand steps, inside a match too, and
         // stops where it is when told to.
+        matching.enter()
+        defer { matching.leave() }
         regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(location: 0, length: text.utf16.count)) { match, _, stop in
             if let match {
                 found.append(match.range)

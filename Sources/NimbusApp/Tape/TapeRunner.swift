@@ -64,6 +64,15 @@ public final class TapeRunner {
     public var outputs: Outputs
     /// The snapshots the tapes run so far compared (or recorded), by name.
     public private(set) var snapshotsUsed: Set<String> = []
+    /// Every pattern match its tapes hand to ICU, from handing over to coming back
+    /// (`ScreenSearch`): what shows that a match stopped when its line failed.
+    private let matching = DispatchGroup()
+
+    /// True once every pattern match the tapes run so far handed to ICU has come back; false if
+    /// one is still running `seconds` (wall time) later.
+    nonisolated func matchesEnded(within seconds: TimeInterval) -> Bool {
+        matching.wait(timeout: .now() + seconds) == .success
+    }
 
     /// The snapshots in `directory` (`NAME.txt`) that are not in `used`, sorted: tests that no
     /// longer run. Empty when the directory can't be read.
@@ -90,7 +99,7 @@ public final class TapeRunner {
     public func run(_ tape: Tape) throws {
         let folder = TapeFolder(url: snapshotDirectory.deletingLastPathComponent(), snapshots: snapshotDirectory)
         let session = Session(environment: baseEnvironment, folder: folder, record: record, svgDirectory: outputs.svgDirectory,
-                              title: tape.name)
+                              title: tape.name, search: ScreenSearch(matching: matching))
         defer { snapshotsUsed.formUnion(session.snapshotsUsed) }
         sourcedLines = 0
         do {
@@ -209,7 +218,7 @@ private final class Session {
     private let folder: TapeFolder
     private let record: Bool
     private let svgDirectory: URL?
-    private let search = ScreenSearch()
+    private let search: ScreenSearch
     /// The wall clock at virtual time zero; `Now` sets it.
     private var clockStart = Date(timeIntervalSince1970: 1_781_913_600) // 2026-06-21T00:00:00Z
     private let schedulerStart: DispatchQueue.SchedulerTimeType
@@ -225,7 +234,8 @@ private final class Session {
     /// removed when the tape ends.
     private let home: URL
 
-    init(environment: [String: String], folder: TapeFolder, record: Bool, svgDirectory: URL?, title: String) {
+    init(environment: [String: String], folder: TapeFolder, record: Bool, svgDirectory: URL?, title: String, search: ScreenSearch) {
+        self.search = search
         self.environment = environment
         self.folder = folder
         self.record = record

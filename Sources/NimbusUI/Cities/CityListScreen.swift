@@ -73,8 +73,10 @@ public final class CityListScreen: Screen {
 
     public var capturesText: Bool { state?.searching == true }
 
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        KeyMap<CityListViewModel.Event, CityListState>.command(command, pressed: key).map { perform($0, key) } ?? false
     }
 
     /// Carries out a binding's command.

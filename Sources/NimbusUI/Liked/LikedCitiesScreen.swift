@@ -72,8 +72,10 @@ public final class LikedCitiesScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        KeyMap<LikedCitiesViewModel.Event, LikedCitiesState>.command(command, pressed: key).map { perform($0, key) } ?? false
     }
 
     /// Carries out a binding's command.

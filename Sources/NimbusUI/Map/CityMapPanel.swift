@@ -110,12 +110,12 @@ public final class CityMapPanel: ScreenPanel {
     }
 
     /// The map's keys, for its host to list with its own while the map is on screen.
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [events] command, _ in
-            guard case .send(let event) = command else { return false }
-            events.send(event)
-            return true
-        }
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard case .send(let event)? = KeyMap<CityMapViewModel.Event, CityMapState>.command(command, pressed: key) else { return false }
+        events.send(event)
+        return true
     }
 
     /// The wheel over the map zooms at the pointer; a drag moves the map with the pointer, a quarter

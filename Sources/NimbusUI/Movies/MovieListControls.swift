@@ -178,8 +178,11 @@ final class MovieListControls {
     }
 
     /// The bindings in force for `state`, as the app dispatches them.
-    func bindings(_ state: MovieListState) -> [Binding] {
-        Self.keyMap(l10n, for: state).bindings(in: state) { [unowned self] command, key in perform(command, key, state) }
+    func bindings(_ state: MovieListState) -> [Binding] { Self.keyMap(l10n, for: state).bindings(in: state) }
+
+    /// Carries out the command of one of `bindings(state)`.
+    func perform(_ command: BoundCommand, key: Key, _ state: MovieListState) -> Bool {
+        KeyMap<MovieListViewModel.Event, MovieListState>.command(command, pressed: key).map { perform($0, key, state) } ?? false
     }
 
     /// Carries out a binding's command.

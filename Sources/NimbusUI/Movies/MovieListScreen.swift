@@ -57,6 +57,10 @@ public final class MovieListScreen: Screen {
     /// (The first state comes with the screen: the first query is sent as it is made.)
     public var bindings: [Binding] { state.map(controls.bindings) ?? [] }
 
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        state.map { controls.perform(command, key: key, $0) } ?? false
+    }
+
     public func handle(_ key: Key) -> Bool { state.map { controls.handle(key, $0) } ?? false }
 
     public func handle(_ pointer: Pointer) -> Bool { state.map { controls.handle(pointer, $0) } ?? false }

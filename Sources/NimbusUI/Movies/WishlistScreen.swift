@@ -66,8 +66,10 @@ public final class WishlistScreen: Screen {
     /// The answer to "delete all?", from the question's overlay.
     public func answerDeleteAll(_ yes: Bool) { events.send(.deleteAllAnswered(yes)) }
 
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        KeyMap<WishlistViewModel.Event, WishlistState>.command(command, pressed: key).map { perform($0, key) } ?? false
     }
 
     /// Carries out a binding's command.

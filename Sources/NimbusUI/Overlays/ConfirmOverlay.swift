@@ -34,12 +34,12 @@ public final class ConfirmOverlay: OverlayScreen {
         ])
     }
 
-    public var bindings: [Binding] {
-        Self.keyMap(binding.value).bindings(in: binding.value) { [events] command, _ in
-            guard case .send(let event) = command else { return false }
-            events.send(event)
-            return true
-        }
+    public var bindings: [Binding] { Self.keyMap(binding.value).bindings(in: binding.value) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard case .send(let event)? = KeyMap<ConfirmViewModel.Event, ConfirmState>.command(command, pressed: key) else { return false }
+        events.send(event)
+        return true
     }
 
     public func draw(_ p: Painter, theme: Theme) {

@@ -47,15 +47,16 @@ public final class HelpOverlay: OverlayScreen {
         ])
     }
 
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [unowned self] command, key in
-            switch command {
-            case .send(let event): events.send(event)
-            case .scroll: return scroll(key)
-            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
-            }
-            return true
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard let command = KeyMap<HelpViewModel.Event, HelpState>.command(command, pressed: key) else { return false }
+        switch command {
+        case .send(let event): events.send(event)
+        case .scroll: return scroll(key)
+        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
         }
+        return true
     }
 
     /// Letters, digits, `/` and pastes type into the filter (`/` only starts it).

@@ -68,12 +68,12 @@ public final class SettingsOverlay: OverlayScreen {
         ])
     }
 
-    public var bindings: [Binding] {
-        Self.keyMap(l10n, for: state).bindings(in: state) { [events] command, _ in
-            guard case .send(let event) = command else { return false }
-            events.send(event)
-            return true
-        }
+    public var bindings: [Binding] { Self.keyMap(l10n, for: state).bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard case .send(let event)? = KeyMap<SettingsViewModel.Event, SettingsState>.command(command, pressed: key) else { return false }
+        events.send(event)
+        return true
     }
 
     /// Keys for the home search's text.

@@ -38,17 +38,18 @@ public final class WarningsOverlay: OverlayScreen {
         ])
     }
 
-    public var bindings: [Binding] {
-        Self.keyMap(state?.text).bindings(in: state) { [unowned self] command, key in
-            switch command {
-            case .send(let event): events.send(event)
-            case .scroll:
-                guard let line = textScroll.after(key) else { return false }
-                events.send(.scrolled(line))
-            case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
-            }
-            return true
+    public var bindings: [Binding] { Self.keyMap(state?.text).bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard let command = KeyMap<WarningsViewModel.Event, WarningsOverlayState>.command(command, pressed: key) else { return false }
+        switch command {
+        case .send(let event): events.send(event)
+        case .scroll:
+            guard let line = textScroll.after(key) else { return false }
+            events.send(.scrolled(line))
+        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
         }
+        return true
     }
 
     /// The wheel scrolls the text.

@@ -43,11 +43,17 @@ public final class QuakeDetailScreen: Screen {
 
     /// Going back is the app's (Esc, Backspace); `f` likes the nearest city; the map's keys while it shows.
     public var bindings: [Binding] {
-        (panelShown ? panel?.bindings ?? [] : []) + keyMap.bindings(in: state) { [events] command, _ in
-            guard case .send(let event) = command else { return false }
-            events.send(event)
-            return true
+        (panelShown ? panel?.bindings ?? [] : []) + keyMap.bindings(in: state)
+    }
+
+    /// The screen's own commands; the map's go to the map while it shows.
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard let own = KeyMap<QuakeDetailViewModel.Event, QuakeDetailState>.command(command, pressed: key) else {
+            return panelShown && panel?.perform(command, key: key) == true
         }
+        guard case .send(let event) = own else { return false }
+        events.send(event)
+        return true
     }
 
     /// The wheel and drags over the map go to it.

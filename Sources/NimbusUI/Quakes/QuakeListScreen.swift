@@ -71,8 +71,10 @@ public final class QuakeListScreen: Screen {
 
     public var capturesText: Bool { false }
 
-    public var bindings: [Binding] {
-        keyMap.bindings(in: state) { [unowned self] command, key in perform(command, key) }
+    public var bindings: [Binding] { keyMap.bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        KeyMap<QuakeListViewModel.Event, QuakeListState>.command(command, pressed: key).map { perform($0, key) } ?? false
     }
 
     /// Carries out a binding's command.

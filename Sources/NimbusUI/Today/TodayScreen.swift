@@ -158,17 +158,18 @@ public final class TodayScreen: Screen {
         ])
     }
 
-    public var bindings: [Binding] {
-        Self.keyMap(l10n, for: state).bindings(in: state) { [unowned self] command, key in
-            switch command {
-            case .send(let event): events.send(event)
-            case .moveSelection:
-                guard let move = move(key) else { return false }
-                events.send(.moved(move))
-            case .scroll, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
-            }
-            return true
+    public var bindings: [Binding] { Self.keyMap(l10n, for: state).bindings(in: state) }
+
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard let command = KeyMap<TodayViewModel.Event, TodayState>.command(command, pressed: key) else { return false }
+        switch command {
+        case .send(let event): events.send(event)
+        case .moveSelection:
+            guard let move = move(key) else { return false }
+            events.send(.moved(move))
+        case .scroll, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
         }
+        return true
     }
 
     /// Where a key of the list's moves takes the selection, a page being the last frame's height.

@@ -105,13 +105,19 @@ public final class CityDetailScreen: Screen {
 
     /// The screen's keys, with the map's among them while it is on screen.
     public var bindings: [Binding] {
-        let own = keyMap.bindings(in: state) { [unowned self] command, _ in
-            guard case .send(let event) = command else { return false }
-            if event == .leaveRequested { leaveScreen() } else { events.send(event) }
-            return true
-        }
+        let own = keyMap.bindings(in: state)
         let panelKeys = panelShown ? panel?.bindings ?? [] : []
         return Array(own.prefix(Self.keysBeforePanel)) + panelKeys + own.dropFirst(Self.keysBeforePanel)
+    }
+
+    /// The screen's own commands; the map's go to the map while it shows.
+    public func perform(_ command: BoundCommand, key: Key) -> Bool {
+        guard let own = KeyMap<CityDetailViewModel.Event, CityDetailState>.command(command, pressed: key) else {
+            return panelShown && panel?.perform(command, key: key) == true
+        }
+        guard case .send(let event) = own else { return false }
+        if event == .leaveRequested { leaveScreen() } else { events.send(event) }
+        return true
     }
 
     /// The wheel and drags over the map go to it.
