@@ -122,8 +122,12 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
 /// all read it, through `bindings(in:)`.
 public struct KeyMap<Event: Equatable, State>: Equatable {
     public let all: [KeyBinding<Event, State>]
+    /// The dispatcher's lists already made, by what the conditions answered (see `bindings(in:)`).
+    private let made = MadeBindings()
 
     public init(_ all: [KeyBinding<Event, State>]) { self.all = all }
+
+    public static func == (lhs: KeyMap, rhs: KeyMap) -> Bool { lhs.all == rhs.all }
 
     /// The bindings listed in `state`, in the list's order.
     public func listed(in state: State?) -> [KeyBinding<Event, State>] {
@@ -170,8 +174,17 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     public func bindings(in state: State?) -> [Binding] {
         // Straight from `all` (not through `listed`): dispatch and the bar ask on every key and
         // frame, and a copy of each binding (or of the state) on the way costs a keystroke tens of
-        // microseconds. The state is unwrapped once and each condition read in place.
-        func make(_ holds: (Condition<State>) -> Bool) -> [Binding] {
+        // microseconds. The state is unwrapped once and each condition read in place. What the
+        // list holds depends on the state only through its conditions' answers, so a list is made
+        // once for each set of answers (a screen has a handful) and given again while they stay.
+        func make(_ key: MadeBindings.Answers?, _ holds: (Condition<State>) -> Bool) -> [Binding] {
+            guard let key else { return build(holds) }
+            if let known = made.list(for: key) { return known }
+            let list = build(holds)
+            made.keep(list, for: key)
+            return list
+        }
+        func build(_ holds: (Condition<State>) -> Bool) -> [Binding] {
             var bindings: [Binding] = []
             bindings.reserveCapacity(all.count)
             for binding in all where holds(binding.when) {
@@ -182,8 +195,32 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
             }
             return bindings
         }
-        if let state { return make { $0.holds(state) } }
-        return make { $0.holds(in: nil) }
+        if let state { return make(answers(in: state)) { $0.holds(state) } }
+        return make(answers(in: nil)) { $0.holds(in: nil) }
+    }
+
+    /// What the conditions answer in `state`, read in place (no closure: one that captured the state
+    /// copied it for every condition); nil for a map too long to key by them.
+    private func answers(in state: State) -> MadeBindings.Answers? {
+        guard all.count <= MadeBindings.Answers.capacity else { return nil }
+        var answers = MadeBindings.Answers()
+        for i in all.indices where all[i].when.holds(state) {
+            answers.set(3 * i)
+            if all[i].hintWhen.holds(state) { answers.set(3 * i + 1) }
+            if all[i].enabled.holds(state) { answers.set(3 * i + 2) }
+        }
+        return answers
+    }
+
+    private func answers(in state: State?) -> MadeBindings.Answers? {
+        guard all.count <= MadeBindings.Answers.capacity else { return nil }
+        var answers = MadeBindings.Answers()
+        for i in all.indices where all[i].when.holds(in: state) {
+            answers.set(3 * i)
+            if all[i].hintWhen.holds(in: state) { answers.set(3 * i + 1) }
+            if all[i].enabled.holds(in: state) { answers.set(3 * i + 2) }
+        }
+        return answers
     }
 
     /// What a binding of this map asks for when `key` was pressed (`.sendEach` as the `.send` of the
@@ -191,5 +228,40 @@ public struct KeyMap<Event: Equatable, State>: Equatable {
     /// another map (a panel's, listed with its host's).
     public static func command(_ command: BoundCommand, pressed key: Key) -> KeyCommand<Event>? {
         command.as(KeyCommand<Event>.self)?.pressed(key)
+    }
+}
+
+/// The lists a `KeyMap` has made for the dispatcher, by the answers of its conditions (three bits a
+/// binding: listed, hinted, enabled). A few at most; past `limit` it starts again.
+final class MadeBindings {
+    struct Answers: Equatable {
+        static let capacity = 85 // bindings: 3 bits each in 256
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+        mutating func set(_ bit: Int) {
+            let mask = UInt64(1) << UInt64(bit & 63)
+            switch bit >> 6 {
+            case 0: words.0 |= mask
+            case 1: words.1 |= mask
+            case 2: words.2 |= mask
+            default: words.3 |= mask
+            }
+        }
+
+        static func == (a: Answers, b: Answers) -> Bool {
+            a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+        }
+    }
+
+    private static let limit = 32
+    private var lists: [(answers: Answers, bindings: [Binding])] = []
+
+    func list(for answers: Answers) -> [Binding]? {
+        lists.first { $0.answers == answers }?.bindings
+    }
+
+    func keep(_ bindings: [Binding], for answers: Answers) {
+        if lists.count >= Self.limit { lists.removeAll(keepingCapacity: true) }
+        lists.append((answers, bindings))
     }
 }
