@@ -26,6 +26,20 @@ public enum KeyCommand<Event: Equatable>: Equatable {
         if case .sendEach(let events) = self, let event = events[key] { return .send(event) }
         return self
     }
+
+    /// Carries out the command of a screen of scrolled text (a film's details, the warnings): an event
+    /// is sent, a scroll key sends the line it scrolls to (`scrolled`); false for any other command,
+    /// or a scroll with nowhere to go.
+    func performOnText(_ key: Key, scroll: TextScroll, send: (Event) -> Void, scrolled: (Int) -> Event) -> Bool {
+        switch self {
+        case .send(let event): send(event)
+        case .scroll:
+            guard let line = scroll.after(key) else { return false }
+            send(scrolled(line))
+        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
+        }
+        return true
+    }
 }
 
 /// When a binding is in force: always, or while a property of the screen's state is true (or false).

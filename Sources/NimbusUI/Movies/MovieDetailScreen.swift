@@ -43,20 +43,9 @@ public final class MovieDetailScreen: Screen {
     public var bindings: [Binding] { keyMap.bindings(in: state) }
 
     public func perform(_ command: BoundCommand, key: Key) -> Bool {
-        KeyMap<MovieDetailViewModel.Event, MovieDetailState>.command(command, pressed: key).map { perform($0, key) } ?? false
-    }
-
-    /// Carries out a binding's command.
-    private func perform(_ command: KeyCommand<MovieDetailViewModel.Event>, _ key: Key) -> Bool {
-        switch command {
-        case .send(let event): events.send(event)
-        case .scroll:
-            // Within what the last frame measured.
-            guard let line = textScroll.after(key) else { return false }
-            events.send(.scrolled(line))
-        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
-        }
-        return true
+        // A scroll within what the last frame measured.
+        KeyMap<MovieDetailViewModel.Event, MovieDetailState>.command(command, pressed: key)?
+            .performOnText(key, scroll: textScroll, send: events.send, scrolled: { .scrolled($0) }) ?? false
     }
 
     /// The wheel scrolls the details.

@@ -42,14 +42,7 @@ public final class WarningsOverlay: OverlayScreen {
 
     public func perform(_ command: BoundCommand, key: Key) -> Bool {
         guard let command = KeyMap<WarningsViewModel.Event, WarningsOverlayState>.command(command, pressed: key) else { return false }
-        switch command {
-        case .send(let event): events.send(event)
-        case .scroll:
-            guard let line = textScroll.after(key) else { return false }
-            events.send(.scrolled(line))
-        case .moveSelection, .openSelection, .removeSelection, .likeSelection, .editField, .describe, .sendEach: return false
-        }
-        return true
+        return command.performOnText(key, scroll: textScroll, send: events.send, scrolled: { .scrolled($0) })
     }
 
     /// The wheel scrolls the text.
