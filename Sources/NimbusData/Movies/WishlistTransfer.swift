@@ -58,13 +58,24 @@ public enum WishlistTransfer {
         }
     }
 
+    /// One CSV field. Read by scalars, as `csvRows` reads it back: a quote followed by a combining
+    /// mark is one Character (`"` + U+0369 is `"ͩ`), so a Character test missed it and a
+    /// Character replacement left it single, and the title read back broken.
     static func csvField(_ text: String) -> String {
         let clean = neutralised(sanitize(text))
-        guard clean.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || clean.first == " "
-                || clean.last == " " || clean.first == "'" else {
+        let scalars = clean.unicodeScalars
+        guard scalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || scalars.first == " "
+                || scalars.last == " " || scalars.first == "'" else {
             return clean
         }
-        return "\"" + clean.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var quoted = String.UnicodeScalarView()
+        quoted.append("\"")
+        for scalar in scalars {
+            if scalar == "\"" { quoted.append("\"") }
+            quoted.append(scalar)
+        }
+        quoted.append("\"")
+        return String(quoted)
     }
 
     /// What a spreadsheet takes for the start of a formula (OWASP, CSV injection).
