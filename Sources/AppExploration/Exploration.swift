@@ -123,8 +123,8 @@ public enum Exploration {
     private static func seed(_ setup: Setup, environment: [String: String]) throws {
         guard setup.likes > 0 || setup.films > 0 else { return }
         let database = try UserDatabase(directory: UserDatabase.defaultDirectory(environment: environment),
-                                        migrations: [WishlistStore.migration, MovieHistoryStore.migration,
-                                                     LikesStore.migration])
+                                        migrations: [WishlistStore.migration] + MovieHistoryStore.migrations
+                                                    + [LikesStore.migration])
         let likes = LikesStore(database: database)
         for id in seededCities.prefix(setup.likes).reversed() { try likes.setLiked(id, true) }
         let wishlist = WishlistStore(database: database)

@@ -10,6 +10,10 @@ public enum UserChange: Equatable, Sendable {
     case wishlistRemoved(title: String)
     case wishlistCleared(count: Int)
     case wishlistImported(count: Int)
+    /// A recent search was taken off the list: its text.
+    case searchForgotten(query: String)
+    /// A film was taken off the recently opened (not off the wishlist): its title.
+    case viewedForgotten(title: String)
     /// A setting of `config.toml` changed: its key, and the value the file held before and after, as
     /// the file writes it (nil: not set).
     case setting(key: UserSettings.Key, from: String?, to: String?)

@@ -9,6 +9,8 @@ public final class NoMovieHistory: MovieHistoryRepository {
     public func saveQuery(_ query: String) throws {}
     public func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
     public func recordViewed(_ movie: MovieSummary) throws {}
+    public func forgetQuery(_ query: String) throws {}
+    public func forgetViewed(_ id: MovieID) throws {}
     public var queries: AnyPublisher<[String], Never> { Just([]).eraseToAnyPublisher() }
     public var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
 }

@@ -168,6 +168,8 @@ public final class MovieHistoryRepositoryDouble: MovieHistoryRepository {
         return []
     }
     public func recordViewed(_ movie: MovieSummary) throws { unexpected.call("MovieHistoryRepository.recordViewed(\(movie.id))") }
+    public func forgetQuery(_ query: String) throws { unexpected.call("MovieHistoryRepository.forgetQuery(\"\(query)\")") }
+    public func forgetViewed(_ id: MovieID) throws { unexpected.call("MovieHistoryRepository.forgetViewed(\(id))") }
     public var queries: AnyPublisher<[String], Never> { unexpected.publisher("MovieHistoryRepository.queries") }
     public var viewed: AnyPublisher<[MovieSummary], Never> { unexpected.publisher("MovieHistoryRepository.viewed") }
 }

@@ -78,6 +78,8 @@ import TestSupport
         try call { try history.saveQuery("heat") }
         call { _ = history.recentlyViewed(limit: 5) }
         try call { try history.recordViewed(summary) }
+        try call { try history.forgetQuery("heat") }
+        try call { try history.forgetViewed(summary.id) }
         publisher { history.queries }
         publisher { history.viewed }
 
@@ -129,7 +131,7 @@ import TestSupport
             return true
         }
         let issues = recorded.withLock { $0 }
-        #expect(result.calls == 45)
+        #expect(result.calls == 47)
         #expect(issues.count == result.calls, "one issue a call: \(issues)")
         #expect(issues.allSatisfy { $0.hasPrefix("unexpected call to ") }, "\(issues)")
         #expect(issues.contains("unexpected call to WeatherRepository.forecast(for: \(Coordinate(latitude: 37.57, longitude: 126.98)))"))
@@ -139,7 +141,7 @@ import TestSupport
 
     @Test func aNoopDoubleReportsNothingAndItsPublishersNeverAnswer() throws {
         let result = try Self.callEverything(.noop)
-        #expect(result.calls == 45)
+        #expect(result.calls == 47)
         #expect(result.publishers.count == 15)
         #expect(result.publishers.allSatisfy { $0 == Outcome(values: 0, ended: false) })
     }

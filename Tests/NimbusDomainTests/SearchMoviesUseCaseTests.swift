@@ -30,6 +30,8 @@ final class SearchMoviesUseCaseTests: XCTestCase {
         func saveQuery(_ query: String) throws { saved.append(query) }
         func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
         func recordViewed(_ movie: MovieSummary) throws {}
+        func forgetQuery(_ query: String) throws { saved.removeAll { $0 == query } }
+        func forgetViewed(_ id: MovieID) throws {}
         var queries: AnyPublisher<[String], Never> { Just(recentQueries(limit: 50)).eraseToAnyPublisher() }
         var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
     }

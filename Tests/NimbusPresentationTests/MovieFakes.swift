@@ -60,6 +60,8 @@ final class InMemoryMovieHistory: MovieHistoryRepository {
     func recordViewed(_ movie: MovieSummary) throws {
         savedViewed.send([movie] + savedViewed.value.filter { $0.id != movie.id })
     }
+    func forgetQuery(_ query: String) throws { savedQueries.send(savedQueries.value.filter { $0 != query }) }
+    func forgetViewed(_ id: MovieID) throws { savedViewed.send(savedViewed.value.filter { $0.id != id }) }
 }
 
 final class InMemoryWishlist: WishlistRepository {

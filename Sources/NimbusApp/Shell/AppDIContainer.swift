@@ -121,7 +121,7 @@ public final class AppDIContainer {
         if let openedUserDatabase { return openedUserDatabase }
         let database = UserDatabase.openOrKeepInMemory(
             environment: configuration.environment,
-            migrations: [WishlistStore.migration, MovieHistoryStore.migration, LikesStore.migration])
+            migrations: [WishlistStore.migration] + MovieHistoryStore.migrations + [LikesStore.migration])
         logger(.db)?.info("user database \(database.url?.path ?? "in memory"): \(database.status)")
         openedUserDatabase = database
         return database

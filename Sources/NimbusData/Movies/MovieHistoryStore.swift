@@ -22,6 +22,40 @@ public final class MovieHistoryStore: MovieHistoryRepository, UserDatabase.Reloa
         }
     }
 
+    /// Gives both tables a rowid alias (`id`, never reused), which an undoable change needs to put a
+    /// row back where it was (`UserDatabase.write(recording:as:_:)`); the rows keep their rowids, so
+    /// their order is unchanged.
+    public static let idMigration = UserDatabase.Migration("v2-movie-history-ids") { db in
+        try db.create(table: "movie_query_new") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("query", .text).notNull().unique().collate(.nocase)
+            t.column("searched_at", .double).notNull()
+        }
+        try db.execute(sql: "INSERT INTO movie_query_new (id, query, searched_at) SELECT rowid, query, searched_at FROM movie_query")
+        try db.drop(table: "movie_query")
+        try db.rename(table: "movie_query_new", to: "movie_query")
+        try db.create(table: "movie_viewed_new") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("source", .text).notNull()
+            t.column("movie_id", .integer).notNull()
+            t.column("title", .text).notNull()
+            t.column("year", .integer)
+            t.column("genres", .text).notNull()
+            t.column("directors", .text).notNull()
+            t.column("viewed_at", .double).notNull()
+            t.uniqueKey(["source", "movie_id"])
+        }
+        try db.execute(sql: """
+            INSERT INTO movie_viewed_new (id, source, movie_id, title, year, genres, directors, viewed_at)
+            SELECT rowid, source, movie_id, title, year, genres, directors, viewed_at FROM movie_viewed
+            """)
+        try db.drop(table: "movie_viewed")
+        try db.rename(table: "movie_viewed_new", to: "movie_viewed")
+    }
+
+    /// Both steps of the schema, in order.
+    public static let migrations = [migration, idMigration]
+
     /// How many of each are kept on disk.
     static let keep = 50
 
@@ -104,6 +138,38 @@ public final class MovieHistoryStore: MovieHistoryRepository, UserDatabase.Reloa
             return try Self.fetchViewed(db, limit: Self.keep)
         }
         savedViewed.send(viewed)
+    }
+
+    /// Takes `query` (as spelt) off the recent searches; `z` puts it back where it was.
+    public func forgetQuery(_ query: String) throws {
+        let queries = try refusal(database.write(recording: "movie_query", as: { $0.forgot ? UserChange.searchForgotten(query: query) : nil }) { db in
+            try db.execute(sql: "DELETE FROM movie_query WHERE query = ?", arguments: [query])
+            return (forgot: db.changesCount > 0, queries: try Self.fetchQueries(db, limit: Self.keep))
+        }).queries
+        savedQueries.send(queries)
+    }
+
+    /// Takes film `id` off the recently opened (the wishlist keeps it); `z` puts it back where it was.
+    public func forgetViewed(_ id: MovieID) throws {
+        let viewed = try refusal(database.write(recording: "movie_viewed", as: { $0.title.map(UserChange.viewedForgotten) }) { db in
+            let title = try String.fetchOne(db, sql: "SELECT title FROM movie_viewed WHERE source = ? AND movie_id = ?",
+                                            arguments: [id.source.rawValue, id.value])
+            try db.execute(sql: "DELETE FROM movie_viewed WHERE source = ? AND movie_id = ?",
+                           arguments: [id.source.rawValue, id.value])
+            return (title: title, viewed: try Self.fetchViewed(db, limit: Self.keep))
+        }).viewed
+        savedViewed.send(viewed)
+    }
+
+    /// A write's result, or its refusal in SQLite's words.
+    private func refusal<T>(_ write: @autoclosure () throws -> T) throws -> T {
+        do {
+            return try write()
+        } catch let error as DatabaseError {
+            throw MovieHistoryNotSaved(reason: error.message ?? "\(error.resultCode)")
+        } catch {
+            throw MovieHistoryNotSaved(reason: "\(error)")
+        }
     }
 }
 

@@ -23,10 +23,22 @@ public protocol MovieHistoryRepository: AnyObject {
     /// Up to `limit` films, most recently opened first.
     func recentlyViewed(limit: Int) -> [MovieSummary]
     func recordViewed(_ movie: MovieSummary) throws
+    /// Takes a query off the recent ones (an undoable change); throws `MovieHistoryNotSaved`.
+    func forgetQuery(_ query: String) throws
+    /// Takes a film off the recently opened ones (an undoable change; the wishlist keeps it); throws
+    /// `MovieHistoryNotSaved`.
+    func forgetViewed(_ id: MovieID) throws
     /// The recent queries, newest first: what is saved now when subscribed, then after every change.
     var queries: AnyPublisher<[String], Never> { get }
     /// The recently opened films, newest first: what is saved now when subscribed, then after every change.
     var viewed: AnyPublisher<[MovieSummary], Never> { get }
+}
+
+/// A change to the recent searches or the recently viewed films that was refused, in the
+/// database's words ("database or disk is full").
+public struct MovieHistoryNotSaved: Error, Equatable, Sendable {
+    public let reason: String
+    public init(reason: String) { self.reason = reason }
 }
 
 /// The saved films.

@@ -38,6 +38,9 @@ public struct SearchMoviesUseCase {
         }
     }
 
+    /// Takes `query` off the recent ones (`z` puts it back); throws `MovieHistoryNotSaved`.
+    public func forget(_ query: String) throws { try history.forgetQuery(query) }
+
     /// The recent queries, newest first, now and after every change.
     public var recentQueries: AnyPublisher<[String], Never> { history.queries }
 
@@ -67,6 +70,10 @@ public struct MovieDetailsUseCase {
     }
 
     public func recordViewed(_ movie: MovieSummary) { try? history.recordViewed(movie) }
+
+    /// Takes a film off the recently viewed (not off the wishlist; `z` puts it back); throws
+    /// `MovieHistoryNotSaved`.
+    public func forgetViewed(_ id: MovieID) throws { try history.forgetViewed(id) }
 
     /// The recently opened films, newest first, now and after every change.
     public var viewed: AnyPublisher<[MovieSummary], Never> { history.viewed }

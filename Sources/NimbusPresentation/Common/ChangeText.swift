@@ -58,6 +58,8 @@ public struct ChangeText {
         case .wishlistRemoved(let title): l10n.format(.wishlistRemoved, name(title))
         case .wishlistCleared(let count): l10n.count(.changeWishlistCleared, count, l10n.number(count))
         case .wishlistImported(let count): l10n.count(.changeWishlistImported, count, l10n.number(count))
+        case .searchForgotten(let query): l10n.format(.changeSearchForgotten, name(query))
+        case .viewedForgotten(let title): l10n.format(.changeViewedForgotten, name(title))
         case .setting(let key, let from, let to): l10n.format(.changeSetting, l10n[key.label], value(key, from), value(key, to))
         }
     }
