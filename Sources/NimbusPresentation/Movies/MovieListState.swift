@@ -62,6 +62,8 @@ public struct MovieListState: Equatable, Sendable {
     public var isLoading: Bool { phase == .loading || loadingMore }
     /// There are results: Enter opens the selected one, `w` marks it.
     public var hasResults: Bool { phase == .results }
+    /// The recently viewed strip has films.
+    public var hasRecent: Bool { !recent.isEmpty }
     /// There is a list (or an empty one) to filter: the bar shows the filters' keys.
     public var filterable: Bool {
         switch phase {

@@ -141,6 +141,7 @@ extension MovieListViewModel {
     func text(_ message: State.Message) -> String {
         switch message {
         case .wishlistFailed(let error): return l10n.describe(error)
+        case .historyFailed(let reason): return l10n.format(.moviesHistoryNotRemoved, reason)
         case .catalogueOnly: return l10n[.moviesFilterCatalogueOnly]
         }
     }

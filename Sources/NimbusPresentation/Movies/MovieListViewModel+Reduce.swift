@@ -64,6 +64,10 @@ extension MovieListViewModel {
             state.focus = .recent
             state.recentSelection = index
             return [.open(state.recent[index])]
+        case .recentDeleted(let index):
+            // The strip follows the store: the film goes when the store publishes the list without it.
+            guard state.recent.indices.contains(index) else { return [] }
+            return [.forgetViewed(state.recent[index].id)]
         case .wishlistToggled(let index):
             guard state.movies.indices.contains(index) else { return [] }
             return [.toggleWishlist(state.movies[index])]
@@ -156,6 +160,9 @@ extension MovieListViewModel {
             return []
         case .wishlistFailed(let error):
             state.message = .wishlistFailed(error)
+            return []
+        case .historyFailed(let reason):
+            state.message = .historyFailed(reason)
             return []
         }
     }

@@ -18,6 +18,8 @@ public final class MovieListViewModel {
         case selectionMoved(Int)
         case rowOpened(Int)
         case recentOpened(Int)
+        /// `d` in the recently viewed strip: that film leaves the strip (not the wishlist).
+        case recentDeleted(Int)
         case wishlistToggled(Int)
         case retried
         /// A new genre, year range or sort (the whole filter): the search runs again at once.
@@ -79,6 +81,8 @@ public final class MovieListViewModel {
         enum Message: Equatable {
             /// A wishlist change that failed (one that is saved is said on the status line).
             case wishlistFailed(WishlistError)
+            /// A film that could not be taken off the recently viewed, and why.
+            case historyFailed(String)
             /// A genre or sort asked of TMDB.
             case catalogueOnly
         }
@@ -159,7 +163,7 @@ public final class MovieListViewModel {
         case edited(String), typed(String)
         case submitted(String), suggestionPicked(String), suggestionsAvailable(Bool)
         case focused(MovieListState.Focus)
-        case selected(Int), opened(Int), recentSelected(Int), recentOpened(Int)
+        case selected(Int), opened(Int), recentSelected(Int), recentOpened(Int), recentDeleted(Int)
         case wishlistToggled(Int), retried, visibleRows(Int)
         case filterChanged(MovieFilter), chipRemoved(MovieChip.Kind)
         case pickerOpened(MovieChip.Kind), pickerClosed, pickerMoved(Int), pickerTyped(Character), pickerErased
@@ -169,13 +173,13 @@ public final class MovieListViewModel {
         case page(search: Int, page: Int, MoviesPage), finished(search: Int, page: Int, MovieError?)
         /// How many films a search without one of the filters found.
         case probed(search: Int, MovieChip.Kind, Int)
-        case wishlistFailed(WishlistError)
+        case wishlistFailed(WishlistError), historyFailed(String)
 
         /// What the user did (a key, a click): a message lasts until then.
         var isUser: Bool {
             switch self {
             case .edited, .submitted, .suggestionPicked, .focused, .selected, .opened, .recentSelected, .recentOpened,
-                 .wishlistToggled, .retried, .filterChanged, .chipRemoved, .pickerOpened, .pickerClosed, .pickerMoved,
+                 .recentDeleted, .wishlistToggled, .retried, .filterChanged, .chipRemoved, .pickerOpened, .pickerClosed, .pickerMoved,
                  .pickerTyped, .pickerErased:
                 return true
             default:
@@ -203,6 +207,8 @@ public final class MovieListViewModel {
         case remember(String, count: Int)
         case open(MovieSummary)
         case toggleWishlist(MovieSummary)
+        /// Take a film off the recently viewed.
+        case forgetViewed(MovieID)
     }
 
     let search: SearchMoviesUseCase
@@ -267,6 +273,7 @@ public final class MovieListViewModel {
         case .selectionMoved(let row): .selected(row)
         case .rowOpened(let row): .opened(row)
         case .recentOpened(let index): .recentOpened(index)
+        case .recentDeleted(let index): .recentDeleted(index)
         case .wishlistToggled(let row): .wishlistToggled(row)
         case .retried: .retried
         case .filterChanged(let filter): .filterChanged(filter)
@@ -325,6 +332,16 @@ public final class MovieListViewModel {
                     return nil
                 } catch {
                     return .wishlistFailed((error as? WishlistError) ?? .storage)
+                }
+            }
+        case .forgetViewed(let id):
+            let details = self.details
+            return .answer {
+                do {
+                    try details.forgetViewed(id)
+                    return nil
+                } catch {
+                    return .historyFailed((error as? MovieHistoryNotSaved)?.reason ?? "\(error)")
                 }
             }
         }

@@ -6,7 +6,8 @@ import NimbusLoop
 
 /// What the recent-searches panel shows: the queries saved after they found films, newest first.
 public struct MoviesQueriesListState: Equatable, Sendable {
-    /// "Recent searches".
+    /// "Recent searches", or why the last delete failed ("Not removed: database or disk is full")
+    /// until the next key.
     public let title: String
     public let queries: [String]
     /// The highlighted query (0 when there are none).
@@ -29,6 +30,8 @@ public final class MoviesQueriesListViewModel {
         case rowSelected(Int)
         /// Enter or a click on a row: that query is searched.
         case rowPicked(Int)
+        /// `d`: that query is taken off the list (the list follows the store; `z` puts it back).
+        case rowDeleted(Int)
     }
 
     public struct Input {
@@ -45,6 +48,8 @@ public final class MoviesQueriesListViewModel {
         var queries: [String] = []
         var selection = 0
         var observing = false
+        /// Why the last delete was refused, until the next action of the user.
+        var failure: String?
     }
 
     public enum Action: Equatable {
@@ -52,12 +57,15 @@ public final class MoviesQueriesListViewModel {
         case queries([String])
         case selected(Int)
         case picked(Int)
+        case deleted(Int)
+        case forgetFailed(String)
     }
 
     public enum Effect: Equatable {
         /// Follow the saved queries.
         case observe
         case pick(String)
+        case forget(String)
     }
 
     public static let limit = 10
@@ -78,12 +86,14 @@ public final class MoviesQueriesListViewModel {
             case .appeared: .appeared
             case .rowSelected(let row): .selected(row)
             case .rowPicked(let row): .picked(row)
+            case .rowDeleted(let row): .deleted(row)
             }
         }.eraseToAnyPublisher()
         let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
-        let title = l10n[.moviesSuggestions]
+        let title = l10n[.moviesSuggestions], l10n = self.l10n
         let state = loop.state
-            .map { MoviesQueriesListState(title: title, queries: $0.queries, selection: $0.selection) }
+            .map { MoviesQueriesListState(title: $0.failure.map { l10n.format(.moviesHistoryNotRemoved, $0) } ?? title,
+                                          queries: $0.queries, selection: $0.selection) }
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
@@ -92,6 +102,10 @@ public final class MoviesQueriesListViewModel {
     // MARK: Reduce
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
+        switch action {
+        case .selected, .picked, .deleted: state.failure = nil
+        case .appeared, .queries, .forgetFailed: break
+        }
         switch action {
         case .appeared:
             guard !state.observing else { return [] }
@@ -111,6 +125,13 @@ public final class MoviesQueriesListViewModel {
             guard state.queries.indices.contains(index) else { return [] }
             state.selection = index
             return [.pick(state.queries[index])]
+        case .deleted(let index):
+            guard state.queries.indices.contains(index) else { return [] }
+            state.selection = index
+            return [.forget(state.queries[index])]
+        case .forgetFailed(let reason):
+            state.failure = reason
+            return []
         }
     }
 
@@ -122,6 +143,16 @@ public final class MoviesQueriesListViewModel {
             return .run(search.recentQueries.map(Action.queries).eraseToAnyPublisher(), id: "queries", immediate: true)
         case .pick(let query):
             return .route(.picked(query))
+        case .forget(let query):
+            let search = self.search
+            return .answer {
+                do {
+                    try search.forget(query)
+                    return nil
+                } catch {
+                    return .forgetFailed((error as? MovieHistoryNotSaved)?.reason ?? "\(error)")
+                }
+            }
         }
     }
 }

@@ -141,21 +141,26 @@ final class MovieListControls {
         ])
     }
 
-    /// In the recent searches: the panel's moves and Enter; above its first row is the field.
+    /// In the recent searches: the panel's moves, Enter and `d`; above its first row is the field.
     private nonisolated static func suggestionKeys(_ l10n: L10n) -> Keys {
         KeyMap([
             B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection),
+            B(.char("d"), help: l10n[.helpKeyForgetSearch], hint: l10n[.hintDelete], .removeSelection,
+              enabled: .when(\.showsSuggestions), disabledReason: l10n[.helpKeyDisabledNoRow], hintWhen: .when(\.showsSuggestions)),
             B(.escape, help: l10n[.helpKeyBack], hint: l10n[.hintBack], .send(.focusChanged(.list))),
             B(.char("/"), help: l10n[.helpKeySearch], .send(.focusChanged(.field))),
         ] + B.listMoves(l10n))
     }
 
-    /// In the recently viewed strip: ← → choose, Enter opens, ↓ (or Esc) goes back to the results.
+    /// In the recently viewed strip: ← → choose, Enter opens, `d` takes the film off the strip, ↓ (or
+    /// Esc) goes back to the results.
     private nonisolated static func recentKeys(_ l10n: L10n, _ state: MovieListState) -> Keys {
         let selection = state.recentSelection
         let before = MovieListViewModel.Event.recentSelected(selection - 1), after = MovieListViewModel.Event.recentSelected(selection + 1)
         return KeyMap([
             B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .send(.recentOpened(selection))),
+            B(.char("d"), help: l10n[.helpKeyForgetViewed], hint: l10n[.hintDelete], .send(.recentDeleted(selection)),
+              enabled: .when(\.hasRecent), disabledReason: l10n[.helpKeyDisabledNoRow], hintWhen: .when(\.hasRecent)),
             B([.escape, .down, .char("j")], "Esc ↓ j", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc",
               .send(.focusChanged(.list))),
             B([.left, .char("h"), .right, .char("l")], "← → h l", help: l10n[.helpKeyRecent],
@@ -203,6 +208,7 @@ final class MovieListControls {
             }
             guard let selection = list.move(key, pageSize: max(1, listRows)) else { return false }
             events.send(.selectionMoved(selection))
+        case .removeSelection where state.focus == .suggestions: queries.deleteSelection()
         case .scroll, .removeSelection, .likeSelection, .describe, .sendEach: return false
         }
         return true

@@ -43,6 +43,12 @@ public final class MoviesQueriesListPanel {
         return true
     }
 
+    /// `d`: the highlighted query leaves the recent searches (when the store has taken it off).
+    public func deleteSelection() {
+        guard !isEmpty else { return }
+        events.send(.rowDeleted(selection))
+    }
+
     /// A click highlights a query, a double click (or a click on the highlighted one) picks it; the
     /// wheel moves the highlight. False when the pointer is not over the rows.
     public func handle(_ pointer: Pointer) -> Bool {
