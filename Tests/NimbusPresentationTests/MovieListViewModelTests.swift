@@ -336,6 +336,28 @@ final class MovieListViewModelTests: XCTestCase {
         ])
     }
 
+    func testDeletingFromTheRecentStripFollowsTheStoreAndLeavesTheWishlist() {
+        let output = makeOutput()
+        let state = TestObserver(output.state)
+        try? wishlist.add(.film(1))
+        try? history.recordViewed(.film(2))
+        try? history.recordViewed(.film(1))
+        events.send(.querySubmitted("bat"))
+        repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 3)))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.recent, ["Film 1", "Film 2"])
+        events.send(.recentDeleted(5))  // out of range: ignored
+        events.send(.recentDeleted(0))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.recent, ["Film 2"])
+        XCTAssertEqual(history.recentlyViewed(limit: 10).map(\.title), ["Film 2"])
+        XCTAssertEqual(wishlist.saved.map(\.movie.title), ["Film 1"])
+        // What the store publishes next (an undo putting the film back) is what the strip shows.
+        try? history.recordViewed(.film(1))
+        scheduler.advance()
+        XCTAssertEqual(state.last?.recent, ["Film 1", "Film 2"])
+    }
+
     func testWishlistToggleMarksTheRowAndRefusesADuplicateFromAnotherSource() {
         let output = makeOutput()
         let state = TestObserver(output.state)

@@ -14,6 +14,12 @@ final class MoviesQueriesListReduceTests: XCTestCase {
         VM.State(queries: queries, selection: selection, observing: observing)
     }
 
+    private func failed(_ queries: [String], _ reason: String) -> VM.State {
+        var s = state(queries)
+        s.failure = reason
+        return s
+    }
+
     func testEveryActionOnEveryKindOfState() {
         let three = ["heat", "batman", "alien"]
         let eleven = (1...11).map { "q\($0)" }
@@ -32,6 +38,13 @@ final class MoviesQueriesListReduceTests: XCTestCase {
             ("a pick searches that query", state(three), .picked(1), state(three, selection: 1), [.pick("batman")]),
             ("a pick past the end does nothing", state(three, selection: 2), .picked(5), state(three, selection: 2), []),
             ("a pick with none does nothing", state([]), .picked(0), state([]), []),
+            ("a delete forgets that query; the list follows the store", state(three), .deleted(2), state(three, selection: 2),
+             [.forget("alien")]),
+            ("a delete past the end does nothing", state(three), .deleted(3), state(three), []),
+            ("a delete with none does nothing", state([]), .deleted(0), state([]), []),
+            ("a refused delete is said", state(three), .forgetFailed("disk full"), failed(three, "disk full"), []),
+            ("until the next move", failed(three, "disk full"), .selected(1), state(three, selection: 1), []),
+            ("the store's answer does not clear it", failed(three, "disk full"), .queries(three), failed(three, "disk full"), []),
         ]
         for (name, before, action, after, effects) in cases {
             var s = before
@@ -64,5 +77,28 @@ final class MoviesQueriesListReduceTests: XCTestCase {
             MoviesQueriesListState(title: "최근 검색어", queries: ["batman", "heat", "alien"], selection: 2),
         ])
         XCTAssertEqual(route.values, [.picked("alien")])
+    }
+
+    /// A delete the store refuses: the panel's title says why until the next key; the rows stay.
+    func testARefusedDeleteIsSaidInTheTitle() {
+        final class Full: MovieHistoryRepository {
+            func recentQueries(limit: Int) -> [String] { ["heat"] }
+            func saveQuery(_ query: String) throws {}
+            func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+            func recordViewed(_ movie: MovieSummary) throws {}
+            func forgetQuery(_ query: String) throws { throw MovieHistoryNotSaved(reason: "database or disk is full") }
+            func forgetViewed(_ id: MovieID) throws {}
+            var queries: AnyPublisher<[String], Never> { Just(["heat"]).eraseToAnyPublisher() }
+            var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
+        }
+        let events = PassthroughSubject<VM.Event, Never>()
+        let viewModel = VM(search: SearchMoviesUseCase(movies: ScriptedMovieRepository(), history: Full()),
+                           l10n: L10n.bundled(.en), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+        let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        events.send(.appeared)
+        events.send(.rowDeleted(0))
+        XCTAssertEqual(state.values.last, MoviesQueriesListState(title: "Not removed: database or disk is full", queries: ["heat"], selection: 0))
+        events.send(.rowSelected(0))
+        XCTAssertEqual(state.values.last, MoviesQueriesListState(title: "Recent searches", queries: ["heat"], selection: 0))
     }
 }

@@ -129,6 +129,7 @@ import TestSupport
             (.left, [.recentSelected(0)]), (.char("h"), [.recentSelected(0)]),
             (.right, [.recentSelected(2)]), (.char("l"), [.recentSelected(2)]),
             (.enter, [.recentOpened(1)]),
+            (.char("d"), [.recentDeleted(1)]),
             (.escape, [.focusChanged(.list)]), (.down, [.focusChanged(.list)]), (.char("j"), [.focusChanged(.list)]),
             (.char("/"), [.focusChanged(.field)]),
         ]
@@ -136,6 +137,43 @@ import TestSupport
             #expect(press(key, on: strip), "\(key)")
             #expect(sent == expected, "\(key)")
         }
+    }
+
+    /// Recent searches that `d` takes off: the panel asks the store, and shows what the store then publishes.
+    private final class Searches: MovieHistoryRepository {
+        let saved = CurrentValueSubject<[String], Never>(["heat", "alien", "dune"])
+        var forgotten: [String] = []
+        func recentQueries(limit: Int) -> [String] { saved.value }
+        func saveQuery(_ query: String) throws {}
+        func recentlyViewed(limit: Int) -> [MovieSummary] { [] }
+        func recordViewed(_ movie: MovieSummary) throws {}
+        func forgetQuery(_ query: String) throws {
+            forgotten.append(query)
+            saved.send(saved.value.filter { $0 != query })
+        }
+        func forgetViewed(_ id: MovieID) throws {}
+        var queries: AnyPublisher<[String], Never> { saved.eraseToAnyPublisher() }
+        var viewed: AnyPublisher<[MovieSummary], Never> { Just([]).eraseToAnyPublisher() }
+    }
+
+    @Test func testDInTheRecentSearchesTakesTheHighlightedOneOffAndTheListFollowsTheStore() {
+        let history = Searches()
+        let search = SearchMoviesUseCase(movies: NoFilms(), history: history)
+        let panel = MoviesQueriesListPanel(viewModel: MoviesQueriesListViewModel(search: search, l10n: L10n.bundled(.en),
+                                                                                  scheduler: DispatchQueue.immediate.eraseToAnyScheduler()),
+                                           onRoute: { _ in })
+        queries = panel
+        controls = MovieListControls(l10n: L10n.bundled(.en), queries: panel)
+        let suggestions = with { $0.focus = .suggestions; $0.showsSuggestions = true }
+        #expect(press(.down, on: suggestions))
+        #expect(press(.char("d"), on: suggestions))
+        #expect(history.forgotten == ["alien"])
+        #expect(panel.state?.queries == ["heat", "dune"])
+        // The highlight stays on its row: the next one down.
+        #expect(panel.selection == 1)
+        // With no suggestions shown, `d` is not bound here.
+        #expect(!press(.char("d"), on: with { $0.focus = .suggestions; $0.showsSuggestions = false }))
+        #expect(history.forgotten == ["alien"])
     }
 
     @Test func testAnOpenPickerTakesEveryKeyUntilItIsAnswered() {
