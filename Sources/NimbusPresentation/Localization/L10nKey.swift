@@ -556,6 +556,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case moviesHistoryNotRemoved = "movies.history.not.removed"
     case helpKeyForgetSearch = "help.key.forget.search"
     case helpKeyForgetViewed = "help.key.forget.viewed"
+    case helpKeyForgetRecent = "help.key.forget.recent"
     case changeSetting = "change.setting"
     case changeUndoHint = "change.undo.hint"
     case changeUndone = "change.undone"

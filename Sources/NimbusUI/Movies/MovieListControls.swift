@@ -126,6 +126,7 @@ final class MovieListControls {
             B([], "↑ ← →", help: l10n[.helpKeyRecent], .describe),
             B([], "Enter ↓", help: l10n[.helpKeyFieldDone], .describe),
             B([], "↓", help: l10n[.helpKeySuggestions], .describe),
+            B([], "d", help: l10n[.helpKeyForgetRecent], .describe),
             B([], "Esc", help: l10n[.helpKeyFieldEsc], .describe),
         ])
     }
