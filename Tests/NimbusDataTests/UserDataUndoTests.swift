@@ -227,6 +227,20 @@ import TestSupport
         #expect(stores.seen.queries == ["mike", "alpha", "zulu"])
     }
 
+    /// The first schema's key was case-sensitive: a file written elsewhere may hold a search twice in
+    /// two cases. The migration keeps the newer, as `saveQuery` would, and does not fail on the new key.
+    @Test func theMigrationKeepsTheNewerOfTwoSpellingsOfASearch() throws {
+        let directory = try directories.make("nimbus-undo")
+        do {
+            let old = try UserDatabase(directory: directory, migrations: [MovieHistoryStore.migration])
+            try old.writer.write { db in
+                try db.execute(sql: "INSERT INTO movie_query (query, searched_at) VALUES ('Heat', 1), ('heat', 3), ('Alien', 2)")
+            }
+        }
+        let stores = Stores(try UserDatabase(directory: directory, migrations: Self.migrations))
+        #expect(stores.seen.queries == ["heat", "Alien"])
+    }
+
     /// Exactly `levels` changes are kept, whatever the count past it (one over, many over).
     @Test(arguments: [ChangeLog.levels - 1, ChangeLog.levels, ChangeLog.levels + 1, ChangeLog.levels + 2, ChangeLog.levels + 20])
     func theHistoryKeepsItsLevelsAndDropsTheOldest(changes: Int) throws {

@@ -31,7 +31,13 @@ public final class MovieHistoryStore: MovieHistoryRepository, UserDatabase.Reloa
             t.column("query", .text).notNull().unique().collate(.nocase)
             t.column("searched_at", .double).notNull()
         }
-        try db.execute(sql: "INSERT INTO movie_query_new (id, query, searched_at) SELECT rowid, query, searched_at FROM movie_query")
+        // Newest first, and a spelling already kept wins over an older one that differs only in case
+        // (the old key was case-sensitive; a file from elsewhere may hold both): the migration never
+        // fails on the new key, and keeps what `saveQuery` would have kept.
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO movie_query_new (id, query, searched_at)
+            SELECT rowid, query, searched_at FROM movie_query ORDER BY searched_at DESC, rowid DESC
+            """)
         try db.drop(table: "movie_query")
         try db.rename(table: "movie_query_new", to: "movie_query")
         try db.create(table: "movie_viewed_new") { t in
