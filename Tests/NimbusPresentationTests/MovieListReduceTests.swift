@@ -236,7 +236,9 @@ final class MovieListReduceTests: XCTestCase {
             ("↓ from an empty field: the suggestions", withSuggestions, [.focused(.field), .focused(.suggestions)], .suggestions),
             ("↓ without suggestions: the results", loaded(), [.focused(.field), .focused(.suggestions)], .list),
             ("↓ from a typed field: the results", withSuggestions, [.focused(.field), .edited("b"), .focused(.suggestions)], .list),
-            ("suggestions gone: the field", withSuggestions, [.focused(.field), .focused(.suggestions), .suggestionsAvailable(false)], .field),
+            // The last one deleted: the results, where z (which the status line offers) is a command, not text.
+            ("suggestions gone: the results", withSuggestions, [.focused(.field), .focused(.suggestions), .suggestionsAvailable(false)], .list),
+            ("typing from the suggestions: the field", withSuggestions, [.focused(.field), .focused(.suggestions), .edited("b")], .field),
             ("↑ to the strip", recent, [.focused(.recent)], .recent),
             ("no strip: stays", loaded(), [.focused(.recent)], .list),
             ("the strip emptied: the results", recent, [.focused(.recent), .viewed([])], .list),

@@ -13,7 +13,7 @@ extension MovieListViewModel {
         switch action {
         case .edited(let text):
             state.fieldText = text
-            keepFocusShown(&state)
+            keepFocusShown(&state, to: .field)
             return []
         case .typed(let query):
             // The same query twice in a row runs once.
@@ -34,7 +34,7 @@ extension MovieListViewModel {
             return reduce(&state, .submitted(text))
         case .suggestionsAvailable(let available):
             state.hasSuggestions = available
-            keepFocusShown(&state)
+            keepFocusShown(&state, to: .list)
             return []
         case .focused(let focus):
             switch focus {
@@ -168,8 +168,12 @@ extension MovieListViewModel {
     }
 
     /// The suggestions lose the focus to the field when they are no longer shown.
-    static func keepFocusShown(_ state: inout State) {
-        if state.focus == .suggestions && !state.showsSuggestions { state.focus = .field }
+    /// The recent searches are hidden while they have the focus: the focus goes to `to`. Typing
+    /// (the field's text no longer empty) gives it to the field; the last search deleted (or the
+    /// list cleared by another process) gives it to the results, where keys are commands, so the
+    /// `z` the status line offers undoes the delete instead of being typed into the field.
+    static func keepFocusShown(_ state: inout State, to focus: MovieListState.Focus) {
+        if state.focus == .suggestions && !state.showsSuggestions { state.focus = focus }
     }
 
     /// A new search: the query or the filter changed.
