@@ -595,7 +595,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case hintImport = "hint.import"
     case hintImportCancel = "hint.import.cancel"
     case wishlistImportPrompt = "wishlist.import.prompt"
-    case wishlistImportPlaceholder = "wishlist.import.placeholder"
+    case wishlistImportHint = "wishlist.import.hint"
     case wishlistImportUnreadable = "wishlist.import.unreadable"
     case wishlistImportTooLarge = "wishlist.import.too.large"
     case wishlistImportTooManyRows = "wishlist.import.too.many.rows"

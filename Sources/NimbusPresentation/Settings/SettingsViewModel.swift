@@ -281,25 +281,11 @@ public final class SettingsViewModel {
         }
     }
 
-    /// The key of the file a row shows.
-    static func key(_ row: Row) -> UserSettings.Key {
-        switch row {
-        case .units: .units
-        case .temperature: .temperatureUnit
-        case .wind: .windUnit
-        case .clock: .clock
-        case .theme: .theme
-        case .mapStyle: .mapStyle
-        case .mouse: .mouse
-        case .defaultTab: .defaultTab
-        case .home: .home
-        }
-    }
 
     /// The command-line option or environment variable the row's value in effect comes from, when
     /// one does ("NIMBUS_UNITS", "--units"); nil when the file, this run's choice or the default does.
     static func override(_ row: Row, _ layers: SettingsLayers) -> String? {
-        let key = key(row)
+        let key = row.key
         switch layers.source(of: key) {
         case .flags?:
             switch key {

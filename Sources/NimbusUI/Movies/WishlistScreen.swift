@@ -134,7 +134,7 @@ public final class WishlistScreen: Screen {
         let body = p.sub(Rect(x: 0, y: 1, width: p.width, height: p.height - 1 - messageRows))
         if state.importing {
             TextField.draw(p.sub(Rect(x: 0, y: p.height - 1, width: p.width, height: 1)), state: field,
-                           prompt: l10n[.wishlistImportPrompt], placeholder: l10n[.wishlistImportPlaceholder], focused: true,
+                           prompt: l10n[.wishlistImportPrompt], placeholder: l10n[.wishlistImportHint], focused: true,
                            style: theme.accent, placeholderStyle: theme.placeholder)
         } else if let message {
             p.text(DisplayWidth.truncate(message, to: p.width), x: 0, y: p.height - 1, style: theme.accent)
