@@ -41,6 +41,11 @@ wait_for() {
 # stty -a prints "-icanon" for a raw terminal and "icanon" for a restored one.
 restored() { grep -qE '(^| )icanon( |$)' "$1" && grep -qE '(^| )echo( |$)' "$1"; }
 shows() { grep -qF -- "$1" "$work/screen"; }
+# Waits up to 5 s for the pane to stop showing a text.
+wait_gone() {
+  for _ in $(seq 50); do capture; grep -qF -- "$1" "$work/screen" || return 0; sleep 0.1; done
+  return 1
+}
 # "11" while the pane asks for SGR button-event mouse reports, "00" when it does not.
 mouse_flags() { t display -p -t e2e '#{mouse_sgr_flag}#{mouse_button_flag}'; }
 
@@ -180,6 +185,10 @@ t send-keys -t e2e clear Enter
 t send-keys -t e2e fg Enter
 check "fg redraws the whole screen" wait_for "GeoNames"
 t send-keys -t e2e q
+# The shell's line is typed only once the app has given the terminal back: typed sooner, the app's
+# exit (which flushes pending input as it restores the terminal) could swallow it.
+wait_gone "GeoNames"
+sleep 0.3
 t send-keys -t e2e "echo status=\$?" Enter
 check "quits with 0 after resuming" wait_for "status=0"
 
