@@ -68,7 +68,7 @@ public enum Exploration {
         var done: [UserAction] = []
         // Whether the database refuses every change (a full disk), as the last `disk` action left it.
         var diskFull = false
-        var undo = UndoModel()
+        let undo = UndoModel()
         func failure(_ problems: [String]) -> Failure {
             Failure(setup: setup, actions: done, problems: problems, screen: harness.terminal.screenText())
         }

@@ -260,8 +260,8 @@ import TestSupport
     @Test func testF12ShowsTheCountersAndEscClosesIt() throws {
         let container = try MapGoldenTests.container(language: "ko")
         let seoul = container.cityRepository.city(container.cityRepository.search("seoul").refs[0])
-        _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
-        _ = container.map.thumbnail(for: seoul, size: MapSize(cols: 12, rows: 4))
+        _ = try container.map.makeShowCityMapUseCase().snapshot(MapRequest(city: seoul, zoom: .country, size: MapSize(cols: 12, rows: 4), style: .braille))
+        _ = try container.map.makeShowCityMapUseCase().snapshot(MapRequest(city: seoul, zoom: .country, size: MapSize(cols: 12, rows: 4), style: .braille))
         let coordinator = AppCoordinator(container: container)
         coordinator.start()
         coordinator.handle(.function(12))
@@ -279,7 +279,8 @@ import TestSupport
     @Test func testThumbnailDrawsIntoAPainter() throws {
         let container = try MapGoldenTests.container()
         let wellington = container.cityRepository.city(container.cityRepository.search("wellington").refs[0])
-        let thumbnail = try #require(container.map.thumbnail(for: wellington, size: MapSize(cols: 12, rows: 4)))
+        let thumbnail = try #require(try container.map.makeShowCityMapUseCase()
+            .snapshot(MapRequest(city: wellington, zoom: .country, size: MapSize(cols: 12, rows: 4), style: .braille)))
         let canvas = Canvas(size: Size(cols: 14, rows: 4))
         MapSnapshotView.draw(thumbnail, in: canvas.painter().sub(Rect(x: 1, y: 0, width: 12, height: 4)), palette: .monochrome)
         let text = canvas.buffer.text()

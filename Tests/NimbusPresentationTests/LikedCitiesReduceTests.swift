@@ -24,10 +24,13 @@ final class LikedCitiesReduceTests: XCTestCase {
         s.cities = cities ?? self.cities
         s.selected = selected
         s.mapRoom = room
-        if let room, let city = s.cities.first(where: { $0.id == selected }) ?? s.cities.first {
-            s.mapWanted = VM.MapWant(city: city, size: room)
-        }
+        if let room { s.mapWanted = want(s.cities, room) }
         return s
+    }
+
+    /// The map of every one of `cities` in `room`.
+    private func want(_ cities: [City], _ room: MapSize) -> VM.MapWant? {
+        MapOverview.request(for: cities, size: room).map(VM.MapWant.init)
     }
 
     private var everywhere: [Coordinate] { cities.map(\.coordinate) }
@@ -69,7 +72,7 @@ final class LikedCitiesReduceTests: XCTestCase {
              [.fetchRanges([City.busan.coordinate, City.saoPaulo.coordinate])]),
             ("every city removed: the request in flight stops", loaded(selected: City.busan.id), [], nil, [.fetchRanges([])]),
             ("with a map: the new first row's", loaded(selected: nil, room: room), [.busan], nil,
-             [.fetchRanges([City.busan.coordinate]), .drawMap(VM.MapWant(city: .busan, size: room))]),
+             [.fetchRanges([City.busan.coordinate]), .drawMap(want([.busan], room)!)]),
         ]
         for (name, state, contents, selected, expected) in cases {
             let (after, effects) = apply(state, .contents(contents))
@@ -80,15 +83,14 @@ final class LikedCitiesReduceTests: XCTestCase {
         }
     }
 
-    func testSelectingAndOpeningTakeOnlyRowsThatExistAndTheSelectedRowsMapIsAskedFor() {
+    func testSelectingAndOpeningTakeOnlyRowsThatExistAndAskForNoMap() {
         var failed = loaded(room: room)
         failed.removeFailed = true
         let cases: [(String, VM.Action, Int?, [VM.Effect])] = [
-            ("select a row", .selected(1), City.busan.id, [.drawMap(VM.MapWant(city: .busan, size: room)), .awaitMapRest]),
-            ("select the row already shown", .selected(0), City.seoul.id, [.awaitMapRest]),
+            ("select a row", .selected(1), City.busan.id, []),
+            ("select the row already shown", .selected(0), City.seoul.id, []),
             ("select past the end", .selected(3), nil, []),
-            ("open a row", .opened(2), City.saoPaulo.id,
-             [.open(.saoPaulo), .drawMap(VM.MapWant(city: .saoPaulo, size: room))]),
+            ("open a row", .opened(2), City.saoPaulo.id, [.open(.saoPaulo)]),
             ("open before the start", .opened(-1), nil, []),
             ("remove a row", .remove(1), nil, [.remove(cityID: City.busan.id)]),
             ("remove past the end", .remove(5), nil, []),
@@ -99,28 +101,26 @@ final class LikedCitiesReduceTests: XCTestCase {
             XCTAssertEqual(after.selected, selected, name)
             XCTAssertFalse(after.removeFailed, "\(name): a new action clears the removal message")
         }
-        XCTAssertEqual(apply(loaded(), .selected(1)).1, [.awaitMapRest], "without room there is no map to ask for")
+        XCTAssertEqual(apply(loaded(), .selected(1)).1, [], "without room there is no map to ask for")
     }
 
-    /// A key held down: the first move's map at once, the next moves' none until the selection rests,
-    /// then the map of where it rests (one map, not one per key).
-    func testMovesThatComeQuicklyGetTheirMapWhenTheSelectionRests() {
+    /// The map's view follows the set of cities, not the selection nor the order: a key held down
+    /// asks for no map; the same cities in another order neither; a city more or less, its new view.
+    func testTheMapIsAskedForWhenTheCitiesChangeNeverForAMove() {
         var state = loaded(room: room)
         var effects: [VM.Effect]
-        (state, effects) = apply(state, .selected(1))
-        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .busan, size: room)), .awaitMapRest], "after a rest: at once")
-        (state, effects) = apply(state, .selected(2))
-        XCTAssertEqual(effects, [.awaitMapRest], "a quick second move waits")
-        (state, effects) = apply(state, .selected(0))
-        XCTAssertEqual(effects, [.awaitMapRest], "and a third")
-        XCTAssertEqual(state.selected, City.seoul.id, "the selection itself moves with every key")
-        (state, effects) = apply(state, .mapRested)
-        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .seoul, size: room))], "the map of where it rests")
-        XCTAssertTrue(state.mapRests)
-        (state, effects) = apply(state, .mapRested)
-        XCTAssertEqual(effects, [], "resting again asks for nothing new")
-        (_, effects) = apply(state, .selected(2))
-        XCTAssertEqual(effects, [.drawMap(VM.MapWant(city: .saoPaulo, size: room)), .awaitMapRest], "after the rest: at once again")
+        for row in [1, 2, 0, 2, 1] {
+            (state, effects) = apply(state, .selected(row))
+            XCTAssertEqual(effects, [], "move to \(row)")
+        }
+        XCTAssertEqual(state.selected, City.busan.id, "the selection itself moves with every key")
+        (state, effects) = apply(state, .contents([.saoPaulo, .seoul, .busan]))
+        XCTAssertEqual(effects, [.fetchRanges([City.saoPaulo.coordinate, City.seoul.coordinate, City.busan.coordinate])],
+                       "the same cities in another order: the same view")
+        (state, effects) = apply(state, .contents([.seoul, .busan]))
+        XCTAssertEqual(effects, [.fetchRanges([City.seoul.coordinate, City.busan.coordinate]), .drawMap(want([.seoul, .busan], room)!)],
+                       "São Paulo removed: the view of the two left")
+        XCTAssertNotEqual(want([.seoul, .busan], room), want(cities, room))
     }
 
     func testAnswersKeepEachCitysRangeOrWhyNotAndAWholeFailureIsKeptApart() {
@@ -139,7 +139,7 @@ final class LikedCitiesReduceTests: XCTestCase {
     }
 
     func testTheMeasuredRoomAsksForTheMapOnceAndAMapDrawnForAnotherWantIsDropped() {
-        let want = VM.MapWant(city: .seoul, size: room)
+        let want = self.want(cities, room)!
         let (roomy, effects) = apply(loaded(), .mapRoom(room))
         XCTAssertEqual(effects, [.drawMap(want)])
         XCTAssertEqual(apply(roomy, .mapRoom(room)).1, [], "the same room again: nothing new")
@@ -149,8 +149,8 @@ final class LikedCitiesReduceTests: XCTestCase {
         XCTAssertEqual(none, [])
         XCTAssertNil(noRoom.mapWanted)
         XCTAssertNil(noRoom.thumbnail, "no room: no map")
-        let stale = VM.Thumbnail(want: VM.MapWant(city: .busan, size: room), snapshot: nil)
-        XCTAssertNil(apply(roomy, .mapDrawn(stale)).0.thumbnail, "a map for a row no longer selected is dropped")
+        let stale = VM.Thumbnail(want: self.want([.busan], room)!, snapshot: nil)
+        XCTAssertNil(apply(roomy, .mapDrawn(stale)).0.thumbnail, "a map of other cities (or another room) is dropped")
         XCTAssertEqual(apply(roomy, .mapDrawn(VM.Thumbnail(want: want, snapshot: nil))).0.thumbnail?.want, want)
         XCTAssertNil(apply(loaded([]), .mapRoom(room)).0.mapWanted, "no rows: no map")
     }

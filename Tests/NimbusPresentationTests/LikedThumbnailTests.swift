@@ -7,8 +7,8 @@ import NimbusDomain
 import TestSupport
 
 /// The Liked screen's map comes from its view model: the screen says how much room it has, the
-/// view model draws the selected city's map for it, labelled, with the other liked cities in view
-/// and a scale.
+/// view model draws one view of every liked city for it, the selected one marked and labelled, the
+/// others marked, and a scale. The view follows the cities and the room, never the selection.
 final class LikedThumbnailTests: XCTestCase {
     /// A Liked view model over `cities` (liked, in that order) with maps drawn by `maps`, on `scheduler`.
     private func make(_ cities: [City], maps: FakeMapRepository, scheduler: TestSchedulerOf<DispatchQueue>)
@@ -26,7 +26,7 @@ final class LikedThumbnailTests: XCTestCase {
         return (events, TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state))
     }
 
-    func testTheSelectedCitysMapIsDrawnOnceForEachRoomAndSelectionAndNoneWithoutRoom() {
+    func testOneViewOfEveryCityIsDrawnOnceForEachRoomAndNoneWithoutRoom() throws {
         let scheduler = DispatchQueue.test
         let maps = FakeMapRepository()
         let (events, state) = make([.seoul, .busan], maps: maps, scheduler: scheduler)
@@ -34,7 +34,7 @@ final class LikedThumbnailTests: XCTestCase {
             state.last?.map.map { map in
                 let size = map.snapshot.key.size
                 let marks = map.markers.map(\.label).joined(separator: ",")
-                return "\(map.label) \(size.cols)×\(size.rows) [\(marks)] \(map.scale?.label ?? "-")"
+                return "\(map.label) \(size.cols)×\(size.rows) zoom \(map.snapshot.key.zoom.level) [\(marks)]"
             }
         }
         events.send(.appeared)
@@ -44,50 +44,48 @@ final class LikedThumbnailTests: XCTestCase {
 
         let size = MapSize(cols: 28, rows: 20)
         events.send(.mapRoomChanged(size))
-        XCTAssertEqual(map(), "Seoul 28×20 [Busan] 200 km", "the first row's map, at once, with Busan in view")
+        XCTAssertEqual(map(), "Seoul 28×20 zoom 4 [Busan]", "both cities at the country zoom, at once, Seoul selected")
         events.send(.mapRoomChanged(size)) // the same again: nothing new
         events.send(.rowSelected(1))
-        XCTAssertEqual(map(), "Busan 28×20 [Seoul] 200 km")
+        XCTAssertEqual(map(), "Busan 28×20 zoom 4 [Seoul]", "the same view, Busan marked")
         events.send(.mapRoomChanged(nil))
         XCTAssertNil(map())
         events.send(.mapRoomChanged(MapSize(cols: 28, rows: 8)))
-        XCTAssertEqual(map(), "Busan 28×8 [] 200 km", "a map too short for Seoul marks no other city")
-        XCTAssertEqual(maps.renders.map(\.key.size.rows), [20, 20, 8], "each map drawn once")
-        XCTAssertEqual(maps.renders.map(\.key.cityID), [City.seoul.id, City.busan.id, City.busan.id])
+        XCTAssertEqual(map(), "Busan 28×8 zoom 3 [Seoul]", "a map too short for both at the country zoom zooms out")
+        XCTAssertEqual(maps.renders.map(\.key.size.rows), [20, 8], "each view drawn once: none for the move")
     }
 
-    /// A key held down (moves closer than `mapRest`): the first move's map at once, then none until
-    /// the keys stop, then the map of where the selection rests; a single move after a rest, at once.
-    func testMovesThatComeQuicklyDrawOneMapWhenTheyStop() {
+    /// A key held down through forty cities across the world: no map is drawn after the first, and
+    /// each frame's marker is the selected city's cell on that one view, labelled with its name.
+    func testMovesDrawNoMapAndTheMarkerFollowsTheSelection() throws {
         let scheduler = DispatchQueue.test
-        let all: [City] = [.seoul, .busan, .seogwipo, .saoPaulo]
+        let all: [City] = (0..<40).map { (i: Int) -> City in
+            let latitude = Double((i * 37) % 140) - 65
+            let longitude = Double((i * 97) % 360) - 180
+            return City(id: 1000 + i, name: "City \(i)", countryCode: "ZZ", latitude: latitude, longitude: longitude,
+                        population: 1000, timeZone: "UTC", alternateNames: [])
+        }
         let maps = FakeMapRepository()
         let (events, state) = make(all, maps: maps, scheduler: scheduler)
         events.send(.appeared)
         scheduler.advance()
-        events.send(.mapRoomChanged(MapSize(cols: 28, rows: 20)))
-        let first = state.last?.rows.first?.cityID
-        XCTAssertEqual(maps.renders.map(\.key.cityID), [first].compactMap { $0 })
-        let rows = state.last?.rows.map(\.cityID) ?? []
-        XCTAssertEqual(rows.count, 4)
-        // Three moves 33 ms apart (a key's repeat): the first draws its map, the others wait.
-        events.send(.rowSelected(1))
-        scheduler.advance(by: .milliseconds(33))
-        events.send(.rowSelected(2))
-        scheduler.advance(by: .milliseconds(33))
-        events.send(.rowSelected(3))
-        XCTAssertEqual(state.last?.selection, 3, "the selection follows every key")
-        XCTAssertEqual(maps.renders.map(\.key.cityID), [rows[0], rows[1]])
-        XCTAssertEqual(state.last?.map?.label, CityNameChoice.name(all.first { $0.id == rows[1] }!, language: .en),
-                       "meanwhile the last map drawn stays")
-        scheduler.advance(by: .milliseconds(149))
-        XCTAssertEqual(maps.renders.count, 2, "not yet: 149 ms since the last move")
-        scheduler.advance(by: .milliseconds(1))
-        XCTAssertEqual(maps.renders.map(\.key.cityID), [rows[0], rows[1], rows[3]], "the keys stopped: where the selection rests")
-        // After the rest, a single move gets its map at once.
+        events.send(.mapRoomChanged(MapSize(cols: 44, rows: 26)))
+        XCTAssertEqual(maps.renders.count, 1)
+        let rows = try XCTUnwrap(state.last?.rows.map(\.cityID))
+        XCTAssertEqual(rows.count, 40)
+        for (index, id) in rows.enumerated() {
+            events.send(.rowSelected(index))
+            scheduler.advance(by: .milliseconds(33))
+            let map = try XCTUnwrap(state.last?.map, "row \(index)")
+            let city = try XCTUnwrap(all.first { $0.id == id })
+            let projection = try XCTUnwrap(map.snapshot.projection)
+            XCTAssertEqual(state.last?.selection, index)
+            XCTAssertEqual(map.label, city.name, "row \(index)")
+            XCTAssertEqual(map.snapshot.marker.map { [$0.x, $0.y] }, projection.cell(of: city.coordinate).map { [$0.x, $0.y] },
+                           "row \(index): the marker is on the selected city")
+            XCTAssertFalse(map.markers.contains { $0.label == city.name }, "row \(index): not marked twice")
+        }
         scheduler.advance(by: .seconds(1))
-        events.send(.rowSelected(0))
-        XCTAssertEqual(state.last?.map?.label, CityNameChoice.name(all.first { $0.id == rows[0] }!, language: .en),
-                       "at once (from the cache: drawn at the start)")
+        XCTAssertEqual(maps.renders.count, 1, "forty moves, and the keys' stop: still the one view")
     }
 }

@@ -8,8 +8,8 @@ import OpenCombineShim
 
 /// Makes city maps: owns the snapshot cache and the (lazily opened) land data for the app's lifetime.
 ///
-/// The city detail screen embeds `makeCityMapPanel(city:)`; the Liked tab draws `thumbnail(for:size:)`
-/// with `MapSnapshotView.draw`.
+/// The city detail screen embeds `makeCityMapPanel(city:)`; the Liked tab draws the view of its cities
+/// (`MapOverview`) from `makeShowCityMapUseCase()` with `MapSnapshotView.draw`.
 public final class MapSceneDIContainer {
     public let cache: MapSnapshotCache
     public let repository: RenderedMapRepository
@@ -73,12 +73,6 @@ public final class MapSceneDIContainer {
                                             nearbyQuakes: (() -> AnyPublisher<[MapMarker], Never>)? = nil) -> ScreenPanel {
         CityMapPanel(viewModel: makeCityMapViewModel(city: city, places: places, nearbyQuakes: nearbyQuakes), l10n: l10n,
                      preferredStyle: mapStyle, mouse: mouse())
-    }
-
-    /// A small map for a list thumbnail, from the cache or rendered now (on the caller's queue; about a
-    /// millisecond for 12×4 cells). Nil when the land data is missing or damaged.
-    public func thumbnail(for city: City, size: MapSize) -> MapSnapshot? {
-        try? makeShowCityMapUseCase().thumbnail(for: city, size: size)
     }
 
     /// The cache's counters, for the debug overlay.

@@ -48,10 +48,5 @@ public struct ShowCityMapUseCase: Sendable {
         return try render(request, cancel: cancel)
     }
 
-    /// A small map of `city` for a list thumbnail (country scale, braille), cached like any other map.
-    public func thumbnail(for city: City, size: MapSize, zoom: MapZoom = .country) throws(MapError) -> MapSnapshot? {
-        try snapshot(MapRequest(city: city, zoom: zoom, size: size, style: .braille))
-    }
-
     public var statistics: MapCacheStatistics { repository.statistics }
 }

@@ -21,10 +21,11 @@ extension LikedCitiesViewModel {
         }
     }
 
-    /// What the map beside the rows depends on.
+    /// What the map beside the rows depends on: the view, and which city is marked on it.
     struct MapInputs: Equatable {
         let listing: Listing
         let thumbnail: Thumbnail?
+        let selection: Int
     }
 
     /// The rows and the map as last made, each with what it was made from.
@@ -39,7 +40,7 @@ extension LikedCitiesViewModel {
             .scan(nil as (Presented, LikedCitiesState)?) { [self] previous, state in
                 let listing = Listing(state)
                 let rows = Memo(listing, after: previous?.0.rows) { list(state) }
-                let map = Memo(MapInputs(listing: listing, thumbnail: state.thumbnail), after: previous?.0.map) { mapView(state) }
+                let map = Memo(MapInputs(listing: listing, thumbnail: state.thumbnail, selection: Self.selection(state)), after: previous?.0.map) { mapView(state) }
                 var view = rows.value
                 view.selection = Self.selection(state)
                 view.map = map.value
@@ -82,14 +83,23 @@ extension LikedCitiesViewModel {
                                 canRetry: Self.canRetry(state))
     }
 
-    /// The selected city's map as drawn, with its name, the other liked cities in view and a scale.
+    /// The view of every liked city as drawn, marked at the selected one with its name, the others
+    /// marked, and a scale.
     private func mapView(_ state: State) -> LikedMap? {
-        guard let thumbnail = state.thumbnail, let snapshot = thumbnail.snapshot else { return nil }
+        guard let view = state.thumbnail?.snapshot, let projection = view.projection else { return nil }
+        let index = Self.selection(state)
+        guard state.cities.indices.contains(index) else { return nil }
+        let city = state.cities[index]
+        // The view is centred on one of the cities; its marker is moved to the selected one (and the
+        // cells of the centre's own country, for a label at world zoom, kept only for the centre).
+        let snapshot = MapSnapshot(key: view.key, rows: view.rows, marker: projection.cell(of: city.coordinate),
+                                   kilometresPerColumn: view.kilometresPerColumn, projection: projection,
+                                   ownCountryCells: city.id == view.key.cityID ? view.ownCountryCells : nil)
         let language = format.l10n.language
-        let others = state.cities.filter { $0.id != thumbnail.want.city.id }.map { MapMarker.place($0, language: language) }
+        let others = state.cities.filter { $0.id != city.id }.map { MapMarker.place($0, language: language) }
         let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
                                      units: state.display.system, l10n: format.l10n)
-        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(thumbnail.want.city, language: language),
+        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(city, language: language),
                         markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }
 }

@@ -23,9 +23,12 @@ public struct LikedRow: Equatable, Sendable {
     public var qualifiedName: String? = nil
 }
 
-/// The selected city's map beside the list: the city labelled, the other liked cities in view
-/// marked and named, and a scale.
+/// The map beside the list: every liked city on one view (the closest that holds them all), the
+/// selected one marked and labelled, the others marked and named where there is room, and a scale.
+/// The view follows the set of cities, not the selection: moving through the list changes the map
+/// only where the marks are.
 public struct LikedMap: Equatable, Sendable {
+    /// The view, with the selected city's cell as its marker.
     public let snapshot: MapSnapshot
     /// The selected city's name, beside its marker.
     public let label: String
@@ -46,7 +49,7 @@ public struct LikedCitiesState: Equatable, Sendable {
     public let canRetry: Bool
     /// The selected row (0 when there are none).
     public var selection: Int = 0
-    /// The selected city's map, when the screen has room for one.
+    /// The liked cities' map, when the screen has room for one.
     public var map: LikedMap?
     /// There are cities to move through, open and remove.
     public var hasRows: Bool { !rows.isEmpty }
@@ -56,8 +59,8 @@ public enum LikedCitiesRoute: Equatable, Sendable {
     case showDetail(City)
 }
 
-/// The liked cities with today's high and low, from one batched request per change, and the
-/// selected city's map.
+/// The liked cities with today's high and low, from one batched request per change, and a map of
+/// them all with the selected one marked.
 public final class LikedCitiesViewModel {
     /// What happens on the tab: the user's doing, and what the screen measured; sent through one stream.
     public enum Event: Equatable, Sendable {
@@ -86,10 +89,9 @@ public final class LikedCitiesViewModel {
         public let route: AnyPublisher<LikedCitiesRoute, Never>
     }
 
-    /// Which map: a city at a size.
+    /// Which map: the view that holds every liked city at the room's size.
     public struct MapWant: Equatable, Sendable {
-        let city: City
-        let size: MapSize
+        let request: MapRequest
     }
 
     /// A map drawn for a want (nil: there is no map data).
@@ -119,10 +121,6 @@ public final class LikedCitiesViewModel {
         /// The map last asked for, and the one drawn.
         var mapWanted: MapWant?
         var thumbnail: Thumbnail?
-        /// No selection has moved for `mapRest`: the next move's map is drawn at once. Moves that come
-        /// sooner (a key held down) leave the map as it is until the keys stop, so that scrolling
-        /// costs a terminal the list's lines, not a new map each key (over a slow link, 2 KB a key).
-        var mapRests = true
         /// The settings' units (the ranges and the scale are formatted in them).
         var display = DisplayUnits.Value(system: .metric)
     }
@@ -134,8 +132,6 @@ public final class LikedCitiesViewModel {
         case ranges(PlaceAnswers<DayRange>), rangesFailed(WeatherError)
         case removeFailed
         case mapRoom(MapSize?), mapDrawn(Thumbnail)
-        /// The selection has not moved for `mapRest`.
-        case mapRested
         case display(DisplayUnits.Value)
     }
 
@@ -147,14 +143,7 @@ public final class LikedCitiesViewModel {
         case remove(cityID: Int)
         case open(City)
         case drawMap(MapWant)
-        /// Start (again) the wait after which the map follows the selection.
-        case awaitMapRest
     }
-
-    /// How long the selection stays put before the map follows it, after a move that came while
-    /// the last one's map was still new: longer than a held key's repeat (30 a second), shorter
-    /// than a reader's pause.
-    public static let mapRest: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(150)
 
     private let liked: GetLikedCitiesUseCase
     private let like: LikeCityUseCase
@@ -168,7 +157,7 @@ public final class LikedCitiesViewModel {
     /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
     /// is told under the list.
     let dataStatus: UserDataStatus
-    /// City maps, for the selected row's map; nil shows none.
+    /// City maps, for the liked cities' map; nil shows none.
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
@@ -237,19 +226,14 @@ public final class LikedCitiesViewModel {
         case .selected(let index):
             state.removeFailed = false
             guard state.cities.indices.contains(index) else { return [] }
+            // The map's view holds every city: a move changes only its marks (drawn from the state).
             state.selected = state.cities[index].id
-            // The first move after a rest gets its map at once; the moves after it, when they stop.
-            guard state.mapRests else { return [.awaitMapRest] }
-            state.mapRests = false
-            return mapEffects(&state) + [.awaitMapRest]
-        case .mapRested:
-            state.mapRests = true
-            return mapEffects(&state)
+            return []
         case .opened(let index):
             state.removeFailed = false
             guard state.cities.indices.contains(index) else { return [] }
             state.selected = state.cities[index].id
-            return [.open(state.cities[index])] + mapEffects(&state)
+            return [.open(state.cities[index])]
         case .remove(let index):
             state.removeFailed = false
             guard state.cities.indices.contains(index) else { return [] }
@@ -298,12 +282,10 @@ public final class LikedCitiesViewModel {
         state.selected.flatMap { id in state.cities.firstIndex { $0.id == id } } ?? 0
     }
 
-    /// The map wanted now, asked for when it is not the one asked for last.
+    /// The map wanted now (the view of every liked city in the room), asked for when it is not the
+    /// one asked for last.
     private static func mapEffects(_ state: inout State) -> [Effect] {
-        let index = selection(state)
-        let want = state.mapRoom.flatMap { room in
-            state.cities.indices.contains(index) ? MapWant(city: state.cities[index], size: room) : nil
-        }
+        let want = state.mapRoom.flatMap { room in MapOverview.request(for: state.cities, size: room) }.map(MapWant.init)
         guard want != state.mapWanted else { return [] }
         state.mapWanted = want
         if state.thumbnail?.want != want { state.thumbnail = nil }
@@ -312,7 +294,7 @@ public final class LikedCitiesViewModel {
 
     // MARK: Effects
 
-    private enum Job: Hashable { case store, ranges, map, mapRest }
+    private enum Job: Hashable { case store, ranges, map }
 
     private func perform(_ effect: Effect) -> Work<Action, LikedCitiesRoute> {
         switch effect {
@@ -333,13 +315,12 @@ public final class LikedCitiesViewModel {
             }
         case .open(let city):
             return .route(.showDetail(city))
-        case .awaitMapRest:
-            return .after(Self.mapRest, id: Job.mapRest) { .mapRested }
         case .drawMap(let want):
-            // From the cache, or drawn on the spot (a few milliseconds): the keystroke's frame shows the new row's map.
+            // From the cache, or drawn on the spot (a few milliseconds): drawn when the cities or the
+            // room change, never for a move of the selection.
             let map = self.map
             return .answer(id: Job.map) {
-                .mapDrawn(Thumbnail(want: want, snapshot: try? map?.thumbnail(for: want.city, size: want.size)))
+                .mapDrawn(Thumbnail(want: want, snapshot: try? map?.snapshot(want.request)))
             }
         }
     }

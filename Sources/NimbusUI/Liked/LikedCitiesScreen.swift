@@ -4,8 +4,8 @@ import NimbusPresentation
 import NimbusTerminal
 import OpenCombineShim
 
-/// The Liked tab's root: liked cities with today's high and low, and the selected city's map beside
-/// them when the terminal is wide.
+/// The Liked tab's root: liked cities with today's high and low, and a map of them all (the selected
+/// one marked) beside or below them when the terminal has room.
 @MainActor
 public final class LikedCitiesScreen: Screen {
     private let l10n: L10n
@@ -133,7 +133,7 @@ public final class LikedCitiesScreen: Screen {
         let place = state.rows.isEmpty ? nil
             : Self.mapPlace(width: p.width, height: p.height, top: top, listRows: state.rows.count)
         measuredMapRoom = place.map { MapSize(cols: $0.area.width, rows: $0.area.height - 1) }
-        // The selected city's map where there is room for it and the list.
+        // The cities' map where there is room for it and the list.
         guard let place, let map = state.map else {
             drawList(p, state: state, theme: theme)
             return
