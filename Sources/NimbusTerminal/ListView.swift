@@ -6,6 +6,10 @@ public struct ListState: Equatable, Sendable {
     public var offset: Int
     /// Where the rows were last drawn, in absolute screen cells (for clicks and the wheel).
     public var drawnArea: Rect?
+    /// Rows the view moves at least when the selection leaves it (vim's 'scrolljump'). 1 moves it a row,
+    /// which a terminal does by moving its lines; a list whose lines it cannot move (a map beside
+    /// them) moves by more, so a held key redraws the rows once in that many keys, not at every key.
+    public var scrollJump = 1
 
     public init(count: Int = 0) {
         self.count = max(0, count)
@@ -49,11 +53,13 @@ public struct ListState: Equatable, Sendable {
         return moved.selection
     }
 
-    /// Adjusts `offset` so the selection is within the `pageSize` visible rows and no rows are wasted at the end.
+    /// Adjusts `offset` so the selection is within the `pageSize` visible rows and no rows are wasted
+    /// at the end, moving the view by at least `scrollJump` rows (at most a page) when it moves.
     public mutating func scrollToSelection(pageSize: Int) {
         let page = max(1, pageSize)
-        if selection < offset { offset = selection }
-        if selection >= offset + page { offset = selection - page + 1 }
+        let jump = min(max(1, scrollJump), page)
+        if selection < offset { offset = min(selection, offset - jump) }
+        if selection >= offset + page { offset = max(selection - page + 1, offset + jump) }
         offset = min(offset, max(0, count - page))
         offset = max(0, offset)
     }

@@ -25,6 +25,32 @@ import TestSupport
         }
     }
 
+    /// With any scroll jump (vim's 'scrolljump'), after any keys: the selection is in view and no
+    /// row is wasted past the end; a key whose selection is still in view leaves the view where it is,
+    /// and one that moves it moves it by the jump (at most a page), or as far as the list goes.
+    @Test func theViewMovesByTheJumpAndKeepsTheSelectionInView() async {
+        let keys: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .char("j"), .char("k")]
+        await propertyCheck(count: PropertyCount.scaled(default: 300),
+                            input: Gen.int(in: 0...80), Gen.int(in: 1...30), Gen.int(in: 1...40), Gen.int(in: 0...Int.max).array(of: 1...60)) {
+            count, page, jump, seeds in
+            var list = ListState(count: count)
+            list.scrollJump = jump
+            for seed in seeds {
+                let before = list
+                _ = list.handle(keys[seed % keys.count], pageSize: page)
+                let last = max(0, count - page)
+                #expect(list.offset >= 0 && list.offset <= last)
+                if count > 0 { #expect(list.offset <= list.selection && list.selection < list.offset + page) }
+                if list.selection >= before.offset && list.selection < before.offset + page {
+                    #expect(list.offset == before.offset, "moved the view for a selection in view")
+                } else {
+                    let room = list.offset > before.offset ? last - before.offset : before.offset
+                    #expect(abs(list.offset - before.offset) >= min(jump, page, room), "moved by less than the jump")
+                }
+            }
+        }
+    }
+
     /// The same for the pointer: `move` answers what `handle` would do (select or open a row, or
     /// nothing) and keeps only the offset, from any list, selection, scroll and pointer.
     @Test func movingByThePointerIsHandleKeepingOnlyTheOffset() async {

@@ -143,7 +143,8 @@ public final class LikedCitiesScreen: Screen {
             drawList(p.sub(Rect(x: 0, y: 0, width: p.width, height: place.area.y - 1)), state: state, theme: theme)
             return
         }
-        drawList(p.sub(Rect(x: 0, y: 0, width: p.width - place.area.width - 1, height: p.height)), state: state, theme: theme)
+        drawList(p.sub(Rect(x: 0, y: 0, width: p.width - place.area.width - 1, height: p.height)), state: state, theme: theme,
+                 beside: true)
         if let notice = state.notice {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: 0,
                    style: theme.warning)
@@ -159,7 +160,7 @@ public final class LikedCitiesScreen: Screen {
         }
     }
 
-    private func drawList(_ p: Painter, state: LikedCitiesState, theme: Theme) {
+    private func drawList(_ p: Painter, state: LikedCitiesState, theme: Theme, beside: Bool = false) {
         var y = 0
         if let notice = state.notice {
             p.text(DisplayWidth.truncate(DisplayWidth.sanitize(notice), to: max(0, p.width - 1)), x: 1, y: y, style: theme.warning)
@@ -186,6 +187,9 @@ public final class LikedCitiesScreen: Screen {
         y += 1
         let area = p.sub(Rect(x: 0, y: y, width: p.width, height: p.height - y))
         lastPageSize = max(1, area.height)
+        // Beside the map the terminal cannot move the rows' lines (only whole lines move): the view
+        // moves by half a page, as vim's 'scrolljump' does for slow terminals.
+        list.scrollJump = beside ? max(1, area.height / 2) : 1
         // Namesakes' regions: with the country's code where one does not fit (every such row alike),
         // and in the name where no country is shown.
         let shortRegions = state.rows.contains { $0.countryShort != nil && DisplayWidth.of($0.country) > countryWidth - 1 }
