@@ -363,7 +363,8 @@ public final class NCursesBackend: TerminalBackend {
             showCursor: Self.capability("cnorm"), hideCursor: Self.capability("civis"),
             lastCellScrolls: nimbus_tigetflag("am") != 0 && nimbus_tigetflag("xenl") == 0,
             lineMoves: Self.lineMoveSequences(),
-            moveRight: nimbus_tigetstr("cuf") == nil ? nil : { n in Self.parameterized("cuf", Int32(n)) })
+            moveRight: nimbus_tigetstr("cuf") == nil ? nil : { n in Self.parameterized("cuf", Int32(n)) },
+            eraseCharacters: nimbus_tigetstr("ech") == nil ? nil : { n in Self.parameterized("ech", Int32(n)) })
     }
 
     /// The terminal's ways to move the lines it shows (`LineMoves`): a scroll region (`csr`) with

@@ -24,10 +24,14 @@ public struct FrameEncoder {
         /// Cursor `n` columns right on its row (terminfo `cuf`), used where shorter than `moveTo`;
         /// nil when the terminal has none.
         public var moveRight: ((_ n: Int) -> [UInt8])?
+        /// `n` cells from the cursor blanked, the cursor left where it is (terminfo `ech`), used for
+        /// a run of blanks where shorter than writing them, as curses does; nil when the terminal has none.
+        public var eraseCharacters: ((_ n: Int) -> [UInt8])?
 
         public init(moveTo: @escaping (Int, Int) -> [UInt8], style: @escaping (Style) -> [UInt8], reset: [UInt8],
                     clear: [UInt8], showCursor: [UInt8], hideCursor: [UInt8], lastCellScrolls: Bool,
-                    lineMoves: LineMoveSequences = LineMoveSequences(), moveRight: ((Int) -> [UInt8])? = nil) {
+                    lineMoves: LineMoveSequences = LineMoveSequences(), moveRight: ((Int) -> [UInt8])? = nil,
+                    eraseCharacters: ((Int) -> [UInt8])? = nil) {
             self.moveTo = moveTo
             self.style = style
             self.reset = reset
@@ -37,6 +41,7 @@ public struct FrameEncoder {
             self.lastCellScrolls = lastCellScrolls
             self.lineMoves = lineMoves
             self.moveRight = moveRight
+            self.eraseCharacters = eraseCharacters
         }
     }
 
@@ -86,6 +91,7 @@ public struct FrameEncoder {
     /// moves right by distance.
     private var moves = SlotCache<[UInt8]>(slotBits: 12)
     private var rights = SlotCache<[UInt8]>()
+    private var erases = SlotCache<[UInt8]>()
     private var bytes: [UInt8] = []
     /// Where the terminal's cursor is, when known for certain.
     private var position: (x: Int, y: Int)?
@@ -118,8 +124,15 @@ public struct FrameEncoder {
     /// `frame` they come from, a short gap between two changes on a row is crossed by writing the
     /// frame's cells there again (plain ASCII in the style the terminal is in) where that takes
     /// fewer bytes than moving the cursor, as curses does.
+    ///
+    /// A run of changes to plain blanks is erased (`ech`) where that, with the move past it, takes
+    /// fewer bytes than writing the blanks: a row's text replaced by shorter text, or by none.
     public mutating func draw(_ changes: [CellChange], size: Size, frame: ScreenBuffer? = nil) {
-        for change in changes where change.cell.width > 0 {
+        var i = changes.startIndex
+        while i < changes.endIndex {
+            let change = changes[i]
+            i += 1
+            guard change.cell.width > 0 else { continue }
             if sequences.lastCellScrolls, change.y == size.rows - 1, change.x + Int(change.cell.width) >= size.cols {
                 continue
             }
@@ -130,6 +143,13 @@ public struct FrameEncoder {
                     for x in from.x..<change.x { bytes.append(UInt8(frame[x, change.y].glyph.scalar!.value)) }
                 } else {
                     move(to: change.x, change.y)
+                }
+            }
+            if sequences.eraseCharacters != nil, change.cell == .blank {
+                let run = Self.blankRun(changes, from: i - 1, size: size, lastCellScrolls: sequences.lastCellScrolls)
+                if run >= 4, erase(run, at: change, then: Self.next(changes, after: i - 1 + run), frame: frame) {
+                    i += run - 1
+                    continue
                 }
             }
             let cell = change.cell
@@ -151,6 +171,56 @@ public struct FrameEncoder {
                 position = nil // a sequence of scalars: the terminal may not agree on its width
             }
         }
+    }
+
+    /// How many changes from `start` are plain blanks side by side on one row (the bottom-right cell
+    /// left out where writing it would scroll).
+    private static func blankRun(_ changes: [CellChange], from start: Int, size: Size, lastCellScrolls: Bool) -> Int {
+        let first = changes[start]
+        var n = 0
+        while start + n < changes.endIndex {
+            let c = changes[start + n]
+            guard c.y == first.y, c.x == first.x + n, c.cell == .blank else { break }
+            if lastCellScrolls, c.y == size.rows - 1, c.x + 1 >= size.cols { break }
+            n += 1
+        }
+        return n
+    }
+
+    /// The first change at or after `index` that draws a cell.
+    private static func next(_ changes: [CellChange], after index: Int) -> CellChange? {
+        changes[min(index, changes.endIndex)...].first { $0.cell.width > 0 }
+    }
+
+    /// Erases `n` cells from `change`'s (the cursor is there) when that, with the way on to the `next` change on the row,
+    /// takes fewer bytes than writing the blanks (after which the cursor is already past them);
+    /// false (nothing written) otherwise.
+    private mutating func erase(_ n: Int, at change: CellChange, then next: CellChange?, frame: ScreenBuffer?) -> Bool {
+        guard let eraseCharacters = sequences.eraseCharacters else { return false }
+        let erased = erases.value(UInt64(truncatingIfNeeded: n)) { eraseCharacters(n) }
+        var erasing = erased.count, writing = n
+        if let next, next.y == change.y {
+            // From the run's start after erasing; from its end after writing, where the cells
+            // between may be written again instead (plain ASCII, as `draw` does).
+            let end = change.x + n
+            erasing += cost(from: change.x, to: next.x, row: change.y)
+            if next.x > end {
+                var onward = cost(from: end, to: next.x, row: change.y)
+                if let frame, next.x - end < onward, (end..<next.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: .plain) }) {
+                    onward = next.x - end
+                }
+                writing += onward
+            }
+        }
+        guard erasing < writing else { return false }
+        // Blank in the default colours also on terminals that erase in the current background (`bce`).
+        if style != .plain {
+            bytes += sequences.reset
+            style = .plain
+        }
+        bytes += erased
+        position = (change.x, change.y)
+        return true
     }
 
     /// Adds the bytes that make `moves`, in order, on a screen of `size` (`LineMoves` chose them;
@@ -223,6 +293,13 @@ public struct FrameEncoder {
     private mutating func moveBytes(to x: Int, _ y: Int) -> Int {
         let addressed = address(x, y).count
         guard let from = position, from.y == y, x > from.x, let right = rightBytes(x - from.x) else { return addressed }
+        return min(addressed, right.count)
+    }
+
+    /// The bytes of the cursor's move from column `from` to `x` of row `y`.
+    private mutating func cost(from: Int, to x: Int, row y: Int) -> Int {
+        let addressed = address(x, y).count
+        guard x > from, let right = rightBytes(x - from) else { return addressed }
         return min(addressed, right.count)
     }
 
@@ -365,7 +442,8 @@ extension FrameEncoder.Sequences {
         },
         reset: Array("\u{1B}(B\u{1B}[m".utf8), clear: Array("\u{1B}[H\u{1B}[2J".utf8),
         showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
-        lastCellScrolls: false, lineMoves: xterm256ColorLineMoves, moveRight: { n in Array("\u{1B}[\(n)C".utf8) }) }
+        lastCellScrolls: false, lineMoves: xterm256ColorLineMoves, moveRight: { n in Array("\u{1B}[\(n)C".utf8) },
+        eraseCharacters: { n in Array("\u{1B}[\(n)X".utf8) }) }
 
     /// `csr`, `ind`, `ri`, `indn`, `rin`, `il1`/`il` and `dl1`/`dl` of xterm-256color (`cuf` is `moveRight`).
     private static var xterm256ColorLineMoves: FrameEncoder.LineMoveSequences {

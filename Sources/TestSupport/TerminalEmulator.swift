@@ -285,7 +285,13 @@ public final class TerminalEmulator {
             guard y >= top, y <= bottom else { return }
             scroll(from: y, to: bottom, by: final == 0x4C ? param(0, 1) : -param(0, 1))
             x = 0
-        case 0x53: scroll(from: top, to: bottom, by: -param(0, 1)) // S: region up
+        case 0x58: // X: erase characters from the cursor (it stays), in the current background
+            let n = min(param(0, 1), size.cols - x)
+            clearWide(at: x)
+            clearWide(at: x + n - 1)
+            for col in x..<(x + n) { cells[y][col] = erased }
+            wrapPending = false
+                case 0x53: scroll(from: top, to: bottom, by: -param(0, 1)) // S: region up
         case 0x54: scroll(from: top, to: bottom, by: param(0, 1))  // T: region down
         case 0x6D: sgr(params)
         default: problems.append("CSI \(text)\(Character(Unicode.Scalar(final)))")

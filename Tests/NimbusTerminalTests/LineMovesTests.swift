@@ -176,6 +176,7 @@ import TestSupport
         #expect(m.insertLines?(3) == (try read(["il", "3"])))
         #expect(m.deleteLines?(3) == (try read(["dl", "3"])))
         #expect(FrameEncoder.Sequences.xterm256Color.moveRight?(12) == (try read(["cuf", "12"])))
+        #expect(FrameEncoder.Sequences.xterm256Color.eraseCharacters?(12) == (try read(["ech", "12"])))
     }
 
     /// A gap of a few unchanged cells on a row is crossed by writing them again, a longer one (or
@@ -362,10 +363,12 @@ import TestSupport
         linesOnly.lineMoves.setScrollRegion = nil
         var none = FrameEncoder.Sequences.xterm256Color
         none.lineMoves = FrameEncoder.LineMoveSequences()
-        let variants = [FrameEncoder.Sequences.xterm256Color, regionOnly, linesOnly, none]
+        var noErase = FrameEncoder.Sequences.xterm256Color
+        noErase.eraseCharacters = nil
+        let variants = [FrameEncoder.Sequences.xterm256Color, regionOnly, linesOnly, none, noErase]
         let tally = Tally()
         await propertyCheck(count: PropertyCount.scaled(default: 300),
-                            input: Gen.int(in: 0...Int.max), Gen.int(in: 1...70), Gen.int(in: 2...26), Gen.int(in: 0...3)) {
+                            input: Gen.int(in: 0...Int.max), Gen.int(in: 1...70), Gen.int(in: 2...26), Gen.int(in: 0...4)) {
             seed, cols, rows, variant in
             var rng = SplitMix(seed: UInt64(seed))
             let size = Size(cols: cols, rows: rows)
@@ -374,13 +377,22 @@ import TestSupport
             let estimated = EmulatedTerminal(size: size, sequences: variants[variant], exactCosts: false)
             let renderer = Renderer(backend: moving), plainRenderer = Renderer(backend: plain)
             let estimatedRenderer = Renderer(backend: estimated)
+            // The same terminal without `ech`: erasing a run of blanks is never dearer than writing it.
+            var withoutErase = variants[variant]
+            withoutErase.eraseCharacters = nil
+            let written = EmulatedTerminal(size: size, sequences: withoutErase, movesLines: false)
+            let writtenRenderer = Renderer(backend: written)
             var frame = Self.randomFrame(size, &rng)
             for step in 0..<4 {
                 if step > 0 { frame = Self.nextFrame(frame, &rng) }
                 renderer.render(frame)
                 plainRenderer.render(frame)
                 estimatedRenderer.render(frame)
+                writtenRenderer.render(frame)
                 #expect(estimated.emulator.differences(from: frame) == [], "estimated, step \(step)")
+                #expect(plain.emulator.differences(from: frame) == [], "without moves, step \(step)")
+                #expect(plain.lastFrameBytes.count <= written.lastFrameBytes.count,
+                        "step \(step): \(plain.lastFrameBytes.count) bytes erasing blanks, \(written.lastFrameBytes.count) writing them")
                 let differences = moving.emulator.differences(from: frame)
                 #expect(differences == [], "step \(step), moves \(renderer.lastLineMoves):\n\(moving.emulator.text)")
                 #expect(moving.emulator.problems == [])
