@@ -241,9 +241,11 @@ public enum WishlistTransfer {
         return rows
     }
 
-    /// Control characters (C0, DEL, C1, bidi overrides) removed, white space runs collapsed, ends trimmed.
+    /// Control characters (C0, DEL, C1, bidi overrides) removed, white space runs collapsed, ends
+    /// trimmed; the byte order mark (U+FEFF, which files joined together carry mid-text, and JSON
+    /// readers drop) removed outright.
     public static func sanitize(_ text: String) -> String {
-        let kept = text.unicodeScalars.map { scalar -> Character in
+        let kept = text.unicodeScalars.lazy.filter { $0.value != 0xFEFF }.map { scalar -> Character in
             let v = scalar.value
             if v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
                 return " "
