@@ -364,7 +364,9 @@ public final class NCursesBackend: TerminalBackend {
             lastCellScrolls: nimbus_tigetflag("am") != 0 && nimbus_tigetflag("xenl") == 0,
             lineMoves: Self.lineMoveSequences(),
             moveRight: nimbus_tigetstr("cuf") == nil ? nil : { n in Self.parameterized("cuf", Int32(n)) },
-            eraseCharacters: nimbus_tigetstr("ech") == nil ? nil : { n in Self.parameterized("ech", Int32(n)) })
+            eraseCharacters: nimbus_tigetstr("ech") == nil ? nil : { n in Self.parameterized("ech", Int32(n)) },
+            // Without colours a background is shown reversed (above), which no erase makes.
+            backColorErase: color && nimbus_tigetflag("bce") > 0)
     }
 
     /// The terminal's ways to move the lines it shows (`LineMoves`): a scroll region (`csr`) with

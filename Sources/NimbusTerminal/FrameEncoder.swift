@@ -27,11 +27,15 @@ public struct FrameEncoder {
         /// `n` cells from the cursor blanked, the cursor left where it is (terminfo `ech`), used for
         /// a run of blanks where shorter than writing them, as curses does; nil when the terminal has none.
         public var eraseCharacters: ((_ n: Int) -> [UInt8])?
+        /// True when erasing fills the cells with the background colour the terminal is in (terminfo
+        /// `bce`, on a terminal that shows colours): blanks on a coloured background, such as the
+        /// rest of a highlighted row, can be erased too. Otherwise only blanks in the default colours are.
+        public var backColorErase: Bool
 
         public init(moveTo: @escaping (Int, Int) -> [UInt8], style: @escaping (Style) -> [UInt8], reset: [UInt8],
                     clear: [UInt8], showCursor: [UInt8], hideCursor: [UInt8], lastCellScrolls: Bool,
                     lineMoves: LineMoveSequences = LineMoveSequences(), moveRight: ((Int) -> [UInt8])? = nil,
-                    eraseCharacters: ((Int) -> [UInt8])? = nil) {
+                    eraseCharacters: ((Int) -> [UInt8])? = nil, backColorErase: Bool = false) {
             self.moveTo = moveTo
             self.style = style
             self.reset = reset
@@ -42,6 +46,7 @@ public struct FrameEncoder {
             self.lineMoves = lineMoves
             self.moveRight = moveRight
             self.eraseCharacters = eraseCharacters
+            self.backColorErase = backColorErase
         }
     }
 
@@ -125,10 +130,13 @@ public struct FrameEncoder {
     /// frame's cells there again (plain ASCII in the style the terminal is in) where that takes
     /// fewer bytes than moving the cursor, as curses does.
     ///
-    /// A run of changes to plain blanks is erased (`ech`) where that, with the move past it, takes
-    /// fewer bytes than writing the blanks: a row's text replaced by shorter text, or by none.
+    /// A run of changes to the same blank is erased (`ech`) where that, with the move past it, takes
+    /// fewer bytes than writing the blanks: a row's text replaced by shorter text, or by none, or
+    /// the rest of a highlighted row (`backColorErase`).
     public mutating func draw(_ changes: [CellChange], size: Size, frame: ScreenBuffer? = nil) {
         var i = changes.startIndex
+        // Changes before this index are not erased: a run there was weighed and written.
+        var writtenUntil = changes.startIndex
         while i < changes.endIndex {
             let change = changes[i]
             i += 1
@@ -145,12 +153,13 @@ public struct FrameEncoder {
                     move(to: change.x, change.y)
                 }
             }
-            if sequences.eraseCharacters != nil, change.cell == .blank {
+            if i > writtenUntil, sequences.eraseCharacters != nil, erasable(change.cell) {
                 let run = Self.blankRun(changes, from: i - 1, size: size, lastCellScrolls: sequences.lastCellScrolls)
                 if run >= 4, erase(run, at: change, then: Self.next(changes, after: i - 1 + run), frame: frame) {
                     i += run - 1
                     continue
                 }
+                writtenUntil = i - 1 + run
             }
             let cell = change.cell
             if style != cell.style {
@@ -173,14 +182,25 @@ public struct FrameEncoder {
         }
     }
 
-    /// How many changes from `start` are plain blanks side by side on one row (the bottom-right cell
+    /// A blank the terminal's erase makes as it shows: a space neither reversed nor underlined (whose
+    /// colour, boldness and dimness do not show), in the default background or, where erasing
+    /// fills with the background the terminal is in, any.
+    private func erasable(_ cell: Cell) -> Bool {
+        cell.glyph.scalar == " " && cell.width == 1 && Self.erasesAsShown(cell.style)
+            && (cell.style.bg == .default || sequences.backColorErase)
+    }
+
+    /// A style in which an erase leaves blanks that look like spaces written in it.
+    private static func erasesAsShown(_ style: Style) -> Bool { !style.reverse && !style.underline }
+
+    /// How many changes from `start` are the same blank side by side on one row (the bottom-right cell
     /// left out where writing it would scroll).
     private static func blankRun(_ changes: [CellChange], from start: Int, size: Size, lastCellScrolls: Bool) -> Int {
         let first = changes[start]
         var n = 0
         while start + n < changes.endIndex {
             let c = changes[start + n]
-            guard c.y == first.y, c.x == first.x + n, c.cell == .blank else { break }
+            guard c.y == first.y, c.x == first.x + n, c.cell == first.cell else { break }
             if lastCellScrolls, c.y == size.rows - 1, c.x + 1 >= size.cols { break }
             n += 1
         }
@@ -194,10 +214,12 @@ public struct FrameEncoder {
 
     /// Erases `n` cells from `change`'s (the cursor is there) when that, with the way on to the `next` change on the row,
     /// takes fewer bytes than writing the blanks (after which the cursor is already past them);
-    /// false (nothing written) otherwise.
+    /// false (nothing written) otherwise. Either way the terminal is first put in the blank's style
+    /// (unless an erase in its style already makes the blank), so that part of the price is left out.
     private mutating func erase(_ n: Int, at change: CellChange, then next: CellChange?, frame: ScreenBuffer?) -> Bool {
         guard let eraseCharacters = sequences.eraseCharacters else { return false }
         let erased = erases.value(UInt64(truncatingIfNeeded: n)) { eraseCharacters(n) }
+        let blank = change.cell.style
         var erasing = erased.count, writing = n
         if let next, next.y == change.y {
             // From the run's start after erasing; from its end after writing, where the cells
@@ -206,17 +228,19 @@ public struct FrameEncoder {
             erasing += cost(from: change.x, to: next.x, row: change.y)
             if next.x > end {
                 var onward = cost(from: end, to: next.x, row: change.y)
-                if let frame, next.x - end < onward, (end..<next.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: .plain) }) {
+                if let frame, next.x - end < onward, (end..<next.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: blank) }) {
                     onward = next.x - end
                 }
                 writing += onward
             }
         }
         guard erasing < writing else { return false }
-        // Blank in the default colours also on terminals that erase in the current background (`bce`).
-        if style != .plain {
-            bytes += sequences.reset
-            style = .plain
+        // In the blank's background: the one the terminal fills with where it has `bce`, the default
+        // one (which a blank erased there has) where it may not.
+        let already = style.map { Self.erasesAsShown($0) && $0.bg == blank.bg } ?? false
+        if !already {
+            bytes += styleBytes.value(UInt64(blank.bits)) { sequences.style(blank) }
+            style = blank
         }
         bytes += erased
         position = (change.x, change.y)
@@ -443,7 +467,7 @@ extension FrameEncoder.Sequences {
         reset: Array("\u{1B}(B\u{1B}[m".utf8), clear: Array("\u{1B}[H\u{1B}[2J".utf8),
         showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
         lastCellScrolls: false, lineMoves: xterm256ColorLineMoves, moveRight: { n in Array("\u{1B}[\(n)C".utf8) },
-        eraseCharacters: { n in Array("\u{1B}[\(n)X".utf8) }) }
+        eraseCharacters: { n in Array("\u{1B}[\(n)X".utf8) }, backColorErase: true) }
 
     /// `csr`, `ind`, `ri`, `indn`, `rin`, `il1`/`il` and `dl1`/`dl` of xterm-256color (`cuf` is `moveRight`).
     private static var xterm256ColorLineMoves: FrameEncoder.LineMoveSequences {

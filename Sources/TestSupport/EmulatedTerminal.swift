@@ -21,7 +21,7 @@ public final class EmulatedTerminal: TerminalBackend {
     public init(size: Size, sequences: FrameEncoder.Sequences = .xterm256Color, movesLines: Bool = true, exactCosts: Bool = true,
                 wideAmbiguous: [ClosedRange<UInt32>] = []) {
         self.size = size
-        emulator = TerminalEmulator(size: size, wideAmbiguous: wideAmbiguous)
+        emulator = TerminalEmulator(size: size, wideAmbiguous: wideAmbiguous, backColorErase: sequences.backColorErase)
         encoder = FrameEncoder(sequences: sequences)
         self.movesLines = movesLines
         self.exactCosts = exactCosts

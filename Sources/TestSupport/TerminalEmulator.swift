@@ -63,6 +63,16 @@ public final class TerminalEmulator {
         public var pen: Pen
 
         public static let blank = Cell(text: " ", width: 1, pen: Pen())
+
+        /// The cell as a person sees it: a space shows only its background, unless reversed or
+        /// underlined (which show its colour), so the colour, boldness and dimness of a plain space
+        /// are not seen (an erase, which leaves them out, makes the same cell).
+        public var shown: Cell {
+            guard text == " ", width == 1, !pen.reverse, !pen.underline else { return self }
+            var p = Pen()
+            p.bg = pen.bg
+            return Cell(text: " ", width: 1, pen: p)
+        }
     }
 
     public let size: Size
@@ -92,9 +102,14 @@ public final class TerminalEmulator {
     /// Terminal's setting for CJK users). Empty: tmux's widths alone.
     public let wideAmbiguous: [ClosedRange<UInt32>]
 
-    public init(size: Size, wideAmbiguous: [ClosedRange<UInt32>] = []) {
+    /// True: erasing fills with the background SGR last set (`bce`, as xterm); false: with the
+    /// default one, as a terminal without `bce` may.
+    public let backColorErase: Bool
+
+    public init(size: Size, wideAmbiguous: [ClosedRange<UInt32>] = [], backColorErase: Bool = true) {
         self.size = size
         self.wideAmbiguous = wideAmbiguous
+        self.backColorErase = backColorErase
         bottom = size.rows - 1
         cells = Array(repeating: Array(repeating: .blank, count: size.cols), count: size.rows)
     }
@@ -324,10 +339,10 @@ public final class TerminalEmulator {
 
     // MARK: The screen
 
-    /// A blank as the terminal makes one now: in the current background (`bce`).
+    /// A blank as the terminal makes one now: in the current background (`bce`), or the default one.
     private var erased: Cell {
         var p = Pen()
-        p.bg = pen.bg
+        if backColorErase { p.bg = pen.bg }
         return Cell(text: " ", width: 1, pen: p)
     }
 
@@ -400,7 +415,8 @@ public final class TerminalEmulator {
 
     /// Where the screen differs from `frame`, one line each (empty when it shows the frame). The
     /// cells of a glyph the terminal lays out otherwise than the frame measured it (`layout(of:)`)
-    /// are left out: what a terminal shows there is its own business; every other cell must match.
+    /// are left out: what a terminal shows there is its own business; every other cell must match
+    /// as it is seen (`Cell.shown`).
     public func differences(from frame: ScreenBuffer, limit: Int = 8) -> [String] {
         var out: [String] = []
         func differ(_ row: Int, _ col: Int, _ have: Cell, _ want: String) {
@@ -419,7 +435,7 @@ public final class TerminalEmulator {
                     continue
                 }
                 let expected = Cell(text: want.text, width: w, pen: Pen(want.style))
-                if cells[row][col] != expected { differ(row, col, cells[row][col], describe(expected)) }
+                if cells[row][col].shown != expected.shown { differ(row, col, cells[row][col], describe(expected)) }
                 if w == 2, col + 1 < cols, cells[row][col + 1].width != 0 {
                     differ(row, col + 1, cells[row][col + 1], "the right half of \(describe(expected))")
                 }

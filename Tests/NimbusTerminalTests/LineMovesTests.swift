@@ -365,10 +365,13 @@ import TestSupport
         none.lineMoves = FrameEncoder.LineMoveSequences()
         var noErase = FrameEncoder.Sequences.xterm256Color
         noErase.eraseCharacters = nil
-        let variants = [FrameEncoder.Sequences.xterm256Color, regionOnly, linesOnly, none, noErase]
+        // A terminal whose erase leaves the default background (no `bce`; its emulator does the same).
+        var noBackColorErase = FrameEncoder.Sequences.xterm256Color
+        noBackColorErase.backColorErase = false
+        let variants = [FrameEncoder.Sequences.xterm256Color, regionOnly, linesOnly, none, noErase, noBackColorErase]
         let tally = Tally()
         await propertyCheck(count: PropertyCount.scaled(default: 300),
-                            input: Gen.int(in: 0...Int.max), Gen.int(in: 1...70), Gen.int(in: 2...26), Gen.int(in: 0...4)) {
+                            input: Gen.int(in: 0...Int.max), Gen.int(in: 1...70), Gen.int(in: 2...26), Gen.int(in: 0...5)) {
             seed, cols, rows, variant in
             var rng = SplitMix(seed: UInt64(seed))
             let size = Size(cols: cols, rows: rows)
