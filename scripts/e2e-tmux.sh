@@ -381,46 +381,18 @@ with open(sys.argv[2], "w", newline="") as f:
     w.writerows(rows)
 PY
 XDG_DATA_HOME="$scroll_data" "$bin" wishlist import "$work/films.csv" > /dev/null 2>&1
-# The pane as a person sees it: each character with its colours and attributes, a space with those
-# that show on a space (background, reverse, underline), blanks at the ends of rows left out (tmux
-# captures a cleared cell and a written space differently, and a space's foreground does not show).
-# Captured with -N: without it tmux drops a row's trailing spaces, underlined or not, where nothing
-# was ever written after them (a row drawn from a cleared screen), and keeps them where something was.
-cat > "$work/visible.py" <<'PY'
-import re, sys
-state = {}
-out = []
-for line in sys.stdin.read().split("\n"):
-    cells = []
-    for token in re.findall(r"\x1b\[[0-9;]*m|.", line):
-        if token.startswith("\x1b["):
-            codes = [int(c) if c else 0 for c in token[2:-1].split(";")] or [0]
-            i = 0
-            while i < len(codes):
-                c = codes[i]
-                if c == 0: state = {}
-                elif c in (38, 48) and i + 2 < len(codes) and codes[i + 1] == 5:
-                    state["fg" if c == 38 else "bg"] = codes[i + 2]; i += 2
-                elif 30 <= c <= 37 or 90 <= c <= 97: state["fg"] = c
-                elif 40 <= c <= 47 or 100 <= c <= 107: state["bg"] = c
-                elif c == 39: state.pop("fg", None)
-                elif c == 49: state.pop("bg", None)
-                elif c in (22, 23, 24, 25, 27): state.pop({22: 1, 23: 3, 24: 4, 25: 5, 27: 7}[c], None); state.pop(2, None) if c == 22 else None
-                else: state[c] = True
-                i += 1
-            continue
-        shows = {k: v for k, v in state.items() if k in ("bg", 4, 7)} if token == " " else dict(state)
-        cells.append((token, sorted(shows.items(), key=str)))
-    while cells and cells[-1] == (" ", []):
-        cells.pop()
-    out.append(repr(cells))
-print("\n".join(out))
-PY
+# The pane as a person sees it: a read-only client attached through a pseudo-terminal, its screen
+# played on pyte, each character with its colours and attributes, a space with those that show on a
+# space (background, reverse, underline), plain blanks at the ends of rows left out. Not
+# `capture-pane -e`: it leaves out the cells at the end of a row that an erase filled with a
+# background colour (ECH with bce), though tmux shows them, and drops or keeps trailing spaces by
+# whether anything was written after them.
+pane_view() { PYTHONPATH="$root/.build/reference-python${PYTHONPATH:+:$PYTHONPATH}" python3 "$root/scripts/pane-view.py" "$sock" e2e; }
 # Two pictures 0.5 s apart that agree: the screen has settled.
 settled() {
   local a b
   for _ in $(seq 30); do
-    a=$(t capture-pane -p -e -N -t e2e | python3 "$work/visible.py"); sleep 0.5; b=$(t capture-pane -p -e -N -t e2e | python3 "$work/visible.py")
+    a=$(pane_view); sleep 0.5; b=$(pane_view)
     [ "$a" = "$b" ] && break
   done
   printf '%s\n' "$b"

@@ -24,10 +24,11 @@ fi
 command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain required)" >&2; exit 1; }
 
 # The reference tests' second readers (pinned): IANA 2026f as PyPI ships it (a zone database newer than
-# most systems', for ZoneReferenceTests), skyfield with its ephemeris (sunrise and sunset), into
-# .build/reference-python, never into the system's Python.
+# most systems', for ZoneReferenceTests), skyfield with its ephemeris (sunrise and sunset), and pyte
+# (the terminal e2e-tmux.sh reads tmux's panes through), into .build/reference-python, never into the
+# system's Python.
 reference="$(cd "$(dirname "$0")/.." && pwd)/.build/reference-python"
-wanted="tzdata==2026.6 skyfield==1.55 skyfield-data==7.0.0"
+wanted="tzdata==2026.6 skyfield==1.55 skyfield-data==7.0.0 pyte==0.8.2 wcwidth==0.7.0"
 if [ "$(cat "$reference/.installed" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: installing the reference tests' Python packages ($wanted) into $reference"
   rm -rf "$reference"
