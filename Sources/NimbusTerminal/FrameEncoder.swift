@@ -145,10 +145,9 @@ public struct FrameEncoder {
                 continue
             }
             if position.map({ $0.x != change.x || $0.y != change.y }) ?? true {
-                if let frame, let from = position, from.y == change.y, from.x < change.x,
-                   change.x - from.x < moveBytes(to: change.x, change.y),
-                   (from.x..<change.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: style) }) {
-                    for x in from.x..<change.x { bytes.append(UInt8(frame[x, change.y].glyph.scalar!.value)) }
+                let from = position?.y == change.y ? position?.x : nil
+                if let from, let frame, way(to: change.x, row: change.y, from: from, in: style, frame: frame).rewrites {
+                    for x in from..<change.x { bytes.append(UInt8(frame[x, change.y].glyph.scalar!.value)) }
                 } else {
                     move(to: change.x, change.y)
                 }
@@ -222,17 +221,9 @@ public struct FrameEncoder {
         let blank = change.cell.style
         var erasing = erased.count, writing = n
         if let next, next.y == change.y {
-            // From the run's start after erasing; from its end after writing, where the cells
-            // between may be written again instead (plain ASCII, as `draw` does).
-            let end = change.x + n
-            erasing += cost(from: change.x, to: next.x, row: change.y)
-            if next.x > end {
-                var onward = cost(from: end, to: next.x, row: change.y)
-                if let frame, next.x - end < onward, (end..<next.x).allSatisfy({ Self.rewritable(frame[$0, change.y], in: blank) }) {
-                    onward = next.x - end
-                }
-                writing += onward
-            }
+            // From the run's start after erasing; from its end, in the blank's style, after writing.
+            erasing += way(to: next.x, row: change.y, from: change.x, in: nil, frame: nil).bytes
+            writing += way(to: next.x, row: change.y, from: change.x + n, in: blank, frame: frame).bytes
         }
         guard erasing < writing else { return false }
         // In the blank's background: the one the terminal fills with where it has `bce`, the default
@@ -313,18 +304,19 @@ public struct FrameEncoder {
         }
     }
 
-    /// The bytes `move(to:)` would write from where the cursor is.
-    private mutating func moveBytes(to x: Int, _ y: Int) -> Int {
+    /// The bytes that take the cursor from column `from` of row `y` (nil: from anywhere else) to
+    /// column `x` of it: a move right or an address, whichever is shorter, or, where shorter still,
+    /// the `frame`'s cells between written again (`rewrites`; plain ASCII in the terminal's `style`,
+    /// so no style sequence and no doubt about widths). None when the cursor is there already.
+    private mutating func way(to x: Int, row y: Int, from: Int?, in style: Style?, frame: ScreenBuffer?) -> (bytes: Int, rewrites: Bool) {
+        guard from != x else { return (0, false) }
         let addressed = address(x, y).count
-        guard let from = position, from.y == y, x > from.x, let right = rightBytes(x - from.x) else { return addressed }
-        return min(addressed, right.count)
-    }
-
-    /// The bytes of the cursor's move from column `from` to `x` of row `y`.
-    private mutating func cost(from: Int, to x: Int, row y: Int) -> Int {
-        let addressed = address(x, y).count
-        guard x > from, let right = rightBytes(x - from) else { return addressed }
-        return min(addressed, right.count)
+        guard let from, x > from else { return (addressed, false) }
+        let moved = rightBytes(x - from).map { min(addressed, $0.count) } ?? addressed
+        if let frame, x - from < moved, (from..<x).allSatisfy({ Self.rewritable(frame[$0, y], in: style) }) {
+            return (x - from, true)
+        }
+        return (moved, false)
     }
 
     private mutating func address(_ x: Int, _ y: Int) -> [UInt8] {
