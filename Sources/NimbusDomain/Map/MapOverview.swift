@@ -13,21 +13,20 @@ public enum MapOverview {
     public static func request(for cities: [City], size: MapSize, style: MapStyle = .braille,
                                maxZoom: MapZoom = .country) -> MapRequest? {
         let places = cities.filter { $0.coordinate.isValid }
-        guard size.cols > 0, size.rows > 0, !places.isEmpty else { return nil }
+        guard size.cols > 0, size.rows > 0, let (anchor, middle) = centremost(places) else { return nil }
         var level = maxZoom.level
         while level > MapZoom.world.level {
-            if let request = request(for: places, size: size, style: style, zoom: MapZoom(level)), fits(places, request) {
-                return request
-            }
+            let request = request(at: anchor, towards: middle, size: size, style: style, zoom: MapZoom(level))
+            if fits(places, request) { return request }
             level -= 1
         }
-        return request(for: places, size: size, style: style, zoom: .world)
+        return request(at: anchor, towards: middle, size: size, style: style, zoom: .world)
     }
 
-    /// The view at `zoom` centred as near the middle of the places as the pans (quarters of the view)
-    /// take it from the centremost place (the world zoom is not panned).
-    static func request(for places: [City], size: MapSize, style: MapStyle, zoom: MapZoom) -> MapRequest? {
-        guard let (anchor, middle) = centremost(places) else { return nil }
+    /// The view at `zoom` centred on `anchor` and panned by quarters of the view as near `middle` as
+    /// they take it (the world zoom is not panned).
+    static func request(at anchor: City, towards middle: (longitude: Double, y: Double), size: MapSize,
+                        style: MapStyle, zoom: MapZoom) -> MapRequest {
         guard zoom > .world else { return MapRequest(city: anchor, zoom: zoom, size: size, style: style) }
         let plain = MapProjection(MapRequest(city: anchor, zoom: zoom, size: size, style: style))
         let width = Double(size.cols * style.dotsAcross), height = Double(size.rows * style.dotsDown)
