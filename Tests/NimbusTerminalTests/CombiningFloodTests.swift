@@ -70,7 +70,7 @@ final class CombiningFloodTests: XCTestCase {
                        Array("q\u{323}\u{307}".precomposedStringWithCanonicalMapping.unicodeScalars))
         let flood = String(repeating: "\u{301}", count: 1_000_000)
         let time = seconds { XCTAssertLessThanOrEqual(DisplayWidth.sanitize(flood).unicodeScalars.count, DisplayWidth.maxCombiningMarks) }
-        XCTAssertLessThan(time, 2)
+        if !Sanitizers.address { XCTAssertLessThan(time, 2) }
     }
 
     func testMeasuringAndCuttingAFloodIsLinearToo() {
@@ -79,6 +79,6 @@ final class CombiningFloodTests: XCTestCase {
             XCTAssertEqual(DisplayWidth.of(large), 1_000_000)
             XCTAssertEqual(DisplayWidth.of(DisplayWidth.truncate(large, to: 40)), 40)
         }
-        XCTAssertLessThan(time, 3)
+        if !Sanitizers.address { XCTAssertLessThan(time, 3) }
     }
 }
