@@ -424,7 +424,7 @@ enum JSONLexeme {
 
     /// The number that starts at `position` (`position` ends after it): exact for up to 15
     /// significant digits and exponents to ±22 (every number the feeds have), otherwise through
-    /// `Double(String)`.
+    /// `Double(String)`; one too large for a `Double` is a syntax error, as it is to Foundation.
     static func number(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws -> Double {
         let start = position
         var k = position
@@ -480,7 +480,9 @@ enum JSONLexeme {
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<k]), as: UTF8.self)
-        guard let value = Double(text) else { throw SyntaxError() }
+        // A number past what a `Double` holds (`1e999`) is refused, as Foundation refuses it, not
+        // read as an infinity.
+        guard let value = Double(text), value.isFinite else { throw SyntaxError() }
         return value
     }
 }
