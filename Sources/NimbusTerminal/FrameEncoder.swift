@@ -144,14 +144,7 @@ public struct FrameEncoder {
             if sequences.lastCellScrolls, change.y == size.rows - 1, change.x + Int(change.cell.width) >= size.cols {
                 continue
             }
-            if position.map({ $0.x != change.x || $0.y != change.y }) ?? true {
-                let from = position?.y == change.y ? position?.x : nil
-                if let from, let frame, way(to: change.x, row: change.y, from: from, in: style, frame: frame).rewrites {
-                    for x in from..<change.x { bytes.append(UInt8(frame[x, change.y].glyph.scalar!.value)) }
-                } else {
-                    move(to: change.x, change.y)
-                }
-            }
+            go(to: change.x, change.y, frame: frame)
             if i > writtenUntil, sequences.eraseCharacters != nil, erasable(change.cell) {
                 let run = Self.blankRun(changes, from: i - 1, size: size, lastCellScrolls: sequences.lastCellScrolls)
                 if run >= 4, erase(run, at: change, then: Self.next(changes, after: i - 1 + run), frame: frame) {
@@ -282,10 +275,8 @@ public struct FrameEncoder {
             style = .plain
         }
         if let p = cursor, p.x >= 0, p.y >= 0, p.x < size.cols, p.y < size.rows {
-            if position.map({ $0.x != p.x || $0.y != p.y }) ?? true {
-                move(to: p.x, p.y)
-                position = (p.x, p.y)
-            }
+            go(to: p.x, p.y, frame: nil)
+            position = (p.x, p.y)
             if cursorShown != true { bytes += sequences.showCursor; cursorShown = true }
         } else if cursorShown != false {
             bytes += sequences.hideCursor
@@ -295,28 +286,35 @@ public struct FrameEncoder {
         bytes.removeAll(keepingCapacity: true)
     }
 
-    /// The cursor to (x, y): right along its row where that is shorter, else addressed.
-    private mutating func move(to x: Int, _ y: Int) {
-        if let from = position, from.y == y, x > from.x, let right = rightBytes(x - from.x), right.count < address(x, y).count {
-            bytes += right
-        } else {
-            bytes += address(x, y)
+    /// The cursor to (x, y) from where it is, the shortest `way`. Its position is not set here.
+    private mutating func go(to x: Int, _ y: Int, frame: ScreenBuffer?) {
+        let from = position?.y == y ? position?.x : nil
+        switch way(to: x, row: y, from: from, in: style, frame: frame).by {
+        case .none: break
+        case .address: bytes += address(x, y)
+        case .right: bytes += rightBytes(x - from!)!
+        case .rewrite: for column in from!..<x { bytes.append(UInt8(frame![column, y].glyph.scalar!.value)) }
         }
     }
 
-    /// The bytes that take the cursor from column `from` of row `y` (nil: from anywhere else) to
-    /// column `x` of it: a move right or an address, whichever is shorter, or, where shorter still,
-    /// the `frame`'s cells between written again (`rewrites`; plain ASCII in the terminal's `style`,
-    /// so no style sequence and no doubt about widths). None when the cursor is there already.
-    private mutating func way(to x: Int, row y: Int, from: Int?, in style: Style?, frame: ScreenBuffer?) -> (bytes: Int, rewrites: Bool) {
-        guard from != x else { return (0, false) }
+    /// How the cursor reaches a column: it is there, an address, a move right, or the cells between
+    /// written again.
+    private enum Way { case none, address, right, rewrite }
+
+    /// How many bytes take the cursor from column `from` of row `y` (nil: from anywhere else) to
+    /// column `x` of it, and how: a move right where shorter than an address, or, where shorter
+    /// still, the `frame`'s cells between written again (plain ASCII in the terminal's `style`, so no
+    /// style sequence and no doubt about widths).
+    private mutating func way(to x: Int, row y: Int, from: Int?, in style: Style?, frame: ScreenBuffer?) -> (bytes: Int, by: Way) {
+        guard from != x else { return (0, .none) }
         let addressed = address(x, y).count
-        guard let from, x > from else { return (addressed, false) }
-        let moved = rightBytes(x - from).map { min(addressed, $0.count) } ?? addressed
-        if let frame, x - from < moved, (from..<x).allSatisfy({ Self.rewritable(frame[$0, y], in: style) }) {
-            return (x - from, true)
+        guard let from, x > from else { return (addressed, .address) }
+        var best = (bytes: addressed, by: Way.address)
+        if let right = rightBytes(x - from)?.count, right < addressed { best = (right, .right) }
+        if let frame, x - from < best.bytes, (from..<x).allSatisfy({ Self.rewritable(frame[$0, y], in: style) }) {
+            best = (x - from, .rewrite)
         }
-        return (moved, false)
+        return best
     }
 
     private mutating func address(_ x: Int, _ y: Int) -> [UInt8] {
