@@ -206,7 +206,7 @@ enum NimbusBenchmark {
         catalog.foldNamesOfLargestCities()
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: catalog), totalCount: catalog.cityCount,
-            l10n: L10n.bundled(.en), countries: CountryNames(locale: Language.en.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+            l10n: L10n.bundled(.en), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
         let events = PassthroughSubject<CityListViewModel.Event, Never>()
         var latest: CityListState?
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))

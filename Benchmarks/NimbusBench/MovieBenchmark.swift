@@ -48,7 +48,7 @@ enum MovieBenchmark {
                 search: SearchMoviesUseCase(movies: catalogue, history: history),
                 details: MovieDetailsUseCase(movies: catalogue, history: history),
                 wishlist: WishlistUseCase(repository: WishlistStore(database: database)), l10n: .bundled(.en),
-                idleMessage: "", scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+                source: .catalogue(films: catalogue.movieCount), scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
             let events = PassthroughSubject<MovieListViewModel.Event, Never>()
             var latest: MovieListState?
             let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))

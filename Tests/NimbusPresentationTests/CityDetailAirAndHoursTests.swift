@@ -37,7 +37,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         return CityDetailViewModel(
             city: city, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
             likes: nil, format: WeatherFormatter(l10n: L10n.bundled(language), units: units, zones: SystemZoneDatabase.forTests),
-            display: display, countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
+            display: display, scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
     }
 
     private func states(_ viewModel: CityDetailViewModel) -> TestObserver<CityDetailState> {
@@ -88,7 +88,7 @@ final class CityDetailAirAndHoursTests: XCTestCase {
         let work = DispatchQueue.test
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather), air: GetAirQualityUseCase(repository: air),
-            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
+            likes: nil, format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests),
             scheduler: scheduler.eraseToAnyScheduler(), work: work.eraseToAnyScheduler(), now: { Self.now })
         let state = states(viewModel)
         events.send(.appeared)

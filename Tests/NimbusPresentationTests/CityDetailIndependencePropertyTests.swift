@@ -44,7 +44,7 @@ import TestSupport
                 air: withAir ? GetAirQualityUseCase(repository: air) : nil,
                 warnings: withExtras ? GetWarningsUseCase(repository: warnings, now: { CityDetailIndependencePropertyTests.now }) : nil,
                 normals: withExtras ? GetClimateNormalsUseCase(repository: normals) : nil, likes: nil,
-                format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: Language.en.locale),
+                format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests),
                 scheduler: scheduler.eraseToAnyScheduler(), now: { CityDetailIndependencePropertyTests.now })
             cancellable = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
                 .state.sink { [weak self] in self?.last = $0 }

@@ -59,7 +59,7 @@ final class CityDetailViewModelTests: XCTestCase {
         let viewModel = CityDetailViewModel(
             city: .seoul, forecast: GetForecastUseCase(repository: weather ?? repository!), likes: LikeCityUseCase(repository: likes),
             format: WeatherFormatter(l10n: l10n, units: units, zones: SystemZoneDatabase.forTests), display: display,
-            countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
+            scheduler: scheduler.eraseToAnyScheduler(), now: { Self.now })
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 

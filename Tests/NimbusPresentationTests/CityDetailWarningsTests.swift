@@ -49,7 +49,7 @@ final class CityDetailWarningsTests: XCTestCase {
             city: city, forecast: GetForecastUseCase(repository: weather),
             warnings: GetWarningsUseCase(repository: warnings, now: { clock.time }),
             normals: GetClimateNormalsUseCase(repository: normals), likes: nil,
-            format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: language.locale),
+            format: WeatherFormatter(l10n: L10n.bundled(language), units: .metric, zones: SystemZoneDatabase.forTests),
             scheduler: scheduler.eraseToAnyScheduler(), now: { clock.time })
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: tick.eraseToAnyPublisher()))
         return (TestObserver(output.state), TestObserver(output.route))

@@ -23,7 +23,7 @@ final class CityListTemperatureTests: XCTestCase {
         let l10n = L10n.bundled(.en)
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: l10n,
-            countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            scheduler: scheduler.eraseToAnyScheduler(),
             temperatures: GetCurrentTemperaturesUseCase(repository: weather),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), likes: LikeCityUseCase(repository: likes))
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))

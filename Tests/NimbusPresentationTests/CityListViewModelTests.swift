@@ -35,7 +35,7 @@ final class CityListViewModelTests: XCTestCase {
     private func makeOutput(_ language: Language = .en, tier: CityCatalogueTier = .other) -> CityListViewModel.Output {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount,
-            l10n: L10n.bundled(language), countries: CountryNames(locale: language.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            l10n: L10n.bundled(language), scheduler: scheduler.eraseToAnyScheduler(),
             tier: tier)
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
@@ -53,7 +53,7 @@ final class CityListViewModelTests: XCTestCase {
         let display = DisplayUnits(.init(system: .metric, clock: .h24))
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: L10n.bundled(.en),
-            countries: CountryNames(locale: Language.en.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            scheduler: scheduler.eraseToAnyScheduler(),
             format: WeatherFormatter(l10n: L10n.bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests), display: display)
         // The clock is the container's, on the app's scheduler; the view model keeps none.
         let ticks = MinuteTicks.publisher(on: scheduler.eraseToAnyScheduler(),

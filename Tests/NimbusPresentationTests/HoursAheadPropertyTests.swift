@@ -28,7 +28,7 @@ import CombineSchedulers
     static func viewModel(_ city: City, _ language: Language, clock: UserSettings.Clock, now: Date) -> CityDetailViewModel {
         CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: WeatherRepositoryDouble.failing()),
                                    likes: nil, format: format(language, clock: clock),
-                                   countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
+                                   scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), now: { now })
     }
 
     @Test func everyRowHasOneColumnAnHourAndMarksFallOnTheCitysSixthHours() async {

@@ -20,7 +20,7 @@ final class LikedThumbnailTests: XCTestCase {
         let viewModel = LikedCitiesViewModel(
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in cities.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: ScriptedWeatherRepository()),
-            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
+            format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests),
             scheduler: scheduler.eraseToAnyScheduler(), map: ShowCityMapUseCase(repository: maps))
         let events = PassthroughSubject<LikedCitiesViewModel.Event, Never>()
         return (events, TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state))

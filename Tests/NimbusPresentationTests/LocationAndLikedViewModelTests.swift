@@ -102,7 +102,7 @@ final class LikedCitiesViewModelTests: XCTestCase {
             liked: GetLikedCitiesUseCase(likes: likes, lookup: { id in all.first { $0.id == id } }),
             like: LikeCityUseCase(repository: likes), ranges: GetTodayRangesUseCase(repository: weather ?? self.weather!),
             format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), display: display,
-            countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(), dataStatus: dataStatus)
+            scheduler: scheduler.eraseToAnyScheduler(), dataStatus: dataStatus)
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
 

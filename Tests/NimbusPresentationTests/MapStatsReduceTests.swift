@@ -19,9 +19,9 @@ final class MapStatsReduceTests: XCTestCase {
             ("Esc before anything was counted", MapCacheStatistics(), .close, MapCacheStatistics(), [.close]),
         ]
         for (name, before, action, after, effects) in cases {
-            var state = before
+            var state = VM.State(statistics: before)
             XCTAssertEqual(VM.reduce(&state, action), effects, name)
-            XCTAssertEqual(state, after, name)
+            XCTAssertEqual(state, VM.State(statistics: after), name)
         }
     }
 }

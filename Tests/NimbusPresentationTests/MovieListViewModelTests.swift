@@ -30,7 +30,7 @@ final class MovieListViewModelTests: XCTestCase {
             search: SearchMoviesUseCase(movies: movies, history: history),
             details: MovieDetailsUseCase(movies: movies, history: history),
             wishlist: WishlistUseCase(repository: wishlist), l10n: L10n.bundled(language),
-            idleMessage: "type to search", catalogueYears: catalogueYears, scheduler: scheduler.eraseToAnyScheduler(),
+            source: .tmdb(language: "en-US"), catalogueYears: catalogueYears, scheduler: scheduler.eraseToAnyScheduler(),
             searchScheduler: searchScheduler)
         return viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
     }
@@ -88,7 +88,7 @@ final class MovieListViewModelTests: XCTestCase {
         repository.respond("bat", page: 1, with: .success(.page("bat", 1, of: 45)))
         scheduler.advance()
         XCTAssertEqual(history(state), [
-            "idle(type to search)",
+            "idle(Press / and type to search TMDB)",
             "loading(bat)",
             "results(bat) 20 rows [Results: 45]",
         ])
@@ -139,7 +139,7 @@ final class MovieListViewModelTests: XCTestCase {
         let tmdb = TestObserver(makeOutput().state)
         events.send(.queryChanged(""))
         scheduler.advance()
-        XCTAssertEqual(history(tmdb), ["idle(type to search)"])
+        XCTAssertEqual(history(tmdb), ["idle(Press / and type to search TMDB)"])
         XCTAssertEqual(repository.requests, [])
     }
 
@@ -305,7 +305,7 @@ final class MovieListViewModelTests: XCTestCase {
         events.send(.queryChanged("bat"))
         events.send(.queryChanged(""))
         scheduler.advance(by: .seconds(1))
-        XCTAssertEqual(history(state), ["idle(type to search)"])
+        XCTAssertEqual(history(state), ["idle(Press / and type to search TMDB)"])
         XCTAssertEqual(repository.requests, [], "the pending search for \"bat\" was dropped")
     }
 
@@ -315,7 +315,7 @@ final class MovieListViewModelTests: XCTestCase {
         events.send(.queryChanged("bat"))
         events.send(.queryChanged(""))
         scheduler.advance(by: .seconds(1))
-        state.assertValues(["idle(type to search)"])
+        state.assertValues(["idle(Press / and type to search TMDB)"])
     }
 
     func testOpeningARowRoutesAndFillsTheRecentStrip() {

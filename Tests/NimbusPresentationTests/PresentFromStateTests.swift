@@ -8,9 +8,10 @@ import NimbusDomain
 @testable import NimbusPresentation
 import TestSupport
 
-/// What a view model shows follows from its state alone: the settings' units and clock are in the
-/// state (a change of them is an action like any other), and the memos that spare work between
-/// states never show what an earlier state made.
+/// What a view model shows follows from its state alone: the settings' units and clock, and the
+/// language, are in the state (a change of them is an action like any other; a view model made in
+/// one language shows a state in another as one made in that language does), and the memos that
+/// spare work between states never show what an earlier state made.
 @Suite struct PresentFromStateTests {
     static let now = Date(timeIntervalSince1970: 1_782_000_720) // 2026-06-21 09:12 KST
 
@@ -30,17 +31,17 @@ import TestSupport
         CityDetailViewModel(city: .seoul, forecast: GetForecastUseCase(repository: WeatherRepositoryDouble.failing()),
                             air: GetAirQualityUseCase(repository: ScriptedAirRepository()), likes: nil,
                             format: WeatherFormatter(l10n: l10n[language]!, units: .metric, zones: SystemZoneDatabase.forTests),
-                            countries: CountryNames(locale: language.locale), scheduler: DispatchQueue.immediate.eraseToAnyScheduler(),
+                            scheduler: DispatchQueue.immediate.eraseToAnyScheduler(),
                             now: { Self.now })
     }
 
-    /// A detail's state from one number: the settings, the clock, the forecast (fresh, kept, failed
-    /// or on its way), the air and the like all vary; the time is one of three minutes, so that states
-    /// in other units often come in the same minute.
+    /// A detail's state from one number: the settings, the language, the clock, the forecast (fresh,
+    /// kept, failed or on its way), the air and the like all vary; the time is one of three minutes,
+    /// so that states in other units or languages often come in the same minute.
     static func detailState(_ seed: Int) -> CityDetailViewModel.State {
         let n = abs(seed)
         var state = CityDetailViewModel.State(cityID: City.seoul.id, now: now.addingTimeInterval(Double(n / 23 % 3) * 60),
-                                              display: displays[n % displays.count])
+                                              display: displays[n % displays.count], l10n: l10n[[.en, .ko, .ja][n / 29 % 3]]!)
         state.started = true
         let errors: [WeatherError] = [.offline, .timedOut, .server(status: 502), .badResponse]
         switch n / 7 % 4 {
@@ -65,7 +66,8 @@ import TestSupport
     }
 
     /// The same state shows the same, whatever states the detail showed before it (in other units,
-    /// clocks, minutes, forecasts): `present` is a function of the state.
+    /// clocks, languages, minutes, forecasts) and whatever language the view model was made in:
+    /// `present` is a function of the state.
     @Test func theSameStateShowsTheSameWhateverCameBefore() async {
         await propertyCheck(count: PropertyCount.scaled(default: 100), input: Gen.int().array(of: 1...12)) { seeds in
             let language = [Language.en, .ko, .ja][abs(seeds[0]) % 3]
@@ -73,7 +75,9 @@ import TestSupport
             let alone = Self.last(Self.detail(language), [states.last!])
             let afterOthers = Self.last(Self.detail(language), states)
             #expect(alone != nil)
-            #expect(afterOthers == alone, "\(states.map(\.display))")
+            #expect(afterOthers == alone, "\(states.map(\.display)) \(states.map(\.l10n.language))")
+            // Made in the state's own language: the same.
+            #expect(Self.last(Self.detail(states.last!.l10n.language), [states.last!]) == alone, "made in \(language)")
             // The same detail shown the same state twice in a row.
             #expect(Self.last(Self.detail(language), states + [states.last!]) == alone)
         }

@@ -47,7 +47,7 @@ final class SettingsViewModelTests: XCTestCase {
         let viewModel = VM(settings: SettingsUseCase(repository: store),
                            cities: SearchCitiesUseCase(repository: InMemoryCityRepository([])), lookup: { _ in nil },
                            environment: environment, tabTitles: ["Cities", "Today", "Liked", "Quakes", "Movies", "Wishlist"],
-                           countries: CountryNames(locale: language.locale), l10n: l10n)
+                           l10n: l10n)
         let output = viewModel.transform(input: .init(events: box.events.eraseToAnyPublisher()))
         box.subscriptions.append(output.state.sink { [unowned box] in box.states.append($0) })
         box.subscriptions.append(output.route.sink { [unowned box] _ in box.closed = true })

@@ -153,9 +153,9 @@ final class WishlistReduceTests: XCTestCase {
             ("delete all waits for the field", open, .deleteAllRequested, open, []),
             ("added, some left out", state(), .imported(report), state(message: .imported(report)), []),
             ("added, all of them", state(), .imported(WishlistImportReport(added: 4)), state(), []),
-            ("nothing new: told", state(), .imported(none), state(), [.tell(.nothingNew(none))]),
+            ("nothing new: told", state(), .imported(none), state(), [.tell(.nothingNew(none), in: .bundled(.en))]),
             ("a failure: told", state(), .importFailed(path: "x.csv", .file(.badFormat(.csvNoTitle))), state(),
-             [.tell(.failed(path: "x.csv", .file(.badFormat(.csvNoTitle))))]),
+             [.tell(.failed(path: "x.csv", .file(.badFormat(.csvNoTitle))), in: .bundled(.en))]),
         ])
     }
 }
@@ -208,7 +208,7 @@ final class WishlistReduceTests: XCTestCase {
                     case .removeAll: #expect(before.confirming && !state.confirming)
                     case .importFile(let path):
                         #expect(before.importing && !state.importing && path == "~/films.csv", "\(before) \(action)")
-                    case .tell(let refusal):
+                    case .tell(let refusal, _):
                         switch (refusal, action) {
                         case (.failed(let told, let error), .importFailed(let path, let failure)):
                             #expect(told == path && error == failure)

@@ -29,7 +29,7 @@ import TestSupport
         let viewModel = CityDetailViewModel(
             city: Self.seoul, forecast: GetForecastUseCase(repository: OpenMeteoWeatherRepository(client: client, cache: nil)),
             air: GetAirQualityUseCase(repository: OpenMeteoAirQualityRepository(client: client, cache: nil)),
-            likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests), countries: CountryNames(locale: l10n.locale),
+            likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests),
             scheduler: scheduler.eraseToAnyScheduler(), now: { Date(timeIntervalSince1970: 1_782_000_720) })
         let screen = CityDetailScreen(viewModel: viewModel, l10n: l10n, panel: panel ? RecordingPanel() : nil, onRoute: { _ in })
         scheduler.advance()

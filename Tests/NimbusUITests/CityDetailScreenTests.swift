@@ -15,7 +15,7 @@ func makeCityDetailScreen(city: City, client: HTTPClient, l10n: L10n, scheduler:
                           now: Date, panel: ScreenPanel?, routes: @escaping (CityDetailRoute) -> Void) -> CityDetailScreen {
     let viewModel = CityDetailViewModel(city: city, forecast: GetForecastUseCase(repository: OpenMeteoWeatherRepository(client: client, cache: nil)),
                                         likes: nil, format: WeatherFormatter(l10n: l10n, units: .metric, zones: SystemZoneDatabase.forTests),
-                                        countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
+                                        scheduler: scheduler.eraseToAnyScheduler(),
                                         now: { now })
     return CityDetailScreen(viewModel: viewModel, l10n: l10n, panel: panel, onRoute: routes)
 }

@@ -63,7 +63,7 @@ private struct Seeded: RandomNumberGenerator {
         let now = Self.now
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: InMemoryCityRepository(cities, search: .everything)), totalCount: cities.count, l10n: l10n,
-            countries: CountryNames(locale: l10n.locale), scheduler: scheduler.eraseToAnyScheduler(),
+            scheduler: scheduler.eraseToAnyScheduler(),
             format: WeatherFormatter(l10n: l10n, display: .init(system: .metric, clock: clock), zones: SystemZoneDatabase.forTests))
         // The clock's one tick, or none (no local times).
         let ticks = withClock ? Just(now).eraseToAnyPublisher() : Empty().eraseToAnyPublisher()

@@ -111,7 +111,7 @@ enum MapText {
         MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
                              palette: .monochrome, label: name, markers: towns)
         let units = container.display.value.system
-        var footer = "\(name), \(container.countryNames.name(city.countryCode)) · "
+        var footer = "\(name), \(container.l10n.countryNames.name(city.countryCode)) · "
             + l10n.format(.mapStatus, String(zoom.level), String(MapZoom.range.upperBound),
                           l10n[style == .braille ? .mapStyleBraille : .mapStyleBlocks])
         if let bar = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn,

@@ -208,7 +208,7 @@ enum OneShot {
     /// Why nothing matched, on one line: the cities the query may have meant, else (for the bundled
     /// catalogue) what it holds and how to search a larger one.
     nonisolated static func noCity(_ matches: CityMatches, in container: AppDIContainer) -> CommandFailure {
-        let text = CitySearchText(l10n: container.l10n, countries: container.countryNames)
+        let text = CitySearchText(l10n: container.l10n)
         var message = text.commandLine(matches, suggested: matches.suggestions.map(container.cityRepository.summary))
         if matches.suggestions.isEmpty, matches.qualifier == nil,
            case .standard(let least, let large) = CitiesSceneDIContainer.tier(of: container.cityRepository) {
@@ -302,7 +302,7 @@ enum OneShot {
                                    air: withExtras ? GetAirQualityUseCase(repository: container.airQualityRepository) : nil,
                                    warnings: withExtras ? GetWarningsUseCase(repository: container.makeWarningsRepository(), now: now) : nil,
                                    normals: withExtras ? GetClimateNormalsUseCase(repository: container.makeClimateNormalsRepository()) : nil,
-                                   likes: nil, format: container.weatherFormatter, countries: container.countryNames,
+                                   likes: nil, format: container.weatherFormatter,
                                    scheduler: container.configuration.scheduler, now: now)
     }
 
@@ -461,7 +461,7 @@ enum OneShot {
             let name = CityNameChoice.name(hit.city, language: container.l10n.language)
             let typed = hit.matchedName == name ? nil : hit.matchedName
             let region = hit.city.region?.name(in: container.l10n.language.cityNames) ?? ""
-            return [name, region, container.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
+            return [name, region, container.l10n.countryNames.name(hit.city.countryCode), container.l10n.number(hit.city.population),
                     WeatherFormatter.coordinates(hit.city.coordinate), typed ?? ""]
                 .map(DisplayWidth.sanitize).joined(separator: "\t")
         }.joined(separator: "\n")

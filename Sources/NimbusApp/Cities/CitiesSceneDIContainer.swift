@@ -10,15 +10,13 @@ import OpenCombineShim
 @MainActor
 final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
     private let cities: CityRepository
-    private let countries: CountryNames
     private let l10n: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let details: CityDetailFactory
 
-    init(cities: CityRepository, countries: CountryNames, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
+    init(cities: CityRepository, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>,
          details: CityDetailFactory) {
         self.cities = cities
-        self.countries = countries
         self.l10n = l10n
         self.scheduler = scheduler
         self.details = details
@@ -30,7 +28,7 @@ final class CitiesSceneDIContainer: CitiesCoordinatorDependencies {
 
     func makeCityListViewModel() -> CityListViewModel {
         CityListViewModel(search: makeSearchCitiesUseCase(), totalCount: cities.cityCount, l10n: l10n,
-                          countries: countries, scheduler: scheduler, tier: Self.tier(of: cities),
+                          scheduler: scheduler, tier: Self.tier(of: cities),
                           temperatures: GetCurrentTemperaturesUseCase(repository: details.weather),
                           format: details.format, display: details.display, likes: details.likes.map { LikeCityUseCase(repository: $0) })
     }

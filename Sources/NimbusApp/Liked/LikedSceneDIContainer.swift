@@ -15,20 +15,18 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
     private let format: WeatherFormatter
     /// The settings' units and clock, which the list follows.
     private let display: DisplayUnits
-    private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     private let details: CityDetailFactory
 
     init(likes: LikesRepository, lookup: @escaping @Sendable (Int) -> City?,
          map: @escaping () -> ShowCityMapUseCase, dataStatus: UserDataStatus, format: WeatherFormatter, display: DisplayUnits,
-         countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
+         scheduler: AnySchedulerOf<DispatchQueue>, details: CityDetailFactory) {
         self.likes = likes
         self.lookup = lookup
         self.map = map
         self.dataStatus = dataStatus
         self.format = format
         self.display = display
-        self.countries = countries
         self.scheduler = scheduler
         self.details = details
     }
@@ -37,7 +35,7 @@ final class LikedSceneDIContainer: LikedCoordinatorDependencies {
         LikedCitiesViewModel(liked: GetLikedCitiesUseCase(likes: likes, lookup: lookup),
                              like: LikeCityUseCase(repository: likes),
                              ranges: GetTodayRangesUseCase(repository: details.weather), format: format, display: display,
-                             countries: countries, scheduler: scheduler, dataStatus: dataStatus,
+                             scheduler: scheduler, dataStatus: dataStatus,
                              map: map())
     }
 

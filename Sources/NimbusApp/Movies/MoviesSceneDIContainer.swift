@@ -65,7 +65,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     func makeMovieListScreen(queries: MoviesQueriesListPanel, onRoute: @escaping (MovieListRoute) -> Void) -> MovieListScreen {
         let viewModel = MovieListViewModel(search: makeSearchMoviesUseCase(), details: makeMovieDetailsUseCase(),
                                            wishlist: makeWishlistUseCase(), l10n: l10n,
-                                           idleMessage: services.source.idleMessage(l10n), catalogueYears: services.catalogueYears,
+                                           source: services.source, catalogueYears: services.catalogueYears,
                                            scheduler: scheduler,
                                            searchScheduler: searchScheduler)
         return MovieListScreen(viewModel: viewModel, queries: queries, l10n: l10n, scheduler: scheduler, onRoute: onRoute)

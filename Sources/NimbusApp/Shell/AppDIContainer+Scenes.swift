@@ -7,7 +7,7 @@ import OpenCombineShim
 /// The scene containers, each made from the container's shared services (kudoleh's scene containers).
 extension AppDIContainer {
     @MainActor func makeCitiesSceneDIContainer() -> CitiesSceneDIContainer {
-        CitiesSceneDIContainer(cities: cityRepository, countries: countryNames, l10n: l10n,
+        CitiesSceneDIContainer(cities: cityRepository, l10n: l10n,
                                scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
@@ -30,7 +30,7 @@ extension AppDIContainer {
     @MainActor func makeLikedSceneDIContainer() -> LikedSceneDIContainer {
         LikedSceneDIContainer(likes: likesStore, lookup: cityLookup, map: { [unowned self] in map.makeShowCityMapUseCase() },
                               dataStatus: userDatabase.status, format: weatherFormatter, display: display,
-                              countries: countryNames, scheduler: configuration.scheduler, details: makeCityDetailFactory())
+                              scheduler: configuration.scheduler, details: makeCityDetailFactory())
     }
 
     @MainActor func makeQuakesSceneDIContainer() -> QuakesSceneDIContainer {
@@ -49,7 +49,7 @@ extension AppDIContainer {
     @MainActor func makeCityDetailFactory() -> CityDetailFactory {
         CityDetailFactory(weather: weatherRepository, air: airQualityRepository, warnings: makeWarningsRepository(),
                           normals: makeClimateNormalsRepository(), likes: likesStore, format: weatherFormatter, display: display,
-                          countries: countryNames, scheduler: configuration.scheduler, work: configuration.workScheduler,
+                          scheduler: configuration.scheduler, work: configuration.workScheduler,
                           now: configuration.now, makePanel: { [weak self] city in self?.makeCityMapPanel(city: city) })
     }
 
@@ -58,7 +58,7 @@ extension AppDIContainer {
         let viewModel = SettingsViewModel(
             settings: SettingsUseCase(repository: settings),
             cities: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), lookup: cityLookup,
-            environment: configuration.environment, tabTitles: tabTitles, countries: countryNames, l10n: l10n)
+            environment: configuration.environment, tabTitles: tabTitles, l10n: l10n)
         return SettingsOverlay(viewModel: viewModel, l10n: l10n)
     }
 

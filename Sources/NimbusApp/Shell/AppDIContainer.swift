@@ -14,8 +14,6 @@ public final class AppDIContainer {
     public let l10n: L10n
     let catalog: CityCatalog
     public var cityRepository: CityRepository { catalog }
-    /// Country names in the UI language, shared by every screen that shows them.
-    public let countryNames: CountryNames
     /// Offline reverse geocoding over the catalogue (its k-d tree is built on first use); thread-safe.
     let locator: CatalogCityLocator
     public var cityLocator: CityLocating { locator }
@@ -30,7 +28,6 @@ public final class AppDIContainer {
         case .large: catalog = try CityCatalog(contentsOf: CityCatalog.largeTierURL(environment: configuration.environment))
         case .file(let url): catalog = try CityCatalog(contentsOf: url)
         }
-        countryNames = CountryNames(locale: l10n.locale)
         locator = CatalogCityLocator(catalog: catalog)
         retrying = RetryingHTTPClient(configuration.httpClient, scheduler: configuration.scheduler, now: configuration.now,
                                       jitter: configuration.retryJitter,

@@ -17,7 +17,6 @@ final class CityDetailFactory {
     let format: WeatherFormatter
     /// The settings' units and clock, which the details follow.
     let display: DisplayUnits
-    private let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// The app's work queue (nil in tapes and tests: everything at once).
     private let work: AnySchedulerOf<DispatchQueue>?
@@ -25,7 +24,7 @@ final class CityDetailFactory {
     private let makePanel: (City) -> ScreenPanel?
 
     init(weather: WeatherRepository, air: AirQualityRepository?, warnings: WarningsRepository? = nil,
-         normals: ClimateNormalsRepository? = nil, likes: LikesRepository?, format: WeatherFormatter, display: DisplayUnits, countries: CountryNames,
+         normals: ClimateNormalsRepository? = nil, likes: LikesRepository?, format: WeatherFormatter, display: DisplayUnits,
          scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil, now: @escaping @Sendable () -> Date,
          makePanel: @escaping (City) -> ScreenPanel?) {
         self.weather = weather
@@ -35,7 +34,6 @@ final class CityDetailFactory {
         self.likes = likes
         self.format = format
         self.display = display
-        self.countries = countries
         self.scheduler = scheduler
         self.work = work
         self.now = now
@@ -52,7 +50,7 @@ final class CityDetailFactory {
                             warnings: withExtras ? warnings.map { GetWarningsUseCase(repository: $0, now: now) } : nil,
                             normals: withExtras ? normals.map { GetClimateNormalsUseCase(repository: $0) } : nil,
                             likes: likes.map { LikeCityUseCase(repository: $0) }, format: format,
-                            display: display, countries: countries, scheduler: scheduler, work: work, now: now)
+                            display: display, scheduler: scheduler, work: work, now: now)
     }
 
     func makeCityDetailScreen(city: City, onRoute: @escaping (CityDetailRoute) -> Void) -> Screen {

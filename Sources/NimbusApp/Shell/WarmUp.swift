@@ -54,7 +54,7 @@ public struct WarmUp: Sendable {
 extension AppDIContainer {
     /// The background warm-up of the shared services.
     public var warmUp: WarmUp {
-        WarmUp(client: httpClient(for: .forecast), catalog: catalog, countryNames: countryNames, zones: zones, locator: locator,
+        WarmUp(client: httpClient(for: .forecast), catalog: catalog, countryNames: l10n.countryNames, zones: zones, locator: locator,
                movieCatalogue: movieCatalogue, cityNames: l10n.language.cityNames)
     }
 
@@ -63,7 +63,7 @@ extension AppDIContainer {
     @MainActor public func typingRehearsal() -> TypingRehearsal {
         let viewModel = CityListViewModel(
             search: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), totalCount: cityRepository.cityCount, l10n: l10n,
-            countries: countryNames, scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
+            scheduler: DispatchQueue.immediate.eraseToAnyScheduler())
         return TypingRehearsal(screen: CityListScreen(viewModel: viewModel, l10n: l10n, onRoute: { _ in }), theme: preferences.theme)
     }
 }

@@ -14,6 +14,7 @@ extension CityListViewModel {
         let failures: [Int: TemperatureFailure]
         let shown: [CityRef]
         let display: DisplayUnits.Value?
+        let l10n: L10n
     }
 
     /// The rows and temperatures as last formatted, with what they were made from: a keystroke
@@ -23,40 +24,37 @@ extension CityListViewModel {
         let listing: Listing
         let readings: Readings
         let temperatures: CityTemperatures
+        /// The local times of the rows, in the state's language.
+        let times: LocalTimes?
         let state: State
     }
 
     func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityListState, Never> {
-        let times = format.map { LocalTimes(language: l10n.language, zones: $0.zones) }
-        let tierHint: String? = switch tier {
-        case .standard(let least, let large):
-            // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
-            l10n.format(.citiesEmptyStandardTier, l10n.number(least), l10n.number(large), String(large))
-        case .large(let least): l10n.format(.citiesEmptyLargeTier, l10n.number(least))
-        case .other: nil
-        }
-        return states
+        states
             .scan(nil as Presented?) { [self] previous, state -> Presented? in
                 guard let matches = state.matches else { return nil }
-                let listing = previous.flatMap { $0.matches == matches ? $0.listing : nil } ?? list(matches)
+                let sameLanguage = previous?.state.l10n == state.l10n
+                let listing = previous.flatMap { $0.matches == matches && sameLanguage ? $0.listing : nil } ?? list(matches, l10n: state.l10n)
                 // The rows shown matter only for the failure named (`format`): without failures a
                 // scroll or a keystroke re-formats no temperature.
                 let readings = Readings(celsius: state.celsius, failures: state.failures,
-                                        shown: state.failures.isEmpty ? [] : state.shown, display: state.display)
+                                        shown: state.failures.isEmpty ? [] : state.shown, display: state.display, l10n: state.l10n)
                 let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
+                let times = sameLanguage ? previous?.times : formatter.map { LocalTimes(language: state.l10n.language, zones: $0.zones) }
                 return Presented(matches: matches, listing: listing,
-                                 readings: readings, temperatures: temperatures, state: state)
+                                 readings: readings, temperatures: temperatures, times: times, state: state)
             }
-            .compactMap { [l10n, tierHint] presented -> CityListState? in
+            .compactMap { presented -> CityListState? in
                 guard let presented else { return nil }
                 let state = presented.state
+                let l10n = state.l10n
                 let clock = state.now.flatMap { now in
-                    state.display.flatMap { display in times.map { CityClock(now: now, clock: display.clock, times: $0) } }
+                    state.display.flatMap { display in presented.times.map { CityClock(now: now, clock: display.clock, times: $0) } }
                 }
                 let listing = presented.listing
                 return CityListState(
                     query: presented.matches.query, rows: listing.rows, summary: listing.summary,
-                    emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint ? tierHint : nil,
+                    emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint,
                     searchAgain: listing.empty != nil && !state.searching && !state.searchHintDone
                         ? l10n[.citiesEmptySearchAgain] : nil,
                     selection: state.selection, searching: state.searching,
@@ -70,12 +68,11 @@ extension CityListViewModel {
 
     /// The rows of `matches` (or of the cities it may have meant), formatted when drawn, with the
     /// summary above them, what to say when there are none and the heading of the suggestions.
-    func list(_ matches: CityMatches) -> Listing {
+    func list(_ matches: CityMatches, l10n: L10n) -> Listing {
         let search = self.search
-        let l10n = self.l10n
-        let countries = self.countries
-        let text = CitySearchText(l10n: l10n, countries: countries)
-        let rows = CityRows(matches: matches.listed) { ref in
+        let countries = l10n.countryNames
+        let text = CitySearchText(l10n: l10n)
+        let rows = CityRows(matches: matches.listed, language: l10n.language) { ref in
             let hit = search.hit(ref, query: matches.nameQuery)
             let name = CityNameChoice.name(hit.city, language: l10n.language)
             return CityRow(
@@ -102,7 +99,18 @@ extension CityListViewModel {
         return Listing(rows: rows, summary: summary,
                        empty: matches.count == 0 && !suggesting ? text.nothing(matches) : nil,
                        suggesting: suggesting ? text.suggesting(matches) : nil,
-                       tierHint: matches.count == 0 && matches.qualifier == nil)
+                       tierHint: matches.count == 0 && matches.qualifier == nil ? tierHint(l10n) : nil)
+    }
+
+    /// What the catalogue holds, said when nothing matched and no place was named.
+    func tierHint(_ l10n: L10n) -> String? {
+        switch tier {
+        case .standard(let least, let large):
+            // The large tier's threshold is also what `scripts/build-resources.py --tier` is given.
+            l10n.format(.citiesEmptyStandardTier, l10n.number(least), l10n.number(large), String(large))
+        case .large(let least): l10n.format(.citiesEmptyLargeTier, l10n.number(least))
+        case .other: nil
+        }
     }
 
     /// What `list(_:)` makes of one answer.
@@ -111,13 +119,14 @@ extension CityListViewModel {
         let summary: String
         let empty: String?
         let suggesting: String?
-        /// Whether what the catalogue holds is worth saying (nothing matched, no place was named).
-        let tierHint: Bool
+        /// What the catalogue holds, where worth saying (nothing matched, no place was named).
+        let tierHint: String?
     }
 
     /// The temperatures as the list shows them: kept in °C and formatted in the settings' units.
     func format(_ readings: Readings) -> CityTemperatures {
-        guard let display = readings.display, let format = format?.with(display) else { return CityTemperatures() }
+        guard let display = readings.display, let format = formatter?.with(display, readings.l10n) else { return CityTemperatures() }
+        let l10n = readings.l10n
         var texts = readings.celsius.mapValues { format.shortTemperature($0) }
         let mark = l10n[.weatherUnavailable]
         for id in readings.failures.keys { texts[id] = mark }

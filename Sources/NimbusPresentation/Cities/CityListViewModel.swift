@@ -30,12 +30,15 @@ public struct CityRow: Equatable, Sendable {
 /// and only the visible rows are ever shown.
 public struct CityRows: Equatable, Sendable {
     private let matches: CityMatches
+    /// The language the rows are formatted in: the same matches in another are other rows.
+    private let language: Language
     private let cache: RowCache
     private let copyText: @Sendable (CityRef) -> String
 
-    init(matches: CityMatches, format: @escaping @Sendable (CityRef) -> CityRow,
+    init(matches: CityMatches, language: Language, format: @escaping @Sendable (CityRef) -> CityRow,
          copyText: @escaping @Sendable (CityRef) -> String = { _ in "" }) {
         self.matches = matches
+        self.language = language
         self.cache = RowCache(format: format)
         self.copyText = copyText
     }
@@ -54,7 +57,7 @@ public struct CityRows: Equatable, Sendable {
     /// The first `n` rows, formatted (for tests and snapshots).
     public func prefix(_ n: Int) -> [CityRow] { (0..<min(n, count)).map { self[$0] } }
 
-    public static func == (l: CityRows, r: CityRows) -> Bool { l.matches == r.matches }
+    public static func == (l: CityRows, r: CityRows) -> Bool { l.matches == r.matches && l.language == r.language }
 }
 
 /// Formatted rows of one result list; only rows that were shown are ever formatted.
@@ -189,6 +192,8 @@ public final class CityListViewModel {
         var now: Date?
         /// The units and clock of the settings (nil without a formatter).
         var display: DisplayUnits.Value?
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
     }
 
     /// A row whose temperature could not be had.
@@ -240,13 +245,14 @@ public final class CityListViewModel {
     }
 
     let search: SearchCitiesUseCase
-    let l10n: L10n
-    let countries: CountryNames
+    /// The language of the first state.
+    private let firstLanguage: L10n
     let scheduler: AnySchedulerOf<DispatchQueue>
     let totalCount: Int
     let tier: CityCatalogueTier
     let temperatures: GetCurrentTemperaturesUseCase?
-    let format: WeatherFormatter?
+    /// The zones, and the first state's units: a state is formatted in its own units and language.
+    let formatter: WeatherFormatter?
     /// The settings' units and clock as they change (nil: the formatter's, fixed).
     let display: DisplayUnits?
     let likes: LikeCityUseCase?
@@ -254,18 +260,17 @@ public final class CityListViewModel {
     /// With `format`, the rows' temperatures are formatted and their local times kept to the tick's minute
     /// (in `display`'s units and clock as the settings change them, else in the formatter's);
     /// `tier` says which catalogue is searched (what a query that matched nothing can be told).
-    public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n, countries: CountryNames,
+    public init(search: SearchCitiesUseCase, totalCount: Int, l10n: L10n,
                 scheduler: AnySchedulerOf<DispatchQueue>, tier: CityCatalogueTier = .other,
                 temperatures: GetCurrentTemperaturesUseCase? = nil,
                 format: WeatherFormatter? = nil, display: DisplayUnits? = nil, likes: LikeCityUseCase? = nil) {
         self.search = search
         self.totalCount = totalCount
-        self.l10n = l10n
-        self.countries = countries
+        self.firstLanguage = l10n
         self.scheduler = scheduler
         self.tier = tier
         self.temperatures = temperatures
-        self.format = format
+        self.formatter = format
         self.display = display
         self.likes = likes
     }
@@ -289,12 +294,12 @@ public final class CityListViewModel {
             input.events.map(Self.action).eraseToAnyPublisher(),
             input.tick.map(Action.tick).eraseToAnyPublisher(),
         ]
-        if format != nil, let display {
+        if formatter != nil, let display {
             // The settings' units and clock, now and after each change: temperatures and times are formatted again.
             actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(display: format?.display), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            initial: State(display: formatter?.display, l10n: firstLanguage), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
     }

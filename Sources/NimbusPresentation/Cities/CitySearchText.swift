@@ -5,11 +5,10 @@ import NimbusDomain
 /// the cities a query may have meant, and where a narrowed query looked.
 public struct CitySearchText: Sendable {
     public let l10n: L10n
-    public let countries: CountryNames
+    public var countries: CountryNames { l10n.countryNames }
 
-    public init(l10n: L10n, countries: CountryNames) {
+    public init(l10n: L10n) {
         self.l10n = l10n
-        self.countries = countries
     }
 
     /// The places a qualifier named, as a reader says them: "Illinois, United States", "France",

@@ -66,6 +66,8 @@ public final class HelpViewModel {
     }
 
     public struct State: Equatable {
+        /// The language the help speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         var filter = ""
         var typing = false
         var scroll = 0
@@ -76,21 +78,23 @@ public final class HelpViewModel {
 
     private let screen: [HelpEntry]
     private let global: [HelpEntry]
-    private let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
 
     public init(screen: [HelpEntry], global: [HelpEntry], l10n: L10n) {
         self.screen = screen
         self.global = global
-        self.l10n = l10n
+        self.firstLanguage = l10n
     }
 
     public func transform(input: Input) -> Output {
         let actions = input.events.map(Self.action).eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
+        let initial = State(l10n: firstLanguage)
+        let loop = EffectRunner.run(initial: initial, actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
             Work<Action, HelpRoute>.route(.close)
         }
         // The help is shown from the start: its first state is the whole list.
-        let state = loop.state.prepend(State()).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
+        let state = loop.state.prepend(initial).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
     }
 
@@ -138,6 +142,7 @@ public final class HelpViewModel {
         let screen = self.screen.filter { Self.matches($0, state.filter) }
         let global = self.global.filter { Self.matches($0, state.filter) }
         let filtering = state.typing || !state.filter.isEmpty
+        let l10n = state.l10n
         return HelpState(
             screen: screen, global: global, allScreen: self.screen, allGlobal: self.global,
             prompt: filtering ? l10n.format(.helpFilterPrompt, state.filter + (state.typing ? "▏" : "")) : nil,

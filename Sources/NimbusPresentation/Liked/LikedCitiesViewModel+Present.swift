@@ -10,7 +10,7 @@ extension LikedCitiesViewModel {
     /// What the rows depend on: a change of selection alone formats no row again.
     struct Listing: Equatable {
         let cities: [City], ranges: [Coordinate: DayRange], problems: [Coordinate: WeatherError]
-        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value
+        let rangeError: WeatherError?, removeFailed: Bool, display: DisplayUnits.Value, l10n: L10n
         init(_ s: State) {
             cities = s.cities
             ranges = s.ranges
@@ -18,6 +18,7 @@ extension LikedCitiesViewModel {
             rangeError = s.rangeError
             removeFailed = s.removeFailed
             display = s.display
+            l10n = s.l10n
         }
     }
 
@@ -52,13 +53,13 @@ extension LikedCitiesViewModel {
     }
 
     private func list(_ state: State) -> LikedCitiesState {
-        let format = self.format.with(state.display)
+        let format = formatter.with(state.display, state.l10n)
         let l10n = format.l10n
         let rows = state.cities.map { city -> LikedRow in
             let range = state.ranges[city.coordinate]
             let name = CityNameChoice.name(city, language: l10n.language)
             if range == nil, let error = state.rangeProblems[city.coordinate] ?? state.rangeError {
-                var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
+                var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: l10n.countryNames),
                                    range: l10n[.weatherUnavailable], condition: format.shortMessage(error),
                                    coordinates: WeatherFormatter.coordinates(city.coordinate))
                 row.unavailable = true
@@ -66,7 +67,7 @@ extension LikedCitiesViewModel {
                 row.qualifiedName = CityPlace.qualifiedName(city, language: l10n.language)
                 return row
             }
-            var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: countries),
+            var row = LikedRow(cityID: city.id, name: name, country: CityPlace.text(city, language: l10n.language, countries: l10n.countryNames),
                                range: range.map { format.shortTemperature($0.high) + " / " + format.shortTemperature($0.low) },
                                condition: range.map { format.condition($0.condition) },
                                coordinates: WeatherFormatter.coordinates(city.coordinate))
@@ -95,10 +96,10 @@ extension LikedCitiesViewModel {
         let snapshot = MapSnapshot(key: view.key, rows: view.rows, marker: projection.cell(of: city.coordinate),
                                    kilometresPerColumn: view.kilometresPerColumn, projection: projection,
                                    ownCountryCells: city.id == view.key.cityID ? view.ownCountryCells : nil)
-        let language = format.l10n.language
+        let language = state.l10n.language
         let others = state.cities.filter { $0.id != city.id }.map { MapMarker.place($0, language: language) }
         let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
-                                     units: state.display.system, l10n: format.l10n)
+                                     units: state.display.system, l10n: state.l10n)
         return LikedMap(snapshot: snapshot, label: CityNameChoice.name(city, language: language),
                         markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
     }

@@ -123,6 +123,8 @@ public final class LikedCitiesViewModel {
         var thumbnail: Thumbnail?
         /// The settings' units (the ranges and the scale are formatted in them).
         var display = DisplayUnits.Value(system: .metric)
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
     }
 
     public enum Action {
@@ -149,10 +151,10 @@ public final class LikedCitiesViewModel {
     private let like: LikeCityUseCase
     private let ranges: GetTodayRangesUseCase
     /// The language and the zones; the units are the state's.
-    let format: WeatherFormatter
+    /// The zones, and the first state's language and units: a state is formatted in its own.
+    let formatter: WeatherFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).
     private let display: DisplayUnits?
-    let countries: CountryNames
     private let scheduler: AnySchedulerOf<DispatchQueue>
     /// How the user database opened: a file that was unreadable and moved aside, or data not saved,
     /// is told under the list.
@@ -161,15 +163,14 @@ public final class LikedCitiesViewModel {
     private let map: ShowCityMapUseCase?
 
     public init(liked: GetLikedCitiesUseCase, like: LikeCityUseCase, ranges: GetTodayRangesUseCase,
-                format: WeatherFormatter, display: DisplayUnits? = nil, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>,
+                format: WeatherFormatter, display: DisplayUnits? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 dataStatus: UserDataStatus = .saved, map: ShowCityMapUseCase? = nil) {
         self.map = map
         self.liked = liked
         self.like = like
         self.ranges = ranges
-        self.format = format
+        self.formatter = format
         self.display = display
-        self.countries = countries
         self.scheduler = scheduler
         self.dataStatus = dataStatus
     }
@@ -193,7 +194,7 @@ public final class LikedCitiesViewModel {
             actions.append(display.changes.map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(display: format.display), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
+            initial: State(display: formatter.display, l10n: formatter.l10n), actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
     }

@@ -1,26 +1,58 @@
 import Foundation
 import NimbusLocalization
+import Synchronization
 
 /// Localised strings of one language, loaded from `Localization/<lang>.lproj/Localizable.strings`.
-public struct L10n: Sendable {
+///
+/// A value in every view model's `State` (so `present` is a function of the state): equal when it
+/// is the same language with the same tables, which `bundled` loads once per language.
+public struct L10n: Sendable, Equatable {
     public let language: Language
-    private let table: [String: String]
-    private let fallback: [String: String]
+    private let tables: Tables
     private let groupingSeparator: String
+
+    /// The tables, shared by every copy and compared by identity (a state is compared on every
+    /// action; a table has a thousand strings).
+    private final class Tables: Sendable {
+        let table: [String: String]
+        let fallback: [String: String]
+        let countryNames: CountryNames
+        init(table: [String: String], fallback: [String: String], locale: Locale) {
+            self.table = table
+            self.fallback = fallback
+            countryNames = CountryNames(locale: locale)
+        }
+    }
 
     public init(language: Language, table: [String: String], fallback: [String: String] = [:]) {
         self.language = language
         self.groupingSeparator = language.groupingSeparator
-        self.table = table
-        self.fallback = fallback
+        self.tables = Tables(table: table, fallback: fallback, locale: language.locale)
     }
 
-    /// Loads the bundled strings for `language`, falling back to English for any missing key.
+    public static func == (a: L10n, b: L10n) -> Bool { a.language == b.language && a.tables === b.tables }
+
+    private static let loaded = Mutex<[Language: L10n]>([:])
+
+    /// The bundled strings for `language`, falling back to English for any missing key; read from
+    /// disk once per language.
     public static func bundled(_ language: Language) -> L10n {
+        if let known = loaded.withLock({ $0[language] }) { return known }
         let english = (try? StringsFile.load(language: .en)) ?? [:]
         let table = language == .en ? english : ((try? StringsFile.load(language: language)) ?? [:])
-        return L10n(language: language, table: table, fallback: english)
+        let made = L10n(language: language, table: table, fallback: english)
+        return loaded.withLock { known in
+            if let first = known[language] { return first }
+            known[language] = made
+            return made
+        }
     }
+
+    /// Country names in this language.
+    public var countryNames: CountryNames { tables.countryNames }
+
+    private var table: [String: String] { tables.table }
+    private var fallback: [String: String] { tables.fallback }
 
     public subscript(_ key: L10nKey) -> String {
         table[key.rawValue] ?? fallback[key.rawValue] ?? key.rawValue

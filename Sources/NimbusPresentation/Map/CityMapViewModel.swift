@@ -84,6 +84,9 @@ public final class CityMapViewModel {
     /// Everything the map panel depends on.
     public struct State: Equatable {
         let city: City
+        /// The language the panel speaks and the units of its scale (the view model's).
+        let l10n: L10n
+        let units: UnitSystem
         let initialZoom: MapZoom
         var size: MapSize?
         var zoom: MapZoom
@@ -111,8 +114,11 @@ public final class CityMapViewModel {
         /// Whether this map can show earthquakes.
         let canShowQuakes: Bool
 
-        init(city: City, zoom: MapZoom, style: MapStyle, canShowQuakes: Bool) {
+        init(city: City, l10n: L10n = .bundled(.en), units: UnitSystem = .metric, zoom: MapZoom, style: MapStyle,
+             canShowQuakes: Bool) {
             self.city = city
+            self.l10n = l10n
+            self.units = units
             initialZoom = zoom
             self.zoom = zoom
             self.style = style
@@ -156,10 +162,11 @@ public final class CityMapViewModel {
         case hideQuakes
     }
 
-    let city: City
+    private let city: City
     private let showMap: ShowCityMapUseCase
-    let l10n: L10n
-    let units: UnitSystem
+    /// The language and units of the first state.
+    private let firstLanguage: L10n
+    private let firstUnits: UnitSystem
     private let initialZoom: MapZoom
     private let initialStyle: MapStyle
     private let scheduler: AnySchedulerOf<DispatchQueue>
@@ -182,8 +189,8 @@ public final class CityMapViewModel {
         self.towns = towns
         self.city = city
         self.showMap = showMap
-        self.l10n = l10n
-        self.units = units
+        self.firstLanguage = l10n
+        self.firstUnits = units
         self.initialZoom = initialZoom
         self.initialStyle = initialStyle
         self.scheduler = scheduler
@@ -199,7 +206,8 @@ public final class CityMapViewModel {
             places.receive(on: scheduler).map(Action.places).eraseToAnyPublisher(),
         ]
         let loop = EffectRunner.run(
-            initial: State(city: city, zoom: initialZoom, style: initialStyle, canShowQuakes: nearbyQuakes != nil),
+            initial: State(city: city, l10n: firstLanguage, units: firstUnits, zoom: initialZoom, style: initialStyle,
+                           canShowQuakes: nearbyQuakes != nil),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         let state = loop.state

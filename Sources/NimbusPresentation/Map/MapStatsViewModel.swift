@@ -36,37 +36,46 @@ public final class MapStatsViewModel {
         public let route: AnyPublisher<Route, Never>
     }
 
+    public struct State: Equatable {
+        /// The language the overlay speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
+        /// The counters last read.
+        var statistics = MapCacheStatistics()
+    }
+
     public enum Action: Equatable { case read(MapCacheStatistics), close }
     public enum Effect: Equatable { case close }
 
     private let statistics: () -> MapCacheStatistics
-    private let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
 
     public init(statistics: @escaping () -> MapCacheStatistics, l10n: L10n) {
         self.statistics = statistics
-        self.l10n = l10n
+        self.firstLanguage = l10n
     }
 
     public func transform(input: Input) -> Output {
         let statistics = self.statistics
         let reads = input.tick.prepend(()).map { Action.read(statistics()) }.eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: MapCacheStatistics(), actions: merge(reads, input.events.map { event in switch event { case .closeRequested: Action.close } }.eraseToAnyPublisher()),
+        let loop = EffectRunner.run(initial: State(l10n: firstLanguage), actions: merge(reads, input.events.map { event in switch event { case .closeRequested: Action.close } }.eraseToAnyPublisher()),
                                     scheduler: .immediate, reduce: Self.reduce) { _ in Work<Action, Route>.route(.close) }
-        return Output(state: loop.state.map { [l10n] in Self.present($0, l10n) }.eraseToAnyPublisher(), route: loop.route)
+        return Output(state: loop.state.map(Self.present).eraseToAnyPublisher(), route: loop.route)
     }
 
-    static func reduce(_ state: inout MapCacheStatistics, _ action: Action) -> [Effect] {
+    static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
         switch action {
         case .read(let stats):
-            state = stats
+            state.statistics = stats
             return []
         case .close:
             return [.close]
         }
     }
 
-    static func present(_ s: MapCacheStatistics, _ l10n: L10n) -> MapStatsState {
-        MapStatsState(title: l10n[.debugTitle], lines: [
+    static func present(_ state: State) -> MapStatsState {
+        let s = state.statistics, l10n = state.l10n
+        return MapStatsState(title: l10n[.debugTitle], lines: [
             l10n.format(.debugHits, l10n.number(s.hits)),
             l10n.format(.debugMisses, l10n.number(s.misses)),
             l10n.format(.debugEvictions, l10n.number(s.evictions)),

@@ -5,7 +5,8 @@ import CombineSchedulers
 import NimbusLoop
 
 extension MovieDetailViewModel {
-    func present(_ state: State) -> MovieDetailState {
+    static func present(_ state: State) -> MovieDetailState {
+        let l10n = state.l10n
         let phase: MovieDetailState.Phase
         switch state.phase {
         case .idle, .loading: phase = .loading(l10n[.movieDetailLoading])
@@ -22,11 +23,11 @@ extension MovieDetailViewModel {
                                   expanded: state.castExpanded, unknown: l10n[.movieDetailUnknown])
         }
         return MovieDetailState(title: state.movie?.title ?? state.summary.title, phase: phase,
-                                fields: state.movie.map(fields) ?? [], cast: cast, inWishlist: state.inWishlist,
+                                fields: state.movie.map { fields($0, l10n: l10n) } ?? [], cast: cast, inWishlist: state.inWishlist,
                                 scroll: state.scroll, message: message)
     }
 
-    func fields(_ m: Movie) -> [MovieDetailState.Field] {
+    static func fields(_ m: Movie, l10n: L10n) -> [MovieDetailState.Field] {
         var out: [MovieDetailState.Field] = []
         func add(_ key: L10nKey, _ value: String?) {
             let text = value.flatMap { $0.isEmpty ? nil : $0 } ?? l10n[.movieDetailUnknown]

@@ -78,6 +78,8 @@ public final class MovieDetailViewModel {
     }
 
     public struct State: Equatable {
+        /// The language the details speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         let summary: MovieSummary
         var movie: Movie?
         var phase = Phase.idle
@@ -111,7 +113,8 @@ public final class MovieDetailViewModel {
     private let summary: MovieSummary
     private let details: MovieDetailsUseCase
     private let wishlist: WishlistUseCase
-    let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
 
     public init(movie: MovieSummary, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
@@ -119,7 +122,7 @@ public final class MovieDetailViewModel {
         self.summary = movie
         self.details = details
         self.wishlist = wishlist
-        self.l10n = l10n
+        self.firstLanguage = l10n
         self.scheduler = scheduler
     }
 
@@ -140,11 +143,11 @@ public final class MovieDetailViewModel {
             input.events.map(Self.action).eraseToAnyPublisher(),
             // The mark follows the store, whichever screen changed it.
             wishlist.contents.map { entries in Action.stored(entries.contains { $0.id == id }) }.eraseToAnyPublisher())
-        let loop = EffectRunner.run(initial: State(summary: summary), actions: actions, scheduler: scheduler,
+        let loop = EffectRunner.run(initial: State(l10n: firstLanguage, summary: summary), actions: actions, scheduler: scheduler,
                                     reduce: Self.reduce, perform: perform)
         let state = loop.state
             .filter { $0.phase != .idle }
-            .map { [self] in present($0) }
+            .map(Self.present)
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state)

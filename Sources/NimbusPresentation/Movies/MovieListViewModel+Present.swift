@@ -12,7 +12,7 @@ extension MovieListViewModel {
     struct Listing: Equatable {
         let listing: Int, count: Int, wishlisted: Set<MovieID>
         let query: String, phase: State.Phase, totalResults: Int, loadingMore: Bool, moreError: MovieError?
-        let filter: MovieFilter, dropHint: State.Probe?
+        let filter: MovieFilter, dropHint: State.Probe?, l10n: L10n
         init(_ s: State) {
             listing = s.listing
             count = s.movies.count
@@ -24,6 +24,7 @@ extension MovieListViewModel {
             moreError = s.moreError
             filter = s.filter
             dropHint = s.dropHint
+            l10n = s.l10n
         }
     }
 
@@ -38,7 +39,7 @@ extension MovieListViewModel {
     /// move in the picker, a page or a wishlist change makes none of them again.
     struct MadePicker {
         struct Source: Equatable {
-            let kind: MovieChip.Kind, typed: String, filter: MovieFilter, support: MovieFilterSupport
+            let kind: MovieChip.Kind, typed: String, filter: MovieFilter, support: MovieFilterSupport, l10n: L10n
         }
         let source: Source
         let options: [MovieFilterOption]
@@ -62,14 +63,14 @@ extension MovieListViewModel {
                     listing = Listing(state)
                     var rows: PagedList<MovieRow>
                     if let previous, previous.listing.listing == listing.listing, previous.listing.wishlisted == listing.wishlisted,
-                       previous.listing.count <= listing.count {
+                       previous.listing.l10n == listing.l10n, previous.listing.count <= listing.count {
                         // The same rows, or a page appended below them (paging down never makes the rows above again).
                         rows = previous.view.rows
                         if previous.listing.count < listing.count {
-                            rows.append(contentsOf: state.movies[previous.listing.count...].map { row($0, state.wishlisted) })
+                            rows.append(contentsOf: state.movies[previous.listing.count...].map { Self.row($0, state.wishlisted, state.l10n) })
                         }
                     } else {
-                        rows = PagedList(state.movies.map { row($0, state.wishlisted) })
+                        rows = PagedList(state.movies.map { Self.row($0, state.wishlisted, state.l10n) })
                     }
                     view = self.view(state, rows: rows, loadingMore: listing.loadingMore)
                 }
@@ -82,14 +83,15 @@ extension MovieListViewModel {
             .eraseToAnyPublisher()
     }
 
-    func row(_ movie: MovieSummary, _ wishlisted: Set<MovieID>) -> MovieRow {
+    static func row(_ movie: MovieSummary, _ wishlisted: Set<MovieID>, _ l10n: L10n) -> MovieRow {
         MovieRow(movie, inWishlist: wishlisted.contains(movie.id), l10n: l10n)
     }
 
     func view(_ state: State, rows: PagedList<MovieRow>, loadingMore: Bool) -> MovieListState {
+        let l10n = state.l10n
         let phase: MovieListState.Phase
         switch state.phase {
-        case .idle: phase = .idle(idleMessage)
+        case .idle: phase = .idle(source.idleMessage(l10n))
         case .loading: phase = .loading
         case .results: phase = .results
         case .empty: phase = .empty(emptyText(state))
@@ -106,7 +108,7 @@ extension MovieListViewModel {
             query: state.query, phase: phase, rows: rows, summary: summary,
             loadingMore: loadingMore,
             moreError: state.moreError.map { l10n.format(.moviesError, l10n.describe($0)) },
-            recent: [], filter: state.filter, chips: chips(for: state.filter), filterSupport: state.support)
+            recent: [], filter: state.filter, chips: Self.chips(for: state.filter, l10n: l10n), filterSupport: state.support)
     }
 
     /// What follows the user's moves at once: focus, selections, the field, the picker and the message.
@@ -124,13 +126,14 @@ extension MovieListViewModel {
         } else {
             view.picker = nil
         }
-        view.message = state.message.map(text)
+        view.message = state.message.map { Self.text($0, l10n: state.l10n) }
     }
 
     /// The picker's options for the filter in force (each one the whole filter it would make),
     /// made again only when what they are made from changed.
     func madePicker(_ picker: State.Picker, _ state: State, previous: MadePicker?) -> MadePicker {
-        let source = MadePicker.Source(kind: picker.kind, typed: picker.typed, filter: state.filter, support: state.support)
+        let l10n = state.l10n
+        let source = MadePicker.Source(kind: picker.kind, typed: picker.typed, filter: state.filter, support: state.support, l10n: l10n)
         if let previous, previous.source == source { return previous }
         let made = MovieFilterOptions.options(picker.kind, current: state.filter, typed: picker.typed, support: state.support, l10n: l10n)
         return MadePicker(source: source, options: made.options, selected: made.selected,
@@ -138,7 +141,7 @@ extension MovieListViewModel {
                           prompt: MovieFilterOptions.prompt(picker.kind, typed: picker.typed, support: state.support, l10n: l10n))
     }
 
-    func text(_ message: State.Message) -> String {
+    static func text(_ message: State.Message, l10n: L10n) -> String {
         switch message {
         case .wishlistFailed(let error): return l10n.describe(error)
         case .historyFailed(let reason): return l10n.format(.moviesHistoryNotRemoved, reason)
@@ -148,10 +151,11 @@ extension MovieListViewModel {
 
     /// "Nothing matches …" and, with filters, which of them to drop (once the probes have answered).
     func emptyText(_ state: State) -> String {
+        let l10n = state.l10n
         guard state.filter.narrows else {
             return Self.emptyText(query: state.query, catalogueYears: state.instant ? catalogueYears : nil, l10n: l10n)
         }
-        let chips = chips(for: state.filter)
+        let chips = Self.chips(for: state.filter, l10n: l10n)
         let active = chips.filter { $0.kind != .sort }.map(\.text).joined(separator: " · ")
         let first = state.query.isEmpty ? l10n.format(.moviesEmptyFilteredAll, active) : l10n.format(.moviesEmptyFiltered, state.query, active)
         let hint = state.dropHint.map { best in
@@ -172,7 +176,7 @@ extension MovieListViewModel {
     }
 
     /// The filter's chips, in the UI language.
-    func chips(for filter: MovieFilter) -> [MovieChip] {
+    static func chips(for filter: MovieFilter, l10n: L10n) -> [MovieChip] {
         var chips: [MovieChip] = []
         if let genre = filter.genre { chips.append(MovieChip(kind: .genre, text: l10n.genre(genre))) }
         if let years = filter.years { chips.append(MovieChip(kind: .years, text: l10n.years(years))) }

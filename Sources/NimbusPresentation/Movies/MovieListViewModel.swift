@@ -72,6 +72,8 @@ public final class MovieListViewModel {
 
     /// Everything the screen depends on.
     public struct State: Equatable {
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         enum Phase: Equatable { case idle, loading, results, empty, failed(MovieError) }
         /// A filter dropped after a filtered search found nothing, and what the search found without it.
         struct Probe: Equatable {
@@ -149,7 +151,8 @@ public final class MovieListViewModel {
         var picker: Picker?
         var message: Message?
 
-        init(instant: Bool, offMain: Bool, support: MovieFilterSupport) {
+        init(l10n: L10n = .bundled(.en), instant: Bool, offMain: Bool, support: MovieFilterSupport) {
+            self.l10n = l10n
             self.instant = instant
             self.offMain = offMain
             self.support = support
@@ -214,8 +217,10 @@ public final class MovieListViewModel {
     let search: SearchMoviesUseCase
     let details: MovieDetailsUseCase
     let wishlist: WishlistUseCase
-    let l10n: L10n
-    let idleMessage: String
+    /// The language of the first state.
+    private let firstLanguage: L10n
+    /// Where the films come from: what the tab says before a query names it.
+    let source: FilmSource
     /// The bundled catalogue's first and last release year (nil under TMDB): a query it does not
     /// match is told which years and which language its titles are in.
     let catalogueYears: ClosedRange<Int>?
@@ -223,17 +228,17 @@ public final class MovieListViewModel {
     /// Where catalogue searches run (off the main thread in the app); nil: where they are asked for.
     let searchScheduler: AnySchedulerOf<DispatchQueue>?
 
-    /// `idleMessage` is shown when the query is empty (it names the catalogue or TMDB).
+    /// `source` is named when the query is empty (the catalogue or TMDB).
     public init(search: SearchMoviesUseCase, details: MovieDetailsUseCase, wishlist: WishlistUseCase, l10n: L10n,
-                idleMessage: String, catalogueYears: ClosedRange<Int>? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
+                source: FilmSource, catalogueYears: ClosedRange<Int>? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 searchScheduler: AnySchedulerOf<DispatchQueue>? = nil) {
         self.catalogueYears = catalogueYears
         self.search = search
         self.searchScheduler = searchScheduler
         self.details = details
         self.wishlist = wishlist
-        self.l10n = l10n
-        self.idleMessage = idleMessage
+        self.firstLanguage = l10n
+        self.source = source
         self.scheduler = scheduler
     }
 
@@ -259,7 +264,7 @@ public final class MovieListViewModel {
             wishlist.contents.map { Action.wishlist(Set($0.map(\.id))) }.eraseToAnyPublisher(),
             details.viewed.map { Action.viewed(Array($0.prefix(Self.recentLimit))) }.eraseToAnyPublisher(),
         ]
-        let initial = State(instant: instant, offMain: searchScheduler != nil, support: search.filterSupport)
+        let initial = State(l10n: firstLanguage, instant: instant, offMain: searchScheduler != nil, support: search.filterSupport)
         let loop = EffectRunner.run(initial: initial, actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
                                     scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)

@@ -45,6 +45,8 @@ public final class MoviesQueriesListViewModel {
     }
 
     public struct State: Equatable {
+        /// The language the list speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         var queries: [String] = []
         var selection = 0
         var observing = false
@@ -71,12 +73,13 @@ public final class MoviesQueriesListViewModel {
     public static let limit = 10
 
     private let search: SearchMoviesUseCase
-    private let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
 
     public init(search: SearchMoviesUseCase, l10n: L10n, scheduler: AnySchedulerOf<DispatchQueue>) {
         self.search = search
-        self.l10n = l10n
+        self.firstLanguage = l10n
         self.scheduler = scheduler
     }
 
@@ -89,14 +92,19 @@ public final class MoviesQueriesListViewModel {
             case .rowDeleted(let row): .deleted(row)
             }
         }.eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
-        let title = l10n[.moviesSuggestions], l10n = self.l10n
+        let loop = EffectRunner.run(initial: State(l10n: firstLanguage), actions: actions, scheduler: scheduler,
+                                    reduce: Self.reduce, perform: perform)
         let state = loop.state
-            .map { MoviesQueriesListState(title: $0.failure.map { l10n.format(.moviesHistoryNotRemoved, $0) } ?? title,
-                                          queries: $0.queries, selection: $0.selection) }
+            .map(Self.present)
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
+    }
+
+    static func present(_ state: State) -> MoviesQueriesListState {
+        let l10n = state.l10n
+        return MoviesQueriesListState(title: state.failure.map { l10n.format(.moviesHistoryNotRemoved, $0) } ?? l10n[.moviesSuggestions],
+                                      queries: state.queries, selection: state.selection)
     }
 
     // MARK: Reduce

@@ -8,6 +8,8 @@ extension WishlistViewModel {
     // MARK: Presenting
 
     func present(_ state: State) -> WishlistState {
+        let l10n = state.l10n
+        let dateFormatter = dateFormatter(l10n.language)
         let rows = state.entries.map { e in
             WishlistRow(id: e.id, title: e.movie.title, year: e.movie.year.map(String.init) ?? "",
                         director: e.movie.directors.joined(separator: ", "), added: dateFormatter.string(from: e.addedAt),
@@ -18,21 +20,35 @@ extension WishlistViewModel {
             rows: rows, summary: l10n.format(.wishlistSummary, l10n.number(rows.count)),
             emptyMessage: rows.isEmpty ? l10n[.wishlistEmpty] : nil,
             confirmation: state.confirming ? l10n.count(.wishlistConfirm, rows.count, l10n.number(rows.count)) : nil,
-            selection: selection, message: state.message.flatMap(text))
+            selection: selection, message: state.message.flatMap { Self.text($0, l10n: l10n) })
         shown.importing = state.importing
         return shown
     }
 
-    func text(_ message: Message) -> String? {
+    /// The medium date style of `language`, in the view model's zone.
+    private func dateFormatter(_ language: Language) -> DateFormatter {
+        dates.withLock { last in
+            if let last, last.language == language { return last.formatter }
+            let formatter = DateFormatter()
+            formatter.locale = language.locale
+            formatter.timeZone = timeZone
+            formatter.dateStyle = .medium
+            formatter.timeStyle = .none
+            last = (language, formatter)
+            return formatter
+        }
+    }
+
+    static func text(_ message: Message, l10n: L10n) -> String? {
         switch message {
         case .failed(let error): return l10n.describeWishlistFailure(error)
         case .notice(let status): return UserDataNotice.message(status, l10n: l10n)
-        case .imported(let report): return leftOut(report)
+        case .imported(let report): return leftOut(report, l10n: l10n)
         }
     }
 
     /// What an import did not add: "2 already saved · 1 not found: Nope (1999)".
-    func leftOut(_ report: WishlistImportReport) -> String {
+    static func leftOut(_ report: WishlistImportReport, l10n: L10n) -> String {
         var parts: [String] = []
         if report.already > 0 { parts.append(l10n.format(.wishlistImportAlready, l10n.number(report.already))) }
         if !report.unmatched.isEmpty {
@@ -43,10 +59,10 @@ extension WishlistViewModel {
     }
 
     /// Why an import saved nothing, naming the file as it was typed.
-    func refusalText(_ refusal: Refusal) -> String {
+    static func refusalText(_ refusal: Refusal, l10n: L10n) -> String {
         switch refusal {
         case .nothingNew(let report):
-            return l10n.format(.wishlistImportNothing, leftOut(report))
+            return l10n.format(.wishlistImportNothing, leftOut(report, l10n: l10n))
         case .failed(let path, let error):
             let file = path  // the screen and the status line make it safe to draw
             switch error {

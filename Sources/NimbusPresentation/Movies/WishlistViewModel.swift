@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NimbusDomain
 import OpenCombineShim
 import CombineSchedulers
@@ -69,6 +70,8 @@ public final class WishlistViewModel {
     }
 
     public struct State: Equatable {
+        /// The language the screen speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         /// The store's latest contents: rows are always derived from these, never edited here.
         var entries: [WishlistEntry] = []
         /// The store has answered (before, the tab has nothing to show).
@@ -108,8 +111,8 @@ public final class WishlistViewModel {
         case open(MovieSummary)
         case ask(count: Int)
         case importFile(String)
-        /// Why an import saved nothing, for the status line.
-        case tell(Refusal)
+        /// Why an import saved nothing, for the status line, in the state's language.
+        case tell(Refusal, in: L10n)
     }
 
     /// Why an import saved nothing.
@@ -121,9 +124,12 @@ public final class WishlistViewModel {
 
     private let wishlist: WishlistUseCase
     private let importer: WishlistImportUseCase?
-    let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
     private let scheduler: AnySchedulerOf<DispatchQueue>
-    let dateFormatter: DateFormatter
+    let timeZone: TimeZone
+    /// The dates' formatter for the last language presented (made again only when it changes).
+    let dates: Mutex<(language: Language, formatter: DateFormatter)?> = Mutex(nil)
     private let dataStatus: UserDataStatus
 
     /// `dataStatus` says whether the wishlist is being saved; anything but `.saved` is told when the tab first shows.
@@ -133,13 +139,9 @@ public final class WishlistViewModel {
         self.wishlist = wishlist
         self.importer = importer
         self.dataStatus = dataStatus
-        self.l10n = l10n
+        self.firstLanguage = l10n
         self.scheduler = scheduler
-        dateFormatter = DateFormatter()
-        dateFormatter.locale = l10n.locale
-        dateFormatter.timeZone = timeZone
-        dateFormatter.dateStyle = .medium
-        dateFormatter.timeStyle = .none
+        self.timeZone = timeZone
     }
 
     /// The action an event is.
@@ -160,7 +162,7 @@ public final class WishlistViewModel {
     public func transform(input: Input) -> Output {
         let actions = merge(
             input.events.map(Self.action).eraseToAnyPublisher())
-        var initial = State()
+        var initial = State(l10n: firstLanguage)
         if dataStatus != .saved { initial.message = .notice(dataStatus) }
         let loop = EffectRunner.run(initial: initial, actions: actions, scheduler: scheduler, reduce: Self.reduce, perform: perform)
         let state = loop.state
@@ -233,11 +235,11 @@ public final class WishlistViewModel {
         case .imported(let report):
             // Films added are one change, said on the status line with its undo key; what was left
             // out is said here. Nothing added is said on the status line.
-            guard report.added > 0 else { return [.tell(.nothingNew(report))] }
+            guard report.added > 0 else { return [.tell(.nothingNew(report), in: state.l10n)] }
             state.message = report.already > 0 || !report.unmatched.isEmpty ? .imported(report) : nil
             return []
         case .importFailed(let path, let error):
-            return [.tell(.failed(path: path, error))]
+            return [.tell(.failed(path: path, error), in: state.l10n)]
         }
     }
 
@@ -279,8 +281,8 @@ public final class WishlistViewModel {
                     return .importFailed(path: path, (error as? WishlistImportError) ?? .notSaved("\(error)"))
                 }
             }
-        case .tell(let refusal):
-            return .route(.tell(refusalText(refusal)))
+        case .tell(let refusal, let l10n):
+            return .route(.tell(Self.refusalText(refusal, l10n: l10n)))
         }
     }
 }

@@ -52,6 +52,8 @@ public final class QuakeDetailViewModel {
         var likeFailed = false
         /// The settings' units and clock: what the facts are written in.
         var display = DisplayUnits.Value(system: .metric)
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
     }
 
     public enum Action: Equatable {
@@ -68,7 +70,8 @@ public final class QuakeDetailViewModel {
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
     /// The language and the zones; the units and clock are the state's.
-    private let format: QuakeFormatter
+    /// The zones, and the first state's language and units: a state is formatted in its own.
+    private let formatter: QuakeFormatter
     /// The settings' units and clock as they change (nil: the formatter's, fixed).
     private let display: DisplayUnits?
     private let now: @Sendable () -> Date
@@ -78,7 +81,7 @@ public final class QuakeDetailViewModel {
         self.quake = quake
         self.place = place
         self.likes = likes
-        self.format = format
+        self.formatter = format
         self.display = display
         self.now = now
     }
@@ -114,13 +117,13 @@ public final class QuakeDetailViewModel {
         let displayed = display.map { display in display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher() }
             ?? Empty().eraseToAnyPublisher()
         let loop = EffectRunner.run(
-            initial: State(city: likes == nil ? nil : place?.city.id, display: display?.value ?? format.weather.display),
+            initial: State(city: likes == nil ? nil : place?.city.id, display: display?.value ?? formatter.weather.display, l10n: formatter.l10n),
             actions: merge(stored, input.events.map(Self.action).eraseToAnyPublisher(), displayed),
             scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state
-            .map { [format, quake, place, now] state in
+            .map { [formatter, quake, place, now] state in
                 Self.state(quake, place, liked: state.liked, failed: state.likeFailed,
-                           format: format.with(state.display), now: now())
+                           format: formatter.with(state.display, state.l10n), now: now())
             }
             .removeDuplicates()
             .eraseToAnyPublisher()

@@ -4,18 +4,17 @@ import NimbusDomain
 /// Events in words and numbers of the UI language and units.
 public struct QuakeFormatter: Sendable {
     public let weather: WeatherFormatter
-    /// Country names in the UI language, for where an event is.
-    public let countries: CountryNames
     public var l10n: L10n { weather.l10n }
+    /// Country names in the UI language, for where an event is.
+    public var countries: CountryNames { weather.l10n.countryNames }
 
-    public init(weather: WeatherFormatter, countries: CountryNames? = nil) {
+    public init(weather: WeatherFormatter) {
         self.weather = weather
-        self.countries = countries ?? CountryNames(locale: weather.l10n.locale)
     }
 
-    /// The same language, zones and country names, writing in `display`.
-    public func with(_ display: DisplayUnits.Value) -> QuakeFormatter {
-        QuakeFormatter(weather: weather.with(display), countries: countries)
+    /// The same zones, writing in `display` and `l10n`'s language.
+    public func with(_ display: DisplayUnits.Value, _ l10n: L10n) -> QuakeFormatter {
+        QuakeFormatter(weather: weather.with(display, l10n))
     }
 
     /// "5.1": one decimal, as seismologists give it.

@@ -9,13 +9,14 @@ extension QuakeListViewModel {
 
     /// What the rows depend on: a change of selection alone formats no row again.
     struct Listing: Equatable {
-        let update: QuakeFeedUpdate?, near: Bool, byDistance: Bool, places: [Coordinate], display: DisplayUnits.Value, minute: Int
+        let update: QuakeFeedUpdate?, near: Bool, byDistance: Bool, places: [Coordinate], display: DisplayUnits.Value, l10n: L10n, minute: Int
         init(_ s: State) {
             update = s.update
             near = s.near
             byDistance = s.byDistance
             places = s.places
             display = s.display
+            l10n = s.l10n
             minute = Int(s.now.timeIntervalSince1970 / 60)
         }
     }
@@ -30,7 +31,7 @@ extension QuakeListViewModel {
     struct Presented {
         let rows: Memo<Listing, Rows>
         let state: State
-        /// Each event's place in words, by id, in the listing's units: finding the nearest
+        /// Each event's place in words, by id, in the listing's units and language: finding the nearest
         /// city and its local name for every row again at every change would cost a long feed dearly.
         let places: [String: (updated: Date, text: String)]
     }
@@ -40,11 +41,12 @@ extension QuakeListViewModel {
             .filter(\.started)
             .scan(nil as Presented?) { [self] previous, state in
                 let listing = Listing(state)
-                var places = previous?.rows.key.display == listing.display ? previous?.places ?? [:] : [:]
+                var places = previous.map { $0.rows.key.display == listing.display && $0.rows.key.l10n == listing.l10n } == true
+                    ? previous?.places ?? [:] : [:]
                 if places.count > 20_000 { places = [:] }
                 let made = Memo(listing, after: previous?.rows) { () -> Rows in
                     let shown = Self.shownQuakes(state)
-                    let format = self.format.with(state.display)
+                    let format = formatter.with(state.display, state.l10n)
                     var rows = rows(shown, now: state.now, format: format, places: &places)
                     if state.byDistance, !state.places.isEmpty {
                         for i in rows.indices {
@@ -80,7 +82,7 @@ extension QuakeListViewModel {
 
     private func view(_ presented: Presented) -> QuakeListState {
         let state = presented.state, rows = presented.rows.value.rows
-        let format = self.format.with(state.display)
+        let format = formatter.with(state.display, state.l10n)
         let l10n = format.l10n
         var filter = format.filterParts(state.feed)
         let radius = format.distance(kilometres: QuakeFormatter.nearRadiusKilometres(state.units))

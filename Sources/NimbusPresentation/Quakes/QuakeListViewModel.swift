@@ -122,6 +122,8 @@ public final class QuakeListViewModel {
         var now: Date
         /// The settings' units and clock: what the list is formatted in.
         var display = DisplayUnits.Value(system: .metric)
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         /// The units shown: "near my places" is a round distance in them.
         var units: UnitSystem { display.system }
         /// The last `f` could not be saved (until the next key).
@@ -151,8 +153,8 @@ public final class QuakeListViewModel {
     let quakes: QuakesUseCase
     private let likes: LikeCityUseCase?
     private let places: AnyPublisher<[Coordinate], Never>
-    /// The language and the zones; the units are the state's.
-    let format: QuakeFormatter
+    /// The zones, and the first state's language and units: a state is formatted in its own.
+    let formatter: QuakeFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).
     private let display: DisplayUnits?
     private let scheduler: AnySchedulerOf<DispatchQueue>
@@ -167,7 +169,7 @@ public final class QuakeListViewModel {
         self.quakes = quakes
         self.likes = likes
         self.places = places
-        self.format = format
+        self.formatter = format
         self.display = display
         self.scheduler = scheduler
         self.feed = feed
@@ -186,7 +188,7 @@ public final class QuakeListViewModel {
             actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(feed: feed, now: now(), display: display?.value ?? format.weather.display),
+            initial: State(feed: feed, now: now(), display: display?.value ?? formatter.weather.display, l10n: formatter.l10n),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)

@@ -8,19 +8,20 @@ extension SettingsViewModel {
     // MARK: Presenting
 
     func present(_ state: State) -> SettingsState {
+        let l10n = state.l10n
         let problems = state.settings.problems
         let layers = state.settings.layers
         let rows = Row.allCases.map { row in
             // A value the command line or the environment sets says so: "metric · from NIMBUS_UNITS".
-            let from = { (value: String) in Self.override(row, layers).map { self.l10n.format(.settingsValueFrom, value, $0) } ?? value }
-            return SettingsState.Row(label: label(row), value: from(value(row, state.settings.effective, state.resolved)),
+            let from = { (value: String) in Self.override(row, layers).map { l10n.format(.settingsValueFrom, value, $0) } ?? value }
+            return SettingsState.Row(label: l10n[row.key.label], value: from(value(row, state.settings.effective, state.resolved, l10n)),
                                      values: values(row, state).map(from),
                                      flagged: problems.contains { $0.key == row.key.rawValue })
         }
         let search = state.search.map { search in
             SettingsState.Search(prompt: l10n[.settingsHomeSearch], text: search.text,
                                  results: search.results.map { CityNameChoice.name($0, language: l10n.language) + ", "
-                                     + CityPlace.text($0, language: l10n.language, countries: countries) },
+                                     + CityPlace.text($0, language: l10n.language, countries: l10n.countryNames) },
                                  pick: search.pick)
         }
         let path = Self.shortPath(state.settings.path, home: environment["HOME"])
@@ -40,14 +41,12 @@ extension SettingsViewModel {
                              footer: footer, footers: footers, help: l10n[.settingsHelp])
     }
 
-    func label(_ row: Row) -> String { l10n[row.key.label] }
-
-    func value(_ row: Row, _ effective: UserSettings, _ resolved: ResolvedSettings) -> String {
+    func value(_ row: Row, _ effective: UserSettings, _ resolved: ResolvedSettings, _ l10n: L10n) -> String {
         let units = resolved.units
         switch row {
         case .units:
             switch effective.units ?? .auto {
-            case .auto: return l10n[.settingsValueAuto] + " (" + system(units.system) + ")"
+            case .auto: return l10n[.settingsValueAuto] + " (" + Self.system(units.system, l10n) + ")"
             case .metric: return l10n[.settingsValueMetric]
             case .imperial: return l10n[.settingsValueImperial]
             }
@@ -80,16 +79,17 @@ extension SettingsViewModel {
     /// What the row can show: each value of the setting it steps through (`auto` as either system or
     /// style, whichever the locale or the terminal gives), and for the home, the one now or none.
     func values(_ row: Row, _ state: State) -> [String] {
+        let l10n = state.l10n
         let auto = l10n[.settingsValueAuto]
         let all: [UserSettings]
         switch row {
         case .units:
-            return [auto + " (" + system(.metric) + ")", auto + " (" + system(.imperial) + ")",
+            return [auto + " (" + Self.system(.metric, l10n) + ")", auto + " (" + Self.system(.imperial, l10n) + ")",
                     l10n[.settingsValueMetric], l10n[.settingsValueImperial]]
         case .mapStyle:
             let styles = [l10n[.settingsValueBraille], l10n[.settingsValueBlocks]]
             return styles.map { auto + " (" + $0 + ")" } + styles
-        case .home: return [value(row, state.settings.effective, state.resolved), l10n[.settingsValueNone]]
+        case .home: return [value(row, state.settings.effective, state.resolved, l10n), l10n[.settingsValueNone]]
         case .temperature: all = UserSettings.Temperature.allCases.map { UserSettings(temperatureUnit: $0) }
         case .wind: all = UserSettings.Wind.allCases.map { UserSettings(windUnit: $0) }
         case .clock: all = UserSettings.Clock.allCases.map { UserSettings(clock: $0) }
@@ -97,10 +97,10 @@ extension SettingsViewModel {
         case .mouse: all = [UserSettings(mouse: true), UserSettings(mouse: false)]
         case .defaultTab: all = UserSettings.tabs.map { UserSettings(defaultTab: $0) }
         }
-        return all.map { value(row, $0, ResolvedSettings($0, environment: environment)) }
+        return all.map { value(row, $0, ResolvedSettings($0, environment: environment), l10n) }
     }
 
-    func system(_ system: UnitSystem) -> String {
+    static func system(_ system: UnitSystem, _ l10n: L10n) -> String {
         system == .metric ? l10n[.settingsValueMetric] : l10n[.settingsValueImperial]
     }
 

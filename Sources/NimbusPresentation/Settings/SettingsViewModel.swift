@@ -124,6 +124,8 @@ public final class SettingsViewModel {
     }
 
     public struct State: Equatable {
+        /// The language the box speaks (the one the view model was made in).
+        var l10n: L10n = .bundled(.en)
         var settings = SettingsContents()
         var resolved = ResolvedSettings(UserSettings(), environment: [:])
         var loaded = false
@@ -161,27 +163,26 @@ public final class SettingsViewModel {
     let lookup: (Int) -> City?
     let environment: [String: String]
     let tabTitles: [String]
-    let countries: CountryNames
-    let l10n: L10n
+    /// The language of the first state.
+    private let firstLanguage: L10n
 
     /// - Parameters:
     ///   - environment: for the locale's defaults (what `auto` means).
     ///   - lookup: the catalogue's city with a GeoNames id (the home's name).
     public init(settings: SettingsUseCase, cities: SearchCitiesUseCase, lookup: @escaping (Int) -> City?,
-                environment: [String: String], tabTitles: [String], countries: CountryNames, l10n: L10n) {
+                environment: [String: String], tabTitles: [String], l10n: L10n) {
         self.settings = settings
         self.cities = cities
         self.lookup = lookup
         self.environment = environment
         self.tabTitles = tabTitles
-        self.countries = countries
-        self.l10n = l10n
+        self.firstLanguage = l10n
     }
 
     public func transform(input: Input) -> Output {
         let actions = input.events.map(Self.action)
         // The store is followed from the start: the box shows the settings as soon as it opens.
-        let loop = EffectRunner.run(initial: State(), actions: actions.prepend(.opened).eraseToAnyPublisher(),
+        let loop = EffectRunner.run(initial: State(l10n: firstLanguage), actions: actions.prepend(.opened).eraseToAnyPublisher(),
                                     scheduler: .immediate, reduce: Self.reduce, perform: perform)
         let state = loop.state.filter(\.loaded).map { [self] in present($0) }.removeDuplicates().eraseToAnyPublisher()
         return Output(state: state, route: loop.route)

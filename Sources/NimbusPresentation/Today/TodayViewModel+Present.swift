@@ -11,7 +11,7 @@ extension TodayViewModel {
     struct Presented {
         /// Made from the state without its selection: a move of the selection formats nothing again.
         let view: Memo<State, TodayState>
-        /// Each event's place in words, by id, in the units of the view's state (the nearest
+        /// Each event's place in words, by id, in the units and language of the view's state (the nearest
         /// city and its local name, looked up once per event).
         let places: [String: (updated: Date, text: String)]
     }
@@ -22,7 +22,8 @@ extension TodayViewModel {
             .scan(nil as (Presented, TodayState)?) { [self] previous, state in
                 var content = state
                 content.selection = nil
-                var places = previous?.0.view.key.display == state.display ? previous?.0.places ?? [:] : [:]
+                var places = previous.map { $0.0.view.key.display == state.display && $0.0.view.key.l10n == state.l10n } == true
+                    ? previous?.0.places ?? [:] : [:]
                 if places.count > 20_000 { places = [:] }
                 let made = Memo(content, after: previous?.0.view) { self.view(state, places: &places) }
                 var view = made.value
@@ -43,7 +44,7 @@ extension TodayViewModel {
     }
 
     func view(_ s: State, places described: inout [String: (updated: Date, text: String)]) -> TodayState {
-        let format = self.format.with(s.display)
+        let format = formatter.with(s.display, s.l10n)
         let l10n = format.l10n
         let weatherFormat = format.weather
         let now = s.now

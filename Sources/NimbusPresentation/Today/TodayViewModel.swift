@@ -80,7 +80,8 @@ public final class TodayViewModel {
 
     let sources: Sources
     /// The language and the zones; the units are the state's.
-    let format: QuakeFormatter
+    /// The zones, and the first state's language and units: a state is formatted in its own.
+    let formatter: QuakeFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).
     let display: DisplayUnits?
     let scheduler: AnySchedulerOf<DispatchQueue>
@@ -93,7 +94,7 @@ public final class TodayViewModel {
     public init(sources: Sources, format: QuakeFormatter, display: DisplayUnits? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
                 work: AnySchedulerOf<DispatchQueue>, now: @escaping @Sendable () -> Date) {
         self.sources = sources
-        self.format = format
+        self.formatter = format
         self.display = display
         self.scheduler = scheduler
         self.work = work
@@ -153,10 +154,13 @@ public final class TodayViewModel {
         var now: Date
         /// The settings' units and clock: what the sections are formatted in.
         var display: DisplayUnits.Value
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n
         /// The units shown: the quakes near the places are those within a round distance in them.
         var units: UnitSystem { display.system }
 
-        init(now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
+        init(now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric), l10n: L10n = .bundled(.en)) {
+            self.l10n = l10n
             self.now = now
             self.display = display
         }
@@ -219,7 +223,7 @@ public final class TodayViewModel {
             actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(now: now(), display: display?.value ?? format.weather.display),
+            initial: State(now: now(), display: display?.value ?? formatter.weather.display, l10n: formatter.l10n),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)

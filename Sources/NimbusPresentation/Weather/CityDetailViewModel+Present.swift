@@ -13,6 +13,7 @@ extension CityDetailViewModel {
         let normal: DayNormal?
         let minute: Int
         let display: DisplayUnits.Value
+        let l10n: L10n
     }
 
     /// What stays the same for every state of one minute and one display: the city's clock (its
@@ -22,6 +23,7 @@ extension CityDetailViewModel {
     struct Minute {
         let minute: Int
         let display: DisplayUnits.Value
+        let l10n: L10n
         let clock: ClockFormat
         let header: CityHeader
         let sun: SunLine
@@ -32,17 +34,18 @@ extension CityDetailViewModel {
             .filter(\.started)
             .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, minute: Minute, state: State)?) { [self] previous, state in
                 let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
-                                         minute: Int(state.now.timeIntervalSince1970 / 60), display: state.display)
-                let format = self.format.with(state.display)
+                                         minute: Int(state.now.timeIntervalSince1970 / 60), display: state.display, l10n: state.l10n)
+                let format = formatter.with(state.display, state.l10n)
                 let minute: Minute
-                if let kept = previous?.minute, kept.minute == inputs.minute, kept.display == inputs.display {
+                if let kept = previous?.minute, kept.minute == inputs.minute, kept.display == inputs.display, kept.l10n == inputs.l10n {
                     minute = kept
                 } else {
-                    // The clock follows the settings' clock: made again only when the display changed.
-                    let clock = previous.flatMap { $0.minute.display == inputs.display ? $0.minute.clock : nil }
+                    // The clock follows the settings' clock and the language: made again only when they changed.
+                    let clock = previous.flatMap { $0.minute.display == inputs.display && $0.minute.l10n == inputs.l10n ? $0.minute.clock : nil }
                         ?? format.clock(in: zone)
-                    minute = Minute(minute: inputs.minute, display: inputs.display, clock: clock,
-                                    header: header(now: state.now, clock: clock), sun: sun(now: state.now, clock: clock))
+                    minute = Minute(minute: inputs.minute, display: inputs.display, l10n: inputs.l10n, clock: clock,
+                                    header: header(now: state.now, clock: clock, format: format),
+                                    sun: sun(now: state.now, clock: clock, format: format))
                 }
                 if let previous, previous.inputs == inputs { return (inputs, previous.panel, minute, state) }
                 return (inputs, state.forecast.fetched.map {
@@ -56,6 +59,7 @@ extension CityDetailViewModel {
     }
 
     func view(_ state: State, panel: WeatherPanel?, minute: Minute) -> CityDetailState {
+        let format = formatter.with(state.display, state.l10n)
         let now = state.now
         let clock = minute.clock
         let weather: CityDetailState.Weather
@@ -81,23 +85,23 @@ extension CityDetailViewModel {
         }
         if state.likeFailed { notice = format.l10n[.likesErrorSave] }
         var shown = CityDetailState(header: minute.header, sun: minute.sun, weather: weather,
-                                    air: air == nil ? nil : airSection(state.air, now: now), notice: notice, liked: state.liked)
-        if warnings != nil { shown.warnings = warningsLine(state.warnings, now: now, clock: clock) }
+                                    air: air == nil ? nil : airSection(state.air, now: now, format: format), notice: notice, liked: state.liked)
+        if warnings != nil { shown.warnings = warningsLine(state.warnings, now: now, clock: clock, format: format) }
         return shown
     }
 
-    func header(now: Date, clock: ClockFormat) -> CityHeader {
+    func header(now: Date, clock: ClockFormat, format: WeatherFormatter) -> CityHeader {
         let l10n = format.l10n
         return CityHeader(
             name: city.name,
             localName: CityNameChoice.local(city.localNames, language: l10n.language),
-            country: CityPlace.text(city, language: l10n.language, countries: countries, always: true),
+            country: CityPlace.text(city, language: l10n.language, countries: l10n.countryNames, always: true),
             localTime: clock.dateTime(now, dateTemplate: "EEEdMMM"),
             coordinates: WeatherFormatter.coordinates(city.coordinate),
             population: l10n.format(.weatherPopulation, l10n.number(city.population)))
     }
 
-    func sun(now: Date, clock: ClockFormat) -> SunLine {
+    func sun(now: Date, clock: ClockFormat, format: WeatherFormatter) -> SunLine {
         let l10n = format.l10n
         let sun = SolarCalculator.sunTimes(on: now, at: city.coordinate, zone: zone)
         let moon = MoonCalculator.state(at: now)
@@ -230,7 +234,7 @@ extension CityDetailViewModel {
         return known.isEmpty ? nil : known.reduce(0, +)
     }
 
-    func airSection(_ source: Source<AirQuality, WeatherError>, now: Date) -> CityDetailState.Air {
+    func airSection(_ source: Source<AirQuality, WeatherError>, now: Date, format: WeatherFormatter) -> CityDetailState.Air {
         let l10n = format.l10n
         guard let fetched = source.fetched else {
             if let error = source.error { return .unavailable(l10n.format(.airUnavailable, Self.airReason(error, l10n))) }
@@ -277,14 +281,14 @@ extension CityDetailViewModel {
     /// The warnings line: the most severe warning in force at `now` (a warning that expired is gone at
     /// the next minute's state, without asking the service), else the most severe one coming, else
     /// why none is shown.
-    func warningsLine(_ source: Source<CityWarnings, WarningsError>, now: Date, clock: ClockFormat) -> WarningsLine {
+    func warningsLine(_ source: Source<CityWarnings, WarningsError>, now: Date, clock: ClockFormat, format: WeatherFormatter) -> WarningsLine {
         let l10n = format.l10n
         func note(_ text: String?) -> WarningsLine { WarningsLine(event: nil, severity: .unknown, times: "", more: nil, note: text) }
         guard let fetched = source.fetched else {
             return note(source.error.map { l10n.format(.warningsUnavailable, Self.warningsReason($0, l10n)) })
         }
         guard case .covered = fetched.value.coverage else {
-            return note(l10n.format(.warningsNoSource, countries.name(city.countryCode)))
+            return note(l10n.format(.warningsNoSource, l10n.countryNames.name(city.countryCode)))
         }
         let all = fetched.value.active(at: now)
         let active = all.filter { !WarningsText.isComing($0, at: now) } + all.filter { WarningsText.isComing($0, at: now) }

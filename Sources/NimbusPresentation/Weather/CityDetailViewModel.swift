@@ -44,10 +44,11 @@ public final class CityDetailViewModel {
     let normals: GetClimateNormalsUseCase?
     let likes: LikeCityUseCase?
     /// The language and the zones; the units and clock are the state's.
-    let format: WeatherFormatter
+    /// The zones, and the first state's language and units: a state is formatted in its own
+    /// (`formatter.with(state.display, state.l10n)`).
+    let formatter: WeatherFormatter
     /// The settings' units and clock as they change (nil: the formatter's, fixed).
     let display: DisplayUnits?
-    let countries: CountryNames
     let scheduler: AnySchedulerOf<DispatchQueue>
     /// Where the air, the warnings and the normal are asked for and their kept copies read (nil: at
     /// once, where asked).
@@ -61,7 +62,7 @@ public final class CityDetailViewModel {
     ///     app's work queue).
     public init(city: City, forecast: GetForecastUseCase, air: GetAirQualityUseCase? = nil, warnings: GetWarningsUseCase? = nil,
                 normals: GetClimateNormalsUseCase? = nil, likes: LikeCityUseCase?, format: WeatherFormatter,
-                display: DisplayUnits? = nil, countries: CountryNames, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
+                display: DisplayUnits? = nil, scheduler: AnySchedulerOf<DispatchQueue>, work: AnySchedulerOf<DispatchQueue>? = nil,
                 now: @escaping @Sendable () -> Date) {
         self.city = city
         zone = format.zone(for: city)
@@ -70,9 +71,8 @@ public final class CityDetailViewModel {
         self.warnings = warnings
         self.normals = normals
         self.likes = likes
-        self.format = format
+        self.formatter = format
         self.display = display
-        self.countries = countries
         self.scheduler = scheduler
         self.work = work
         self.now = now
@@ -134,6 +134,8 @@ public final class CityDetailViewModel {
         var likeFailed = false
         /// The settings' units and clock: what the data is formatted in.
         var display: DisplayUnits.Value
+        /// The language it speaks (the one the view model was made in).
+        var l10n: L10n
         /// The clock as of the last action.
         var now: Date
         /// The screen has been shown (before, there is nothing to show).
@@ -143,7 +145,8 @@ public final class CityDetailViewModel {
         /// `r` was pressed and no other key since: the forecast's notice says how it went.
         var refreshAsked = false
 
-        init(cityID: Int, now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric)) {
+        init(cityID: Int, now: Date, display: DisplayUnits.Value = DisplayUnits.Value(system: .metric), l10n: L10n = .bundled(.en)) {
+            self.l10n = l10n
             self.cityID = cityID
             self.now = now
             self.display = display
@@ -174,7 +177,7 @@ public final class CityDetailViewModel {
         /// Stop every request in flight.
         case stop
         case back
-        case showWarnings([WeatherWarning], at: Date, display: DisplayUnits.Value)
+        case showWarnings([WeatherWarning], at: Date, display: DisplayUnits.Value, l10n: L10n)
     }
 
     public func transform(input: Input) -> Output {
@@ -188,7 +191,7 @@ public final class CityDetailViewModel {
             actions.append(display.changes.dropFirst().map { Action.display(display.value) }.eraseToAnyPublisher())
         }
         let loop = EffectRunner.run(
-            initial: State(cityID: city.id, now: now(), display: display?.value ?? format.display),
+            initial: State(cityID: city.id, now: now(), display: display?.value ?? formatter.display, l10n: formatter.l10n),
             actions: Publishers.Sequence(sequence: actions).flatMap { $0 }.eraseToAnyPublisher(),
             scheduler: scheduler, reduce: Self.reduce, perform: perform)
         return Output(state: present(loop.state), route: loop.route)
@@ -249,7 +252,7 @@ public final class CityDetailViewModel {
         case .warningsOpened:
             state.refreshAsked = false
             let active = state.warnings.fetched?.value.active(at: state.now) ?? []
-            return active.isEmpty ? [] : [.showWarnings(active, at: state.now, display: state.display)]
+            return active.isEmpty ? [] : [.showWarnings(active, at: state.now, display: state.display, l10n: state.l10n)]
         case .forecast(let event, let now):
             state.now = now
             guard !state.left else { return [] }
@@ -351,8 +354,8 @@ public final class CityDetailViewModel {
             return .all([.cancel(Job.forecast), .cancel(Job.air), .cancel(Job.warnings), .cancel(Job.normal)])
         case .back:
             return .route(.back)
-        case .showWarnings(let active, let at, let display):
-            return .route(.showWarnings(WarningsText.make(active, city: city, format: format.with(display), now: at)))
+        case .showWarnings(let active, let at, let display, let l10n):
+            return .route(.showWarnings(WarningsText.make(active, city: city, format: formatter.with(display, l10n), now: at)))
         }
     }
 

@@ -25,8 +25,9 @@ public struct WeatherFormatter: Sendable {
         self.zones = zones
     }
 
-    /// The same language and zones, writing in `display`.
-    public func with(_ display: DisplayUnits.Value) -> WeatherFormatter {
+    /// The same zones, writing in `display` and `l10n`'s language (a state's: `present` is a
+    /// function of the state).
+    public func with(_ display: DisplayUnits.Value, _ l10n: L10n) -> WeatherFormatter {
         WeatherFormatter(l10n: l10n, display: display, zones: zones)
     }
 
