@@ -76,8 +76,8 @@ public final class HelpViewModel {
     public enum Action: Equatable { case typed(String), backspace, cleared, kept, escaped, close, scrolled(Int) }
     public enum Effect: Equatable { case close }
 
-    private let screen: [HelpEntry]
-    private let global: [HelpEntry]
+    let screen: [HelpEntry]
+    let global: [HelpEntry]
     /// The language of the first state.
     private let firstLanguage: L10n
 
@@ -136,18 +136,6 @@ public final class HelpViewModel {
             state.scroll = max(0, line)
         }
         return []
-    }
-
-    private func present(_ state: State) -> HelpState {
-        let screen = self.screen.filter { Self.matches($0, state.filter) }
-        let global = self.global.filter { Self.matches($0, state.filter) }
-        let filtering = state.typing || !state.filter.isEmpty
-        let l10n = state.l10n
-        return HelpState(
-            screen: screen, global: global, allScreen: self.screen, allGlobal: self.global,
-            prompt: filtering ? l10n.format(.helpFilterPrompt, state.filter + (state.typing ? "▏" : "")) : nil,
-            noMatch: screen.isEmpty && global.isEmpty ? l10n.format(.helpFilterNone, state.filter) : nil,
-            footer: l10n[state.typing ? .helpFilterClose : .helpClose], scroll: state.scroll)
     }
 
     /// A key matches the filter when its key or its label contains every word of the filter,

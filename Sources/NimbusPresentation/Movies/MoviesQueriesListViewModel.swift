@@ -101,12 +101,6 @@ public final class MoviesQueriesListViewModel {
         return Output(state: state, route: loop.route)
     }
 
-    static func present(_ state: State) -> MoviesQueriesListState {
-        let l10n = state.l10n
-        return MoviesQueriesListState(title: state.failure.map { l10n.format(.moviesHistoryNotRemoved, $0) } ?? l10n[.moviesSuggestions],
-                                      queries: state.queries, selection: state.selection)
-    }
-
     // MARK: Reduce
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {
