@@ -59,11 +59,12 @@ import TestSupport
         // Namesakes (their places told apart), a place narrowed to a region, and nothing found.
         for query in ["springfield", "springfield, il", "qqqzzx"] {
             var shown: [CityListState] = []
+            var states: [CityListViewModel.State] = []
             for language in Self.languages {
                 var state = CityListViewModel.State()
                 state.typed = query
                 state.matches = search.execute(query: query)
-                state.display = DisplayUnits.Value(system: .metric)
+                state.display = DisplayUnits.Value(system: .metric, clock: .h12) // "오전 9:12", "午前9:12": the clock speaks too
                 state.now = Self.now
                 state.l10n = .bundled(language)
                 if let first = state.matches?.listed.first { state.celsius = [catalog.city(first).id: 21.5] }
@@ -78,6 +79,19 @@ import TestSupport
                     }
                 }
                 shown.append(own)
+                states.append(state)
+            }
+            // One view model shown the three in turn (en, ko, ja, en): its memos keep nothing of the
+            // language before.
+            var sequence: [CityListState] = []
+            let one = made(.ko)
+            _ = one.present(Publishers.Sequence(sequence: states + [states[0]]).eraseToAnyPublisher()).sink { sequence.append($0) }
+            #expect(sequence.count == 4, "“\(query)”: \(sequence.count) states")
+            for (i, state) in sequence.enumerated() where i < 4 {
+                let own = shown[i % 3]
+                #expect(Self.withoutClock(state) == Self.withoutClock(own), "“\(query)”: the \(i + 1)th state of one view model")
+                #expect(state.rows.prefix(10) == own.rows.prefix(10), "“\(query)”: rows of the \(i + 1)th state")
+                for row in own.rows.prefix(10) { #expect(state.clock?.time(in: row.timeZone) == own.clock?.time(in: row.timeZone)) }
             }
             #expect(Set(shown.map(\.summary)).count == 3, "“\(query)”: \(shown.map(\.summary))")
             if query != "qqqzzx" {

@@ -17,15 +17,18 @@ extension CityListViewModel {
         let l10n: L10n
     }
 
-    /// The rows and temperatures as last formatted, with what they were made from: a keystroke
-    /// formats no temperature, a temperature no row.
-    struct Presented {
+    /// What the rows are made from.
+    struct Query: Equatable {
         let matches: CityMatches
-        let listing: Listing
-        let readings: Readings
-        let temperatures: CityTemperatures
-        /// The local times of the rows, in the state's language.
-        let times: LocalTimes?
+        let l10n: L10n
+    }
+
+    /// The rows, the temperatures and the rows' local times as last made, each with what it was
+    /// made from: a keystroke formats no temperature, a temperature no row.
+    struct Presented {
+        let listing: Memo<Query, Listing>
+        let temperatures: Memo<Readings, CityTemperatures>
+        let times: Memo<Language, LocalTimes?>
         let state: State
     }
 
@@ -33,32 +36,33 @@ extension CityListViewModel {
         states
             .scan(nil as Presented?) { [self] previous, state -> Presented? in
                 guard let matches = state.matches else { return nil }
-                let sameLanguage = previous?.state.l10n == state.l10n
-                let listing = previous.flatMap { $0.matches == matches && sameLanguage ? $0.listing : nil } ?? list(matches, l10n: state.l10n)
+                let l10n = state.l10n
+                let listing = Memo(Query(matches: matches, l10n: l10n), after: previous?.listing) { list(matches, l10n: l10n) }
                 // The rows shown matter only for the failure named (`format`): without failures a
                 // scroll or a keystroke re-formats no temperature.
                 let readings = Readings(celsius: state.celsius, failures: state.failures,
-                                        shown: state.failures.isEmpty ? [] : state.shown, display: state.display, l10n: state.l10n)
-                let temperatures = previous.flatMap { $0.readings == readings ? $0.temperatures : nil } ?? format(readings)
-                let times = sameLanguage ? previous?.times : formatter.map { LocalTimes(language: state.l10n.language, zones: $0.zones) }
-                return Presented(matches: matches, listing: listing,
-                                 readings: readings, temperatures: temperatures, times: times, state: state)
+                                        shown: state.failures.isEmpty ? [] : state.shown, display: state.display, l10n: l10n)
+                let temperatures = Memo(readings, after: previous?.temperatures) { format(readings) }
+                let times = Memo(l10n.language, after: previous?.times) {
+                    formatter.map { LocalTimes(language: l10n.language, zones: $0.zones) }
+                }
+                return Presented(listing: listing, temperatures: temperatures, times: times, state: state)
             }
             .compactMap { presented -> CityListState? in
                 guard let presented else { return nil }
                 let state = presented.state
                 let l10n = state.l10n
                 let clock = state.now.flatMap { now in
-                    state.display.flatMap { display in presented.times.map { CityClock(now: now, clock: display.clock, times: $0) } }
+                    state.display.flatMap { display in presented.times.value.map { CityClock(now: now, clock: display.clock, times: $0) } }
                 }
-                let listing = presented.listing
+                let listing = presented.listing.value
                 return CityListState(
-                    query: presented.matches.query, rows: listing.rows, summary: listing.summary,
+                    query: presented.listing.key.matches.query, rows: listing.rows, summary: listing.summary,
                     emptyMessage: listing.empty, suggesting: listing.suggesting, emptyHint: listing.tierHint,
                     searchAgain: listing.empty != nil && !state.searching && !state.searchHintDone
                         ? l10n[.citiesEmptySearchAgain] : nil,
                     selection: state.selection, searching: state.searching,
-                    temperatures: presented.temperatures,
+                    temperatures: presented.temperatures.value,
                     likes: CityListLikes(ids: state.liked, message: state.likeFailed ? l10n[.likesErrorSave] : nil),
                     clock: clock)
             }

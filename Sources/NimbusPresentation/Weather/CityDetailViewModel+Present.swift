@@ -16,52 +16,61 @@ extension CityDetailViewModel {
         let l10n: L10n
     }
 
-    /// What stays the same for every state of one minute and one display: the city's clock (its
-    /// date formatters cost more to make than to use), the header and the sun line. The answers that
-    /// come one after another while the detail opens (the likes, each source starting, the air, the
-    /// warnings) then format no date again.
-    struct Minute {
-        let minute: Int
+    /// What the city's clock is made from (its date formatters cost more to make than to use).
+    struct Speech: Equatable {
         let display: DisplayUnits.Value
         let l10n: L10n
-        let clock: ClockFormat
+    }
+
+    /// What the header and the sun line are made from: one minute, in one display and language. The
+    /// answers that come one after another while the detail opens (the likes, each source starting,
+    /// the air, the warnings) then format no date again.
+    struct MinuteKey: Equatable {
+        let minute: Int
+        let speech: Speech
+    }
+
+    struct Minute {
         let header: CityHeader
         let sun: SunLine
+    }
+
+    /// The clock, the minute's lines and the panel as last made, each with what it was made from.
+    struct Presented {
+        let clock: Memo<Speech, ClockFormat>
+        let minute: Memo<MinuteKey, Minute>
+        let panel: Memo<PanelInputs, WeatherPanel?>
+        let state: State
     }
 
     func present(_ states: AnyPublisher<State, Never>) -> AnyPublisher<CityDetailState, Never> {
         states
             .filter(\.started)
-            .scan(nil as (inputs: PanelInputs, panel: WeatherPanel?, minute: Minute, state: State)?) { [self] previous, state in
-                let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
-                                         minute: Int(state.now.timeIntervalSince1970 / 60), display: state.display, l10n: state.l10n)
+            .scan(nil as Presented?) { [self] previous, state in
+                let speech = Speech(display: state.display, l10n: state.l10n)
                 let format = formatter.with(state.display, state.l10n)
-                let minute: Minute
-                if let kept = previous?.minute, kept.minute == inputs.minute, kept.display == inputs.display, kept.l10n == inputs.l10n {
-                    minute = kept
-                } else {
-                    // The clock follows the settings' clock and the language: made again only when they changed.
-                    let clock = previous.flatMap { $0.minute.display == inputs.display && $0.minute.l10n == inputs.l10n ? $0.minute.clock : nil }
-                        ?? format.clock(in: zone)
-                    minute = Minute(minute: inputs.minute, display: inputs.display, l10n: inputs.l10n, clock: clock,
-                                    header: header(now: state.now, clock: clock, format: format),
-                                    sun: sun(now: state.now, clock: clock, format: format))
+                // The clock follows the settings' clock and the language: made again only when they change.
+                let clock = Memo(speech, after: previous?.clock) { format.clock(in: zone) }
+                let now = Int(state.now.timeIntervalSince1970 / 60)
+                let minute = Memo(MinuteKey(minute: now, speech: speech), after: previous?.minute) {
+                    Minute(header: header(now: state.now, clock: clock.value, format: format),
+                           sun: sun(now: state.now, clock: clock.value, format: format))
                 }
-                if let previous, previous.inputs == inputs { return (inputs, previous.panel, minute, state) }
-                return (inputs, state.forecast.fetched.map {
-                            panel($0.value, normal: inputs.normal, now: state.now, clock: minute.clock, format: format)
-                        },
-                        minute, state)
+                let inputs = PanelInputs(forecast: state.forecast.fetched, normal: state.normal.fetched?.value,
+                                         minute: now, display: state.display, l10n: state.l10n)
+                let weather = Memo(inputs, after: previous?.panel) {
+                    state.forecast.fetched.map { panel($0.value, normal: inputs.normal, now: state.now, clock: clock.value, format: format) }
+                }
+                return Presented(clock: clock, minute: minute, panel: weather, state: state)
             }
-            .compactMap { [self] made in made.map { view($0.state, panel: $0.panel, minute: $0.minute) } }
+            .compactMap { [self] made in made.map { view($0.state, panel: $0.panel.value, minute: $0.minute.value, clock: $0.clock.value) } }
             .removeDuplicates()
             .eraseToAnyPublisher()
     }
 
-    func view(_ state: State, panel: WeatherPanel?, minute: Minute) -> CityDetailState {
+    func view(_ state: State, panel: WeatherPanel?, minute: Minute, clock: ClockFormat) -> CityDetailState {
         let format = formatter.with(state.display, state.l10n)
         let now = state.now
-        let clock = minute.clock
         let weather: CityDetailState.Weather
         var notice: String?
         if let fetched = state.forecast.fetched, let panel {
