@@ -11,7 +11,7 @@ final class CityListKeyMapTests: XCTestCase {
 
     private func state(rows: Int, searching: Bool = false) -> CityListState {
         let matches = CityMatches(query: "", refs: (0..<rows).map { CityRef(Int32($0)) })
-        let listed = CityRows(matches: matches, language: .en, format: { _ in fatalError("the key map reads no row") })
+        let listed = CityRows(matches: matches, l10n: .bundled(.en), format: { _ in fatalError("the key map reads no row") })
         return CityListState(query: "", rows: listed, summary: "", emptyMessage: nil, searching: searching)
     }
 

@@ -76,7 +76,7 @@ extension CityListViewModel {
         let search = self.search
         let countries = l10n.countryNames
         let text = CitySearchText(l10n: l10n)
-        let rows = CityRows(matches: matches.listed, language: l10n.language) { ref in
+        let rows = CityRows(matches: matches.listed, l10n: l10n) { ref in
             let hit = search.hit(ref, query: matches.nameQuery)
             let name = CityNameChoice.name(hit.city, language: l10n.language)
             return CityRow(

@@ -30,15 +30,15 @@ public struct CityRow: Equatable, Sendable {
 /// and only the visible rows are ever shown.
 public struct CityRows: Equatable, Sendable {
     private let matches: CityMatches
-    /// The language the rows are formatted in: the same matches in another are other rows.
-    private let language: Language
+    /// The strings the rows are formatted with: the same matches in another language are other rows.
+    private let l10n: L10n
     private let cache: RowCache
     private let copyText: @Sendable (CityRef) -> String
 
-    init(matches: CityMatches, language: Language, format: @escaping @Sendable (CityRef) -> CityRow,
+    init(matches: CityMatches, l10n: L10n, format: @escaping @Sendable (CityRef) -> CityRow,
          copyText: @escaping @Sendable (CityRef) -> String = { _ in "" }) {
         self.matches = matches
-        self.language = language
+        self.l10n = l10n
         self.cache = RowCache(format: format)
         self.copyText = copyText
     }
@@ -57,7 +57,7 @@ public struct CityRows: Equatable, Sendable {
     /// The first `n` rows, formatted (for tests and snapshots).
     public func prefix(_ n: Int) -> [CityRow] { (0..<min(n, count)).map { self[$0] } }
 
-    public static func == (l: CityRows, r: CityRows) -> Bool { l.matches == r.matches && l.language == r.language }
+    public static func == (l: CityRows, r: CityRows) -> Bool { l.matches == r.matches && l.l10n == r.l10n }
 }
 
 /// Formatted rows of one result list; only rows that were shown are ever formatted.

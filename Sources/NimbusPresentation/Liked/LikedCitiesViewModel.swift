@@ -150,7 +150,6 @@ public final class LikedCitiesViewModel {
     private let liked: GetLikedCitiesUseCase
     private let like: LikeCityUseCase
     private let ranges: GetTodayRangesUseCase
-    /// The language and the zones; the units are the state's.
     /// The zones, and the first state's language and units: a state is formatted in its own.
     let formatter: WeatherFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).

@@ -35,12 +35,14 @@ public struct L10n: Sendable, Equatable {
     private static let loaded = Mutex<[Language: L10n]>([:])
 
     /// The bundled strings for `language`, falling back to English for any missing key; read from
-    /// disk once per language.
+    /// disk once per language. A file that cannot be read gives the keys themselves and is not kept:
+    /// the next call reads it again.
     public static func bundled(_ language: Language) -> L10n {
         if let known = loaded.withLock({ $0[language] }) { return known }
-        let english = (try? StringsFile.load(language: .en)) ?? [:]
-        let table = language == .en ? english : ((try? StringsFile.load(language: language)) ?? [:])
-        let made = L10n(language: language, table: table, fallback: english)
+        let english = try? StringsFile.load(language: .en)
+        let own = language == .en ? english : try? StringsFile.load(language: language)
+        let made = L10n(language: language, table: own ?? [:], fallback: english ?? [:])
+        guard english != nil, own != nil else { return made }
         return loaded.withLock { known in
             if let first = known[language] { return first }
             known[language] = made

@@ -69,7 +69,6 @@ public final class QuakeDetailViewModel {
     public let quake: Quake
     public let place: QuakePlace?
     private let likes: LikeCityUseCase?
-    /// The language and the zones; the units and clock are the state's.
     /// The zones, and the first state's language and units: a state is formatted in its own.
     private let formatter: QuakeFormatter
     /// The settings' units and clock as they change (nil: the formatter's, fixed).

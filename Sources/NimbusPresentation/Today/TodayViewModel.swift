@@ -79,7 +79,6 @@ public final class TodayViewModel {
     }
 
     let sources: Sources
-    /// The language and the zones; the units are the state's.
     /// The zones, and the first state's language and units: a state is formatted in its own.
     let formatter: QuakeFormatter
     /// The settings' units as they change (nil: the formatter's, fixed).

@@ -43,7 +43,6 @@ public final class CityDetailViewModel {
     let warnings: GetWarningsUseCase?
     let normals: GetClimateNormalsUseCase?
     let likes: LikeCityUseCase?
-    /// The language and the zones; the units and clock are the state's.
     /// The zones, and the first state's language and units: a state is formatted in its own
     /// (`formatter.with(state.display, state.l10n)`).
     let formatter: WeatherFormatter

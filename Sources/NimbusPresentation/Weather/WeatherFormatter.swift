@@ -2,8 +2,9 @@ import Foundation
 import NimbusDomain
 
 /// Turns weather values (metric, as the domain keeps them) into localised text in the chosen units:
-/// a value, made from the units and clock it writes in. A view model keeps the settings' units in its
-/// `State` and formats with `with(state.display)`, so what it shows follows from its state alone.
+/// a value, made from the language, units and clock it writes in. A view model keeps the language and
+/// the settings' units in its `State` and formats with `with(state.display, state.l10n)`, so what it
+/// shows follows from its state alone.
 public struct WeatherFormatter: Sendable {
     public let l10n: L10n
     /// The units and clock this formatter writes in.
