@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NimbusTerminal
 import NimbusUI
+import NimbusPresentation
 import TestSupport
 @testable import NimbusApp
 
@@ -18,9 +19,9 @@ import TestSupport
         let navigator = TabNavigator()
         var made: [String] = []
         func tab(_ name: String) -> () -> Screen { { made.append(name); return Blank(name) } }
-        #expect(navigator.addTab(title: "A", root: tab("a")) == 0)
-        #expect(navigator.addTab(title: "B", root: tab("b")) == 1)
-        #expect(navigator.addTab(title: "C", root: tab("c")) == 2)
+        #expect(navigator.addTab(title: .tabCities, root: tab("a")) == 0)
+        #expect(navigator.addTab(title: .tabToday, root: tab("b")) == 1)
+        #expect(navigator.addTab(title: .tabLiked, root: tab("c")) == 2)
         #expect(made == ["a"], "only the first tab is built at start")
         #expect((navigator.top as? Blank)?.name == "a")
 
@@ -43,8 +44,8 @@ import TestSupport
     @Test func testASourceIsAskedForOnlyWhileItsTabIsActive() {
         let navigator = TabNavigator()
         var asked = 0
-        navigator.addTab(title: "A", root: { Blank("a") })
-        navigator.addTab(title: "B", source: { asked += 1; return "B's source" }, root: { Blank("b") })
+        navigator.addTab(title: .tabCities, root: { Blank("a") })
+        navigator.addTab(title: .tabToday, source: { asked += 1; return "B's source" }, root: { Blank("b") })
         #expect(navigator.activeSource == nil)
         #expect(asked == 0)
         navigator.select(1)

@@ -24,8 +24,8 @@ final class ConfirmReduceTests: XCTestCase {
 
     func testTheQuestionIsShownAtOnceAndTheFirstAnswerIsTheRoute() {
         let answers = PassthroughSubject<ConfirmViewModel.Event, Never>()
-        let output = ConfirmViewModel(title: "Delete all", question: "Delete all 12 saved films?", keys: "y / n",
-                                      yes: "delete all", no: "back").transform(input: .init(events: answers.eraseToAnyPublisher()))
+        let output = ConfirmViewModel(question: .deleteAllWishlist(count: 12), l10n: .bundled(.en))
+            .transform(input: .init(events: answers.eraseToAnyPublisher()))
         let state = TestObserver(output.state)
         let route = TestObserver(output.route)
         XCTAssertEqual(state.values.map(\.question), ["Delete all 12 saved films?"], "asked before any key")
@@ -48,5 +48,18 @@ final class ConfirmReduceTests: XCTestCase {
                 XCTAssertEqual(asked?.no, l10n[.hintBack])
             }
         }
+    }
+
+    /// The question is said in its state's language, whichever the view model was made in.
+    func testTheQuestionIsSaidInTheStatesLanguage() {
+        var shown: [ConfirmState] = []
+        for language in Language.allCases {
+            let state = VM.State(l10n: .bundled(language), question: .deleteAllWishlist(count: 3))
+            let own = TestObserver(ConfirmViewModel(question: .deleteAllWishlist(count: 3), l10n: .bundled(language))
+                .transform(input: .init(events: Empty().eraseToAnyPublisher())).state).values.first
+            XCTAssertEqual(VM.present(state), own, "\(language)")
+            shown.append(VM.present(state))
+        }
+        XCTAssertEqual(Set(shown.map(\.question)).count, Language.allCases.count, "\(shown.map(\.question))")
     }
 }

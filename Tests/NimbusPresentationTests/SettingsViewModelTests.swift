@@ -46,7 +46,7 @@ final class SettingsViewModelTests: XCTestCase {
         let l10n = L10n.bundled(language)
         let viewModel = VM(settings: SettingsUseCase(repository: store),
                            cities: SearchCitiesUseCase(repository: InMemoryCityRepository([])), lookup: { _ in nil },
-                           environment: environment, tabTitles: ["Cities", "Today", "Liked", "Quakes", "Movies", "Wishlist"],
+                           environment: environment, tabTitles: [.tabCities, .tabToday, .tabLiked, .tabQuakes, .tabMovies, .tabWishlist],
                            l10n: l10n)
         let output = viewModel.transform(input: .init(events: box.events.eraseToAnyPublisher()))
         box.subscriptions.append(output.state.sink { [unowned box] in box.states.append($0) })
@@ -140,5 +140,17 @@ final class SettingsViewModelTests: XCTestCase {
         box.send(.closeRequested)
         XCTAssertEqual(String(decoding: bytes(url) ?? Data(), as: UTF8.self),
                        "# mine\nunits = \"imperial\"   # yes\nclock = 12\n\n[table]\nkey = 1\n", "the overridden rows wrote nothing")
+    }
+
+    /// The settings are given the tabs' keys, not names made in some language: the default tab is
+    /// named in the box's language (three languages, three names).
+    func testTheDefaultTabIsNamedInTheBoxsLanguage() {
+        var names: Set<String> = []
+        for language in Language.allCases {
+            let box = open(configFile("default_tab = 4\n"), environment: [:], language: language)
+            XCTAssertEqual(box.value(.defaultTab), "4 " + L10n.bundled(language)[.tabQuakes], "\(language)")
+            names.insert(box.value(.defaultTab))
+        }
+        XCTAssertEqual(names.count, Language.allCases.count, "\(names)")
     }
 }

@@ -18,7 +18,7 @@ final class CitiesCoordinator: TabCoordinator<CityListRoute> {
         super.init(navigator: navigator, overlays: overlays)
     }
 
-    func start(title: String) {
+    func start(title: L10nKey) {
         start(title: title, root: dependencies.makeCityListScreen)
     }
 

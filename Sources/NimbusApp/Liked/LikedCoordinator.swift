@@ -18,7 +18,7 @@ final class LikedCoordinator: TabCoordinator<LikedCitiesRoute> {
         super.init(navigator: navigator, overlays: overlays)
     }
 
-    func start(title: String) {
+    func start(title: L10nKey) {
         start(title: title, root: dependencies.makeLikedCitiesScreen)
     }
 

@@ -23,7 +23,7 @@ final class MoviesCoordinator: TabCoordinator<MovieListRoute> {
         super.init(navigator: navigator, overlays: overlays)
     }
 
-    func start(title: String) {
+    func start(title: L10nKey) {
         let dependencies = self.dependencies
         start(title: title, source: { dependencies.statusSource }) { [weak self] onRoute in
             let queries = dependencies.makeMoviesQueriesPanel { route in self?.picked(route) }
@@ -69,7 +69,7 @@ final class WishlistCoordinator: TabCoordinator<WishlistRoute> {
         super.init(navigator: navigator, overlays: overlays)
     }
 
-    func start(title: String) {
+    func start(title: L10nKey) {
         let dependencies = self.dependencies
         start(title: title, source: { dependencies.statusSource }, root: dependencies.makeWishlistScreen)
     }

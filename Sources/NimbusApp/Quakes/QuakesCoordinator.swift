@@ -19,7 +19,7 @@ final class QuakesCoordinator: TabCoordinator<QuakeListRoute> {
     }
 
     /// The status bar shows the feed's status while the tab is active.
-    func start(title: String) {
+    func start(title: L10nKey) {
         start(title: title, source: { [weak self] in (self?.root as? QuakeListScreen)?.status }, root: dependencies.makeQuakeListScreen)
     }
 

@@ -93,22 +93,22 @@ public final class AppCoordinator {
         // Each tab's coordinator is made by its scene container. Tabs in their fixed order: 1 Cities,
         // 2 Today, 3 Liked, 4 Quakes, 5 Movies, 6 Wishlist.
         let cities = container.makeCitiesSceneDIContainer().makeCitiesCoordinator(navigator: navigator, overlays: overlays)
-        cities.start(title: l10n[.tabCities])
+        cities.start(title: .tabCities)
         let quakeScenes = container.makeQuakesSceneDIContainer()
         let movieScenes = container.makeMoviesSceneDIContainer()
         let today = container.makeTodaySceneDIContainer(quakes: quakeScenes, movies: movieScenes)
             .makeTodayCoordinator(navigator: navigator, overlays: overlays)
-        today.start(title: l10n[.tabToday])
+        today.start(title: .tabToday)
         let liked = container.makeLikedSceneDIContainer().makeLikedCoordinator(navigator: navigator, overlays: overlays)
-        liked.start(title: l10n[.tabLiked])
+        liked.start(title: .tabLiked)
         let quakes = quakeScenes.makeQuakesCoordinator(navigator: navigator, overlays: overlays)
-        quakes.start(title: l10n[.tabQuakes])
+        quakes.start(title: .tabQuakes)
         let movies = movieScenes.makeMoviesCoordinator(navigator: navigator, overlays: overlays)
-        movies.start(title: l10n[.tabMovies])
+        movies.start(title: .tabMovies)
         let wishlist = movieScenes.makeWishlistCoordinator(navigator: navigator, overlays: overlays) { [weak self] message in
             self?.say(message, expires: false)
         }
-        wishlist.start(title: l10n[.tabWishlist])
+        wishlist.start(title: .tabWishlist)
         children = [cities, today, liked, quakes, movies, wishlist]
         retries.start()
         watchUserData()
@@ -199,7 +199,7 @@ public final class AppCoordinator {
             return canvas.buffer
         }
         tabColumns = TabBar.draw(p.sub(Rect(x: 0, y: 0, width: size.cols, height: 1)),
-                                 titles: navigator.tabs.map(\.title), active: navigator.active,
+                                 titles: navigator.tabs.map { l10n[$0.title] }, active: navigator.active,
                                  activeStyle: theme.tabActive, style: theme.tabBar)
         navigator.top?.draw(p.sub(Rect(x: 0, y: 1, width: size.cols, height: size.rows - 2)), theme: theme)
         let source = navigator.activeSource

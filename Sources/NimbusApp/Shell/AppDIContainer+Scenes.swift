@@ -54,7 +54,7 @@ extension AppDIContainer {
     }
 
     /// The settings overlay (`,` or F2), over whatever is shown.
-    @MainActor func makeSettingsOverlay(tabTitles: [String]) -> OverlayScreen {
+    @MainActor func makeSettingsOverlay(tabTitles: [L10nKey]) -> OverlayScreen {
         let viewModel = SettingsViewModel(
             settings: SettingsUseCase(repository: settings),
             cities: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), lookup: cityLookup,

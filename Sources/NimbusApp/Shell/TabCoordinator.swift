@@ -1,3 +1,4 @@
+import NimbusPresentation
 import NimbusUI
 
 /// What every tab's coordinator does, written once: it adds its tab, whose root screen is made when
@@ -19,7 +20,7 @@ class TabCoordinator<Route> {
 
     /// Adds the tab: `makeRoot` makes its root when it is first shown, given where to report routes;
     /// `source` is what the status bar says while the tab is active.
-    func start(title: String, source: @escaping () -> String? = { nil },
+    func start(title: L10nKey, source: @escaping () -> String? = { nil },
                root makeRoot: @escaping (_ onRoute: @escaping (Route) -> Void) -> Screen) {
         tab = navigator.addTab(title: title, source: source) { [weak self] in
             let root = makeRoot { route in self?.open(route) }

@@ -1,3 +1,4 @@
+import NimbusPresentation
 import NimbusUI
 import OpenCombineShim
 
@@ -8,7 +9,8 @@ import OpenCombineShim
 @MainActor
 final class TabNavigator {
     struct Tab {
-        let title: String
+        /// The tab bar's name for it, said in the app's language when drawn.
+        let title: L10nKey
         var stack: [Screen]
         let makeRoot: () -> Screen
         /// Where the tab's data comes from, for the status bar; nil for the app-wide text.
@@ -40,7 +42,7 @@ final class TabNavigator {
 
     /// Adds a tab whose root `makeRoot` makes when the tab is first shown; returns the tab's index.
     @discardableResult
-    func addTab(title: String, source: @escaping () -> String? = { nil }, root makeRoot: @escaping () -> Screen) -> Int {
+    func addTab(title: L10nKey, source: @escaping () -> String? = { nil }, root makeRoot: @escaping () -> Screen) -> Int {
         tabs.append(Tab(title: title, stack: [], makeRoot: makeRoot, source: source))
         let index = tabs.count - 1
         if index == active { materializeRoot(index) }

@@ -20,7 +20,7 @@ final class TodayCoordinator: TabCoordinator<TodayRoute> {
         super.init(navigator: navigator, overlays: overlays)
     }
 
-    func start(title: String) {
+    func start(title: L10nKey) {
         start(title: title, root: dependencies.makeTodayScreen)
     }
 

@@ -34,33 +34,45 @@ public final class ConfirmViewModel {
         public let route: AnyPublisher<Route, Never>
     }
 
-    /// Only the first answer counts: a second key after it (the overlay closing) asks nothing more.
-    public struct State: Equatable { var answer: Bool? }
+    /// What can be asked: the texts are said from the state's language.
+    public enum Question: Equatable, Sendable {
+        /// "Delete all N saved films?" (the wishlist's `D`).
+        case deleteAllWishlist(count: Int)
+    }
+
+    /// What is asked, in which language; only the first answer counts: a second key after it (the
+    /// overlay closing) asks nothing more.
+    public struct State: Equatable {
+        var l10n: L10n = .bundled(.en)
+        var question: Question = .deleteAllWishlist(count: 0)
+        var answer: Bool?
+    }
     /// `asked`: the question is put (the loop's state starts with an action).
     public enum Action: Equatable { case asked, answered(Bool) }
     public enum Effect: Equatable { case answer(Bool) }
 
-    private let asked: ConfirmState
+    private let question: Question
+    /// The language of the first state.
+    private let firstLanguage: L10n
 
-    public init(title: String, question: String, keys: String, yes: String, no: String) {
-        asked = ConfirmState(title: title, question: question, keys: keys, yes: yes, no: no)
+    public init(question: Question, l10n: L10n) {
+        self.question = question
+        self.firstLanguage = l10n
     }
 
     /// "Delete all N saved films?", in the UI language (the wishlist's `D`).
     public static func deleteAllWishlist(count: Int, l10n: L10n) -> ConfirmViewModel {
-        ConfirmViewModel(title: l10n[.wishlistConfirmTitle], question: l10n.count(.wishlistConfirm, count, l10n.number(count)),
-                         keys: l10n[.wishlistConfirmKeys], yes: l10n[.hintDeleteAll], no: l10n[.hintBack])
+        ConfirmViewModel(question: .deleteAllWishlist(count: count), l10n: l10n)
     }
 
     public func transform(input: Input) -> Output {
         let actions = Just(Action.asked).append(input.events.map { event in switch event { case .answered(let yes): Action.answered(yes) } }).eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: State(), actions: actions,
+        let loop = EffectRunner.run(initial: State(l10n: firstLanguage, question: question), actions: actions,
                                     scheduler: .immediate, reduce: Self.reduce, perform: { effect -> Work<Action, Route> in
                                         switch effect { case .answer(let yes): .route(.answered(yes)) }
                                     })
-        // The question is fixed: the state only says what was asked.
-        let asked = self.asked
-        return Output(state: loop.state.map { _ in asked }.removeDuplicates().eraseToAnyPublisher(), route: loop.route)
+        // An answer changes nothing shown: the question stays until the overlay closes.
+        return Output(state: loop.state.map(Self.present).removeDuplicates().eraseToAnyPublisher(), route: loop.route)
     }
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {

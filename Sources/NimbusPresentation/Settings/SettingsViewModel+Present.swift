@@ -65,7 +65,7 @@ extension SettingsViewModel {
         case .mouse: return resolved.mouse ? l10n[.settingsValueOn] : l10n[.settingsValueOff]
         case .defaultTab:
             let n = resolved.defaultTab
-            return tabTitles.indices.contains(n - 1) ? "\(n) \(tabTitles[n - 1])" : String(n)
+            return tabTitles.indices.contains(n - 1) ? "\(n) \(l10n[tabTitles[n - 1]])" : String(n)
         case .home:
             switch resolved.home {
             case nil: return l10n[.settingsValueNone]

@@ -162,7 +162,8 @@ public final class SettingsViewModel {
     private let cities: SearchCitiesUseCase
     let lookup: (Int) -> City?
     let environment: [String: String]
-    let tabTitles: [String]
+    /// The tabs' names, in order (`defaultTab`'s value names one in the state's language).
+    let tabTitles: [L10nKey]
     /// The language of the first state.
     private let firstLanguage: L10n
 
@@ -170,7 +171,7 @@ public final class SettingsViewModel {
     ///   - environment: for the locale's defaults (what `auto` means).
     ///   - lookup: the catalogue's city with a GeoNames id (the home's name).
     public init(settings: SettingsUseCase, cities: SearchCitiesUseCase, lookup: @escaping (Int) -> City?,
-                environment: [String: String], tabTitles: [String], l10n: L10n) {
+                environment: [String: String], tabTitles: [L10nKey], l10n: L10n) {
         self.settings = settings
         self.cities = cities
         self.lookup = lookup
