@@ -69,15 +69,15 @@ enum MapBenchmark {
 
         // The towns in view (a scan of the catalogue, off the main queue like the render); in Korean
         // only those with a Korean name are kept, so more of the catalogue is looked at.
+        let finder = MapTownFinder(count: catalog.cityCount, position: { catalog.position(at: $0) },
+                                   city: { catalog.city(CityRef(Int32($0))) })
         for language in [Language.en, .ko] {
-            let finder = MapTownFinder(count: catalog.cityCount, position: { catalog.position(at: $0) },
-                                       city: { catalog.city(CityRef(Int32($0))) }, language: language)
             for (name, zoom) in [("country", MapZoom.country), ("city", .city)] {
                 var times: [Double] = []
                 for city in cities {
                     guard let snapshot = renderer.render(MapRequest(city: city, zoom: zoom, size: size, style: .braille)) else { continue }
                     let t = NimbusBenchmark.now()
-                    _ = finder.towns(on: snapshot)
+                    _ = finder.towns(on: snapshot, language: language)
                     times.append(NimbusBenchmark.now() - t)
                 }
                 table.row("towns in view, \(name) zoom (z\(zoom.level)), \(language.rawValue)",

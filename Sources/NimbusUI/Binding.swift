@@ -32,8 +32,8 @@ public struct Binding: Equatable {
     public let keys: [Key]
     /// The keys as the help writes them ("↑ ↓  j k").
     public let keyLabel: String
-    /// What it does, for the help.
-    public let help: String
+    /// What it does, for the help (said in the help's language).
+    public let help: Words
     /// The status bar's short label; nil: listed only in the help.
     public let hint: String?
     /// The status bar's key text when it differs from `keyLabel` ("PgDn" for a long list of keys).
@@ -50,7 +50,7 @@ public struct Binding: Equatable {
     /// claims nothing in the conflict walk.
     public let describesOnly: Bool
 
-    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+    public init(_ keys: [Key], _ keyLabel: String, help: Words, hint: String? = nil, hintKey: String? = nil,
                 command: BoundCommand, isEnabled: Bool = true, disabledReason: String? = nil, describesOnly: Bool = false) {
         self.keys = keys
         self.keyLabel = keyLabel
@@ -64,7 +64,7 @@ public struct Binding: Equatable {
     }
 
     /// One key, written as itself ("r").
-    public init(_ key: Key, help: String, hint: String? = nil, command: BoundCommand) {
+    public init(_ key: Key, help: Words, hint: String? = nil, command: BoundCommand) {
         self.init([key], Self.name(key), help: help, hint: hint, command: command)
     }
 
@@ -92,8 +92,11 @@ public struct Binding: Equatable {
         return perform(binding.command, key) ? .ran : .passed
     }
 
-    /// The help's line for this binding.
-    public var keyHint: KeyHint { KeyHint(keyLabel, help) }
+    /// The help's line for this binding, said in the help's language.
+    public var helpEntry: HelpEntry { HelpEntry(key: .text(keyLabel), label: help) }
+
+    /// The help's line for this binding in `l10n`'s language.
+    public func keyHint(in l10n: L10n) -> KeyHint { KeyHint(keyLabel, help.said(in: l10n)) }
 
     /// The status bar's entry, for a binding that has one.
     public var barHint: KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel, $0) } }
@@ -128,14 +131,14 @@ public struct Binding: Equatable {
 /// What the bindings of one scope get wrong: a key bound twice, or a binding with no key.
 public enum BindingConflicts {
     /// Keys bound more than once across `scopes` (a screen's own and the app's global ones, say),
-    /// each with the help texts that claim it.
+    /// each with the help texts that claim it (in English: these are for the developer).
     public static func duplicates(_ scopes: [[Binding]]) -> [(key: Key, claims: [String])] {
         var claims: [Key: [String]] = [:]
         var order: [Key] = []
         for binding in scopes.joined() {
             for key in Set(binding.keys) {
                 if claims[key] == nil { order.append(key) }
-                claims[key, default: []].append(binding.help)
+                claims[key, default: []].append(binding.help.said(in: .bundled(.en)))
             }
         }
         return order.compactMap { key in
@@ -146,6 +149,6 @@ public enum BindingConflicts {
 
     /// Bindings that show a hint but have no key to press.
     public static func unbound(_ bindings: [Binding]) -> [String] {
-        bindings.filter { $0.hint != nil && $0.keys.isEmpty }.map(\.help)
+        bindings.filter { $0.hint != nil && $0.keys.isEmpty }.map { $0.help.said(in: .bundled(.en)) }
     }
 }

@@ -77,8 +77,8 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     public let keys: [Key]
     /// The keys as the help writes them ("↑ ↓  j k").
     public let keyLabel: String
-    /// What it does, for the help.
-    public let help: String
+    /// What it does, for the help (said in the help's language).
+    public let help: Words
     /// The status bar's short label; nil: listed only in the help.
     public let hint: String?
     /// The status bar's key text when it differs from `keyLabel`.
@@ -92,7 +92,7 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     /// The bar shows `hint` only while this holds.
     public let hintWhen: Condition<State>
 
-    public init(_ keys: [Key], _ keyLabel: String, help: String, hint: String? = nil, hintKey: String? = nil,
+    public init(_ keys: [Key], _ keyLabel: String, help: Words, hint: String? = nil, hintKey: String? = nil,
                 _ command: KeyCommand<Event>, when: Condition<State> = .always, enabled: Condition<State> = .always,
                 disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
         self.keys = keys
@@ -108,7 +108,7 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     }
 
     /// One key, written as itself ("r").
-    public init(_ key: Key, help: String, hint: String? = nil, _ command: KeyCommand<Event>, when: Condition<State> = .always,
+    public init(_ key: Key, help: Words, hint: String? = nil, _ command: KeyCommand<Event>, when: Condition<State> = .always,
                 enabled: Condition<State> = .always, disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
         self.init([key], Binding.name(key), help: help, hint: hint, command, when: when, enabled: enabled,
                   disabledReason: disabledReason, hintWhen: hintWhen)
@@ -122,12 +122,12 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
 
     /// The keys that move a list's selection, written once for every list. `top: false` leaves `g`
     /// (the first row) to the screen, for a screen whose `g` does something else.
-    public static func listMoves(_ l10n: L10n, top: Bool = true, when: Condition<State> = .always) -> [KeyBinding] {
+    public static func listMoves(top: Bool = true, when: Condition<State> = .always) -> [KeyBinding] {
         [
-            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyMove], .moveSelection, when: when),
-            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: l10n[.helpKeyPage], .moveSelection, when: when),
-            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: l10n[.helpKeyEnds], .moveSelection, when: when)
-                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: l10n[.helpKeyEnds], .moveSelection, when: when),
+            KeyBinding([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: .key(.helpKeyMove), .moveSelection, when: when),
+            KeyBinding([.pageUp, .pageDown], "PgUp PgDn", help: .key(.helpKeyPage), .moveSelection, when: when),
+            top ? KeyBinding([.home, .end, .char("g"), .char("G")], "Home End  g G", help: .key(.helpKeyEnds), .moveSelection, when: when)
+                : KeyBinding([.home, .end, .char("G")], "Home End  G", help: .key(.helpKeyEnds), .moveSelection, when: when),
         ]
     }
 }

@@ -44,9 +44,9 @@ import TestSupport
 
     /// The kind of clash the walk finds: a screen binding `y` beside the app's `y` (copy).
     @Test func testAKeyClaimedByTheScreenAndTheAppIsReported() {
-        let app = [Binding(.char("y"), help: "copy", command: BoundCommand("copy"))]
-        let screen = [Binding(.char("y"), help: "years filter", command: BoundCommand("years")),
-                      Binding(.char("g"), help: "genre", command: BoundCommand("genre"))]
+        let app = [Binding(.char("y"), help: .text("copy"), command: BoundCommand("copy"))]
+        let screen = [Binding(.char("y"), help: .text("years filter"), command: BoundCommand("years")),
+                      Binding(.char("g"), help: .text("genre"), command: BoundCommand("genre"))]
         let clashes = BindingConflicts.duplicates([app, screen])
         #expect(clashes.map(\.key) == [.char("y")])
         #expect(clashes.first?.claims == ["copy", "years filter"])

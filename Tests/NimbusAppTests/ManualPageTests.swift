@@ -22,7 +22,7 @@ import TestSupport
         harness.settle()
         let app = harness.app
         var sections: [ManualPage.Keys] = []
-        let everywhere = app.commands.map(\.keyHint)
+        let everywhere = app.commands.map { $0.keyHint(in: app.l10n) }
             + [KeyHint("Ctrl-C", app.l10n[.helpKeyCtrlc]), KeyHint("Ctrl-L", app.l10n[.helpKeyRedraw]),
                KeyHint("F12", app.l10n[.helpKeyDebug])]
         sections.append(.init(title: "Everywhere", entries: everywhere.map { ($0.key, $0.label) }))
@@ -30,14 +30,14 @@ import TestSupport
         for tab in 1...6 {
             harness.press(.char(Character(String(tab))))
             harness.settle()
-            let title = app.navigator.tabs[tab - 1].title
+            let title = app.l10n[app.navigator.tabs[tab - 1].title]
             let own = app.navigator.top?.bindings ?? []
-            sections.append(.init(title: title, entries: own.map(\.keyHint).map { ($0.key, $0.label) }))
+            sections.append(.init(title: title, entries: own.map { $0.keyHint(in: app.l10n) }.map { ($0.key, $0.label) }))
             harness.press(.enter)
             harness.settle()
             if (app.navigator.tabs[tab - 1].stack.count) > 1 {
                 let opened = app.navigator.top?.bindings ?? []
-                let hints = (app.fallbacks(for: opened) + opened).map(\.keyHint)
+                let hints = (app.fallbacks(for: opened) + opened).map { $0.keyHint(in: app.l10n) }
                 sections.append(.init(title: title + ", opened", entries: hints.map { ($0.key, $0.label) }))
                 harness.press(.escape)
                 harness.settle()

@@ -160,10 +160,10 @@ import TestSupport
     }
 
     @Test func testHelpMatchingIgnoresCaseAndAccentsAndNeedsEveryWord() {
-        let hint = HelpEntry(key: "Ctrl-L", label: "redraw the Screen")
+        let hint = HelpLine(key: "Ctrl-L", label: "redraw the Screen")
         #expect(HelpViewModel.matches(hint, ""))
         #expect(HelpViewModel.matches(hint, "SCREEN ctrl"))
-        #expect(HelpViewModel.matches(HelpEntry(key: "f", label: "café"), "cafe"))
+        #expect(HelpViewModel.matches(HelpLine(key: "f", label: "café"), "cafe"))
         #expect(!HelpViewModel.matches(hint, "screen quit"))
     }
 }

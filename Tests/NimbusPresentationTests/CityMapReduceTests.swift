@@ -42,7 +42,7 @@ final class CityMapReduceTests: XCTestCase {
             XCTAssertNil(state.request, name)
         }
         let (laidOut, effects) = apply(fresh(), .zoomed(1), .sized(size))
-        XCTAssertEqual(effects, [.show(request(zoom: MapZoom(5)), townsKnown: false)], "the zoom asked before the layout is kept")
+        XCTAssertEqual(effects, [.show(request(zoom: MapZoom(5)), townsKnown: false, language: .en)], "the zoom asked before the layout is kept")
         XCTAssertTrue(laidOut.asking, "nothing is shown until the cache answers")
     }
 
@@ -65,7 +65,7 @@ final class CityMapReduceTests: XCTestCase {
             var effects: [VM.Effect] = []
             for action in actions { effects = VM.reduce(&state, action) }
             if let expected {
-                XCTAssertEqual(effects, [.show(expected, townsKnown: false)], name)
+                XCTAssertEqual(effects, [.show(expected, townsKnown: false, language: .en)], name)
                 XCTAssertEqual(state.request, expected, name)
             } else {
                 XCTAssertEqual(effects, [], name)
@@ -74,23 +74,23 @@ final class CityMapReduceTests: XCTestCase {
     }
 
     func testCKeepsTheStyleForTheNextMapButTheSettingsChoiceIsAlreadyKept() {
-        XCTAssertEqual(apply(shown, .styleToggled).1, [.show(request(style: .blocks), townsKnown: false), .keepStyle(.blocks)])
-        XCTAssertEqual(apply(shown, .styleChosen(.blocks)).1, [.show(request(style: .blocks), townsKnown: false)])
+        XCTAssertEqual(apply(shown, .styleToggled).1, [.show(request(style: .blocks), townsKnown: false, language: .en), .keepStyle(.blocks)])
+        XCTAssertEqual(apply(shown, .styleChosen(.blocks)).1, [.show(request(style: .blocks), townsKnown: false, language: .en)])
     }
 
     func testAnswersForAViewThatWasLeftAreIgnored() {
         let old = request()
         let (moved, _) = apply(shown, .panned(.right))
-        for action: VM.Action in [.cached(old, snapshot(old)), .missed(old), .drawn(old, snapshot(old), towns: nil),
+        for action: VM.Action in [.cached(old, snapshot(old)), .missed(old), .drawn(old, snapshot(old), towns: nil, .en),
                                   .failed(old, .dataMissing("x"))] {
             XCTAssertEqual(apply(moved, action).0, moved)
         }
     }
 
     func testTheLastMapStaysWhileTheNextIsDrawnWithoutItsTowns() {
-        let town = MapMarker(coordinate: Coordinate(latitude: 37, longitude: 127), label: "Suwon", kind: .town)
+        let town = MapMarker(coordinate: Coordinate(latitude: 37, longitude: 127), label: .text("Suwon"), kind: .town)
         let first = request(), next = request(zoom: MapZoom(5))
-        let (drawing, _) = apply(fresh(), .sized(size), .missed(first), .drawn(first, snapshot(first), towns: [town]),
+        let (drawing, _) = apply(fresh(), .sized(size), .missed(first), .drawn(first, snapshot(first), towns: [town], .en),
                                  .zoomed(1), .missed(next))
         XCTAssertEqual(drawing.snapshot?.key, first.key)
         XCTAssertTrue(drawing.loading)
@@ -98,19 +98,23 @@ final class CityMapReduceTests: XCTestCase {
         XCTAssertEqual(drawing.towns, [])
         // Back to the first view, from the cache: its towns are remembered, and said to be.
         let (back, effects) = apply(drawing, .zoomed(-1))
-        XCTAssertEqual(effects, [.show(first, townsKnown: true)])
+        XCTAssertEqual(effects, [.show(first, townsKnown: true, language: .en)])
         let (cached, _) = apply(back, .cached(first, snapshot(first)))
         XCTAssertEqual(cached.towns, [town])
         XCTAssertFalse(cached.loading)
     }
 
     func testTownsFoundForAnotherMapAreRememberedNotShown() {
-        let other = request(zoom: MapZoom(6)).key
-        let town = MapMarker(coordinate: Coordinate(latitude: 37, longitude: 127), label: "Suwon", kind: .town)
+        let other = VM.TownsKey(map: request(zoom: MapZoom(6)).key, language: .en)
+        let town = MapMarker(coordinate: Coordinate(latitude: 37, longitude: 127), label: .text("Suwon"), kind: .town)
         let (state, _) = apply(shown, .townsFound(other, [town]))
         XCTAssertEqual(state.towns, [])
         XCTAssertEqual(state.knownTowns[other], [town])
-        XCTAssertEqual(apply(shown, .townsFound(request().key, [town])).0.towns, [town])
+        XCTAssertEqual(apply(shown, .townsFound(VM.TownsKey(map: request().key, language: .en), [town])).0.towns, [town])
+        // Towns another language marks are kept for it, not shown in this one.
+        let korean = VM.TownsKey(map: request().key, language: .ko)
+        XCTAssertEqual(apply(shown, .townsFound(korean, [town])).0.towns, [])
+        XCTAssertEqual(apply(shown, .townsFound(korean, [town])).0.knownTowns[korean], [town])
     }
 
     func testAFailureIsShownAndTheNextViewAsksAgain() {
@@ -129,7 +133,7 @@ final class CityMapReduceTests: XCTestCase {
         let (on, shownEffects) = apply(able, .quakesToggled)
         XCTAssertEqual(shownEffects, [.showQuakes])
         XCTAssertEqual(on.quakes, [], "shown, none known yet")
-        let quake = MapMarker(coordinate: Coordinate(latitude: 36, longitude: 129), label: "M4.1", kind: .quake, weight: 4.1)
+        let quake = MapMarker(coordinate: Coordinate(latitude: 36, longitude: 129), label: .text("M4.1"), kind: .quake, weight: 4.1)
         XCTAssertEqual(apply(on, .quakes([quake])).0.quakes, [quake])
         let (off, hidden) = apply(on, .quakes([quake]), .quakesToggled)
         XCTAssertEqual(hidden, [.hideQuakes])
@@ -140,10 +144,10 @@ final class CityMapReduceTests: XCTestCase {
     func testKnownTownsKeepTheLatest32Maps() {
         var known = VM.KnownTowns()
         for zoom in 0...12 {
-            for x in 0..<3 { known.remember([], for: request(zoom: MapZoom(zoom), offset: MapOffset(x: x, y: 0)).key) }
+            for x in 0..<3 { known.remember([], for: VM.TownsKey(map: request(zoom: MapZoom(zoom), offset: MapOffset(x: x, y: 0)).key, language: .en)) }
         }
         XCTAssertEqual(known.towns.count, 32)
-        XCTAssertNil(known[request(zoom: MapZoom(0), offset: .zero).key], "the oldest forgotten")
-        XCTAssertNotNil(known[request(zoom: MapZoom(12), offset: MapOffset(x: 2, y: 0)).key])
+        XCTAssertNil(known[VM.TownsKey(map: request(zoom: MapZoom(0), offset: .zero).key, language: .en)], "the oldest forgotten")
+        XCTAssertNotNil(known[VM.TownsKey(map: request(zoom: MapZoom(12), offset: MapOffset(x: 2, y: 0)).key, language: .en)])
     }
 }

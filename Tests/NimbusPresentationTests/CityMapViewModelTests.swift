@@ -68,7 +68,7 @@ final class CityMapViewModelTests: XCTestCase {
         // One town a degree east of Seoul (five columns at zoom 4), one on Seoul's own cell.
         let points = [GeoPoint(latitude: seoul.coordinate.latitude, longitude: seoul.coordinate.longitude + 1)!,
                       GeoPoint(latitude: seoul.coordinate.latitude, longitude: seoul.coordinate.longitude)!]
-        let finder = MapTownFinder(count: 2, position: { scans.add(); return points[$0] }, city: { _ in seoul }, language: .en)
+        let finder = MapTownFinder(count: 2, position: { scans.add(); return points[$0] }, city: { _ in seoul })
         start(towns: finder)
         events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         main.advance()
@@ -137,7 +137,7 @@ final class CityMapViewModelTests: XCTestCase {
         let scans = LockedCounter()
         let seoul = City.seoul
         let finder = MapTownFinder(count: 1, position: { _ in scans.add(); return GeoPoint(latitude: 38, longitude: 128)! },
-                                   city: { _ in seoul }, language: .en)
+                                   city: { _ in seoul })
         start(towns: finder)
         events.send(.sizeChanged(MapSize(cols: 30, rows: 8)))
         for _ in 0..<100 { events.send(.panned(.right)) }

@@ -31,12 +31,20 @@ import TestSupport
                               scheduler: DispatchQueue.immediate.eraseToAnyScheduler(), timeZone: TimeZone(identifier: "UTC")!)
         }
         var shown: [WishlistState] = []
+        var states: [WishlistViewModel.State] = []
         for language in Self.languages {
             let state = WishlistViewModel.State(l10n: .bundled(language), entries: entries, loaded: true, confirming: true,
                                                 message: .failed(.storage))
             let own = made(language).present(state)
             for other in Self.languages { #expect(made(other).present(state) == own, "a \(language) state, made in \(other)") }
             shown.append(own)
+            states.append(state)
+        }
+        // One view model shown the three in turn (en, ko, ja, en): its dates' formatter is made again
+        // when the language changes, never kept from the language before.
+        let one = made(.ko)
+        for (i, state) in (states + [states[0]]).enumerated() {
+            #expect(one.present(state) == shown[i % 3], "the \(i + 1)th state of one view model")
         }
         #expect(Set(shown.map(\.summary)).count == 3 && Set(shown.map { $0.rows[0].added }).count == 3
                 && Set(shown.map { $0.rows[0].genres }).count == 3, "\(shown.map(\.summary))")
@@ -98,5 +106,47 @@ import TestSupport
                 #expect(Set(shown.map { $0.rows.prefix(1).map(\.country) }).count == 3, "“\(query)”: \(shown.map { $0.rows.prefix(1) })")
             }
         }
+    }
+
+    /// What the help is given is keys and key names: its lines are said in the state's language.
+    @Test func theHelpSaysItsLinesInItsStatesLanguage() {
+        let screen = [HelpEntry(key: .text("↑ ↓  j k"), label: .key(.helpKeyMove)), HelpEntry(key: .text("PgUp PgDn"), label: .key(.helpKeyPage))]
+        let global = [HelpEntry(key: .key(.helpMouseClick), label: .key(.helpMouseClickLabel))]
+        func made(_ language: Language) -> HelpViewModel { HelpViewModel(screen: screen, global: global, l10n: .bundled(language)) }
+        var shown: [HelpState] = []
+        for language in Self.languages {
+            let state = HelpViewModel.State(l10n: .bundled(language))
+            let own = made(language).present(state)
+            for other in Self.languages { #expect(made(other).present(state) == own, "a \(language) help, made in \(other)") }
+            #expect(own.allScreen.map(\.label) == [L10n.bundled(language)[.helpKeyMove], L10n.bundled(language)[.helpKeyPage]])
+            shown.append(own)
+        }
+        #expect(Set(shown.map { $0.allScreen.map(\.label) }).count == 3 && Set(shown.map { $0.allGlobal.map(\.key) }).count == 3,
+                "\(shown.map(\.allGlobal))")
+    }
+
+    /// A map is given cities, not names: its places are named in the state's language.
+    @Test func aMapNamesItsPlacesInItsStatesLanguage() throws {
+        let busan = City(id: 1838524, name: "Busan", countryCode: "KR", latitude: 35.1028, longitude: 129.0403, population: 3_678_555,
+                         timeZone: "Asia/Seoul", alternateNames: ["부산", "釜山"], localNames: CityLocalNames(japanese: "釜山", korean: "부산"))
+        let immediate = DispatchQueue.immediate.eraseToAnyScheduler()
+        func made(_ language: Language) -> CityMapViewModel {
+            CityMapViewModel(city: .seoul, showMap: ShowCityMapUseCase(repository: FakeMapRepository()), l10n: .bundled(language),
+                             units: .metric, scheduler: immediate, renderScheduler: immediate)
+        }
+        var labels: [[String]] = []
+        for language in Self.languages {
+            var state = CityMapViewModel.State(city: .seoul, l10n: .bundled(language), zoom: .country, style: .braille, canShowQuakes: false)
+            _ = CityMapViewModel.reduce(&state, .sized(MapSize(cols: 40, rows: 20)))
+            let request = try #require(state.request)
+            let snapshot = MapSnapshot(key: request.key, rows: [], marker: (x: 20, y: 10), kilometresPerColumn: 10,
+                                       projection: MapProjection(request))
+            _ = CityMapViewModel.reduce(&state, .cached(request, snapshot))
+            _ = CityMapViewModel.reduce(&state, .places([MapMarker.place(busan)]))
+            let own = try #require(made(language).present(state))
+            for other in Self.languages { #expect(made(other).present(state) == own, "a \(language) map, made in \(other)") }
+            labels.append(own.markers.map(\.label))
+        }
+        #expect(labels == [["Busan"], ["부산"], ["釜山"]])
     }
 }

@@ -13,7 +13,7 @@ final class MapMarkerPlacementTests: XCTestCase {
     }
 
     private func quake(_ lat: Double, _ lon: Double, _ mag: Double) -> MapMarker {
-        MapMarker(coordinate: Coordinate(latitude: lat, longitude: lon), label: "M\(mag)", kind: .quake, weight: mag)
+        MapMarker(coordinate: Coordinate(latitude: lat, longitude: lon), label: .text("M\(mag)"), kind: .quake, weight: mag)
     }
 
     func testTheProjectionPutsTheCentreInTheMiddleAndLeavesOutWhatIsOutsideTheView() throws {
@@ -33,32 +33,37 @@ final class MapMarkerPlacementTests: XCTestCase {
     }
 
     func testPlacesComeFirstThenTheStrongestQuakesOneMarkerACellNoneOnTheCity() {
-        let seoul = MapMarker(coordinate: Coordinate(latitude: 37.57, longitude: 126.98), label: "Seoul", kind: .place)
+        let seoul = MapMarker(coordinate: Coordinate(latitude: 37.57, longitude: 126.98), label: .text("Seoul"), kind: .place)
         let placed = MapMarkerPlacement.place([
             quake(35.0, 128.0, 2.7),
             quake(36.03, 129.37, 6.0),           // on the city's own cell: left out
             quake(35.0, 128.0, 4.4),             // same cell as the M2.7: the stronger keeps it
             seoul,
             quake(34.05, -118.24, 7.0),          // not in view
-        ], on: map())
+        ], on: map(), language: .en)
         XCTAssertEqual(placed.map(\.label), ["Seoul", "M4.4"])
         XCTAssertEqual(placed.map(\.kind), [.place, .quake])
     }
 
     func testAtMostTheLimitAreShownAndNothingWithoutAProjection() {
         let many = (0..<100).map { i in quake(33 + Double(i % 10) * 0.4, 125 + Double(i / 10) * 0.8, Double(i) / 10) }
-        let placed = MapMarkerPlacement.place(many, on: map(marker: nil))
+        let placed = MapMarkerPlacement.place(many, on: map(marker: nil), language: .en)
         XCTAssertLessThanOrEqual(placed.count, MapMarkerPlacement.limit)
         XCTAssertEqual(placed.first?.label, "M9.9", "the strongest first")
         let blind = MapSnapshot(key: map().key, rows: [], marker: nil, kilometresPerColumn: 10)
-        XCTAssertEqual(MapMarkerPlacement.place(many, on: blind), [])
+        XCTAssertEqual(MapMarkerPlacement.place(many, on: blind, language: .en), [])
     }
 
     func testMarkersForPlacesAndQuakesSpeakTheUILanguage() {
         let seoul = City(id: 1835848, name: "Seoul", countryCode: "KR", latitude: 37.566, longitude: 126.9784,
                          population: 10_349_312, timeZone: "Asia/Seoul", alternateNames: ["서울", "ソウル"],
                          localNames: CityLocalNames(japanese: "ソウル", korean: "서울"))
-        XCTAssertEqual(MapMarker.place(seoul, language: .ko).label, "서울")
-        XCTAssertEqual(MapMarker.place(seoul, language: .en).label, "Seoul")
+        XCTAssertEqual(MapMarker.place(seoul).label.said(in: .ko), "서울")
+        XCTAssertEqual(MapMarker.place(seoul).label.said(in: .en), "Seoul")
+        XCTAssertEqual(MapMarker.place(seoul).label.said(in: .ja), "ソウル")
+        // Placed, a marker is named in the language asked for.
+        let place = MapMarker(coordinate: Coordinate(latitude: 37.57, longitude: 126.98), label: .city(seoul), kind: .place)
+        XCTAssertEqual(MapMarkerPlacement.place([place], on: map(), language: .ko).map(\.label), ["서울"])
+        XCTAssertEqual(MapMarkerPlacement.place([place], on: map(), language: .en).map(\.label), ["Seoul"])
     }
 }

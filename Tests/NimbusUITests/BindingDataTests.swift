@@ -51,7 +51,7 @@ import NimbusTerminal
 
     @Test func testOneBindingWithAnEventPerKeySendsTheKeysOwn() {
         typealias Zoom = KeyMap<Int, Void>
-        let keys = Zoom([KeyBinding([.char("+"), .char("-")], "+ -", help: "zoom", .sendEach([.char("+"): 1, .char("-"): -1]))])
+        let keys = Zoom([KeyBinding([.char("+"), .char("-")], "+ -", help: .text("zoom"), .sendEach([.char("+"): 1, .char("-"): -1]))])
         var sent: [KeyCommand<Int>] = []
         let bindings = keys.bindings(in: ())
         for key in [Key.char("-"), .char("+")] {
@@ -64,7 +64,7 @@ import NimbusTerminal
     }
 
     @Test func testAKeyThatPerformsNothingPassesOn() {
-        let keys = KeyMap<Int, Void>([KeyBinding(.char("c"), help: "copy", .send(1))])
+        let keys = KeyMap<Int, Void>([KeyBinding(.char("c"), help: .text("copy"), .send(1))])
         #expect(Binding.press(.char("c"), in: keys.bindings(in: ()), perform: { _, _ in false }) == .passed)
     }
 }

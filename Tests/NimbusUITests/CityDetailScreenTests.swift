@@ -26,7 +26,7 @@ final class RecordingPanel: ScreenPanel {
     var keys: [Key] = []
     var cancels = 0
     var bindings: [Binding] {
-        [Binding([.char("+")], "+ -", help: "zoom the map", hint: "zoom", hintKey: "+-", command: BoundCommand("zoom"))]
+        [Binding([.char("+")], "+ -", help: .text("zoom the map"), hint: "zoom", hintKey: "+-", command: BoundCommand("zoom"))]
     }
     func perform(_ command: BoundCommand, key: Key) -> Bool {
         guard command == BoundCommand("zoom") else { return false }
@@ -112,13 +112,13 @@ func press(_ screen: Screen, _ key: Key) -> Bool { screen.press(key) == .ran }
         let (screen, _) = try makeScreen(panel: panel, routes: { routes.append($0) })
         screen.draw(Canvas(size: Size(cols: 80, rows: 22)).painter(), theme: .color)
         #expect(!press(screen, .char("+")), "no room for the map: its keys do nothing, so they are not taken")
-        #expect(!screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")), "nor listed")
+        #expect(!screen.bindings.map { $0.keyHint(in: .bundled(.en)) }.contains(KeyHint("+ -", "zoom the map")), "nor listed")
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
         #expect(press(screen, .char("+")))
         #expect(!press(screen, .char("x")))
         #expect(press(screen, .char("r")), "r is the screen's own")
         #expect(panel.keys == [.char("+")])
-        #expect(screen.bindings.map(\.keyHint).contains(KeyHint("+ -", "zoom the map")))
+        #expect(screen.bindings.map { $0.keyHint(in: .bundled(.en)) }.contains(KeyHint("+ -", "zoom the map")))
         #expect(press(screen, .escape))
         #expect(panel.cancels == 1)
         #expect(routes == [.back])

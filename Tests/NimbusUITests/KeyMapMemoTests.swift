@@ -1,6 +1,7 @@
 import Testing
 import PropertyBased
 import NimbusTerminal
+import NimbusPresentation
 @testable import NimbusUI
 import TestSupport
 
@@ -16,7 +17,7 @@ import TestSupport
         await propertyCheck(count: PropertyCount.scaled(default: 100),
                             input: Gen.int(in: 0...(7 * 7 * 7 - 1)).array(of: 0...40), Gen.int(in: 0...7).array(of: 1...60)) { shapes, states in
             let all = shapes.enumerated().map { i, shape in
-                B([.char(Character(Unicode.Scalar(UInt8(33 + i % 90))))], "k\(i)", help: "h\(i)", hint: "t\(i)", .send(i),
+                B([.char(Character(Unicode.Scalar(UInt8(33 + i % 90))))], "k\(i)", help: .text("h\(i)"), hint: "t\(i)", .send(i),
                   when: Self.conditions[shape % 7], enabled: Self.conditions[shape / 7 % 7], disabledReason: i % 2 == 0 ? "no \(i)" : nil,
                   hintWhen: Self.conditions[shape / 49 % 7])
             }

@@ -105,8 +105,9 @@ enum MapText {
         }
         let canvas = Canvas(size: Size(cols: size.cols, rows: size.rows + 1))
         let p = canvas.painter()
-        let towns = MapMarkerPlacement.place(container.mapTowns.towns(on: snapshot), on: snapshot)
         let l10n = container.l10n
+        let towns = MapMarkerPlacement.place(container.mapTowns.towns(on: snapshot, language: l10n.language), on: snapshot,
+                                             language: l10n.language)
         let name = CityNameChoice.name(city, language: l10n.language)
         MapSnapshotView.draw(snapshot, in: p.sub(Rect(x: 0, y: 0, width: size.cols, height: size.rows)),
                              palette: .monochrome, label: name, markers: towns)

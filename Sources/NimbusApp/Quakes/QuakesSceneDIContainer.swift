@@ -50,7 +50,7 @@ final class QuakesSceneDIContainer: QuakesCoordinatorDependencies {
     func makeQuakeDetailScreen(quake: Quake, place: QuakePlace?) -> Screen {
         let viewModel = QuakeDetailViewModel(quake: quake, place: place, likes: LikeCityUseCase(repository: likes),
                                              format: format, display: display, now: now)
-        let places = MapMarker.places(myPlaces.contents, language: format.l10n.language)
+        let places = MapMarker.places(myPlaces.contents)
         let panel = mapPanel(QuakeDetailViewModel.epicentre(of: quake, near: place), places)
         return QuakeDetailScreen(viewModel: viewModel, l10n: format.l10n, panel: panel)
     }

@@ -25,23 +25,23 @@ extension AppCoordinator {
         var list: [B] = []
         if tabs > 1 {
             let digits = (1...tabs).map { Key.char(Character(String($0))) }
-            list.append(B(digits, "1-\(tabs)", help: l10n[.helpKeyTabs], hint: l10n[.hintTabs],
+            list.append(B(digits, "1-\(tabs)", help: .key(.helpKeyTabs), hint: l10n[.hintTabs],
                           .sendEach(Dictionary(uniqueKeysWithValues: digits.enumerated().map { ($1, .selectTab($0)) }))))
-            list.append(B([.tab, .backTab], "Tab S-Tab", help: l10n[.helpKeyTabnext], .sendEach([.tab: .nextTab(1), .backTab: .nextTab(-1)])))
+            list.append(B([.tab, .backTab], "Tab S-Tab", help: .key(.helpKeyTabnext), .sendEach([.tab: .nextTab(1), .backTab: .nextTab(-1)])))
         }
         return KeyMap(list + [
-            B(.char("?"), help: l10n[.helpKeyHelp], hint: l10n[.hintHelp], .send(.help)),
-            B([.char(","), .function(2)], ", F2", help: l10n[.helpKeySettings], .send(.settings)),
-            B(.char("y"), help: l10n[.helpKeyCopy], .send(.copy)),
-            B(.char("z"), help: l10n[.helpKeyUndo], .send(.undo)),
-            B(.char("Z"), help: l10n[.helpKeyRedo], .send(.redo)),
-            B(.char("q"), help: l10n[.helpKeyQuit], hint: l10n[.hintQuit], .send(.quit)),
+            B(.char("?"), help: .key(.helpKeyHelp), hint: l10n[.hintHelp], .send(.help)),
+            B([.char(","), .function(2)], ", F2", help: .key(.helpKeySettings), .send(.settings)),
+            B(.char("y"), help: .key(.helpKeyCopy), .send(.copy)),
+            B(.char("z"), help: .key(.helpKeyUndo), .send(.undo)),
+            B(.char("Z"), help: .key(.helpKeyRedo), .send(.redo)),
+            B(.char("q"), help: .key(.helpKeyQuit), hint: l10n[.hintQuit], .send(.quit)),
         ])
     }
 
     /// Esc and Backspace going back, as data.
     nonisolated static func backKeys(_ l10n: L10n) -> AppKeys {
-        KeyMap([KeyBinding([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc",
+        KeyMap([KeyBinding([.escape, .backspace], "Esc Backspace", help: .key(.helpKeyBack), hint: l10n[.hintBack], hintKey: "Esc",
                            .send(.back))])
     }
 
@@ -109,21 +109,20 @@ extension AppCoordinator {
     /// The keys that work everywhere as bindings, for the help and the conflict walk (dispatch runs
     /// them before any scope, in `handle(_:)`, from `alwaysGlobal`).
     private var alwaysGlobalBindings: [Binding] {
-        Self.alwaysGlobal.map { Binding($0.key, help: l10n[$0.help], command: BoundCommand($0.command)) }
+        Self.alwaysGlobal.map { Binding($0.key, help: .key($0.help), command: BoundCommand($0.command)) }
     }
 
     /// `?`: the shown screen's keys and the app's, from their bindings.
     func openHelp() {
         let mouse = mouseWanted ? [
-            KeyHint(l10n[.helpMouseClick], l10n[.helpMouseClickLabel]),
-            KeyHint(l10n[.helpMouseWheel], l10n[.helpMouseWheelLabel]),
-            KeyHint(l10n[.helpMouseShift], l10n[.helpMouseShiftLabel]),
+            HelpEntry(key: .key(.helpMouseClick), label: .key(.helpMouseClickLabel)),
+            HelpEntry(key: .key(.helpMouseWheel), label: .key(.helpMouseWheelLabel)),
+            HelpEntry(key: .key(.helpMouseShift), label: .key(.helpMouseShiftLabel)),
         ] : []
         let own = navigator.top?.bindings ?? []
-        let screen = (fallbacks(for: own) + own).map(\.keyHint)
-        let global = (commands + alwaysGlobalBindings).map(\.keyHint) + mouse
-        let entries = { (hints: [KeyHint]) in hints.map { HelpEntry(key: $0.key, label: $0.label) } }
-        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: entries(screen), global: entries(global), l10n: l10n), l10n: l10n))
+        let screen = (fallbacks(for: own) + own).map(\.helpEntry)
+        let global = (commands + alwaysGlobalBindings).map(\.helpEntry) + mouse
+        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: screen, global: global, l10n: l10n), l10n: l10n))
     }
 
     /// What is wrong with the keys in force now: a key bound twice in one scope (the top overlay's,

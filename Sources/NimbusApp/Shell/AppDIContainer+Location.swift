@@ -31,10 +31,10 @@ extension AppDIContainer {
         LocateCurrentCityUseCase(provider: homeFollowingLocation, locator: locator, cities: catalog)
     }
 
-    /// The catalogue's cities for the maps' town dots, named in the UI language's script.
+    /// The catalogue's cities for the maps' town dots.
     public var mapTowns: MapTownFinder {
-        let catalog = self.catalog, language = l10n.language
+        let catalog = self.catalog
         return MapTownFinder(count: catalog.cityCount, position: { catalog.position(at: $0) },
-                             city: { catalog.city(CityRef(Int32($0))) }, language: language)
+                             city: { catalog.city(CityRef(Int32($0))) })
     }
 }

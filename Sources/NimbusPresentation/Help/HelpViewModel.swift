@@ -3,8 +3,18 @@ import Foundation
 import CombineSchedulers
 import NimbusLoop
 
-/// One line of the help: a key and what it does.
+/// One line of the help as given: a key and what it does, said in the language of the state shown.
 public struct HelpEntry: Equatable, Sendable {
+    public let key: Words
+    public let label: Words
+    public init(key: Words, label: Words) {
+        self.key = key
+        self.label = label
+    }
+}
+
+/// One line of the help as shown: a key and what it does.
+public struct HelpLine: Equatable, Sendable {
     public let key: String
     public let label: String
     public init(key: String, label: String) {
@@ -16,11 +26,11 @@ public struct HelpEntry: Equatable, Sendable {
 /// What the help overlay shows.
 public struct HelpState: Equatable, Sendable {
     /// The screen's keys and the app's, each narrowed to the filter.
-    public let screen: [HelpEntry]
-    public let global: [HelpEntry]
+    public let screen: [HelpLine]
+    public let global: [HelpLine]
     /// Every entry, unfiltered: the box is sized for these and keeps its size while the filter changes.
-    public let allScreen: [HelpEntry]
-    public let allGlobal: [HelpEntry]
+    public let allScreen: [HelpLine]
+    public let allGlobal: [HelpLine]
     /// "Filter: par▏" while a filter is typed or kept; nil without one.
     public let prompt: String?
     /// "No key matches “xyz”" when the filter leaves nothing.
@@ -140,7 +150,7 @@ public final class HelpViewModel {
 
     /// A key matches the filter when its key or its label contains every word of the filter,
     /// ignoring case and accents.
-    public static func matches(_ entry: HelpEntry, _ filter: String) -> Bool {
+    public static func matches(_ entry: HelpLine, _ filter: String) -> Bool {
         let words = filter.split(separator: " ")
         guard !words.isEmpty else { return true }
         let text = (entry.key + " " + entry.label).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)

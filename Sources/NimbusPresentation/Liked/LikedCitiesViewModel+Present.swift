@@ -96,11 +96,10 @@ extension LikedCitiesViewModel {
         let snapshot = MapSnapshot(key: view.key, rows: view.rows, marker: projection.cell(of: city.coordinate),
                                    kilometresPerColumn: view.kilometresPerColumn, projection: projection,
                                    ownCountryCells: city.id == view.key.cityID ? view.ownCountryCells : nil)
-        let language = state.l10n.language
-        let others = state.cities.filter { $0.id != city.id }.map { MapMarker.place($0, language: language) }
+        let others = state.cities.filter { $0.id != city.id }.map(MapMarker.place)
         let scale = MapScaleBar.make(kilometresPerColumn: snapshot.kilometresPerColumn, maxColumns: snapshot.key.size.cols,
                                      units: state.display.system, l10n: state.l10n)
-        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(city, language: language),
-                        markers: MapMarkerPlacement.place(others, on: snapshot), scale: scale)
+        return LikedMap(snapshot: snapshot, label: CityNameChoice.name(city, language: state.l10n.language),
+                        markers: MapMarkerPlacement.place(others, on: snapshot, language: state.l10n.language), scale: scale)
     }
 }

@@ -19,7 +19,7 @@ extension CityMapViewModel {
             MapScaleBar.make(kilometresPerColumn: $0.kilometresPerColumn, maxColumns: min(24, key.size.cols / 3), units: state.units, l10n: l10n)
         }
         let message = state.failure.map { Self.message($0, l10n: l10n) } ?? (state.loading ? l10n[.mapLoading] : nil)
-        let markers = snapshot.map { MapMarkerPlacement.place(state.places + (state.quakes ?? []) + state.towns, on: $0) } ?? []
+        let markers = snapshot.map { MapMarkerPlacement.place(state.places + (state.quakes ?? []) + state.towns, on: $0, language: l10n.language) } ?? []
         if state.quakes != nil {
             let count = markers.filter { $0.kind == .quake }.count
             status += " · " + l10n.format(.mapQuakesShown, l10n.number(count))

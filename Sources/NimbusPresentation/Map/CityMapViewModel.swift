@@ -126,14 +126,20 @@ public final class CityMapViewModel {
         }
     }
 
-    /// Towns by map, the latest 32.
+    /// The towns of a map as a language marks them (in Korean and Japanese, only towns it names).
+    public struct TownsKey: Hashable, Sendable {
+        let map: MapSnapshotKey
+        let language: Language
+    }
+
+    /// Towns by map and language, the latest 32.
     struct KnownTowns: Equatable {
-        private(set) var towns: [MapSnapshotKey: [MapMarker]] = [:]
-        private var order: [MapSnapshotKey] = []
+        private(set) var towns: [TownsKey: [MapMarker]] = [:]
+        private var order: [TownsKey] = []
 
-        subscript(key: MapSnapshotKey) -> [MapMarker]? { towns[key] }
+        subscript(key: TownsKey) -> [MapMarker]? { towns[key] }
 
-        mutating func remember(_ found: [MapMarker], for key: MapSnapshotKey) {
+        mutating func remember(_ found: [MapMarker], for key: TownsKey) {
             if towns.updateValue(found, forKey: key) == nil { order.append(key) }
             if order.count > 32 { towns[order.removeFirst()] = nil }
         }
@@ -146,16 +152,17 @@ public final class CityMapViewModel {
         case cached(MapRequest, MapSnapshot)
         /// It was not: it is being drawn.
         case missed(MapRequest)
-        /// Drawn, with the towns on it (nil: the map marks none).
-        case drawn(MapRequest, MapSnapshot, towns: [MapMarker]?)
-        case townsFound(MapSnapshotKey, [MapMarker])
+        /// Drawn, with the towns on it in a language (nil: the map marks none).
+        case drawn(MapRequest, MapSnapshot, towns: [MapMarker]?, Language)
+        case townsFound(TownsKey, [MapMarker])
         case failed(MapRequest, MapError)
     }
 
     public enum Effect: Equatable {
         /// Show the request's map: from the cache at once, or drawn off the main queue (replacing the
-        /// drawing in flight). `townsKnown`: the towns of its map were found before.
-        case show(MapRequest, townsKnown: Bool)
+        /// drawing in flight), with the towns `language` marks. `townsKnown`: the towns of its map
+        /// were found before.
+        case show(MapRequest, townsKnown: Bool, language: Language)
         /// The style the user chose with `c`, for the next map the app opens.
         case keepStyle(MapStyle)
         case showQuakes
@@ -309,7 +316,7 @@ public final class CityMapViewModel {
             state.loading = false
             state.failure = nil
             state.snapshot = snapshot
-            state.towns = state.knownTowns[snapshot.key] ?? []
+            state.towns = state.knownTowns[TownsKey(map: snapshot.key, language: state.l10n.language)] ?? []
             return []
         case .missed(let request):
             guard request == state.request else { return [] }
@@ -319,16 +326,16 @@ public final class CityMapViewModel {
             // The last map stays while the next is drawn, without its towns.
             state.towns = []
             return []
-        case .drawn(let request, let snapshot, let towns):
+        case .drawn(let request, let snapshot, let towns, let language):
             guard request == state.request else { return [] }
             state.loading = false
             state.snapshot = snapshot
-            if let towns { state.knownTowns.remember(towns, for: snapshot.key) }
-            state.towns = towns ?? []
+            if let towns { state.knownTowns.remember(towns, for: TownsKey(map: snapshot.key, language: language)) }
+            state.towns = language == state.l10n.language ? towns ?? [] : []
             return []
         case .townsFound(let key, let towns):
             state.knownTowns.remember(towns, for: key)
-            if state.snapshot?.key == key, !state.loading { state.towns = towns }
+            if state.snapshot?.key == key.map, key.language == state.l10n.language, !state.loading { state.towns = towns }
             return []
         case .failed(let request, let error):
             guard request == state.request else { return [] }
@@ -346,7 +353,8 @@ public final class CityMapViewModel {
         guard request != state.request else { return [] }
         state.request = request
         state.asking = true
-        return [.show(request, townsKnown: state.knownTowns[request.key] != nil)]
+        let language = state.l10n.language
+        return [.show(request, townsKnown: state.knownTowns[TownsKey(map: request.key, language: language)] != nil, language: language)]
     }
 
     // MARK: Effects
@@ -355,22 +363,22 @@ public final class CityMapViewModel {
 
     private func perform(_ effect: Effect) -> Work<Action, Never> {
         switch effect {
-        case .show(let request, let townsKnown):
+        case .show(let request, let townsKnown, let language):
             if let hit = showMap.cached(request) {
                 let shown = Work<Action, Never>.answer { .cached(request, hit) }
                 // The towns of a map from the cache are found off the main queue, then shown; not at
                 // all when the view was left before the queue came to them.
                 guard let towns, hit.key.zoom >= MapTownFinder.minimumZoom, !townsKnown else { return .all([.cancel(Job.draw), shown]) }
                 let flag = CancellationFlag()
-                let found = Deferred { (flag.isCancelled ? [] : [towns.towns(on: hit)]).publisher }
+                let found = Deferred { (flag.isCancelled ? [] : [towns.towns(on: hit, language: language)]).publisher }
                     .subscribe(on: renderScheduler)
                     .receive(on: scheduler)
-                    .map { Optional(Action.townsFound(hit.key, $0)) }
+                    .map { Optional(Action.townsFound(TownsKey(map: hit.key, language: language), $0)) }
                     .hearingCancelAtOnce(flag)
                 return .all([shown, .run(found, id: Job.draw, immediate: true)])
             }
             return .all([.answer { .missed(request) },
-                         .run(draw(request), id: Job.draw, immediate: true)])
+                         .run(draw(request, language: language), id: Job.draw, immediate: true)])
         case .keepStyle(let style):
             let keep = styleChanged
             return .answer {
@@ -385,8 +393,8 @@ public final class CityMapViewModel {
         }
     }
 
-    /// The request's map drawn on the render queue, with the towns on it.
-    private func draw(_ request: MapRequest) -> AnyPublisher<Action, Never> {
+    /// The request's map drawn on the render queue, with the towns on it that `language` marks.
+    private func draw(_ request: MapRequest, language: Language) -> AnyPublisher<Action, Never> {
         let showMap = self.showMap
         let towns = self.towns
         let flag = CancellationFlag()
@@ -396,8 +404,8 @@ public final class CityMapViewModel {
                     // A view left before the render queue came to it is not drawn at all.
                     guard !flag.isCancelled, let snapshot = try showMap.render(request, cancel: flag) else { return promise(.success(nil)) }
                     // The towns in view are found here too, off the main queue.
-                    let found = towns.map { flag.isCancelled ? [] : $0.towns(on: snapshot) }
-                    promise(.success(.drawn(request, snapshot, towns: found)))
+                    let found = towns.map { flag.isCancelled ? [] : $0.towns(on: snapshot, language: language) }
+                    promise(.success(.drawn(request, snapshot, towns: found, language)))
                 } catch {
                     promise(.success(.failed(request, error)))
                 }

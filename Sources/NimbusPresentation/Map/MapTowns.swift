@@ -13,23 +13,19 @@ public struct MapTownFinder: Sendable {
     private let count: Int
     private let position: @Sendable (Int) -> GeoPoint
     private let city: @Sendable (Int) -> City
-    private let language: Language
 
-    /// `count` catalogue cities, largest first; `position` and `city` at an index; names are shown in
-    /// `language`'s script when the catalogue has them (서울 in Korean).
-    public init(count: Int, position: @escaping @Sendable (Int) -> GeoPoint, city: @escaping @Sendable (Int) -> City,
-                language: Language) {
+    /// `count` catalogue cities, largest first; `position` and `city` at an index.
+    public init(count: Int, position: @escaping @Sendable (Int) -> GeoPoint, city: @escaping @Sendable (Int) -> City) {
         self.count = count
         self.position = position
         self.city = city
-        self.language = language
     }
 
     /// The largest catalogue cities in `snapshot`'s view, one a cell, none on or next to the city's cell,
-    /// largest first (their weight), named as every screen names them (`CityNameChoice`); in Korean
-    /// and Japanese only those with a name in that language, so a map's labels share one script; none
+    /// largest first (their weight), named as every screen names them (`CityNameChoice`); for Korean
+    /// and Japanese only those with a name in `language`, so a map's labels share one script; none
     /// below `minimumZoom`. Scans the catalogue: call it off the main queue.
-    public func towns(on snapshot: MapSnapshot) -> [MapMarker] {
+    public func towns(on snapshot: MapSnapshot, language: Language) -> [MapMarker] {
         guard snapshot.key.zoom >= Self.minimumZoom, let projection = snapshot.projection else { return [] }
         let cols = projection.size.cols
         var taken = Set<Int>()
@@ -47,7 +43,7 @@ public struct MapTownFinder: Sendable {
             // 니가타 beside Sendai (GeoNames has no Korean name for Sendai).
             guard language == .en || CityNameChoice.local(town.localNames, language: language) != nil else { continue }
             taken.insert(cell.y * cols + cell.x)
-            found.append(MapMarker(coordinate: coordinate, label: CityNameChoice.name(town, language: language), kind: .town,
+            found.append(MapMarker(coordinate: coordinate, label: .city(town), kind: .town,
                                    weight: Double(count - index)))
             if found.count == Self.limit { break }
         }

@@ -46,25 +46,25 @@ public final class CityListScreen: Screen {
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<CityListViewModel.Event, CityListState> {
         typealias B = KeyBinding<CityListViewModel.Event, CityListState>
         let inList = Condition<CityListState>.unless(\.searching), inField = Condition<CityListState>.when(\.searching)
-        var all = [B(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch], .send(.searchFocused(true)), when: inList)]
-        all += B.listMoves(l10n, when: inList)
+        var all = [B(.char("/"), help: .key(.helpKeySearch), hint: l10n[.hintSearch], .send(.searchFocused(true)), when: inList)]
+        all += B.listMoves(when: inList)
         all += [
-            B([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen], .openSelection, when: inList,
+            B([.enter], "Enter", help: .key(.helpKeyOpenCity), hint: l10n[.hintOpen], .openSelection, when: inList,
               enabled: .when(\.hasRows), disabledReason: l10n[.helpKeyDisabledNoRow]),
-            B([.char("f")], "f", help: l10n[.helpKeyLike], hint: l10n[.hintLike], .likeSelection, when: inList,
+            B([.char("f")], "f", help: .key(.helpKeyLike), hint: l10n[.hintLike], .likeSelection, when: inList,
               enabled: .when(\.hasRows), disabledReason: l10n[.helpKeyDisabledNoRow]),
             // Its hint only while rows on screen have no temperature.
-            B(.char("r"), help: l10n[.helpKeyRetryTemperatures], hint: l10n[.hintRetry], .send(.retryRequested), when: inList,
+            B(.char("r"), help: .key(.helpKeyRetryTemperatures), hint: l10n[.hintRetry], .send(.retryRequested), when: inList,
               hintWhen: .when(\.offersRetry)),
             // The field's keys, for the help (in the field, they are the bindings).
-            B([], "Enter ↓", help: l10n[.helpKeyFieldDone], .describe, when: inList),
-            B([], "Esc", help: l10n[.helpKeyFieldEsc], .describe, when: inList),
+            B([], "Enter ↓", help: .key(.helpKeyFieldDone), .describe, when: inList),
+            B([], "Esc", help: .key(.helpKeyFieldEsc), .describe, when: inList),
             // In the field.
-            B([.enter, .down], "Enter ↓", help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], hintKey: "Enter", .editField,
+            B([.enter, .down], "Enter ↓", help: .key(.helpKeyFieldDone), hint: l10n[.hintResults], hintKey: "Enter", .editField,
               when: inField),
-            B([.escape], "Esc", help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear], .editField, when: inField),
+            B([.escape], "Esc", help: .key(.helpKeyFieldEsc), hint: l10n[.hintClear], .editField, when: inField),
             // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
-            B([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe, when: inField),
+            B([.ctrl("c")], "Ctrl-C", help: .key(.helpKeyCtrlc), hint: l10n[.hintQuit], .describe, when: inField),
         ]
         return KeyMap(all)
     }

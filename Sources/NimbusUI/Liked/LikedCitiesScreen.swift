@@ -46,15 +46,15 @@ public final class LikedCitiesScreen: Screen {
     /// The tab's keys: Enter and `d` are listed while the list is empty, and then say nothing is liked yet.
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<LikedCitiesViewModel.Event, LikedCitiesState> {
         typealias B = KeyBinding<LikedCitiesViewModel.Event, LikedCitiesState>
-        var moves = B.listMoves(l10n)
+        var moves = B.listMoves()
         // The moves' hint, while there are rows to move through.
         moves[0] = moves[0].hinted(l10n[.hintMove], key: "↑↓", when: .when(\.hasRows))
         return KeyMap(moves + [
-            B([.enter], "Enter", help: l10n[.helpKeyOpenCity], hint: l10n[.hintOpen], .openSelection,
+            B([.enter], "Enter", help: .key(.helpKeyOpenCity), hint: l10n[.hintOpen], .openSelection,
               enabled: .when(\.hasRows), disabledReason: l10n[.likedEmpty], hintWhen: .when(\.hasRows)),
-            B([.char("d"), .delete], "d", help: l10n[.helpKeyRemove], hint: l10n[.hintRemove], .removeSelection,
+            B([.char("d"), .delete], "d", help: .key(.helpKeyRemove), hint: l10n[.hintRemove], .removeSelection,
               enabled: .when(\.hasRows), disabledReason: l10n[.likedEmpty], hintWhen: .when(\.hasRows)),
-            B(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRetry], .send(.refreshRequested), hintWhen: .when(\.canRetry)),
+            B(.char("r"), help: .key(.helpKeyRefresh), hint: l10n[.hintRetry], .send(.refreshRequested), hintWhen: .when(\.canRetry)),
         ])
     }
 

@@ -97,15 +97,15 @@ public final class CityMapPanel: ScreenPanel {
             .up: .panned(.up), .char("k"): .panned(.up), .right: .panned(.right), .char("l"): .panned(.right),
         ]
         return KeyMap([
-            B([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: l10n[.helpKeyMapZoom], hint: l10n[.mapHintZoom],
+            B([.char("+"), .char("="), .char("-"), .char("_")], "+ -", help: .key(.helpKeyMapZoom), hint: l10n[.mapHintZoom],
               hintKey: "+-", .sendEach(zoom)),
             B([.left, .down, .up, .right, .char("h"), .char("j"), .char("k"), .char("l")], "← ↓ ↑ →  h j k l",
-              help: l10n[.helpKeyMapPan], hint: l10n[.mapHintPan], hintKey: "hjkl", .sendEach(pan)),
-            B(.char("0"), help: l10n[.helpKeyMapReset], .send(.resetRequested)),
-            B(.char("c"), help: l10n[.helpKeyMapStyle], .send(.styleToggled)),
-        ] + (mouse ? [B([], l10n[.helpMouseMap], help: l10n[.helpMouseMapLabel], .describe)] : []) + [
+              help: .key(.helpKeyMapPan), hint: l10n[.mapHintPan], hintKey: "hjkl", .sendEach(pan)),
+            B(.char("0"), help: .key(.helpKeyMapReset), .send(.resetRequested)),
+            B(.char("c"), help: .key(.helpKeyMapStyle), .send(.styleToggled)),
+        ] + (mouse ? [B([], l10n[.helpMouseMap], help: .key(.helpMouseMapLabel), .describe)] : []) + [
             // (`e` is in the help only: the bar keeps room for `? help`.)
-            B(.char("e"), help: l10n[.helpKeyMapQuakes], .send(.quakesToggled), when: .when(\.canShowQuakes)),
+            B(.char("e"), help: .key(.helpKeyMapQuakes), .send(.quakesToggled), when: .when(\.canShowQuakes)),
         ])
     }
 

@@ -30,11 +30,11 @@ public final class MovieDetailScreen: Screen {
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<MovieDetailViewModel.Event, MovieDetailState> {
         typealias B = KeyBinding<MovieDetailViewModel.Event, MovieDetailState>
         return KeyMap([
-            B(.char("r"), help: l10n[.helpKeyRetry], hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.failed)),
-            B(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist], .send(.wishlistToggled)),
-            B(.char("c"), help: l10n[.helpKeyCast], .send(.castToggled), when: .when(\.hasCast)),
-            B([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: l10n[.helpKeyScroll], .scroll),
-            B([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: l10n[.helpKeyPage], .scroll),
+            B(.char("r"), help: .key(.helpKeyRetry), hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.failed)),
+            B(.char("w"), help: .key(.helpKeyWishlist), hint: l10n[.hintWishlist], .send(.wishlistToggled)),
+            B(.char("c"), help: .key(.helpKeyCast), .send(.castToggled), when: .when(\.hasCast)),
+            B([.up, .down, .char("k"), .char("j")], "↑ ↓  j k", help: .key(.helpKeyScroll), .scroll),
+            B([.pageUp, .pageDown, .home, .end, .char("g"), .char("G")], "PgUp PgDn", help: .key(.helpKeyPage), .scroll),
         ])
     }
 

@@ -109,48 +109,48 @@ final class MovieListControls {
     /// In the results: `/`, the list's moves (`g` is the genre here), Enter, `w`, `r` and the filters;
     /// and, for the help, the keys of the strip, the field and the suggestions.
     private nonisolated static func listKeys(_ l10n: L10n, _ state: MovieListState) -> Keys {
-        KeyMap([B(.char("/"), help: l10n[.helpKeySearch], hint: l10n[.hintSearch], .send(.focusChanged(.field)))]
-            + B.listMoves(l10n, top: false) + [
-            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .send(.rowOpened(state.selection)),
+        KeyMap([B(.char("/"), help: .key(.helpKeySearch), hint: l10n[.hintSearch], .send(.focusChanged(.field)))]
+            + B.listMoves(top: false) + [
+            B(.enter, help: .key(.helpKeyOpen), hint: l10n[.hintOpen], .send(.rowOpened(state.selection)),
               enabled: .when(\.hasResults), hintWhen: .when(\.hasResults)),
-            B(.char("w"), help: l10n[.helpKeyWishlist], hint: l10n[.hintWishlist], .send(.wishlistToggled(state.selection)),
+            B(.char("w"), help: .key(.helpKeyWishlist), hint: l10n[.hintWishlist], .send(.wishlistToggled(state.selection)),
               enabled: .when(\.hasResults), hintWhen: .when(\.hasResults)),
-            B(.char("r"), help: l10n[.helpKeyRetry], hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.canRetry)),
+            B(.char("r"), help: .key(.helpKeyRetry), hint: l10n[.hintRetry], .send(.retried), hintWhen: .when(\.canRetry)),
             // The filters the source applies, once there is a list (or an empty one) to filter.
-            B(.char("x"), help: l10n[.helpKeyClearFilters], hint: l10n[.hintClearFilters], .send(.filterChanged(.none)),
+            B(.char("x"), help: .key(.helpKeyClearFilters), hint: l10n[.hintClearFilters], .send(.filterChanged(.none)),
               enabled: .when(\.hasFilter), hintWhen: .when(\.clearsFilters)),
-            B(.char("g"), help: l10n[.helpKeyGenre], hint: l10n[.hintGenre], .send(.pickerOpened(.genre)), hintWhen: .when(\.filtersByGenre)),
-            B(.char("p"), help: l10n[.helpKeyYears], hint: l10n[.hintYears], .send(.pickerOpened(.years)), hintWhen: .when(\.filterable)),
-            B(.char("s"), help: l10n[.helpKeySort], hint: l10n[.hintSort], .send(.pickerOpened(.sort)), hintWhen: .when(\.sorts)),
+            B(.char("g"), help: .key(.helpKeyGenre), hint: l10n[.hintGenre], .send(.pickerOpened(.genre)), hintWhen: .when(\.filtersByGenre)),
+            B(.char("p"), help: .key(.helpKeyYears), hint: l10n[.hintYears], .send(.pickerOpened(.years)), hintWhen: .when(\.filterable)),
+            B(.char("s"), help: .key(.helpKeySort), hint: l10n[.hintSort], .send(.pickerOpened(.sort)), hintWhen: .when(\.sorts)),
             // The keys of the strip, the field and the suggestions, for the help (there, they are the bindings).
-            B([], "↑ ← →", help: l10n[.helpKeyRecent], .describe),
-            B([], "Enter ↓", help: l10n[.helpKeyFieldDone], .describe),
-            B([], "↓", help: l10n[.helpKeySuggestions], .describe),
-            B([], "d", help: l10n[.helpKeyForgetRecent], .describe),
-            B([], "Esc", help: l10n[.helpKeyFieldEsc], .describe),
+            B([], "↑ ← →", help: .key(.helpKeyRecent), .describe),
+            B([], "Enter ↓", help: .key(.helpKeyFieldDone), .describe),
+            B([], "↓", help: .key(.helpKeySuggestions), .describe),
+            B([], "d", help: .key(.helpKeyForgetRecent), .describe),
+            B([], "Esc", help: .key(.helpKeyFieldEsc), .describe),
         ])
     }
 
     /// In the field: what leaves it, for the status bar; every other key is text (`handle(_:_:)`).
     private nonisolated static func fieldKeys(_ l10n: L10n) -> Keys {
         KeyMap([
-            B(.enter, help: l10n[.helpKeyFieldDone], hint: l10n[.hintResults], .editField),
-            B(.escape, help: l10n[.helpKeyFieldEsc], hint: l10n[.hintClear], .editField),
-            B(.down, help: l10n[.helpKeySuggestions], hint: l10n[.hintSuggestions], .editField, hintWhen: .when(\.showsSuggestions)),
+            B(.enter, help: .key(.helpKeyFieldDone), hint: l10n[.hintResults], .editField),
+            B(.escape, help: .key(.helpKeyFieldEsc), hint: l10n[.hintClear], .editField),
+            B(.down, help: .key(.helpKeySuggestions), hint: l10n[.hintSuggestions], .editField, hintWhen: .when(\.showsSuggestions)),
             // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
-            B(.ctrl("c"), help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe),
+            B(.ctrl("c"), help: .key(.helpKeyCtrlc), hint: l10n[.hintQuit], .describe),
         ])
     }
 
     /// In the recent searches: the panel's moves, Enter and `d`; above its first row is the field.
     private nonisolated static func suggestionKeys(_ l10n: L10n) -> Keys {
         KeyMap([
-            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection),
-            B(.char("d"), help: l10n[.helpKeyForgetSearch], hint: l10n[.hintDelete], .removeSelection,
+            B(.enter, help: .key(.helpKeyOpen), hint: l10n[.hintOpen], .openSelection),
+            B(.char("d"), help: .key(.helpKeyForgetSearch), hint: l10n[.hintDelete], .removeSelection,
               enabled: .when(\.showsSuggestions), disabledReason: l10n[.helpKeyDisabledNoRow], hintWhen: .when(\.showsSuggestions)),
-            B(.escape, help: l10n[.helpKeyBack], hint: l10n[.hintBack], .send(.focusChanged(.list))),
-            B(.char("/"), help: l10n[.helpKeySearch], .send(.focusChanged(.field))),
-        ] + B.listMoves(l10n))
+            B(.escape, help: .key(.helpKeyBack), hint: l10n[.hintBack], .send(.focusChanged(.list))),
+            B(.char("/"), help: .key(.helpKeySearch), .send(.focusChanged(.field))),
+        ] + B.listMoves())
     }
 
     /// In the recently viewed strip: ← → choose, Enter opens, `d` takes the film off the strip, ↓ (or
@@ -159,14 +159,14 @@ final class MovieListControls {
         let selection = state.recentSelection
         let before = MovieListViewModel.Event.recentSelected(selection - 1), after = MovieListViewModel.Event.recentSelected(selection + 1)
         return KeyMap([
-            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .send(.recentOpened(selection))),
-            B(.char("d"), help: l10n[.helpKeyForgetViewed], hint: l10n[.hintDelete], .send(.recentDeleted(selection)),
+            B(.enter, help: .key(.helpKeyOpen), hint: l10n[.hintOpen], .send(.recentOpened(selection))),
+            B(.char("d"), help: .key(.helpKeyForgetViewed), hint: l10n[.hintDelete], .send(.recentDeleted(selection)),
               enabled: .when(\.hasRecent), disabledReason: l10n[.helpKeyDisabledNoRow], hintWhen: .when(\.hasRecent)),
-            B([.escape, .down, .char("j")], "Esc ↓ j", help: l10n[.helpKeyBack], hint: l10n[.hintBack], hintKey: "Esc",
+            B([.escape, .down, .char("j")], "Esc ↓ j", help: .key(.helpKeyBack), hint: l10n[.hintBack], hintKey: "Esc",
               .send(.focusChanged(.list))),
-            B([.left, .char("h"), .right, .char("l")], "← → h l", help: l10n[.helpKeyRecent],
+            B([.left, .char("h"), .right, .char("l")], "← → h l", help: .key(.helpKeyRecent),
               .sendEach([.left: before, .char("h"): before, .right: after, .char("l"): after])),
-            B(.char("/"), help: l10n[.helpKeySearch], .send(.focusChanged(.field))),
+            B(.char("/"), help: .key(.helpKeySearch), .send(.focusChanged(.field))),
         ])
     }
 
@@ -177,10 +177,10 @@ final class MovieListControls {
         let apply: MovieListViewModel.Event = picker.options.indices.contains(picker.selection)
             ? .filterChanged(picker.options[picker.selection].filter) : .pickerClosed
         return KeyMap([
-            B([.enter], "Enter", help: l10n[.hintApply], hint: l10n[.hintApply], .send(apply)),
-            B([.escape, .char(picker.kind.key)], "Esc", help: l10n[.helpKeyBack], hint: l10n[.hintBack], .send(.pickerClosed)),
-            B(.ctrl("c"), help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe),
-        ] + (picker.kind == .years ? [B(.backspace, help: l10n[.helpKeyYears], .send(.pickerErased))] : []))
+            B([.enter], "Enter", help: .key(.hintApply), hint: l10n[.hintApply], .send(apply)),
+            B([.escape, .char(picker.kind.key)], "Esc", help: .key(.helpKeyBack), hint: l10n[.hintBack], .send(.pickerClosed)),
+            B(.ctrl("c"), help: .key(.helpKeyCtrlc), hint: l10n[.hintQuit], .describe),
+        ] + (picker.kind == .years ? [B(.backspace, help: .key(.helpKeyYears), .send(.pickerErased))] : []))
     }
 
     /// The bindings in force for `state`, as the app dispatches them.

@@ -40,19 +40,19 @@ public final class WishlistScreen: Screen {
         typealias B = KeyBinding<WishlistViewModel.Event, WishlistState>
         let rows = Condition<WishlistState>.when(\.hasRows), none = l10n[.helpKeyDisabledNoRow]
         let inList = Condition<WishlistState>.unless(\.importing), inField = Condition<WishlistState>.when(\.importing)
-        return KeyMap(B.listMoves(l10n, when: inList) + [
-            B(.enter, help: l10n[.helpKeyOpen], hint: l10n[.hintOpen], .openSelection, when: inList, enabled: rows, disabledReason: none,
+        return KeyMap(B.listMoves(when: inList) + [
+            B(.enter, help: .key(.helpKeyOpen), hint: l10n[.hintOpen], .openSelection, when: inList, enabled: rows, disabledReason: none,
               hintWhen: rows),
-            B(.char("d"), help: l10n[.helpKeyDelete], hint: l10n[.hintDelete], .removeSelection, when: inList, enabled: rows,
+            B(.char("d"), help: .key(.helpKeyDelete), hint: l10n[.hintDelete], .removeSelection, when: inList, enabled: rows,
               disabledReason: none, hintWhen: rows),
-            B(.char("D"), help: l10n[.helpKeyDeleteAll], hint: l10n[.hintDeleteAll], .send(.deleteAllRequested), when: inList,
+            B(.char("D"), help: .key(.helpKeyDeleteAll), hint: l10n[.hintDeleteAll], .send(.deleteAllRequested), when: inList,
               enabled: rows, disabledReason: none, hintWhen: rows),
-            B(.char("i"), help: l10n[.helpKeyImport], hint: l10n[.hintImport], .send(.importRequested), when: inList),
+            B(.char("i"), help: .key(.helpKeyImport), hint: l10n[.hintImport], .send(.importRequested), when: inList),
             // In the field.
-            B([.enter], "Enter", help: l10n[.helpKeyImportDone], hint: l10n[.hintImport], .editField, when: inField),
-            B([.escape], "Esc", help: l10n[.helpKeyImportCancel], hint: l10n[.hintImportCancel], .editField, when: inField),
+            B([.enter], "Enter", help: .key(.helpKeyImportDone), hint: l10n[.hintImport], .editField, when: inField),
+            B([.escape], "Esc", help: .key(.helpKeyImportCancel), hint: l10n[.hintImportCancel], .editField, when: inField),
             // The app quits on Ctrl-C before any screen hears it; the bar says so while `q` is text.
-            B([.ctrl("c")], "Ctrl-C", help: l10n[.helpKeyCtrlc], hint: l10n[.hintQuit], .describe, when: inField),
+            B([.ctrl("c")], "Ctrl-C", help: .key(.helpKeyCtrlc), hint: l10n[.hintQuit], .describe, when: inField),
         ])
     }
 

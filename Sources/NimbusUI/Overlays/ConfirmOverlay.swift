@@ -29,8 +29,8 @@ public final class ConfirmOverlay: OverlayScreen {
     nonisolated static func keyMap(_ state: ConfirmState?) -> KeyMap<ConfirmViewModel.Event, ConfirmState> {
         typealias B = KeyBinding<ConfirmViewModel.Event, ConfirmState>
         return KeyMap([
-            B([.char("y"), .char("Y")], "y", help: state?.yes ?? "", hint: state?.yes, .send(.answered(true))),
-            B([.char("n"), .char("N"), .escape], "n Esc", help: state?.no ?? "", hint: state?.no, .send(.answered(false))),
+            B([.char("y"), .char("Y")], "y", help: .text(state?.yes ?? ""), hint: state?.yes, .send(.answered(true))),
+            B([.char("n"), .char("N"), .escape], "n Esc", help: .text(state?.no ?? ""), hint: state?.no, .send(.answered(false))),
         ])
     }
 

@@ -36,7 +36,7 @@ public final class HelpOverlay: OverlayScreen {
     /// the arrows and pages scroll (letters are the filter's).
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<HelpViewModel.Event, HelpState> {
         typealias B = KeyBinding<HelpViewModel.Event, HelpState>
-        let help = l10n[.helpKeyHelp]
+        let help = Words.key(.helpKeyHelp)
         return KeyMap([
             B(.char("?"), help: help, .send(.closeRequested)),
             B(.escape, help: help, .send(.escaped)),
@@ -91,14 +91,14 @@ public final class HelpOverlay: OverlayScreen {
         let inner = max(1, p.width - 4)
         let keyWidth = (state.allScreen + state.allGlobal).map { DisplayWidth.of($0.key) }.max() ?? 0
         // A label that does not fit wraps under itself rather than being cut.
-        func wrapped(_ e: HelpEntry) -> [String] {
+        func wrapped(_ e: HelpLine) -> [String] {
             let labelWidth = inner - keyWidth - 2
             guard labelWidth >= 8 else { return [DisplayWidth.pad(e.key, to: keyWidth) + "  " + e.label] }
             return TextWrap.lines(e.label, width: labelWidth).enumerated().map { i, part in
                 (i == 0 ? DisplayWidth.pad(e.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
             }
         }
-        func lines(screen: [HelpEntry], global: [HelpEntry], prompt: String?, noMatch: String?, footer: String) -> [String] {
+        func lines(screen: [HelpLine], global: [HelpLine], prompt: String?, noMatch: String?, footer: String) -> [String] {
             var lines: [String] = []
             if let prompt { lines += [prompt, ""] }
             if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }

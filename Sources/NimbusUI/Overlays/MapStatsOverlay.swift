@@ -31,7 +31,7 @@ public final class MapStatsOverlay: OverlayScreen {
 
     /// Esc closes it (F12, a key that works everywhere, too).
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<MapStatsViewModel.Event, MapStatsState> {
-        KeyMap([KeyBinding(.escape, help: l10n[.helpKeyDebug], .send(.closeRequested))])
+        KeyMap([KeyBinding(.escape, help: .key(.helpKeyDebug), .send(.closeRequested))])
     }
 
     public var bindings: [Binding] { keyMap.bindings(in: binding.value) }

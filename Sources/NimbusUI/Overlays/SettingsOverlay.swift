@@ -38,7 +38,7 @@ public final class SettingsOverlay: OverlayScreen {
     nonisolated static func keyMap(_ l10n: L10n, for state: SettingsState?) -> KeyMap<SettingsViewModel.Event, SettingsState> {
         typealias B = KeyBinding<SettingsViewModel.Event, SettingsState>
         guard let state else { return KeyMap([]) }
-        let search = l10n[.settingsHomeSearch], help = l10n[.settingsHelp]
+        let search = Words.key(.settingsHomeSearch), help = Words.key(.settingsHelp)
         let pick = state.search?.pick ?? 0
         let last = state.rows.count - 1
         /// The row each move lands on.
@@ -50,7 +50,7 @@ public final class SettingsOverlay: OverlayScreen {
             default: last
             }
         }
-        let moves = B.listMoves(l10n, when: .unless(\.searching)).map { move in
+        let moves = B.listMoves(when: .unless(\.searching)).map { move in
             B(move.keys, move.keyLabel, help: move.help, .sendEach(Dictionary(uniqueKeysWithValues: move.keys.map { ($0, .rowSelected(row($0))) })),
               when: move.when)
         }
@@ -63,7 +63,7 @@ public final class SettingsOverlay: OverlayScreen {
             B([.right, .char("l"), .enter, .char(" ")], "→ l Enter Space", help: help, .send(.valueStepped(1)), when: .unless(\.searching)),
             B([.left, .char("h")], "← h", help: help, .send(.valueStepped(-1)), when: .unless(\.searching)),
             B([.backspace, .delete], "Backspace Delete", help: help, .send(.valueCleared), when: .unless(\.searching)),
-            B([.escape, .char("q"), .char(","), .function(2), .char("?")], "Esc q , F2 ?", help: l10n[.helpKeySettings],
+            B([.escape, .char("q"), .char(","), .function(2), .char("?")], "Esc q , F2 ?", help: .key(.helpKeySettings),
               .send(.closeRequested), when: .unless(\.searching)),
         ])
     }

@@ -32,9 +32,9 @@ public final class WarningsOverlay: OverlayScreen {
     nonisolated static func keyMap(_ text: WarningsText?) -> KeyMap<WarningsViewModel.Event, WarningsOverlayState> {
         typealias B = KeyBinding<WarningsViewModel.Event, WarningsOverlayState>
         return KeyMap([
-            B([.char("a"), .escape], "a Esc", help: text?.closeHelp ?? "", .send(.closeRequested)),
+            B([.char("a"), .escape], "a Esc", help: .text(text?.closeHelp ?? ""), .send(.closeRequested)),
             B([.up, .down, .char("k"), .char("j"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")],
-              "↑ ↓ PgUp PgDn", help: text?.scrollHelp ?? "", .scroll),
+              "↑ ↓ PgUp PgDn", help: .text(text?.scrollHelp ?? ""), .scroll),
         ])
     }
 

@@ -27,7 +27,7 @@ public final class QuakeDetailScreen: Screen {
 
     /// `f` likes the nearest city, where there is one.
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<QuakeDetailViewModel.Event, QuakeDetailState> {
-        KeyMap([KeyBinding(.char("f"), help: l10n[.helpKeyLikeNearest], hint: l10n[.hintLike], .send(.likeToggled),
+        KeyMap([KeyBinding(.char("f"), help: .key(.helpKeyLikeNearest), hint: l10n[.hintLike], .send(.likeToggled),
                            when: .when(\.hasNearestCity))])
     }
 

@@ -37,21 +37,21 @@ public final class QuakeListScreen: Screen {
     /// The tab's keys: `f` only where likes are saved.
     nonisolated static func keyMap(_ l10n: L10n, likesCities: Bool) -> KeyMap<QuakeListViewModel.Event, QuakeListState> {
         typealias B = KeyBinding<QuakeListViewModel.Event, QuakeListState>
-        var all = [B(.escape, help: l10n[.helpKeyQuakesStop], hint: l10n[.hintStop], .send(.cancelRequested), when: .when(\.loading))]
-        all += B.listMoves(l10n)
+        var all = [B(.escape, help: .key(.helpKeyQuakesStop), hint: l10n[.hintStop], .send(.cancelRequested), when: .when(\.loading))]
+        all += B.listMoves()
         all += [
-            B(.enter, help: l10n[.helpKeyOpenQuake], hint: l10n[.hintOpen], .openSelection, when: .when(\.hasRows)),
-            B(.char("m"), help: l10n[.helpKeyQuakesMagnitude], hint: l10n[.hintMagnitude], .send(.magnitudeCycled)),
-            B(.char("p"), help: l10n[.helpKeyQuakesPeriod], hint: l10n[.hintPeriod], .send(.periodCycled)),
-            B(.char("n"), help: l10n[.helpKeyQuakesNear], hint: l10n[.hintNear], .send(.nearToggled)),
-            B(.char("s"), help: l10n[.helpKeyQuakesSort], .send(.sortToggled)),
+            B(.enter, help: .key(.helpKeyOpenQuake), hint: l10n[.hintOpen], .openSelection, when: .when(\.hasRows)),
+            B(.char("m"), help: .key(.helpKeyQuakesMagnitude), hint: l10n[.hintMagnitude], .send(.magnitudeCycled)),
+            B(.char("p"), help: .key(.helpKeyQuakesPeriod), hint: l10n[.hintPeriod], .send(.periodCycled)),
+            B(.char("n"), help: .key(.helpKeyQuakesNear), hint: l10n[.hintNear], .send(.nearToggled)),
+            B(.char("s"), help: .key(.helpKeyQuakesSort), .send(.sortToggled)),
         ]
         if likesCities {
-            all.append(B(.char("f"), help: l10n[.helpKeyLikeNearest], .send(.likeToggled), when: .when(\.hasRows)))
+            all.append(B(.char("f"), help: .key(.helpKeyLikeNearest), .send(.likeToggled), when: .when(\.hasRows)))
         }
         all += [
-            B(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[.hintRetry], .send(.refreshRequested), when: .when(\.failed)),
-            B(.char("r"), help: l10n[.helpKeyQuakesRefresh], hint: l10n[.hintRefresh], .send(.refreshRequested), when: .unless(\.failed)),
+            B(.char("r"), help: .key(.helpKeyQuakesRefresh), hint: l10n[.hintRetry], .send(.refreshRequested), when: .when(\.failed)),
+            B(.char("r"), help: .key(.helpKeyQuakesRefresh), hint: l10n[.hintRefresh], .send(.refreshRequested), when: .unless(\.failed)),
         ]
         return KeyMap(all)
     }

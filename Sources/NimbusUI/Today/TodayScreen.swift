@@ -141,19 +141,19 @@ public final class TodayScreen: Screen {
     /// the selection's section.
     nonisolated static func keyMap(_ l10n: L10n, for state: TodayState?) -> KeyMap<TodayViewModel.Event, TodayState> {
         typealias B = KeyBinding<TodayViewModel.Event, TodayState>
-        var moves = B.listMoves(l10n)
+        var moves = B.listMoves()
         // The bar shows the moves as "↑↓ move".
         moves[0] = moves[0].hinted(l10n[.hintMove], key: "↑↓", when: .always)
         let along: [Key: TodayViewModel.Event] = [.left: .moved(.along(-1)), .char("h"): .moved(.along(-1)),
                                                  .right: .moved(.along(1)), .char("l"): .moved(.along(1))]
         return KeyMap(moves + [
-            B([.char("["), .char("]")], "[ ]", help: l10n[.helpKeyTodaySection],
+            B([.char("["), .char("]")], "[ ]", help: .key(.helpKeyTodaySection),
               .sendEach([.char("["): .moved(.section(-1)), .char("]"): .moved(.section(1))])),
-            B([.left, .right, .char("h"), .char("l")], "← →", help: l10n[.helpKeyTodayViewed], .sendEach(along),
+            B([.left, .right, .char("h"), .char("l")], "← →", help: .key(.helpKeyTodayViewed), .sendEach(along),
               when: .when(\.hasViewed), enabled: .when(\.onViewed)),
-            B(.enter, help: l10n[.helpKeyTodayOpen], hint: l10n[.hintOpen], state?.selectedItem.map { .send(.opened($0)) } ?? .describe,
+            B(.enter, help: .key(.helpKeyTodayOpen), hint: l10n[.hintOpen], state?.selectedItem.map { .send(.opened($0)) } ?? .describe,
               enabled: .when(\.onItem), hintWhen: .when(\.onItem)),
-            B(.char("r"), help: l10n[.helpKeyTodayRefresh], hint: l10n[.hintRefresh],
+            B(.char("r"), help: .key(.helpKeyTodayRefresh), hint: l10n[.hintRefresh],
               .send(.refreshRequested(state?.selection?.section ?? .places))),
         ])
     }

@@ -92,11 +92,11 @@ public final class CityDetailScreen: Screen {
     nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<CityDetailViewModel.Event, CityDetailState> {
         typealias B = KeyBinding<CityDetailViewModel.Event, CityDetailState>
         return KeyMap([
-            B([.escape, .backspace], "Esc Backspace", help: l10n[.helpKeyBackCancel], hint: l10n[.hintBack], hintKey: "Esc",
+            B([.escape, .backspace], "Esc Backspace", help: .key(.helpKeyBackCancel), hint: l10n[.hintBack], hintKey: "Esc",
               .send(.leaveRequested)),
-            B(.char("r"), help: l10n[.helpKeyRefresh], hint: l10n[.hintRefresh], .send(.refreshRequested)),
-            B(.char("f"), help: l10n[.helpKeyLike], hint: l10n[.hintLike], .send(.likeToggled)),
-            B(.char("a"), help: l10n[.helpKeyWarnings], hint: l10n[.hintWarnings], .send(.warningsOpened), when: .when(\.warningsActive)),
+            B(.char("r"), help: .key(.helpKeyRefresh), hint: l10n[.hintRefresh], .send(.refreshRequested)),
+            B(.char("f"), help: .key(.helpKeyLike), hint: l10n[.hintLike], .send(.likeToggled)),
+            B(.char("a"), help: .key(.helpKeyWarnings), hint: l10n[.hintWarnings], .send(.warningsOpened), when: .when(\.warningsActive)),
         ])
     }
 

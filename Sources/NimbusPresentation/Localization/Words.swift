@@ -1,0 +1,15 @@
+/// Words given as data to be shown by a view model (a key's help), said in the language of the state
+/// that shows them: a key of the strings, or a text that reads the same in every language (a key's
+/// name on the keyboard, a name made elsewhere).
+public enum Words: Equatable, Sendable {
+    case key(L10nKey)
+    case text(String)
+
+    /// The words in `l10n`'s language.
+    public func said(in l10n: L10n) -> String {
+        switch self {
+        case .key(let key): l10n[key]
+        case .text(let text): text
+        }
+    }
+}
