@@ -133,12 +133,13 @@ public enum BindingConflicts {
     /// Keys bound more than once across `scopes` (a screen's own and the app's global ones, say),
     /// each with the help texts that claim it (in English: these are for the developer).
     public static func duplicates(_ scopes: [[Binding]]) -> [(key: Key, claims: [String])] {
+        let english = L10n.bundled(.en)
         var claims: [Key: [String]] = [:]
         var order: [Key] = []
         for binding in scopes.joined() {
             for key in Set(binding.keys) {
                 if claims[key] == nil { order.append(key) }
-                claims[key, default: []].append(binding.help.said(in: .bundled(.en)))
+                claims[key, default: []].append(binding.help.said(in: english))
             }
         }
         return order.compactMap { key in
@@ -149,6 +150,7 @@ public enum BindingConflicts {
 
     /// Bindings that show a hint but have no key to press.
     public static func unbound(_ bindings: [Binding]) -> [String] {
-        bindings.filter { $0.hint != nil && $0.keys.isEmpty }.map { $0.help.said(in: .bundled(.en)) }
+        let english = L10n.bundled(.en)
+        return bindings.filter { $0.hint != nil && $0.keys.isEmpty }.map { $0.help.said(in: english) }
     }
 }

@@ -1,7 +1,7 @@
 import NimbusTerminal
 import OpenCombineShim
 
-/// A key and what it does, for the status bar and the help overlay.
+/// A key and what it does, as the status bar shows it.
 public struct KeyHint: Equatable, Sendable {
     public let key: String
     public let label: String

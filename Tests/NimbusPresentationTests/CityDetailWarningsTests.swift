@@ -114,7 +114,8 @@ final class CityDetailWarningsTests: XCTestCase {
         scheduler.advance()
         XCTAssertEqual(state.last.map(line), "Heat Warning | moderate | from Tue 09:12 | ")
         events.send(.warningsOpened)
-        guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
+        guard case .showWarnings(let shown, let l10n)? = route.last else { return XCTFail("\(route.values)") }
+        let text = WarningsText.make(shown, l10n: l10n)
         XCTAssertEqual(text.title, "Warnings coming · Seoul")
         XCTAssertTrue(text.lines.map(\.text).contains("Coming: Jun 23 09:12 – Jun 24 09:12 (local time)"), "\(text.lines.map(\.text))")
     }
@@ -132,7 +133,8 @@ final class CityDetailWarningsTests: XCTestCase {
         warnings.subject.send(report([warning("1", "Wind Advisory", .moderate, minutes: 30)]))
         scheduler.advance()
         events.send(.warningsOpened)
-        guard case .showWarnings(let text)? = route.last else { return XCTFail("\(route.values)") }
+        guard case .showWarnings(let shown, let l10n)? = route.last else { return XCTFail("\(route.values)") }
+        let text = WarningsText.make(shown, l10n: l10n)
         XCTAssertEqual(text.title, "발효 중인 기상특보 · 서울")
         XCTAssertEqual(text.lines.map(\.text), [
             "Wind Advisory", "심각도: 보통", "발효: 6월 21일 09:12 – 6월 21일 09:42 (현지 시각)", "발표: NWS Seattle WA",

@@ -117,6 +117,30 @@ final class CityMapReduceTests: XCTestCase {
         XCTAssertEqual(apply(shown, .townsFound(korean, [town])).0.knownTowns[korean], [town])
     }
 
+    /// The towns a map marks depend on the language (in Korean and Japanese only the towns it names):
+    /// they are asked for, drawn and remembered in the state's language.
+    func testTownsAreAskedForAndRememberedInTheStatesLanguage() {
+        let town = MapMarker(coordinate: Coordinate(latitude: 37, longitude: 127), label: .city(.busan), kind: .town)
+        for language in Language.allCases {
+            let fresh = VM.State(city: .seoul, l10n: .bundled(language), zoom: .country, style: .braille, canShowQuakes: false)
+            let (asked, effects) = apply(fresh, .sized(size))
+            XCTAssertEqual(effects, [.show(request(), townsKnown: false, language: language)], "\(language)")
+            let key = VM.TownsKey(map: request().key, language: language)
+            let (drawn, _) = apply(asked, .missed(request()), .drawn(request(), snapshot(request()), towns: [town], language))
+            XCTAssertEqual(drawn.towns, [town], "\(language)")
+            XCTAssertEqual(drawn.knownTowns[key], [town])
+            // Back to it from another view: known in this language.
+            let (back, again) = apply(drawn, .zoomed(1), .zoomed(-1))
+            XCTAssertEqual(again, [.show(request(), townsKnown: true, language: language)], "\(language)")
+            XCTAssertEqual(apply(back, .cached(request(), snapshot(request()))).0.towns, [town])
+            // Towns drawn for another language are remembered for it, not shown.
+            let other: Language = language == .en ? .ko : .en
+            let (mixed, _) = apply(asked, .missed(request()), .drawn(request(), snapshot(request()), towns: [town], other))
+            XCTAssertEqual(mixed.towns, [], "\(language): \(other)'s towns")
+            XCTAssertEqual(mixed.knownTowns[VM.TownsKey(map: request().key, language: other)], [town])
+        }
+    }
+
     func testAFailureIsShownAndTheNextViewAsksAgain() {
         let (failed, _) = apply(shown, .panned(.left), .missed(request(offset: MapOffset(x: -1, y: 0))),
                                 .failed(request(offset: MapOffset(x: -1, y: 0)), .dataDamaged("bad")))

@@ -8,12 +8,15 @@ final class ConfirmReduceTests: XCTestCase {
     typealias VM = ConfirmViewModel
 
     func testOnlyTheFirstAnswerCounts() {
+        func asked(answer: Bool? = nil) -> VM.State {
+            VM.State(l10n: .bundled(.en), question: .deleteAllWishlist(count: 2), answer: answer)
+        }
         let cases: [(VM.State, VM.Action, VM.State, [VM.Effect])] = [
-            (VM.State(), .answered(true), VM.State(answer: true), [.answer(true)]),
-            (VM.State(), .answered(false), VM.State(answer: false), [.answer(false)]),
-            (VM.State(answer: true), .answered(false), VM.State(answer: true), []),
-            (VM.State(answer: false), .answered(true), VM.State(answer: false), []),
-            (VM.State(), .asked, VM.State(), []),
+            (asked(), .answered(true), asked(answer: true), [.answer(true)]),
+            (asked(), .answered(false), asked(answer: false), [.answer(false)]),
+            (asked(answer: true), .answered(false), asked(answer: true), []),
+            (asked(answer: false), .answered(true), asked(answer: false), []),
+            (asked(), .asked, asked(), []),
         ]
         for (i, (before, action, after, effects)) in cases.enumerated() {
             var state = before

@@ -149,4 +149,30 @@ import TestSupport
         }
         #expect(labels == [["Busan"], ["부산"], ["釜山"]])
     }
+
+    /// A city's warnings are given as data: the overlay says them in its state's language, the same
+    /// as an overlay made in that language, whatever its first language was.
+    @Test func theWarningsAreSaidInTheirStatesLanguage() {
+        let warning = WeatherWarning(id: "w", source: .meteoAlarm, event: "Heat Warning", severity: .moderate, headline: nil,
+                                     description: "Hot.", instruction: "Drink water.", sender: "KMA", effective: Self.now,
+                                     onset: nil, expires: Self.now.addingTimeInterval(86_400), language: "en")
+        let zone = WeatherFormatter(l10n: .bundled(.en), units: .metric, zones: SystemZoneDatabase.forTests).zone(for: .seoul)
+        let shown = WarningsShown(warnings: [warning], city: .seoul, now: Self.now, clock: .h12, zone: zone)
+        var texts: [WarningsText] = []
+        for language in Self.languages {
+            let state = WarningsViewModel.State(l10n: .bundled(language), scroll: 2)
+            let own = WarningsViewModel(shown: shown, l10n: .bundled(language)).present(state)
+            for other in Self.languages {
+                #expect(WarningsViewModel(shown: shown, l10n: .bundled(other)).present(state) == own, "\(language) warnings, made in \(other)")
+            }
+            #expect(own.text.title.contains(CityNameChoice.name(.seoul, language: language)) && own.scroll == 2)
+            texts.append(own.text)
+        }
+        #expect(Set(texts.map(\.title)).count == 3 && Set(texts.map { $0.lines.map(\.text) }).count == 3, "\(texts.map(\.title))")
+        // One overlay shown the three in turn says each in its own language.
+        let one = WarningsViewModel(shown: shown, l10n: .bundled(.ko))
+        for (i, language) in (Self.languages + [.en]).enumerated() {
+            #expect(one.present(WarningsViewModel.State(l10n: .bundled(language))).text == texts[i % 3], "the \(i + 1)th state")
+        }
+    }
 }

@@ -6,7 +6,7 @@ import NimbusTerminal
 /// The overlays' keys as values.
 final class OverlayKeyMapTests: XCTestCase {
     func testTheWarningsTextClosesOnAOrEscAndScrollsOnTheMoves() {
-        let keys = WarningsOverlay.keyMap(nil)
+        let keys = WarningsOverlay.keyMap()
         XCTAssertEqual(keys.event(for: "a", in: nil), .closeRequested)
         XCTAssertEqual(keys.event(for: .escape, in: nil), .closeRequested)
         for key in [Key.up, .down, .char("j"), .char("k"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")] {
@@ -16,7 +16,7 @@ final class OverlayKeyMapTests: XCTestCase {
     }
 
     func testTheMapStatisticsCloseOnEscOnly() {
-        let keys = MapStatsOverlay.keyMap(L10n.bundled(.en))
+        let keys = MapStatsOverlay.keyMap()
         XCTAssertEqual(keys.event(for: .escape, in: nil), .closeRequested)
         XCTAssertEqual(keys.all.flatMap(\.keys), [.escape], "other keys go on to the screen under it")
     }
@@ -29,7 +29,7 @@ final class OverlayKeyMapTests: XCTestCase {
     }
 
     func testTheHelpsKeysEditItsFilterAndLeaveLettersToIt() {
-        let keys = HelpOverlay.keyMap(L10n.bundled(.en))
+        let keys = HelpOverlay.keyMap()
         XCTAssertEqual(keys.event(for: "?", in: nil), .closeRequested)
         XCTAssertEqual(keys.event(for: .escape, in: nil), .escaped)
         XCTAssertEqual(keys.event(for: .enter, in: nil), .kept)
@@ -49,14 +49,14 @@ final class OverlayKeyMapTests: XCTestCase {
     func testEachSettingsMoveSendsTheRowItLandsOn() {
         let l10n = L10n.bundled(.en)
         let middle = settings(selected: 4)
-        let keys = SettingsOverlay.keyMap(l10n, for: middle)
+        let keys = SettingsOverlay.keyMap(for: middle)
         let expected: [(Key, Int)] = [(.up, 3), (.char("k"), 3), (.down, 5), (.char("j"), 5), (.home, 0), (.char("g"), 0),
                                       (.pageUp, 0), (.end, 8), (.char("G"), 8), (.pageDown, 8)]
         for (key, row) in expected { XCTAssertEqual(keys.event(for: key, in: middle), .rowSelected(row), "\(key)") }
         // At the ends the moves stay on the row.
         let top = settings(selected: 0), bottom = settings(selected: 8)
-        XCTAssertEqual(SettingsOverlay.keyMap(l10n, for: top).event(for: .up, in: top), .rowSelected(0))
-        XCTAssertEqual(SettingsOverlay.keyMap(l10n, for: bottom).event(for: .down, in: bottom), .rowSelected(8))
+        XCTAssertEqual(SettingsOverlay.keyMap(for: top).event(for: .up, in: top), .rowSelected(0))
+        XCTAssertEqual(SettingsOverlay.keyMap(for: bottom).event(for: .down, in: bottom), .rowSelected(8))
         XCTAssertEqual(keys.event(for: .right, in: middle), .valueStepped(1))
         XCTAssertEqual(keys.event(for: .enter, in: middle), .valueStepped(1))
         XCTAssertEqual(keys.event(for: "h", in: middle), .valueStepped(-1))
@@ -69,12 +69,12 @@ final class OverlayKeyMapTests: XCTestCase {
     func testInTheHomeSearchOnlyItsKeysAreInForce() {
         let l10n = L10n.bundled(.en)
         let searching = settings(selected: 8, search: .init(prompt: "Home:", text: "se", results: ["Seoul", "Sendai"], pick: 1))
-        let keys = SettingsOverlay.keyMap(l10n, for: searching)
+        let keys = SettingsOverlay.keyMap(for: searching)
         XCTAssertEqual(keys.event(for: .escape, in: searching), .searchCancelled)
         XCTAssertEqual(keys.event(for: .enter, in: searching), .resultPicked)
         XCTAssertEqual(keys.event(for: .up, in: searching), .resultSelected(0))
         XCTAssertEqual(keys.event(for: .down, in: searching), .resultSelected(2))
         for key in [Key.char("q"), .char("j"), .left, .backspace] { XCTAssertNil(keys.command(for: key, in: searching), "\(key) is the field's") }
-        XCTAssertTrue(SettingsOverlay.keyMap(l10n, for: nil).all.isEmpty, "nothing before the first state")
+        XCTAssertTrue(SettingsOverlay.keyMap(for: nil).all.isEmpty, "nothing before the first state")
     }
 }

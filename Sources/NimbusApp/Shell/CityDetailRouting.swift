@@ -10,7 +10,8 @@ extension TabNavigator {
         let detail = make { [weak self, weak overlays] route in
             switch route {
             case .back: self?.pop(onTab: index)
-            case .showWarnings(let text): overlays?.present(WarningsOverlay(viewModel: WarningsViewModel(text: text)))
+            case .showWarnings(let shown, let l10n):
+                overlays?.present(WarningsOverlay(viewModel: WarningsViewModel(shown: shown, l10n: l10n)))
             }
         }
         push(detail, onTab: index)

@@ -43,8 +43,8 @@ public final class ConfirmViewModel {
     /// What is asked, in which language; only the first answer counts: a second key after it (the
     /// overlay closing) asks nothing more.
     public struct State: Equatable {
-        var l10n: L10n = .bundled(.en)
-        var question: Question = .deleteAllWishlist(count: 0)
+        var l10n: L10n
+        let question: Question
         var answer: Bool?
     }
     /// `asked`: the question is put (the loop's state starts with an action).
@@ -60,7 +60,7 @@ public final class ConfirmViewModel {
         self.firstLanguage = l10n
     }
 
-    /// "Delete all N saved films?", in the UI language (the wishlist's `D`).
+    /// "Delete all N saved films?", first said in `l10n`'s language (the wishlist's `D`).
     public static func deleteAllWishlist(count: Int, l10n: L10n) -> ConfirmViewModel {
         ConfirmViewModel(question: .deleteAllWishlist(count: count), l10n: l10n)
     }

@@ -5,7 +5,8 @@ import Synchronization
 /// Localised strings of one language, loaded from `Localization/<lang>.lproj/Localizable.strings`.
 ///
 /// A value in every view model's `State` (so `present` is a function of the state): equal when it
-/// is the same language with the same tables, which `bundled` loads once per language.
+/// is the same language with the same tables, which `bundled` loads once per language (a file it
+/// could not read is read again on the next call, so two such values are not equal).
 public struct L10n: Sendable, Equatable {
     public let language: Language
     private let tables: Tables

@@ -1,6 +1,6 @@
 /// Words given as data to be shown by a view model (a key's help), said in the language of the state
-/// that shows them: a key of the strings, or a text that reads the same in every language (a key's
-/// name on the keyboard, a name made elsewhere).
+/// that shows them: a key of the strings, or a text already said (a key's name on the keyboard, or
+/// words another view model's state made in its own language, such as a question's answers).
 public enum Words: Equatable, Sendable {
     case key(L10nKey)
     case text(String)

@@ -156,6 +156,7 @@ public struct CityDetailState: Equatable, Sendable {
 
 public enum CityDetailRoute: Equatable, Sendable {
     case back
-    /// The full text of the warnings in force, over the detail.
-    case showWarnings(WarningsText)
+    /// The full text of the warnings in force, over the detail, said in the language of the state
+    /// that asked.
+    case showWarnings(WarningsShown, in: L10n)
 }

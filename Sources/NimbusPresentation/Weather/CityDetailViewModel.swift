@@ -354,7 +354,8 @@ public final class CityDetailViewModel {
         case .back:
             return .route(.back)
         case .showWarnings(let active, let at, let display, let l10n):
-            return .route(.showWarnings(WarningsText.make(active, city: city, format: formatter.with(display, l10n), now: at)))
+            let shown = WarningsShown(warnings: active, city: city, now: at, clock: display.clock, zone: formatter.zone(for: city))
+            return .route(.showWarnings(shown, in: l10n))
         }
     }
 

@@ -27,16 +27,13 @@ public struct WarningsText: Equatable, Sendable {
     public let lines: [Line]
     /// How to scroll and close.
     public let footer: String
-    /// The overlay's keys in the help: closing, scrolling.
-    public let closeHelp: String
-    public let scrollHelp: String
 
-    /// The text of `warnings` (not expired at `now`) for `city`, times in the city's clock: those in
-    /// force first, then those whose weather starts later ("Coming: …"); the title says "in force"
-    /// only when one is.
-    public static func make(_ warnings: [WeatherWarning], city: City, format: WeatherFormatter, now: Date) -> WarningsText {
-        let l10n = format.l10n
-        let clock = format.clock(in: format.zone(for: city))
+    /// The text of the shown warnings (not expired at its `now`) in `l10n`'s language, times in the
+    /// city's clock: those in force first, then those whose weather starts later ("Coming: …"); the
+    /// title says "in force" only when one is.
+    public static func make(_ shown: WarningsShown, l10n: L10n) -> WarningsText {
+        let warnings = shown.warnings, now = shown.now
+        let clock = ClockFormat(language: l10n.language, clock: shown.clock, zone: shown.zone)
         let inForce = warnings.filter { !isComing($0, at: now) }
         let ordered = inForce + warnings.filter { isComing($0, at: now) }
         var lines: [Line] = []
@@ -64,9 +61,8 @@ public struct WarningsText: Equatable, Sendable {
             }
         }
         let title: L10nKey = inForce.isEmpty && !warnings.isEmpty ? .warningsTitleComing : .warningsTitle
-        return WarningsText(title: l10n.format(title, CityNameChoice.name(city, language: l10n.language)), lines: lines,
-                            footer: l10n[.warningsClose], closeHelp: l10n[.helpKeyWarningsClose],
-                            scrollHelp: l10n[.helpKeyWarningsScroll])
+        return WarningsText(title: l10n.format(title, CityNameChoice.name(shown.city, language: l10n.language)), lines: lines,
+                            footer: l10n[.warningsClose])
     }
 
     /// The service's text, one line per line it has (each wrapped when drawn).
@@ -113,6 +109,25 @@ public struct WarningsText: Equatable, Sendable {
     }
 }
 
+/// Warnings to show in full, as data: the overlay says them in its state's language.
+public struct WarningsShown: Equatable, Sendable {
+    /// Those not expired at `now`.
+    public let warnings: [WeatherWarning]
+    public let city: City
+    public let now: Date
+    /// The settings' clock and the city's zone, for the times.
+    public let clock: UserSettings.Clock
+    public let zone: Zone
+
+    public init(warnings: [WeatherWarning], city: City, now: Date, clock: UserSettings.Clock, zone: Zone) {
+        self.warnings = warnings
+        self.city = city
+        self.now = now
+        self.clock = clock
+        self.zone = zone
+    }
+}
+
 /// What the warnings overlay shows.
 public struct WarningsOverlayState: Equatable, Sendable {
     public let text: WarningsText
@@ -142,13 +157,23 @@ public final class WarningsViewModel {
         public let route: AnyPublisher<WarningsOverlayRoute, Never>
     }
 
-    public struct State: Equatable { var scroll = 0 }
+    public struct State: Equatable {
+        var l10n: L10n = .bundled(.en)
+        var scroll = 0
+    }
     public enum Action: Equatable { case scrolled(Int), close }
     public enum Effect: Equatable { case close }
 
-    private let text: WarningsText
+    private let shown: WarningsShown
+    /// The language of the first state.
+    private let firstLanguage: L10n
+    /// The text, made again only when the state's language changes (not on a scroll).
+    private var text: Memo<L10n, WarningsText>?
 
-    public init(text: WarningsText) { self.text = text }
+    public init(shown: WarningsShown, l10n: L10n) {
+        self.shown = shown
+        self.firstLanguage = l10n
+    }
 
     public func transform(input: Input) -> Output {
         let actions = input.events.map { event -> Action in
@@ -157,16 +182,23 @@ public final class WarningsViewModel {
             case .closeRequested: .close
             }
         }.eraseToAnyPublisher()
-        let loop = EffectRunner.run(initial: State(), actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
+        let initial = State(l10n: firstLanguage)
+        let loop = EffectRunner.run(initial: initial, actions: actions, scheduler: .immediate, reduce: Self.reduce) { _ in
             Work<Action, WarningsOverlayRoute>.route(.close)
         }
         // The text is shown from the start, from its first line.
-        let text = self.text
-        let state = loop.state.prepend(State())
-            .map { WarningsOverlayState(text: text, scroll: $0.scroll) }
+        let state = loop.state.prepend(initial)
+            .map { [self] in present($0) }
             .removeDuplicates()
             .eraseToAnyPublisher()
         return Output(state: state, route: loop.route)
+    }
+
+    func present(_ state: State) -> WarningsOverlayState {
+        let shown = self.shown
+        let text = Memo(state.l10n, after: self.text) { WarningsText.make(shown, l10n: state.l10n) }
+        self.text = text
+        return WarningsOverlayState(text: text.value, scroll: state.scroll)
     }
 
     static func reduce(_ state: inout State, _ action: Action) -> [Effect] {

@@ -22,7 +22,7 @@ public final class HelpOverlay: OverlayScreen {
 
     public init(viewModel: HelpViewModel, l10n: L10n) {
         self.l10n = l10n
-        keyMap = Self.keyMap(l10n)
+        keyMap = Self.keyMap()
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state)
@@ -34,7 +34,7 @@ public final class HelpOverlay: OverlayScreen {
 
     /// `?` closes, Esc clears the filter (then closes), Enter keeps it, Backspace and Ctrl-U edit it,
     /// the arrows and pages scroll (letters are the filter's).
-    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<HelpViewModel.Event, HelpState> {
+    nonisolated static func keyMap() -> KeyMap<HelpViewModel.Event, HelpState> {
         typealias B = KeyBinding<HelpViewModel.Event, HelpState>
         let help = Words.key(.helpKeyHelp)
         return KeyMap([

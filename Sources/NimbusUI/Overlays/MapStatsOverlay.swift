@@ -18,7 +18,7 @@ public final class MapStatsOverlay: OverlayScreen {
     /// `tick` is the app's clock: the counters are read again on each.
     public init(viewModel: MapStatsViewModel, l10n: L10n, tick: AnyPublisher<Void, Never>) {
         self.l10n = l10n
-        keyMap = Self.keyMap(l10n)
+        keyMap = Self.keyMap()
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: tick))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state)
@@ -30,7 +30,7 @@ public final class MapStatsOverlay: OverlayScreen {
     public func handle(_ pointer: Pointer) -> Bool { false }
 
     /// Esc closes it (F12, a key that works everywhere, too).
-    nonisolated static func keyMap(_ l10n: L10n) -> KeyMap<MapStatsViewModel.Event, MapStatsState> {
+    nonisolated static func keyMap() -> KeyMap<MapStatsViewModel.Event, MapStatsState> {
         KeyMap([KeyBinding(.escape, help: .key(.helpKeyDebug), .send(.closeRequested))])
     }
 

@@ -35,7 +35,7 @@ public final class SettingsOverlay: OverlayScreen {
     /// The settings' keys for `state`, as data. In the home search: Esc, Enter and ↑ ↓ on its results.
     /// Else the moves between rows (each key sends the row it lands on), ← → step the value,
     /// Backspace clears it, and Esc q , F2 ? close. Nothing before the first state.
-    nonisolated static func keyMap(_ l10n: L10n, for state: SettingsState?) -> KeyMap<SettingsViewModel.Event, SettingsState> {
+    nonisolated static func keyMap(for state: SettingsState?) -> KeyMap<SettingsViewModel.Event, SettingsState> {
         typealias B = KeyBinding<SettingsViewModel.Event, SettingsState>
         guard let state else { return KeyMap([]) }
         let search = Words.key(.settingsHomeSearch), help = Words.key(.settingsHelp)
@@ -68,7 +68,7 @@ public final class SettingsOverlay: OverlayScreen {
         ])
     }
 
-    public var bindings: [Binding] { Self.keyMap(l10n, for: state).bindings(in: state) }
+    public var bindings: [Binding] { Self.keyMap(for: state).bindings(in: state) }
 
     public func perform(_ command: BoundCommand, key: Key) -> Bool {
         guard case .send(let event)? = KeyMap<SettingsViewModel.Event, SettingsState>.command(command, pressed: key) else { return false }

@@ -28,17 +28,17 @@ public final class WarningsOverlay: OverlayScreen {
     public var changes: AnyPublisher<Void, Never> { binding.changes }
     public var closeRequests: AnyPublisher<Void, Never> { closed }
 
-    /// The overlay's keys, as data; their labels come with the text, in the UI language.
-    nonisolated static func keyMap(_ text: WarningsText?) -> KeyMap<WarningsViewModel.Event, WarningsOverlayState> {
+    /// The overlay's keys, as data.
+    nonisolated static func keyMap() -> KeyMap<WarningsViewModel.Event, WarningsOverlayState> {
         typealias B = KeyBinding<WarningsViewModel.Event, WarningsOverlayState>
         return KeyMap([
-            B([.char("a"), .escape], "a Esc", help: .text(text?.closeHelp ?? ""), .send(.closeRequested)),
+            B([.char("a"), .escape], "a Esc", help: .key(.helpKeyWarningsClose), .send(.closeRequested)),
             B([.up, .down, .char("k"), .char("j"), .pageUp, .pageDown, .char(" "), .home, .end, .char("g"), .char("G")],
-              "↑ ↓ PgUp PgDn", help: .text(text?.scrollHelp ?? ""), .scroll),
+              "↑ ↓ PgUp PgDn", help: .key(.helpKeyWarningsScroll), .scroll),
         ])
     }
 
-    public var bindings: [Binding] { Self.keyMap(state?.text).bindings(in: state) }
+    public var bindings: [Binding] { Self.keyMap().bindings(in: state) }
 
     public func perform(_ command: BoundCommand, key: Key) -> Bool {
         guard let command = KeyMap<WarningsViewModel.Event, WarningsOverlayState>.command(command, pressed: key) else { return false }
