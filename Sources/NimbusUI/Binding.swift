@@ -30,8 +30,8 @@ private extension Equatable {
 public struct Binding: Equatable {
     /// The keys that send it.
     public let keys: [Key]
-    /// The keys as the help writes them ("↑ ↓  j k").
-    public let keyLabel: String
+    /// The keys as the help writes them ("↑ ↓  j k"; a key of the strings for words, "click on the map").
+    public let keyLabel: Words
     /// What it does, for the help (said in the help's language).
     public let help: Words
     /// The status bar's short label; nil: listed only in the help.
@@ -50,7 +50,7 @@ public struct Binding: Equatable {
     /// claims nothing in the conflict walk.
     public let describesOnly: Bool
 
-    public init(_ keys: [Key], _ keyLabel: String, help: Words, hint: String? = nil, hintKey: String? = nil,
+    public init(_ keys: [Key], _ keyLabel: Words, help: Words, hint: String? = nil, hintKey: String? = nil,
                 command: BoundCommand, isEnabled: Bool = true, disabledReason: String? = nil, describesOnly: Bool = false) {
         self.keys = keys
         self.keyLabel = keyLabel
@@ -65,7 +65,7 @@ public struct Binding: Equatable {
 
     /// One key, written as itself ("r").
     public init(_ key: Key, help: Words, hint: String? = nil, command: BoundCommand) {
-        self.init([key], Self.name(key), help: help, hint: hint, command: command)
+        self.init([key], .text(Self.name(key)), help: help, hint: hint, command: command)
     }
 
     /// The binding that takes `key`, if any.
@@ -93,13 +93,13 @@ public struct Binding: Equatable {
     }
 
     /// The help's line for this binding, said in the help's language.
-    public var helpEntry: HelpEntry { HelpEntry(key: .text(keyLabel), label: help) }
+    public var helpEntry: HelpEntry { HelpEntry(key: keyLabel, label: help) }
 
     /// The help's line for this binding in `l10n`'s language.
-    public func keyHint(in l10n: L10n) -> KeyHint { KeyHint(keyLabel, help.said(in: l10n)) }
+    public func keyHint(in l10n: L10n) -> KeyHint { KeyHint(keyLabel.said(in: l10n), help.said(in: l10n)) }
 
-    /// The status bar's entry, for a binding that has one.
-    public var barHint: KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel, $0) } }
+    /// The status bar's entry in `l10n`'s language, for a binding that has one.
+    public func barHint(in l10n: L10n) -> KeyHint? { hint.map { KeyHint(hintKey ?? keyLabel.said(in: l10n), $0) } }
 
     /// How a key is written in the help and the status bar.
     public static func name(_ key: Key) -> String {

@@ -75,8 +75,8 @@ public struct Condition<State>: Equatable {
 /// `hintWhen` (the bar shows the hint only then).
 public struct KeyBinding<Event: Equatable, State>: Equatable {
     public let keys: [Key]
-    /// The keys as the help writes them ("↑ ↓  j k").
-    public let keyLabel: String
+    /// The keys as the help writes them ("↑ ↓  j k"; a key of the strings for words, "click on the map").
+    public let keyLabel: Words
     /// What it does, for the help (said in the help's language).
     public let help: Words
     /// The status bar's short label; nil: listed only in the help.
@@ -92,7 +92,7 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     /// The bar shows `hint` only while this holds.
     public let hintWhen: Condition<State>
 
-    public init(_ keys: [Key], _ keyLabel: String, help: Words, hint: String? = nil, hintKey: String? = nil,
+    public init(_ keys: [Key], _ keyLabel: Words, help: Words, hint: String? = nil, hintKey: String? = nil,
                 _ command: KeyCommand<Event>, when: Condition<State> = .always, enabled: Condition<State> = .always,
                 disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
         self.keys = keys
@@ -110,7 +110,7 @@ public struct KeyBinding<Event: Equatable, State>: Equatable {
     /// One key, written as itself ("r").
     public init(_ key: Key, help: Words, hint: String? = nil, _ command: KeyCommand<Event>, when: Condition<State> = .always,
                 enabled: Condition<State> = .always, disabledReason: String? = nil, hintWhen: Condition<State> = .always) {
-        self.init([key], Binding.name(key), help: help, hint: hint, command, when: when, enabled: enabled,
+        self.init([key], .text(Binding.name(key)), help: help, hint: hint, command, when: when, enabled: enabled,
                   disabledReason: disabledReason, hintWhen: hintWhen)
     }
 

@@ -101,9 +101,9 @@ func press(_ screen: Screen, _ key: Key) -> Bool { screen.press(key) == .ran }
     @Test func testThePanelsKeysAreHintedOnlyWhileItIsOnScreen() throws {
         let (screen, _) = try makeScreen(language: .en, panel: RecordingPanel())
         screen.draw(Canvas(size: Size(cols: 120, rows: 30)).painter(), theme: .color)
-        #expect(screen.bindings.compactMap(\.barHint).map(\.key) == ["Esc", "r", "+-", "f"])
+        #expect(screen.bindings.compactMap { $0.barHint(in: .bundled(.en)) }.map(\.key) == ["Esc", "r", "+-", "f"])
         screen.draw(Canvas(size: Size(cols: 60, rows: 20)).painter(), theme: .color)
-        #expect(screen.bindings.compactMap(\.barHint).map(\.key) == ["Esc", "r", "f"], "no room for the map, no map keys")
+        #expect(screen.bindings.compactMap { $0.barHint(in: .bundled(.en)) }.map(\.key) == ["Esc", "r", "f"], "no room for the map, no map keys")
     }
 
     @Test func testUnhandledKeysGoToThePanelWhileItIsOnScreenAndLeavingCancelsIt() throws {

@@ -24,7 +24,7 @@ final class CityMapKeyMapTests: XCTestCase {
         XCTAssertEqual(keys.event(for: "0", in: s), .resetRequested)
         XCTAssertEqual(keys.event(for: "c", in: s), .styleToggled)
         // One line of the help each for zoom and pan, whatever key sends what.
-        XCTAssertEqual(keys.listed(in: s).map(\.keyLabel), ["+ -", "← ↓ ↑ →  h j k l", "0", "c", L10n.bundled(.en)[.helpMouseMap]])
+        XCTAssertEqual(keys.listed(in: s).map(\.keyLabel), ["+ -", "← ↓ ↑ →  h j k l", "0", "c", .key(.helpMouseMap)])
     }
 
     func testEIsBoundOnlyOnMapsThatCanShowEarthquakes() {

@@ -16,7 +16,7 @@ final class MovieListKeyMapTests: XCTestCase {
 
     private func hints(_ state: MovieListState) -> [String] {
         let keys = MovieListControls.keyMap(l10n, for: state)
-        return keys.listed(in: state).compactMap { binding in keys.hint(binding, in: state).map { (binding.hintKey ?? binding.keyLabel) + " " + $0 } }
+        return keys.listed(in: state).compactMap { binding in keys.hint(binding, in: state).map { (binding.hintKey ?? binding.keyLabel.said(in: .bundled(.en))) + " " + $0 } }
     }
 
     func testTheBarShowsOnlyWhatTheResultsAllow() {

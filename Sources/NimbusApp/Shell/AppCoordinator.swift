@@ -216,8 +216,8 @@ public final class AppCoordinator {
         guard let top = navigator.top else { return [] }
         let own = top.bindings
         let global = top.capturesText ? [] : commands
-        let tabs = global.prefix(1).compactMap(\.barHint).filter { _ in navigator.tabs.count > 1 }
-        var bar = (fallbacks(for: own) + own + global.dropFirst(tabs.count)).compactMap(\.barHint)
+        let tabs = global.prefix(1).compactMap { $0.barHint(in: l10n) }.filter { _ in navigator.tabs.count > 1 }
+        var bar = (fallbacks(for: own) + own + global.dropFirst(tabs.count)).compactMap { $0.barHint(in: l10n) }
         bar.insert(contentsOf: tabs, at: min(2, bar.count))
         return bar.map { (key: $0.key, label: $0.label) }
     }

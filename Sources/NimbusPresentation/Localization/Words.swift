@@ -13,3 +13,9 @@ public enum Words: Equatable, Sendable {
         }
     }
 }
+
+/// A literal is a text already said: `"↑ ↓  j k"`, `"1-\(tabs)"`.
+extension Words: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(stringInterpolation: DefaultStringInterpolation) { self = .text(String(stringInterpolation: stringInterpolation)) }
+}

@@ -103,7 +103,7 @@ public final class CityMapPanel: ScreenPanel {
               help: .key(.helpKeyMapPan), hint: l10n[.mapHintPan], hintKey: "hjkl", .sendEach(pan)),
             B(.char("0"), help: .key(.helpKeyMapReset), .send(.resetRequested)),
             B(.char("c"), help: .key(.helpKeyMapStyle), .send(.styleToggled)),
-        ] + (mouse ? [B([], l10n[.helpMouseMap], help: .key(.helpMouseMapLabel), .describe)] : []) + [
+        ] + (mouse ? [B([], .key(.helpMouseMap), help: .key(.helpMouseMapLabel), .describe)] : []) + [
             // (`e` is in the help only: the bar keeps room for `? help`.)
             B(.char("e"), help: .key(.helpKeyMapQuakes), .send(.quakesToggled), when: .when(\.canShowQuakes)),
         ])
