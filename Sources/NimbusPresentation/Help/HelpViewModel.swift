@@ -3,25 +3,19 @@ import Foundation
 import CombineSchedulers
 import NimbusLoop
 
-/// One line of the help as given: a key and what it does, said in the language of the state shown.
-public struct HelpEntry: Equatable, Sendable {
-    public let key: Words
-    public let label: Words
-    public init(key: Words, label: Words) {
+/// One line of the help: a key and what it does, as words given (`HelpEntry`, said in the language
+/// of the state shown) or as text shown (`HelpLine`).
+public struct HelpItem<Text: Equatable & Sendable>: Equatable, Sendable {
+    public let key: Text
+    public let label: Text
+    public init(key: Text, label: Text) {
         self.key = key
         self.label = label
     }
 }
 
-/// One line of the help as shown: a key and what it does.
-public struct HelpLine: Equatable, Sendable {
-    public let key: String
-    public let label: String
-    public init(key: String, label: String) {
-        self.key = key
-        self.label = label
-    }
-}
+public typealias HelpEntry = HelpItem<Words>
+public typealias HelpLine = HelpItem<String>
 
 /// What the help overlay shows.
 public struct HelpState: Equatable, Sendable {
