@@ -87,6 +87,22 @@ final class CityListTemperatureTests: XCTestCase {
         XCTAssertEqual(state.values[0].rows.prefix(4), state.values[1].rows.prefix(4))
     }
 
+    /// Temperatures are asked for only when they can be written: a list given the weather but no
+    /// formatter asks for none, however long its rows stay put.
+    func testAListWithoutAFormatterAsksForNoTemperatures() {
+        let l10n = L10n.bundled(.en)
+        let viewModel = CityListViewModel(
+            search: SearchCitiesUseCase(repository: repository), totalCount: repository.cityCount, l10n: l10n,
+            scheduler: scheduler.eraseToAnyScheduler(),
+            temperatures: GetCurrentTemperaturesUseCase(repository: weather), likes: LikeCityUseCase(repository: likes))
+        let state = TestObserver(viewModel.transform(input: .init(events: events.eraseToAnyPublisher())).state)
+        events.send(.queryChanged(""))
+        events.send(.visibleRowsChanged(0..<2))
+        scheduler.advance(by: .seconds(5))
+        XCTAssertEqual(weather.batches.count, 0)
+        XCTAssertFalse(state.values.isEmpty, "the list is shown")
+    }
+
     func testTypingAndScrollingMakeNoRequestUntilTheRowsSettle() {
         let (state, temperatures) = showList()
         defer { state.cancel() }

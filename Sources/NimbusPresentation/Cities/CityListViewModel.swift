@@ -412,7 +412,7 @@ public final class CityListViewModel {
         case .open(let ref):
             return .route(.showDetail(search.city(ref)))
         case .settle(let refs, let wait):
-            guard temperatures != nil, format != nil, !refs.isEmpty else { return .cancel(Job.temperatures) }
+            guard temperatures != nil, formatter != nil, !refs.isEmpty else { return .cancel(Job.temperatures) }
             let read = {
                 Action.settled(refs.map { ref in
                     let city = search.city(ref)
