@@ -123,6 +123,17 @@ import TestSupport
         }
         #expect(Set(shown.map { $0.allScreen.map(\.label) }).count == 3 && Set(shown.map { $0.allGlobal.map(\.key) }).count == 3,
                 "\(shown.map(\.allGlobal))")
+        // The overlay's own words (title, headings) are the state's too.
+        #expect(shown.map(\.labels.title) == Self.languages.map { L10n.bundled($0)[.helpTitle] })
+        #expect(Set(shown.map(\.labels.screenHeading)).count == 3)
+        // One help shown in one language after another, filtered on the way: what it says is
+        // remembered for a language, and said again when the language changes.
+        let one = made(.en)
+        for (language, filter) in [(Language.en, ""), (.ko, ""), (.ko, "g"), (.ja, ""), (.en, "")] {
+            var state = HelpViewModel.State(l10n: .bundled(language))
+            state.filter = filter
+            #expect(one.present(state) == made(language).present(state), "\(language), filter '\(filter)'")
+        }
     }
 
     /// A map is given cities, not names: its places are named in the state's language.

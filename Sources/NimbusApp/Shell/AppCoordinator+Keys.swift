@@ -122,7 +122,7 @@ extension AppCoordinator {
         let own = navigator.top?.bindings ?? []
         let screen = (fallbacks(for: own) + own).map(\.helpEntry)
         let global = (commands + alwaysGlobalBindings).map(\.helpEntry) + mouse
-        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: screen, global: global, l10n: l10n), l10n: l10n))
+        overlays.push(HelpOverlay(viewModel: HelpViewModel(screen: screen, global: global, l10n: l10n)))
     }
 
     /// What is wrong with the keys in force now: a key bound twice in one scope (the top overlay's,

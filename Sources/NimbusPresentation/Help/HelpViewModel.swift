@@ -33,6 +33,21 @@ public struct HelpState: Equatable, Sendable {
     public let footer: String
     /// The first line shown.
     public let scroll: Int
+    /// The overlay's own words.
+    public let labels: Labels
+
+    /// The overlay's own words, in the state's language: its title and headings, and the lines the
+    /// box is sized for (an empty filter line, and each footer).
+    public struct Labels: Equatable, Sendable {
+        public let title: String
+        /// Above the screen's keys, and above the app's.
+        public let screenHeading: String
+        public let globalHeading: String
+        /// "Filter: " with nothing typed.
+        public let emptyPrompt: String
+        /// The footer while typing a filter, and otherwise.
+        public let footers: [String]
+    }
 }
 
 public enum HelpRoute: Equatable, Sendable { case close }
@@ -84,6 +99,16 @@ public final class HelpViewModel {
     let global: [HelpEntry]
     /// The language of the first state.
     private let firstLanguage: L10n
+    /// Every line and the overlay's words, said again only when the state's language changes (not
+    /// on each key of the filter).
+    var said: Memo<L10n, Said>?
+
+    /// The help in one language, unfiltered.
+    struct Said {
+        let screen: [HelpLine]
+        let global: [HelpLine]
+        let labels: HelpState.Labels
+    }
 
     public init(screen: [HelpEntry], global: [HelpEntry], l10n: L10n) {
         self.screen = screen

@@ -6,7 +6,6 @@ import OpenCombineShim
 /// type, scrolled when they do not fit. The box keeps the size it opened with.
 @MainActor
 public final class HelpOverlay: OverlayScreen {
-    private let l10n: L10n
     /// The one way in to the view model.
     private let events = PassthroughSubject<HelpViewModel.Event, Never>()
     /// The overlay's keys, as data.
@@ -20,8 +19,7 @@ public final class HelpOverlay: OverlayScreen {
     /// The box's size for the unfiltered help at the last frame's size (kept while the filter changes).
     private var boxSize: (frame: Size, box: Size)?
 
-    public init(viewModel: HelpViewModel, l10n: L10n) {
-        self.l10n = l10n
+    public init(viewModel: HelpViewModel) {
         keyMap = Self.keyMap()
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
@@ -98,11 +96,12 @@ public final class HelpOverlay: OverlayScreen {
                 (i == 0 ? DisplayWidth.pad(e.key, to: keyWidth) : String(repeating: " ", count: keyWidth)) + "  " + part
             }
         }
+        let labels = state.labels
         func lines(screen: [HelpLine], global: [HelpLine], prompt: String?, noMatch: String?, footer: String) -> [String] {
             var lines: [String] = []
             if let prompt { lines += [prompt, ""] }
-            if !screen.isEmpty { lines += [l10n[.helpSectionScreen]] + screen.flatMap(wrapped) + [""] }
-            if !global.isEmpty { lines += [l10n[.helpSectionGlobal]] + global.flatMap(wrapped) + [""] }
+            if !screen.isEmpty { lines += [labels.screenHeading] + screen.flatMap(wrapped) + [""] }
+            if !global.isEmpty { lines += [labels.globalHeading] + global.flatMap(wrapped) + [""] }
             if let noMatch { lines += [noMatch, ""] }
             return lines + TextWrap.lines(footer, width: inner)
         }
@@ -111,9 +110,9 @@ public final class HelpOverlay: OverlayScreen {
         // footer: typing never resizes or moves it.
         let frame = Size(cols: p.width, rows: p.height)
         if boxSize?.frame != frame {
-            let footers = [l10n[.helpClose], l10n[.helpFilterClose]]
+            let footers = labels.footers
             let longest = footers.max { TextWrap.lines($0, width: inner).count < TextWrap.lines($1, width: inner).count } ?? ""
-            let whole = lines(screen: state.allScreen, global: state.allGlobal, prompt: l10n.format(.helpFilterPrompt, ""),
+            let whole = lines(screen: state.allScreen, global: state.allGlobal, prompt: labels.emptyPrompt,
                               noMatch: nil, footer: longest)
             let cols = max((whole.map { DisplayWidth.of($0) }.max() ?? 0), footers.map { DisplayWidth.of($0) }.max() ?? 0) + 4
             // A help taller than the screen scrolls, and then takes the screen's whole width (as
@@ -122,7 +121,7 @@ public final class HelpOverlay: OverlayScreen {
             let scrolls = whole.count + 2 > p.height
             boxSize = (frame, Size(cols: scrolls ? p.width : min(cols, p.width), rows: min(whole.count + 2, p.height)))
         }
-        maxScroll = Overlay.draw(p, title: l10n[.helpTitle], lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
+        maxScroll = Overlay.draw(p, title: labels.title, lines: shown, style: theme.overlay, borderStyle: theme.overlayBorder,
                                  scroll: state.scroll, minimum: boxSize?.box ?? Size(cols: 0, rows: 0))
         page = max(1, min(shown.count, p.height - 2) - 1)
     }
