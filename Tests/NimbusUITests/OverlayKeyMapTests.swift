@@ -43,7 +43,7 @@ final class OverlayKeyMapTests: XCTestCase {
 
     private func settings(selected: Int, rows: Int = 9, search: SettingsState.Search? = nil) -> SettingsState {
         SettingsState(title: "Settings", rows: (0..<rows).map { SettingsState.Row(label: "row \($0)", value: "v", values: ["v"], flagged: false) },
-                      selected: selected, search: search, footer: "", footers: [""], help: "")
+                      selected: selected, search: search, footer: "", footers: [""], help: "", searchPrompt: "")
     }
 
     func testEachSettingsMoveSendsTheRowItLandsOn() {

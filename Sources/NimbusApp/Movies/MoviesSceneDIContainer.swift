@@ -78,7 +78,7 @@ final class MoviesSceneDIContainer: MoviesCoordinatorDependencies, WishlistCoord
     }
 
     func makeDeleteAllQuestion(count: Int, onAnswer: @escaping (Bool) -> Void) -> OverlayScreen {
-        ConfirmOverlay(viewModel: .deleteAllWishlist(count: count, l10n: l10n), l10n: l10n, onAnswer: onAnswer)
+        ConfirmOverlay(viewModel: .deleteAllWishlist(count: count, l10n: l10n), onAnswer: onAnswer)
     }
 
     func makeWishlistScreen(onRoute: @escaping (WishlistRoute) -> Void) -> WishlistScreen {

@@ -54,7 +54,7 @@ extension AppCoordinator {
         }
         let tick = container.configuration.scheduler.timerPublisher(every: .seconds(1)).autoconnect().map { _ in () }
         let map = container.map
-        overlays.push(MapStatsOverlay(viewModel: MapStatsViewModel(statistics: { map.statistics }, l10n: l10n), l10n: l10n,
+        overlays.push(MapStatsOverlay(viewModel: MapStatsViewModel(statistics: { map.statistics }, l10n: l10n),
                                       tick: tick.eraseToAnyPublisher()))
     }
 }

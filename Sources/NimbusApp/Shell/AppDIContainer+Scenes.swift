@@ -59,7 +59,7 @@ extension AppDIContainer {
             settings: SettingsUseCase(repository: settings),
             cities: SearchCitiesUseCase(repository: cityRepository, language: l10n.language.cityNames), lookup: cityLookup,
             environment: configuration.environment, tabTitles: tabTitles, l10n: l10n)
-        return SettingsOverlay(viewModel: viewModel, l10n: l10n)
+        return SettingsOverlay(viewModel: viewModel)
     }
 
     /// The UI language, the zone database and the settings' units and clock as they are now: view

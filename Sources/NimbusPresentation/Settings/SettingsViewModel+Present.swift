@@ -38,7 +38,8 @@ extension SettingsViewModel {
         let refusals = Row.allCases.compactMap { Self.override($0, layers) }.map { l10n.format(.settingsOverridden, $0) }
         let footers = [l10n.format(.settingsFile, path), l10n.format(.settingsSaved, path), footer] + refusals
         return SettingsState(title: l10n[.settingsTitle], rows: rows, selected: state.selected, search: search,
-                             footer: footer, footers: footers, help: l10n[.settingsHelp])
+                             footer: footer, footers: footers, help: l10n[.settingsHelp],
+                             searchPrompt: l10n[.settingsHomeSearch])
     }
 
     func value(_ row: Row, _ effective: UserSettings, _ resolved: ResolvedSettings, _ l10n: L10n) -> String {

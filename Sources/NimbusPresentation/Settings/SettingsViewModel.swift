@@ -32,6 +32,8 @@ public struct SettingsState: Equatable, Sendable {
     /// Every footer the box can show while it is open.
     public let footers: [String]
     public let help: String
+    /// The home search's prompt, said even while the search is closed (the box is sized for it).
+    public let searchPrompt: String
     /// The home search is open (its keys are in force, the rows' are not).
     public var searching: Bool { search != nil }
 

@@ -6,15 +6,13 @@ import OpenCombineShim
 /// other key waits for the answer (Ctrl-C still quits).
 @MainActor
 public final class ConfirmOverlay: OverlayScreen {
-    private let l10n: L10n
     /// The one way in to the view model.
     private let events = PassthroughSubject<ConfirmViewModel.Event, Never>()
     private var binding: StateBinding<ConfirmState>!
     private let closed: AnyPublisher<Void, Never>
 
     /// `onAnswer` gets the answer once, as the overlay closes.
-    public init(viewModel: ConfirmViewModel, l10n: L10n, onAnswer: @escaping (Bool) -> Void) {
-        self.l10n = l10n
+    public init(viewModel: ConfirmViewModel, onAnswer: @escaping (Bool) -> Void) {
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { route in
             if case .answered(let yes) = route { onAnswer(yes) }

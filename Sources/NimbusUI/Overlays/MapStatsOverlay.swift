@@ -7,7 +7,6 @@ import OpenCombineShim
 /// screen under it; Esc (or F12 again) closes it.
 @MainActor
 public final class MapStatsOverlay: OverlayScreen {
-    private let l10n: L10n
     /// The one way in to the view model.
     private let events = PassthroughSubject<MapStatsViewModel.Event, Never>()
     /// The keys, as data.
@@ -16,8 +15,7 @@ public final class MapStatsOverlay: OverlayScreen {
     private let closed: AnyPublisher<Void, Never>
 
     /// `tick` is the app's clock: the counters are read again on each.
-    public init(viewModel: MapStatsViewModel, l10n: L10n, tick: AnyPublisher<Void, Never>) {
-        self.l10n = l10n
+    public init(viewModel: MapStatsViewModel, tick: AnyPublisher<Void, Never>) {
         keyMap = Self.keyMap()
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher(), tick: tick))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()

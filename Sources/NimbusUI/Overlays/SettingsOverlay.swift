@@ -7,7 +7,6 @@ import OpenCombineShim
 /// short terminal scrolls so that the chosen row stays in view.
 @MainActor
 public final class SettingsOverlay: OverlayScreen {
-    private let l10n: L10n
     /// The one way in to the view model.
     private let events = PassthroughSubject<SettingsViewModel.Event, Never>()
     private var binding: StateBinding<SettingsState>!
@@ -18,8 +17,7 @@ public final class SettingsOverlay: OverlayScreen {
     /// The box's size at the last frame's size (kept while the overlay is open).
     private var boxSize: (frame: Size, box: Size)?
 
-    public init(viewModel: SettingsViewModel, l10n: L10n) {
-        self.l10n = l10n
+    public init(viewModel: SettingsViewModel) {
         let output = viewModel.transform(input: .init(events: events.eraseToAnyPublisher()))
         closed = output.route.map { _ in () }.eraseToAnyPublisher()
         binding = StateBinding(output.state) { [weak self] old, new in
@@ -107,7 +105,7 @@ public final class SettingsOverlay: OverlayScreen {
             let below = max(state.footers.map { TextWrap.lines($0, width: inner).count }.max() ?? 1
                                 + TextWrap.lines(state.help, width: inner).count,
                             2 + SettingsState.maxResults)
-            let cols = (widest + state.footers + [state.help, l10n[.settingsHomeSearch]]).map { DisplayWidth.of($0) }.max() ?? 0
+            let cols = (widest + state.footers + [state.help, state.searchPrompt]).map { DisplayWidth.of($0) }.max() ?? 0
             boxSize = (frame, Size(cols: min(cols + 4, p.width), rows: min(state.rows.count + 1 + below + 2, p.height)))
         }
         let visible = max(1, (boxSize?.box.rows ?? p.height) - 2)
