@@ -354,7 +354,7 @@ public final class CityDetailViewModel {
         case .back:
             return .route(.back)
         case .showWarnings(let active, let at, let display, let l10n):
-            let shown = WarningsShown(warnings: active, city: city, now: at, clock: display.clock, zone: formatter.zone(for: city))
+            let shown = WarningsShown(warnings: active, city: city, now: at, clock: display.clock, zone: zone)
             return .route(.showWarnings(shown, in: l10n))
         }
     }
